@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { SERVICE_CONFIG } from '@social/platform';
+import { AccessTokenSigner } from './auth/access-tokens.js';
+import { AuthHandler } from './auth/auth.handler.js';
+import { AuthService } from './auth/auth.service.js';
+import type { AccountsConfig } from './config.js';
+import { ProfileHandler } from './profile/profile.handler.js';
+import { ProfileService } from './profile/profile.service.js';
+
+@Module({
+  controllers: [AuthHandler, ProfileHandler],
+  providers: [
+    AuthService,
+    ProfileService,
+    {
+      provide: AccessTokenSigner,
+      inject: [SERVICE_CONFIG],
+      useFactory: (config: AccountsConfig) =>
+        AccessTokenSigner.fromPem(config.JWT_PRIVATE_KEY, config.ACCESS_TOKEN_TTL_SECONDS),
+    },
+  ],
+})
+export class AccountsModule {}

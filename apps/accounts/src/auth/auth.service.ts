@@ -1,0 +1,181 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import {
+  AuthTokens,
+  LoginRequest,
+  RegisterRequest,
+  SESSION_REVOKED_SUBJECT,
+  SessionRevokedEvent,
+} from '@social/contracts';
+import { NATS_CONNECTION, problems, RateLimiter, SERVICE_CONFIG } from '@social/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource, EntityManager, IsNull, MoreThan } from 'typeorm';
+import type { AccountsConfig } from '../config.js';
+import { toUserProfile } from '../profile/user-profile.mapper.js';
+import { UserEntity } from '../users/user.entity.js';
+import { AccessTokenSigner } from './access-tokens.js';
+import { hashOpaqueToken, newOpaqueToken } from './opaque-tokens.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { RefreshTokenEntity, SessionEntity } from './session.entity.js';
+
+const MINUTE = 60;
+/** Contract §1 rate limits (per window). */
+const LIMITS = {
+  loginPerEmail: { limit: 10, windowSeconds: 15 * MINUTE },
+  loginPerIp: { limit: 20, windowSeconds: 15 * MINUTE },
+  registerPerEmail: { limit: 5, windowSeconds: 60 * MINUTE },
+};
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+@Injectable()
+export class AuthService {
+  private readonly limiter: RateLimiter;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(SERVICE_CONFIG) private readonly config: AccountsConfig,
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+    private readonly signer: AccessTokenSigner,
+  ) {
+    this.limiter = new RateLimiter(dataSource);
+  }
+
+  async register(input: RegisterRequest): Promise<AuthTokens> {
+    const email = input.email.trim();
+    await this.limiter.hit({ key: `register:email:${normalizeEmail(email)}`, ...LIMITS.registerPerEmail });
+    const passwordHash = await hashPassword(input.password);
+    const user = await this.dataSource.transaction(async (db) => {
+      // Serialises registrations so exactly one first user becomes instance admin.
+      await db.query(`SELECT pg_advisory_xact_lock(hashtext('accounts:register'))`);
+      await this.assertAvailable(db, email, input.username);
+      const adminExists = await db.getRepository(UserEntity).exists({ where: { isAdmin: true } });
+      return db.getRepository(UserEntity).save(
+        db.getRepository(UserEntity).create({
+          id: uuidv7(),
+          email,
+          emailVerified: false,
+          passwordHash,
+          displayName: input.display_name?.trim() || email.split('@')[0],
+          username: input.username ?? null,
+          isAdmin: !adminExists,
+        }),
+      );
+    });
+    return this.openSession(user);
+  }
+
+  async login(input: LoginRequest, clientIp: string): Promise<AuthTokens> {
+    const email = normalizeEmail(input.email);
+    await this.limiter.hit({ key: `login:ip:${clientIp}`, ...LIMITS.loginPerIp });
+    await this.limiter.hit({ key: `login:email:${email}`, ...LIMITS.loginPerEmail });
+    const user = await this.dataSource
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .where('lower(u.email) = :email', { email })
+      .getOne();
+    const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
+    if (!user || !valid) throw problems.unauthorized('invalid_credentials', 'The email or password is not correct.');
+    return this.openSession(user);
+  }
+
+  /** Rotates the pair; presenting an already-rotated refresh token revokes its whole session. */
+  async refresh(refreshToken: string): Promise<AuthTokens> {
+    const refused = () => problems.unauthorized('invalid_refresh_token', 'The refresh token is not valid; sign in again.');
+    const outcome = await this.dataSource.transaction(async (db) => {
+      const token = await db.getRepository(RefreshTokenEntity).findOne({
+        where: { tokenHash: hashOpaqueToken(refreshToken) },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!token) return { error: refused() };
+      const session = await db.getRepository(SessionEntity).findOneBy({ id: token.sessionId });
+      if (!session || session.revokedAt || session.expiresAt <= new Date()) return { error: refused() };
+      if (token.usedAt) {
+        await this.revoke(db, session, 'refresh_token_reused');
+        return { error: refused(), revoked: session };
+      }
+      await db.getRepository(RefreshTokenEntity).update({ tokenHash: token.tokenHash }, { usedAt: new Date() });
+      const user = await db.getRepository(UserEntity).findOneByOrFail({ id: session.userId });
+      return { tokens: await this.issueTokens(db, user, session) };
+    });
+    if (outcome.revoked) this.announceRevocation(outcome.revoked);
+    if (outcome.error) throw outcome.error;
+    return outcome.tokens!;
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    const session = await this.dataSource.transaction(async (db) => {
+      const found = await db.getRepository(SessionEntity).findOneBy({ id: sessionId, revokedAt: IsNull() });
+      if (found) await this.revoke(db, found, 'logout');
+      return found;
+    });
+    if (session) this.announceRevocation(session);
+  }
+
+  /** Sessions whose access tokens may still be unexpired although the session is revoked. */
+  async recentlyRevoked(): Promise<SessionRevokedEvent[]> {
+    const since = new Date(Date.now() - this.signer.ttlSeconds * 1000);
+    const sessions = await this.dataSource
+      .getRepository(SessionEntity)
+      .find({ where: { revokedAt: MoreThan(since) }, select: { id: true, revokedAt: true } });
+    return sessions.map((s) => this.revocationEvent(s));
+  }
+
+  private async openSession(user: UserEntity): Promise<AuthTokens> {
+    return this.dataSource.transaction(async (db) => {
+      const now = new Date();
+      const session = await db.getRepository(SessionEntity).save({
+        id: uuidv7(),
+        userId: user.id,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + this.config.SESSION_TTL_DAYS * 86_400_000),
+        revokedAt: null,
+        revokeReason: null,
+      });
+      return this.issueTokens(db, user, session);
+    });
+  }
+
+  private async issueTokens(db: EntityManager, user: UserEntity, session: SessionEntity): Promise<AuthTokens> {
+    const refresh = newOpaqueToken('rt');
+    await db.getRepository(RefreshTokenEntity).insert({
+      tokenHash: refresh.hash,
+      sessionId: session.id,
+      createdAt: new Date(),
+      usedAt: null,
+    });
+    return {
+      access_token: await this.signer.sign({ userId: user.id, sessionId: session.id, isAdmin: user.isAdmin }),
+      token_type: 'Bearer',
+      expires_in: this.signer.ttlSeconds,
+      refresh_token: refresh.token,
+      user: toUserProfile(user),
+    };
+  }
+
+  private async assertAvailable(db: EntityManager, email: string, username: string | undefined) {
+    const users = db.getRepository(UserEntity).createQueryBuilder('u');
+    if (await users.clone().where('lower(u.email) = :email', { email: normalizeEmail(email) }).getExists()) {
+      throw problems.conflict('email_taken', 'An account with this email already exists.');
+    }
+    if (username && (await users.clone().where('lower(u.username) = :u', { u: username.toLowerCase() }).getExists())) {
+      throw problems.conflict('username_taken', 'This username is taken.');
+    }
+  }
+
+  private async revoke(db: EntityManager, session: SessionEntity, reason: string) {
+    session.revokedAt = new Date();
+    session.revokeReason = reason;
+    await db.getRepository(SessionEntity).update({ id: session.id }, { revokedAt: session.revokedAt, revokeReason: reason });
+  }
+
+  private revocationEvent(session: Pick<SessionEntity, 'id' | 'revokedAt'>): SessionRevokedEvent {
+    const until = new Date((session.revokedAt ?? new Date()).getTime() + this.signer.ttlSeconds * 1000);
+    return { sessionId: session.id, until: until.toISOString() };
+  }
+
+  /** Every gateway replica listens and stops accepting the session's access tokens at once. */
+  private announceRevocation(session: SessionEntity) {
+    this.nats.publish(SESSION_REVOKED_SUBJECT, JSON.stringify(this.revocationEvent(session)));
+  }
+}

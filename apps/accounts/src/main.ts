@@ -1,0 +1,15 @@
+import { ACCOUNTS_SERVICE } from '@social/contracts';
+import { runService } from '@social/platform';
+import { AccountsModule } from './accounts.module.js';
+import { accountsSettings } from './config.js';
+import { accountsMigrations } from './migrations/index.js';
+import { RefreshTokenEntity, SessionEntity } from './auth/session.entity.js';
+import { UserEntity } from './users/user.entity.js';
+
+void runService({
+  name: ACCOUNTS_SERVICE,
+  settings: accountsSettings,
+  entities: [UserEntity, SessionEntity, RefreshTokenEntity],
+  migrations: accountsMigrations,
+  imports: [AccountsModule],
+});

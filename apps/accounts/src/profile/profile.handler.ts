@@ -1,0 +1,40 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  AccountsPatterns,
+  RpcRequest,
+  SecurityStatus,
+  UpdateProfileRequest,
+  UserContact,
+  UserProfile,
+} from '@social/contracts';
+import { validateInput } from '@social/platform';
+import { requirePrincipal } from '../principal.js';
+import { ProfileService } from './profile.service.js';
+
+@Controller()
+export class ProfileHandler {
+  constructor(private readonly profiles: ProfileService) {}
+
+  @MessagePattern(AccountsPatterns.getProfile)
+  get(@Payload() req: RpcRequest): Promise<UserProfile> {
+    return this.profiles.get(requirePrincipal(req).userId);
+  }
+
+  @MessagePattern(AccountsPatterns.updateProfile)
+  update(@Payload() req: RpcRequest<UpdateProfileRequest>): Promise<UserProfile> {
+    const changes = validateInput(UpdateProfileRequest, req.body, 'body');
+    return this.profiles.update(requirePrincipal(req).userId, changes);
+  }
+
+  @MessagePattern(AccountsPatterns.getSecurity)
+  security(@Payload() req: RpcRequest): Promise<SecurityStatus> {
+    return this.profiles.security(requirePrincipal(req).userId);
+  }
+
+  /** Service-to-service: where to send a user's email notifications. */
+  @MessagePattern(AccountsPatterns.getContact)
+  contact(@Payload() query: { userId: string }): Promise<UserContact> {
+    return this.profiles.contact(query.userId);
+  }
+}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { SecurityStatus, UpdateProfileRequest, UserContact, UserProfile } from '@social/contracts';
+import { problems } from '@social/platform';
+import { DataSource } from 'typeorm';
+import { UserEntity } from '../users/user.entity.js';
+import { toUserProfile } from './user-profile.mapper.js';
+
+@Injectable()
+export class ProfileService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async get(userId: string): Promise<UserProfile> {
+    return toUserProfile(await this.find(userId));
+  }
+
+  async update(userId: string, changes: UpdateProfileRequest): Promise<UserProfile> {
+    return this.dataSource.transaction(async (db) => {
+      const users = db.getRepository(UserEntity);
+      const user = await users.findOne({ where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+      if (!user) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
+      if (changes.username !== undefined && changes.username.toLowerCase() !== user.username?.toLowerCase()) {
+        const taken = await users
+          .createQueryBuilder('u')
+          .where('lower(u.username) = :u AND u.id <> :id', { u: changes.username.toLowerCase(), id: userId })
+          .getExists();
+        if (taken) throw problems.conflict('username_taken', 'This username is taken.');
+        user.username = changes.username;
+      }
+      if (changes.display_name !== undefined) user.displayName = changes.display_name.trim() || user.displayName;
+      if (changes.avatar_url !== undefined) user.avatarUrl = changes.avatar_url;
+      if (changes.composer_experience !== undefined) user.composerExperience = changes.composer_experience;
+      if (changes.public_profile_enabled !== undefined) user.publicProfileEnabled = changes.public_profile_enabled;
+      if (changes.public_profile_visible_fields !== undefined) {
+        user.publicProfileVisibleFields = changes.public_profile_visible_fields;
+      }
+      return toUserProfile(await users.save(user));
+    });
+  }
+
+  async security(userId: string): Promise<SecurityStatus> {
+    const user = await this.find(userId);
+    return {
+      methods: user.passwordHash ? ['password'] : [],
+      passkeys: [],
+      totp_enabled: false,
+      user: toUserProfile(user),
+    };
+  }
+
+  async contact(userId: string): Promise<UserContact> {
+    const user = await this.find(userId);
+    return { userId: user.id, email: user.email, emailVerified: user.emailVerified };
+  }
+
+  private async find(userId: string): Promise<UserEntity> {
+    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: userId });
+    // A valid token for a user that is gone: the credentials no longer stand.
+    if (!user) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
+    return user;
+  }
+}

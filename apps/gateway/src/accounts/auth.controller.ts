@@ -1,0 +1,52 @@
+import { Body, Controller, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AccountsPatterns, AuthTokens, LoginRequest, RefreshRequest, RegisterRequest } from '@social/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../auth/public.decorator.js';
+import { Returns, ReturnsNothing } from '../http/returns.decorator.js';
+import { ValidBody } from '../http/valid-body.pipe.js';
+import { Forwarder } from '../rpc/forwarder.js';
+
+@ApiTags('Account and security')
+@Controller('auth')
+export class AuthController {
+  constructor(private readonly forward: Forwarder) {}
+
+  @Public()
+  @Post('register')
+  @ApiOperation({ summary: 'Create an account; the first account of an instance becomes instance admin' })
+  @Returns(AuthTokens, 201)
+  async register(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new ValidBody(RegisterRequest)) body: RegisterRequest,
+  ): Promise<AuthTokens> {
+    const tokens = await this.forward.send<AuthTokens>(AccountsPatterns.register, req, { body });
+    reply.header('location', '/auth/me');
+    return tokens;
+  }
+
+  @Public()
+  @Post('login')
+  @ApiOperation({ summary: 'Sign in with email and password' })
+  @Returns(AuthTokens)
+  login(@Req() req: FastifyRequest, @Body(new ValidBody(LoginRequest)) body: LoginRequest): Promise<AuthTokens> {
+    return this.forward.send(AccountsPatterns.login, req, { body });
+  }
+
+  @Public()
+  @Post('refresh')
+  @ApiOperation({ summary: 'Exchange a refresh token for a new pair (the old one dies; reusing it ends the session)' })
+  @Returns(AuthTokens)
+  refresh(@Req() req: FastifyRequest, @Body(new ValidBody(RefreshRequest)) body: RefreshRequest): Promise<AuthTokens> {
+    return this.forward.send(AccountsPatterns.refresh, req, { body });
+  }
+
+  @Post('logout')
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'End this session; its access tokens stop working everywhere within seconds' })
+  @ReturnsNothing()
+  async logout(@Req() req: FastifyRequest): Promise<void> {
+    await this.forward.send(AccountsPatterns.logout, req);
+  }
+}

@@ -1,0 +1,35 @@
+import { Body, Controller, Get, Patch, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AccountsPatterns, SecurityStatus, UpdateProfileRequest, UserProfile } from '@social/contracts';
+import type { FastifyRequest } from 'fastify';
+import { Returns } from '../http/returns.decorator.js';
+import { ValidBody } from '../http/valid-body.pipe.js';
+import { Forwarder } from '../rpc/forwarder.js';
+
+@ApiTags('Account and security')
+@ApiBearerAuth()
+@Controller('auth')
+export class MeController {
+  constructor(private readonly forward: Forwarder) {}
+
+  @Get('me')
+  @ApiOperation({ summary: "The caller's profile" })
+  @Returns(UserProfile)
+  get(@Req() req: FastifyRequest): Promise<UserProfile> {
+    return this.forward.send(AccountsPatterns.getProfile, req);
+  }
+
+  @Patch('me')
+  @ApiOperation({ summary: "Change the caller's profile; members left out stay as they are" })
+  @Returns(UserProfile)
+  update(@Req() req: FastifyRequest, @Body(new ValidBody(UpdateProfileRequest)) body: UpdateProfileRequest): Promise<UserProfile> {
+    return this.forward.send(AccountsPatterns.updateProfile, req, { body });
+  }
+
+  @Get('security')
+  @ApiOperation({ summary: 'Sign-in methods, passkeys and two-factor state' })
+  @Returns(SecurityStatus)
+  security(@Req() req: FastifyRequest): Promise<SecurityStatus> {
+    return this.forward.send(AccountsPatterns.getSecurity, req);
+  }
+}

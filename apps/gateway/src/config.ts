@@ -1,0 +1,19 @@
+import { ConfigOf, LOG_LEVELS, setting } from '@social/platform';
+
+export const gatewaySettings = {
+  PORT: setting.int(1, 65535, 8080),
+  /** The `{base_url}` clients use; when unset it is taken from X-Forwarded-* or Host. */
+  PUBLIC_BASE_URL: setting.optionalUrl(['http', 'https']),
+  NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
+  JWT_PUBLIC_KEY: setting.pem('PUBLIC KEY'),
+  LOG_LEVEL: setting.oneOf(LOG_LEVELS, 'info'),
+  /** How long a request may wait for a service before it becomes a 504. */
+  RPC_TIMEOUT_MS: setting.int(100, 120_000, 10_000),
+  /** Largest JSON body accepted (contract §1: 1 MiB). */
+  /** Trust X-Forwarded-* (client address, proto, host) from the proxy in front, as behind an ingress. */
+  TRUST_PROXY: setting.oneOf(['true', 'false'] as const, 'false'),
+  BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 1024 * 1024),
+};
+
+export type GatewayConfig = ConfigOf<typeof gatewaySettings>;
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -1,0 +1,93 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+type JsonSchema = Record<string, unknown>;
+
+/** The problem body every failure answers with (contract §1). */
+const ERROR_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'code', 'request_id'],
+  properties: {
+    $schema: { type: 'string', format: 'uri', readOnly: true },
+    type: { type: 'string', const: 'about:blank' },
+    title: { type: 'string', description: 'the RFC 9110 reason phrase of the status' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string', description: 'stable snake_case identifier clients may switch on' },
+    request_id: { type: 'string', description: 'equals the X-Request-Id response header' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['location', 'message'],
+        properties: {
+          location: { type: 'string', examples: ['body.accounts[0].social_account_id', 'query.page'] },
+          message: { type: 'string' },
+          value: {},
+        },
+      },
+    },
+  },
+};
+
+/**
+ * OpenAPI 3.1 for every route, built once from the controllers and the
+ * contract classes; its component schemas are also the JSON Schemas that
+ * `$schema` URLs point to.
+ */
+export function buildOpenApi(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Social publishing platform API')
+    .setDescription(
+      'Every path also answers under /api/v1. Errors are RFC 9457 application/problem+json (ErrorModel). ' +
+        'Named response objects carry `$schema`, the URL of their JSON Schema under /api/v1/schemas/.',
+    )
+    .setVersion('1')
+    .setOpenAPIVersion('3.1.0')
+    .addBearerAuth()
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  const schemas = (document.components ??= {}).schemas ?? {};
+  schemas.ErrorModel = ERROR_MODEL;
+  for (const schema of Object.values(schemas)) {
+    toJsonSchema2020(schema as JsonSchema);
+    const properties = (schema as JsonSchema).properties as Record<string, JsonSchema> | undefined;
+    if (properties && !properties.$schema) {
+      (schema as JsonSchema).properties = { $schema: { type: 'string', format: 'uri', readOnly: true }, ...properties };
+    }
+  }
+  document.components.schemas = schemas;
+  return document;
+}
+
+/** OpenAPI 3.0's `nullable: true` becomes a JSON Schema 2020-12 type union, recursively. */
+function toJsonSchema2020(node: unknown): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) return node.forEach(toJsonSchema2020);
+  const schema = node as JsonSchema;
+  if (schema.nullable === true) {
+    delete schema.nullable;
+    if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+    else if (schema.$ref || schema.allOf) {
+      const copy = { ...schema };
+      for (const key of Object.keys(schema)) delete schema[key];
+      schema.anyOf = [copy, { type: 'null' }];
+    }
+  }
+  Object.values(schema).forEach(toJsonSchema2020);
+}
+
+/** One component schema as a standalone JSON Schema document; references point at sibling documents. */
+export function jsonSchemaDocument(document: OpenAPIObject, name: string, baseUrl: string): JsonSchema | undefined {
+  const schema = document.components?.schemas?.[name];
+  if (!schema) return undefined;
+  const body = JSON.parse(
+    JSON.stringify(schema).replace(/"#\/components\/schemas\/([^"]+)"/g, (_m, ref: string) => `"${ref}.json"`),
+  ) as JsonSchema;
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `${baseUrl}/api/v1/schemas/${name}.json`,
+    title: name,
+    ...body,
+  };
+}

@@ -1,0 +1,35 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { AuthController } from './accounts/auth.controller.js';
+import { MeController } from './accounts/me.controller.js';
+import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
+import { RevokedSessions } from './auth/revoked-sessions.js';
+import { GATEWAY_CONFIG, GatewayConfig } from './config.js';
+import { HealthController } from './health/health.controller.js';
+import { ProblemFilter } from './http/problem.filter.js';
+import { SchemaInterceptor } from './http/schema.interceptor.js';
+import { GATEWAY_LOGGER } from './logger.js';
+import { MutesController } from './notifications/mutes.controller.js';
+import { PreferencesController } from './notifications/preferences.controller.js';
+import { RpcModule } from './rpc/rpc.module.js';
+
+@Module({})
+export class GatewayModule {
+  static forRoot(config: GatewayConfig, nats: NatsConnection, logger: Logger): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS)],
+      controllers: [HealthController, AuthController, MeController, PreferencesController, MutesController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: GATEWAY_LOGGER, useValue: logger },
+        RevokedSessions,
+        { provide: APP_GUARD, useClass: BearerAuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: SchemaInterceptor },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+      ],
+    };
+  }
+}

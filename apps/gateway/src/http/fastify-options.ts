@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config.js';
+
+const API_PREFIX = '/api/v1';
+const SCHEMAS_PREFIX = '/api/v1/schemas/';
+/** An incoming X-Request-Id is kept when it is short and plain; otherwise we mint one. */
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function fastifyOptions(config: GatewayConfig) {
+  return {
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY === 'true',
+    // Every route also answers under /api/v1 (contract §1); the schema documents live only there.
+    rewriteUrl: (req: { url?: string }) => {
+      const url = req.url ?? '/';
+      if (url.startsWith(API_PREFIX) && !url.startsWith(SCHEMAS_PREFIX)) {
+        const rest = url.slice(API_PREFIX.length);
+        return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
+      }
+      return url;
+    },
+    genReqId: (req: { headers: IncomingMessage['headers'] }) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && ACCEPTABLE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  };
+}
+
+/** Request ids on every response, an access log line per request, JSON as the only body type. */
+export function configureFastify(fastify: FastifyInstance, logger: Logger) {
+  fastify.removeContentTypeParser(['text/plain']);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    logger.info(
+      { request_id: request.id, method: request.method, path: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+    done();
+  });
+}

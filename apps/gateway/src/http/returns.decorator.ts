@@ -1,0 +1,22 @@
+import { applyDecorators, HttpCode, SetMetadata, Type } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { schemaNameOf } from '@social/contracts';
+
+export const RESPONSE_SCHEMA = 'gateway:responseSchema';
+
+/**
+ * Declares what an operation answers: the status, the OpenAPI response, and
+ * the schema name whose URL goes into the body's `$schema`.
+ */
+export function Returns(type: Type<unknown>, status = 200) {
+  return applyDecorators(
+    HttpCode(status),
+    ApiResponse({ status, type }),
+    SetMetadata(RESPONSE_SCHEMA, schemaNameOf(type)),
+  );
+}
+
+/** A 204 answer with no body. */
+export function ReturnsNothing() {
+  return applyDecorators(HttpCode(204), ApiResponse({ status: 204, description: 'No Content' }));
+}

@@ -1,0 +1,26 @@
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { map, Observable } from 'rxjs';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
+import { baseUrlOf, schemaUrl } from './base-url.js';
+import { RESPONSE_SCHEMA } from './returns.decorator.js';
+
+/** Puts `$schema` first on every named top-level response object (contract §1). */
+@Injectable()
+export class SchemaInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const name = this.reflector.get<string | undefined>(RESPONSE_SCHEMA, context.getHandler());
+    if (!name) return next.handle();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const $schema = schemaUrl(baseUrlOf(request, this.config.PUBLIC_BASE_URL), name);
+    return next
+      .handle()
+      .pipe(map((body) => (body && typeof body === 'object' && !Array.isArray(body) ? { $schema, ...body } : body)));
+  }
+}

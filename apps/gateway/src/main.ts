@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ConfigError, connectNats, createLogger, loadConfig, NestPinoLogger } from '@social/platform';
+import { gatewaySettings } from './config.js';
+import { mountDocs } from './docs/docs.js';
+import { GatewayModule } from './gateway.module.js';
+import { configureFastify, fastifyOptions } from './http/fastify-options.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig(gatewaySettings);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`gateway: ${error.message}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  try {
+    const nats = await connectNats(config.NATS_URL, 'gateway');
+    const app = await NestFactory.create<NestFastifyApplication>(
+      GatewayModule.forRoot(config, nats, logger),
+      new FastifyAdapter(fastifyOptions(config)),
+      { bodyParser: false, logger: new NestPinoLogger(logger) },
+    );
+    configureFastify(app.getHttpAdapter().getInstance(), logger);
+    app.enableShutdownHooks();
+    mountDocs(app, config.PUBLIC_BASE_URL);
+    await app.listen(config.PORT, '0.0.0.0');
+    logger.info({ port: config.PORT }, 'gateway listening');
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not start');
+    process.exit(1);
+  }
+}
+
+void main();

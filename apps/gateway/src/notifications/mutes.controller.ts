@@ -1,0 +1,34 @@
+import { Body, Controller, Delete, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CreateMuteRequest, NotificationMute, NotificationsPatterns } from '@social/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Returns, ReturnsNothing } from '../http/returns.decorator.js';
+import { ValidBody } from '../http/valid-body.pipe.js';
+import { Forwarder } from '../rpc/forwarder.js';
+
+@ApiTags('Notifications')
+@ApiBearerAuth()
+@Controller('notifications/mutes')
+export class MutesController {
+  constructor(private readonly forward: Forwarder) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Mute notifications for a period, account-wide or for one workspace' })
+  @Returns(NotificationMute, 201)
+  async create(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new ValidBody(CreateMuteRequest)) body: CreateMuteRequest,
+  ): Promise<NotificationMute> {
+    const mute = await this.forward.send<NotificationMute>(NotificationsPatterns.createMute, req, { body });
+    reply.header('location', `/notifications/mutes/${mute.id}`);
+    return mute;
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Remove a mute' })
+  @ReturnsNothing()
+  async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
+    await this.forward.send(NotificationsPatterns.deleteMute, req, { params: { id } });
+  }
+}

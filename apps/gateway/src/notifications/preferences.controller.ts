@@ -1,0 +1,33 @@
+import { Body, Controller, Get, Put, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { NotificationPreferenceSettings, NotificationsPatterns, UpdatePreferencesRequest } from '@social/contracts';
+import type { FastifyRequest } from 'fastify';
+import { Returns } from '../http/returns.decorator.js';
+import { ValidBody } from '../http/valid-body.pipe.js';
+import { Forwarder } from '../rpc/forwarder.js';
+
+@ApiTags('Notifications')
+@ApiBearerAuth()
+@Controller('notifications/preferences')
+export class PreferencesController {
+  constructor(private readonly forward: Forwarder) {}
+
+  /** E26 */
+  @Get()
+  @ApiOperation({ summary: 'E26: delivery preferences, topics and mutes' })
+  @Returns(NotificationPreferenceSettings)
+  get(@Req() req: FastifyRequest): Promise<NotificationPreferenceSettings> {
+    return this.forward.send(NotificationsPatterns.getPreferences, req);
+  }
+
+  /** E25 */
+  @Put()
+  @ApiOperation({ summary: 'E25: replace delivery preferences (topics left out return to their defaults)' })
+  @Returns(NotificationPreferenceSettings)
+  replace(
+    @Req() req: FastifyRequest,
+    @Body(new ValidBody(UpdatePreferencesRequest)) body: UpdatePreferencesRequest,
+  ): Promise<NotificationPreferenceSettings> {
+    return this.forward.send(NotificationsPatterns.replacePreferences, req, { body });
+  }
+}

@@ -1,0 +1,31 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { RpcClient } from '@social/platform';
+import { Forwarder } from './forwarder.js';
+
+export const GATEWAY_NATS = Symbol('GATEWAY_NATS');
+
+class NatsDrainer implements OnApplicationShutdown {
+  constructor(@Inject(GATEWAY_NATS) private readonly nats: NatsConnection) {}
+  async onApplicationShutdown() {
+    await this.nats.drain().catch(() => undefined);
+  }
+}
+
+/** The gateway's one NATS connection and the request/reply client over it. */
+@Global()
+@Module({})
+export class RpcModule {
+  static forConnection(nats: NatsConnection, timeoutMs: number) {
+    return {
+      module: RpcModule,
+      providers: [
+        { provide: GATEWAY_NATS, useValue: nats },
+        { provide: RpcClient, useValue: new RpcClient(nats, timeoutMs) },
+        Forwarder,
+        NatsDrainer,
+      ],
+      exports: [GATEWAY_NATS, RpcClient, Forwarder],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export * from './patterns.js';
+export * from './auth.dto.js';
+export * from './profile.dto.js';

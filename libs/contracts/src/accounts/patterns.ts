@@ -1,0 +1,31 @@
+/** NATS subjects served by the accounts service (`<service>.<feature>.<verb>`). */
+export const ACCOUNTS_SERVICE = 'accounts';
+
+export const AccountsPatterns = {
+  register: 'accounts.auth.register',
+  login: 'accounts.auth.login',
+  refresh: 'accounts.auth.refresh',
+  logout: 'accounts.auth.logout',
+  getProfile: 'accounts.profile.get',
+  updateProfile: 'accounts.profile.update',
+  getSecurity: 'accounts.security.get',
+  /** Sessions revoked recently enough that their access tokens may still be unexpired. */
+  listRevokedSessions: 'accounts.sessions.list-revoked',
+  /** Asked by other services that need a user's contact address. */
+  getContact: 'accounts.users.get-contact',
+} as const;
+
+/** Core NATS subject (fan-out, no queue group) every gateway replica listens on. */
+export const SESSION_REVOKED_SUBJECT = 'events.accounts.session-revoked';
+
+export interface SessionRevokedEvent {
+  sessionId: string;
+  /** ISO time after which the session's access tokens have expired anyway. */
+  until: string;
+}
+
+export interface UserContact {
+  userId: string;
+  email: string;
+  emailVerified: boolean;
+}

@@ -1,0 +1,4 @@
+export * from './rpc.js';
+export * from './problem.js';
+export * from './schema-name.js';
+export * from './time.js';

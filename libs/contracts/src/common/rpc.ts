@@ -1,0 +1,34 @@
+/**
+ * The envelope the gateway sends to a service for every HTTP operation, and the
+ * identity it vouches for. Services authorize; the gateway only authenticates.
+ */
+export interface Principal {
+  userId: string;
+  sessionId: string;
+  isAdmin: boolean;
+  /** `session` for a signed-in user's access token, `api_token` for an API token. */
+  tokenKind: 'session' | 'api_token';
+  /** Set for workspace-bound API tokens only. */
+  workspaceId: string | null;
+}
+
+export interface RpcRequest<Body = unknown, Query = Record<string, unknown>, Params = Record<string, string>> {
+  principal: Principal | null;
+  params: Params;
+  query: Query;
+  body: Body;
+  idempotencyKey: string | null;
+  /** The caller's address as the gateway saw it (for per-IP rate limits). */
+  clientIp: string;
+}
+
+/** NATS header carrying the gateway's request id across the hop. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** Every service answers `<service>.health.check`; the gateway's /ready asks each one. */
+export const healthPattern = (service: string): string => `${service}.health.check`;
+
+export interface HealthReply {
+  service: string;
+  database: boolean;
+}

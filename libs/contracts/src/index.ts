@@ -1,0 +1,3 @@
+export * from './common/index.js';
+export * from './accounts/index.js';
+export * from './notifications/index.js';

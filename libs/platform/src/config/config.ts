@@ -1,0 +1,88 @@
+/**
+ * Settings come from the environment and are checked once at start-up: a
+ * missing or malformed value stops the process with a message naming it.
+ */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+type Reader<T> = (raw: string | undefined, name: string) => T;
+
+function required<T>(parse: (raw: string, name: string) => T, fallback?: T): Reader<T> {
+  return (raw, name) => {
+    if (raw === undefined || raw === '') {
+      if (fallback !== undefined) return fallback;
+      throw new Error(`${name} is required`);
+    }
+    return parse(raw, name);
+  };
+}
+
+export const setting = {
+  string: (fallback?: string) => required((raw) => raw, fallback),
+  optionalString: (): Reader<string | undefined> => (raw) => (raw === '' ? undefined : raw),
+  int: (min: number, max: number, fallback?: number) =>
+    required((raw, name) => {
+      const value = Number(raw);
+      if (!Number.isInteger(value) || value < min || value > max) {
+        throw new Error(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      }
+      return value;
+    }, fallback),
+  url: (protocols: string[], fallback?: string) =>
+    required((raw, name) => {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new Error(`${name} must be a URL (got "${raw}")`);
+      }
+      if (!protocols.includes(url.protocol.replace(/:$/, ''))) {
+        throw new Error(`${name} must use ${protocols.join(' or ')}`);
+      }
+      return raw.replace(/\/+$/, '');
+    }, fallback),
+  optionalUrl: (protocols: string[]): Reader<string | undefined> => (raw, name) =>
+    raw === undefined || raw === '' ? undefined : setting.url(protocols)(raw, name),
+  oneOf: <T extends string>(values: readonly T[], fallback?: T) =>
+    required((raw, name) => {
+      if (!values.includes(raw as T)) throw new Error(`${name} must be one of ${values.join(', ')}`);
+      return raw as T;
+    }, fallback),
+  pem: (label: 'PUBLIC KEY' | 'PRIVATE KEY') =>
+    required((raw, name) => {
+      const pem = raw.includes('\\n') ? raw.replace(/\\n/g, '\n') : raw;
+      if (!pem.includes(`-----BEGIN ${label}-----`)) throw new Error(`${name} must be a PEM ${label.toLowerCase()}`);
+      return pem;
+    }),
+};
+
+export type ConfigSpec = Record<string, Reader<unknown>>;
+export type ConfigOf<S extends ConfigSpec> = { [K in keyof S]: ReturnType<S[K]> };
+
+export function loadConfig<S extends ConfigSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
+  const problems: string[] = [];
+  const config: Record<string, unknown> = {};
+  for (const [name, read] of Object.entries(spec)) {
+    try {
+      config[name] = read(env[name], name);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config as ConfigOf<S>;
+}
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** Settings every service shares (contract §9). */
+export const serviceSettings = {
+  NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
+  DATABASE_URL: setting.url(['postgres', 'postgresql']),
+  LOG_LEVEL: setting.oneOf(LOG_LEVELS, 'info'),
+  /** Port of the small HTTP health endpoint for Kubernetes probes; 0 turns it off. */
+  HEALTH_PORT: setting.int(0, 65535, 0),
+};

@@ -1,0 +1,64 @@
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import type { Logger } from 'pino';
+
+export interface ServiceDatabaseOptions {
+  url: string;
+  /** The PostgreSQL schema this service owns; no other service reads it. */
+  schema: string;
+  entities: MixedList<Function | string | EntitySchema>;
+  migrations: MixedList<Function>;
+  poolSize?: number;
+}
+
+/**
+ * Opens the service's DataSource and brings its schema up to date. Replicas
+ * starting together take turns through an advisory lock, so a migration never
+ * runs twice. `synchronize` is never used.
+ */
+export async function openServiceDatabase(options: ServiceDatabaseOptions, logger?: Logger): Promise<DataSource> {
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url: options.url,
+    schema: options.schema,
+    entities: options.entities,
+    migrations: options.migrations,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    // Raw SQL (migrations, hand-written queries) lands in the service's schema too.
+    extra: { max: options.poolSize ?? 10, application_name: options.schema, options: `-c search_path=${options.schema}` },
+  });
+  await dataSource.initialize();
+  const lock = dataSource.createQueryRunner();
+  try {
+    await lock.connect();
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`migrations:${options.schema}`]);
+    await lock.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    if (applied.length > 0) logger?.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${options.schema}`]).catch(() => undefined);
+    await lock.release();
+  }
+  return dataSource;
+}
+
+class DataSourceCloser implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  async onApplicationShutdown() {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+/** Provides the service's migrated `DataSource` for injection. */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forDataSource(dataSource: DataSource): DynamicModule {
+    return {
+      module: DatabaseModule,
+      providers: [{ provide: DataSource, useValue: dataSource }, DataSourceCloser],
+      exports: [DataSource],
+    };
+  }
+}

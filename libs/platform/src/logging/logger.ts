@@ -1,0 +1,39 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { LoggerService } from '@nestjs/common';
+import pino, { Logger } from 'pino';
+
+/** The request id of the request being served, carried from the gateway in a NATS header. */
+export const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+
+export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return pino({
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    mixin: () => {
+      const store = requestContext.getStore();
+      return store ? { request_id: store.requestId } : {};
+    },
+  });
+}
+
+/** Routes Nest's own log lines into the same structured log. */
+export class NestPinoLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+  log(message: unknown, context?: string) {
+    this.logger.info({ context }, String(message));
+  }
+  error(message: unknown, trace?: string, context?: string) {
+    this.logger.error({ context, trace }, String(message));
+  }
+  warn(message: unknown, context?: string) {
+    this.logger.warn({ context }, String(message));
+  }
+  debug(message: unknown, context?: string) {
+    this.logger.debug({ context }, String(message));
+  }
+  verbose(message: unknown, context?: string) {
+    this.logger.trace({ context }, String(message));
+  }
+}

@@ -1,0 +1,70 @@
+import type { FieldError, ProblemPayload } from '@social/contracts';
+
+/** RFC 9110 reason phrases: the `title` of every problem. */
+export const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/**
+ * A refusal with a stable `code`, thrown by services and the gateway alike and
+ * rendered once, by the gateway, as `application/problem+json`.
+ */
+export class Problem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly options: Omit<ProblemPayload, 'status' | 'code' | 'detail'> = {},
+  ) {
+    super(detail);
+    this.name = 'Problem';
+  }
+
+  toPayload(): ProblemPayload {
+    return { status: this.status, code: this.code, detail: this.detail, ...this.options };
+  }
+
+  static fromPayload(payload: ProblemPayload): Problem {
+    const { status, code, detail, ...options } = payload;
+    return new Problem(status, code, detail, options);
+  }
+
+  static isPayload(value: unknown): value is ProblemPayload {
+    const v = value as ProblemPayload | null;
+    return !!v && typeof v === 'object' && typeof v.status === 'number' && typeof v.code === 'string';
+  }
+}
+
+export const problems = {
+  badRequest: (code: string, detail: string) => new Problem(400, code, detail),
+  unauthorized: (code: string, detail: string) => new Problem(401, code, detail),
+  forbidden: (code: string, detail: string) => new Problem(403, code, detail),
+  notFound: (detail = 'The resource does not exist.') => new Problem(404, 'not_found', detail),
+  conflict: (code: string, detail: string, extensions?: Record<string, unknown>) =>
+    new Problem(409, code, detail, extensions ? { extensions } : {}),
+  validation: (errors: FieldError[], detail = 'The request is not valid.') =>
+    new Problem(422, 'validation_failed', detail, { errors }),
+  invalid: (location: string, message: string, value?: unknown) =>
+    new Problem(422, 'validation_failed', `${location} ${message}.`, {
+      errors: [value === undefined ? { location, message } : { location, message, value }],
+    }),
+  tooManyRequests: (retryAfterSeconds: number, detail = 'Too many requests; try again later.') =>
+    new Problem(429, 'rate_limited', detail, { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) }),
+  internal: () => new Problem(500, 'internal_error', 'An unexpected error occurred; it has been logged.'),
+  unavailable: (code: string, detail: string, retryAfter = 5) => new Problem(503, code, detail, { retryAfter }),
+  timeout: (detail: string, retryAfter = 5) => new Problem(504, 'upstream_timeout', detail, { retryAfter }),
+};

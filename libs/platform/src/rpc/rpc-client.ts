@@ -1,0 +1,54 @@
+import { errors, headers as natsHeaders, NatsConnection } from '@nats-io/transport-node';
+import { REQUEST_ID_HEADER, RpcRequest } from '@social/contracts';
+import { Problem, problems } from '../problems/problem.js';
+
+interface NestReply {
+  response?: unknown;
+  err?: unknown;
+}
+
+/**
+ * Request/reply over NATS in the wire format of Nest's NATS transport
+ * (`{pattern, data, id}` → `{response | err, id}`), with one plain
+ * `request()` per call: no per-request subscription as Nest's client makes.
+ * Service problems come back as `Problem`s; a missing service is 503 and a slow
+ * one 504, so a caller never hangs.
+ */
+export class RpcClient {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly defaultTimeoutMs: number,
+  ) {}
+
+  async send<T>(pattern: string, data: RpcRequest | object, requestId: string, timeoutMs = this.defaultTimeoutMs): Promise<T> {
+    const h = natsHeaders();
+    h.set(REQUEST_ID_HEADER, requestId);
+    let reply: NestReply;
+    try {
+      const msg = await this.nc.request(pattern, JSON.stringify({ pattern, data, id: requestId }), {
+        timeout: timeoutMs,
+        headers: h,
+      });
+      reply = msg.json<NestReply>();
+    } catch (error) {
+      throw this.transportProblem(error);
+    }
+    if (reply.err !== undefined && reply.err !== null) {
+      throw Problem.isPayload(reply.err) ? Problem.fromPayload(reply.err) : problems.internal();
+    }
+    return reply.response as T;
+  }
+
+  private transportProblem(error: unknown): Problem {
+    const isNoResponders =
+      error instanceof errors.NoRespondersError ||
+      (error instanceof errors.RequestError && error.isNoResponders());
+    if (isNoResponders) {
+      return problems.unavailable('service_unavailable', 'A service needed for this request is not available; try again shortly.');
+    }
+    if (error instanceof errors.TimeoutError || (error instanceof errors.RequestError && error.cause instanceof errors.TimeoutError)) {
+      return problems.timeout('A service needed for this request did not answer in time; try again shortly.');
+    }
+    return problems.unavailable('messaging_unavailable', 'The message broker is not reachable; try again shortly.');
+  }
+}

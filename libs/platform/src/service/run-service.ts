@@ -1,0 +1,118 @@
+import 'reflect-metadata';
+import { DynamicModule, Global, INestMicroservice, Module, Type } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
+import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { healthPattern } from '@social/contracts';
+import type { Logger } from 'pino';
+import type { MixedList } from 'typeorm';
+import { ConfigError, ConfigOf, ConfigSpec, loadConfig } from '../config/config.js';
+import { DatabaseModule, openServiceDatabase } from '../database/database.js';
+import { createLogger, NestPinoLogger } from '../logging/logger.js';
+import { connectNats } from '../rpc/nats-connection.js';
+import { RpcClient } from '../rpc/rpc-client.js';
+import { createHealthController, SERVICE_NAME, startHealthServer } from './health.js';
+import { RequestContextInterceptor } from './request-context.interceptor.js';
+import { RpcProblemFilter } from './rpc-problem.filter.js';
+
+export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
+export const SERVICE_LOGGER = Symbol('SERVICE_LOGGER');
+/** The service's own NATS connection, for publishing events and asking other services. */
+export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+
+interface BaseServiceConfig {
+  NATS_URL: string;
+  DATABASE_URL: string;
+  LOG_LEVEL: string;
+  HEALTH_PORT: number;
+}
+
+export interface ServiceDefinition<S extends ConfigSpec> {
+  /** Also the PostgreSQL schema and the NATS queue group. */
+  name: string;
+  settings: S;
+  entities: MixedList<Function>;
+  migrations: MixedList<Function>;
+  /** The service's feature modules. */
+  imports: Array<Type<unknown> | DynamicModule>;
+}
+
+/**
+ * The one bootstrap of every domain service: validated config, migrated
+ * database, a NATS microservice in its own queue group (replicas share the
+ * load), problems rendered for the gateway, request ids in the logs, a health
+ * check, and a clean stop on SIGTERM.
+ */
+export async function runService<S extends ConfigSpec>(definition: ServiceDefinition<S>): Promise<INestMicroservice> {
+  let config: ConfigOf<S> & BaseServiceConfig;
+  try {
+    config = loadConfig(definition.settings) as ConfigOf<S> & BaseServiceConfig;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${definition.name}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  try {
+    return await start(definition, config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not start');
+    process.exit(1);
+  }
+}
+
+async function start<S extends ConfigSpec>(
+  definition: ServiceDefinition<S>,
+  config: ConfigOf<S> & BaseServiceConfig,
+  logger: Logger,
+): Promise<INestMicroservice> {
+  const dataSource = await openServiceDatabase(
+    { url: config.DATABASE_URL, schema: definition.name, entities: definition.entities, migrations: definition.migrations },
+    logger,
+  );
+  const outbound = await connectNats(config.NATS_URL, `${definition.name}-client`);
+
+  @Global()
+  @Module({
+    providers: [
+      { provide: SERVICE_CONFIG, useValue: config },
+      { provide: SERVICE_LOGGER, useValue: logger },
+      { provide: NATS_CONNECTION, useValue: outbound },
+      { provide: RpcClient, useValue: new RpcClient(outbound, 5_000) },
+    ],
+    exports: [SERVICE_CONFIG, SERVICE_LOGGER, NATS_CONNECTION, RpcClient],
+  })
+  class ServiceCoreModule {}
+
+  @Module({
+    imports: [ServiceCoreModule, DatabaseModule.forDataSource(dataSource), ...definition.imports],
+    controllers: [createHealthController(healthPattern(definition.name))],
+    providers: [
+      { provide: SERVICE_NAME, useValue: definition.name },
+      { provide: APP_FILTER, useValue: new RpcProblemFilter(logger) },
+      { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
+    ],
+  })
+  class ServiceRootModule {}
+
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(
+    ServiceRootModule,
+    {
+      transport: Transport.NATS,
+      options: { servers: [config.NATS_URL], queue: definition.name, name: definition.name, maxReconnectAttempts: -1 },
+      logger: new NestPinoLogger(logger),
+      bufferLogs: false,
+    },
+  );
+  app.enableShutdownHooks();
+  await app.listen();
+  if (config.HEALTH_PORT > 0) {
+    const server = startHealthServer(config.HEALTH_PORT, app.unwrap<NatsConnection>(), dataSource);
+    process.once('SIGTERM', () => server.close());
+  }
+  process.once('SIGTERM', () => void outbound.drain().catch(() => undefined));
+  logger.info({ queue: definition.name }, 'service listening on NATS');
+  return app;
+}
