@@ -9,8 +9,8 @@ import {
   RpcRequest,
   SessionRevokedEvent,
 } from '@social/contracts';
-import { validateInput } from '@social/platform';
-import { requirePrincipal } from '../principal.js';
+import { requirePrincipal, validateInput } from '@social/platform';
+
 import { AuthService } from './auth.service.js';
 
 @Controller()

@@ -2,14 +2,15 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AccountsPatterns,
+  GetContactRequest,
   RpcRequest,
   SecurityStatus,
   UpdateProfileRequest,
   UserContact,
   UserProfile,
 } from '@social/contracts';
-import { validateInput } from '@social/platform';
-import { requirePrincipal } from '../principal.js';
+import { requirePrincipal, validateInput } from '@social/platform';
+
 import { ProfileService } from './profile.service.js';
 
 @Controller()
@@ -34,7 +35,7 @@ export class ProfileHandler {
 
   /** Service-to-service: where to send a user's email notifications. */
   @MessagePattern(AccountsPatterns.getContact)
-  contact(@Payload() query: { userId: string }): Promise<UserContact> {
+  contact(@Payload() query: GetContactRequest): Promise<UserContact> {
     return this.profiles.contact(query.userId);
   }
 }

@@ -52,7 +52,10 @@ export class RevokedSessions implements OnModuleInit, OnApplicationShutdown {
 
   private async syncUntilDone(): Promise<void> {
     try {
-      const events = await this.rpc.send<SessionRevokedEvent[]>(AccountsPatterns.listRevokedSessions, {}, 'revocation-sync', 2_000);
+      const events = await this.rpc.send<SessionRevokedEvent[]>(AccountsPatterns.listRevokedSessions, {}, {
+        requestId: 'revocation-sync',
+        timeoutMs: 2_000,
+      });
       events.forEach((event) => this.remember(event));
     } catch {
       this.syncTimer = setTimeout(() => void this.syncUntilDone(), 2_000);

@@ -32,7 +32,10 @@ export class HealthController {
     const results = await Promise.all(
       BACKEND_SERVICES.map(async (service) => {
         try {
-          const answer = await this.rpc.send<HealthReply>(healthPattern(service), {}, 'ready-check', READY_TIMEOUT_MS);
+          const answer = await this.rpc.send<HealthReply>(healthPattern(service), {}, {
+            requestId: 'ready-check',
+            timeoutMs: READY_TIMEOUT_MS,
+          });
           return [service, answer.database] as const;
         } catch {
           return [service, false] as const;

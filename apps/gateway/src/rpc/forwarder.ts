@@ -24,6 +24,6 @@ export class Forwarder {
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
       clientIp: request.ip,
     };
-    return this.rpc.send<T>(pattern, envelope, request.id);
+    return this.rpc.send<T>(pattern, envelope, { requestId: request.id });
   }
 }

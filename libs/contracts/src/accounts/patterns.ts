@@ -24,6 +24,11 @@ export interface SessionRevokedEvent {
   until: string;
 }
 
+/** Payload of `getContact` (service to service, no principal). */
+export interface GetContactRequest {
+  userId: string;
+}
+
 export interface UserContact {
   userId: string;
   email: string;

@@ -1,5 +1,6 @@
 import { errors, headers as natsHeaders, NatsConnection } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER, RpcRequest } from '@social/contracts';
+import { requestContext } from '../logging/logger.js';
 import { Problem, problems } from '../problems/problem.js';
 
 interface NestReply {
@@ -20,7 +21,10 @@ export class RpcClient {
     private readonly defaultTimeoutMs: number,
   ) {}
 
-  async send<T>(pattern: string, data: RpcRequest | object, requestId: string, timeoutMs = this.defaultTimeoutMs): Promise<T> {
+  /** `requestId` defaults to the one of the request being served (services asking each other). */
+  async send<T>(pattern: string, data: RpcRequest | object, options: { requestId?: string; timeoutMs?: number } = {}): Promise<T> {
+    const requestId = options.requestId ?? requestContext.getStore()?.requestId ?? 'internal';
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const h = natsHeaders();
     h.set(REQUEST_ID_HEADER, requestId);
     let reply: NestReply;

@@ -1,5 +1,5 @@
 import type { Principal, RpcRequest } from '@social/contracts';
-import { problems } from '@social/platform';
+import { problems } from '../problems/problem.js';
 
 /** The gateway authenticates; a request without a principal here is a wiring bug, refused as 401. */
 export function requirePrincipal(req: RpcRequest<unknown, unknown, unknown>): Principal {

@@ -1,0 +1,87 @@
+import { describe, expect, it } from '@jest/globals';
+import { generateKeyPairSync } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { call, expectProblem, registerUser } from '../support/api.js';
+
+describe('gateway: HTTP rules of contract §1', () => {
+  it('answers /health and /ready without a token', async () => {
+    const health = await call('GET', '/health');
+    expect(health.status).toBe(200);
+    const ready = await call('GET', '/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', services: { accounts: true, notifications: true } });
+  });
+
+  it('renders unknown routes as a 404 problem, under both prefixes', async () => {
+    expectProblem(await call('GET', '/no-such-thing'), 404, 'not_found');
+    expectProblem(await call('GET', '/api/v1/no-such-thing'), 404, 'not_found');
+  });
+
+  it('serves every route under /api/v1 too', async () => {
+    const user = await registerUser();
+    const plain = await call('GET', '/auth/me', { token: user.token });
+    const versioned = await call('GET', '/api/v1/auth/me', { token: user.token });
+    expect(versioned.status).toBe(200);
+    expect(versioned.body).toEqual(plain.body);
+  });
+
+  it('keeps a caller-supplied X-Request-Id and mints one otherwise', async () => {
+    const given = await call('GET', '/no-such-thing', { headers: { 'x-request-id': 'trace-abc.123' } });
+    expect(given.headers.get('x-request-id')).toBe('trace-abc.123');
+    expect(given.body.request_id).toBe('trace-abc.123');
+    const minted = await call('GET', '/health', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(minted.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuses a body that is not JSON with 415', async () => {
+    const response = await call('POST', '/auth/login', { rawBody: 'email=a', headers: { 'content-type': 'text/plain' } });
+    expectProblem(response, 415, 'unsupported_media_type');
+    const form = await call('POST', '/auth/login', {
+      rawBody: 'email=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectProblem(form, 415, 'unsupported_media_type');
+  });
+
+  it('refuses malformed JSON and non-object bodies with 400', async () => {
+    expectProblem(
+      await call('POST', '/auth/login', { rawBody: '{"email": ', headers: { 'content-type': 'application/json' } }),
+      400,
+      'malformed_json',
+    );
+    expectProblem(await call('POST', '/auth/login', { body: [1, 2] }), 400, 'malformed_body');
+    expectProblem(await call('POST', '/auth/login', { body: 'a string' }), 400, 'malformed_body');
+  });
+
+  it('refuses bodies over 1 MiB with 413', async () => {
+    const big = JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(1024 * 1024 + 10) });
+    expectProblem(await call('POST', '/auth/login', { rawBody: big, headers: { 'content-type': 'application/json' } }), 413, 'body_too_large');
+  });
+
+  describe('bearer tokens', () => {
+    it('requires one (401 with WWW-Authenticate: Bearer)', async () => {
+      const response = await call('GET', '/auth/me');
+      expectProblem(response, 401, 'unauthenticated');
+      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      expectProblem(await call('GET', '/auth/me', { headers: { authorization: 'Basic abc' } }), 401, 'unauthenticated');
+    });
+
+    it('refuses garbage, tampered and foreign-signed tokens', async () => {
+      expectProblem(await call('GET', '/auth/me', { token: 'not-a-jwt' }), 401, 'invalid_token');
+      const user = await registerUser();
+      const [header, payload, signature] = user.token.split('.');
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+      const forged = Buffer.from(JSON.stringify({ ...claims, adm: true })).toString('base64url');
+      expectProblem(await call('GET', '/auth/me', { token: `${header}.${forged}.${signature}` }), 401, 'invalid_token');
+      const { privateKey } = generateKeyPairSync('ed25519');
+      const foreign = await new SignJWT({ sid: claims.sid, adm: true })
+        .setProtectedHeader({ alg: 'EdDSA' })
+        .setSubject(claims.sub)
+        .setIssuer('social-accounts')
+        .setAudience('social-api')
+        .setExpirationTime('5m')
+        .sign(privateKey);
+      expectProblem(await call('GET', '/auth/me', { token: foreign }), 401, 'invalid_token');
+    });
+  });
+});

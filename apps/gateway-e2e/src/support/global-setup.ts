@@ -1,0 +1,53 @@
+/**
+ * Boots the platform once for the e2e suites, as it runs in production: every
+ * app from its build output as its own process, a fresh PostgreSQL database,
+ * and a private nats-server (so a developer's running stack on the shared
+ * NATS cannot answer our requests). Suites read E2E_BASE_URL.
+ */
+import {
+  createTemporaryDatabase,
+  freePort,
+  generateSecrets,
+  natsAnswers,
+  startPrivateNats,
+  startStack,
+} from '@social/testing';
+import { openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { E2eState } from './state.js';
+
+export default async function globalSetup() {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const database = await createTemporaryDatabase(adminUrl);
+  const nats = process.env.E2E_NATS_URL && (await natsAnswers(process.env.E2E_NATS_URL))
+    ? { url: process.env.E2E_NATS_URL, stop: async () => undefined }
+    : await startPrivateNats();
+  const logDir = join(tmpdir(), 'platform-e2e');
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, `stack-${process.pid}.log`);
+  const log = openSync(logFile, 'a');
+  const port = await freePort();
+  const stack = await startStack({
+    databaseUrl: database.url,
+    natsUrl: nats.url,
+    port,
+    secrets: generateSecrets(),
+    publicBaseUrl: `http://127.0.0.1:${port}`,
+    logLevel: process.env.E2E_LOG_LEVEL ?? 'info',
+    // The suites play the proxy in front: each call says which client address it comes from.
+    env: { RPC_TIMEOUT_MS: '5000', TRUST_PROXY: 'true' },
+    stdio: ['ignore', log, log],
+  }).catch(async (error: unknown) => {
+    await nats.stop();
+    await database.drop();
+    throw new Error(`${String(error)} (app logs: ${logFile})`);
+  });
+  process.env.E2E_BASE_URL = stack.baseUrl;
+  process.env.E2E_NATS_URL_IN_USE = nats.url;
+  process.env.E2E_DATABASE_URL = database.url;
+  process.env.E2E_LOG_FILE = logFile;
+  const state: E2eState = { stack, nats, database };
+  (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
+}

@@ -1,0 +1,9 @@
+import type { E2eState } from './state.js';
+
+export default async function globalTeardown() {
+  const state = (globalThis as { __E2E__?: E2eState }).__E2E__;
+  if (!state) return;
+  await state.stack.stop();
+  await state.nats.stop();
+  await state.database.drop();
+}

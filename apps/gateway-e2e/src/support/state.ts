@@ -1,0 +1,8 @@
+import type { PrivateNats, RunningStack, TemporaryDatabase } from '@social/testing';
+
+/** What global setup started and global teardown stops (same process, shared globalThis). */
+export interface E2eState {
+  stack: RunningStack;
+  nats: PrivateNats;
+  database: TemporaryDatabase;
+}

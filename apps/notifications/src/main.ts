@@ -1,0 +1,15 @@
+import { NOTIFICATIONS_SERVICE } from '@social/contracts';
+import { runService } from '@social/platform';
+import { notificationsSettings } from './config.js';
+import { notificationsMigrations } from './migrations/index.js';
+import { MuteEntity } from './mutes/mute.entity.js';
+import { NotificationsModule } from './notifications.module.js';
+import { PreferenceEntity } from './preferences/preference.entity.js';
+
+void runService({
+  name: NOTIFICATIONS_SERVICE,
+  settings: notificationsSettings,
+  entities: [PreferenceEntity, MuteEntity],
+  migrations: notificationsMigrations,
+  imports: [NotificationsModule],
+});

@@ -1,0 +1,4 @@
+import { CreateNotifications1763769600001 } from './1763769600001-create-notifications.js';
+
+/** Every migration of the notifications schema, oldest first. */
+export const notificationsMigrations = [CreateNotifications1763769600001];

@@ -1,0 +1,21 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { CreateMuteRequest, NotificationMute, NotificationsPatterns, RpcRequest } from '@social/contracts';
+import { requirePrincipal, validateInput } from '@social/platform';
+import { MutesService } from './mutes.service.js';
+
+@Controller()
+export class MutesHandler {
+  constructor(private readonly mutes: MutesService) {}
+
+  @MessagePattern(NotificationsPatterns.createMute)
+  create(@Payload() req: RpcRequest<CreateMuteRequest>): Promise<NotificationMute> {
+    return this.mutes.create(requirePrincipal(req).userId, validateInput(CreateMuteRequest, req.body, 'body'));
+  }
+
+  @MessagePattern(NotificationsPatterns.deleteMute)
+  async delete(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
+    await this.mutes.delete(requirePrincipal(req).userId, req.params.id);
+    return null;
+  }
+}

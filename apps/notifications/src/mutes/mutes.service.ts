@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { CreateMuteRequest, NotificationMute } from '@social/contracts';
+import { problems } from '@social/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource, MoreThan } from 'typeorm';
+import { MuteEntity } from './mute.entity.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Enough for any real schedule, small enough that the preferences answer stays small. */
+export const MAX_ACTIVE_MUTES = 50;
+
+function toNotificationMute(mute: MuteEntity): NotificationMute {
+  return {
+    id: mute.id,
+    scope: mute.workspaceId ? 'workspace' : 'account',
+    workspace_id: mute.workspaceId ?? '',
+    workspace_name: mute.workspaceName,
+    starts_at: mute.startsAt.toISOString(),
+    ends_at: mute.endsAt.toISOString(),
+  };
+}
+
+@Injectable()
+export class MutesService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Mutes that have not ended yet, soonest first. */
+  async listCurrent(userId: string): Promise<NotificationMute[]> {
+    const mutes = await this.dataSource
+      .getRepository(MuteEntity)
+      .find({ where: { userId, endsAt: MoreThan(new Date()) }, order: { startsAt: 'ASC', id: 'ASC' } });
+    return mutes.map(toNotificationMute);
+  }
+
+  async create(userId: string, input: CreateMuteRequest): Promise<NotificationMute> {
+    const startsAt = new Date(input.starts_at);
+    const endsAt = new Date(input.ends_at);
+    if (endsAt <= startsAt) throw problems.invalid('body.ends_at', 'must be later than starts_at', input.ends_at);
+    if (endsAt <= new Date()) throw problems.invalid('body.ends_at', 'must be in the future', input.ends_at);
+    if (input.workspace_id) {
+      // Workspace membership belongs to the accounts service; until workspaces
+      // exist there, no caller is a member of any (contract §1: 403 either way).
+      throw problems.forbidden('workspace_forbidden', 'You are not a member of this workspace.');
+    }
+    return this.dataSource.transaction(async (db) => {
+      const repository = db.getRepository(MuteEntity);
+      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mutes:${userId}`]);
+      const active = await repository.countBy({ userId, endsAt: MoreThan(new Date()) });
+      if (active >= MAX_ACTIVE_MUTES) {
+        throw problems.conflict('too_many_mutes', `At most ${MAX_ACTIVE_MUTES} mutes may be active; delete one first.`);
+      }
+      const mute = await repository.save({
+        id: uuidv7(),
+        userId,
+        workspaceId: null,
+        workspaceName: '',
+        startsAt,
+        endsAt,
+        createdAt: new Date(),
+      });
+      return toNotificationMute(mute);
+    });
+  }
+
+  /** Another user's mute is answered exactly like a missing one. */
+  async delete(userId: string, muteId: string): Promise<void> {
+    const result = UUID.test(muteId)
+      ? await this.dataSource.getRepository(MuteEntity).delete({ id: muteId, userId })
+      : { affected: 0 };
+    if (!result.affected) throw problems.notFound('No such mute.');
+  }
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { MutesHandler } from './mutes/mutes.handler.js';
+import { MutesService } from './mutes/mutes.service.js';
+import { PreferencesHandler } from './preferences/preferences.handler.js';
+import { PreferencesService } from './preferences/preferences.service.js';
+
+@Module({
+  controllers: [PreferencesHandler, MutesHandler],
+  providers: [PreferencesService, MutesService],
+})
+export class NotificationsModule {}

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AccountsPatterns,
+  FieldError,
+  GetContactRequest,
+  NotificationPreferenceSettings,
+  TopicPreference,
+  UpdatePreferencesRequest,
+  UserContact,
+} from '@social/contracts';
+import { Problem, problems, RpcClient, validateInput } from '@social/platform';
+import { DataSource } from 'typeorm';
+import { MutesService } from '../mutes/mutes.service.js';
+import { PreferenceEntity } from './preference.entity.js';
+import { isIanaTimeZone } from './time-zones.js';
+import { effectivePreferences, TOPIC_DEFINITIONS, topicDefinition } from './topics.js';
+
+const DEFAULT_DIGEST_TIME = '09:00';
+const DEFAULT_DIGEST_TIMEZONE = 'UTC';
+
+@Injectable()
+export class PreferencesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly mutes: MutesService,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  async get(userId: string): Promise<NotificationPreferenceSettings> {
+    const [stored, contact, mutes] = await Promise.all([
+      this.dataSource.getRepository(PreferenceEntity).findOneBy({ userId }),
+      this.rpc.send<UserContact>(AccountsPatterns.getContact, { userId } satisfies GetContactRequest),
+      this.mutes.listCurrent(userId),
+    ]);
+    const preferences = effectivePreferences(stored?.topics ?? {});
+    return {
+      digest_time: stored?.digestTime ?? DEFAULT_DIGEST_TIME,
+      digest_timezone: stored?.digestTimezone ?? DEFAULT_DIGEST_TIMEZONE,
+      digest_configured: Object.values(preferences).some((p) => p.email_frequency === 'daily'),
+      email_address: contact.email,
+      email_available: contact.email !== '',
+      mutes,
+      preferences,
+      topic_definitions: TOPIC_DEFINITIONS,
+    };
+  }
+
+  /** E25: the sent map replaces the stored one; topics left out return to their defaults. */
+  async replace(userId: string, input: UpdatePreferencesRequest): Promise<NotificationPreferenceSettings> {
+    const topics = this.checkTopics(input.preferences);
+    if (input.digest_timezone !== undefined && !isIanaTimeZone(input.digest_timezone)) {
+      throw problems.invalid('body.digest_timezone', 'must be an IANA time zone name such as Europe/Paris', input.digest_timezone);
+    }
+    await this.dataSource.transaction(async (db) => {
+      const repository = db.getRepository(PreferenceEntity);
+      const current = await repository.findOne({ where: { userId }, lock: { mode: 'pessimistic_write' } });
+      await repository.save({
+        userId,
+        digestTime: input.digest_time ?? current?.digestTime ?? DEFAULT_DIGEST_TIME,
+        digestTimezone: input.digest_timezone ?? current?.digestTimezone ?? DEFAULT_DIGEST_TIMEZONE,
+        topics,
+        updatedAt: new Date(),
+      });
+    });
+    return this.get(userId);
+  }
+
+  /** Shape and rules of each entry; every invalid entry is reported at once. */
+  private checkTopics(map: Record<string, unknown>): Record<string, TopicPreference> {
+    const errors: FieldError[] = [];
+    const topics: Record<string, TopicPreference> = {};
+    for (const [id, value] of Object.entries(map)) {
+      const location = `body.preferences.${id}`;
+      const definition = topicDefinition(id);
+      if (!definition) {
+        errors.push({ location, message: 'is not a known topic' });
+        continue;
+      }
+      let preference: TopicPreference;
+      try {
+        preference = validateInput(TopicPreference, value, location);
+      } catch (error) {
+        if (!(error instanceof Problem)) throw error;
+        errors.push(...(error.options.errors ?? []));
+        continue;
+      }
+      if (definition.critical_in_app && !preference.in_app) {
+        errors.push({ location: `${location}.in_app`, message: 'cannot be turned off for this topic', value: false });
+      }
+      if (!definition.email_frequencies.includes(preference.email_frequency)) {
+        errors.push({
+          location: `${location}.email_frequency`,
+          message: `must be one of ${definition.email_frequencies.join(', ')} for this topic`,
+          value: preference.email_frequency,
+        });
+      }
+      topics[id] = { email_frequency: preference.email_frequency, in_app: preference.in_app };
+    }
+    if (errors.length > 0) throw problems.validation(errors, errors.map((e) => `${e.location} ${e.message}`).join('; ') + '.');
+    return topics;
+  }
+}

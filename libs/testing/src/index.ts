@@ -1,0 +1,5 @@
+export * from './keys.js';
+export * from './processes.js';
+export * from './nats.js';
+export * from './database.js';
+export * from './stack.js';

@@ -1,0 +1,43 @@
+import { ChildProcess, spawn, SpawnOptions } from 'node:child_process';
+import { createServer } from 'node:net';
+import { once } from 'node:events';
+
+/** A free TCP port on loopback, chosen by the OS. */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`. */
+export async function stopProcess(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export function startProcess(command: string, args: string[], options: SpawnOptions): ChildProcess {
+  return spawn(command, args, { ...options, stdio: options.stdio ?? 'inherit' });
+}
+
+/** Thrown by a `waitFor` check when waiting longer cannot help (e.g. the process died). */
+export class StopWaiting extends Error {}
+
+/** Polls until `check` resolves true, or fails after `timeoutMs` naming what it waited for. */
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await check().catch((error: unknown) => {
+      if (error instanceof StopWaiting) throw error;
+      return false;
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}

@@ -1,0 +1,78 @@
+/**
+ * `npm start`: the whole platform on this machine. PostgreSQL is DATABASE_URL
+ * or an embedded one under .data/; NATS is NATS_URL (default 127.0.0.1:4222)
+ * or, if nothing answers there, a nats-server from PATH; dev keys are made once
+ * into .data/; then every app starts as its own process. Ctrl-C stops it all.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  loadOrCreateSecrets,
+  natsAnswers,
+  REPO_ROOT,
+  RunningStack,
+  startPrivateNats,
+  startStack,
+} from '@social/testing';
+import { startEmbeddedPostgres } from './embedded-postgres.js';
+
+const DATA_DIR = join(REPO_ROOT, '.data');
+const stops: Array<() => Promise<void>> = [];
+
+async function main() {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const port = Number(process.env.PORT ?? 8080);
+  const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
+
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    log('starting embedded PostgreSQL under .data/postgres …');
+    const database = await startEmbeddedPostgres(DATA_DIR);
+    stops.unshift(database.stop);
+    databaseUrl = database.url;
+  }
+
+  let natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  if (!(await natsAnswers(natsUrl))) {
+    if (process.env.NATS_URL) throw new Error(`NATS_URL ${natsUrl} does not answer.`);
+    log('no NATS at 127.0.0.1:4222; starting nats-server from PATH …');
+    const nats = await startPrivateNats(join(DATA_DIR, 'nats'));
+    stops.unshift(nats.stop);
+    natsUrl = nats.url;
+  }
+
+  const secrets = {
+    ...loadOrCreateSecrets(DATA_DIR),
+    ...(process.env.JWT_PRIVATE_KEY && { jwtPrivateKey: process.env.JWT_PRIVATE_KEY }),
+    ...(process.env.JWT_PUBLIC_KEY && { jwtPublicKey: process.env.JWT_PUBLIC_KEY }),
+    ...(process.env.SECRETS_KEY && { secretsKey: process.env.SECRETS_KEY }),
+  };
+  log('starting the gateway and every service …');
+  const stack: RunningStack = await startStack({
+    databaseUrl,
+    natsUrl,
+    port,
+    secrets,
+    publicBaseUrl,
+    logLevel: process.env.LOG_LEVEL ?? 'info',
+  });
+  stops.unshift(stack.stop);
+  writeFileSync(join(DATA_DIR, 'stack.json'), JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl }, null, 2));
+  log(`ready: ${publicBaseUrl}  (API docs: ${publicBaseUrl}/docs; Ctrl-C stops everything)`);
+}
+
+async function shutdown(code: number) {
+  for (const stop of stops.splice(0)) await stop().catch((error: unknown) => log(`while stopping: ${String(error)}`));
+  process.exit(code);
+}
+
+function log(message: string) {
+  process.stdout.write(`[start] ${message}\n`);
+}
+
+process.once('SIGINT', () => void shutdown(0));
+process.once('SIGTERM', () => void shutdown(0));
+main().catch(async (error: unknown) => {
+  process.stderr.write(`[start] ${error instanceof Error ? error.message : String(error)}\n`);
+  await shutdown(1);
+});
