@@ -16,11 +16,10 @@ export function fastifyOptions(config: GatewayConfig) {
     // Every route also answers under /api/v1 (contract §1); the schema documents live only there.
     rewriteUrl: (req: { url?: string }) => {
       const url = req.url ?? '/';
-      if (url.startsWith(API_PREFIX) && !url.startsWith(SCHEMAS_PREFIX)) {
-        const rest = url.slice(API_PREFIX.length);
-        return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
-      }
-      return url;
+      if (!url.startsWith(API_PREFIX) || url.startsWith(SCHEMAS_PREFIX)) return url;
+      const rest = url.slice(API_PREFIX.length);
+      if (rest === '' || rest.startsWith('?')) return `/${rest}`;
+      return rest.startsWith('/') ? rest : url;
     },
     genReqId: (req: { headers: IncomingMessage['headers'] }) => {
       const incoming = req.headers['x-request-id'];

@@ -15,6 +15,6 @@ export function SchemaName(name: string): ClassDecorator {
   };
 }
 
-export function schemaNameOf(type: Function): string {
+export function schemaNameOf(type: abstract new (...args: never[]) => unknown): string {
   return (Reflect.getMetadata(SCHEMA_NAME, type) as string | undefined) ?? type.name;
 }

@@ -1,13 +1,13 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import type { Logger } from 'pino';
 
 export interface ServiceDatabaseOptions {
   url: string;
   /** The PostgreSQL schema this service owns; no other service reads it. */
   schema: string;
-  entities: MixedList<Function | string | EntitySchema>;
-  migrations: MixedList<Function>;
+  entities: DataSourceOptions['entities'];
+  migrations: DataSourceOptions['migrations'];
   poolSize?: number;
 }
 

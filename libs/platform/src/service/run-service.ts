@@ -5,7 +5,7 @@ import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { healthPattern } from '@social/contracts';
 import type { Logger } from 'pino';
-import type { MixedList } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import { ConfigError, ConfigOf, ConfigSpec, loadConfig } from '../config/config.js';
 import { DatabaseModule, openServiceDatabase } from '../database/database.js';
 import { createLogger, NestPinoLogger } from '../logging/logger.js';
@@ -31,8 +31,8 @@ export interface ServiceDefinition<S extends ConfigSpec> {
   /** Also the PostgreSQL schema and the NATS queue group. */
   name: string;
   settings: S;
-  entities: MixedList<Function>;
-  migrations: MixedList<Function>;
+  entities: DataSourceOptions['entities'];
+  migrations: DataSourceOptions['migrations'];
   /** The service's feature modules. */
   imports: Array<Type<unknown> | DynamicModule>;
 }

@@ -1,0 +1,24 @@
+import { describe, expect, it } from '@jest/globals';
+import type { GatewayConfig } from '../config.js';
+import { fastifyOptions } from './fastify-options.js';
+
+const options = fastifyOptions({ BODY_LIMIT_BYTES: 1024, TRUST_PROXY: 'false' } as GatewayConfig);
+
+describe('gateway routing options', () => {
+  it.each([
+    ['/api/v1/auth/me', '/auth/me'],
+    ['/api/v1/auth/me?x=1', '/auth/me?x=1'],
+    ['/api/v1', '/'],
+    ['/api/v1/schemas/UserProfile.json', '/api/v1/schemas/UserProfile.json'],
+    ['/auth/me', '/auth/me'],
+    ['/api/v10/x', '/api/v10/x'],
+  ])('serves %s as %s', (url, expected) => {
+    expect(options.rewriteUrl({ url })).toBe(expected);
+  });
+
+  it('keeps a plain incoming request id and replaces anything else', () => {
+    expect(options.genReqId({ headers: { 'x-request-id': 'abc-123' } })).toBe('abc-123');
+    expect(options.genReqId({ headers: { 'x-request-id': 'a b\nc' } })).toMatch(/^[0-9a-f-]{36}$/);
+    expect(options.genReqId({ headers: {} })).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from '@jest/globals';
+import { RegisterRequest, UpdatePreferencesRequest } from '@social/contracts';
+import { Problem } from '../problems/problem.js';
+import { validateInput } from './validate.js';
+
+function refusal(run: () => unknown): Problem {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof Problem) return error;
+    throw error;
+  }
+  throw new Error('expected a problem');
+}
+
+describe('validateInput', () => {
+  it('returns a typed instance and ignores a $schema member', () => {
+    const input = validateInput(RegisterRequest, { $schema: 'x', email: 'a@example.com', password: 'twelve chars!' }, 'body');
+    expect(input).toBeInstanceOf(RegisterRequest);
+    expect(input).not.toHaveProperty('$schema');
+  });
+
+  it('names each invalid member, and unknown members as unexpected', () => {
+    const problem = refusal(() => validateInput(RegisterRequest, { email: 'nope', password: 1, extra: true }, 'body'));
+    expect(problem.status).toBe(422);
+    expect(problem.code).toBe('validation_failed');
+    expect(problem.options.errors).toEqual(
+      expect.arrayContaining([
+        { location: 'body.email', message: 'must be an email address', value: 'nope' },
+        expect.objectContaining({ location: 'body.password', value: 1 }),
+        { location: 'body.extra', message: 'unexpected property' },
+      ]),
+    );
+  });
+
+  it('refuses non-objects at the location given', () => {
+    const problem = refusal(() => validateInput(UpdatePreferencesRequest, [1], 'body.preferences.x'));
+    expect(problem.options.errors).toEqual([{ location: 'body.preferences.x', message: 'must be a JSON object' }]);
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * `npm run bench`: how much of a bare Fastify + pg server's throughput the
+ * gateway keeps on real read paths. Absolute req/s swings ±30% between runs, so
+ * the figure that matters is each gateway path's ratio to the baseline measured
+ * in the same run (see /work/shared/perf-notes.md).
+ */
+import autocannon, { type Result } from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CONNECTIONS = 50;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
+// Nest paths run up to 8× slower without a few seconds of warm-up (JIT, pools).
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
+// The issue's targets.
+const MIN_RATIO = 0.4;
+const MAX_P99_MS = 50;
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const dataDir = join(root, '.data');
+
+interface Target {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+interface Row {
+  target: string;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  ratio?: number;
+}
+
+/** Env first (for a stack started by hand), then what `npm start` wrote. */
+function stackCoordinates(): { baseUrl: string; databaseUrl: string } {
+  let file: { baseUrl?: string; databaseUrl?: string } = {};
+  const stackFile = join(dataDir, 'stack.json');
+  if (existsSync(stackFile)) file = JSON.parse(readFileSync(stackFile, 'utf8'));
+  const baseUrl = process.env.BENCH_BASE_URL ?? file.baseUrl;
+  const databaseUrl = process.env.DATABASE_URL ?? file.databaseUrl;
+  if (!baseUrl || !databaseUrl) {
+    console.error('bench: no running stack found: start the platform with npm start first');
+    console.error('  (or set BENCH_BASE_URL and DATABASE_URL for a stack started by hand)');
+    process.exit(1);
+  }
+  return { baseUrl: baseUrl.replace(/\/$/, ''), databaseUrl };
+}
+
+/** Forks baseline.js and waits for it to report the port it listens on. */
+function startBaseline(databaseUrl: string): { child: ChildProcess; port: Promise<number> } {
+  const child = fork(fileURLToPath(new URL('./baseline.js', import.meta.url)), {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`baseline exited with code ${code} before listening`)));
+  });
+  return { child, port };
+}
+
+/** A fresh account, so the run never depends on (or disturbs) existing data. */
+async function register(baseUrl: string): Promise<{ token: string; userId: string }> {
+  const email = `bench-${randomBytes(6).toString('hex')}@example.com`;
+  const res = await fetch(`${baseUrl}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: randomBytes(16).toString('base64url') }),
+  });
+  const body = (await res.json().catch(() => undefined)) as { access_token?: string; user?: { id?: string } } | undefined;
+  if (res.status !== 201 || !body?.access_token || !body.user?.id) {
+    throw new Error(`POST /auth/register answered ${res.status}: ${JSON.stringify(body)}`);
+  }
+  return { token: body.access_token, userId: body.user.id };
+}
+
+async function measure(target: Target): Promise<Row> {
+  const options = { url: target.url, headers: target.headers, connections: CONNECTIONS };
+  // One request by hand first: a broken path shows its answer, not just a count.
+  const probe = await fetch(target.url, { headers: target.headers });
+  const probeBody = await probe.text();
+  console.log(`${target.name}: probe ${probe.status} (${probeBody.length} bytes)${probe.ok ? '' : ` ${probeBody.slice(0, 200)}`}`);
+  if (WARMUP_S > 0) await autocannon({ ...options, duration: WARMUP_S });
+  const r: Result = await autocannon({ ...options, duration: DURATION_S });
+  return {
+    target: target.name,
+    reqPerSec: r.requests.mean,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors, // includes timeouts
+    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count])),
+  };
+}
+
+function printTable(rows: Row[]): void {
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'ratio'];
+  const cells = rows.map((r) => [
+    r.target,
+    r.reqPerSec.toFixed(0),
+    r.p50Ms.toFixed(1),
+    r.p99Ms.toFixed(1),
+    String(r.non2xx),
+    String(r.errors),
+    r.ratio === undefined ? '1.00' : r.ratio.toFixed(2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]): string => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
+  console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const c of cells) console.log(line(c));
+}
+
+/** Share of CPU time idle over one second: other work on the box skews every figure. */
+async function idleShare(): Promise<number> {
+  const sum = (): { idle: number; total: number } =>
+    os.cpus().reduce((a, c) => ({ idle: a.idle + c.times.idle, total: a.total + Object.values(c.times).reduce((x, y) => x + y, 0) }), { idle: 0, total: 0 });
+  const a = sum();
+  await new Promise((r) => setTimeout(r, 1000));
+  const b = sum();
+  return (b.idle - a.idle) / Math.max(1, b.total - a.total);
+}
+
+async function main(): Promise<void> {
+  const { baseUrl, databaseUrl } = stackCoordinates();
+  const machine = { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}` };
+  console.log(`bench: ${baseUrl}, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s each`);
+  console.log(`machine: ${machine.cpus} CPUs, node ${machine.node}, ${machine.platform}`);
+  const idle = await idleShare();
+  console.log(`idle before the run: ${(idle * 100).toFixed(0)}%\n`);
+  if (idle < 0.8) console.log('!!! THE MACHINE IS BUSY with other work: these figures will be low and noisy\n');
+
+  const baseline = startBaseline(databaseUrl);
+  // Whatever happens (error, Ctrl-C), the child must not outlive us.
+  const killBaseline = (): void => void (baseline.child.exitCode === null && baseline.child.kill('SIGTERM'));
+  process.once('exit', killBaseline);
+  process.once('SIGINT', () => process.exit(130));
+  try {
+    const port = await baseline.port;
+    const { token, userId } = await register(baseUrl);
+    const auth = { authorization: `Bearer ${token}` };
+    const targets: Target[] = [
+      { name: 'baseline GET /users/:id', url: `http://127.0.0.1:${port}/users/${userId}` },
+      { name: 'gateway GET /auth/me', url: `${baseUrl}/auth/me`, headers: auth },
+      { name: 'gateway GET /notifications/preferences', url: `${baseUrl}/notifications/preferences`, headers: auth },
+    ];
+
+    // The user must be in DATABASE_URL, or the baseline measures 404s: a wrong
+    // DATABASE_URL, or another stack's accounts service on the same NATS took the registration.
+    const check = await fetch(targets[0].url);
+    if (check.status !== 200) {
+      throw new Error(`baseline cannot read the new user (${check.status}): DATABASE_URL is not the stack's database?`);
+    }
+
+    // Sequential, never concurrent: on a small machine they would steal each other's CPU.
+    const rows: Row[] = [];
+    for (const t of targets) rows.push(await measure(t));
+    const base = rows[0].reqPerSec;
+    for (const r of rows.slice(1)) r.ratio = base > 0 ? r.reqPerSec / base : 0;
+    printTable(rows);
+
+    // A fast path that answers 503 is not fast: any failure voids the figures.
+    const failed = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
+    for (const r of failed) {
+      console.log(`\n!!! ${r.target}: ${r.non2xx} non-2xx responses, ${r.errors} errors ${JSON.stringify(r.statusCodes)}`);
+    }
+    if (failed.length > 0) console.log('!!! THIS RUN HAD FAILURES: its figures for those targets are not valid');
+
+    console.log(`\ntargets: gateway >= ${MIN_RATIO * 100}% of baseline req/s, p99 < ${MAX_P99_MS} ms`);
+    const verdicts = rows.slice(1).map((r) => {
+      const met = (r.ratio ?? 0) >= MIN_RATIO && r.p99Ms < MAX_P99_MS && r.non2xx === 0 && r.errors === 0;
+      console.log(`  ${met ? 'MET    ' : 'NOT MET'} ${r.target}: ${((r.ratio ?? 0) * 100).toFixed(0)}%, p99 ${r.p99Ms.toFixed(1)} ms`);
+      return { target: r.target, met };
+    });
+
+    mkdirSync(dataDir, { recursive: true });
+    const file = join(dataDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, baseUrl };
+    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), machine, idleBefore: idle, settings, rows, verdicts }, null, 2)}\n`);
+    console.log(`\nresults written to ${file}`);
+    if (failed.length > 0) process.exitCode = 1;
+  } finally {
+    killBaseline();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
