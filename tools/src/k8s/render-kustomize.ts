@@ -1,0 +1,122 @@
+/**
+ * A small, dependency-light stand-in for `kubectl kustomize`, so manifests can
+ * be checked offline. It supports only what k8s/ uses: `resources` (files and
+ * directories), `namespace`, `images` and `replicas`. Any other field throws,
+ * so the loader can never silently render something kustomize would not.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+export interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+export interface Rendered {
+  /** What `kubectl kustomize` would print. */
+  objects: K8sObject[];
+  /** Objects marked `config.kubernetes.io/local-config` (templates): kustomize drops them. */
+  localConfig: K8sObject[];
+}
+
+interface Kustomization {
+  apiVersion?: string;
+  kind?: string;
+  resources?: string[];
+  namespace?: string;
+  images?: Array<{ name: string; newName?: string; newTag?: string; digest?: string }>;
+  replicas?: Array<{ name: string; count: number }>;
+}
+
+const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'images', 'replicas']);
+const SCALABLE = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
+const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume', 'StorageClass', 'PriorityClass']);
+const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
+
+/** Every YAML document in a file, skipping empty ones (a trailing `---`). */
+export function parseYamlFile(path: string): unknown[] {
+  return parseAllDocuments(readFileSync(path, 'utf8')).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors[0].message}`);
+    return doc.toJS() as unknown;
+  }).filter((value) => value != null);
+}
+
+export function renderKustomization(dir: string): Rendered {
+  const [kustomization] = parseYamlFile(join(dir, 'kustomization.yaml')) as Kustomization[];
+  const unsupported = Object.keys(kustomization).filter((key) => !SUPPORTED.has(key));
+  if (unsupported.length > 0) throw new Error(`${dir}: kustomize field(s) not supported by this loader: ${unsupported.join(', ')}`);
+
+  const rendered: Rendered = { objects: [], localConfig: [] };
+  for (const resource of kustomization.resources ?? []) {
+    const path = join(dir, resource);
+    const part = statSync(path).isDirectory() ? renderKustomization(path) : loadResourceFile(path);
+    rendered.objects.push(...part.objects);
+    rendered.localConfig.push(...part.localConfig);
+  }
+
+  rejectDuplicates(dir, rendered.objects);
+  if (kustomization.namespace) {
+    for (const object of rendered.objects) {
+      if (!CLUSTER_SCOPED.has(object.kind)) object.metadata.namespace = kustomization.namespace;
+    }
+  }
+  for (const image of kustomization.images ?? []) setImage(rendered.objects, image);
+  for (const { name, count } of kustomization.replicas ?? []) {
+    const targets = rendered.objects.filter((o) => SCALABLE.has(o.kind) && o.metadata.name === name);
+    if (targets.length === 0) throw new Error(`${dir}: replicas: no workload named ${name}`);
+    for (const target of targets) (target.spec as { replicas?: number }).replicas = count;
+  }
+  return rendered;
+}
+
+function loadResourceFile(path: string): Rendered {
+  const rendered: Rendered = { objects: [], localConfig: [] };
+  for (const value of parseYamlFile(path)) {
+    const object = value as K8sObject;
+    if (!object.apiVersion || !object.kind || !object.metadata?.name) {
+      throw new Error(`${path}: every document needs apiVersion, kind and metadata.name`);
+    }
+    const local = object.metadata.annotations?.[LOCAL_CONFIG] === 'true';
+    (local ? rendered.localConfig : rendered.objects).push(object);
+  }
+  return rendered;
+}
+
+/** kustomize refuses two objects with the same kind, namespace and name. */
+function rejectDuplicates(dir: string, objects: K8sObject[]): void {
+  const seen = new Set<string>();
+  for (const { apiVersion, kind, metadata } of objects) {
+    const id = `${apiVersion}/${kind}/${metadata.namespace ?? ''}/${metadata.name}`;
+    if (seen.has(id)) throw new Error(`${dir}: duplicate resource ${id}`);
+    seen.add(id);
+  }
+}
+
+type Container = { image?: string };
+
+/** The `images` transformer: match on the name part of `name[:tag][@digest]`. */
+function setImage(objects: K8sObject[], image: NonNullable<Kustomization['images']>[number]): void {
+  for (const object of objects) {
+    const pod = (object.spec as { template?: { spec?: Record<string, Container[] | undefined> } } | undefined)?.template?.spec;
+    for (const container of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) {
+      if (!container.image) continue;
+      const { name, tag, digest } = splitImage(container.image);
+      if (name !== image.name) continue;
+      const newName = image.newName ?? name;
+      if (image.digest) container.image = `${newName}@${image.digest}`;
+      else if (image.newTag) container.image = `${newName}:${image.newTag}`;
+      else container.image = `${newName}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`;
+    }
+  }
+}
+
+export function splitImage(image: string): { name: string; tag?: string; digest?: string } {
+  const [rest, digest] = image.split('@');
+  // A colon after the last slash is a tag; before it, a registry port.
+  const colon = rest.lastIndexOf(':');
+  if (colon > rest.lastIndexOf('/')) return { name: rest.slice(0, colon), tag: rest.slice(colon + 1), digest };
+  return { name: rest, digest };
+}
