@@ -11,3 +11,4 @@ export * from './service/rpc-problem.filter.js';
 export * from './service/request-context.interceptor.js';
 export * from './rate-limit/rate-limiter.js';
 export * from './access/principal.js';
+export * from './cache/expiring-cache.js';

@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { SecurityStatus, UpdateProfileRequest, UserContact, UserProfile } from '@social/contracts';
-import { problems } from '@social/platform';
+import { preparedQuery, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
-import { UserEntity } from '../users/user.entity.js';
+import { SELECT_USER_BY_ID, UserEntity, userFromRow, UserRow } from '../users/user.entity.js';
 import { toUserProfile } from './user-profile.mapper.js';
 
 @Injectable()
 export class ProfileService {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** The hottest read of the platform (every client asks it first), hence a prepared statement. */
   async get(userId: string): Promise<UserProfile> {
-    return toUserProfile(await this.find(userId));
+    const [row] = await preparedQuery<UserRow>(this.dataSource, 'accounts.user-by-id', SELECT_USER_BY_ID, [userId]);
+    if (!row) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
+    return toUserProfile(userFromRow(row));
   }
 
   async update(userId: string, changes: UpdateProfileRequest): Promise<UserProfile> {

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Principal } from '@social/contracts';
-import { problems } from '@social/platform';
+import { ExpiringCache, problems } from '@social/platform';
 import type { FastifyRequest } from 'fastify';
 import { importSPKI, jwtVerify } from 'jose';
 import type { CryptoKey } from 'jose';
@@ -27,6 +27,8 @@ const AUDIENCE = 'social-api';
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   private key?: Promise<CryptoKey>;
+  /** Signature checks are the gateway's costliest step; a token seen before is trusted until it expires. */
+  private readonly verified = new ExpiringCache<Principal>(10_000);
 
   constructor(
     private readonly reflector: Reflector,
@@ -43,8 +45,16 @@ export class BearerAuthGuard implements CanActivate {
   }
 
   private async verify(token: string): Promise<Principal> {
+    const principal = this.verified.get(token) ?? (await this.verifySignature(token));
+    if (this.revoked.isRevoked(principal.sessionId)) {
+      throw problems.unauthorized('token_revoked', 'This session has been signed out.');
+    }
+    return principal;
+  }
+
+  private async verifySignature(token: string): Promise<Principal> {
     this.key ??= importSPKI(this.config.JWT_PUBLIC_KEY, 'EdDSA');
-    let claims: { sub?: string; sid?: unknown; adm?: unknown };
+    let claims: { sub?: string; sid?: unknown; adm?: unknown; exp?: number };
     try {
       ({ payload: claims } = await jwtVerify(token, await this.key, {
         issuer: ISSUER,
@@ -54,13 +64,18 @@ export class BearerAuthGuard implements CanActivate {
     } catch {
       throw problems.unauthorized('invalid_token', 'The bearer token is malformed, expired or not ours.');
     }
-    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') {
+    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || typeof claims.exp !== 'number') {
       throw problems.unauthorized('invalid_token', 'The bearer token is malformed, expired or not ours.');
     }
-    if (this.revoked.isRevoked(claims.sid)) {
-      throw problems.unauthorized('token_revoked', 'This session has been signed out.');
-    }
-    return { userId: claims.sub, sessionId: claims.sid, isAdmin: claims.adm === true, tokenKind: 'session', workspaceId: null };
+    const principal: Principal = {
+      userId: claims.sub,
+      sessionId: claims.sid,
+      isAdmin: claims.adm === true,
+      tokenKind: 'session',
+      workspaceId: null,
+    };
+    this.verified.set(token, principal, claims.exp * 1000);
+    return principal;
   }
 }
 

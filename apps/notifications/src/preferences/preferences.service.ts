@@ -8,7 +8,7 @@ import {
   UpdatePreferencesRequest,
   UserContact,
 } from '@social/contracts';
-import { Problem, problems, RpcClient, validateInput } from '@social/platform';
+import { ExpiringCache, Problem, problems, RpcClient, validateInput } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { MutesService } from '../mutes/mutes.service.js';
 import { PreferenceEntity } from './preference.entity.js';
@@ -17,9 +17,12 @@ import { effectivePreferences, TOPIC_DEFINITIONS, topicDefinition } from './topi
 
 const DEFAULT_DIGEST_TIME = '09:00';
 const DEFAULT_DIGEST_TIMEZONE = 'UTC';
+const CONTACT_TTL_MS = 30_000;
 
 @Injectable()
 export class PreferencesService {
+  private readonly contacts = new ExpiringCache<UserContact>(50_000);
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly mutes: MutesService,
@@ -29,7 +32,7 @@ export class PreferencesService {
   async get(userId: string): Promise<NotificationPreferenceSettings> {
     const [stored, contact, mutes] = await Promise.all([
       this.dataSource.getRepository(PreferenceEntity).findOneBy({ userId }),
-      this.rpc.send<UserContact>(AccountsPatterns.getContact, { userId } satisfies GetContactRequest),
+      this.contact(userId),
       this.mutes.listCurrent(userId),
     ]);
     const preferences = effectivePreferences(stored?.topics ?? {});
@@ -43,6 +46,18 @@ export class PreferencesService {
       preferences,
       topic_definitions: TOPIC_DEFINITIONS,
     };
+  }
+
+  /**
+   * The sign-in address lives in accounts; asking it on every read doubled the
+   * cost of E26, so it is kept for a short while (an email change shows within CONTACT_TTL_MS).
+   */
+  private async contact(userId: string): Promise<UserContact> {
+    const cached = this.contacts.get(userId);
+    if (cached) return cached;
+    const contact = await this.rpc.send<UserContact>(AccountsPatterns.getContact, { userId } satisfies GetContactRequest);
+    this.contacts.set(userId, contact, Date.now() + CONTACT_TTL_MS);
+    return contact;
   }
 
   /** E25: the sent map replaces the stored one; topics left out return to their defaults. */
