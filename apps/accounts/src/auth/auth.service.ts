@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   AuthTokens,
@@ -29,8 +29,9 @@ const LIMITS = {
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 @Injectable()
-export class AuthService {
+export class AuthService implements OnModuleInit, OnApplicationShutdown {
   private readonly limiter: RateLimiter;
+  private pruneTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -39,6 +40,15 @@ export class AuthService {
     private readonly signer: AccessTokenSigner,
   ) {
     this.limiter = new RateLimiter(dataSource);
+  }
+
+  /** Old rate-limit windows are dead weight; any replica may sweep them. */
+  onModuleInit() {
+    this.pruneTimer = setInterval(() => void this.limiter.prune().catch(() => undefined), 3_600_000).unref();
+  }
+
+  onApplicationShutdown() {
+    clearInterval(this.pruneTimer);
   }
 
   async register(input: RegisterRequest): Promise<AuthTokens> {
