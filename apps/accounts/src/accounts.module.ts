@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@social/platform';
+import { ApiTokensHandler } from './api-tokens/api-tokens.handler.js';
+import { ApiTokensService } from './api-tokens/api-tokens.service.js';
 import { AccessTokenSigner } from './auth/access-tokens.js';
 import { AuthHandler } from './auth/auth.handler.js';
 import { AuthService } from './auth/auth.service.js';
@@ -8,9 +10,10 @@ import { ProfileHandler } from './profile/profile.handler.js';
 import { ProfileService } from './profile/profile.service.js';
 
 @Module({
-  controllers: [AuthHandler, ProfileHandler],
+  controllers: [AuthHandler, ProfileHandler, ApiTokensHandler],
   providers: [
     AuthService,
+    ApiTokensService,
     ProfileService,
     {
       provide: AccessTokenSigner,

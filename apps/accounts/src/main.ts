@@ -1,4 +1,5 @@
 import { ACCOUNTS_SERVICE } from '@social/contracts';
+import { ApiTokenEntity } from './api-tokens/api-token.entity.js';
 import { runService } from '@social/platform';
 import { AccountsModule } from './accounts.module.js';
 import { accountsSettings } from './config.js';
@@ -9,7 +10,7 @@ import { UserEntity } from './users/user.entity.js';
 void runService({
   name: ACCOUNTS_SERVICE,
   settings: accountsSettings,
-  entities: [UserEntity, SessionEntity, RefreshTokenEntity],
+  entities: [UserEntity, SessionEntity, RefreshTokenEntity, ApiTokenEntity],
   migrations: accountsMigrations,
   imports: [AccountsModule],
 });

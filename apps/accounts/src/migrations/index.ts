@@ -1,4 +1,5 @@
 import { CreateAccounts1763769600000 } from './1763769600000-create-accounts.js';
+import { CreateApiTokens1763769600002 } from './1763769600002-create-api-tokens.js';
 
 /** Every migration of the accounts schema, oldest first. */
-export const accountsMigrations = [CreateAccounts1763769600000];
+export const accountsMigrations = [CreateAccounts1763769600000, CreateApiTokens1763769600002];

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Principal } from '@social/contracts';
-import { ExpiringCache, problems } from '@social/platform';
+import { AccountsPatterns, API_TOKEN_PREFIX, Principal, VerifyApiTokenRequest } from '@social/contracts';
+import { ExpiringCache, problems, RpcClient } from '@social/platform';
 import type { FastifyRequest } from 'fastify';
 import { importSPKI, jwtVerify } from 'jose';
 import type { CryptoKey } from 'jose';
@@ -18,21 +18,24 @@ declare module 'fastify' {
 /** Must match the accounts service's signer. */
 const ISSUER = 'social-accounts';
 const AUDIENCE = 'social-api';
+/** How long an API token's verdict is reused; a deleted token is also refused at once by its revocation event. */
+const API_TOKEN_CACHE_MS = 30_000;
 
 /**
- * Authenticates every non-public route: the bearer JWT is verified locally with
- * the accounts service's public key (no hop), then checked against revoked
- * sessions. The gateway says who the caller is; services decide what they may do.
+ * Authenticates every non-public route: a bearer JWT is verified locally with
+ * the accounts service's public key (no hop), an API token (`spk_…`) by asking
+ * accounts; then the session or token is checked against revocations. The gateway says who the caller is; services decide what they may do.
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   private key?: Promise<CryptoKey>;
-  /** Signature checks are the gateway's costliest step; a token seen before is trusted until it expires. */
+  /** Signature checks (and API-token lookups) are the costliest step; a token seen before is trusted until it expires. */
   private readonly verified = new ExpiringCache<Principal>(10_000);
 
   constructor(
     private readonly reflector: Reflector,
     private readonly revoked: RevokedSessions,
+    private readonly rpc: RpcClient,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -45,10 +48,19 @@ export class BearerAuthGuard implements CanActivate {
   }
 
   private async verify(token: string): Promise<Principal> {
-    const principal = this.verified.get(token) ?? (await this.verifySignature(token));
+    const principal =
+      this.verified.get(token) ??
+      (token.startsWith(API_TOKEN_PREFIX) ? await this.verifyApiToken(token) : await this.verifySignature(token));
     if (this.revoked.isRevoked(principal.sessionId)) {
       throw problems.unauthorized('token_revoked', 'This session has been signed out.');
     }
+    return principal;
+  }
+
+  /** API tokens are opaque: accounts says whom they speak for; the answer is kept briefly. */
+  private async verifyApiToken(token: string): Promise<Principal> {
+    const principal = await this.rpc.send<Principal>(AccountsPatterns.verifyApiToken, { token } satisfies VerifyApiTokenRequest);
+    this.verified.set(token, principal, Date.now() + API_TOKEN_CACHE_MS);
     return principal;
   }
 

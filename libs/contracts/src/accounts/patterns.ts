@@ -11,6 +11,8 @@ export const AccountsPatterns = {
   getSecurity: 'accounts.security.get',
   /** Sessions revoked recently enough that their access tokens may still be unexpired. */
   listRevokedSessions: 'accounts.sessions.list-revoked',
+  /** Asked by the gateway for bearer tokens that are API tokens, not JWTs. */
+  verifyApiToken: 'accounts.api-tokens.verify',
   /** Asked by other services that need a user's contact address. */
   getContact: 'accounts.users.get-contact',
 } as const;
@@ -19,9 +21,18 @@ export const AccountsPatterns = {
 export const SESSION_REVOKED_SUBJECT = 'events.accounts.session-revoked';
 
 export interface SessionRevokedEvent {
+  /** A session id, or an API token id (tokens are revoked like sessions). */
   sessionId: string;
   /** ISO time after which the session's access tokens have expired anyway. */
   until: string;
+}
+
+/** Prefix of API tokens, so the gateway can tell them from JWTs without parsing. */
+export const API_TOKEN_PREFIX = 'spk_';
+
+/** Payload of `verifyApiToken` (gateway to accounts). */
+export interface VerifyApiTokenRequest {
+  token: string;
 }
 
 /** Payload of `getContact` (service to service, no principal). */
