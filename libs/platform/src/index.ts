@@ -1,6 +1,7 @@
 export * from './config/config.js';
 export * from './logging/logger.js';
 export * from './problems/problem.js';
+export * from './problems/database-errors.js';
 export * from './validation/validate.js';
 export * from './database/database.js';
 export * from './rpc/nats-connection.js';

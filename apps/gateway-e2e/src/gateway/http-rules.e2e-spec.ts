@@ -51,6 +51,12 @@ describe('gateway: HTTP rules of contract §1', () => {
     );
     expectProblem(await call('POST', '/auth/login', { body: [1, 2] }), 400, 'malformed_body');
     expectProblem(await call('POST', '/auth/login', { body: 'a string' }), 400, 'malformed_body');
+    expectProblem(await call('POST', '/auth/login', { rawBody: 'null', headers: { 'content-type': 'application/json' } }), 400, 'malformed_body');
+  });
+
+  it('treats a missing body as one with every member missing (422)', async () => {
+    const problem = expectProblem(await call('POST', '/auth/login'), 422, 'validation_failed');
+    expect(problem.errors.map((e: { location: string }) => e.location).sort()).toEqual(['body.email', 'body.password']);
   });
 
   it('refuses bodies over 1 MiB with 413', async () => {

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, RpcExceptionFilter } from '@nestjs/common';
 import { Observable, throwError } from 'rxjs';
 import type { Logger } from 'pino';
+import { databaseProblem } from '../problems/database-errors.js';
 import { Problem, problems } from '../problems/problem.js';
 
 /**
@@ -14,6 +15,11 @@ export class RpcProblemFilter implements RpcExceptionFilter<unknown> {
 
   catch(exception: unknown, _host: ArgumentsHost): Observable<never> {
     if (exception instanceof Problem) return throwError(() => exception.toPayload());
+    const fromDatabase = databaseProblem(exception);
+    if (fromDatabase) {
+      this.logger.warn({ err: exception, code: fromDatabase.code }, 'database refused the request');
+      return throwError(() => fromDatabase.toPayload());
+    }
     this.logger.error({ err: exception }, 'unhandled error in handler');
     return throwError(() => problems.internal().toPayload());
   }

@@ -33,6 +33,11 @@ describe('validateInput', () => {
     );
   });
 
+  it('reports a missing member once, as required', () => {
+    const problem = refusal(() => validateInput(RegisterRequest, { email: 'a@example.com' }, 'body'));
+    expect(problem.options.errors).toEqual([{ location: 'body.password', message: 'is required' }]);
+  });
+
   it('refuses non-objects at the location given', () => {
     const problem = refusal(() => validateInput(UpdatePreferencesRequest, [1], 'body.preferences.x'));
     expect(problem.options.errors).toEqual([{ location: 'body.preferences.x', message: 'must be a JSON object' }]);

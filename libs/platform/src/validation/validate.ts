@@ -9,6 +9,11 @@ const IGNORED_MEMBERS = ['$schema'];
 function flatten(errors: ValidationError[], prefix: string, out: FieldError[]): FieldError[] {
   for (const error of errors) {
     const location = /^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : `${prefix}.${error.property}`;
+    if (error.value === undefined && error.constraints && !error.constraints.whitelistValidation) {
+      // One line for a missing member, not one per rule it would have broken.
+      out.push({ location, message: 'is required' });
+      continue;
+    }
     for (const [rule, message] of Object.entries(error.constraints ?? {})) {
       const text = rule === 'whitelistValidation' ? 'unexpected property' : message.replace(/^\S+ /, '');
       const field: FieldError = { location, message: text };

@@ -1,0 +1,22 @@
+import { describe, expect, it } from '@jest/globals';
+import { databaseProblem } from './database-errors.js';
+
+describe('databaseProblem', () => {
+  it.each([
+    [{ code: 'ECONNREFUSED' }, 503, 'database_unavailable'],
+    [{ driverError: { code: '57P01' } }, 503, 'database_unavailable'],
+    [{ message: 'Connection terminated unexpectedly' }, 503, 'database_unavailable'],
+    [{ driverError: { code: '40001' } }, 503, 'concurrent_update'],
+    [{ driverError: { code: '23505' } }, 409, 'conflict'],
+  ])('maps %j to %i %s', (error, status, code) => {
+    const problem = databaseProblem(error);
+    expect(problem?.status).toBe(status);
+    expect(problem?.code).toBe(code);
+  });
+
+  it('leaves other errors alone', () => {
+    expect(databaseProblem(new TypeError('x'))).toBeUndefined();
+    expect(databaseProblem({ driverError: { code: '42P01' } })).toBeUndefined();
+    expect(databaseProblem(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,36 @@
+import { Problem, problems } from './problem.js';
+
+/** SQLSTATE classes and codes that mean "the database cannot serve this right now". */
+const UNAVAILABLE_STATES = /^(08|53|57P0[1-3])/;
+/** Lost races that a retry resolves. */
+const RETRYABLE_STATES = new Set(['40001', '40P01']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+
+interface DriverError {
+  code?: string;
+  message?: string;
+  driverError?: DriverError;
+}
+
+/**
+ * Database failures that are not bugs, as problems: PostgreSQL unreachable or
+ * shutting down is 503 (the caller may retry), a lost serialization race 503
+ * too, and a unique-key race that a service's own check could not see is 409.
+ * Anything else is left to the caller (a 500).
+ */
+export function databaseProblem(error: unknown): Problem | undefined {
+  const outer = error as DriverError | null;
+  if (!outer || typeof outer !== 'object') return undefined;
+  const inner = outer.driverError ?? outer;
+  const code = inner.code ?? outer.code ?? '';
+  if (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.test(code) || /Connection terminated|timeout exceeded when trying to connect/i.test(inner.message ?? '')) {
+    return problems.unavailable('database_unavailable', 'The database is not reachable right now; try again shortly.', 2);
+  }
+  if (RETRYABLE_STATES.has(code)) {
+    return problems.unavailable('concurrent_update', 'The request collided with another one; try again.', 1);
+  }
+  if (code === '23505') {
+    return problems.conflict('conflict', 'The request conflicts with data that already exists.');
+  }
+  return undefined;
+}
