@@ -9,28 +9,24 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Enough for any real schedule, small enough that the preferences answer stays small. */
 export const MAX_ACTIVE_MUTES = 50;
 
-function toNotificationMute(mute: MuteEntity): NotificationMute {
+/** The one place a mute becomes its published shape (times may arrive as Dates or as PostgreSQL JSON strings). */
+export function toNotificationMute(mute: Pick<MuteEntity, 'id' | 'workspaceId' | 'workspaceName'> & {
+  startsAt: Date | string;
+  endsAt: Date | string;
+}): NotificationMute {
   return {
     id: mute.id,
     scope: mute.workspaceId ? 'workspace' : 'account',
     workspace_id: mute.workspaceId ?? '',
     workspace_name: mute.workspaceName,
-    starts_at: mute.startsAt.toISOString(),
-    ends_at: mute.endsAt.toISOString(),
+    starts_at: new Date(mute.startsAt).toISOString(),
+    ends_at: new Date(mute.endsAt).toISOString(),
   };
 }
 
 @Injectable()
 export class MutesService {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** Mutes that have not ended yet, soonest first. */
-  async listCurrent(userId: string): Promise<NotificationMute[]> {
-    const mutes = await this.dataSource
-      .getRepository(MuteEntity)
-      .find({ where: { userId, endsAt: MoreThan(new Date()) }, order: { startsAt: 'ASC', id: 'ASC' } });
-    return mutes.map(toNotificationMute);
-  }
 
   async create(userId: string, input: CreateMuteRequest): Promise<NotificationMute> {
     const startsAt = new Date(input.starts_at);

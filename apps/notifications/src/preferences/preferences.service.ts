@@ -8,9 +8,9 @@ import {
   UpdatePreferencesRequest,
   UserContact,
 } from '@social/contracts';
-import { ExpiringCache, Problem, problems, RpcClient, validateInput } from '@social/platform';
+import { ExpiringCache, preparedQuery, Problem, problems, RpcClient, validateInput } from '@social/platform';
 import { DataSource } from 'typeorm';
-import { MutesService } from '../mutes/mutes.service.js';
+import { toNotificationMute } from '../mutes/mutes.service.js';
 import { PreferenceEntity } from './preference.entity.js';
 import { isIanaTimeZone } from './time-zones.js';
 import { effectivePreferences, TOPIC_DEFINITIONS, topicDefinition } from './topics.js';
@@ -19,30 +19,46 @@ const DEFAULT_DIGEST_TIME = '09:00';
 const DEFAULT_DIGEST_TIMEZONE = 'UTC';
 const CONTACT_TTL_MS = 30_000;
 
+/**
+ * E26 is read far more than written: one round trip, prepared, brings the
+ * stored choices (or nulls) and the mutes that have not ended, soonest first.
+ */
+const SELECT_SETTINGS = `
+  SELECT p.digest_time, p.digest_timezone, p.topics,
+    (SELECT coalesce(json_agg(json_build_object('id', m.id, 'workspaceId', m.workspace_id, 'workspaceName', m.workspace_name,
+              'startsAt', m.starts_at, 'endsAt', m.ends_at) ORDER BY m.starts_at, m.id), '[]')
+       FROM mutes m WHERE m.user_id = $1 AND m.ends_at > now()) AS mutes
+  FROM (SELECT 1) AS one LEFT JOIN preferences p ON p.user_id = $1`;
+
+interface SettingsRow {
+  digest_time: string | null;
+  digest_timezone: string | null;
+  topics: Record<string, TopicPreference> | null;
+  mutes: Array<{ id: string; workspaceId: string | null; workspaceName: string; startsAt: string; endsAt: string }>;
+}
+
 @Injectable()
 export class PreferencesService {
   private readonly contacts = new ExpiringCache<UserContact>(50_000);
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly mutes: MutesService,
     private readonly rpc: RpcClient,
   ) {}
 
   async get(userId: string): Promise<NotificationPreferenceSettings> {
-    const [stored, contact, mutes] = await Promise.all([
-      this.dataSource.getRepository(PreferenceEntity).findOneBy({ userId }),
+    const [[stored], contact] = await Promise.all([
+      preparedQuery<SettingsRow>(this.dataSource, 'notifications.settings-by-user', SELECT_SETTINGS, [userId]),
       this.contact(userId),
-      this.mutes.listCurrent(userId),
     ]);
-    const preferences = effectivePreferences(stored?.topics ?? {});
+    const preferences = effectivePreferences(stored.topics ?? {});
     return {
-      digest_time: stored?.digestTime ?? DEFAULT_DIGEST_TIME,
-      digest_timezone: stored?.digestTimezone ?? DEFAULT_DIGEST_TIMEZONE,
+      digest_time: stored.digest_time ?? DEFAULT_DIGEST_TIME,
+      digest_timezone: stored.digest_timezone ?? DEFAULT_DIGEST_TIMEZONE,
       digest_configured: Object.values(preferences).some((p) => p.email_frequency === 'daily'),
       email_address: contact.email,
       email_available: contact.email !== '',
-      mutes,
+      mutes: stored.mutes.map(toNotificationMute),
       preferences,
       topic_definitions: TOPIC_DEFINITIONS,
     };
