@@ -35,6 +35,7 @@ function environmentFor(options: StackOptions): NodeJS.ProcessEnv {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
+    ...(process.env.NODE_OPTIONS && { NODE_OPTIONS: process.env.NODE_OPTIONS }),
     PORT: String(options.port),
     PUBLIC_BASE_URL: baseUrl,
     PUBLIC_APP_URL: baseUrl,
