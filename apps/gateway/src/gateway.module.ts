@@ -6,6 +6,7 @@ import { AuthController } from './accounts/auth.controller.js';
 import { MeController } from './accounts/me.controller.js';
 import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { RevokedSessions } from './auth/revoked-sessions.js';
+import { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import { GATEWAY_CONFIG, GatewayConfig } from './config.js';
 import { HealthController } from './health/health.controller.js';
 import { ProblemFilter } from './http/problem.filter.js';
@@ -26,6 +27,7 @@ export class GatewayModule {
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: GATEWAY_LOGGER, useValue: logger },
         RevokedSessions,
+        TokenRateLimiter,
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_INTERCEPTOR, useClass: SchemaInterceptor },
         { provide: APP_FILTER, useClass: ProblemFilter },

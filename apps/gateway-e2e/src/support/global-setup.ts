@@ -29,11 +29,12 @@ export default async function globalSetup() {
   const logFile = join(logDir, `stack-${process.pid}.log`);
   const log = openSync(logFile, 'a');
   const port = await freePort();
+  const secrets = generateSecrets();
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
     port,
-    secrets: generateSecrets(),
+    secrets,
     publicBaseUrl: `http://127.0.0.1:${port}`,
     logLevel: process.env.E2E_LOG_LEVEL ?? 'info',
     // The suites play the proxy in front: each call says which client address it comes from.
@@ -48,6 +49,8 @@ export default async function globalSetup() {
   process.env.E2E_NATS_URL_IN_USE = nats.url;
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_LOG_FILE = logFile;
+  // For suites that start a second gateway replica of their own.
+  process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
   const state: E2eState = { stack, nats, database };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

@@ -8,6 +8,7 @@ import type { CryptoKey } from 'jose';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
 import { IS_PUBLIC } from './public.decorator.js';
 import { RevokedSessions } from './revoked-sessions.js';
+import { TokenRateLimiter } from './token-rate-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,6 +37,7 @@ export class BearerAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly revoked: RevokedSessions,
     private readonly rpc: RpcClient,
+    private readonly rateLimiter: TokenRateLimiter,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -44,6 +46,7 @@ export class BearerAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const token = bearerToken(request.headers.authorization);
     request.principal = await this.verify(token);
+    await this.rateLimiter.hit(request.principal.sessionId);
     return true;
   }
 
