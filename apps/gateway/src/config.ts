@@ -10,7 +10,7 @@ export const gatewaySettings = {
   /** How long a request may wait for a service before it becomes a 504. */
   RPC_TIMEOUT_MS: setting.int(100, 120_000, 10_000),
   /** Requests one token may make per minute, across all gateway replicas (contract §1). */
-  TOKEN_RATE_LIMIT_PER_MINUTE: setting.int(1, 1_000_000, 1200),
+  TOKEN_RATE_LIMIT_PER_MINUTE: setting.int(1, 1_000_000_000, 1200),
   /** Largest JSON body accepted (contract §1: 1 MiB). */
   /** Trust X-Forwarded-* (client address, proto, host) from the proxy in front, as behind an ingress. */
   TRUST_PROXY: setting.oneOf(['true', 'false'] as const, 'false'),

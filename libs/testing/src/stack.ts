@@ -32,10 +32,9 @@ export interface RunningStack {
 function environmentFor(options: StackOptions): NodeJS.ProcessEnv {
   const baseUrl = options.publicBaseUrl ?? `http://localhost:${options.port}`;
   return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
+    // Settings the caller exported (e.g. TOKEN_RATE_LIMIT_PER_MINUTE for a benchmark) reach every app.
+    ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
-    ...(process.env.NODE_OPTIONS && { NODE_OPTIONS: process.env.NODE_OPTIONS }),
     PORT: String(options.port),
     PUBLIC_BASE_URL: baseUrl,
     PUBLIC_APP_URL: baseUrl,

@@ -173,6 +173,10 @@ async function main(): Promise<void> {
       console.log(`\n!!! ${r.target}: ${r.non2xx} non-2xx responses, ${r.errors} errors ${JSON.stringify(r.statusCodes)}`);
     }
     if (failed.length > 0) console.log('!!! THIS RUN HAD FAILURES: its figures for those targets are not valid');
+    if (failed.some((r) => r.statusCodes['429'])) {
+      console.log('!!! 429s are the per-token limit (1,200/min): start the stack for benchmarking with');
+      console.log('    TOKEN_RATE_LIMIT_PER_MINUTE=100000000 npm start');
+    }
 
     console.log(`\ntargets: gateway >= ${MIN_RATIO * 100}% of baseline req/s, p99 < ${MAX_P99_MS} ms`);
     const verdicts = rows.slice(1).map((r) => {

@@ -6,9 +6,12 @@
  */
 import {
   createTemporaryDatabase,
+  findNatsServer,
   freePort,
+  NATS_INSTALL_HINT,
   generateSecrets,
   natsAnswers,
+  PrivateNats,
   startPrivateNats,
   startStack,
 } from '@social/testing';
@@ -18,12 +21,25 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { E2eState } from './state.js';
 
+/**
+ * A private nats-server when one can be started (isolation from any dev stack
+ * on the shared server); else E2E_NATS_URL or NATS_URL if it answers.
+ */
+async function natsForTests(): Promise<PrivateNats> {
+  const shared = process.env.E2E_NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  if (process.env.E2E_NATS_URL && (await natsAnswers(shared))) return { url: shared, stop: async () => undefined };
+  if (findNatsServer()) return startPrivateNats();
+  if (await natsAnswers(shared)) {
+    process.stderr.write(`e2e: no nats-server on PATH; using ${shared} (do not run a dev stack on it meanwhile)\n`);
+    return { url: shared, stop: async () => undefined };
+  }
+  throw new Error(NATS_INSTALL_HINT);
+}
+
 export default async function globalSetup() {
   const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const database = await createTemporaryDatabase(adminUrl);
-  const nats = process.env.E2E_NATS_URL && (await natsAnswers(process.env.E2E_NATS_URL))
-    ? { url: process.env.E2E_NATS_URL, stop: async () => undefined }
-    : await startPrivateNats();
+  const nats = await natsForTests();
   const logDir = join(tmpdir(), 'platform-e2e');
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `stack-${process.pid}.log`);
