@@ -15,10 +15,9 @@ import {
   startPrivateNats,
   startStack,
 } from '@social/testing';
-import { openSync } from 'node:fs';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { E2eState } from './state.js';
 
 /**
