@@ -1,3 +1,4 @@
 export * from './common/index.js';
 export * from './accounts/index.js';
 export * from './notifications/index.js';
+export * from './services.js';

@@ -1,4 +1,5 @@
 import type { ChildProcess, StdioOptions } from 'node:child_process';
+import { BACKEND_SERVICES } from '@social/contracts';
 import { fileURLToPath } from 'node:url';
 import type { StackSecrets } from './keys.js';
 import { startProcess, stopProcess, StopWaiting, waitFor } from './processes.js';
@@ -7,7 +8,7 @@ import { startProcess, stopProcess, StopWaiting, waitFor } from './processes.js'
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Every app, services first; each runs from its build output as in production. */
-export const APPS = ['accounts', 'notifications', 'gateway'] as const;
+export const APPS = [...BACKEND_SERVICES, 'gateway'] as const;
 export type AppName = (typeof APPS)[number];
 
 export interface StackOptions {

@@ -18,10 +18,10 @@ export class ApiTokensService {
     const found = await this.dataSource.getRepository(ApiTokenEntity).findOneBy({ tokenHash: hashOpaqueToken(token) });
     const now = new Date();
     if (!found || found.revokedAt || (found.expiresAt && found.expiresAt <= now)) {
-      throw problems.unauthorized('invalid_token', 'The bearer token is malformed, expired or not ours.');
+      throw problems.invalidToken();
     }
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: found.userId });
-    if (!user) throw problems.unauthorized('invalid_token', 'The bearer token is malformed, expired or not ours.');
+    if (!user) throw problems.invalidToken();
     await this.dataSource.getRepository(ApiTokenEntity).update(
       { id: found.id, lastUsedAt: Or(IsNull(), LessThan(new Date(now.getTime() - LAST_USED_RESOLUTION_MS))) },
       { lastUsedAt: now },

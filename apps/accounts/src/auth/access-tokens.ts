@@ -1,8 +1,7 @@
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@social/contracts';
 import { importPKCS8, SignJWT } from 'jose';
 import type { CryptoKey } from 'jose';
 
-export const ACCESS_TOKEN_ISSUER = 'social-accounts';
-export const ACCESS_TOKEN_AUDIENCE = 'social-api';
 
 export interface AccessTokenClaims {
   userId: string;

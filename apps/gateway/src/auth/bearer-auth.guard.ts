@@ -1,6 +1,13 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AccountsPatterns, API_TOKEN_PREFIX, Principal, VerifyApiTokenRequest } from '@social/contracts';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  AccountsPatterns,
+  API_TOKEN_PREFIX,
+  Principal,
+  VerifyApiTokenRequest,
+} from '@social/contracts';
 import { ExpiringCache, problems, RpcClient } from '@social/platform';
 import type { FastifyRequest } from 'fastify';
 import { importSPKI, jwtVerify } from 'jose';
@@ -16,9 +23,6 @@ declare module 'fastify' {
   }
 }
 
-/** Must match the accounts service's signer. */
-const ISSUER = 'social-accounts';
-const AUDIENCE = 'social-api';
 /** How long an API token's verdict is reused; a deleted token is also refused at once by its revocation event. */
 const API_TOKEN_CACHE_MS = 30_000;
 
@@ -72,15 +76,15 @@ export class BearerAuthGuard implements CanActivate {
     let claims: { sub?: string; sid?: unknown; adm?: unknown; exp?: number };
     try {
       ({ payload: claims } = await jwtVerify(token, await this.key, {
-        issuer: ISSUER,
-        audience: AUDIENCE,
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: ACCESS_TOKEN_AUDIENCE,
         algorithms: ['EdDSA'],
       }));
     } catch {
-      throw problems.unauthorized('invalid_token', 'The bearer token is malformed, expired or not ours.');
+      throw problems.invalidToken();
     }
     if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || typeof claims.exp !== 'number') {
-      throw problems.unauthorized('invalid_token', 'The bearer token is malformed, expired or not ours.');
+      throw problems.invalidToken();
     }
     const principal: Principal = {
       userId: claims.sub,

@@ -1,14 +1,12 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ACCOUNTS_SERVICE, healthPattern, HealthReply, NOTIFICATIONS_SERVICE } from '@social/contracts';
+import { BACKEND_SERVICES, healthPattern, HealthReply } from '@social/contracts';
 import { Problem, RpcClient } from '@social/platform';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/public.decorator.js';
 import { GATEWAY_NATS } from '../rpc/rpc.module.js';
 
-/** Every service the gateway forwards to; /ready waits for all of them. */
-export const BACKEND_SERVICES = [ACCOUNTS_SERVICE, NOTIFICATIONS_SERVICE];
 const READY_TIMEOUT_MS = 1_000;
 
 @ApiExcludeController()

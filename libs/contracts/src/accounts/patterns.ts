@@ -27,6 +27,10 @@ export interface SessionRevokedEvent {
   until: string;
 }
 
+/** Claims every access token carries; the accounts service signs, every gateway checks. */
+export const ACCESS_TOKEN_ISSUER = 'social-accounts';
+export const ACCESS_TOKEN_AUDIENCE = 'social-api';
+
 /** Prefix of API tokens, so the gateway can tell them from JWTs without parsing. */
 export const API_TOKEN_PREFIX = 'spk_';
 

@@ -52,6 +52,8 @@ export class Problem extends Error {
 export const problems = {
   badRequest: (code: string, detail: string) => new Problem(400, code, detail),
   unauthorized: (code: string, detail: string) => new Problem(401, code, detail),
+  /** One answer for every bearer token we cannot accept, so none reveals why. */
+  invalidToken: () => new Problem(401, 'invalid_token', 'The bearer token is malformed, expired or not ours.'),
   forbidden: (code: string, detail: string) => new Problem(403, code, detail),
   notFound: (detail = 'The resource does not exist.') => new Problem(404, 'not_found', detail),
   conflict: (code: string, detail: string, extensions?: Record<string, unknown>) =>
