@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { call, expectProblem, registerUser } from '../support/api.js';
+import { call, eventually, expectProblem, registerUser } from '../support/api.js';
 
 describe('gateway: HTTP rules of contract §1', () => {
   it('answers /health and /ready without a token', async () => {
@@ -88,6 +88,24 @@ describe('gateway: HTTP rules of contract §1', () => {
         .setExpirationTime('5m')
         .sign(privateKey);
       expectProblem(await call('GET', '/auth/me', { token: foreign }), 401, 'invalid_token');
+    });
+  });
+});
+
+describe('gateway: request ids across services', () => {
+  it('carries X-Request-Id through NATS into every service’s log lines', async () => {
+    const user = await registerUser();
+    const requestId = `trace-${Date.now()}`;
+    expect((await call('GET', '/notifications/preferences', { token: user.token, headers: { 'x-request-id': requestId } })).status).toBe(200);
+    const { readFileSync } = await import('node:fs');
+    await eventually(async () => {
+      const lines = readFileSync(process.env.E2E_LOG_FILE!, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(requestId))
+        .map((line) => JSON.parse(line) as { service: string; request_id: string });
+      // The gateway's access log, the notifications handler, and the accounts lookup it made.
+      expect(new Set(lines.map((l) => l.service))).toEqual(new Set(['gateway', 'notifications', 'accounts']));
+      expect(lines.every((l) => l.request_id === requestId)).toBe(true);
     });
   });
 });

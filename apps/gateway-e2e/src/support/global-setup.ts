@@ -51,7 +51,8 @@ export default async function globalSetup() {
     port,
     secrets,
     publicBaseUrl: `http://127.0.0.1:${port}`,
-    logLevel: process.env.E2E_LOG_LEVEL ?? 'info',
+    // Debug, so the suites can follow a request id through every service's log.
+    logLevel: process.env.E2E_LOG_LEVEL ?? 'debug',
     // The suites play the proxy in front: each call says which client address it comes from.
     env: { RPC_TIMEOUT_MS: '5000', TRUST_PROXY: 'true' },
     stdio: ['ignore', log, log],

@@ -14,11 +14,8 @@ import { RpcClient } from '../rpc/rpc-client.js';
 import { createHealthController, SERVICE_NAME, startHealthServer } from './health.js';
 import { RequestContextInterceptor } from './request-context.interceptor.js';
 import { RpcProblemFilter } from './rpc-problem.filter.js';
+import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from './tokens.js';
 
-export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
-export const SERVICE_LOGGER = Symbol('SERVICE_LOGGER');
-/** The service's own NATS connection, for publishing events and asking other services. */
-export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
 interface BaseServiceConfig {
   NATS_URL: string;
