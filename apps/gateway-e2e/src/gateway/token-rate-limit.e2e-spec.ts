@@ -57,7 +57,7 @@ describe('gateway: per-token rate limit (1,200 requests a minute, across replica
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect((await call('GET', '/auth/me', { token: light.token })).status).toBe(200);
-  });
+  }, 90_000);
 
   it('holds the limit across gateway replicas', async () => {
     const user = await registerUser();
@@ -68,5 +68,5 @@ describe('gateway: per-token rate limit (1,200 requests a minute, across replica
     const onSecond = await burst(secondBase, user.token, 500);
     expect(onSecond[200]).toBe(LIMIT - 800);
     expect(onSecond[429]).toBe(500 - (LIMIT - 800));
-  });
+  }, 90_000);
 });

@@ -1,0 +1,51 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { freePort, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
+import { call, registerUser } from '../support/api.js';
+
+/** Extra processes of the real apps, started beside the suite's stack. */
+const started: ChildProcess[] = [];
+function startApp(app: string, env: Record<string, string | undefined>, stdio: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+  const child = startProcess(process.execPath, [`apps/${app}/dist/main.js`], {
+    cwd: REPO_ROOT,
+    stdio,
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
+  });
+  started.push(child);
+  return child;
+}
+
+afterAll(async () => {
+  await Promise.all(started.map((child) => stopProcess(child)));
+});
+
+describe('service processes', () => {
+  it('refuse to start on missing or malformed settings, naming each one', async () => {
+    const child = startApp('accounts', { DATABASE_URL: 'mysql://nope', NATS_URL: process.env.E2E_NATS_URL_IN_USE }, 'pipe');
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(stderr).toContain('DATABASE_URL must use postgres or postgresql');
+    expect(stderr).toContain('JWT_PRIVATE_KEY is required');
+  });
+
+  it('run as a second replica in the same queue group, with a health endpoint for probes', async () => {
+    const healthPort = await freePort();
+    startApp('notifications', {
+      DATABASE_URL: process.env.E2E_DATABASE_URL,
+      NATS_URL: process.env.E2E_NATS_URL_IN_USE,
+      HEALTH_PORT: String(healthPort),
+    });
+    await waitFor('the replica health endpoint', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);
+    const health = await (await fetch(`http://127.0.0.1:${healthPort}/healthz`)).json();
+    expect(health).toEqual({ status: 'ok', database: true, nats: true });
+
+    const user = await registerUser();
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () => call('GET', '/notifications/preferences', { token: user.token }).then((r) => r.status)),
+    );
+    expect(statuses).toEqual(Array(20).fill(200));
+  });
+});
