@@ -18,7 +18,10 @@ describe('gateway: OpenAPI and JSON Schemas', () => {
     for (const path of ['/auth/register', '/auth/login', '/auth/me', '/notifications/preferences', '/notifications/mutes/{id}']) {
       expect(Object.keys(response.body.paths)).toContain(path);
     }
-    expect(response.body.paths['/notifications/preferences'].put).toBeDefined();
+    const put = response.body.paths['/notifications/preferences'].put;
+    expect(put.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/PreferenceSettings');
+    expect(put.responses['422'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/ErrorModel');
+    expect(put.security).toEqual([{ bearer: [] }]);
   });
 
   it('serves Swagger UI at /docs', async () => {

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsPatterns, AuthTokens, LoginRequest, RefreshRequest, RegisterRequest } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/public.decorator.js';
-import { Returns, ReturnsNothing } from '../http/returns.decorator.js';
+import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
@@ -16,6 +16,7 @@ export class AuthController {
   @Post('register')
   @ApiOperation({ summary: 'Create an account; the first account of an instance becomes instance admin' })
   @Returns(AuthTokens, 201)
+  @Refuses(400, 409, 413, 415, 422, 429, 503, 504)
   async register(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -30,6 +31,7 @@ export class AuthController {
   @Post('login')
   @ApiOperation({ summary: 'Sign in with email and password' })
   @Returns(AuthTokens)
+  @Refuses(400, 401, 413, 415, 422, 429, 503, 504)
   login(@Req() req: FastifyRequest, @Body(new ValidBody(LoginRequest)) body: LoginRequest): Promise<AuthTokens> {
     return this.forward.send(AccountsPatterns.login, req, { body });
   }
@@ -38,6 +40,7 @@ export class AuthController {
   @Post('refresh')
   @ApiOperation({ summary: 'Exchange a refresh token for a new pair (the old one dies; reusing it ends the session)' })
   @Returns(AuthTokens)
+  @Refuses(400, 401, 413, 415, 422, 503, 504)
   refresh(@Req() req: FastifyRequest, @Body(new ValidBody(RefreshRequest)) body: RefreshRequest): Promise<AuthTokens> {
     return this.forward.send(AccountsPatterns.refresh, req, { body });
   }
@@ -46,6 +49,7 @@ export class AuthController {
   @ApiBearerAuth()
   @ApiOperation({ summary: 'End this session; its access tokens stop working everywhere within seconds' })
   @ReturnsNothing()
+  @Refuses(401, 429, 503, 504)
   async logout(@Req() req: FastifyRequest): Promise<void> {
     await this.forward.send(AccountsPatterns.logout, req);
   }

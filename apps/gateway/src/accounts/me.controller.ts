@@ -2,7 +2,7 @@ import { Body, Controller, Get, Patch, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsPatterns, SecurityStatus, UpdateProfileRequest, UserProfile } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
-import { Returns } from '../http/returns.decorator.js';
+import { Refuses, Returns } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
@@ -15,6 +15,7 @@ export class MeController {
   @Get('me')
   @ApiOperation({ summary: "The caller's profile" })
   @Returns(UserProfile)
+  @Refuses(401, 429, 503, 504)
   get(@Req() req: FastifyRequest): Promise<UserProfile> {
     return this.forward.send(AccountsPatterns.getProfile, req);
   }
@@ -22,6 +23,7 @@ export class MeController {
   @Patch('me')
   @ApiOperation({ summary: "Change the caller's profile; members left out stay as they are" })
   @Returns(UserProfile)
+  @Refuses(400, 401, 409, 413, 415, 422, 429, 503, 504)
   update(@Req() req: FastifyRequest, @Body(new ValidBody(UpdateProfileRequest)) body: UpdateProfileRequest): Promise<UserProfile> {
     return this.forward.send(AccountsPatterns.updateProfile, req, { body });
   }
@@ -29,6 +31,7 @@ export class MeController {
   @Get('security')
   @ApiOperation({ summary: 'Sign-in methods, passkeys and two-factor state' })
   @Returns(SecurityStatus)
+  @Refuses(401, 429, 503, 504)
   security(@Req() req: FastifyRequest): Promise<SecurityStatus> {
     return this.forward.send(AccountsPatterns.getSecurity, req);
   }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Param, Post, Req, Res } from '@nestjs/common'
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateMuteRequest, NotificationMute, NotificationsPatterns } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Returns, ReturnsNothing } from '../http/returns.decorator.js';
+import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
@@ -15,6 +15,7 @@ export class MutesController {
   @Post()
   @ApiOperation({ summary: 'Mute notifications for a period, account-wide or for one workspace' })
   @Returns(NotificationMute, 201)
+  @Refuses(400, 401, 403, 409, 413, 415, 422, 429, 503, 504)
   async create(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -28,6 +29,7 @@ export class MutesController {
   @Delete(':id')
   @ApiOperation({ summary: 'Remove a mute' })
   @ReturnsNothing()
+  @Refuses(401, 404, 429, 503, 504)
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
     await this.forward.send(NotificationsPatterns.deleteMute, req, { params: { id } });
   }

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { NotificationPreferenceSettings, NotificationsPatterns, UpdatePreferencesRequest } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
-import { Returns } from '../http/returns.decorator.js';
+import { Refuses, Returns } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
@@ -16,6 +16,7 @@ export class PreferencesController {
   @Get()
   @ApiOperation({ summary: 'E26: delivery preferences, topics and mutes' })
   @Returns(NotificationPreferenceSettings)
+  @Refuses(401, 429, 503, 504)
   get(@Req() req: FastifyRequest): Promise<NotificationPreferenceSettings> {
     return this.forward.send(NotificationsPatterns.getPreferences, req);
   }
@@ -24,6 +25,7 @@ export class PreferencesController {
   @Put()
   @ApiOperation({ summary: 'E25: replace delivery preferences (topics left out return to their defaults)' })
   @Returns(NotificationPreferenceSettings)
+  @Refuses(400, 401, 413, 415, 422, 429, 503, 504)
   replace(
     @Req() req: FastifyRequest,
     @Body(new ValidBody(UpdatePreferencesRequest)) body: UpdatePreferencesRequest,
