@@ -16,6 +16,8 @@ const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
 // Nest paths run up to 8× slower without a few seconds of warm-up (JIT, pools).
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
+// Rounds run the targets interleaved; the table shows each figure's median.
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 // The issue's targets.
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
@@ -102,6 +104,28 @@ async function measure(target: Target): Promise<Row> {
   };
 }
 
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** One target's figures over the rounds: medians, and every failure summed. */
+function medianRow(samples: Row[]): Row {
+  const statusCodes: Record<string, number> = {};
+  for (const sample of samples) for (const [code, n] of Object.entries(sample.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  return {
+    target: samples[0].target,
+    reqPerSec: median(samples.map((r) => r.reqPerSec)),
+    p50Ms: median(samples.map((r) => r.p50Ms)),
+    p99Ms: median(samples.map((r) => r.p99Ms)),
+    non2xx: samples.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: samples.reduce((sum, r) => sum + r.errors, 0),
+    statusCodes,
+    ratio: samples[0].ratio === undefined ? undefined : median(samples.map((r) => r.ratio ?? 0)),
+  };
+}
+
 function printTable(rows: Row[]): void {
   const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'ratio'];
   const cells = rows.map((r) => [
@@ -132,7 +156,7 @@ async function idleShare(): Promise<number> {
 async function main(): Promise<void> {
   const { baseUrl, databaseUrl } = stackCoordinates();
   const machine = { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}` };
-  console.log(`bench: ${baseUrl}, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s each`);
+  console.log(`bench: ${baseUrl}, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s each, ${ROUNDS} round(s)`);
   console.log(`machine: ${machine.cpus} CPUs, node ${machine.node}, ${machine.platform}`);
   const idle = await idleShare();
   console.log(`idle before the run: ${(idle * 100).toFixed(0)}%\n`);
@@ -161,10 +185,16 @@ async function main(): Promise<void> {
     }
 
     // Sequential, never concurrent: on a small machine they would steal each other's CPU.
-    const rows: Row[] = [];
-    for (const t of targets) rows.push(await measure(t));
-    const base = rows[0].reqPerSec;
-    for (const r of rows.slice(1)) r.ratio = base > 0 ? r.reqPerSec / base : 0;
+    const rounds: Row[][] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      if (ROUNDS > 1) console.log(`\nround ${round} of ${ROUNDS}`);
+      const rows: Row[] = [];
+      for (const t of targets) rows.push(await measure(t));
+      // Ratios within one round: absolute req/s drifts between rounds.
+      for (const r of rows.slice(1)) r.ratio = rows[0].reqPerSec > 0 ? r.reqPerSec / rows[0].reqPerSec : 0;
+      rounds.push(rows);
+    }
+    const rows = targets.map((_, i) => medianRow(rounds.map((round) => round[i])));
     printTable(rows);
 
     // A fast path that answers 503 is not fast: any failure voids the figures.
@@ -187,8 +217,8 @@ async function main(): Promise<void> {
 
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, baseUrl };
-    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), machine, idleBefore: idle, settings, rows, verdicts }, null, 2)}\n`);
+    const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
+    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), machine, idleBefore: idle, settings, rows, rounds, verdicts }, null, 2)}\n`);
     console.log(`\nresults written to ${file}`);
     if (failed.length > 0) process.exitCode = 1;
   } finally {
