@@ -28,6 +28,9 @@ describe('gateway: OpenAPI and JSON Schemas', () => {
     const response = await call('GET', '/docs');
     expect(response.status).toBe(200);
     expect(String(response.body)).toMatch(/swagger/i);
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui-init.js', 'swagger-ui.css']) {
+      expect((await call('GET', `/docs/${asset}`)).status).toBe(200);
+    }
   });
 
   it.each(PUBLISHED_SCHEMAS)('resolves /api/v1/schemas/%s.json as JSON Schema 2020-12', async (name) => {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DynamicModule, Global, INestMicroservice, Module, Type } from '@nestjs/common';
+import { DynamicModule, Global, INestMicroservice, Module, OnApplicationShutdown, Type } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -70,6 +70,13 @@ async function start<S extends ConfigSpec>(
     logger,
   );
   const outbound = await connectNats(config.NATS_URL, `${definition.name}-client`);
+  // Closed after Nest has stopped taking messages, so in-flight handlers can still ask other services.
+  const closers: Array<{ close(): unknown }> = [{ close: () => outbound.drain().catch(() => undefined) }];
+  class CloseOnShutdown implements OnApplicationShutdown {
+    async onApplicationShutdown() {
+      await Promise.all(closers.map((closer) => closer.close()));
+    }
+  }
 
   @Global()
   @Module({
@@ -78,6 +85,7 @@ async function start<S extends ConfigSpec>(
       { provide: SERVICE_LOGGER, useValue: logger },
       { provide: NATS_CONNECTION, useValue: outbound },
       { provide: RpcClient, useValue: new RpcClient(outbound, 5_000) },
+      CloseOnShutdown,
     ],
     exports: [SERVICE_CONFIG, SERVICE_LOGGER, NATS_CONNECTION, RpcClient],
   })
@@ -105,11 +113,7 @@ async function start<S extends ConfigSpec>(
   );
   app.enableShutdownHooks();
   await app.listen();
-  if (config.HEALTH_PORT > 0) {
-    const server = startHealthServer(config.HEALTH_PORT, app.unwrap<NatsConnection>(), dataSource);
-    process.once('SIGTERM', () => server.close());
-  }
-  process.once('SIGTERM', () => void outbound.drain().catch(() => undefined));
+  if (config.HEALTH_PORT > 0) closers.push(startHealthServer(config.HEALTH_PORT, app.unwrap<NatsConnection>(), dataSource));
   logger.info({ queue: definition.name }, 'service listening on NATS');
   return app;
 }
