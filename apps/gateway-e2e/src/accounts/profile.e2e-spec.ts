@@ -61,6 +61,17 @@ describe('accounts: profile and security status', () => {
     expect((await call('GET', '/auth/me', { token: user.token })).body.is_admin).toBe(false);
   });
 
+  it('refuses null and NUL characters with 422 instead of storing them', async () => {
+    const user = await registerUser({ display_name: 'Kept' });
+    for (const member of ['display_name', 'username', 'avatar_url', 'composer_experience', 'public_profile_enabled', 'public_profile_visible_fields']) {
+      const problem = expectProblem(await call('PATCH', '/auth/me', { token: user.token, body: { [member]: null } }), 422, 'validation_failed');
+      expect(problem.errors).toEqual([{ location: `body.${member}`, message: 'must not be null', value: null }]);
+    }
+    const nul = expectProblem(await call('PATCH', '/auth/me', { token: user.token, body: { display_name: 'a\u0000b' } }), 422);
+    expect(nul.errors[0].location).toBe('body.display_name');
+    expect((await call('GET', '/auth/me', { token: user.token })).body.display_name).toBe('Kept');
+  });
+
   it('GET /auth/security answers SecurityStatusOutputBody', async () => {
     const user = await registerUser();
     const response = await call('GET', '/auth/security', { token: user.token });

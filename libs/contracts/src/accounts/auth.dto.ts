@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { Optional } from '../common/optional.js';
 
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 1024;
@@ -17,13 +18,13 @@ export class RegisterRequest {
   password: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 120 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 120)
   display_name?: string;
 
   @ApiPropertyOptional({ pattern: USERNAME_PATTERN.source })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(USERNAME_PATTERN, { message: '$property must be 3 to 30 letters, digits, "_" or "-"' })
   username?: string;

@@ -5,7 +5,6 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsOptional,
   IsString,
   Length,
   Matches,
@@ -13,6 +12,7 @@ import {
   ValidateIf,
   IsUrl,
 } from 'class-validator';
+import { Optional } from '../common/optional.js';
 import { SchemaName } from '../common/schema-name.js';
 import { USERNAME_PATTERN } from './auth.dto.js';
 
@@ -44,19 +44,19 @@ export class UserProfile {
 
 export class UpdateProfileRequest {
   @ApiPropertyOptional({ minLength: 1, maxLength: 120 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 120)
   display_name?: string;
 
   @ApiPropertyOptional({ pattern: USERNAME_PATTERN.source })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(USERNAME_PATTERN, { message: '$property must be 3 to 30 letters, digits, "_" or "-"' })
   username?: string;
 
   @ApiPropertyOptional({ description: 'an https URL, or "" to clear', maxLength: 2048 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(2048)
   @ValidateIf((o: UpdateProfileRequest) => o.avatar_url !== '')
@@ -64,17 +64,17 @@ export class UpdateProfileRequest {
   avatar_url?: string;
 
   @ApiPropertyOptional({ enum: COMPOSER_EXPERIENCES })
-  @IsOptional()
+  @Optional()
   @IsIn(COMPOSER_EXPERIENCES)
   composer_experience?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   public_profile_enabled?: boolean;
 
   @ApiPropertyOptional({ type: [String], enum: PUBLIC_PROFILE_FIELDS })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(PUBLIC_PROFILE_FIELDS.length)
   @ArrayUnique()

@@ -2,3 +2,4 @@ export * from './rpc.js';
 export * from './problem.js';
 export * from './schema-name.js';
 export * from './time.js';
+export * from './optional.js';

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { Optional } from '../common/optional.js';
 import { SchemaName } from '../common/schema-name.js';
 import { RFC3339_PATTERN } from '../common/time.js';
 
@@ -57,13 +58,13 @@ export class NotificationPreferenceSettings {
 
 export class UpdatePreferencesRequest {
   @ApiPropertyOptional({ description: 'HH:MM, 24-hour; kept when omitted', example: '09:00' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(DIGEST_TIME_PATTERN, { message: '$property must be a 24-hour time as HH:MM' })
   digest_time?: string;
 
   @ApiPropertyOptional({ description: 'IANA time zone name; kept when omitted', example: 'Europe/Paris' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(64)
   digest_timezone?: string;
@@ -79,7 +80,7 @@ export class UpdatePreferencesRequest {
 
 export class CreateMuteRequest {
   @ApiPropertyOptional({ format: 'uuid', description: 'mute one workspace; omit for the whole account' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all', { message: '$property must be a UUID' })
   workspace_id?: string;
 

@@ -8,6 +8,7 @@ describe('databaseProblem', () => {
     [{ message: 'Connection terminated unexpectedly' }, 503, 'database_unavailable'],
     [{ driverError: { code: '40001' } }, 503, 'concurrent_update'],
     [{ driverError: { code: '23505' } }, 409, 'conflict'],
+    [{ driverError: { code: '23502' } }, 422, 'invalid_value'],
   ])('maps %j to %i %s', (error, status, code) => {
     const problem = databaseProblem(error);
     expect(problem?.status).toBe(status);

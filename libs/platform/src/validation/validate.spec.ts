@@ -38,6 +38,16 @@ describe('validateInput', () => {
     expect(problem.options.errors).toEqual([{ location: 'body.password', message: 'is required' }]);
   });
 
+  it('refuses null for an optional member (a string is never null)', () => {
+    const problem = refusal(() => validateInput(RegisterRequest, { email: 'a@example.com', password: 'twelve chars!', username: null }, 'body'));
+    expect(problem.options.errors).toEqual([{ location: 'body.username', message: 'must not be null', value: null }]);
+  });
+
+  it('refuses NUL characters anywhere in the body, naming where', () => {
+    const problem = refusal(() => validateInput(UpdatePreferencesRequest, { preferences: { a: { b: ['ok', 'x\u0000'] } } }, 'body'));
+    expect(problem.options.errors).toEqual([{ location: 'body.preferences.a.b[1]', message: 'must not contain NUL characters' }]);
+  });
+
   it('refuses non-objects at the location given', () => {
     const problem = refusal(() => validateInput(UpdatePreferencesRequest, [1], 'body.preferences.x'));
     expect(problem.options.errors).toEqual([{ location: 'body.preferences.x', message: 'must be a JSON object' }]);

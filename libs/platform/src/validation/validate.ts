@@ -9,9 +9,9 @@ const IGNORED_MEMBERS = ['$schema'];
 function flatten(errors: ValidationError[], prefix: string, out: FieldError[]): FieldError[] {
   for (const error of errors) {
     const location = /^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : `${prefix}.${error.property}`;
-    if (error.value === undefined && error.constraints && !error.constraints.whitelistValidation) {
-      // One line for a missing member, not one per rule it would have broken.
-      out.push({ location, message: 'is required' });
+    if ((error.value === undefined || error.value === null) && error.constraints && !error.constraints.whitelistValidation) {
+      // One line for a missing or null member, not one per rule it would have broken.
+      out.push(error.value === undefined ? { location, message: 'is required' } : { location, message: 'must not be null', value: null });
       continue;
     }
     for (const [rule, message] of Object.entries(error.constraints ?? {})) {
@@ -29,6 +29,24 @@ function isPrintable(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value) ? String(value).length <= 200 : false;
 }
 
+/** PostgreSQL cannot store U+0000 in text or jsonb: such input is refused up front, wherever it hides. */
+function findNulCharacter(value: unknown, location: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? location : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNulCharacter(value[i], `${location}[${i}]`);
+      if (found) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [key, member] of Object.entries(value)) {
+      if (key.includes('\u0000')) return `${location}.${key.replace(/\u0000/g, '\\u0000')}`;
+      const found = findNulCharacter(member, `${location}.${key}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Checks a plain object against a contract class (class-validator rules, unknown
  * members refused) and returns the typed instance, or throws a 422 problem whose
@@ -41,6 +59,8 @@ export function validateInput<T extends object>(type: new () => T, input: unknow
   }
   const plain = { ...(input as Record<string, unknown>) };
   for (const member of IGNORED_MEMBERS) delete plain[member];
+  const nul = findNulCharacter(plain, location);
+  if (nul) throw problems.invalid(nul, 'must not contain NUL characters');
   const instance = plainToInstance(type, plain, { enableImplicitConversion: false });
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
   if (errors.length > 0) {
