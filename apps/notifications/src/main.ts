@@ -4,12 +4,12 @@ import { notificationsSettings } from './config.js';
 import { notificationsMigrations } from './migrations/index.js';
 import { MuteEntity } from './mutes/mute.entity.js';
 import { NotificationsModule } from './notifications.module.js';
-import { PreferenceEntity } from './preferences/preference.entity.js';
 
 void runService({
   name: NOTIFICATIONS_SERVICE,
   settings: notificationsSettings,
-  entities: [PreferenceEntity, MuteEntity],
+  // Preferences are read and written with hand-written SQL (one round trip each).
+  entities: [MuteEntity],
   migrations: notificationsMigrations,
   imports: [NotificationsModule],
 });

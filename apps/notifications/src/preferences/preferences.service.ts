@@ -11,7 +11,6 @@ import {
 import { ExpiringCache, preparedQuery, Problem, problems, RpcClient, validateInput } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { toNotificationMute } from '../mutes/mutes.service.js';
-import { PreferenceEntity } from './preference.entity.js';
 import { isIanaTimeZone } from './time-zones.js';
 import { effectivePreferences, TOPIC_DEFINITIONS, topicDefinition } from './topics.js';
 
@@ -29,6 +28,16 @@ const SELECT_SETTINGS = `
               'startsAt', m.starts_at, 'endsAt', m.ends_at) ORDER BY m.starts_at, m.id), '[]')
        FROM mutes m WHERE m.user_id = $1 AND m.ends_at > now()) AS mutes
   FROM (SELECT 1) AS one LEFT JOIN preferences p ON p.user_id = $1`;
+
+/** Omitted digest settings keep their stored value (or the default for a new row). */
+const UPSERT_PREFERENCES = `
+  INSERT INTO preferences (user_id, digest_time, digest_timezone, topics, updated_at)
+  VALUES ($1, COALESCE($2, $5), COALESCE($3, $6), $4::jsonb, now())
+  ON CONFLICT (user_id) DO UPDATE SET
+    digest_time = COALESCE($2, preferences.digest_time),
+    digest_timezone = COALESCE($3, preferences.digest_timezone),
+    topics = EXCLUDED.topics,
+    updated_at = now()`;
 
 interface SettingsRow {
   digest_time: string | null;
@@ -82,17 +91,15 @@ export class PreferencesService {
     if (input.digest_timezone !== undefined && !isIanaTimeZone(input.digest_timezone)) {
       throw problems.invalid('body.digest_timezone', 'must be an IANA time zone name such as Europe/Paris', input.digest_timezone);
     }
-    await this.dataSource.transaction(async (db) => {
-      const repository = db.getRepository(PreferenceEntity);
-      const current = await repository.findOne({ where: { userId }, lock: { mode: 'pessimistic_write' } });
-      await repository.save({
-        userId,
-        digestTime: input.digest_time ?? current?.digestTime ?? DEFAULT_DIGEST_TIME,
-        digestTimezone: input.digest_timezone ?? current?.digestTimezone ?? DEFAULT_DIGEST_TIMEZONE,
-        topics,
-        updatedAt: new Date(),
-      });
-    });
+    // One atomic upsert: concurrent replaces of a new user's preferences cannot collide.
+    await this.dataSource.query(UPSERT_PREFERENCES, [
+      userId,
+      input.digest_time ?? null,
+      input.digest_timezone ?? null,
+      JSON.stringify(topics),
+      DEFAULT_DIGEST_TIME,
+      DEFAULT_DIGEST_TIMEZONE,
+    ]);
     return this.get(userId);
   }
 
