@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendProblem, toProblem } from './problem-response.js';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
 
@@ -21,6 +22,9 @@ export function fastifyOptions(config: GatewayConfig) {
       if (rest === '' || rest.startsWith('?')) return `/${rest}`;
       return rest.startsWith('/') ? rest : url;
     },
+    // Router failures (over-long or malformed paths) happen before any handler: render them as problems too.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
+      sendProblem(reply, request, toProblem(error).problem, config.PUBLIC_BASE_URL),
     genReqId: (req: { headers: IncomingMessage['headers'] }) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && ACCEPTABLE_REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -15,6 +15,8 @@ const FASTIFY_PROBLEMS: Record<string, () => Problem> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new Problem(413, 'body_too_large', 'The request body is larger than allowed.'),
   FST_ERR_CTP_EMPTY_JSON_BODY: () =>
     problems.badRequest('malformed_body', 'The body is empty although Content-Type is application/json.'),
+  FST_ERR_MAX_PARAM_LENGTH: () => new Problem(414, 'uri_too_long', 'A path segment is longer than any identifier we issue.'),
+  FST_ERR_BAD_URL: () => problems.badRequest('malformed_url', 'The request path is not a valid URL.'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
     problems.badRequest('malformed_body', 'The Content-Length does not match the body.'),
 };
