@@ -29,7 +29,9 @@ const API_TOKEN_CACHE_MS = 30_000;
 /**
  * Authenticates every non-public route: a bearer JWT is verified locally with
  * the accounts service's public key (no hop), an API token (`spk_…`) by asking
- * accounts; then the session or token is checked against revocations. The gateway says who the caller is; services decide what they may do.
+ * accounts; then the session or token is checked against revocations and
+ * counted against its per-minute budget. The gateway says who the caller is;
+ * services decide what they may do.
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
