@@ -26,7 +26,6 @@ export interface StackOptions {
 
 export interface RunningStack {
   baseUrl: string;
-  processes: Map<AppName, ChildProcess>;
   stop(): Promise<void>;
 }
 
@@ -78,5 +77,5 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await stop();
     throw error;
   }
-  return { baseUrl, processes, stop };
+  return { baseUrl, stop };
 }

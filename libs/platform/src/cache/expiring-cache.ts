@@ -24,8 +24,4 @@ export class ExpiringCache<V> {
     }
     this.entries.set(key, { value, expiresAt });
   }
-
-  delete(key: string): void {
-    this.entries.delete(key);
-  }
 }

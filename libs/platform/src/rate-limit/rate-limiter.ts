@@ -20,7 +20,7 @@ export interface RateLimit {
 /**
  * Fixed-window counters in PostgreSQL, so a limit holds across every replica.
  * `hit` counts one event and throws 429 (with Retry-After) once the window's
- * count passes the limit; `check` only reads.
+ * count passes the limit.
  */
 export class RateLimiter {
   constructor(private readonly dataSource: DataSource) {}
@@ -34,15 +34,6 @@ export class RateLimiter {
       [rule.key, windowStart],
     );
     if (rows[0].count > rule.limit) throw this.refusal(rule, windowStart);
-  }
-
-  async check(rule: RateLimit, db: EntityManager = this.dataSource.manager): Promise<void> {
-    const windowStart = this.windowStart(rule);
-    const rows: Array<{ count: number }> = await db.query(
-      `SELECT count FROM rate_limit_counters WHERE key = $1 AND window_start = $2`,
-      [rule.key, windowStart],
-    );
-    if ((rows[0]?.count ?? 0) >= rule.limit) throw this.refusal(rule, windowStart);
   }
 
   /** Drops windows that ended long ago; cheap enough to call now and then. */
