@@ -16,6 +16,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
 import { IS_PUBLIC } from './public.decorator.js';
 import { RevokedSessions } from './revoked-sessions.js';
 import { TokenRateLimiter } from './token-rate-limiter.js';
+import { REFUSES_WORKSPACE_TOKENS } from './workspace-tokens.decorator.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -53,6 +54,9 @@ export class BearerAuthGuard implements CanActivate {
     const token = bearerToken(request.headers.authorization);
     request.principal = await this.verify(token);
     await this.rateLimiter.hit(request.principal.sessionId);
+    if (request.principal.workspaceId && this.reflector.getAllAndOverride<boolean>(REFUSES_WORKSPACE_TOKENS, [context.getHandler(), context.getClass()])) {
+      throw problems.forbidden('workspace_token_forbidden', 'A workspace-bound API token cannot be used for this operation.');
+    }
     return true;
   }
 
