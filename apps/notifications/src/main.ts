@@ -1,5 +1,5 @@
 import { NOTIFICATIONS_SERVICE } from '@social/contracts';
-import { runService } from '@social/platform';
+import { AccessModule, runService } from '@social/platform';
 import { notificationsSettings } from './config.js';
 import { notificationsMigrations } from './migrations/index.js';
 import { MuteEntity } from './mutes/mute.entity.js';
@@ -11,5 +11,5 @@ void runService({
   // Preferences are read and written with hand-written SQL (one round trip each).
   entities: [MuteEntity],
   migrations: notificationsMigrations,
-  imports: [NotificationsModule],
+  imports: [AccessModule, NotificationsModule],
 });

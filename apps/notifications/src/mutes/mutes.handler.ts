@@ -10,7 +10,7 @@ export class MutesHandler {
 
   @MessagePattern(NotificationsPatterns.createMute)
   create(@Payload() req: RpcRequest<CreateMuteRequest>): Promise<NotificationMute> {
-    return this.mutes.create(requirePrincipal(req).userId, validateInput(CreateMuteRequest, req.body, 'body'));
+    return this.mutes.create(requirePrincipal(req), validateInput(CreateMuteRequest, req.body, 'body'));
   }
 
   @MessagePattern(NotificationsPatterns.deleteMute)

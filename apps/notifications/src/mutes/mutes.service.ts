@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CreateMuteRequest, NotificationMute } from '@social/contracts';
-import { problems } from '@social/platform';
+import { CreateMuteRequest, NotificationMute, Principal } from '@social/contracts';
+import { AccessControl, isUuid, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, MoreThan } from 'typeorm';
 import { MuteEntity } from './mute.entity.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Enough for any real schedule, small enough that the preferences answer stays small. */
 export const MAX_ACTIVE_MUTES = 50;
 
@@ -26,18 +25,19 @@ export function toNotificationMute(mute: Pick<MuteEntity, 'id' | 'workspaceId' |
 
 @Injectable()
 export class MutesService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessControl,
+  ) {}
 
-  async create(userId: string, input: CreateMuteRequest): Promise<NotificationMute> {
+  async create(principal: Principal, input: CreateMuteRequest): Promise<NotificationMute> {
+    const userId = principal.userId;
     const startsAt = new Date(input.starts_at);
     const endsAt = new Date(input.ends_at);
     if (endsAt <= startsAt) throw problems.invalid('body.ends_at', 'must be later than starts_at', input.ends_at);
     if (endsAt <= new Date()) throw problems.invalid('body.ends_at', 'must be in the future', input.ends_at);
-    if (input.workspace_id) {
-      // Workspace membership belongs to the accounts service; until workspaces
-      // exist there, no caller is a member of any (contract §1: 403 either way).
-      throw problems.forbidden('workspace_forbidden', 'You are not a member of this workspace.');
-    }
+    // Any member may mute a workspace for themself; the name is kept for display.
+    const workspace = input.workspace_id ? await this.access.requireWorkspace(principal, input.workspace_id, 'viewer', 'body') : null;
     return this.dataSource.transaction(async (db) => {
       const repository = db.getRepository(MuteEntity);
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mutes:${userId}`]);
@@ -48,8 +48,8 @@ export class MutesService {
       const mute = await repository.save({
         id: uuidv7(),
         userId,
-        workspaceId: null,
-        workspaceName: '',
+        workspaceId: workspace?.workspace_id ?? null,
+        workspaceName: workspace?.workspace_name ?? '',
         startsAt,
         endsAt,
         createdAt: new Date(),
@@ -60,7 +60,7 @@ export class MutesService {
 
   /** Another user's mute is answered exactly like a missing one. */
   async delete(userId: string, muteId: string): Promise<void> {
-    const result = UUID.test(muteId)
+    const result = isUuid(muteId)
       ? await this.dataSource.getRepository(MuteEntity).delete({ id: muteId, userId })
       : { affected: 0 };
     if (!result.affected) throw problems.notFound('No such mute.');

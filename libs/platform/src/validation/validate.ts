@@ -69,3 +69,13 @@ export function validateInput<T extends object>(type: new () => T, input: unknow
   }
   return instance;
 }
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
+
+/** A resource id from the path: anything that is not a UUID names nothing, so it is the same 404 as a missing resource. */
+export function pathId(value: unknown): string {
+  if (!isUuid(value)) throw problems.notFound();
+  return value.toLowerCase();
+}
