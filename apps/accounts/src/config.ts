@@ -7,6 +7,8 @@ export const accountsSettings = {
   ACCESS_TOKEN_TTL_SECONDS: setting.int(60, 3600, 900),
   /** Refresh-token (session) lifetime in days. */
   SESSION_TTL_DAYS: setting.int(1, 365, 30),
+  /** Where invitation links point (the web app); `/invite?token=…` is appended. */
+  PUBLIC_APP_URL: setting.url(['http', 'https'], 'http://localhost:8080'),
 };
 
 export type AccountsConfig = ConfigOf<typeof accountsSettings>;

@@ -2,6 +2,7 @@ import { ACCOUNTS_SERVICE } from '@social/contracts';
 import { ApiTokenEntity } from './api-tokens/api-token.entity.js';
 import { runService } from '@social/platform';
 import { AccountsModule } from './accounts.module.js';
+import { TenancyModule } from './tenancy/tenancy.module.js';
 import { accountsSettings } from './config.js';
 import { accountsMigrations } from './migrations/index.js';
 import { RefreshTokenEntity, SessionEntity } from './auth/session.entity.js';
@@ -12,5 +13,5 @@ void runService({
   settings: accountsSettings,
   entities: [UserEntity, SessionEntity, RefreshTokenEntity, ApiTokenEntity],
   migrations: accountsMigrations,
-  imports: [AccountsModule],
+  imports: [AccountsModule, TenancyModule],
 });

@@ -15,6 +15,9 @@ import { GATEWAY_LOGGER } from './logger.js';
 import { MutesController } from './notifications/mutes.controller.js';
 import { PreferencesController } from './notifications/preferences.controller.js';
 import { RpcModule } from './rpc/rpc.module.js';
+import { InvitationsController } from './tenancy/invitations.controller.js';
+import { OrganizationsController } from './tenancy/organizations.controller.js';
+import { WorkspacesController } from './tenancy/workspaces.controller.js';
 
 @Module({})
 export class GatewayModule {
@@ -22,7 +25,16 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS)],
-      controllers: [HealthController, AuthController, MeController, PreferencesController, MutesController],
+      controllers: [
+        HealthController,
+        AuthController,
+        MeController,
+        PreferencesController,
+        MutesController,
+        OrganizationsController,
+        WorkspacesController,
+        InvitationsController,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: GATEWAY_LOGGER, useValue: logger },

@@ -1,0 +1,154 @@
+import { Injectable } from '@nestjs/common';
+import { CreateWorkspaceRequest, Principal, Workspace, WorkspaceMember, WorkspaceRole } from '@social/contracts';
+import { AccessControl, GrantedWorkspaceAccess, isUuid, pathId, problems } from '@social/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource } from 'typeorm';
+import { MembershipEvents } from './membership-events.js';
+import { OrganizationsService, toMember } from './organizations.service.js';
+
+interface WorkspaceRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  role: WorkspaceRole;
+  created_at: Date;
+}
+
+const toWorkspace = (row: WorkspaceRow): Workspace => ({
+  id: row.id,
+  organization_id: row.organization_id,
+  name: row.name,
+  role: row.role,
+  created_at: row.created_at.toISOString(),
+});
+
+/** Every workspace a user can see, with their effective role (organization owners and admins see all of theirs, as admins). */
+const VISIBLE_WORKSPACES_SQL = `
+  SELECT w.id, w.organization_id, w.name, w.created_at,
+         CASE WHEN om.role IN ('owner', 'admin') THEN 'admin' ELSE wm.role END AS role
+    FROM workspaces w
+    LEFT JOIN workspace_members wm ON wm.workspace_id = w.id AND wm.user_id = $1
+    LEFT JOIN organization_members om ON om.organization_id = w.organization_id AND om.user_id = $1
+   WHERE (wm.user_id IS NOT NULL OR om.role IN ('owner', 'admin'))
+     AND ($2::uuid IS NULL OR w.organization_id = $2)
+     AND ($3::uuid IS NULL OR w.id = $3)
+   ORDER BY w.created_at, w.id`;
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string; driverError?: { code?: string } })?.driverError?.code === '23505' ||
+  (error as { code?: string })?.code === '23505';
+
+@Injectable()
+export class WorkspacesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessControl,
+    private readonly organizations: OrganizationsService,
+    private readonly events: MembershipEvents,
+  ) {}
+
+  /** Organization owners and admins create workspaces and become their first admin. */
+  async create(userId: string, input: CreateWorkspaceRequest): Promise<Workspace> {
+    const organization = await this.organizations.membership(userId, input.organization_id).catch(() => {
+      throw problems.forbidden('organization_forbidden', 'You are not a member of this organization.');
+    });
+    if (organization.role === 'member') {
+      throw problems.forbidden('insufficient_role', 'Only organization owners and admins can create workspaces.');
+    }
+    const row: WorkspaceRow = { id: uuidv7(), organization_id: organization.id, name: input.name, role: 'admin', created_at: new Date() };
+    await this.dataSource
+      .transaction(async (db) => {
+        await db.query('INSERT INTO workspaces (id, organization_id, name, created_at) VALUES ($1, $2, $3, $4)', [
+          row.id,
+          row.organization_id,
+          row.name,
+          row.created_at,
+        ]);
+        await db.query(
+          `INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES ($1, $2, 'admin', $3)`,
+          [row.id, userId, row.created_at],
+        );
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw nameTaken();
+        throw error;
+      });
+    this.events.changed([userId]);
+    return toWorkspace(row);
+  }
+
+  async list(principal: Principal, organizationId: string | undefined): Promise<Workspace[]> {
+    const rows = (await this.dataSource.query(VISIBLE_WORKSPACES_SQL, [
+      principal.userId,
+      organizationId ?? null,
+      principal.workspaceId,
+    ])) as WorkspaceRow[];
+    return rows.map(toWorkspace);
+  }
+
+  async get(principal: Principal, workspaceId: string): Promise<Workspace> {
+    const access = await this.access.requireWorkspace(principal, pathId(workspaceId), 'viewer', 'path');
+    return this.read(access);
+  }
+
+  async rename(principal: Principal, workspaceId: string, name: string): Promise<Workspace> {
+    const access = await this.access.requireWorkspace(principal, pathId(workspaceId), 'admin', 'path');
+    await this.dataSource
+      .query('UPDATE workspaces SET name = $2 WHERE id = $1', [access.workspace_id, name])
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw nameTaken();
+        throw error;
+      });
+    this.events.everyoneChanged();
+    return this.read({ ...access, workspace_name: name });
+  }
+
+  async members(principal: Principal, workspaceId: string): Promise<WorkspaceMember[]> {
+    const access = await this.access.requireWorkspace(principal, pathId(workspaceId), 'viewer', 'path');
+    const rows = (await this.dataSource.query(
+      `SELECT m.user_id, u.email, u.display_name, m.role, m.joined_at
+         FROM workspace_members m JOIN users u ON u.id = m.user_id
+        WHERE m.workspace_id = $1 ORDER BY m.joined_at, m.user_id`,
+      [access.workspace_id],
+    )) as Parameters<typeof toMember>[0][];
+    return rows.map(toMember);
+  }
+
+  async updateMember(principal: Principal, workspaceId: string, memberId: string, role: string): Promise<WorkspaceMember> {
+    const access = await this.access.requireWorkspace(principal, pathId(workspaceId), 'admin', 'path');
+    const rows = isUuid(memberId)
+      ? ((await this.dataSource.query(
+          `UPDATE workspace_members m SET role = $3 FROM users u
+            WHERE m.workspace_id = $1 AND m.user_id = $2 AND u.id = m.user_id
+        RETURNING m.user_id, u.email, u.display_name, m.role, m.joined_at`,
+          [access.workspace_id, memberId, role],
+        )) as [Array<Parameters<typeof toMember>[0]>, number])[0]
+      : [];
+    if (!rows.length) throw problems.notFound('No such member.');
+    this.events.changed([memberId]);
+    return toMember(rows[0]);
+  }
+
+  /** Admins remove members; anyone may leave. */
+  async removeMember(principal: Principal, workspaceId: string, memberId: string): Promise<void> {
+    const leaving = memberId === principal.userId;
+    const access = await this.access.requireWorkspace(principal, pathId(workspaceId), leaving ? 'viewer' : 'admin', 'path');
+    const [, removed] = isUuid(memberId)
+      ? ((await this.dataSource.query('DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2', [
+          access.workspace_id,
+          memberId,
+        ])) as [unknown, number])
+      : [[], 0];
+    if (!removed) throw problems.notFound('No such member.');
+    this.events.changed([memberId]);
+  }
+
+  private async read(access: GrantedWorkspaceAccess): Promise<Workspace> {
+    const [row] = (await this.dataSource.query('SELECT id, organization_id, name, created_at FROM workspaces WHERE id = $1', [
+      access.workspace_id,
+    ])) as WorkspaceRow[];
+    if (!row) throw problems.notFound();
+    return toWorkspace({ ...row, role: access.role });
+  }
+}
+
+const nameTaken = () => problems.conflict('workspace_name_taken', 'This organization already has a workspace with that name.');
