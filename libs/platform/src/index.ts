@@ -14,3 +14,8 @@ export * from './service/request-context.interceptor.js';
 export * from './rate-limit/rate-limiter.js';
 export * from './access/principal.js';
 export * from './cache/expiring-cache.js';
+export * from './events/event-stream.js';
+export * from './events/outbox.js';
+export * from './events/outbox-relay.js';
+export * from './events/durable-consumer.js';
+export * from './events/service-events.js';
