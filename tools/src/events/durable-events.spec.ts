@@ -8,13 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
-import { openServiceDatabase } from '../database/database.js';
-import { connectNats } from '../rpc/nats-connection.js';
-import { consumeDurableEvents, DurableConsumer } from './durable-consumer.js';
-import { EVENT_STREAM } from './event-stream.js';
-import { enqueueEvent, OUTBOX_TABLE_SQL } from './outbox.js';
-import { OutboxRelay, OutboxRelayOptions } from './outbox-relay.js';
+import {
+  connectNats,
+  consumeDurableEvents,
+  DurableConsumer,
+  enqueueEvent,
+  EVENT_STREAM,
+  openServiceDatabase,
+  OUTBOX_TABLE_SQL,
+  OutboxRelay,
+  OutboxRelayOptions,
+} from '@social/platform';
 
+// The specs of libs/platform/src/events. They live in tools/ because they need
+// the harness (@social/testing): a libs/platform -> libs/testing edge in the Nx
+// graph, even from a spec, makes every app depend on the harness (lint refuses).
 // Real PostgreSQL and a real nats-server, as in production. The nats-server is
 // started here (not with startPrivateNats) so it can be restarted on the same
 // port and storage, as after an outage.
