@@ -219,10 +219,17 @@ describe('durable events', () => {
     }
   });
 
-  it('keeps rows pending while NATS is down and publishes them once it is back', async () => {
+  it('keeps rows pending while NATS is down and publishes them once it is back; a running consumer resumes too', async () => {
     const relayConnection = await connectNats(natsUrl, 'events-spec-relay-e');
     const relay = new OutboxRelay(replicaA, relayConnection, quiet, { ...fast, pollIntervalMs: 200 });
     relay.start();
+    const received: number[] = [];
+    const consumer = await consumeDurableEvents(nc, {
+      durable: 'spec-e',
+      subjects: ['durable.spec-e.>'],
+      handle: async (_subject, payload) => void received.push((payload as { n: number }).n),
+      logger: quiet,
+    });
     try {
       await stopProcess(natsProcess);
       await replicaA.transaction(async (manager) => {
@@ -236,7 +243,11 @@ describe('durable events', () => {
       expect(attempts).toBeGreaterThan(0);
       await startNats();
       await waitFor('the outbox to drain after the outage', async () => (await pending()) === 0, 15_000);
+      await waitFor('the consumer to catch up', async () => received.length >= 3, 10_000);
+      await sleep(300);
+      expect(received.sort()).toEqual([0, 1, 2]);
     } finally {
+      await consumer.stop();
       await relay.stop();
       await relayConnection.close();
     }
