@@ -219,6 +219,27 @@ describe('durable events', () => {
     }
   });
 
+  it('re-creates its durable consumer when it was deleted', async () => {
+    const received: string[] = [];
+    const consumer = await consumeDurableEvents(nc, {
+      durable: 'spec-f',
+      subjects: ['durable.spec-f.>'],
+      handle: async (subject) => void received.push(subject),
+      logger: quiet,
+    });
+    try {
+      await publish('durable.spec-f.before', '{}');
+      await waitFor('the first event', async () => received.length === 1, 5_000);
+      await (await jetstreamManager(nc)).consumers.delete(EVENT_STREAM, 'spec-f');
+      await publish('durable.spec-f.after', '{}');
+      await waitFor('the event after the deletion', async () => received.includes('durable.spec-f.after'), 10_000);
+      // Re-created with "deliver all": the first event comes again, which idempotent handlers allow.
+      expect(received.filter((subject) => subject === 'durable.spec-f.after')).toHaveLength(1);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
   it('keeps rows pending while NATS is down and publishes them once it is back; a running consumer resumes too', async () => {
     const relayConnection = await connectNats(natsUrl, 'events-spec-relay-e');
     const relay = new OutboxRelay(replicaA, relayConnection, quiet, { ...fast, pollIntervalMs: 200 });

@@ -22,7 +22,7 @@ export interface DurableConsumerOptions {
   /** Redelivery delay after the first failure; doubles per delivery up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
-  /** How long a handler may run before JetStream redelivers the event to another replica. */
+  /** How long an event may go unacknowledged (the process died) before JetStream redelivers it; a running handler extends it. */
   ackWaitMs?: number;
 }
 
@@ -42,8 +42,9 @@ const CONSUMER_EXISTS = new Set([10148, 10013]);
 export async function consumeDurableEvents(nc: NatsConnection, options: DurableConsumerOptions): Promise<DurableConsumer> {
   const retryDelayMs = options.retryDelayMs ?? 1_000;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
+  const ackWaitMs = options.ackWaitMs ?? 30_000;
   const logger = options.logger.child({ durable: options.durable });
-  const config = consumerConfig(options);
+  const config = consumerConfig(options, ackWaitMs);
   await ensureConsumer(nc, config);
 
   let stopped = false;
@@ -59,6 +60,8 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
       msg.term();
       return;
     }
+    // A long purge is still in progress: keep the event from going to another replica meanwhile.
+    const progress = setInterval(() => msg.working(), ackWaitMs / 3);
     try {
       await options.handle(msg.subject, payload);
     } catch (error) {
@@ -67,6 +70,8 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
       logger.warn({ err: error, subject: msg.subject, seq: msg.seq, delivery, retry_in_ms: delay }, 'durable event handler failed; will retry');
       msg.nak(delay);
       return;
+    } finally {
+      clearInterval(progress);
     }
     // Confirmed by the server, so a lost ack shows up here rather than as a silent redelivery.
     await msg.ackAck().catch((error) => logger.warn({ err: error, seq: msg.seq }, 'durable event ack was not confirmed'));
@@ -77,7 +82,7 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
       try {
         const consumer = await jetstream(nc).consumers.get(EVENT_STREAM, options.durable);
         messages = await consumer.consume({ max_messages: 10 });
-        void watch(messages);
+        void watch(messages).catch(() => undefined);
         for await (const msg of messages) {
           // Buffered after stop(): back to the stream at once, for a replica that is still running.
           if (stopped) msg.nak();
@@ -89,6 +94,7 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
       }
       if (!stopped) {
         await new Promise((resolve) => setTimeout(resolve, 1_000));
+        if (stopped) break;
         await ensureConsumer(nc, config).catch((error) => logger.warn({ err: error }, 'could not re-create the durable consumer'));
       }
     }
@@ -118,7 +124,7 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
   };
 }
 
-function consumerConfig(options: DurableConsumerOptions): Partial<ConsumerConfig> {
+function consumerConfig(options: DurableConsumerOptions, ackWaitMs: number): Partial<ConsumerConfig> {
   const [first, ...more] = options.subjects;
   if (!first) throw new Error(`durable consumer ${options.durable} needs at least one subject`);
   return {
@@ -126,7 +132,7 @@ function consumerConfig(options: DurableConsumerOptions): Partial<ConsumerConfig
     // nats-server before 2.10 knows only the single filter_subject.
     ...(more.length === 0 ? { filter_subject: first } : { filter_subjects: options.subjects }),
     ack_policy: AckPolicy.Explicit,
-    ack_wait: nanos(options.ackWaitMs ?? 30_000),
+    ack_wait: nanos(ackWaitMs),
     deliver_policy: DeliverPolicy.All,
     // Never give up on an event: a failing handler is retried (with backoff) until it is fixed.
     max_deliver: -1,
