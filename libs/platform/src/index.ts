@@ -16,3 +16,8 @@ export * from './access/principal.js';
 export * from './cache/expiring-cache.js';
 export * from './access/access-control.js';
 export * from './rpc/ask-each.js';
+export * from './events/event-stream.js';
+export * from './events/outbox.js';
+export * from './events/outbox-relay.js';
+export * from './events/durable-consumer.js';
+export * from './events/service-events.js';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DynamicModule, Global, INestMicroservice, Module, OnApplicationShutdown, Type } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, Global, INestMicroservice, Module, OnApplicationShutdown, Type } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { DataSourceOptions } from 'typeorm';
 import { ConfigError, ConfigOf, ConfigSpec, loadConfig } from '../config/config.js';
 import { DatabaseModule, openServiceDatabase } from '../database/database.js';
+import { ServiceEvents, type EventConsumerDefinition } from '../events/service-events.js';
 import { createLogger, NestPinoLogger } from '../logging/logger.js';
 import { connectNats } from '../rpc/nats-connection.js';
 import { RpcClient } from '../rpc/rpc-client.js';
@@ -32,6 +33,10 @@ export interface ServiceDefinition<S extends ConfigSpec> {
   migrations: DataSourceOptions['migrations'];
   /** The service's feature modules. */
   imports: Array<Type<unknown> | DynamicModule>;
+  /** Relay the service's `outbox_events` (see `enqueueEvent`) to JetStream; needs `OUTBOX_TABLE_SQL` in a migration. */
+  outbox?: boolean;
+  /** Durable event consumers, started once the service listens (see README, "Durable events"). */
+  eventConsumers?: EventConsumerDefinition[];
 }
 
 /**
@@ -70,9 +75,15 @@ async function start<S extends ConfigSpec>(
     logger,
   );
   const outbound = await connectNats(config.NATS_URL, `${definition.name}-client`);
+  const events = new ServiceEvents(definition.name, outbound, logger);
+  if (definition.outbox) events.startRelay(dataSource);
   // Closed after Nest has stopped taking messages, so in-flight handlers can still ask other services.
   const closers: Array<{ close(): unknown }> = [{ close: () => outbound.drain().catch(() => undefined) }];
-  class CloseOnShutdown implements OnApplicationShutdown {
+  class CloseOnShutdown implements BeforeApplicationShutdown, OnApplicationShutdown {
+    // Events finish while NATS and the DataSource are still open.
+    async beforeApplicationShutdown() {
+      await events.stop();
+    }
     async onApplicationShutdown() {
       await Promise.all(closers.map((closer) => closer.close()));
     }
@@ -113,6 +124,7 @@ async function start<S extends ConfigSpec>(
   );
   app.enableShutdownHooks();
   await app.listen();
+  await events.startConsumers(app, definition.eventConsumers ?? []);
   if (config.HEALTH_PORT > 0) closers.push(startHealthServer(config.HEALTH_PORT, app.unwrap<NatsConnection>(), dataSource));
   logger.info({ queue: definition.name }, 'service listening on NATS');
   return app;

@@ -1,0 +1,194 @@
+import { jetstream, JetStreamClient } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { PoolClient, Pool } from 'pg';
+import type { Logger } from 'pino';
+import type { DataSource, EntityManager } from 'typeorm';
+import { ensureEventStream } from './event-stream.js';
+import { outboxChannel } from './outbox.js';
+
+export interface OutboxRelayOptions {
+  /** Rows locked and published per transaction. */
+  batchSize?: number;
+  /** Fallback poll when no NOTIFY arrives (e.g. NATS was down, the listener lost its connection). */
+  pollIntervalMs?: number;
+  /** First delay after a failed batch; doubles up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  publishTimeoutMs?: number;
+}
+
+interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: unknown;
+}
+
+/**
+ * Publishes a service's `outbox_events` rows to JetStream, oldest first, and
+ * marks them published. Each batch is one short transaction holding its rows
+ * `FOR UPDATE SKIP LOCKED`, so replicas never publish the same row twice; a
+ * row republished after a crash (published, not yet marked) carries its id as
+ * Nats-Msg-Id and JetStream drops the duplicate. Order is kept within a relay;
+ * with several replicas, batches may interleave, so consumers must not rely on
+ * order across events.
+ */
+export class OutboxRelay {
+  private readonly js: JetStreamClient;
+  private readonly options: Required<OutboxRelayOptions>;
+  private running?: Promise<void>;
+  private stopped = false;
+  private streamReady = false;
+  private failures = 0;
+  private listener?: PoolClient;
+  private notified = false;
+  private interrupt?: (byNotify: boolean) => void;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly nc: NatsConnection,
+    private readonly logger: Logger,
+    options: OutboxRelayOptions = {},
+  ) {
+    this.js = jetstream(nc);
+    this.options = { batchSize: 100, pollIntervalMs: 5_000, backoffMs: 500, maxBackoffMs: 30_000, publishTimeoutMs: 5_000, ...options };
+  }
+
+  /** Rows not yet published (pending work, e.g. for a deletion preview). */
+  static async countPending(manager: EntityManager): Promise<number> {
+    const rows: Array<{ count: number }> = await manager.query(
+      `SELECT count(*)::int AS count FROM outbox_events WHERE published_at IS NULL`,
+    );
+    return rows[0].count;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.stopped = false;
+    this.running = this.loop();
+  }
+
+  /** Finishes the batch in progress (its transaction commits or rolls back) and stops listening. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.interrupt?.(false);
+    await this.running;
+    this.running = undefined;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      let delay = this.options.pollIntervalMs;
+      let wakeOnNotify = true;
+      try {
+        await this.listen();
+        const full = await this.publishBatch();
+        if (this.failures > 0) this.logger.info({ failures: this.failures }, 'outbox relay publishing again');
+        this.failures = 0;
+        if (full) continue;
+      } catch (error) {
+        this.failures += 1;
+        this.streamReady = false;
+        delay = Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** (this.failures - 1));
+        // A burst of NOTIFYs must not turn a NATS outage into a busy loop.
+        wakeOnNotify = false;
+        this.logger.warn({ err: error, failures: this.failures, retry_in_ms: delay }, 'outbox relay could not publish; rows stay pending');
+      }
+      await this.pause(delay, wakeOnNotify);
+    }
+    await this.unlisten();
+  }
+
+  /** Publishes up to one batch; true when the batch was full (more may be waiting). */
+  private async publishBatch(): Promise<boolean> {
+    if (!this.streamReady) {
+      await ensureEventStream(this.nc);
+      this.streamReady = true;
+    }
+    let failure: unknown;
+    let locked = 0;
+    await this.dataSource.transaction(async (manager) => {
+      const rows: OutboxRow[] = await manager.query(
+        `SELECT id, subject, payload FROM outbox_events WHERE published_at IS NULL
+         ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.options.batchSize],
+      );
+      locked = rows.length;
+      const published: string[] = [];
+      for (const row of rows) {
+        try {
+          const ack = await this.js.publish(row.subject, JSON.stringify(row.payload), {
+            msgID: row.id,
+            timeout: this.options.publishTimeoutMs,
+          });
+          if (ack.duplicate) this.logger.info({ event_id: row.id }, 'outbox event was already in the stream');
+          published.push(row.id);
+        } catch (error) {
+          failure = error;
+          await manager.query(`UPDATE outbox_events SET attempts = attempts + 1 WHERE id = $1`, [row.id]);
+          break;
+        }
+      }
+      if (published.length > 0) {
+        await manager.query(`UPDATE outbox_events SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::uuid[])`, [
+          published,
+        ]);
+        this.logger.debug({ count: published.length }, 'outbox events published');
+      }
+    });
+    if (failure) throw failure;
+    return locked === this.options.batchSize;
+  }
+
+  /** One pooled connection LISTENs for enqueueEvent's NOTIFY; re-opened on the next round if it breaks. */
+  private async listen(): Promise<void> {
+    if (this.listener) return;
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    const client = await pool.connect();
+    try {
+      const [{ schema }] = (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows;
+      client.on('notification', () => this.wake());
+      client.on('error', (error) => {
+        this.logger.warn({ err: error }, 'outbox relay lost its LISTEN connection; polling until it is back');
+        if (this.listener === client) this.listener = undefined;
+        client.release(error);
+      });
+      await client.query(`LISTEN "${outboxChannel(schema)}"`);
+      this.listener = client;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+  }
+
+  private async unlisten(): Promise<void> {
+    const client = this.listener;
+    this.listener = undefined;
+    // Destroyed rather than returned: a pooled connection must not keep listening.
+    client?.release(true);
+  }
+
+  private wake(): void {
+    this.notified = true;
+    this.interrupt?.(true);
+  }
+
+  private pause(ms: number, wakeOnNotify: boolean): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (wakeOnNotify && this.notified) {
+      this.notified = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.interrupt = undefined;
+        this.notified = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.interrupt = (byNotify) => {
+        if (!byNotify || wakeOnNotify) done();
+      };
+    });
+  }
+}

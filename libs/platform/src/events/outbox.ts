@@ -1,0 +1,40 @@
+import type { EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { DURABLE_SUBJECT_PREFIX } from './event-stream.js';
+
+/**
+ * The table a service's migration creates to publish durable events with
+ * `enqueueEvent` (relayed by `OutboxRelay` when the service runs with `outbox: true`).
+ * Checked-in migrations run this text: never edit it, change the table in a new migration.
+ */
+export const OUTBOX_TABLE_SQL = `
+  CREATE TABLE outbox_events (
+    id uuid PRIMARY KEY,
+    subject text NOT NULL,
+    payload jsonb NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    published_at timestamptz,
+    attempts integer NOT NULL DEFAULT 0
+  );
+  -- The relay only looks for unpublished rows; published ones are history.
+  CREATE INDEX outbox_events_unpublished_idx ON outbox_events (id) WHERE published_at IS NULL`;
+
+/** The LISTEN/NOTIFY channel of one schema's outbox (channels are database-wide). */
+export function outboxChannel(schema: string): string {
+  return `outbox_events:${schema}`;
+}
+
+/**
+ * Records a durable event in the caller's transaction: it is published iff the
+ * business change commits. Returns the event id (its Nats-Msg-Id).
+ */
+export async function enqueueEvent(manager: EntityManager, subject: string, payload: object): Promise<string> {
+  if (!subject.startsWith(DURABLE_SUBJECT_PREFIX) || subject.length === DURABLE_SUBJECT_PREFIX.length) {
+    throw new Error(`durable event subjects start with "${DURABLE_SUBJECT_PREFIX}": ${subject}`);
+  }
+  const id = uuidv7();
+  await manager.query(`INSERT INTO outbox_events (id, subject, payload) VALUES ($1, $2, $3)`, [id, subject, JSON.stringify(payload)]);
+  // Delivered only on commit, so the relay wakes when the row is visible.
+  await manager.query(`SELECT pg_notify($1 || current_schema(), '')`, [outboxChannel('')]);
+  return id;
+}

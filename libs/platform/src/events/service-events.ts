@@ -1,0 +1,75 @@
+import type { INestApplicationContext, Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { consumeDurableEvents, DurableConsumer } from './durable-consumer.js';
+import { OutboxRelay } from './outbox-relay.js';
+
+/**
+ * Handles one durable event, resolved from the service's Nest container so it
+ * can inject the DataSource and the service's providers. Must be idempotent:
+ * an event can arrive more than once (see `consumeDurableEvents`).
+ */
+export interface DurableEventHandler {
+  handle(subject: string, payload: unknown): Promise<void>;
+}
+
+export interface EventConsumerDefinition {
+  /** `<service>-<purpose>`, e.g. `notifications-organization-deleted`; shared by the service's replicas. */
+  durable: string;
+  subjects: string[];
+  handler: Type<DurableEventHandler>;
+}
+
+/** The outbox relay and durable consumers of one service process, started and stopped by `runService`. */
+export class ServiceEvents {
+  private relay?: OutboxRelay;
+  private consumers: DurableConsumer[] = [];
+
+  constructor(
+    private readonly service: string,
+    private readonly nc: NatsConnection,
+    private readonly logger: Logger,
+  ) {}
+
+  startRelay(dataSource: DataSource): void {
+    this.relay = new OutboxRelay(dataSource, this.nc, this.logger.child({ component: 'outbox-relay' }));
+    this.relay.start();
+  }
+
+  /** After the app listens: handlers may need every provider, and may ask other services. */
+  async startConsumers(app: INestApplicationContext, definitions: EventConsumerDefinition[]): Promise<void> {
+    for (const definition of definitions) {
+      // One durable per service and purpose: a name shared across services would split the events between them.
+      if (!definition.durable.startsWith(`${this.service}-`)) {
+        throw new Error(`durable consumer "${definition.durable}" must be named "${this.service}-<purpose>"`);
+      }
+      const handler = await resolveHandler(app, definition.handler);
+      this.consumers.push(
+        await consumeDurableEvents(this.nc, {
+          durable: definition.durable,
+          subjects: definition.subjects,
+          handle: (subject, payload) => handler.handle(subject, payload),
+          logger: this.logger,
+        }),
+      );
+    }
+  }
+
+  /** Before NATS drains and the DataSource closes: in-flight events finish and are acknowledged. */
+  async stop(): Promise<void> {
+    await Promise.all([this.relay?.stop(), ...this.consumers.map((consumer) => consumer.stop())]);
+    this.consumers = [];
+    this.relay = undefined;
+  }
+}
+
+/** A handler listed in a feature module comes from there; otherwise it is built with the root module's injector. */
+async function resolveHandler(app: INestApplicationContext, type: Type<DurableEventHandler>): Promise<DurableEventHandler> {
+  try {
+    return app.get(type, { strict: false });
+  } catch {
+    return app.get(ModuleRef).create(type);
+  }
+}
