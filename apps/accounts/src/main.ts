@@ -14,4 +14,6 @@ void runService({
   entities: [UserEntity, SessionEntity, RefreshTokenEntity, ApiTokenEntity],
   migrations: accountsMigrations,
   imports: [AccountsModule, TenancyModule],
+  // Organization deletion's purge event leaves through the outbox.
+  outbox: true,
 });

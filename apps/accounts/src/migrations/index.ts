@@ -1,6 +1,12 @@
 import { CreateAccounts1763769600000 } from './1763769600000-create-accounts.js';
 import { CreateApiTokens1763769600002 } from './1763769600002-create-api-tokens.js';
 import { CreateTenancy1763769600200 } from './1763769600200-create-tenancy.js';
+import { CreateOutbox1763769600201 } from './1763769600201-create-outbox.js';
 
 /** Every migration of the accounts schema, oldest first. */
-export const accountsMigrations = [CreateAccounts1763769600000, CreateApiTokens1763769600002, CreateTenancy1763769600200];
+export const accountsMigrations = [
+  CreateAccounts1763769600000,
+  CreateApiTokens1763769600002,
+  CreateTenancy1763769600200,
+  CreateOutbox1763769600201,
+];

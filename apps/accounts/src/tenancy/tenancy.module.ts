@@ -4,6 +4,8 @@ import { InvitationsHandler } from './invitations.handler.js';
 import { InvitationsService } from './invitations.service.js';
 import { MAIL_SENDER, MailSender } from './invitation-mail.js';
 import { MembershipEvents } from './membership-events.js';
+import { OrganizationDeletionHandler } from './organization-deletion.handler.js';
+import { OrganizationDeletionService } from './organization-deletion.service.js';
 import { OrganizationsHandler } from './organizations.handler.js';
 import { OrganizationsService } from './organizations.service.js';
 import { WorkspaceAccessLookup } from './workspace-access.lookup.js';
@@ -12,9 +14,10 @@ import { WorkspacesService } from './workspaces.service.js';
 
 /** Organizations, workspaces, memberships and invitations; memberships are answered from our own tables. */
 @Module({
-  controllers: [OrganizationsHandler, WorkspacesHandler, InvitationsHandler],
+  controllers: [OrganizationsHandler, WorkspacesHandler, InvitationsHandler, OrganizationDeletionHandler],
   providers: [
     OrganizationsService,
+    OrganizationDeletionService,
     WorkspacesService,
     InvitationsService,
     MembershipEvents,

@@ -3,6 +3,8 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateOrganizationRequest,
   Organization,
+  OrganizationDeletion,
+  OrganizationDeletionPreview,
   OrganizationList,
   OrganizationMember,
   OrganizationMemberList,
@@ -50,6 +52,24 @@ export class OrganizationsController {
   @Refuses(403, 404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<Organization> {
     return this.forward.send(TenancyPatterns.getOrganization, req, { params: { id } });
+  }
+
+  @Get(':id/deletion-preview')
+  @ApiOperation({ summary: 'E10: what deleting the organization would do (owner only); pending work counted live' })
+  @Returns(OrganizationDeletionPreview)
+  @Refuses(403, 404)
+  preview(@Req() req: FastifyRequest, @Param('id') id: string): Promise<OrganizationDeletionPreview> {
+    return this.forward.send(TenancyPatterns.previewOrganizationDeletion, req, { params: { id } });
+  }
+
+  @Delete(':id')
+  @ApiOperation({
+    summary: 'Delete the organization and all its workspaces (owner only); refused with 409 deletion_blocked while E10 shows blockers',
+  })
+  @Returns(OrganizationDeletion, 202)
+  @Refuses(403, 404, 409)
+  remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<OrganizationDeletion> {
+    return this.forward.send(TenancyPatterns.deleteOrganization, req, { params: { id } });
   }
 
   @Get(':id/members')

@@ -1,3 +1,5 @@
+import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
+
 /** Organizations, workspaces, memberships and invitations live in the accounts service. */
 export const TenancyPatterns = {
   createOrganization: 'accounts.organizations.create',
@@ -35,3 +37,10 @@ export const MEMBERSHIP_CHANGED_SUBJECT = 'events.tenancy.membership-changed';
 
 /** Durable (outbox → JetStream): an organization and its workspaces are gone; each service purges its data for them. */
 export const ORGANIZATION_DELETED_SUBJECT = 'durable.tenancy.organization-deleted';
+
+/**
+ * The services that own work tied to workspaces and answer `pendingWorkPattern`.
+ * Accounts reports its undelivered purge events; publishing joins with
+ * scheduled publications and provider writes when it lands.
+ */
+export const PENDING_WORK_SERVICES = [ACCOUNTS_SERVICE] as const;
