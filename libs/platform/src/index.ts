@@ -14,3 +14,4 @@ export * from './service/request-context.interceptor.js';
 export * from './rate-limit/rate-limiter.js';
 export * from './access/principal.js';
 export * from './cache/expiring-cache.js';
+export * from './mail/mailer.js';
