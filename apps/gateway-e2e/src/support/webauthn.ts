@@ -1,4 +1,4 @@
-import { encodeCBOR } from '@levischuck/tiny-cbor';
+import { CBORType, encodeCBOR } from '@levischuck/tiny-cbor';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 
 /** The parts of PublicKeyCredentialCreationOptionsJSON a software authenticator needs. */
@@ -46,9 +46,9 @@ export function softwareAttestation(options: CreationOptions, origin: string, tw
   idLength.writeUInt16BE(credentialId.length);
   const authData = Buffer.concat([rpIdHash, Buffer.from([flags]), counter, aaguid, idLength, credentialId, coseKey]);
   const attestationObject = encodeCBOR(
-    new Map<string, string | Uint8Array | Map<string, never>>([
+    new Map<string, CBORType>([
       ['fmt', 'none'],
-      ['attStmt', new Map()],
+      ['attStmt', new Map<string, CBORType>()],
       ['authData', authData],
     ]),
   );
