@@ -61,7 +61,7 @@ export async function startSmtpSink(options: { print?: boolean } = {}): Promise<
             if (options.print) {
               process.stdout.write(
                 `\n[mail] ${receivedAt}\n  From: ${message.from}\n  To: ${message.to}\n  Subject: ${message.subject}\n\n` +
-                  `${message.text.replace(/^/gm, '  ')}\n`,
+                  `${message.text.trimEnd().replace(/^/gm, '  ')}\n`,
               );
             }
           }

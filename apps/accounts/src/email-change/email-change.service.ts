@@ -103,8 +103,8 @@ export class EmailChangeService {
       });
       return { change: saved, oldEmail: user.email };
     });
-    // The old address is told, but a dead old mailbox (a common reason to move) must not block the change.
-    await this.mailer
+    // The old address is told, but a dead or slow old mailbox (a common reason to move) must not block the change.
+    void this.mailer
       .send({
         to: oldEmail,
         subject: 'Your sign-in email is being changed',

@@ -95,11 +95,14 @@ export class PasskeysService {
           'The challenge_id is unknown, expired or used; start again with /auth/security/passkeys/begin.',
         );
       }
+      if (!looksLikeRegistration(input.credential)) {
+        throw problems.invalid('body.credential', 'must be a WebAuthn registration response (RegistrationResponseJSON)');
+      }
       const expected = Buffer.from(challenge.challengeHash, 'hex');
       let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
       try {
         verification = await verifyRegistrationResponse({
-          response: input.credential as RegistrationResponseJSON,
+          response: input.credential,
           expectedChallenge: (value) => timingSafeEqual(sha256(value), expected),
           expectedOrigin: rp.origin,
           expectedRPID: rp.id,
@@ -170,7 +173,23 @@ export class PasskeysService {
   }
 }
 
-/** The library's reason, without anything that is not the client's own data. */
+/** The members verification reads, so a malformed value is refused plainly rather than by a TypeError deep inside. */
+function looksLikeRegistration(value: unknown): value is RegistrationResponseJSON {
+  const credential = value as { id?: unknown; rawId?: unknown; type?: unknown; response?: Record<string, unknown> } | null;
+  return (
+    !!credential &&
+    typeof credential === 'object' &&
+    typeof credential.id === 'string' &&
+    typeof credential.rawId === 'string' &&
+    typeof credential.type === 'string' &&
+    !!credential.response &&
+    typeof credential.response === 'object' &&
+    typeof credential.response.clientDataJSON === 'string' &&
+    typeof credential.response.attestationObject === 'string'
+  );
+}
+
+/** The library's reason (about the client's own data), kept short. */
 function verificationReason(error: unknown): string {
   const message = error instanceof Error ? error.message : 'the credential is malformed';
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;

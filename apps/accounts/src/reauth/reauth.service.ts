@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Principal, ReauthGrant } from '@social/contracts';
 import { problems, RateLimiter } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -13,11 +13,26 @@ const GRANT_TTL_MS = 5 * 60_000;
 const FAILURES = { limit: 10, windowSeconds: 15 * 60 };
 
 @Injectable()
-export class ReauthService {
+export class ReauthService implements OnModuleInit, OnApplicationShutdown {
   private readonly limiter: RateLimiter;
+  private sweepTimer?: NodeJS.Timeout;
 
   constructor(private readonly dataSource: DataSource) {
     this.limiter = new RateLimiter(dataSource);
+  }
+
+  /** Expired grants and passkey challenges are dead weight; any replica may sweep them. */
+  onModuleInit() {
+    this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), 3_600_000).unref();
+  }
+
+  onApplicationShutdown() {
+    clearInterval(this.sweepTimer);
+  }
+
+  private async sweep() {
+    await this.dataSource.query(`DELETE FROM reauth_grants WHERE expires_at < now() - interval '1 day'`);
+    await this.dataSource.query(`DELETE FROM passkey_challenges WHERE expires_at < now() - interval '1 day'`);
   }
 
   async reauthenticate(principal: Principal, password: string): Promise<ReauthGrant> {

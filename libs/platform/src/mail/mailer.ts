@@ -28,6 +28,8 @@ export interface MailerSettings {
 
 /** Short enough that a request waiting on SMTP never outlives the gateway's 10 s. */
 const TIMEOUTS = { connectionTimeout: 3_000, greetingTimeout: 3_000, socketTimeout: 5_000 };
+/** The whole exchange, however the server dribbles its answers. */
+const SEND_DEADLINE_MS = 7_000;
 /** nodemailer's codes for "could not talk to the server at all". */
 const UNREACHABLE_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS', 'ECONNREFUSED']);
 
@@ -48,13 +50,24 @@ export class Mailer {
 
   async send(message: MailMessage): Promise<{ messageId: string; response: string }> {
     if (!this.transport) throw new MailDeliveryError('not_configured', 'SMTP_URL is not set.');
+    let deadline: NodeJS.Timeout | undefined;
     try {
-      const info = await this.transport.sendMail({ from: this.settings.SMTP_FROM, ...message });
+      const info = await Promise.race([
+        this.transport.sendMail({ from: this.settings.SMTP_FROM, ...message }),
+        new Promise<never>((_resolve, reject) => {
+          deadline = setTimeout(
+            () => reject(Object.assign(new Error(`SMTP did not finish within ${SEND_DEADLINE_MS} ms`), { code: 'ETIMEDOUT' })),
+            SEND_DEADLINE_MS,
+          );
+        }),
+      ]);
       return { messageId: info.messageId, response: info.response };
     } catch (error) {
       const { code, responseCode, message: text } = error as { code?: string; responseCode?: number; message?: string };
       const reason = !responseCode && code && UNREACHABLE_CODES.has(code) ? 'unreachable' : 'refused';
       throw new MailDeliveryError(reason, text ?? String(error));
+    } finally {
+      clearTimeout(deadline);
     }
   }
 }
