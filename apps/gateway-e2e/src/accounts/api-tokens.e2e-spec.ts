@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
+import { freePort, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { call, eventually, expectProblem, registerUser, TestUser } from '../support/api.js';
@@ -200,5 +202,59 @@ describe('accounts: issuing API tokens', () => {
       expectProblem(await call(method, path, { token, body }), 403, 'workspace_token_forbidden');
     }
     expect((await call('GET', '/api-tokens', { token: user.token })).body.api_tokens.map((t: { name: string }) => t.name)).toEqual(['bound']);
+  });
+});
+
+describe('accounts: revoking API tokens and sessions on every gateway replica', () => {
+  let second: ChildProcess;
+  let secondBase: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    secondBase = `http://127.0.0.1:${port}`;
+    second = startProcess(process.execPath, ['apps/gateway/dist/main.js'], {
+      cwd: REPO_ROOT,
+      stdio: 'ignore',
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        NATS_URL: process.env.E2E_NATS_URL_IN_USE,
+        JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY,
+        LOG_LEVEL: 'warn',
+      },
+    });
+    await waitFor('a second gateway replica', async () => (await fetch(`${secondBase}/ready`)).status === 200, 30_000);
+  });
+
+  afterAll(async () => {
+    await stopProcess(second);
+  });
+
+  const meOnSecond = async (token: string) => {
+    const response = await fetch(`${secondBase}/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: response.status, body: (await response.json()) as { code?: string } };
+  };
+
+  it('a deleted API token stops within 5 s on both replicas, though each had it cached', async () => {
+    const user = await registerUser();
+    const created = await call('POST', '/api-tokens', { token: user.token, body: { name: 'replicated' } });
+    const { token, item } = created.body;
+    expect((await call('GET', '/auth/me', { token })).status).toBe(200);
+    expect((await meOnSecond(token)).status).toBe(200);
+    expect((await call('DELETE', `/api-tokens/${item.id}`, { token: user.token })).status).toBe(204);
+    await eventually(async () => {
+      expectProblem(await call('GET', '/auth/me', { token }), 401, 'token_revoked');
+      expect(await meOnSecond(token)).toEqual({ status: 401, body: expect.objectContaining({ code: 'token_revoked' }) });
+    });
+  });
+
+  it('logout stops the access token within 5 s on both replicas', async () => {
+    const user = await registerUser();
+    expect((await meOnSecond(user.token)).status).toBe(200);
+    expect((await call('POST', '/auth/logout', { token: user.token })).status).toBe(204);
+    await eventually(async () => {
+      expectProblem(await call('GET', '/auth/me', { token: user.token }), 401, 'token_revoked');
+      expect(await meOnSecond(user.token)).toEqual({ status: 401, body: expect.objectContaining({ code: 'token_revoked' }) });
+    });
   });
 });
