@@ -1,20 +1,30 @@
 import { Module } from '@nestjs/common';
-import { SERVICE_CONFIG } from '@social/platform';
+import { Mailer, SERVICE_CONFIG } from '@social/platform';
 import { ApiTokensHandler } from './api-tokens/api-tokens.handler.js';
 import { ApiTokensService } from './api-tokens/api-tokens.service.js';
 import { AccessTokenSigner } from './auth/access-tokens.js';
 import { AuthHandler } from './auth/auth.handler.js';
 import { AuthService } from './auth/auth.service.js';
 import type { AccountsConfig } from './config.js';
+import { EmailChangeHandler } from './email-change/email-change.handler.js';
+import { EmailChangeService } from './email-change/email-change.service.js';
+import { PasskeysHandler } from './passkeys/passkeys.handler.js';
+import { PasskeysService } from './passkeys/passkeys.service.js';
 import { ProfileHandler } from './profile/profile.handler.js';
 import { ProfileService } from './profile/profile.service.js';
+import { ReauthHandler } from './reauth/reauth.handler.js';
+import { ReauthService } from './reauth/reauth.service.js';
 
 @Module({
-  controllers: [AuthHandler, ProfileHandler, ApiTokensHandler],
+  controllers: [AuthHandler, ProfileHandler, ApiTokensHandler, ReauthHandler, PasskeysHandler, EmailChangeHandler],
   providers: [
     AuthService,
     ApiTokensService,
     ProfileService,
+    ReauthService,
+    PasskeysService,
+    EmailChangeService,
+    { provide: Mailer, inject: [SERVICE_CONFIG], useFactory: (config: AccountsConfig) => new Mailer(config) },
     {
       provide: AccessTokenSigner,
       inject: [SERVICE_CONFIG],
@@ -22,5 +32,6 @@ import { ProfileService } from './profile/profile.service.js';
         AccessTokenSigner.fromPem(config.JWT_PRIVATE_KEY, config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
+  exports: [Mailer, ApiTokensService],
 })
 export class AccountsModule {}

@@ -7,11 +7,23 @@ import { accountsSettings } from './config.js';
 import { accountsMigrations } from './migrations/index.js';
 import { RefreshTokenEntity, SessionEntity } from './auth/session.entity.js';
 import { UserEntity } from './users/user.entity.js';
+import { ReauthGrantEntity } from './reauth/reauth-grant.entity.js';
+import { PasskeyChallengeEntity, PasskeyEntity } from './passkeys/passkey.entity.js';
+import { EmailChangeEntity } from './email-change/email-change.entity.js';
 
 void runService({
   name: ACCOUNTS_SERVICE,
   settings: accountsSettings,
-  entities: [UserEntity, SessionEntity, RefreshTokenEntity, ApiTokenEntity],
+  entities: [
+    UserEntity,
+    SessionEntity,
+    RefreshTokenEntity,
+    ApiTokenEntity,
+    ReauthGrantEntity,
+    PasskeyEntity,
+    PasskeyChallengeEntity,
+    EmailChangeEntity,
+  ],
   migrations: accountsMigrations,
   imports: [AccountsModule, TenancyModule],
   // Organization deletion's purge event leaves through the outbox.

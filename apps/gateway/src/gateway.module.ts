@@ -2,8 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
+import { ApiTokensController } from './accounts/api-tokens.controller.js';
 import { AuthController } from './accounts/auth.controller.js';
+import { EmailChangeController } from './accounts/email-change.controller.js';
 import { MeController } from './accounts/me.controller.js';
+import { PasskeysController } from './accounts/passkeys.controller.js';
+import { ReauthController } from './accounts/reauth.controller.js';
 import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { RevokedSessions } from './auth/revoked-sessions.js';
 import { TokenRateLimiter } from './auth/token-rate-limiter.js';
@@ -31,6 +35,10 @@ export class GatewayModule {
         MeController,
         PreferencesController,
         MutesController,
+        ReauthController,
+        PasskeysController,
+        EmailChangeController,
+        ApiTokensController,
         OrganizationsController,
         WorkspacesController,
         InvitationsController,

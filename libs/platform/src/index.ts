@@ -21,3 +21,4 @@ export * from './events/outbox.js';
 export * from './events/outbox-relay.js';
 export * from './events/durable-consumer.js';
 export * from './events/service-events.js';
+export * from './mail/mailer.js';

@@ -1,8 +1,9 @@
 /**
  * `npm start`: the whole platform on this machine. PostgreSQL is DATABASE_URL
  * or an embedded one under .data/; NATS is NATS_URL (default 127.0.0.1:4222)
- * or, if nothing answers there, a nats-server from PATH; dev keys are made once
- * into .data/; then every app starts as its own process. Ctrl-C stops it all.
+ * or, if nothing answers there, a nats-server from PATH; mail goes to SMTP_URL
+ * or, when unset, to a local sink that prints each mail here; dev keys are made
+ * once into .data/; then every app starts as its own process. Ctrl-C stops it all.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import {
   REPO_ROOT,
   RunningStack,
   startPrivateNats,
+  startSmtpSink,
   startStack,
 } from '@social/testing';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
@@ -41,6 +43,14 @@ async function main() {
     natsUrl = nats.url;
   }
 
+  let smtpUrl = process.env.SMTP_URL;
+  if (!smtpUrl) {
+    const sink = await startSmtpSink({ print: true });
+    stops.unshift(sink.stop);
+    smtpUrl = sink.smtpUrl;
+    log(`no SMTP_URL; mail goes to a local sink at ${smtpUrl} and is printed here`);
+  }
+
   const secrets = {
     ...loadOrCreateSecrets(DATA_DIR),
     ...(process.env.JWT_PRIVATE_KEY && { jwtPrivateKey: process.env.JWT_PRIVATE_KEY }),
@@ -55,6 +65,7 @@ async function main() {
     secrets,
     publicBaseUrl,
     logLevel: process.env.LOG_LEVEL ?? 'info',
+    env: { SMTP_URL: smtpUrl },
   });
   stops.unshift(stack.stop);
   writeFileSync(join(DATA_DIR, 'stack.json'), JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl }, null, 2));

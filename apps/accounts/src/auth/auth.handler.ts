@@ -11,11 +11,15 @@ import {
 } from '@social/contracts';
 import { requirePrincipal, validateInput } from '@social/platform';
 
+import { ApiTokensService } from '../api-tokens/api-tokens.service.js';
 import { AuthService } from './auth.service.js';
 
 @Controller()
 export class AuthHandler {
-  constructor(private readonly auth: AuthService) {}
+  constructor(
+    private readonly auth: AuthService,
+    private readonly apiTokens: ApiTokensService,
+  ) {}
 
   @MessagePattern(AccountsPatterns.register)
   register(@Payload() req: RpcRequest<RegisterRequest>): Promise<AuthTokens> {
@@ -39,7 +43,9 @@ export class AuthHandler {
   }
 
   @MessagePattern(AccountsPatterns.listRevokedSessions)
-  listRevokedSessions(): Promise<SessionRevokedEvent[]> {
-    return this.auth.recentlyRevoked();
+  async listRevokedSessions(): Promise<SessionRevokedEvent[]> {
+    // API tokens are revoked like sessions (their id stands in for the session id).
+    const [sessions, tokens] = await Promise.all([this.auth.recentlyRevoked(), this.apiTokens.recentlyRevoked()]);
+    return [...sessions, ...tokens];
   }
 }

@@ -184,8 +184,20 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
     return { sessionId: session.id, until: until.toISOString() };
   }
 
+  /** Ends every live session of a user except one, inside the caller's transaction; announce them after commit. */
+  async revokeOtherSessions(db: EntityManager, userId: string, keepSessionId: string, reason: string): Promise<SessionEntity[]> {
+    // TypeORM answers an UPDATE as [rows, rowCount].
+    const [revoked]: [SessionEntity[], number] = await db.query(
+      `UPDATE sessions SET revoked_at = now(), revoke_reason = $3
+       WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL
+       RETURNING id, revoked_at AS "revokedAt"`,
+      [userId, keepSessionId, reason],
+    );
+    return revoked;
+  }
+
   /** Every gateway replica listens and stops accepting the session's access tokens at once. */
-  private announceRevocation(session: SessionEntity) {
+  announceRevocation(session: Pick<SessionEntity, 'id' | 'revokedAt'>) {
     this.nats.publish(SESSION_REVOKED_SUBJECT, JSON.stringify(this.revocationEvent(session)));
   }
 }

@@ -1,5 +1,6 @@
 import { CreateAccounts1763769600000 } from './1763769600000-create-accounts.js';
 import { CreateApiTokens1763769600002 } from './1763769600002-create-api-tokens.js';
+import { CreateAccountSecurity1763769600100 } from './1763769600100-create-account-security.js';
 import { CreateTenancy1763769600200 } from './1763769600200-create-tenancy.js';
 import { CreateOutbox1763769600201 } from './1763769600201-create-outbox.js';
 
@@ -7,6 +8,7 @@ import { CreateOutbox1763769600201 } from './1763769600201-create-outbox.js';
 export const accountsMigrations = [
   CreateAccounts1763769600000,
   CreateApiTokens1763769600002,
+  CreateAccountSecurity1763769600100,
   CreateTenancy1763769600200,
   CreateOutbox1763769600201,
 ];

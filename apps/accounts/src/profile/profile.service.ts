@@ -2,12 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { SecurityStatus, UpdateProfileRequest, UserContact, UserProfile } from '@social/contracts';
 import { preparedQuery, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
+import { PasskeysService } from '../passkeys/passkeys.service.js';
 import { SELECT_USER_BY_ID, UserEntity, userFromRow, UserRow } from '../users/user.entity.js';
 import { toUserProfile } from './user-profile.mapper.js';
 
 @Injectable()
 export class ProfileService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly passkeys: PasskeysService,
+  ) {}
 
   /** The hottest read of the platform (every client asks it first), hence a prepared statement. */
   async get(userId: string): Promise<UserProfile> {
@@ -40,14 +44,8 @@ export class ProfileService {
     });
   }
 
-  async security(userId: string): Promise<SecurityStatus> {
-    const user = await this.find(userId);
-    return {
-      methods: user.passwordHash ? ['password'] : [],
-      passkeys: [],
-      totp_enabled: false,
-      user: toUserProfile(user),
-    };
+  security(userId: string): Promise<SecurityStatus> {
+    return this.passkeys.securityStatus(userId);
   }
 
   async contact(userId: string): Promise<UserContact> {

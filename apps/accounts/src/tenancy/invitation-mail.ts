@@ -1,18 +1,6 @@
-/** What the invitation flow needs from a mailer: said once here so the flow does not care which transport sends it. */
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-}
+import type { MailMessage } from '@social/platform';
 
-export interface MailSender {
-  readonly configured: boolean;
-  send(mail: OutgoingMail): Promise<unknown>;
-}
-
-export const MAIL_SENDER = Symbol('MAIL_SENDER');
-
-export function invitationMail(input: { to: string; workspaceName: string; role: string; acceptUrl: string; expiresAt: Date }): OutgoingMail {
+export function invitationMail(input: { to: string; workspaceName: string; role: string; acceptUrl: string; expiresAt: Date }): MailMessage {
   return {
     to: input.to,
     subject: `You are invited to the workspace ${input.workspaceName}`,

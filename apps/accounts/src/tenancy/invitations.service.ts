@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CreateInvitationRequest, InvitationAcceptance, Principal, WorkspaceInvitation, WorkspaceRole } from '@social/contracts';
-import { AccessControl, isUuid, pathId, Problem, problems, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { AccessControl, isUuid, Mailer, pathId, Problem, problems, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-tokens.js';
 import type { AccountsConfig } from '../config.js';
-import { invitationMail, MAIL_SENDER, MailSender } from './invitation-mail.js';
+import { invitationMail } from './invitation-mail.js';
 import { MembershipEvents } from './membership-events.js';
 
 const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
@@ -68,7 +68,7 @@ export class InvitationsService {
     private readonly dataSource: DataSource,
     private readonly access: AccessControl,
     private readonly events: MembershipEvents,
-    @Inject(MAIL_SENDER) private readonly mailer: MailSender,
+    private readonly mailer: Mailer,
     @Inject(SERVICE_CONFIG) private readonly config: AccountsConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {}

@@ -11,6 +11,7 @@ import {
 } from '@social/contracts';
 import { askEach, enqueueEvent, problems, RpcClient } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
+import { ApiTokensService } from '../api-tokens/api-tokens.service.js';
 import { MembershipEvents } from './membership-events.js';
 import { OrganizationsService } from './organizations.service.js';
 
@@ -28,6 +29,7 @@ export class OrganizationDeletionService {
     private readonly organizations: OrganizationsService,
     private readonly rpc: RpcClient,
     private readonly events: MembershipEvents,
+    private readonly apiTokens: ApiTokensService,
   ) {}
 
   /** E10, for the owner only: members get 403, everyone else 404. */
@@ -94,20 +96,29 @@ export class OrganizationDeletionService {
     if (preview.blockers.length) {
       throw problems.conflict('deletion_blocked', 'The organization cannot be deleted yet; see blockers.', { blockers: preview.blockers });
     }
-    const deletedAt = new Date().toISOString();
-    const workspaceIds = await this.dataSource.transaction(async (db) => {
+    const deletedAt = new Date();
+    const { workspaceIds, revokedTokenIds } = await this.dataSource.transaction(async (db) => {
       // Locks the organization against a concurrent workspace creation or second delete.
       const locked = (await db.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [preview.organization_id])) as unknown[];
       if (!locked.length) throw problems.notFound();
       const ids = await this.workspaceIds(db, preview.organization_id);
-      const event: OrganizationDeletedEvent = { organization_id: preview.organization_id, workspace_ids: ids, deleted_at: deletedAt };
-      await db.query('DELETE FROM api_tokens WHERE workspace_id = ANY($1::uuid[])', [ids]);
+      const event: OrganizationDeletedEvent = {
+        organization_id: preview.organization_id,
+        workspace_ids: ids,
+        deleted_at: deletedAt.toISOString(),
+      };
+      // Tokens bound to these workspaces die with them (revoked, like a deleted token).
+      const [tokens] = (await db.query(
+        'UPDATE api_tokens SET revoked_at = $2 WHERE workspace_id = ANY($1::uuid[]) AND revoked_at IS NULL RETURNING id',
+        [ids, deletedAt],
+      )) as [Array<{ id: string }>, number];
       await db.query('DELETE FROM organizations WHERE id = $1', [preview.organization_id]);
       await enqueueEvent(db, ORGANIZATION_DELETED_SUBJECT, event);
-      return ids;
+      return { workspaceIds: ids, revokedTokenIds: tokens.map((t) => t.id) };
     });
     this.events.everyoneChanged();
-    return { organization_id: preview.organization_id, workspace_ids: workspaceIds, deleted_at: deletedAt };
+    this.apiTokens.announceRevoked(revokedTokenIds, deletedAt);
+    return { organization_id: preview.organization_id, workspace_ids: workspaceIds, deleted_at: deletedAt.toISOString() };
   }
 
   /** Accounts' own answer to "pending work": purge events for these workspaces not yet handed to JetStream. */

@@ -1,8 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts.module.js';
 import { AccessControl, WORKSPACE_ACCESS_LOOKUP } from '@social/platform';
 import { InvitationsHandler } from './invitations.handler.js';
 import { InvitationsService } from './invitations.service.js';
-import { MAIL_SENDER, MailSender } from './invitation-mail.js';
 import { MembershipEvents } from './membership-events.js';
 import { OrganizationDeletionHandler } from './organization-deletion.handler.js';
 import { OrganizationDeletionService } from './organization-deletion.service.js';
@@ -12,8 +12,15 @@ import { WorkspaceAccessLookup } from './workspace-access.lookup.js';
 import { WorkspacesHandler } from './workspaces.handler.js';
 import { WorkspacesService } from './workspaces.service.js';
 
-/** Organizations, workspaces, memberships and invitations; memberships are answered from our own tables. */
+/**
+ * Organizations, workspaces, memberships and invitations; memberships are
+ * answered from our own tables. Global so the rest of accounts (API tokens)
+ * asks the same AccessControl.
+ */
+@Global()
 @Module({
+  // The mailer is configured once, in AccountsModule.
+  imports: [AccountsModule],
   controllers: [OrganizationsHandler, WorkspacesHandler, InvitationsHandler, OrganizationDeletionHandler],
   providers: [
     OrganizationsService,
@@ -21,8 +28,6 @@ import { WorkspacesService } from './workspaces.service.js';
     WorkspacesService,
     InvitationsService,
     MembershipEvents,
-    // Replaced by the SMTP mailer when it lands (account-security work); until then invitations record `unavailable`.
-    { provide: MAIL_SENDER, useValue: { configured: false, send: () => Promise.reject(new Error('no SMTP')) } satisfies MailSender },
     WorkspaceAccessLookup,
     AccessControl,
     {

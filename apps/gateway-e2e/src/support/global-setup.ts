@@ -13,6 +13,7 @@ import {
   natsAnswers,
   PrivateNats,
   startPrivateNats,
+  startSmtpSink,
   startStack,
 } from '@social/testing';
 import { mkdirSync, openSync } from 'node:fs';
@@ -45,6 +46,8 @@ export default async function globalSetup() {
   const log = openSync(logFile, 'a');
   const port = await freePort();
   const secrets = generateSecrets();
+  // A real SMTP server that keeps every mail; suites read and steer it through E2E_MAIL_URL.
+  const mail = await startSmtpSink();
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
@@ -54,9 +57,10 @@ export default async function globalSetup() {
     // Debug, so the suites can follow a request id through every service's log.
     logLevel: process.env.E2E_LOG_LEVEL ?? 'debug',
     // The suites play the proxy in front: each call says which client address it comes from.
-    env: { RPC_TIMEOUT_MS: '5000', TRUST_PROXY: 'true' },
+    env: { RPC_TIMEOUT_MS: '5000', TRUST_PROXY: 'true', SMTP_URL: mail.smtpUrl },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
+    await mail.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -65,8 +69,9 @@ export default async function globalSetup() {
   process.env.E2E_NATS_URL_IN_USE = nats.url;
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_LOG_FILE = logFile;
+  process.env.E2E_MAIL_URL = mail.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
-  const state: E2eState = { stack, nats, database };
+  const state: E2eState = { stack, nats, database, mail };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

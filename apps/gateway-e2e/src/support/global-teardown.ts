@@ -6,4 +6,5 @@ export default async function globalTeardown() {
   await state.stack.stop();
   await state.nats.stop();
   await state.database.drop();
+  await state.mail.stop();
 }

@@ -1,8 +1,9 @@
-import type { PrivateNats, RunningStack, TemporaryDatabase } from '@social/testing';
+import type { PrivateNats, RunningStack, SmtpSink, TemporaryDatabase } from '@social/testing';
 
 /** What global setup started and global teardown stops (same process, shared globalThis). */
 export interface E2eState {
   stack: RunningStack;
   nats: PrivateNats;
   database: TemporaryDatabase;
+  mail: SmtpSink;
 }

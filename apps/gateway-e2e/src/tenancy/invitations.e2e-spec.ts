@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { baseUrl, call, expectProblem, registerUser, TestUser } from '../support/api.js';
 import { expectTenantIsolation } from '../support/isolation.js';
+import { setMailRefusing, waitForMail } from '../support/mail.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, secretOf, Tenant } from '../support/tenancy.js';
 
@@ -25,24 +26,24 @@ describe('tenancy: invitations (and E11 resend)', () => {
   });
   afterAll(async () => db?.end());
 
-  it('creates an invitation (201, Location) with its accept_url shown once; the list has no secrets', async () => {
+  it('creates an invitation (201, Location), emails its link, shows accept_url once; the list has no secrets', async () => {
     const invitee = await registerUser();
-    const created = await invite(invitee.email.toUpperCase(), 'viewer');
+    const created = await invite(invitee.email, 'viewer');
     expect(created.status).toBe(201);
     await expectMatchesOwnSchema(created.body, 'WorkspaceInvitation');
     expect(created.body).toEqual({
       $schema: expect.stringMatching(/\/api\/v1\/schemas\/WorkspaceInvitation\.json$/),
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       workspace_id: tenant.workspaceId,
-      email: invitee.email.toUpperCase(),
+      email: invitee.email,
       role: 'viewer',
-      status: expect.stringMatching(/^(sent|delivery_failed)$/),
+      status: 'sent',
       accept_url: expect.stringMatching(new RegExp(`^${baseUrl()}/invite\\?token=inv_[A-Za-z0-9_-]{43}$`)),
       invited_by_user_id: tenant.owner.id,
       created_at: expect.stringMatching(ISO),
       expires_at: expect.stringMatching(ISO),
       last_sent_at: created.body.created_at,
-      email_delivery_status: expect.stringMatching(/^(sent|failed|unavailable)$/),
+      email_delivery_status: 'sent',
       email_delivery_updated_at: expect.stringMatching(ISO),
       accepted_at: '',
       accepted_by_user_id: '',
@@ -51,6 +52,9 @@ describe('tenancy: invitations (and E11 resend)', () => {
     const sevenDays = Date.parse(created.body.expires_at) - Date.parse(created.body.created_at);
     expect(sevenDays).toBe(7 * 24 * 3_600_000);
     expect(created.headers.get('location')).toBe(`${invitations()}/${created.body.id}`);
+    const mail = await waitForMail(invitee.email);
+    expect(mail.subject).toContain('Main');
+    expect(mail.text).toContain(created.body.accept_url);
 
     const listed = await call('GET', invitations(), { token: tenant.owner.token });
     expect(listed.status).toBe(200);
@@ -126,6 +130,24 @@ describe('tenancy: invitations (and E11 resend)', () => {
     // The old link died with the rotation; the new one works.
     expectProblem(await accept(invitee, secretOf(created.body.accept_url)), 409, 'invitation_not_acceptable');
     expect((await accept(invitee, secretOf(resent.body.accept_url))).status).toBe(200);
+  });
+
+  it('records what SMTP answered: a refused mail leaves the invitation delivery_failed, and E11 sends it again', async () => {
+    const email = `refused-${Date.now()}@example.com`;
+    let created;
+    try {
+      await setMailRefusing(true);
+      created = await invite(email);
+    } finally {
+      await setMailRefusing(false);
+    }
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual(expect.objectContaining({ status: 'delivery_failed', email_delivery_status: 'failed' }));
+    await age(created.body.id, 'last_sent_at', 120);
+    const resent = await call('POST', `${invitations()}/${created.body.id}/resend`, { token: tenant.owner.token });
+    expect(resent.status).toBe(200);
+    expect(resent.body).toEqual(expect.objectContaining({ status: 'sent', email_delivery_status: 'sent' }));
+    expect((await waitForMail(email)).text).toContain(resent.body.accept_url);
   });
 
   it('revokes (204, twice is fine); a revoked invitation cannot be accepted or resent (409 before 429)', async () => {

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Patch, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsPatterns, SecurityStatus, UpdateProfileRequest, UserProfile } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
+import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
@@ -29,9 +30,10 @@ export class MeController {
   }
 
   @Get('security')
+  @RefusesWorkspaceTokens()
   @ApiOperation({ summary: 'Sign-in methods, passkeys and two-factor state' })
   @Returns(SecurityStatus)
-  @Refuses(401, 429, 503, 504)
+  @Refuses(401, 403, 429, 503, 504)
   security(@Req() req: FastifyRequest): Promise<SecurityStatus> {
     return this.forward.send(AccountsPatterns.getSecurity, req);
   }

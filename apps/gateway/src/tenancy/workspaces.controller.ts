@@ -11,6 +11,7 @@ import {
   WorkspaceMemberList,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
@@ -22,6 +23,7 @@ export class WorkspacesController {
   constructor(private readonly forward: Forwarder) {}
 
   @Post()
+  @RefusesWorkspaceTokens()
   @ApiOperation({ summary: 'Create a workspace in an organization (its owner or admins); the caller becomes its admin' })
   @Returns(Workspace, 201)
   @Refuses(400, 403, 409, 413, 415, 422)

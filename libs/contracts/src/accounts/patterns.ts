@@ -15,6 +15,17 @@ export const AccountsPatterns = {
   verifyApiToken: 'accounts.api-tokens.verify',
   /** Asked by other services that need a user's contact address. */
   getContact: 'accounts.users.get-contact',
+  reauth: 'accounts.reauth.create',
+  beginPasskey: 'accounts.passkeys.begin',
+  finishPasskey: 'accounts.passkeys.finish',
+  deletePasskey: 'accounts.passkeys.delete',
+  requestEmailChange: 'accounts.email-change.request',
+  confirmEmailChange: 'accounts.email-change.confirm',
+  getEmailChange: 'accounts.email-change.get',
+  cancelEmailChange: 'accounts.email-change.cancel',
+  createApiToken: 'accounts.api-tokens.create',
+  listApiTokens: 'accounts.api-tokens.list',
+  deleteApiToken: 'accounts.api-tokens.delete',
 } as const;
 
 /** Core NATS subject (fan-out, no queue group) every gateway replica listens on. */

@@ -36,6 +36,19 @@ export class RateLimiter {
     if (rows[0].count > rule.limit) throw this.refusal(rule, windowStart);
   }
 
+  /**
+   * Refuses (429) once the window already holds `limit` events, without
+   * counting one: for limits on failures, where only a failure is counted.
+   */
+  async check(rule: RateLimit, db: EntityManager = this.dataSource.manager): Promise<void> {
+    const windowStart = this.windowStart(rule);
+    const rows: Array<{ count: number }> = await db.query(
+      `SELECT count FROM rate_limit_counters WHERE key = $1 AND window_start = $2`,
+      [rule.key, windowStart],
+    );
+    if ((rows[0]?.count ?? 0) >= rule.limit) throw this.refusal(rule, windowStart);
+  }
+
   /** Drops windows that ended long ago; cheap enough to call now and then. */
   async prune(olderThanSeconds = 86_400): Promise<void> {
     await this.dataSource.query(`DELETE FROM rate_limit_counters WHERE window_start < now() - make_interval(secs => $1)`, [

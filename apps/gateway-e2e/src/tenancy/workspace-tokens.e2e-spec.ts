@@ -1,0 +1,52 @@
+import { describe, expect, it } from '@jest/globals';
+import { call, eventually, expectProblem } from '../support/api.js';
+import { createTenant, createWorkspace } from '../support/tenancy.js';
+
+const inHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+describe('tenancy: workspace-bound API tokens', () => {
+  it('sees only its workspace, never organization routes, and dies with its organization', async () => {
+    const tenant = await createTenant();
+    const other = await createWorkspace(tenant.owner, tenant.organizationId, 'Other');
+    const created = await call('POST', '/api-tokens', { token: tenant.owner.token, body: { name: 'ci', workspace_id: tenant.workspaceId } });
+    expect(created.status).toBe(201);
+    expect(created.body.item.workspace_id).toBe(tenant.workspaceId);
+    const token = created.body.token as string;
+
+    const listed = await call('GET', '/workspaces', { token });
+    expect(listed.body.workspaces.map((w: { id: string }) => w.id)).toEqual([tenant.workspaceId]);
+    expect((await call('GET', `/workspaces/${tenant.workspaceId}`, { token })).body.role).toBe('admin');
+    expectProblem(await call('GET', `/workspaces/${other}`, { token }), 404);
+    expectProblem(await call('PATCH', `/workspaces/${other}`, { token, body: { name: 'x' } }), 404);
+    // Another service asks the same access helper: the bound workspace only.
+    const mute = (workspaceId: string) =>
+      call('POST', '/notifications/mutes', { token, body: { workspace_id: workspaceId, starts_at: new Date().toISOString(), ends_at: inHour() } });
+    expect((await mute(tenant.workspaceId)).status).toBe(201);
+    expectProblem(await mute(other), 403, 'workspace_forbidden');
+    // Organization operations are refused outright.
+    expectProblem(await call('GET', '/organizations', { token }), 403, 'workspace_token_forbidden');
+    expectProblem(await call('GET', `/organizations/${tenant.organizationId}/members`, { token }), 403, 'workspace_token_forbidden');
+    expectProblem(
+      await call('POST', '/workspaces', { token, body: { organization_id: tenant.organizationId, name: 'Sneaky' } }),
+      403,
+      'workspace_token_forbidden',
+    );
+
+    // Deleting the organization revokes the token on every gateway within seconds.
+    expect((await call('DELETE', `/organizations/${tenant.organizationId}`, { token: tenant.owner.token })).status).toBe(202);
+    await eventually(async () => {
+      expectProblem(await call('GET', '/auth/me', { token }), 401);
+    }, 5_000);
+  });
+
+  it('can only be bound to a workspace its user belongs to (403, nothing created)', async () => {
+    const tenant = await createTenant();
+    const stranger = await createTenant();
+    expectProblem(
+      await call('POST', '/api-tokens', { token: stranger.owner.token, body: { name: 'spy', workspace_id: tenant.workspaceId } }),
+      403,
+      'workspace_forbidden',
+    );
+    expect((await call('GET', '/api-tokens', { token: stranger.owner.token })).body.api_tokens).toEqual([]);
+  });
+});

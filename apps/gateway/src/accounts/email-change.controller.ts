@@ -1,0 +1,74 @@
+import { Body, Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  AccountsPatterns,
+  ConfirmEmailChangeRequest,
+  EmailChangeSummary,
+  PendingEmailChange,
+  RequestEmailChangeRequest,
+  UserProfile,
+} from '@social/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
+import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
+import { ValidBody } from '../http/valid-body.pipe.js';
+import { Forwarder } from '../rpc/forwarder.js';
+
+@ApiTags('Account and security')
+@ApiBearerAuth()
+@RefusesWorkspaceTokens()
+@Controller('auth/email-change')
+export class EmailChangeController {
+  constructor(private readonly forward: Forwarder) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'E2: send a 6-digit code to a new sign-in email (valid 15 minutes); replaces a pending change',
+    description:
+      'Consumes the reauth_grant only when accepted. 409 email_unavailable (current or taken address) is checked ' +
+      'before the rate limit (5 accepted per 15 minutes); 503 email_unavailable_delivery when mail cannot be sent, ' +
+      'with nothing changed and the grant still usable.',
+  })
+  @Returns(EmailChangeSummary, 201)
+  @Refuses(400, 401, 403, 409, 413, 415, 422, 429, 503, 504)
+  async request(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new ValidBody(RequestEmailChangeRequest)) body: RequestEmailChangeRequest,
+  ): Promise<EmailChangeSummary> {
+    const summary = await this.forward.send<EmailChangeSummary>(AccountsPatterns.requestEmailChange, req, { body });
+    reply.header('location', '/auth/email-change');
+    return summary;
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'The email change awaiting its code, or null' })
+  @Returns(PendingEmailChange)
+  @Refuses(401, 403, 429, 503, 504)
+  get(@Req() req: FastifyRequest): Promise<PendingEmailChange> {
+    return this.forward.send(AccountsPatterns.getEmailChange, req);
+  }
+
+  @Post(':id/confirm')
+  @ApiOperation({
+    summary: 'Confirm with the mailed code: the email changes, is verified, and every other session is signed out',
+    description: 'A wrong code is 422 invalid_code; after 5 wrong codes the change is locked (409 code_locked).',
+  })
+  @Returns(UserProfile)
+  @Refuses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 504)
+  confirm(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(ConfirmEmailChangeRequest)) body: ConfirmEmailChangeRequest,
+  ): Promise<UserProfile> {
+    return this.forward.send(AccountsPatterns.confirmEmailChange, req, { params: { id }, body });
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Cancel a pending email change' })
+  @ReturnsNothing()
+  @Refuses(401, 403, 404, 409, 429, 503, 504)
+  async cancel(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
+    await this.forward.send(AccountsPatterns.cancelEmailChange, req, { params: { id } });
+  }
+}
