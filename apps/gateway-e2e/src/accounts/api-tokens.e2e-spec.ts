@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
-import { freePort, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
-import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { call, eventually, expectProblem, registerUser, TestUser } from '../support/api.js';
+import { GatewayReplica, startGatewayReplica } from '../support/gateway-replica.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 
 /**
@@ -206,28 +205,16 @@ describe('accounts: issuing API tokens', () => {
 });
 
 describe('accounts: revoking API tokens and sessions on every gateway replica', () => {
-  let second: ChildProcess;
+  let second: GatewayReplica;
   let secondBase: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    secondBase = `http://127.0.0.1:${port}`;
-    second = startProcess(process.execPath, ['apps/gateway/dist/main.js'], {
-      cwd: REPO_ROOT,
-      stdio: 'ignore',
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        NATS_URL: process.env.E2E_NATS_URL_IN_USE,
-        JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY,
-        LOG_LEVEL: 'warn',
-      },
-    });
-    await waitFor('a second gateway replica', async () => (await fetch(`${secondBase}/ready`)).status === 200, 30_000);
+    second = await startGatewayReplica();
+    secondBase = second.baseUrl;
   });
 
   afterAll(async () => {
-    await stopProcess(second);
+    await second?.stop();
   });
 
   const meOnSecond = async (token: string) => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ChildProcess } from 'node:child_process';
-import { freePort, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
 import { call, expectProblem, registerUser } from '../support/api.js';
+import { GatewayReplica, startGatewayReplica } from '../support/gateway-replica.js';
 
 const LIMIT = 1200;
 
@@ -20,28 +19,16 @@ async function burst(base: string | undefined, token: string, count: number, par
 }
 
 describe('gateway: per-token rate limit (1,200 requests a minute, across replicas)', () => {
-  let second: ChildProcess;
+  let second: GatewayReplica;
   let secondBase: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    secondBase = `http://127.0.0.1:${port}`;
-    second = startProcess(process.execPath, ['apps/gateway/dist/main.js'], {
-      cwd: REPO_ROOT,
-      stdio: 'ignore',
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        NATS_URL: process.env.E2E_NATS_URL_IN_USE,
-        JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY,
-        LOG_LEVEL: 'warn',
-      },
-    });
-    await waitFor('a second gateway replica', async () => (await fetch(`${secondBase}/ready`)).status === 200, 30_000);
+    second = await startGatewayReplica();
+    secondBase = second.baseUrl;
   });
 
   afterAll(async () => {
-    await stopProcess(second);
+    await second?.stop();
   });
 
   it('refuses request 1,201 of a minute with 429 and Retry-After; other tokens go on', async () => {

@@ -1,0 +1,30 @@
+import { freePort, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
+
+export interface GatewayReplica {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** A second gateway process on the suites' NATS: what one replica learns (revocations, rate counts) must reach the other. */
+export async function startGatewayReplica(): Promise<GatewayReplica> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = startProcess(process.execPath, ['apps/gateway/dist/main.js'], {
+    cwd: REPO_ROOT,
+    stdio: 'ignore',
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      NATS_URL: process.env.E2E_NATS_URL_IN_USE,
+      JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY,
+      LOG_LEVEL: 'warn',
+    },
+  });
+  try {
+    await waitFor('a second gateway replica', async () => (await fetch(`${baseUrl}/ready`)).status === 200, 30_000);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return { baseUrl, stop: () => stopProcess(child) };
+}
