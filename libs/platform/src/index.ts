@@ -14,3 +14,5 @@ export * from './service/request-context.interceptor.js';
 export * from './rate-limit/rate-limiter.js';
 export * from './access/principal.js';
 export * from './cache/expiring-cache.js';
+export * from './crypto/secret-box.js';
+export * from './settings/instance-settings.js';

@@ -11,6 +11,7 @@ import { DatabaseModule, openServiceDatabase } from '../database/database.js';
 import { createLogger, NestPinoLogger } from '../logging/logger.js';
 import { connectNats } from '../rpc/nats-connection.js';
 import { RpcClient } from '../rpc/rpc-client.js';
+import { InstanceSettings } from '../settings/instance-settings.js';
 import { createHealthController, SERVICE_NAME, startHealthServer } from './health.js';
 import { RequestContextInterceptor } from './request-context.interceptor.js';
 import { RpcProblemFilter } from './rpc-problem.filter.js';
@@ -32,6 +33,11 @@ export interface ServiceDefinition<S extends ConfigSpec> {
   migrations: DataSourceOptions['migrations'];
   /** The service's feature modules. */
   imports: Array<Type<unknown> | DynamicModule>;
+  /**
+   * Load the instance settings (database > environment > default) from the
+   * admin service at start-up and provide `InstanceSettings` for injection.
+   */
+  instanceSettings?: boolean;
 }
 
 /**
@@ -72,6 +78,8 @@ async function start<S extends ConfigSpec>(
   const outbound = await connectNats(config.NATS_URL, `${definition.name}-client`);
   // Closed after Nest has stopped taking messages, so in-flight handlers can still ask other services.
   const closers: Array<{ close(): unknown }> = [{ close: () => outbound.drain().catch(() => undefined) }];
+  const instanceSettings = definition.instanceSettings ? await InstanceSettings.load(outbound, logger) : undefined;
+  if (instanceSettings) closers.unshift(instanceSettings);
   class CloseOnShutdown implements OnApplicationShutdown {
     async onApplicationShutdown() {
       await Promise.all(closers.map((closer) => closer.close()));
@@ -85,9 +93,10 @@ async function start<S extends ConfigSpec>(
       { provide: SERVICE_LOGGER, useValue: logger },
       { provide: NATS_CONNECTION, useValue: outbound },
       { provide: RpcClient, useValue: new RpcClient(outbound, 5_000) },
+      ...(instanceSettings ? [{ provide: InstanceSettings, useValue: instanceSettings }] : []),
       CloseOnShutdown,
     ],
-    exports: [SERVICE_CONFIG, SERVICE_LOGGER, NATS_CONNECTION, RpcClient],
+    exports: [SERVICE_CONFIG, SERVICE_LOGGER, NATS_CONNECTION, RpcClient, ...(instanceSettings ? [InstanceSettings] : [])],
   })
   class ServiceCoreModule {}
 
