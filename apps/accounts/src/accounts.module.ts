@@ -6,15 +6,18 @@ import { AccessTokenSigner } from './auth/access-tokens.js';
 import { AuthHandler } from './auth/auth.handler.js';
 import { AuthService } from './auth/auth.service.js';
 import type { AccountsConfig } from './config.js';
+import { DirectoryHandler } from './directory/directory.handler.js';
+import { DirectoryService } from './directory/directory.service.js';
 import { ProfileHandler } from './profile/profile.handler.js';
 import { ProfileService } from './profile/profile.service.js';
 
 @Module({
-  controllers: [AuthHandler, ProfileHandler, ApiTokensHandler],
+  controllers: [AuthHandler, ProfileHandler, ApiTokensHandler, DirectoryHandler],
   providers: [
     AuthService,
     ApiTokensService,
     ProfileService,
+    DirectoryService,
     {
       provide: AccessTokenSigner,
       inject: [SERVICE_CONFIG],

@@ -13,4 +13,6 @@ void runService({
   entities: [UserEntity, SessionEntity, RefreshTokenEntity, ApiTokenEntity],
   migrations: accountsMigrations,
   imports: [AccountsModule],
+  // registration_enabled (live) and the sign-in and registration rate limits.
+  instanceSettings: true,
 });
