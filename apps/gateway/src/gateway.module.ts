@@ -4,6 +4,10 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { AuthController } from './accounts/auth.controller.js';
 import { MeController } from './accounts/me.controller.js';
+import { AiPromptsController } from './admin/ai-prompts.controller.js';
+import { DirectoryController } from './admin/directory.controller.js';
+import { InstanceSettingsController } from './admin/instance-settings.controller.js';
+import { ProviderAppsController } from './admin/provider-apps.controller.js';
 import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { RevokedSessions } from './auth/revoked-sessions.js';
 import { TokenRateLimiter } from './auth/token-rate-limiter.js';
@@ -22,7 +26,17 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS)],
-      controllers: [HealthController, AuthController, MeController, PreferencesController, MutesController],
+      controllers: [
+        HealthController,
+        AuthController,
+        MeController,
+        PreferencesController,
+        MutesController,
+        ProviderAppsController,
+        InstanceSettingsController,
+        AiPromptsController,
+        DirectoryController,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: GATEWAY_LOGGER, useValue: logger },

@@ -3,3 +3,4 @@ export * from './processes.js';
 export * from './nats.js';
 export * from './database.js';
 export * from './stack.js';
+export * from './admin-environment.js';
