@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminPatterns, AIPrompt, AIPromptList, promptDefinition, SavePromptRequest } from '@social/contracts';
 import { problems } from '@social/platform';
 import type { FastifyRequest } from 'fastify';
+import { RequiresInstanceAdmin } from '../auth/instance-admin.decorator.js';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
@@ -11,6 +12,7 @@ import { Forwarder } from '../rpc/forwarder.js';
 @ApiTags('Administration')
 @ApiBearerAuth()
 @RefusesWorkspaceTokens()
+@RequiresInstanceAdmin()
 @Controller('admin/ai-prompts')
 export class AiPromptsController {
   constructor(private readonly forward: Forwarder) {}

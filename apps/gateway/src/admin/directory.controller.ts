@@ -2,6 +2,7 @@ import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminPatterns, InstanceOverview, InstanceUserPage, ListInstanceUsersQuery } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
+import { RequiresInstanceAdmin } from '../auth/instance-admin.decorator.js';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns } from '../http/returns.decorator.js';
 import { ValidQuery } from '../http/valid-query.pipe.js';
@@ -10,6 +11,7 @@ import { Forwarder } from '../rpc/forwarder.js';
 @ApiTags('Administration')
 @ApiBearerAuth()
 @RefusesWorkspaceTokens()
+@RequiresInstanceAdmin()
 @Controller('admin')
 export class DirectoryController {
   constructor(private readonly forward: Forwarder) {}

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminPatterns, InstanceSettingsResponse, SaveInstanceSettingsRequest } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
+import { RequiresInstanceAdmin } from '../auth/instance-admin.decorator.js';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
@@ -10,6 +11,7 @@ import { Forwarder } from '../rpc/forwarder.js';
 @ApiTags('Administration')
 @ApiBearerAuth()
 @RefusesWorkspaceTokens()
+@RequiresInstanceAdmin()
 @Controller('admin/instance-settings')
 export class InstanceSettingsController {
   constructor(private readonly forward: Forwarder) {}

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nest
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminPatterns, ProviderApp, SaveProviderAppRequest, SaveProviderAppResponse } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
+import { RequiresInstanceAdmin } from '../auth/instance-admin.decorator.js';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
@@ -10,6 +11,7 @@ import { Forwarder } from '../rpc/forwarder.js';
 @ApiTags('Administration')
 @ApiBearerAuth()
 @RefusesWorkspaceTokens()
+@RequiresInstanceAdmin()
 @Controller('admin/provider-apps')
 export class ProviderAppsController {
   constructor(private readonly forward: Forwarder) {}
