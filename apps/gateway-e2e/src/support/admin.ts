@@ -1,7 +1,10 @@
 import { expect } from '@jest/globals';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { ApiResponse, call, CallOptions, registerUser, TestUser } from './api.js';
+import { ApiResponse, call, CallOptions, PASSWORD, TestUser, uniqueEmail } from './api.js';
+
+/** Email prefix of promoted admins, so a suite can tell them from the instance's first user. */
+export const PROMOTED_ADMIN_LABEL = 'promoted-admin';
 
 /**
  * Instance administrators for the e2e suites. The first user of a fresh stack
@@ -21,7 +24,10 @@ export async function withDatabase<T>(work: (db: pg.Client) => Promise<T>): Prom
 }
 
 export async function registerAdmin(): Promise<TestUser> {
-  const user = await registerUser();
+  const email = uniqueEmail(PROMOTED_ADMIN_LABEL);
+  const registered = await call('POST', '/auth/register', { body: { email, password: PASSWORD } });
+  expect(registered.status).toBe(201);
+  const user = { email, password: PASSWORD, id: registered.body.user.id as string };
   await withDatabase((db) => db.query(`UPDATE accounts.users SET is_admin = true WHERE id = $1`, [user.id]));
   const login = await call('POST', '/auth/login', { body: { email: user.email, password: user.password } });
   expect(login.status).toBe(200);
