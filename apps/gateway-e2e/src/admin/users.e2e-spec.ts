@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { connect } from '@nats-io/transport-node';
 import { call, expectProblem, PASSWORD, registerUser, TestUser } from '../support/api.js';
 import { adminCall, locations, registerAdmin, workspaceToken } from '../support/admin.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
@@ -122,6 +123,31 @@ describe('admin: user directory (E9) and overview (E7)', () => {
     expect(body.new_users_last_30_days).toBe(body.user_registration_trend.reduce((n: number, p: { value: number }) => n + p.value, 0));
     expect(body.publication_trend.every((p: { value: number }) => p.value === 0)).toBe(true);
   });
+
+  it('a usage report that does not come in time leaves its counts at 0 and says so; the page still answers', async () => {
+    // A silent member of the accounts queue group: NATS hands it some of the usage requests, which then time out.
+    const nats = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
+    const silent = [
+      nats.subscribe('accounts.usage.for-users', { queue: 'accounts', callback: () => undefined }),
+      nats.subscribe('accounts.usage.totals', { queue: 'accounts', callback: () => undefined }),
+    ];
+    try {
+      let page: any;
+      for (let attempt = 0; attempt < 12 && page?.usage_complete !== false; attempt++) page = (await users(`?search=${tag}`)).body;
+      expect(page).toMatchObject({ total: 3, usage_complete: false });
+      expect(page.users.map((u: User) => u.id)).toEqual([members[2].id, members[1].id, members[0].id]);
+      expect(page.users.every((u: { workspace_count: number }) => u.workspace_count === 0)).toBe(true);
+      let overview: any;
+      for (let attempt = 0; attempt < 12 && overview?.usage_complete !== false; attempt++) {
+        overview = (await adminCall('GET', '/admin/overview', { token: admin.token })).body;
+      }
+      expect(overview).toMatchObject({ usage_complete: false, total_users: 0 });
+      expect(overview.user_registration_trend).toHaveLength(30);
+    } finally {
+      silent.forEach((subscription) => subscription.unsubscribe());
+      await nats.drain();
+    }
+  }, 60_000);
 
   it('answers 403 to a user who is not an instance admin, and to a workspace-bound token', async () => {
     const user = await registerUser();
