@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
 import { randomUUID } from 'node:crypto';
 import { AdminPatterns, Principal } from '@social/contracts';
-import { registerAdmin } from '../support/admin.js';
-import { call, TestUser } from '../support/api.js';
+import { adminCall, expectNoSecretsInAnswers, registerAdmin } from '../support/admin.js';
+import { TestUser } from '../support/api.js';
 
 /**
  * The admin service does not trust the gateway alone: asked over NATS with a
@@ -56,7 +56,7 @@ describe('admin service: its own authorization and internal patterns', () => {
 
   it('hands services the saved overrides, secrets opened, for their start-up', async () => {
     const secret = `sk-${randomUUID()}`;
-    const save = (settings: unknown) => call('PUT', '/admin/instance-settings', { token: admin.token, body: { settings } });
+    const save = (settings: unknown) => adminCall('PUT', '/admin/instance-settings', { token: admin.token, body: { settings } });
     try {
       expect((await save([{ key: 'ai_api_key', value: secret }, { key: 'sandbox_provider_enabled', value: 'false' }])).status).toBe(200);
       const reply = await ask(AdminPatterns.settingOverrides, {});
@@ -65,12 +65,14 @@ describe('admin service: its own authorization and internal patterns', () => {
       await save([{ key: 'ai_api_key', unset: true }, { key: 'sandbox_provider_enabled', unset: true }]);
     }
     expect((await ask(AdminPatterns.settingOverrides, {})).response.overrides.ai_api_key).toBeUndefined();
+    // Only the internal pattern hands it out: no HTTP answer carried it.
+    expectNoSecretsInAnswers([secret]);
   });
 
   it('resolves the effective prompt: a platform variant when the catalogue has one, else the base prompt', async () => {
     const path = '/admin/ai-prompts/publication_builds.draft@linkedin';
     try {
-      expect((await call('PUT', path, { token: admin.token, body: { value: 'LinkedIn draft prompt' } })).status).toBe(200);
+      expect((await adminCall('PUT', path, { token: admin.token, body: { value: 'LinkedIn draft prompt' } })).status).toBe(200);
       const variant = await ask(AdminPatterns.resolvePrompt, { key: 'publication_builds.draft', platform: 'linkedin' });
       expect(variant.response).toEqual({
         key: 'publication_builds.draft@linkedin',
@@ -79,7 +81,7 @@ describe('admin service: its own authorization and internal patterns', () => {
         version: expect.stringMatching(/^override:/),
       });
     } finally {
-      await call('DELETE', path, { token: admin.token });
+      await adminCall('DELETE', path, { token: admin.token });
     }
     const base = await ask(AdminPatterns.resolvePrompt, { key: 'media.alt_text', platform: 'linkedin' });
     expect(base.response).toMatchObject({ key: 'media.alt_text', overridden: false, version: '1' });
