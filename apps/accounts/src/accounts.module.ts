@@ -10,13 +10,15 @@ import { EmailChangeHandler } from './email-change/email-change.handler.js';
 import { EmailChangeService } from './email-change/email-change.service.js';
 import { PasskeysHandler } from './passkeys/passkeys.handler.js';
 import { PasskeysService } from './passkeys/passkeys.service.js';
+import { DirectoryHandler } from './directory/directory.handler.js';
+import { DirectoryService } from './directory/directory.service.js';
 import { ProfileHandler } from './profile/profile.handler.js';
 import { ProfileService } from './profile/profile.service.js';
 import { ReauthHandler } from './reauth/reauth.handler.js';
 import { ReauthService } from './reauth/reauth.service.js';
 
 @Module({
-  controllers: [AuthHandler, ProfileHandler, ApiTokensHandler, ReauthHandler, PasskeysHandler, EmailChangeHandler],
+  controllers: [AuthHandler, ProfileHandler, ApiTokensHandler, ReauthHandler, PasskeysHandler, EmailChangeHandler, DirectoryHandler],
   providers: [
     AuthService,
     ApiTokensService,
@@ -25,6 +27,7 @@ import { ReauthService } from './reauth/reauth.service.js';
     PasskeysService,
     EmailChangeService,
     { provide: Mailer, inject: [SERVICE_CONFIG], useFactory: (config: AccountsConfig) => new Mailer(config) },
+    DirectoryService,
     {
       provide: AccessTokenSigner,
       inject: [SERVICE_CONFIG],

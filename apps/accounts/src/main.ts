@@ -28,4 +28,6 @@ void runService({
   imports: [AccountsModule, TenancyModule],
   // Organization deletion's purge event leaves through the outbox.
   outbox: true,
+  // registration_enabled (live) and the sign-in and registration rate limits.
+  instanceSettings: true,
 });

@@ -8,6 +8,10 @@ import { EmailChangeController } from './accounts/email-change.controller.js';
 import { MeController } from './accounts/me.controller.js';
 import { PasskeysController } from './accounts/passkeys.controller.js';
 import { ReauthController } from './accounts/reauth.controller.js';
+import { AiPromptsController } from './admin/ai-prompts.controller.js';
+import { DirectoryController } from './admin/directory.controller.js';
+import { InstanceSettingsController } from './admin/instance-settings.controller.js';
+import { ProviderAppsController } from './admin/provider-apps.controller.js';
 import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { RevokedSessions } from './auth/revoked-sessions.js';
 import { TokenRateLimiter } from './auth/token-rate-limiter.js';
@@ -42,6 +46,10 @@ export class GatewayModule {
         OrganizationsController,
         WorkspacesController,
         InvitationsController,
+        ProviderAppsController,
+        InstanceSettingsController,
+        AiPromptsController,
+        DirectoryController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

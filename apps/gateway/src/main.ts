@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ConfigError, connectNats, createLogger, loadConfig, NestPinoLogger } from '@social/platform';
+import { ConfigError, connectNats, createLogger, InstanceSettings, loadConfig, NestPinoLogger } from '@social/platform';
 import { gatewaySettings } from './config.js';
 import { mountDocs } from './docs/docs.js';
 import { GatewayModule } from './gateway.module.js';
@@ -19,6 +19,10 @@ async function main() {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   try {
     const nats = await connectNats(config.NATS_URL, 'gateway');
+    // The public address is an instance setting (database > PUBLIC_BASE_URL > unset), read once at start-up.
+    const settings = await InstanceSettings.load(nats, logger);
+    config = { ...config, PUBLIC_BASE_URL: settings.string('public_base_url').replace(/\/+$/, '') || undefined };
+    settings.close();
     const app = await NestFactory.create<NestFastifyApplication>(
       GatewayModule.forRoot(config, nats, logger),
       new FastifyAdapter(fastifyOptions(config)),

@@ -22,3 +22,5 @@ export * from './events/outbox-relay.js';
 export * from './events/durable-consumer.js';
 export * from './events/service-events.js';
 export * from './mail/mailer.js';
+export * from './crypto/secret-box.js';
+export * from './settings/instance-settings.js';

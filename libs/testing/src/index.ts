@@ -4,3 +4,4 @@ export * from './nats.js';
 export * from './database.js';
 export * from './stack.js';
 export * from './smtp-sink.js';
+export * from './admin-environment.js';

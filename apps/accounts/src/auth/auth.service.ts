@@ -7,7 +7,7 @@ import {
   SESSION_REVOKED_SUBJECT,
   SessionRevokedEvent,
 } from '@social/contracts';
-import { NATS_CONNECTION, problems, RateLimiter, SERVICE_CONFIG } from '@social/platform';
+import { InstanceSettings, NATS_CONNECTION, problems, RateLimiter, SERVICE_CONFIG } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, EntityManager, IsNull, MoreThan } from 'typeorm';
 import type { AccountsConfig } from '../config.js';
@@ -19,18 +19,25 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import { RefreshTokenEntity, SessionEntity } from './session.entity.js';
 
 const MINUTE = 60;
-/** Contract §1 rate limits (per window). */
-const LIMITS = {
-  loginPerEmail: { limit: 10, windowSeconds: 15 * MINUTE },
-  loginPerIp: { limit: 20, windowSeconds: 15 * MINUTE },
-  registerPerEmail: { limit: 5, windowSeconds: 60 * MINUTE },
-};
+
+/** Contract §1 rate limits (per window); the counts are instance settings (default 10, 20, 5), read at start-up. */
+function rateLimits(settings: InstanceSettings) {
+  return {
+    loginPerEmail: { limit: settings.integer('rate_limit_login_per_email'), windowSeconds: 15 * MINUTE },
+    loginPerIp: { limit: settings.integer('rate_limit_login_per_ip'), windowSeconds: 15 * MINUTE },
+    registerPerEmail: { limit: settings.integer('rate_limit_register_per_email'), windowSeconds: 60 * MINUTE },
+  };
+}
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** E9's last_active_at: a sign-in or a token refresh (access tokens are verified without us, so requests cannot count). */
+const markActive = (db: EntityManager, userId: string) => db.query(`UPDATE users SET last_active_at = now() WHERE id = $1`, [userId]);
 
 @Injectable()
 export class AuthService implements OnModuleInit, OnApplicationShutdown {
   private readonly limiter: RateLimiter;
+  private readonly limits: ReturnType<typeof rateLimits>;
   private pruneTimer?: NodeJS.Timeout;
 
   constructor(
@@ -38,8 +45,10 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
     @Inject(SERVICE_CONFIG) private readonly config: AccountsConfig,
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
     private readonly signer: AccessTokenSigner,
+    private readonly settings: InstanceSettings,
   ) {
     this.limiter = new RateLimiter(dataSource);
+    this.limits = rateLimits(settings);
   }
 
   /** Old rate-limit windows are dead weight; any replica may sweep them. */
@@ -53,13 +62,17 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
 
   async register(input: RegisterRequest): Promise<AuthTokens> {
     const email = input.email.trim();
-    await this.limiter.hit({ key: `register:email:${normalizeEmail(email)}`, ...LIMITS.registerPerEmail });
+    await this.limiter.hit({ key: `register:email:${normalizeEmail(email)}`, ...this.limits.registerPerEmail });
     const passwordHash = await hashPassword(input.password);
     const user = await this.dataSource.transaction(async (db) => {
       // Serialises registrations so exactly one first user becomes instance admin.
       await db.query(`SELECT pg_advisory_xact_lock(hashtext('accounts:register'))`);
       await this.assertAvailable(db, email, input.username);
       const adminExists = await db.getRepository(UserEntity).exists({ where: { isAdmin: true } });
+      // A live setting: an administrator's change applies within moments, no restart.
+      if (adminExists && !this.settings.boolean('registration_enabled')) {
+        throw problems.forbidden('registration_disabled', 'Registration is closed on this instance.');
+      }
       return db.getRepository(UserEntity).save(
         db.getRepository(UserEntity).create({
           id: uuidv7(),
@@ -77,8 +90,8 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
 
   async login(input: LoginRequest, clientIp: string): Promise<AuthTokens> {
     const email = normalizeEmail(input.email);
-    await this.limiter.hit({ key: `login:ip:${clientIp}`, ...LIMITS.loginPerIp });
-    await this.limiter.hit({ key: `login:email:${email}`, ...LIMITS.loginPerEmail });
+    await this.limiter.hit({ key: `login:ip:${clientIp}`, ...this.limits.loginPerIp });
+    await this.limiter.hit({ key: `login:email:${email}`, ...this.limits.loginPerEmail });
     const user = await this.dataSource
       .getRepository(UserEntity)
       .createQueryBuilder('u')
@@ -106,6 +119,7 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
       }
       await db.getRepository(RefreshTokenEntity).update({ tokenHash: token.tokenHash }, { usedAt: new Date() });
       const user = await db.getRepository(UserEntity).findOneByOrFail({ id: session.userId });
+      await markActive(db, user.id);
       return { tokens: await this.issueTokens(db, user, session) };
     });
     if (outcome.revoked) this.announceRevocation(outcome.revoked);
@@ -142,6 +156,7 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
         revokedAt: null,
         revokeReason: null,
       });
+      await markActive(db, user.id);
       return this.issueTokens(db, user, session);
     });
   }

@@ -3,6 +3,7 @@ import { CreateApiTokens1763769600002 } from './1763769600002-create-api-tokens.
 import { CreateAccountSecurity1763769600100 } from './1763769600100-create-account-security.js';
 import { CreateTenancy1763769600200 } from './1763769600200-create-tenancy.js';
 import { CreateOutbox1763769600201 } from './1763769600201-create-outbox.js';
+import { UserDirectory1763769600300 } from './1763769600300-user-directory.js';
 
 /** Every migration of the accounts schema, oldest first. */
 export const accountsMigrations = [
@@ -11,4 +12,5 @@ export const accountsMigrations = [
   CreateAccountSecurity1763769600100,
   CreateTenancy1763769600200,
   CreateOutbox1763769600201,
+  UserDirectory1763769600300,
 ];

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import { connect } from 'node:net';
 import { SignJWT } from 'jose';
+import { BACKEND_SERVICES } from '@social/contracts';
 import { baseUrl, call, eventually, expectProblem, registerUser } from '../support/api.js';
 
 describe('gateway: HTTP rules of contract §1', () => {
@@ -10,7 +11,8 @@ describe('gateway: HTTP rules of contract §1', () => {
     expect(health.status).toBe(200);
     const ready = await call('GET', '/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ready', services: { accounts: true, notifications: true } });
+    expect(ready.body).toEqual({ status: 'ready', services: Object.fromEntries(BACKEND_SERVICES.map((service) => [service, true])) });
+    expect(Object.keys(ready.body.services)).toEqual(expect.arrayContaining(['accounts', 'notifications', 'admin']));
   });
 
   it('renders unknown routes as a 404 problem, under both prefixes', async () => {

@@ -5,6 +5,7 @@
  * NATS cannot answer our requests). Suites read E2E_BASE_URL.
  */
 import {
+  adminEnvironment,
   createTemporaryDatabase,
   findNatsServer,
   freePort,
@@ -57,7 +58,7 @@ export default async function globalSetup() {
     // Debug, so the suites can follow a request id through every service's log.
     logLevel: process.env.E2E_LOG_LEVEL ?? 'debug',
     // The suites play the proxy in front: each call says which client address it comes from.
-    env: { RPC_TIMEOUT_MS: '5000', TRUST_PROXY: 'true', SMTP_URL: mail.smtpUrl },
+    env: { RPC_TIMEOUT_MS: '5000', TRUST_PROXY: 'true', SMTP_URL: mail.smtpUrl, ...adminEnvironment() },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
     await mail.stop();

@@ -25,3 +25,14 @@ export async function expectMatchesOwnSchema(body: { $schema?: string }, name: s
   expect(validate.errors ?? []).toEqual([]);
   expect(valid).toBe(true);
 }
+
+/** For values that carry no `$schema` of their own (items of E4's bare array): validate against a named schema. */
+export async function expectMatchesSchema(value: unknown, name: string) {
+  const url = `${baseUrl()}/api/v1/schemas/${name}.json`;
+  const schemaResponse = await call('GET', `/api/v1/schemas/${name}.json`);
+  expect(schemaResponse.status).toBe(200);
+  const validate = ajv.getSchema(url) ?? (await ajv.compileAsync(schemaResponse.body));
+  const valid = validate(value);
+  expect(validate.errors ?? []).toEqual([]);
+  expect(valid).toBe(true);
+}

@@ -13,6 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import { importSPKI, jwtVerify } from 'jose';
 import type { CryptoKey } from 'jose';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
+import { REQUIRES_INSTANCE_ADMIN } from './instance-admin.decorator.js';
 import { IS_PUBLIC } from './public.decorator.js';
 import { RevokedSessions } from './revoked-sessions.js';
 import { TokenRateLimiter } from './token-rate-limiter.js';
@@ -56,6 +57,9 @@ export class BearerAuthGuard implements CanActivate {
     await this.rateLimiter.hit(request.principal.sessionId);
     if (request.principal.workspaceId && this.reflector.getAllAndOverride<boolean>(REFUSES_WORKSPACE_TOKENS, [context.getHandler(), context.getClass()])) {
       throw problems.forbidden('workspace_token_forbidden', 'A workspace-bound API token cannot be used for this operation.');
+    }
+    if (!request.principal.isAdmin && this.reflector.getAllAndOverride<boolean>(REQUIRES_INSTANCE_ADMIN, [context.getHandler(), context.getClass()])) {
+      throw problems.forbidden('admin_required', 'Only an instance administrator may do this.');
     }
     return true;
   }

@@ -60,3 +60,8 @@ export interface UserContact {
   email: string;
   emailVerified: boolean;
 }
+
+/** Asked by the admin service for E9 (users are owned here). */
+export const AccountsDirectoryPatterns = {
+  listUsers: 'accounts.directory.list-users',
+} as const;

@@ -6,3 +6,13 @@ export function requirePrincipal(req: RpcRequest<unknown, unknown, unknown>): Pr
   if (!req.principal) throw problems.unauthorized('unauthenticated', 'A bearer token is required.');
   return req.principal;
 }
+
+/** Instance administration (contract §3): the service refuses non-admins itself, whatever the gateway did. */
+export function requireAdmin(req: RpcRequest<unknown, unknown, unknown>): Principal {
+  const principal = requirePrincipal(req);
+  if (!principal.isAdmin) throw problems.forbidden('admin_required', 'Only an instance administrator may do this.');
+  if (principal.workspaceId) {
+    throw problems.forbidden('workspace_token_forbidden', 'A workspace-bound API token cannot be used for this operation.');
+  }
+  return principal;
+}

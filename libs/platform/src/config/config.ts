@@ -51,6 +51,14 @@ export const setting = {
       if (!values.includes(raw as T)) throw new Error(`${name} must be one of ${values.join(', ')}`);
       return raw as T;
     }, fallback),
+  /** Random key material, base64 (e.g. SECRETS_KEY: 32 bytes). */
+  base64Key: (bytes: number) =>
+    required((raw, name) => {
+      if (Buffer.from(raw, 'base64').length !== bytes || Buffer.from(raw, 'base64').toString('base64') !== raw.trim()) {
+        throw new Error(`${name} must be ${bytes} bytes, base64-encoded`);
+      }
+      return raw.trim();
+    }),
   pem: (label: 'PUBLIC KEY' | 'PRIVATE KEY') =>
     required((raw, name) => {
       const pem = raw.includes('\\n') ? raw.replace(/\\n/g, '\n') : raw;

@@ -12,6 +12,7 @@ import { ServiceEvents, type EventConsumerDefinition } from '../events/service-e
 import { createLogger, NestPinoLogger } from '../logging/logger.js';
 import { connectNats } from '../rpc/nats-connection.js';
 import { RpcClient } from '../rpc/rpc-client.js';
+import { InstanceSettings } from '../settings/instance-settings.js';
 import { createHealthController, SERVICE_NAME, startHealthServer } from './health.js';
 import { RequestContextInterceptor } from './request-context.interceptor.js';
 import { RpcProblemFilter } from './rpc-problem.filter.js';
@@ -37,6 +38,11 @@ export interface ServiceDefinition<S extends ConfigSpec> {
   outbox?: boolean;
   /** Durable event consumers, started once the service listens (see README, "Durable events"). */
   eventConsumers?: EventConsumerDefinition[];
+  /**
+   * Load the instance settings (database > environment > default) from the
+   * admin service at start-up and provide `InstanceSettings` for injection.
+   */
+  instanceSettings?: boolean;
 }
 
 /**
@@ -79,6 +85,8 @@ async function start<S extends ConfigSpec>(
   if (definition.outbox) events.startRelay(dataSource);
   // Closed after Nest has stopped taking messages, so in-flight handlers can still ask other services.
   const closers: Array<{ close(): unknown }> = [{ close: () => outbound.drain().catch(() => undefined) }];
+  const instanceSettings = definition.instanceSettings ? await InstanceSettings.load(outbound, logger) : undefined;
+  if (instanceSettings) closers.unshift(instanceSettings);
   class CloseOnShutdown implements BeforeApplicationShutdown, OnApplicationShutdown {
     // Events finish while NATS and the DataSource are still open.
     async beforeApplicationShutdown() {
@@ -96,9 +104,10 @@ async function start<S extends ConfigSpec>(
       { provide: SERVICE_LOGGER, useValue: logger },
       { provide: NATS_CONNECTION, useValue: outbound },
       { provide: RpcClient, useValue: new RpcClient(outbound, 5_000) },
+      ...(instanceSettings ? [{ provide: InstanceSettings, useValue: instanceSettings }] : []),
       CloseOnShutdown,
     ],
-    exports: [SERVICE_CONFIG, SERVICE_LOGGER, NATS_CONNECTION, RpcClient],
+    exports: [SERVICE_CONFIG, SERVICE_LOGGER, NATS_CONNECTION, RpcClient, ...(instanceSettings ? [InstanceSettings] : [])],
   })
   class ServiceCoreModule {}
 

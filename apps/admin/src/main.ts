@@ -1,0 +1,14 @@
+import { ADMIN_SERVICE } from '@social/contracts';
+import { runService } from '@social/platform';
+import { AdminModule } from './admin.module.js';
+import { adminSettings } from './config.js';
+import { adminMigrations } from './migrations/index.js';
+
+void runService({
+  name: ADMIN_SERVICE,
+  settings: adminSettings,
+  // Small tables read and written with hand-written SQL.
+  entities: [],
+  migrations: adminMigrations,
+  imports: [AdminModule],
+});

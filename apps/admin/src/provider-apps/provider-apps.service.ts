@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { ProviderApp, SaveProviderAppRequest, SaveProviderAppResponse } from '@social/contracts';
+import { problems, SecretBox } from '@social/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource } from 'typeorm';
+import { appKey, EnvironmentProviderApps, instanceUrlErrors, normalizeInstanceUrl } from './environment-apps.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SECRET_MEMBERS = ['client_secret', 'bot_token', 'webhook_secret'] as const;
+type SecretMember = (typeof SECRET_MEMBERS)[number];
+const COLUMN: Record<SecretMember, string> = {
+  client_secret: 'sealed_client_secret',
+  bot_token: 'sealed_bot_token',
+  webhook_secret: 'sealed_webhook_secret',
+};
+
+interface AppRow {
+  id: string;
+  provider: string;
+  instance_url: string;
+  name: string;
+  client_id: string;
+  sealed_client_secret: string | null;
+  sealed_bot_token: string | null;
+  sealed_webhook_secret: string | null;
+  redirect_uri: string;
+  connection_mode: string;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const managedByEnvironment = () =>
+  problems.conflict('managed_by_environment', 'This provider app is configured through the environment; change it there.');
+
+@Injectable()
+export class ProviderAppsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly secrets: SecretBox,
+    private readonly environment: EnvironmentProviderApps,
+  ) {}
+
+  /** E4: environment apps and database apps, by provider and instance; a database app an environment one shadows says so. */
+  async list(): Promise<ProviderApp[]> {
+    const rows = await this.dataSource.query<AppRow[]>(`SELECT * FROM provider_apps`);
+    const apps = [...this.environment.list(), ...rows.map((row) => this.toProviderApp(row))];
+    return apps.sort(
+      (a, b) =>
+        a.provider.localeCompare(b.provider) ||
+        a.instance_url.localeCompare(b.instance_url) ||
+        (a.source === 'environment' ? -1 : b.source === 'environment' ? 1 : 0),
+    );
+  }
+
+  /** E3: upsert by (provider, instance_url); omitted members keep their stored value, "" clears a secret. */
+  async save(input: SaveProviderAppRequest): Promise<SaveProviderAppResponse> {
+    const errors = instanceUrlErrors(input, 'body.instance_url');
+    if (errors.length > 0) throw problems.validation(errors, `${errors[0].location} ${errors[0].message}.`);
+    const instanceUrl = input.instance_url ? normalizeInstanceUrl(input.instance_url) : '';
+    if (this.environment.has(input.provider, instanceUrl)) throw managedByEnvironment();
+    const context = (member: SecretMember) => `provider_apps:${appKey(input.provider, instanceUrl)}:${member}`;
+    const sealed = (member: SecretMember): string | null | undefined => {
+      const value = input[member];
+      if (value === undefined) return undefined;
+      return value === '' ? null : this.secrets.seal(value, context(member));
+    };
+    return this.dataSource.transaction(async (db) => {
+      // One writer per key at a time: two first saves cannot both insert.
+      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`provider_apps:${appKey(input.provider, instanceUrl)}`]);
+      const [existing] = await db.query<AppRow[]>(`SELECT * FROM provider_apps WHERE provider = $1 AND instance_url = $2`, [
+        input.provider,
+        instanceUrl,
+      ]);
+      let row: AppRow;
+      if (existing) {
+        const secretUpdates = SECRET_MEMBERS.filter((m) => sealed(m) !== undefined);
+        // An UPDATE answers [rows, affected count] through TypeORM.
+        [[row]] = await db.query<[AppRow[], number]>(
+          `UPDATE provider_apps SET client_id = $2, name = COALESCE($3, name), redirect_uri = COALESCE($4, redirect_uri),
+             connection_mode = COALESCE($5, connection_mode), is_active = COALESCE($6, is_active), updated_at = now()
+             ${secretUpdates.map((m, i) => `, ${COLUMN[m]} = $${7 + i}`).join('')}
+           WHERE id = $1 RETURNING *`,
+          [
+            existing.id,
+            input.client_id,
+            input.name ?? null,
+            input.redirect_uri ?? null,
+            input.connection_mode ?? null,
+            input.is_active ?? null,
+            ...secretUpdates.map((m) => sealed(m)),
+          ],
+        );
+      } else {
+        [row] = await db.query<AppRow[]>(
+          `INSERT INTO provider_apps (id, provider, instance_url, name, client_id, sealed_client_secret, sealed_bot_token,
+             sealed_webhook_secret, redirect_uri, connection_mode, is_active, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), now()) RETURNING *`,
+          [
+            uuidv7(),
+            input.provider,
+            instanceUrl,
+            input.name ?? input.provider,
+            input.client_id,
+            sealed('client_secret') ?? null,
+            sealed('bot_token') ?? null,
+            sealed('webhook_secret') ?? null,
+            input.redirect_uri ?? '',
+            input.connection_mode ?? 'oauth',
+            input.is_active ?? true,
+          ],
+        );
+      }
+      // Services that connect accounts read provider apps at start-up.
+      return { app: this.toProviderApp(row), existed: !!existing, requires_restart: true };
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    if (this.environment.isEnvironmentId(id)) throw managedByEnvironment();
+    const [, affected] = UUID.test(id)
+      ? await this.dataSource.query<[unknown, number]>(`DELETE FROM provider_apps WHERE id = $1`, [id])
+      : [[], 0];
+    if (!affected) throw problems.notFound('No such provider app.');
+  }
+
+  private toProviderApp(row: AppRow): ProviderApp {
+    return {
+      id: row.id,
+      provider: row.provider,
+      name: row.name,
+      client_id: row.client_id,
+      secret_configured: row.sealed_client_secret !== null,
+      bot_token_configured: row.sealed_bot_token !== null,
+      bot_username: '',
+      webhook_secret_configured: row.sealed_webhook_secret !== null,
+      redirect_uri: row.redirect_uri,
+      instance_url: row.instance_url,
+      connection_mode: row.connection_mode,
+      is_active: row.is_active,
+      source: 'database',
+      editable: true,
+      deletable: true,
+      shadowed_by_environment: this.environment.has(row.provider, row.instance_url),
+      created_at: new Date(row.created_at).toISOString(),
+      updated_at: new Date(row.updated_at).toISOString(),
+    };
+  }
+}

@@ -1,0 +1,195 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { ENVIRONMENT_AI_MODEL } from '@social/testing';
+import { call, eventually, expectProblem, PASSWORD, registerUser, TestUser, uniqueEmail } from '../support/api.js';
+import { adminCall, expectNoSecretsInAnswers, locations, registerAdmin, withDatabase, workspaceToken } from '../support/admin.js';
+import { expectMatchesOwnSchema } from '../support/schemas.js';
+
+const AI_KEY = `sk-e2e-${randomUUID()}`;
+const SMTP_URL = `smtp://mailer:pw-${randomUUID()}@smtp.example.com:587`;
+
+interface Setting {
+  key: string;
+  value: string;
+  source: string;
+  secret: boolean;
+  secret_configured: boolean;
+  database_override_configured: boolean;
+  requires_restart: boolean;
+  [member: string]: unknown;
+}
+
+describe('admin: instance settings (E5, E6)', () => {
+  let admin: TestUser;
+  const get = (token = admin.token) => adminCall('GET', '/admin/instance-settings', { token });
+  const put = (settings: unknown, token = admin.token) => adminCall('PUT', '/admin/instance-settings', { token, body: { settings } });
+  const item = (body: { settings: Setting[] }, key: string) => body.settings.find((s) => s.key === key)!;
+
+  beforeAll(async () => {
+    admin = await registerAdmin();
+  });
+
+  it('E6 lists the typed registry with effective values and their source', async () => {
+    const response = await get();
+    expect(response.status).toBe(200);
+    await expectMatchesOwnSchema(response.body, 'InstanceSettingsResponse');
+    const keys = response.body.settings.map((s: Setting) => s.key);
+    for (const key of ['registration_enabled', 'public_base_url', 'public_app_url', 'smtp_url', 'smtp_from', 'ai_base_url', 'ai_api_key', 'ai_model',
+      'media_storage_driver', 's3_endpoint', 's3_bucket', 's3_secret_access_key', 'media_upload_limit_bytes', 'sandbox_provider_enabled',
+      'rate_limit_login_per_email']) {
+      expect(keys).toContain(key);
+    }
+    expect(item(response.body, 'registration_enabled')).toEqual({
+      key: 'registration_enabled',
+      group: 'registration',
+      label: expect.any(String),
+      description: expect.any(String),
+      type: 'boolean',
+      options: [],
+      optional: false,
+      environment_variables: ['REGISTRATION_ENABLED'],
+      value: 'true',
+      source: 'default',
+      configured: true,
+      secret: false,
+      secret_configured: false,
+      database_override_configured: false,
+      editable: true,
+      managed_by: 'accounts',
+      requires_restart: false,
+      updated_at: '',
+    });
+    expect(item(response.body, 'ai_model')).toMatchObject({ value: ENVIRONMENT_AI_MODEL, source: 'environment', environment_variables: ['AI_MODEL'] });
+    expect(item(response.body, 'media_storage_driver')).toMatchObject({
+      type: 'enum',
+      value: 'nats',
+      options: [{ label: expect.any(String), value: 'nats' }, { label: expect.any(String), value: 's3' }],
+    });
+    expect(item(response.body, 'ai_api_key')).toMatchObject({ type: 'secret', secret: true, value: '', secret_configured: false, configured: false });
+  });
+
+  it('E5 saves atomically: database overrides win over environment and default, secrets are sealed and redacted, requires_restart until a restart', async () => {
+    const saved = await put([
+      { key: 'ai_model', value: 'gpt-e2e' },
+      { key: 'ai_api_key', value: AI_KEY },
+      { key: 'smtp_url', value: SMTP_URL },
+      { key: 'rate_limit_login_per_email', value: '15' },
+      { key: 'media_allowed_mime_types', value: 'image/png,image/jpeg' },
+    ]);
+    expect(saved.status).toBe(200);
+    await expectMatchesOwnSchema(saved.body, 'InstanceSettingsResponse');
+    expect(saved.body.requires_restart).toBe(true);
+    expect(item(saved.body, 'ai_model')).toMatchObject({
+      value: 'gpt-e2e',
+      source: 'database',
+      database_override_configured: true,
+      requires_restart: true,
+      updated_at: expect.stringMatching(/Z$/),
+    });
+    expect(item(saved.body, 'ai_api_key')).toMatchObject({ value: '', secret_configured: true, configured: true, source: 'database', requires_restart: true });
+    expect(item(saved.body, 'rate_limit_login_per_email')).toMatchObject({ value: '15', requires_restart: true });
+    expect(item(saved.body, 'media_allowed_mime_types')).toMatchObject({ type: 'list', value: 'image/png,image/jpeg' });
+    expect(item(saved.body, 'registration_enabled').requires_restart).toBe(false);
+    expect((await get()).body).toEqual(saved.body);
+
+    const rows = await withDatabase(async (db) => (await db.query(`SELECT * FROM admin.instance_settings WHERE key IN ('ai_api_key', 'smtp_url')`)).rows);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.value).toBeNull();
+      expect(row.sealed_value).toMatch(/^v1\./);
+      expect(JSON.stringify(row)).not.toContain(AI_KEY);
+      expect(JSON.stringify(row)).not.toContain('pw-');
+    }
+
+    const unset = await put([
+      { key: 'ai_model', unset: true },
+      { key: 'ai_api_key', unset: true },
+      { key: 'smtp_url', unset: true },
+      { key: 'rate_limit_login_per_email', unset: true },
+      { key: 'media_allowed_mime_types', unset: true },
+    ]);
+    expect(unset.status).toBe(200);
+    expect(item(unset.body, 'ai_model')).toMatchObject({ value: ENVIRONMENT_AI_MODEL, source: 'environment', database_override_configured: false, updated_at: '' });
+    expect(item(unset.body, 'ai_api_key')).toMatchObject({ secret_configured: false, source: 'default' });
+    // Saved values equal the running ones again.
+    expect(unset.body.requires_restart).toBe(false);
+  });
+
+  it('refuses unknown keys, repeated keys, wrong types and malformed items with 422, saving nothing', async () => {
+    const before = (await get()).body;
+    const problem = expectProblem(
+      await put([
+        { key: 'ai_model', value: 'would-be-saved' },
+        { key: 'no_such_setting', value: 'x' },
+        { key: 'rate_limit_login_per_ip', value: 'ten' },
+        { key: 'registration_enabled', value: 'yes' },
+        { key: 'ai_base_url', value: 'not a url' },
+        { key: 'smtp_from', value: 'nobody' },
+        { key: 'media_storage_driver', value: 'floppy' },
+        { key: 'ai_model', value: 'again' },
+        { key: 'sandbox_provider_enabled', value: 'true', unset: true },
+        { key: 's3_bucket' },
+        { key: 'rate_limit_register_per_email', value: '' },
+      ]),
+      422,
+      'validation_failed',
+    );
+    expect(locations(problem)).toEqual([
+      'body.settings[1].key',
+      'body.settings[2].value',
+      'body.settings[3].value',
+      'body.settings[4].value',
+      'body.settings[5].value',
+      'body.settings[6].value',
+      'body.settings[7].key',
+      'body.settings[8]',
+      'body.settings[9]',
+      'body.settings[10].value',
+    ]);
+    expect((await get()).body).toEqual(before);
+
+    const types = expectProblem(await put([{ key: 'ai_model', value: 42 }, { key: 7, unset: false }, 'text', { key: 'ai_model', value: 'x', extra: 1 }]), 422);
+    expect(locations(types)).toEqual(
+      expect.arrayContaining(['body.settings[0].value', 'body.settings[1].key', 'body.settings[1].unset', 'body.settings[2]', 'body.settings[3].extra']),
+    );
+    expect(locations(expectProblem(await put([]), 422))).toEqual(['body.settings']);
+    expect(new Set(locations(expectProblem(await put('all'), 422)))).toEqual(new Set(['body.settings']));
+    expect(locations(expectProblem(await adminCall('PUT', '/admin/instance-settings', { token: admin.token, body: {} }), 422))).toEqual([
+      'body.settings',
+    ]);
+    expect(locations(expectProblem(await put([{ key: 'ai_model', value: 'x'.repeat(4097) }]), 422))).toEqual(['body.settings[0].value']);
+    expect((await get()).body).toEqual(before);
+  });
+
+  it('registration_enabled is live: off, registration is 403 registration_disabled within moments; on again, it works', async () => {
+    try {
+      const off = await put([{ key: 'registration_enabled', value: 'false' }]);
+      expect(off.status).toBe(200);
+      expect(item(off.body, 'registration_enabled')).toMatchObject({ value: 'false', source: 'database', requires_restart: false });
+      await eventually(async () => {
+        const refused = await call('POST', '/auth/register', { body: { email: uniqueEmail(), password: PASSWORD } });
+        expectProblem(refused, 403, 'registration_disabled');
+      });
+      // Existing accounts still sign in.
+      expect((await call('POST', '/auth/login', { body: { email: admin.email, password: admin.password } })).status).toBe(200);
+    } finally {
+      await put([{ key: 'registration_enabled', unset: true }]);
+    }
+    await eventually(async () => {
+      expect((await call('POST', '/auth/register', { body: { email: uniqueEmail(), password: PASSWORD } })).status).toBe(201);
+    });
+  });
+
+  it('answers 403 to a user who is not an instance admin, and to a workspace-bound token', async () => {
+    const user = await registerUser();
+    expectProblem(await get(user.token), 403, 'admin_required');
+    expectProblem(await put([{ key: 'ai_model', value: 'x' }], user.token), 403, 'admin_required');
+    const token = await workspaceToken(admin);
+    expectProblem(await get(token), 403, 'workspace_token_forbidden');
+    expectProblem(await put([{ key: 'ai_model', value: 'x' }], token), 403, 'workspace_token_forbidden');
+  });
+
+  it('never answers a secret it was sent', () => {
+    expectNoSecretsInAnswers([AI_KEY, SMTP_URL, SMTP_URL.split(':')[2].split('@')[0]]);
+  });
+});

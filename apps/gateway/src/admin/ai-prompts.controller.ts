@@ -1,0 +1,56 @@
+import { Body, Controller, Delete, Get, Param, Put, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminPatterns, AIPrompt, AIPromptList, promptDefinition, SavePromptRequest } from '@social/contracts';
+import { problems } from '@social/platform';
+import type { FastifyRequest } from 'fastify';
+import { RequiresInstanceAdmin } from '../auth/instance-admin.decorator.js';
+import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
+import { Refuses, Returns } from '../http/returns.decorator.js';
+import { ValidBody } from '../http/valid-body.pipe.js';
+import { Forwarder } from '../rpc/forwarder.js';
+
+@ApiTags('Administration')
+@ApiBearerAuth()
+@RefusesWorkspaceTokens()
+@RequiresInstanceAdmin()
+@Controller('admin/ai-prompts')
+export class AiPromptsController {
+  constructor(private readonly forward: Forwarder) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Every prompt of the catalogue, with its effective text' })
+  @Returns(AIPromptList)
+  @Refuses(401, 403, 429, 503, 504)
+  list(@Req() req: FastifyRequest): Promise<AIPromptList> {
+    return this.forward.send(AdminPatterns.listPrompts, req);
+  }
+
+  @Get(':key')
+  @ApiOperation({ summary: 'One prompt of the catalogue' })
+  @Returns(AIPrompt)
+  @Refuses(401, 403, 404, 429, 503, 504)
+  get(@Req() req: FastifyRequest, @Param('key') key: string): Promise<AIPrompt> {
+    return this.forward.send(AdminPatterns.getPrompt, req, { params: { key } });
+  }
+
+  /** E8 */
+  @Put(':key')
+  @ApiOperation({ summary: 'E8: override a prompt (1 to 20,000 characters)' })
+  @ApiBody({ type: SavePromptRequest })
+  @Returns(AIPrompt)
+  @Refuses(400, 401, 403, 404, 413, 415, 422, 429, 503, 504)
+  save(@Req() req: FastifyRequest, @Param('key') key: string, @Body() raw: unknown): Promise<AIPrompt> {
+    // The path comes first (contract §1): an unknown key is 404 whatever the body holds.
+    if (!promptDefinition(key)) throw problems.notFound('No such prompt in the catalogue.');
+    const body = new ValidBody(SavePromptRequest).transform(raw);
+    return this.forward.send(AdminPatterns.savePrompt, req, { params: { key }, body });
+  }
+
+  @Delete(':key')
+  @ApiOperation({ summary: 'Drop the override: the prompt is its default again (200, overridden false)' })
+  @Returns(AIPrompt)
+  @Refuses(401, 403, 404, 429, 503, 504)
+  reset(@Req() req: FastifyRequest, @Param('key') key: string): Promise<AIPrompt> {
+    return this.forward.send(AdminPatterns.resetPrompt, req, { params: { key } });
+  }
+}

@@ -1,0 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class TrendPoint {
+  @ApiProperty({ description: 'YYYY-MM-DD (UTC)' }) date: string;
+  @ApiProperty() value: number;
+}
+
+/** E7: `GET /admin/overview`; trends are daily counts for the 30 UTC days ending today. */
+export class InstanceOverview {
+  @ApiProperty() total_users: number;
+  @ApiProperty() new_users_last_30_days: number;
+  @ApiProperty() total_organizations: number;
+  @ApiProperty() total_workspaces: number;
+  @ApiProperty() total_publications: number;
+  @ApiProperty() published_last_30_days: number;
+  @ApiProperty({ type: [TrendPoint] }) user_registration_trend: TrendPoint[];
+  @ApiProperty({ type: [TrendPoint] }) publication_trend: TrendPoint[];
+  @ApiProperty({ description: 'false when a service did not report its totals in time (those totals show 0)' })
+  usage_complete: boolean;
+}

@@ -1,0 +1,67 @@
+import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
+
+/**
+ * How the admin service learns per-user and instance-wide counts without
+ * reading other services' tables: every service listed in
+ * USAGE_REPORTING_SERVICES answers two patterns.
+ *
+ * `<service>.usage.for-users` {user_ids} → {usage: {[user_id]: UserUsage}}:
+ * one batched request per service per E9 page, never one per user. A service
+ * fills only the members it owns and leaves the others out.
+ *
+ * `<service>.usage.totals` {days} → UsageTotals: instance-wide totals and
+ * daily trends for E7, again only what the service owns.
+ */
+export const usageForUsersPattern = (service: string): string => `${service}.usage.for-users`;
+export const usageTotalsPattern = (service: string): string => `${service}.usage.totals`;
+
+/**
+ * Services that report usage today. Publishing (publication and social
+ * account counts) adds itself here when it exists; until then those counts are 0.
+ */
+export const USAGE_REPORTING_SERVICES = [ACCOUNTS_SERVICE] as const;
+
+export interface UsageForUsersRequest {
+  user_ids: string[];
+}
+
+/** Every member optional: each service reports what it owns. */
+export interface UserUsage {
+  /** accounts (tenancy): organizations the user is a member of. */
+  organization_count?: number;
+  /** accounts (tenancy): workspaces the user is a member of. */
+  workspace_count?: number;
+  /** publishing: publications the user created. */
+  publication_count?: number;
+  /** publishing: social accounts connected by the user. */
+  social_account_count?: number;
+  /** accounts: the user's last sign-in or token refresh (RFC 3339), "" when never. */
+  last_active_at?: string;
+}
+
+export interface UsageForUsersReply {
+  usage: Record<string, UserUsage>;
+}
+
+export interface UsageTotalsRequest {
+  /** Length of the trend window in UTC days ending today (E7: 30). */
+  days: number;
+}
+
+export interface DailyCount {
+  /** `YYYY-MM-DD`, UTC. */
+  date: string;
+  value: number;
+}
+
+/** Every member optional: each service reports what it owns. */
+export interface UsageTotals {
+  total_users?: number;
+  new_users_last_30_days?: number;
+  user_registration_trend?: DailyCount[];
+  total_organizations?: number;
+  total_workspaces?: number;
+  total_publications?: number;
+  published_last_30_days?: number;
+  publication_trend?: DailyCount[];
+}
