@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { testDatabase } from '../support/database.js';
 import { call, eventually, expectProblem, registerUser, TestUser } from '../support/api.js';
 import { GatewayReplica, startGatewayReplica } from '../support/gateway-replica.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
@@ -70,16 +71,7 @@ describe('accounts: API tokens as bearer tokens', () => {
 });
 
 describe('accounts: issuing API tokens', () => {
-  let db: pg.Client;
-
-  beforeAll(async () => {
-    db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-    await db.connect();
-  });
-
-  afterAll(async () => {
-    await db.end();
-  });
+  const db = testDatabase();
 
   const create = (user: TestUser, body: unknown) => call('POST', '/api-tokens', { token: user.token, body });
   const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { testDatabase } from '../support/database.js';
 import { call, eventually, expectProblem, registerUser, TestUser, uniqueEmail } from '../support/api.js';
 import { mailsTo, setMailRefusing, waitForMail } from '../support/mail.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
@@ -8,16 +8,7 @@ import { reauthGrant } from '../support/security.js';
 
 /** E2 and its confirmation, with the code delivered by real SMTP to the e2e mail sink. */
 describe('accounts: email change', () => {
-  let db: pg.Client;
-
-  beforeAll(async () => {
-    db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-    await db.connect();
-  });
-
-  afterAll(async () => {
-    await db.end();
-  });
+  const db = testDatabase();
 
   async function requestChange(user: TestUser, newEmail = uniqueEmail('new'), grant?: string) {
     return call('POST', '/auth/email-change', {

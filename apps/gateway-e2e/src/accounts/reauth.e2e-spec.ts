@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import { testDatabase } from '../support/database.js';
 import { call, expectProblem, registerUser, TestUser } from '../support/api.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { reauthGrant } from '../support/security.js';
 
 /** POST /auth/reauth and the single-use grant it issues (consumed here by passkey registration, E2 has its own suite). */
 describe('accounts: re-authentication', () => {
-  let db: pg.Client;
-
-  beforeAll(async () => {
-    db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-    await db.connect();
-  });
-
-  afterAll(async () => {
-    await db.end();
-  });
+  const db = testDatabase();
 
   const begin = (user: TestUser, body: unknown) => call('POST', '/auth/security/passkeys/begin', { token: user.token, body });
 

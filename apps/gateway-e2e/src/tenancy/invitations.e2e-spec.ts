@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { testDatabase } from '../support/database.js';
 import { baseUrl, call, expectProblem, registerUser, TestUser } from '../support/api.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { setMailRefusing, waitForMail } from '../support/mail.js';
@@ -9,7 +9,7 @@ import { createTenant, secretOf, Tenant } from '../support/tenancy.js';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('tenancy: invitations (and E11 resend)', () => {
-  let db: pg.Client;
+  const db = testDatabase();
   let tenant: Tenant;
   const invitations = () => `/workspaces/${tenant.workspaceId}/invitations`;
   const invite = (email: string, role = 'editor', token = tenant.owner.token) =>
@@ -20,11 +20,8 @@ describe('tenancy: invitations (and E11 resend)', () => {
     db.query(`UPDATE accounts.workspace_invitations SET ${column} = now() - make_interval(secs => $2) WHERE id = $1`, [invitationId, secondsAgo]);
 
   beforeAll(async () => {
-    db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-    await db.connect();
     tenant = await createTenant();
   });
-  afterAll(async () => db?.end());
 
   it('creates an invitation (201, Location), emails its link, shows accept_url once; the list has no secrets', async () => {
     const invitee = await registerUser();

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
+import { testDatabase } from '../support/database.js';
 import { call, eventually, expectProblem, registerUser } from '../support/api.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, createWorkspace, joinWorkspace } from '../support/tenancy.js';
 
 describe('tenancy: organization deletion (E10 preview, DELETE through a durable event)', () => {
-  let db: pg.Client;
-
-  beforeAll(async () => {
-    db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-    await db.connect();
-  });
-  afterAll(async () => db?.end());
+  const db = testDatabase();
 
   it('E10 shows the owner every workspace, pending work counted live, the fixed lists and no blockers', async () => {
     const tenant = await createTenant();
