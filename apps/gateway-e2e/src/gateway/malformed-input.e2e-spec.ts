@@ -1,15 +1,28 @@
 import { describe, expect, it } from '@jest/globals';
-import { call, registerUser } from '../support/api.js';
+import { call, registerUser, TestUser } from '../support/api.js';
+import { createOrganization, createWorkspace } from '../support/tenancy.js';
 
 /**
  * Whatever a client sends, the answer is a 2xx or a 4xx problem: never a 500,
  * never a hang. Every body member of every operation gets each odd value.
  */
 const ODD_VALUES: unknown[] = [
-  null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', '2026-13-45T99:99:99Z',
+  null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', '2026-13-45T99:99:99Z', '2026-02-31T00:00:00Z',
 ];
 
-const OPERATIONS: Array<{ method: string; path: string; members: string[]; base?: Record<string, unknown> }> = [
+/** What a path or base body may refer to: the caller's own organization and workspace. */
+interface Owned {
+  user: TestUser;
+  organizationId: string;
+  workspaceId: string;
+}
+
+const OPERATIONS: Array<{
+  method: string;
+  path: string | ((owned: Owned) => string);
+  members: string[];
+  base?: Record<string, unknown> | ((owned: Owned) => Record<string, unknown>);
+}> = [
   { method: 'POST', path: '/auth/register', members: ['email', 'password', 'display_name', 'username'] },
   { method: 'POST', path: '/auth/login', members: ['email', 'password'] },
   { method: 'POST', path: '/auth/refresh', members: ['refresh_token'] },
@@ -21,17 +34,33 @@ const OPERATIONS: Array<{ method: string; path: string; members: string[]; base?
   { method: 'PUT', path: '/notifications/preferences', members: ['digest_time', 'digest_timezone', 'preferences'], base: { preferences: {} } },
   { method: 'PUT', path: '/notifications/preferences', members: ['post_published', 'no_such_topic'], base: {} },
   { method: 'POST', path: '/notifications/mutes', members: ['workspace_id', 'starts_at', 'ends_at'] },
+  { method: 'POST', path: '/organizations', members: ['name'] },
+  { method: 'PATCH', path: (o) => `/organizations/${o.organizationId}/members/${o.user.id}`, members: ['role'] },
+  { method: 'POST', path: '/workspaces', members: ['organization_id', 'name'], base: (o) => ({ organization_id: o.organizationId, name: 'x' }) },
+  { method: 'PATCH', path: (o) => `/workspaces/${o.workspaceId}`, members: ['name'] },
+  { method: 'PATCH', path: (o) => `/workspaces/${o.workspaceId}/members/${o.user.id}`, members: ['role'] },
+  { method: 'POST', path: (o) => `/workspaces/${o.workspaceId}/invitations`, members: ['email', 'role'], base: { role: 'viewer' } },
+  { method: 'POST', path: '/workspace-invitations/accept', members: ['token'] },
+  { method: 'POST', path: '/auth/reauth', members: ['password'] },
+  { method: 'POST', path: '/auth/security/passkeys/begin', members: ['reauth_grant'] },
+  { method: 'POST', path: '/auth/security/passkeys/finish', members: ['challenge_id', 'credential', 'name'] },
+  { method: 'POST', path: '/auth/email-change', members: ['new_email', 'reauth_grant'] },
+  { method: 'POST', path: '/api-tokens', members: ['name', 'expires_at', 'workspace_id'], base: { name: 'ci' } },
 ];
 
 describe('gateway: malformed input never becomes a 500', () => {
-  it.each(OPERATIONS.map((op) => [`${op.method} ${op.path} (${op.members.join(', ')})`, op] as const))('%s', async (_name, op) => {
+  it.each(OPERATIONS.map((op) => [`${op.method} ${String(op.path)} (${op.members.join(', ')})`, op] as const))('%s', async (_name, op) => {
     const user = await registerUser();
+    const organizationId = await createOrganization(user);
+    const owned: Owned = { user, organizationId, workspaceId: await createWorkspace(user, organizationId, 'Main') };
+    const path = typeof op.path === 'function' ? op.path(owned) : op.path;
+    const base = typeof op.base === 'function' ? op.base(owned) : op.base;
     const failures: string[] = [];
     for (const member of op.members) {
       for (const value of ODD_VALUES) {
         // The second preferences row puts the odd value inside the map.
-        const body = op.base && !('preferences' in op.base) ? { preferences: { [member]: value } } : { ...op.base, [member]: value };
-        const response = await call(op.method, op.path, { token: user.token, body });
+        const body = base && op.path === '/notifications/preferences' && !('preferences' in base) ? { preferences: { [member]: value } } : { ...base, [member]: value };
+        const response = await call(op.method, path, { token: user.token, body });
         const isProblem = (response.headers.get('content-type') ?? '').startsWith('application/problem+json');
         if (response.status >= 500 || (response.status >= 400 && !isProblem)) {
           failures.push(`${JSON.stringify(body).slice(0, 80)} → ${response.status}`);
@@ -48,6 +77,14 @@ describe('gateway: malformed input never becomes a 500', () => {
     ['a broken percent-encoding', 'DELETE', '/notifications/mutes/%E0%A4%A'],
     ['a dot-dot schema name', 'GET', '/api/v1/schemas/%2e%2e'],
     ['a 5,000-character schema name', 'GET', `/api/v1/schemas/${'x'.repeat(5_000)}`],
+    ['a NUL in a workspace id', 'GET', '/workspaces/%00/members'],
+    ['a 3,000-character organization id', 'DELETE', `/organizations/${'a'.repeat(3_000)}`],
+    ['a broken percent-encoding in an invitation id', 'POST', '/workspaces/x/invitations/%E0%A4%A/resend'],
+    ['an array where a query value belongs', 'GET', '/workspaces?organization_id=a&organization_id=b'],
+    ['a NUL in a query value', 'GET', '/workspaces?organization_id=%00'],
+    ['a NUL in a passkey id', 'DELETE', '/auth/security/passkeys/%00'],
+    ['a NUL in an email-change id', 'POST', '/auth/email-change/%00/confirm'],
+    ['a NUL in an API token id', 'DELETE', '/api-tokens/%00'],
   ])('%s answers a 4xx problem', async (_name, method, path) => {
     const user = await registerUser();
     const response = await call(method, path, { token: user.token });

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, IsUUID, Length, Matches } from 'class-validator';
 import { Optional } from '../common/optional.js';
-import { RFC3339_PATTERN } from '../common/time.js';
+import { IsRfc3339DateTime } from '../common/time.js';
 
 export class CreateApiTokenRequest {
   @ApiProperty({ minLength: 1, maxLength: 120 })
@@ -13,7 +13,7 @@ export class CreateApiTokenRequest {
   @ApiPropertyOptional({ format: 'date-time', description: 'in the future; omit for a token that never expires' })
   @Optional()
   @IsString()
-  @Matches(RFC3339_PATTERN, { message: '$property must be an RFC 3339 date-time' })
+  @IsRfc3339DateTime()
   expires_at?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'binds the token to one workspace (only its operations)' })

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsObject, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { Optional } from '../common/optional.js';
 import { SchemaName } from '../common/schema-name.js';
-import { RFC3339_PATTERN } from '../common/time.js';
+import { IsRfc3339DateTime } from '../common/time.js';
 
 export const EMAIL_FREQUENCIES = ['off', 'immediate', 'daily'] as const;
 export type EmailFrequency = (typeof EMAIL_FREQUENCIES)[number];
@@ -86,11 +86,11 @@ export class CreateMuteRequest {
 
   @ApiProperty({ format: 'date-time' })
   @IsString()
-  @Matches(RFC3339_PATTERN, { message: '$property must be an RFC 3339 date-time' })
+  @IsRfc3339DateTime()
   starts_at: string;
 
   @ApiProperty({ format: 'date-time' })
   @IsString()
-  @Matches(RFC3339_PATTERN, { message: '$property must be an RFC 3339 date-time' })
+  @IsRfc3339DateTime()
   ends_at: string;
 }
