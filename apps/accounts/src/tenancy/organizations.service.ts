@@ -25,6 +25,9 @@ interface MemberRow {
   joined_at: Date;
 }
 
+/** Lists of organizations and workspaces are answered whole (contract §1): keep them small. */
+export const MAX_OWNED_ORGANIZATIONS = 50;
+
 export const toOrganization = (row: OrganizationRow): Organization => ({
   id: row.id,
   name: row.name,
@@ -56,6 +59,14 @@ export class OrganizationsService {
     const id = uuidv7();
     const now = new Date();
     await this.dataSource.transaction(async (db) => {
+      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`organizations-owned:${userId}`]);
+      const [{ owned }] = (await db.query(
+        `SELECT count(*)::int AS owned FROM organization_members WHERE user_id = $1 AND role = 'owner'`,
+        [userId],
+      )) as Array<{ owned: number }>;
+      if (owned >= MAX_OWNED_ORGANIZATIONS) {
+        throw problems.conflict('too_many_organizations', `A user may own at most ${MAX_OWNED_ORGANIZATIONS} organizations.`);
+      }
       await db.query('INSERT INTO organizations (id, name, created_at) VALUES ($1, $2, $3)', [id, name, now]);
       await db.query(
         `INSERT INTO organization_members (organization_id, user_id, role, joined_at) VALUES ($1, $2, 'owner', $3)`,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreateWorkspaceRequest, Principal, Workspace, WorkspaceMember, WorkspaceRole } from '@social/contracts';
-import { AccessControl, GrantedWorkspaceAccess, isUuid, pathId, problems } from '@social/platform';
+import { AccessControl, GrantedWorkspaceAccess, isUuid, pathId, Problem, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { MembershipEvents } from './membership-events.js';
@@ -34,6 +34,9 @@ const VISIBLE_WORKSPACES_SQL = `
      AND ($3::uuid IS NULL OR w.id = $3)
    ORDER BY w.created_at, w.id`;
 
+/** Lists of workspaces are answered whole (contract §1): keep each organization's small. */
+export const MAX_WORKSPACES_PER_ORGANIZATION = 100;
+
 const isUniqueViolation = (error: unknown) => (error as { code?: string; driverError?: { code?: string } })?.driverError?.code === '23505' ||
   (error as { code?: string })?.code === '23505';
 
@@ -48,8 +51,12 @@ export class WorkspacesService {
 
   /** Organization owners and admins create workspaces and become their first admin. */
   async create(userId: string, input: CreateWorkspaceRequest): Promise<Workspace> {
-    const organization = await this.organizations.membership(userId, input.organization_id).catch(() => {
-      throw problems.forbidden('organization_forbidden', 'You are not a member of this organization.');
+    // An organization named in the body that the caller is not in is 403, whether or not it exists (contract §1).
+    const organization = await this.organizations.membership(userId, input.organization_id).catch((error: unknown) => {
+      if (error instanceof Problem && error.status === 404) {
+        throw problems.forbidden('organization_forbidden', 'You are not a member of this organization.');
+      }
+      throw error;
     });
     if (organization.role === 'member') {
       throw problems.forbidden('insufficient_role', 'Only organization owners and admins can create workspaces.');
@@ -57,6 +64,15 @@ export class WorkspacesService {
     const row: WorkspaceRow = { id: uuidv7(), organization_id: organization.id, name: input.name, role: 'admin', created_at: new Date() };
     await this.dataSource
       .transaction(async (db) => {
+        // Serializes creations in one organization (and with its deletion, which locks the same row).
+        const locked = (await db.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [row.organization_id])) as unknown[];
+        if (!locked.length) throw problems.forbidden('organization_forbidden', 'You are not a member of this organization.');
+        const [{ count }] = (await db.query('SELECT count(*)::int AS count FROM workspaces WHERE organization_id = $1', [
+          row.organization_id,
+        ])) as Array<{ count: number }>;
+        if (count >= MAX_WORKSPACES_PER_ORGANIZATION) {
+          throw problems.conflict('too_many_workspaces', `An organization may have at most ${MAX_WORKSPACES_PER_ORGANIZATION} workspaces.`);
+        }
         await db.query('INSERT INTO workspaces (id, organization_id, name, created_at) VALUES ($1, $2, $3, $4)', [
           row.id,
           row.organization_id,

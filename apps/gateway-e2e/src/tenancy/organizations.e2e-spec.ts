@@ -100,6 +100,20 @@ describe('tenancy: organizations', () => {
     expectProblem(await call('DELETE', `${orgMembers}/${member.id}`, { token: tenant.owner.token }), 404);
   });
 
+  it('keeps the whole-answer lists small: 50 owned organizations, 100 workspaces per organization (409 beyond)', async () => {
+    const user = await registerUser();
+    const organizations = await Promise.all(Array.from({ length: 50 }, (_, i) => createOrganization(user, `Org ${i}`)));
+    expectProblem(await call('POST', '/organizations', { token: user.token, body: { name: 'One too many' } }), 409, 'too_many_organizations');
+    expect((await call('GET', '/organizations', { token: user.token })).body.organizations).toHaveLength(50);
+    await Promise.all(Array.from({ length: 100 }, (_, i) => createWorkspace(user, organizations[0], `Workspace ${i}`)));
+    expectProblem(
+      await call('POST', '/workspaces', { token: user.token, body: { organization_id: organizations[0], name: 'One too many' } }),
+      409,
+      'too_many_workspaces',
+    );
+    expect((await call('GET', `/workspaces?organization_id=${organizations[0]}`, { token: user.token })).body.workspaces).toHaveLength(100);
+  });
+
   it('plain members cannot create workspaces (403); non-members get 403 for a named organization', async () => {
     const tenant = await createTenant();
     const member = await joinWorkspace(tenant.owner, tenant.workspaceId, 'admin');
