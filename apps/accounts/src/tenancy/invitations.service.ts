@@ -10,6 +10,8 @@ import { invitationMail } from './invitation-mail.js';
 import { MembershipEvents } from './membership-events.js';
 
 const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
+/** The list is answered whole, and each invitation is an email: enough for any real team, not for a mailing. */
+export const MAX_OPEN_INVITATIONS = 200;
 /** Contract §1: a resend waits 60 s after the last send. */
 const RESEND_COOLDOWN_MS = 60_000;
 
@@ -80,7 +82,8 @@ export class InvitationsService {
     const secret = newOpaqueToken('inv');
     const now = new Date();
     const row = await this.dataSource.transaction(async (db) => {
-      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`invitation:${workspace.workspace_id}:${email.toLowerCase()}`]);
+      // One invitation at a time per workspace: the duplicate and the count checks below hold under concurrency.
+      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`invitations:${workspace.workspace_id}`]);
       const [member] = (await db.query(
         `SELECT 1 FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 AND lower(u.email) = lower($2)`,
         [workspace.workspace_id, email],
@@ -93,6 +96,13 @@ export class InvitationsService {
       )) as unknown[];
       if (open) {
         throw problems.conflict('invitation_pending', 'This address already has an open invitation; resend or revoke it.');
+      }
+      const [{ count }] = (await db.query(
+        'SELECT count(*)::int AS count FROM workspace_invitations WHERE workspace_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL',
+        [workspace.workspace_id],
+      )) as Array<{ count: number }>;
+      if (count >= MAX_OPEN_INVITATIONS) {
+        throw problems.conflict('too_many_invitations', `A workspace may have at most ${MAX_OPEN_INVITATIONS} open invitations; revoke some first.`);
       }
       const [inserted] = (await db.query(
         `INSERT INTO workspace_invitations (id, workspace_id, email, role, secret_hash, invited_by_user_id, created_at,

@@ -72,6 +72,24 @@ describe('tenancy: invitations (and E11 resend)', () => {
     expectProblem(await call('POST', '/workspace-invitations/accept', { token: tenant.owner.token, body: {} }), 422);
   });
 
+  it('allows at most 200 open invitations per workspace (409 too_many_invitations)', async () => {
+    const crowded = await createTenant();
+    await db.query(
+      `INSERT INTO accounts.workspace_invitations (id, workspace_id, email, role, secret_hash, invited_by_user_id, created_at,
+         expires_at, last_sent_at, email_delivery_status, email_delivery_updated_at)
+       SELECT gen_random_uuid(), $1, 'bulk-' || n || '@example.com', 'viewer', md5(random()::text || n), $2, now(),
+         now() + interval '7 days', now(), 'sent', now()
+         FROM generate_series(1, 200) AS n`,
+      [crowded.workspaceId, crowded.owner.id],
+    );
+    expectProblem(
+      await call('POST', `/workspaces/${crowded.workspaceId}/invitations`, { token: crowded.owner.token, body: { email: 'one-more@example.com', role: 'viewer' } }),
+      409,
+      'too_many_invitations',
+    );
+    expect((await call('GET', `/workspaces/${crowded.workspaceId}/invitations`, { token: crowded.owner.token })).body.invitations).toHaveLength(200);
+  });
+
   it('is accepted once, by the invited address only; the user joins the workspace and its organization', async () => {
     const invitee = await registerUser();
     const someoneElse = await registerUser();
