@@ -182,6 +182,21 @@ describe('tenancy: invitations (and E11 resend)', () => {
     expectProblem(await call('DELETE', `${invitations()}/not-a-uuid`, { token: tenant.owner.token }), 404);
   });
 
+  it('holds under concurrency: ten racing resends send once, ten racing accepts join once', async () => {
+    const invitee = await registerUser();
+    const created = await invite(invitee.email);
+    await age(created.body.id, 'last_sent_at', 120);
+    const resends = await Promise.all(
+      Array.from({ length: 10 }, () => call('POST', `${invitations()}/${created.body.id}/resend`, { token: tenant.owner.token })),
+    );
+    expect(resends.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(429)]);
+    const winner = resends.find((r) => r.status === 200)!;
+    const accepts = await Promise.all(Array.from({ length: 10 }, () => accept(invitee, secretOf(winner.body.accept_url))));
+    expect(accepts.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    const members = await call('GET', `/workspaces/${tenant.workspaceId}/members`, { token: tenant.owner.token });
+    expect(members.body.members.filter((m: { user_id: string }) => m.user_id === invitee.id)).toHaveLength(1);
+  });
+
   it('hides invitations from another tenant (404) and nothing changes', async () => {
     const created = await invite(`isolated-${Date.now()}@example.com`);
     const other = await createTenant();

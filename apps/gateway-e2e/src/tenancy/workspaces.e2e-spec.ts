@@ -54,6 +54,13 @@ describe('tenancy: workspaces', () => {
     const bad = expectProblem(await call('POST', '/workspaces', { token: tenant.owner.token, body: { organization_id: 'x', name: '' } }), 422);
     expect(bad.errors.map((e: { location: string }) => e.location).sort()).toEqual(['body.name', 'body.organization_id']);
     expectProblem(await call('PATCH', `/workspaces/${tenant.workspaceId}`, { token: tenant.owner.token, body: { name: 'x'.repeat(121) } }), 422);
+    // Ten racing creations of one name: exactly one wins.
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call('POST', '/workspaces', { token: tenant.owner.token, body: { organization_id: tenant.organizationId, name: 'Race' } }),
+      ),
+    );
+    expect(racing.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
   });
 
   it('enforces roles: viewers read only, editors cannot manage members or invitations', async () => {
