@@ -27,6 +27,12 @@ const ERROR_MODEL: JsonSchema = {
         },
       },
     },
+    blockers: {
+      type: 'array',
+      description: 'deletion_blocked only: what E10 shows blocking the deletion',
+      items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+    },
+    attempts_remaining: { type: 'integer', description: 'invalid_code only: wrong codes left before the change locks' },
   },
 };
 
