@@ -5,11 +5,11 @@ import {
   ApiTokenCreated,
   ApiTokenList,
   CreateApiTokenRequest,
-  Principal,
   RpcRequest,
+  VerifiedApiToken,
   VerifyApiTokenRequest,
 } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, validateInput } from '@social/platform';
 import { ApiTokensService } from './api-tokens.service.js';
 
 @Controller()
@@ -18,23 +18,23 @@ export class ApiTokensHandler {
 
   /** Asked by the gateway (which caches the answer briefly) for bearer tokens that are not JWTs. */
   @MessagePattern(AccountsPatterns.verifyApiToken)
-  verify(@Payload() request: VerifyApiTokenRequest): Promise<Principal> {
+  verify(@Payload() request: VerifyApiTokenRequest): Promise<VerifiedApiToken> {
     return this.apiTokens.verify(request.token);
   }
 
   @MessagePattern(AccountsPatterns.createApiToken)
   create(@Payload() req: RpcRequest<CreateApiTokenRequest>): Promise<ApiTokenCreated> {
-    return this.apiTokens.create(requirePrincipal(req), validateInput(CreateApiTokenRequest, req.body, 'body'));
+    return this.apiTokens.create(requireAccountPrincipal(req), validateInput(CreateApiTokenRequest, req.body, 'body'));
   }
 
   @MessagePattern(AccountsPatterns.listApiTokens)
   list(@Payload() req: RpcRequest): Promise<ApiTokenList> {
-    return this.apiTokens.list(requirePrincipal(req).userId);
+    return this.apiTokens.list(requireAccountPrincipal(req).userId);
   }
 
   @MessagePattern(AccountsPatterns.deleteApiToken)
   async delete(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
-    await this.apiTokens.delete(requirePrincipal(req).userId, req.params.id);
+    await this.apiTokens.delete(requireAccountPrincipal(req).userId, req.params.id);
     return null;
   }
 }

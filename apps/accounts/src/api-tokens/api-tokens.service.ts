@@ -9,6 +9,7 @@ import {
   Principal,
   SESSION_REVOKED_SUBJECT,
   SessionRevokedEvent,
+  VerifiedApiToken,
 } from '@social/contracts';
 import { AccessControl, isUuid, NATS_CONNECTION, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -53,7 +54,7 @@ export class ApiTokensService {
     return this.dataSource.transaction(async (db) => {
       const tokens = db.getRepository(ApiTokenEntity);
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`api-tokens:${userId}`]);
-      if ((await tokens.countBy({ userId, revokedAt: IsNull() })) >= MAX_API_TOKENS) {
+      if ((await tokens.countBy([{ userId, revokedAt: IsNull(), expiresAt: IsNull() }, { userId, revokedAt: IsNull(), expiresAt: MoreThan(new Date()) }])) >= MAX_API_TOKENS) {
         throw problems.conflict('too_many_api_tokens', `At most ${MAX_API_TOKENS} API tokens may exist; delete one first.`);
       }
       const secret = newOpaqueToken(API_TOKEN_PREFIX.replace(/_$/, ''));
@@ -109,7 +110,7 @@ export class ApiTokensService {
   }
 
   /** Who an API token speaks for; any unknown, revoked or expired token is the same 401. */
-  async verify(token: string): Promise<Principal> {
+  async verify(token: string): Promise<VerifiedApiToken> {
     const found = await this.dataSource.getRepository(ApiTokenEntity).findOneBy({ tokenHash: hashOpaqueToken(token) });
     const now = new Date();
     if (!found || found.revokedAt || (found.expiresAt && found.expiresAt <= now)) {
@@ -122,12 +123,15 @@ export class ApiTokensService {
       { lastUsedAt: now },
     );
     return {
-      userId: user.id,
-      // The token id stands in for a session: revoking the token revokes it like a session.
-      sessionId: found.id,
-      isAdmin: user.isAdmin,
-      tokenKind: 'api_token',
-      workspaceId: found.workspaceId,
+      principal: {
+        userId: user.id,
+        // The token id stands in for a session: revoking the token revokes it like a session.
+        sessionId: found.id,
+        isAdmin: user.isAdmin,
+        tokenKind: 'api_token',
+        workspaceId: found.workspaceId,
+      },
+      expires_at: found.expiresAt?.toISOString() ?? null,
     };
   }
 }

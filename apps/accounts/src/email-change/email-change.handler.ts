@@ -9,7 +9,7 @@ import {
   RpcRequest,
   UserProfile,
 } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, validateInput } from '@social/platform';
 import { EmailChangeService } from './email-change.service.js';
 
 @Controller()
@@ -18,23 +18,24 @@ export class EmailChangeHandler {
 
   @MessagePattern(AccountsPatterns.requestEmailChange)
   request(@Payload() req: RpcRequest<RequestEmailChangeRequest>): Promise<EmailChangeSummary> {
-    return this.emailChanges.request(requirePrincipal(req), validateInput(RequestEmailChangeRequest, req.body, 'body'));
+    return this.emailChanges.request(requireAccountPrincipal(req), validateInput(RequestEmailChangeRequest, req.body, 'body'));
   }
 
   @MessagePattern(AccountsPatterns.confirmEmailChange)
   confirm(@Payload() req: RpcRequest<ConfirmEmailChangeRequest, unknown, { id: string }>): Promise<UserProfile> {
+    const principal = requireAccountPrincipal(req);
     const body = validateInput(ConfirmEmailChangeRequest, req.body, 'body');
-    return this.emailChanges.confirm(requirePrincipal(req), req.params.id, body.code);
+    return this.emailChanges.confirm(principal, req.params.id, body.code);
   }
 
   @MessagePattern(AccountsPatterns.getEmailChange)
   get(@Payload() req: RpcRequest): Promise<PendingEmailChange> {
-    return this.emailChanges.pending(requirePrincipal(req).userId);
+    return this.emailChanges.pending(requireAccountPrincipal(req).userId);
   }
 
   @MessagePattern(AccountsPatterns.cancelEmailChange)
   async cancel(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
-    await this.emailChanges.cancel(requirePrincipal(req).userId, req.params.id);
+    await this.emailChanges.cancel(requireAccountPrincipal(req).userId, req.params.id);
     return null;
   }
 }

@@ -6,7 +6,7 @@ import {
   RequestEmailChangeRequest,
   UserProfile,
 } from '@social/contracts';
-import { MailDeliveryError, Mailer, Problem, problems, RateLimiter, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { isUniqueViolation, isUuid, MailDeliveryError, Mailer, Problem, problems, RateLimiter, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
@@ -23,7 +23,6 @@ const CODE_TTL_MS = 15 * 60_000;
 export const MAX_FAILED_ATTEMPTS = 5;
 /** Contract §1: 5 accepted requests per user per 15 minutes. */
 const REQUESTS = { limit: 5, windowSeconds: 15 * 60 };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -120,7 +119,7 @@ export class EmailChangeService {
   async confirm(principal: Principal, changeId: string, code: string): Promise<UserProfile> {
     const outcome = await this.dataSource.transaction(async (db) => {
       const changes = db.getRepository(EmailChangeEntity);
-      const change = UUID.test(changeId)
+      const change = isUuid(changeId)
         ? await changes.findOne({ where: { id: changeId, userId: principal.userId }, lock: { mode: 'pessimistic_write' } })
         : null;
       if (!change) return { error: problems.notFound('No such email change.') };
@@ -148,7 +147,11 @@ export class EmailChangeService {
         return { error: problems.conflict('email_unavailable', 'This address now belongs to another account.') };
       }
       Object.assign(user, { email: change.newEmail, emailVerified: true });
-      const saved = await users.save(user);
+      // Another account may take the address between our check and this write.
+      const saved = await users.save(user).catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw problems.conflict('email_unavailable', 'This address is not available.');
+        throw error;
+      });
       await changes.update({ id: change.id }, { status: 'confirmed', resolvedAt: new Date() });
       const revoked = await this.auth.revokeOtherSessions(db, user.id, principal.sessionId, 'email_changed');
       return { profile: toUserProfile(saved), revoked };
@@ -171,7 +174,7 @@ export class EmailChangeService {
   async cancel(userId: string, changeId: string): Promise<void> {
     await this.dataSource.transaction(async (db) => {
       const changes = db.getRepository(EmailChangeEntity);
-      const change = UUID.test(changeId)
+      const change = isUuid(changeId)
         ? await changes.findOne({ where: { id: changeId, userId }, lock: { mode: 'pessimistic_write' } })
         : null;
       if (!change) throw problems.notFound('No such email change.');

@@ -8,7 +8,7 @@ import {
   RpcRequest,
   SecurityStatus,
 } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, validateInput } from '@social/platform';
 import { PasskeysService } from './passkeys.service.js';
 
 @Controller()
@@ -17,18 +17,19 @@ export class PasskeysHandler {
 
   @MessagePattern(AccountsPatterns.beginPasskey)
   begin(@Payload() req: RpcRequest<BeginPasskeyRequest>): Promise<PasskeyRegistrationOptions> {
+    const principal = requireAccountPrincipal(req);
     const body = validateInput(BeginPasskeyRequest, req.body, 'body');
-    return this.passkeys.begin(requirePrincipal(req), body.reauth_grant);
+    return this.passkeys.begin(principal, body.reauth_grant);
   }
 
   @MessagePattern(AccountsPatterns.finishPasskey)
   finish(@Payload() req: RpcRequest<FinishPasskeyRequest>): Promise<SecurityStatus> {
-    return this.passkeys.finish(requirePrincipal(req), validateInput(FinishPasskeyRequest, req.body, 'body'));
+    return this.passkeys.finish(requireAccountPrincipal(req), validateInput(FinishPasskeyRequest, req.body, 'body'));
   }
 
   @MessagePattern(AccountsPatterns.deletePasskey)
   async delete(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
-    await this.passkeys.delete(requirePrincipal(req).userId, req.params.id);
+    await this.passkeys.delete(requireAccountPrincipal(req).userId, req.params.id);
     return null;
   }
 }

@@ -5,7 +5,7 @@ import {
   Principal,
   SecurityStatus,
 } from '@social/contracts';
-import { problems, SERVICE_CONFIG } from '@social/platform';
+import { isUniqueViolation, isUuid, problems, SERVICE_CONFIG } from '@social/platform';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -19,7 +19,6 @@ import { PasskeyChallengeEntity, PasskeyEntity } from './passkey.entity.js';
 import { relyingPartyFrom, RelyingParty } from './relying-party.js';
 
 const CHALLENGE_TTL_MS = 10 * 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RP_NAME = 'Social Publishing Platform';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
@@ -77,7 +76,7 @@ export class PasskeysService {
   async finish(principal: Principal, input: FinishPasskeyRequest): Promise<SecurityStatus> {
     const rp = this.requireRelyingParty();
     await this.dataSource.transaction(async (db) => {
-      const challenge = UUID.test(input.challenge_id)
+      const challenge = isUuid(input.challenge_id)
         ? await db.getRepository(PasskeyChallengeEntity).findOne({
             where: { id: input.challenge_id },
             lock: { mode: 'pessimistic_write' },
@@ -117,6 +116,7 @@ export class PasskeysService {
       if (await passkeys.existsBy({ credentialId: credential.id })) {
         throw problems.conflict('passkey_exists', 'This passkey is already registered.');
       }
+      // The same credential registered by a racing request is the same 409.
       await passkeys.insert({
         id: uuidv7(),
         userId: principal.userId,
@@ -127,6 +127,9 @@ export class PasskeysService {
         name: input.name.trim() || 'Passkey',
         createdAt: new Date(),
         lastUsedAt: null,
+      }).catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw problems.conflict('passkey_exists', 'This passkey is already registered.');
+        throw error;
       });
       await db.getRepository(PasskeyChallengeEntity).update({ id: challenge.id }, { usedAt: new Date() });
     });
@@ -135,7 +138,7 @@ export class PasskeysService {
 
   /** Another user's passkey is answered exactly like a missing one. */
   async delete(userId: string, passkeyId: string): Promise<void> {
-    const result = UUID.test(passkeyId)
+    const result = isUuid(passkeyId)
       ? await this.dataSource.getRepository(PasskeyEntity).delete({ id: passkeyId, userId })
       : { affected: 0 };
     if (!result.affected) throw problems.notFound('No such passkey.');

@@ -9,7 +9,7 @@ import {
   UserContact,
   UserProfile,
 } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, requirePrincipal, validateInput } from '@social/platform';
 
 import { ProfileService } from './profile.service.js';
 
@@ -24,13 +24,13 @@ export class ProfileHandler {
 
   @MessagePattern(AccountsPatterns.updateProfile)
   update(@Payload() req: RpcRequest<UpdateProfileRequest>): Promise<UserProfile> {
-    const changes = validateInput(UpdateProfileRequest, req.body, 'body');
-    return this.profiles.update(requirePrincipal(req).userId, changes);
+    const principal = requireAccountPrincipal(req);
+    return this.profiles.update(principal.userId, validateInput(UpdateProfileRequest, req.body, 'body'));
   }
 
   @MessagePattern(AccountsPatterns.getSecurity)
   security(@Payload() req: RpcRequest): Promise<SecurityStatus> {
-    return this.profiles.security(requirePrincipal(req).userId);
+    return this.profiles.security(requireAccountPrincipal(req).userId);
   }
 
   /** Service-to-service: where to send a user's email notifications. */

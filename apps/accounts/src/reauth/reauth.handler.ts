@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AccountsPatterns, ReauthGrant, ReauthRequest, RpcRequest } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, validateInput } from '@social/platform';
 import { ReauthService } from './reauth.service.js';
 
 @Controller()
@@ -10,7 +10,8 @@ export class ReauthHandler {
 
   @MessagePattern(AccountsPatterns.reauth)
   create(@Payload() req: RpcRequest<ReauthRequest>): Promise<ReauthGrant> {
+    const principal = requireAccountPrincipal(req);
     const body = validateInput(ReauthRequest, req.body, 'body');
-    return this.reauth.reauthenticate(requirePrincipal(req), body.password);
+    return this.reauth.reauthenticate(principal, body.password);
   }
 }

@@ -36,15 +36,17 @@ export class ReauthService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async reauthenticate(principal: Principal, password: string): Promise<ReauthGrant> {
+    // Every attempt is counted before the (slow) password check, so attempts
+    // sent in parallel cannot all pass the limit; a right password takes its
+    // count back, leaving only failures in the window.
     const failures = { key: `reauth:failures:${principal.userId}`, ...FAILURES };
-    await this.limiter.check(failures);
+    await this.limiter.hit(failures);
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: principal.userId });
     if (!user) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
     if (!(await verifyPassword(user.passwordHash, password))) {
-      // Only failures count; the attempt that reaches the limit is still answered 401.
-      await this.limiter.hit({ ...failures, limit: Number.MAX_SAFE_INTEGER });
       throw problems.unauthorized('invalid_credentials', 'The password is not correct.');
     }
+    await this.limiter.release(failures);
     const grant = newOpaqueToken('rg');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + GRANT_TTL_MS);

@@ -9,7 +9,7 @@ import {
   WorkspaceInvitation,
   WorkspaceInvitationList,
 } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, requirePrincipal, validateInput } from '@social/platform';
 import { InvitationsService } from './invitations.service.js';
 
 type Path = { id: string; invitation_id?: string };
@@ -29,6 +29,11 @@ export class InvitationsHandler {
     return { invitations: await this.invitations.list(requirePrincipal(req), req.params.id) };
   }
 
+  @MessagePattern(TenancyPatterns.getInvitation)
+  get(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<WorkspaceInvitation> {
+    return this.invitations.get(requirePrincipal(req), req.params.id, req.params.invitation_id ?? '');
+  }
+
   @MessagePattern(TenancyPatterns.revokeInvitation)
   async revoke(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<null> {
     await this.invitations.revoke(requirePrincipal(req), req.params.id, req.params.invitation_id ?? '');
@@ -42,7 +47,7 @@ export class InvitationsHandler {
 
   @MessagePattern(TenancyPatterns.acceptInvitation)
   accept(@Payload() req: RpcRequest<AcceptInvitationRequest>): Promise<InvitationAcceptance> {
-    const principal = requirePrincipal(req);
+    const principal = requireAccountPrincipal(req);
     return this.invitations.accept(principal, validateInput(AcceptInvitationRequest, req.body, 'body').token);
   }
 }

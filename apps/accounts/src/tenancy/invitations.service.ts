@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CreateInvitationRequest, InvitationAcceptance, Principal, WorkspaceInvitation, WorkspaceRole } from '@social/contracts';
-import { AccessControl, isUuid, Mailer, pathId, Problem, problems, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { AccessControl, isUuid, Mailer, pathId, problems, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
@@ -125,15 +125,29 @@ export class InvitationsService {
     return rows.map((row) => toInvitation(row));
   }
 
-  /** Revoking twice is still 204; an accepted invitation cannot be revoked (remove the member instead). */
+  async get(principal: Principal, workspaceId: string, invitationId: string): Promise<WorkspaceInvitation> {
+    const workspace = await this.access.requireWorkspace(principal, pathId(workspaceId), 'admin', 'path');
+    return toInvitation(await this.find(workspace.workspace_id, invitationId));
+  }
+
+  /**
+   * Revoking twice is still 204; an accepted invitation cannot be revoked
+   * (remove the member instead). The row is locked, so an acceptance racing
+   * the revocation is answered one way or the other, never both.
+   */
   async revoke(principal: Principal, workspaceId: string, invitationId: string): Promise<void> {
     const workspace = await this.access.requireWorkspace(principal, pathId(workspaceId), 'admin', 'path');
-    const row = await this.find(workspace.workspace_id, invitationId);
-    if (row.accepted_at) throw problems.conflict('invitation_not_revocable', 'An accepted invitation cannot be revoked; remove the member instead.');
-    await this.dataSource.query(
-      'UPDATE workspace_invitations SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL AND accepted_at IS NULL',
-      [row.id],
-    );
+    await this.dataSource.transaction(async (db) => {
+      const [row] = isUuid(invitationId)
+        ? ((await db.query(
+            'SELECT id, accepted_at, revoked_at FROM workspace_invitations WHERE id = $1 AND workspace_id = $2 FOR UPDATE',
+            [invitationId, workspace.workspace_id],
+          )) as Array<Pick<InvitationRow, 'id' | 'accepted_at' | 'revoked_at'>>)
+        : [];
+      if (!row) throw problems.notFound('No such invitation.');
+      if (row.accepted_at) throw problems.conflict('invitation_not_revocable', 'An accepted invitation cannot be revoked; remove the member instead.');
+      if (!row.revoked_at) await db.query('UPDATE workspace_invitations SET revoked_at = now() WHERE id = $1', [row.id]);
+    });
   }
 
   /**
@@ -185,12 +199,12 @@ export class InvitationsService {
       if (!user || user.email.toLowerCase() !== row.email.toLowerCase()) {
         throw notAcceptable('This invitation was sent to another email address.');
       }
-      const [, joined] = (await db.query(
+      const joined = (await db.query(
         `INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES ($1, $2, $3, now())
-         ON CONFLICT DO NOTHING`,
+         ON CONFLICT DO NOTHING RETURNING user_id`,
         [row.workspace_id, principal.userId, row.role],
-      )) as [unknown, number];
-      if (joined === 0) throw notAcceptable('You are already a member of this workspace.');
+      )) as unknown[];
+      if (!joined.length) throw notAcceptable('You are already a member of this workspace.');
       await db.query(
         `INSERT INTO organization_members (organization_id, user_id, role, joined_at) VALUES ($1, $2, 'member', now())
          ON CONFLICT DO NOTHING`,
@@ -233,7 +247,6 @@ export class InvitationsService {
         await this.mailer.send(invitationMail({ to: row.email, workspaceName, role: row.role, acceptUrl, expiresAt: row.expires_at }));
         outcome = 'sent';
       } catch (error) {
-        if (error instanceof Problem) throw error;
         this.logger.warn({ err: error, invitationId: row.id }, 'invitation email was not delivered');
         outcome = 'failed';
       }

@@ -10,7 +10,7 @@ import {
   RpcRequest,
   TenancyPatterns,
 } from '@social/contracts';
-import { requirePrincipal } from '@social/platform';
+import { requireAccountPrincipal } from '@social/platform';
 import { OrganizationDeletionService } from './organization-deletion.service.js';
 
 @Controller()
@@ -19,12 +19,12 @@ export class OrganizationDeletionHandler {
 
   @MessagePattern(TenancyPatterns.previewOrganizationDeletion)
   preview(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<OrganizationDeletionPreview> {
-    return this.deletion.preview(requirePrincipal(req).userId, req.params.id);
+    return this.deletion.preview(requireAccountPrincipal(req).userId, req.params.id);
   }
 
   @MessagePattern(TenancyPatterns.deleteOrganization)
   delete(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<OrganizationDeletion> {
-    return this.deletion.delete(requirePrincipal(req).userId, req.params.id);
+    return this.deletion.delete(requireAccountPrincipal(req).userId, req.params.id);
   }
 
   @MessagePattern(pendingWorkPattern(ACCOUNTS_SERVICE))

@@ -10,7 +10,7 @@ import {
   TenancyPatterns,
   UpdateOrganizationMemberRequest,
 } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, validateInput } from '@social/platform';
 import { OrganizationsService } from './organizations.service.js';
 
 type Path = { id: string; user_id?: string };
@@ -21,35 +21,36 @@ export class OrganizationsHandler {
 
   @MessagePattern(TenancyPatterns.createOrganization)
   create(@Payload() req: RpcRequest<CreateOrganizationRequest>): Promise<Organization> {
+    const principal = requireAccountPrincipal(req);
     const input = validateInput(CreateOrganizationRequest, req.body, 'body');
-    return this.organizations.create(requirePrincipal(req).userId, input.name);
+    return this.organizations.create(principal.userId, input.name);
   }
 
   @MessagePattern(TenancyPatterns.listOrganizations)
   async list(@Payload() req: RpcRequest): Promise<OrganizationList> {
-    return { organizations: await this.organizations.list(requirePrincipal(req).userId) };
+    return { organizations: await this.organizations.list(requireAccountPrincipal(req).userId) };
   }
 
   @MessagePattern(TenancyPatterns.getOrganization)
   get(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<Organization> {
-    return this.organizations.get(requirePrincipal(req).userId, req.params.id);
+    return this.organizations.get(requireAccountPrincipal(req).userId, req.params.id);
   }
 
   @MessagePattern(TenancyPatterns.listOrganizationMembers)
   async members(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<OrganizationMemberList> {
-    return { members: await this.organizations.members(requirePrincipal(req).userId, req.params.id) };
+    return { members: await this.organizations.members(requireAccountPrincipal(req).userId, req.params.id) };
   }
 
   @MessagePattern(TenancyPatterns.updateOrganizationMember)
   updateMember(@Payload() req: RpcRequest<UpdateOrganizationMemberRequest, unknown, Path>): Promise<OrganizationMember> {
-    const principal = requirePrincipal(req);
+    const principal = requireAccountPrincipal(req);
     const input = validateInput(UpdateOrganizationMemberRequest, req.body, 'body');
     return this.organizations.updateMember(principal.userId, req.params.id, req.params.user_id ?? '', input.role);
   }
 
   @MessagePattern(TenancyPatterns.removeOrganizationMember)
   async removeMember(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<null> {
-    await this.organizations.removeMember(requirePrincipal(req).userId, req.params.id, req.params.user_id ?? '');
+    await this.organizations.removeMember(requireAccountPrincipal(req).userId, req.params.id, req.params.user_id ?? '');
     return null;
   }
 }

@@ -116,10 +116,13 @@ export class OrganizationsService {
     if (caller.role !== 'owner') throw problems.forbidden('insufficient_role', 'Only the organization owner can change roles.');
     const member = await this.findMember(organizationId, memberId);
     if (member.role === 'owner') throw problems.conflict('owner_role_fixed', "The owner's role cannot be changed.");
-    await this.dataSource.query(
-      'UPDATE organization_members SET role = $3 WHERE organization_id = $1 AND user_id = $2',
+    // One statement, so a member removed meanwhile is a 404 rather than a 200 for nothing.
+    const [rows] = (await this.dataSource.query(
+      `UPDATE organization_members SET role = $3 WHERE organization_id = $1 AND user_id = $2 AND role <> 'owner'
+       RETURNING joined_at`,
       [organizationId, memberId, role],
-    );
+    )) as [unknown[], number];
+    if (!rows.length) throw problems.notFound('No such member.');
     this.events.changed([memberId]);
     return toMember({ ...member, role });
   }

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts.module.js';
-import { AccessControl, WORKSPACE_ACCESS_LOOKUP } from '@social/platform';
+import { AccessControl, WORKSPACE_ACCESS_RESOLVER } from '@social/platform';
 import { InvitationsHandler } from './invitations.handler.js';
 import { InvitationsService } from './invitations.service.js';
 import { MembershipEvents } from './membership-events.js';
@@ -31,7 +31,7 @@ import { WorkspacesService } from './workspaces.service.js';
     WorkspaceAccessLookup,
     AccessControl,
     {
-      provide: WORKSPACE_ACCESS_LOOKUP,
+      provide: WORKSPACE_ACCESS_RESOLVER,
       inject: [WorkspaceAccessLookup],
       useFactory: (lookup: WorkspaceAccessLookup) => lookup.find.bind(lookup),
     },

@@ -14,7 +14,7 @@ import {
   WorkspaceMember,
   WorkspaceMemberList,
 } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, requirePrincipal, validateInput } from '@social/platform';
 import { WorkspaceAccessLookup } from './workspace-access.lookup.js';
 import { WorkspacesService } from './workspaces.service.js';
 
@@ -29,8 +29,8 @@ export class WorkspacesHandler {
 
   @MessagePattern(TenancyPatterns.createWorkspace)
   create(@Payload() req: RpcRequest<CreateWorkspaceRequest>): Promise<Workspace> {
-    const input = validateInput(CreateWorkspaceRequest, req.body, 'body');
-    return this.workspaces.create(requirePrincipal(req).userId, input);
+    const principal = requireAccountPrincipal(req);
+    return this.workspaces.create(principal.userId, validateInput(CreateWorkspaceRequest, req.body, 'body'));
   }
 
   @MessagePattern(TenancyPatterns.listWorkspaces)

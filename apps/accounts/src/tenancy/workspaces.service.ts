@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreateWorkspaceRequest, Principal, Workspace, WorkspaceMember, WorkspaceRole } from '@social/contracts';
-import { AccessControl, GrantedWorkspaceAccess, isUuid, pathId, Problem, problems } from '@social/platform';
+import { AccessControl, GrantedWorkspaceAccess, isUniqueViolation, isUuid, pathId, Problem, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { MembershipEvents } from './membership-events.js';
@@ -37,8 +37,6 @@ const VISIBLE_WORKSPACES_SQL = `
 /** Lists of workspaces are answered whole (contract §1): keep each organization's small. */
 export const MAX_WORKSPACES_PER_ORGANIZATION = 100;
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string; driverError?: { code?: string } })?.driverError?.code === '23505' ||
-  (error as { code?: string })?.code === '23505';
 
 @Injectable()
 export class WorkspacesService {
@@ -51,13 +49,7 @@ export class WorkspacesService {
 
   /** Organization owners and admins create workspaces and become their first admin. */
   async create(userId: string, input: CreateWorkspaceRequest): Promise<Workspace> {
-    // An organization named in the body that the caller is not in is 403, whether or not it exists (contract §1).
-    const organization = await this.organizations.membership(userId, input.organization_id).catch((error: unknown) => {
-      if (error instanceof Problem && error.status === 404) {
-        throw problems.forbidden('organization_forbidden', 'You are not a member of this organization.');
-      }
-      throw error;
-    });
+    const organization = await this.namedOrganization(userId, input.organization_id);
     if (organization.role === 'member') {
       throw problems.forbidden('insufficient_role', 'Only organization owners and admins can create workspaces.');
     }
@@ -93,6 +85,7 @@ export class WorkspacesService {
   }
 
   async list(principal: Principal, organizationId: string | undefined): Promise<Workspace[]> {
+    if (organizationId) await this.namedOrganization(principal.userId, organizationId);
     const rows = (await this.dataSource.query(VISIBLE_WORKSPACES_SQL, [
       principal.userId,
       organizationId ?? null,
@@ -114,7 +107,7 @@ export class WorkspacesService {
         if (isUniqueViolation(error)) throw nameTaken();
         throw error;
       });
-    this.events.everyoneChanged();
+    // No membership changed; cached names elsewhere catch up within seconds.
     return this.read({ ...access, workspace_name: name });
   }
 
@@ -156,6 +149,16 @@ export class WorkspacesService {
       : [[], 0];
     if (!removed) throw problems.notFound('No such member.');
     this.events.changed([memberId]);
+  }
+
+  /** An organization named in a body or query that the caller is not in is 403, whether or not it exists (contract §1). */
+  private namedOrganization(userId: string, organizationId: string) {
+    return this.organizations.membership(userId, organizationId).catch((error: unknown) => {
+      if (error instanceof Problem && error.status === 404) {
+        throw problems.forbidden('organization_forbidden', 'You are not a member of this organization.');
+      }
+      throw error;
+    });
   }
 
   private async read(access: GrantedWorkspaceAccess): Promise<Workspace> {

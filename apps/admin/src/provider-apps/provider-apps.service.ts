@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ProviderApp, SaveProviderAppRequest, SaveProviderAppResponse } from '@social/contracts';
-import { problems, SecretBox } from '@social/platform';
+import { isUuid, problems, SecretBox } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { appKey, EnvironmentProviderApps, instanceUrlErrors, normalizeInstanceUrl } from './environment-apps.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SECRET_MEMBERS = ['client_secret', 'bot_token', 'webhook_secret'] as const;
 type SecretMember = (typeof SECRET_MEMBERS)[number];
 const COLUMN: Record<SecretMember, string> = {
@@ -118,7 +117,7 @@ export class ProviderAppsService {
 
   async delete(id: string): Promise<void> {
     if (this.environment.isEnvironmentId(id)) throw managedByEnvironment();
-    const [, affected] = UUID.test(id)
+    const [, affected] = isUuid(id)
       ? await this.dataSource.query<[unknown, number]>(`DELETE FROM provider_apps WHERE id = $1`, [id])
       : [[], 0];
     if (!affected) throw problems.notFound('No such provider app.');

@@ -55,6 +55,20 @@ describe('accounts: re-authentication', () => {
     expect((await call('POST', '/auth/reauth', { token: other.token, body: { password: other.password } })).status).toBe(200);
   });
 
+  it('holds the limit for guesses sent in parallel: at most 10 are judged, and right passwords do not count', async () => {
+    const user = await registerUser();
+    for (let i = 0; i < 3; i++) {
+      expect((await call('POST', '/auth/reauth', { token: user.token, body: { password: user.password } })).status).toBe(200);
+    }
+    const guesses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => call('POST', '/auth/reauth', { token: user.token, body: { password: `guess ${i}` } })),
+    );
+    const statuses = guesses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    expectProblem(await call('POST', '/auth/reauth', { token: user.token, body: { password: user.password } }), 429, 'rate_limited');
+  });
+
   it('a grant is single use (401 reauth_required the second time)', async () => {
     const user = await registerUser();
     const grant = await reauthGrant(user);

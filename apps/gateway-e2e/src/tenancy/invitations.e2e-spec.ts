@@ -4,7 +4,8 @@ import { baseUrl, call, expectProblem, registerUser, TestUser } from '../support
 import { expectTenantIsolation } from '../support/isolation.js';
 import { setMailRefusing, waitForMail } from '../support/mail.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
-import { createTenant, secretOf, Tenant } from '../support/tenancy.js';
+import { reauthGrant } from '../support/security.js';
+import { createTenant, joinWorkspace, secretOf, Tenant } from '../support/tenancy.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -52,6 +53,10 @@ describe('tenancy: invitations (and E11 resend)', () => {
     const mail = await waitForMail(invitee.email);
     expect(mail.subject).toContain('Main');
     expect(mail.text).toContain(created.body.accept_url);
+    const one = await call('GET', created.headers.get('location')!, { token: tenant.owner.token });
+    expect(one.status).toBe(200);
+    await expectMatchesOwnSchema(one.body, 'WorkspaceInvitation');
+    expect(one.body).toEqual({ ...created.body, accept_url: '' });
 
     const listed = await call('GET', invitations(), { token: tenant.owner.token });
     expect(listed.status).toBe(200);
@@ -113,6 +118,20 @@ describe('tenancy: invitations (and E11 resend)', () => {
     expect(item).toEqual(expect.objectContaining({ status: 'accepted', accepted_by_user_id: invitee.id, accepted_at: expect.stringMatching(ISO) }));
     expectProblem(await call('DELETE', `${invitations()}/${created.body.id}`, { token: tenant.owner.token }), 409, 'invitation_not_revocable');
     expectProblem(await call('POST', `${invitations()}/${created.body.id}/resend`, { token: tenant.owner.token }), 409, 'invitation_not_resendable');
+  });
+
+  it('refuses an invitation to someone who became a member meanwhile (409), keeping their role', async () => {
+    // The invitation goes to an address; a member then takes that address through an email change.
+    const member = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
+    const address = `later-${Date.now()}@example.com`;
+    const created = await invite(address, 'admin');
+    const change = await call('POST', '/auth/email-change', { token: member.token, body: { new_email: address, reauth_grant: await reauthGrant(member) } });
+    expect(change.status).toBe(201);
+    const code = /\b(\d{6})\b/.exec((await waitForMail(address, (m) => /\b\d{6}\b/.test(m.text))).text)![1];
+    expect((await call('POST', `/auth/email-change/${change.body.id}/confirm`, { token: member.token, body: { code } })).status).toBe(200);
+
+    expectProblem(await accept(member, secretOf(created.body.accept_url)), 409, 'invitation_not_acceptable');
+    expect((await call('GET', `/workspaces/${tenant.workspaceId}`, { token: member.token })).body.role).toBe('viewer');
   });
 
   it('E11: waits 60 s after the last send (429), then rotates the secret and extends the expiry', async () => {

@@ -1,4 +1,7 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connect, NatsConnection } from '@nats-io/transport-node';
+import { AccountsPatterns, NotificationsPatterns, Principal, TenancyPatterns } from '@social/contracts';
+import { randomUUID } from 'node:crypto';
 import { call, eventually, expectProblem } from '../support/api.js';
 import { createTenant, createWorkspace } from '../support/tenancy.js';
 
@@ -18,12 +21,15 @@ describe('tenancy: workspace-bound API tokens', () => {
     expect((await call('GET', `/workspaces/${tenant.workspaceId}`, { token })).body.role).toBe('admin');
     expectProblem(await call('GET', `/workspaces/${other}`, { token }), 404);
     expectProblem(await call('PATCH', `/workspaces/${other}`, { token, body: { name: 'x' } }), 404);
-    // Another service asks the same access helper: the bound workspace only.
+    // Upper-case ids name the same workspace.
+    expect((await call('GET', `/workspaces/${tenant.workspaceId.toUpperCase()}`, { token })).status).toBe(200);
+    // Organization and account-level operations (profile changes, notification settings) are refused outright.
     const mute = (workspaceId: string) =>
       call('POST', '/notifications/mutes', { token, body: { workspace_id: workspaceId, starts_at: new Date().toISOString(), ends_at: inHour() } });
-    expect((await mute(tenant.workspaceId)).status).toBe(201);
-    expectProblem(await mute(other), 403, 'workspace_forbidden');
-    // Organization operations are refused outright.
+    expectProblem(await mute(tenant.workspaceId), 403, 'workspace_token_forbidden');
+    expectProblem(await call('GET', '/notifications/preferences', { token }), 403, 'workspace_token_forbidden');
+    expectProblem(await call('PATCH', '/auth/me', { token, body: { display_name: 'Bound' } }), 403, 'workspace_token_forbidden');
+    expect((await call('GET', '/auth/me', { token })).status).toBe(200);
     expectProblem(await call('GET', '/organizations', { token }), 403, 'workspace_token_forbidden');
     expectProblem(await call('GET', `/organizations/${tenant.organizationId}/members`, { token }), 403, 'workspace_token_forbidden');
     expectProblem(
@@ -48,5 +54,41 @@ describe('tenancy: workspace-bound API tokens', () => {
       'workspace_forbidden',
     );
     expect((await call('GET', '/api-tokens', { token: stranger.owner.token })).body.api_tokens).toEqual([]);
+  });
+});
+
+/** Services do not trust the gateway alone: asked over NATS directly, account-level operations refuse a bound principal too. */
+describe('tenancy: account-level operations refuse a workspace-bound principal in the service itself', () => {
+  let nats: NatsConnection;
+
+  beforeAll(async () => {
+    nats = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
+  });
+  afterAll(async () => {
+    await nats.drain();
+  });
+
+  it.each([
+    TenancyPatterns.listOrganizations,
+    TenancyPatterns.createOrganization,
+    TenancyPatterns.createWorkspace,
+    TenancyPatterns.acceptInvitation,
+    TenancyPatterns.previewOrganizationDeletion,
+    AccountsPatterns.createApiToken,
+    AccountsPatterns.updateProfile,
+    NotificationsPatterns.getPreferences,
+    NotificationsPatterns.createMute,
+  ])('%s answers 403 workspace_token_forbidden', async (pattern) => {
+    const tenant = await createTenant();
+    const principal: Principal = {
+      userId: tenant.owner.id,
+      sessionId: randomUUID(),
+      isAdmin: false,
+      tokenKind: 'api_token',
+      workspaceId: tenant.workspaceId,
+    };
+    const data = { principal, params: { id: tenant.organizationId }, query: {}, body: { name: 'x' }, idempotencyKey: null, clientIp: '127.0.0.1' };
+    const reply = await nats.request(pattern, JSON.stringify({ pattern, data, id: randomUUID() }), { timeout: 5_000 });
+    expect(reply.json()).toMatchObject({ err: { status: 403, code: 'workspace_token_forbidden' } });
   });
 });

@@ -30,7 +30,10 @@ describe('tenancy: workspaces', () => {
     await expectMatchesOwnSchema(listed.body, 'WorkspaceList');
     const { $schema: _s, ...item } = created.body;
     expect(listed.body.workspaces).toEqual([item]);
-    expect((await call('GET', `/workspaces?organization_id=${randomUUID()}`, { token: owner.token })).body.workspaces).toEqual([]);
+    // An organization named in the query that the caller is not in is 403, whether or not it exists.
+    expectProblem(await call('GET', `/workspaces?organization_id=${randomUUID()}`, { token: owner.token }), 403, 'organization_forbidden');
+    const stranger = await registerUser();
+    expectProblem(await call('GET', `/workspaces?organization_id=${organizationId}`, { token: stranger.token }), 403, 'organization_forbidden');
     expectProblem(await call('GET', '/workspaces?organization_id=nope', { token: owner.token }), 422);
 
     const renamed = await call('PATCH', `/workspaces/${created.body.id}`, { token: owner.token, body: { name: 'Brand EU' } });

@@ -22,6 +22,7 @@ export class MeController {
   }
 
   @Patch('me')
+  @RefusesWorkspaceTokens()
   @ApiOperation({ summary: "Change the caller's profile; members left out stay as they are" })
   @Returns(UserProfile)
   @Refuses(400, 401, 409, 413, 415, 422, 429, 503, 504)

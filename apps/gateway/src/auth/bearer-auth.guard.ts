@@ -6,6 +6,7 @@ import {
   AccountsPatterns,
   API_TOKEN_PREFIX,
   Principal,
+  VerifiedApiToken,
   VerifyApiTokenRequest,
 } from '@social/contracts';
 import { ExpiringCache, problems, RpcClient } from '@social/platform';
@@ -76,8 +77,12 @@ export class BearerAuthGuard implements CanActivate {
 
   /** API tokens are opaque: accounts says whom they speak for; the answer is kept briefly. */
   private async verifyApiToken(token: string): Promise<Principal> {
-    const principal = await this.rpc.send<Principal>(AccountsPatterns.verifyApiToken, { token } satisfies VerifyApiTokenRequest);
-    this.verified.set(token, principal, Date.now() + API_TOKEN_CACHE_MS);
+    const { principal, expires_at } = await this.rpc.send<VerifiedApiToken>(AccountsPatterns.verifyApiToken, {
+      token,
+    } satisfies VerifyApiTokenRequest);
+    // Never past the token's own expiry.
+    const until = Math.min(Date.now() + API_TOKEN_CACHE_MS, expires_at ? Date.parse(expires_at) : Infinity);
+    this.verified.set(token, principal, until);
     return principal;
   }
 

@@ -2,12 +2,14 @@ import { Body, Controller, Delete, Param, Post, Req, Res } from '@nestjs/common'
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateMuteRequest, NotificationMute, NotificationsPatterns } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
 @ApiTags('Notifications')
 @ApiBearerAuth()
+@RefusesWorkspaceTokens()
 @Controller('notifications/mutes')
 export class MutesController {
   constructor(private readonly forward: Forwarder) {}

@@ -2,12 +2,14 @@ import { Body, Controller, Get, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { NotificationPreferenceSettings, NotificationsPatterns, UpdatePreferencesRequest } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
+import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
 @ApiTags('Notifications')
 @ApiBearerAuth()
+@RefusesWorkspaceTokens()
 @Controller('notifications/preferences')
 export class PreferencesController {
   constructor(private readonly forward: Forwarder) {}

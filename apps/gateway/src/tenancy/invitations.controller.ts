@@ -43,6 +43,14 @@ export class InvitationsController {
     return this.forward.send(TenancyPatterns.listInvitations, req, { params: { id } });
   }
 
+  @Get('workspaces/:id/invitations/:invitation_id')
+  @ApiOperation({ summary: 'One invitation, without its secret (admins)' })
+  @Returns(WorkspaceInvitation)
+  @Refuses(403, 404)
+  get(@Req() req: FastifyRequest, @Param('id') id: string, @Param('invitation_id') invitationId: string): Promise<WorkspaceInvitation> {
+    return this.forward.send(TenancyPatterns.getInvitation, req, { params: { id, invitation_id: invitationId } });
+  }
+
   @Delete('workspaces/:id/invitations/:invitation_id')
   @ApiOperation({ summary: 'Revoke an invitation (admins); its link stops working' })
   @ReturnsNothing()

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { CreateMuteRequest, NotificationMute, NotificationsPatterns, RpcRequest } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, validateInput } from '@social/platform';
 import { MutesService } from './mutes.service.js';
 
 @Controller()
@@ -10,12 +10,12 @@ export class MutesHandler {
 
   @MessagePattern(NotificationsPatterns.createMute)
   create(@Payload() req: RpcRequest<CreateMuteRequest>): Promise<NotificationMute> {
-    return this.mutes.create(requirePrincipal(req), validateInput(CreateMuteRequest, req.body, 'body'));
+    return this.mutes.create(requireAccountPrincipal(req), validateInput(CreateMuteRequest, req.body, 'body'));
   }
 
   @MessagePattern(NotificationsPatterns.deleteMute)
   async delete(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
-    await this.mutes.delete(requirePrincipal(req).userId, req.params.id);
+    await this.mutes.delete(requireAccountPrincipal(req).userId, req.params.id);
     return null;
   }
 }

@@ -6,7 +6,7 @@ import {
   RpcRequest,
   UpdatePreferencesRequest,
 } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, validateInput } from '@social/platform';
 import { PreferencesService } from './preferences.service.js';
 
 @Controller()
@@ -15,12 +15,12 @@ export class PreferencesHandler {
 
   @MessagePattern(NotificationsPatterns.getPreferences)
   get(@Payload() req: RpcRequest): Promise<NotificationPreferenceSettings> {
-    return this.preferences.get(requirePrincipal(req).userId);
+    return this.preferences.get(requireAccountPrincipal(req).userId);
   }
 
   @MessagePattern(NotificationsPatterns.replacePreferences)
   replace(@Payload() req: RpcRequest<UpdatePreferencesRequest>): Promise<NotificationPreferenceSettings> {
     const input = validateInput(UpdatePreferencesRequest, req.body, 'body');
-    return this.preferences.replace(requirePrincipal(req).userId, input);
+    return this.preferences.replace(requireAccountPrincipal(req).userId, input);
   }
 }

@@ -1,3 +1,5 @@
+import type { Principal } from '../common/rpc.js';
+
 /** NATS subjects served by the accounts service (`<service>.<feature>.<verb>`). */
 export const ACCOUNTS_SERVICE = 'accounts';
 
@@ -48,6 +50,12 @@ export const API_TOKEN_PREFIX = 'spk_';
 /** Payload of `verifyApiToken` (gateway to accounts). */
 export interface VerifyApiTokenRequest {
   token: string;
+}
+
+/** Answer of `verifyApiToken`: whom the token speaks for, and until when (null: no expiry) a gateway may keep that answer. */
+export interface VerifiedApiToken {
+  principal: Principal;
+  expires_at: string | null;
 }
 
 /** Payload of `getContact` (service to service, no principal). */

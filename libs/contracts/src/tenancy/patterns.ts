@@ -19,6 +19,7 @@ export const TenancyPatterns = {
   removeWorkspaceMember: 'accounts.workspaceMembers.remove',
   createInvitation: 'accounts.invitations.create',
   listInvitations: 'accounts.invitations.list',
+  getInvitation: 'accounts.invitations.get',
   revokeInvitation: 'accounts.invitations.revoke',
   resendInvitation: 'accounts.invitations.resend',
   acceptInvitation: 'accounts.invitations.accept',

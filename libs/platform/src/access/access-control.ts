@@ -10,6 +10,7 @@ import {
   WorkspaceAccess,
   WorkspaceRole,
 } from '@social/contracts';
+import { ExpiringCache } from '../cache/expiring-cache.js';
 import { problems } from '../problems/problem.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { NATS_CONNECTION } from '../service/tokens.js';
@@ -17,13 +18,15 @@ import { NATS_CONNECTION } from '../service/tokens.js';
 /** Where an operation found the workspace id: a path names a resource (404 when not visible), a query or body names a scope (403). */
 export type NamedIn = 'path' | 'query' | 'body';
 
-export type WorkspaceAccessLookup = (userId: string, workspaceId: string) => Promise<WorkspaceAccess>;
+export type WorkspaceAccessResolver = (userId: string, workspaceId: string) => Promise<WorkspaceAccess>;
 /** Provided by the accounts service, which owns memberships and answers from its own tables. */
-export const WORKSPACE_ACCESS_LOOKUP = Symbol('WORKSPACE_ACCESS_LOOKUP');
+export const WORKSPACE_ACCESS_RESOLVER = Symbol('WORKSPACE_ACCESS_RESOLVER');
 
 /** Short enough that a missed membership event heals quickly; the event usually drops an entry at once. */
 const CACHE_TTL_MS = 10_000;
-const MAX_CACHED_USERS = 10_000;
+/** Bounds memory whatever callers ask (random workspace ids included): the oldest answers go first. */
+const MAX_CACHED_ANSWERS = 20_000;
+const MAX_TRACKED_USERS = 20_000;
 
 export type GrantedWorkspaceAccess = WorkspaceAccess & { role: WorkspaceRole };
 
@@ -35,13 +38,20 @@ export type GrantedWorkspaceAccess = WorkspaceAccess & { role: WorkspaceRole };
  */
 @Injectable()
 export class AccessControl implements OnModuleInit, OnModuleDestroy {
-  private readonly cache = new Map<string, Map<string, { access: WorkspaceAccess; expiresAt: number }>>();
+  private readonly answers = new ExpiringCache<WorkspaceAccess>(MAX_CACHED_ANSWERS);
+  /**
+   * A membership event bumps the user's generation (or, for everyone, the
+   * epoch): older answers are then never read again, and a lookup that was in
+   * flight while the event arrived is not cached.
+   */
+  private readonly generations = new Map<string, number>();
+  private epoch = 0;
   private subscription?: Subscription;
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
     private readonly rpc: RpcClient,
-    @Optional() @Inject(WORKSPACE_ACCESS_LOOKUP) private readonly localLookup?: WorkspaceAccessLookup,
+    @Optional() @Inject(WORKSPACE_ACCESS_RESOLVER) private readonly localResolver?: WorkspaceAccessResolver,
   ) {}
 
   onModuleInit(): void {
@@ -51,7 +61,7 @@ export class AccessControl implements OnModuleInit, OnModuleDestroy {
         try {
           this.forget(message.json<MembershipChangedEvent>());
         } catch {
-          this.cache.clear();
+          this.forget({ user_ids: [], all: true });
         }
       },
     });
@@ -64,7 +74,7 @@ export class AccessControl implements OnModuleInit, OnModuleDestroy {
   /** The caller's effective role in the workspace, or null (not a member, no such workspace, or a token bound elsewhere). */
   async workspace(principal: Principal, workspaceId: string): Promise<WorkspaceAccess> {
     const access = await this.lookup(principal.userId, workspaceId);
-    if (principal.workspaceId && principal.workspaceId !== workspaceId) return { ...access, role: null };
+    if (principal.workspaceId && principal.workspaceId.toLowerCase() !== access.workspace_id.toLowerCase()) return { ...access, role: null };
     return access;
   }
 
@@ -85,37 +95,34 @@ export class AccessControl implements OnModuleInit, OnModuleDestroy {
     return access as GrantedWorkspaceAccess;
   }
 
-  private async lookup(userId: string, workspaceId: string): Promise<WorkspaceAccess> {
-    const now = Date.now();
-    const cached = this.cache.get(userId)?.get(workspaceId);
-    if (cached && cached.expiresAt > now) return cached.access;
-    const access = this.localLookup
-      ? await this.localLookup(userId, workspaceId)
+  private async lookup(userId: string, rawWorkspaceId: string): Promise<WorkspaceAccess> {
+    const workspaceId = rawWorkspaceId.toLowerCase();
+    const key = this.cacheKey(userId, workspaceId);
+    const cached = this.answers.get(key);
+    if (cached) return cached;
+    const access = this.localResolver
+      ? await this.localResolver(userId, workspaceId)
       : await this.rpc.send<WorkspaceAccess>(TenancyPatterns.resolveWorkspaceAccess, {
           user_id: userId,
           workspace_id: workspaceId,
         } satisfies ResolveWorkspaceAccessRequest);
-    this.remember(userId, workspaceId, access, now + CACHE_TTL_MS);
+    // Cached only if no membership event for this user arrived meanwhile.
+    if (this.cacheKey(userId, workspaceId) === key) this.answers.set(key, access, Date.now() + CACHE_TTL_MS);
     return access;
   }
 
-  private remember(userId: string, workspaceId: string, access: WorkspaceAccess, expiresAt: number): void {
-    let perUser = this.cache.get(userId);
-    if (!perUser) {
-      if (this.cache.size >= MAX_CACHED_USERS) this.cache.delete(this.cache.keys().next().value as string);
-      perUser = new Map();
-      this.cache.set(userId, perUser);
-    }
-    perUser.set(workspaceId, { access, expiresAt });
+  private cacheKey(userId: string, workspaceId: string): string {
+    return `${this.epoch}:${userId}:${this.generations.get(userId) ?? 0}:${workspaceId}`;
   }
 
   /** Drops cached answers for the users an event names (or all); accounts calls it directly for its own changes. */
   forget(event: MembershipChangedEvent): void {
-    if (event.all) {
-      this.cache.clear();
-      return;
+    if (event.all || this.generations.size >= MAX_TRACKED_USERS) {
+      this.epoch += 1;
+      this.generations.clear();
+      if (event.all) return;
     }
-    for (const userId of event.user_ids ?? []) this.cache.delete(userId);
+    for (const userId of event.user_ids ?? []) this.generations.set(userId, (this.generations.get(userId) ?? 0) + 1);
   }
 }
 

@@ -16,3 +16,16 @@ export function requireAdmin(req: RpcRequest<unknown, unknown, unknown>): Princi
   }
   return principal;
 }
+
+/**
+ * For account-level operations (organizations, tokens, security, profile
+ * changes, notification settings): a workspace-bound API token is refused here
+ * too, not only by the gateway, so no path around the gateway reaches them.
+ */
+export function requireAccountPrincipal(req: RpcRequest<unknown, unknown, unknown>): Principal {
+  const principal = requirePrincipal(req);
+  if (principal.workspaceId) {
+    throw problems.forbidden('workspace_token_forbidden', 'A workspace-bound API token cannot be used for this operation.');
+  }
+  return principal;
+}

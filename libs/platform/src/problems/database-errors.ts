@@ -40,3 +40,9 @@ export function databaseProblem(error: unknown): Problem | undefined {
   }
   return undefined;
 }
+
+/** A unique-key race lost to a concurrent request: callers that know what the key means answer their own 409. */
+export function isUniqueViolation(error: unknown): boolean {
+  const outer = error as DriverError | null;
+  return !!outer && typeof outer === 'object' && (outer.driverError ?? outer).code === '23505';
+}

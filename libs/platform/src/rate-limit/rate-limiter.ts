@@ -37,16 +37,15 @@ export class RateLimiter {
   }
 
   /**
-   * Refuses (429) once the window already holds `limit` events, without
-   * counting one: for limits on failures, where only a failure is counted.
+   * Takes back one event counted by `hit` in the current window: for limits on
+   * failures, an attempt is counted before it is judged (so parallel attempts
+   * cannot slip past the limit) and released when it succeeds.
    */
-  async check(rule: RateLimit, db: EntityManager = this.dataSource.manager): Promise<void> {
-    const windowStart = this.windowStart(rule);
-    const rows: Array<{ count: number }> = await db.query(
-      `SELECT count FROM rate_limit_counters WHERE key = $1 AND window_start = $2`,
-      [rule.key, windowStart],
+  async release(rule: RateLimit, db: EntityManager = this.dataSource.manager): Promise<void> {
+    await db.query(
+      `UPDATE rate_limit_counters SET count = count - 1 WHERE key = $1 AND window_start = $2 AND count > 0`,
+      [rule.key, this.windowStart(rule)],
     );
-    if ((rows[0]?.count ?? 0) >= rule.limit) throw this.refusal(rule, windowStart);
   }
 
   /** Drops windows that ended long ago; cheap enough to call now and then. */
