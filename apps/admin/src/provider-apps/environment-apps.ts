@@ -8,8 +8,19 @@ const ENVIRONMENT_APP_NAMESPACE = '5d1c3c52-7d0e-4f51-9a51-0c6b8a7f2e11';
 /** The upsert key of provider apps: (provider, instance_url), instance_url "" for providers without instances. */
 export const appKey = (provider: string, instanceUrl: string) => `${provider}|${instanceUrl}`;
 
-/** Mastodon servers are named by their origin (lowercase host, no path or trailing slash). */
-export const normalizeInstanceUrl = (url: string): string => new URL(url).origin;
+/**
+ * Mastodon servers are named by their origin (lowercase host, no path or
+ * trailing slash). undefined when WHATWG URL refuses what @IsUrl accepted
+ * (e.g. `https://xn--a.example.com`, a U+FFFD in the host).
+ */
+export function normalizeInstanceUrl(url: string): string | undefined {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The instance_url rules of contract §3 (required for mastodon, refused for others), as field errors. */
 export function instanceUrlErrors(input: SaveProviderAppRequest, location: string): FieldError[] {
@@ -69,6 +80,7 @@ export function parseProviderApps(raw: string | undefined, startedAt = new Date(
     const errors = instanceUrlErrors(input, `${location}.instance_url`);
     if (errors.length > 0) throw new Error(`${errors[0].location} ${errors[0].message}`);
     const instanceUrl = input.instance_url ? normalizeInstanceUrl(input.instance_url) : '';
+    if (instanceUrl === undefined) throw new Error(`${location}.instance_url is not a valid https URL`);
     const key = appKey(input.provider, instanceUrl);
     if (byKey.has(key)) throw new Error(`${location} repeats provider ${input.provider}${instanceUrl ? ` at ${instanceUrl}` : ''}`);
     const at = startedAt.toISOString();

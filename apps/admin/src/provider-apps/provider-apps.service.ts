@@ -57,6 +57,12 @@ export class ProviderAppsService {
     const errors = instanceUrlErrors(input, 'body.instance_url');
     if (errors.length > 0) throw problems.validation(errors, `${errors[0].location} ${errors[0].message}.`);
     const instanceUrl = input.instance_url ? normalizeInstanceUrl(input.instance_url) : '';
+    if (instanceUrl === undefined) {
+      throw problems.validation(
+        [{ location: 'body.instance_url', message: 'must be a valid https URL', value: input.instance_url }],
+        'body.instance_url must be a valid https URL.',
+      );
+    }
     if (this.environment.has(input.provider, instanceUrl)) throw managedByEnvironment();
     const context = (member: SecretMember) => `provider_apps:${appKey(input.provider, instanceUrl)}:${member}`;
     const sealed = (member: SecretMember): string | null | undefined => {
@@ -71,7 +77,7 @@ export class ProviderAppsService {
         input.provider,
         instanceUrl,
       ]);
-      let row: AppRow;
+      let row: AppRow | undefined;
       if (existing) {
         const secretUpdates = SECRET_MEMBERS.filter((m) => sealed(m) !== undefined);
         // An UPDATE answers [rows, affected count] through TypeORM.
@@ -90,7 +96,9 @@ export class ProviderAppsService {
             ...secretUpdates.map((m) => sealed(m)),
           ],
         );
-      } else {
+      }
+      // Deletes take the same lock, so the row cannot vanish in between; should it anyway, the save creates it again.
+      if (!row) {
         [row] = await db.query<AppRow[]>(
           `INSERT INTO provider_apps (id, provider, instance_url, name, client_id, sealed_client_secret, sealed_bot_token,
              sealed_webhook_secret, redirect_uri, connection_mode, is_active, created_at, updated_at)
@@ -111,15 +119,21 @@ export class ProviderAppsService {
         );
       }
       // Services that connect accounts read provider apps at start-up.
-      return { app: this.toProviderApp(row), existed: !!existing, requires_restart: true };
+      return { app: this.toProviderApp(row!), existed: !!existing && row!.id === existing.id, requires_restart: true };
     });
   }
 
   async delete(id: string): Promise<void> {
     if (this.environment.isEnvironmentId(id)) throw managedByEnvironment();
-    const [, affected] = isUuid(id)
-      ? await this.dataSource.query<[unknown, number]>(`DELETE FROM provider_apps WHERE id = $1`, [id])
-      : [[], 0];
+    if (!isUuid(id)) throw problems.notFound('No such provider app.');
+    const affected = await this.dataSource.transaction(async (db) => {
+      const [app] = await db.query<AppRow[]>(`SELECT provider, instance_url FROM provider_apps WHERE id = $1`, [id]);
+      if (!app) return 0;
+      // The lock of save(): a save in progress finishes first, and one after it sees the row gone.
+      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`provider_apps:${appKey(app.provider, app.instance_url)}`]);
+      const [, count] = await db.query<[unknown, number]>(`DELETE FROM provider_apps WHERE id = $1`, [id]);
+      return count;
+    });
     if (!affected) throw problems.notFound('No such provider app.');
   }
 

@@ -10,6 +10,18 @@ import { registerAdmin } from '../support/admin.js';
 const ODD_VALUES: unknown[] = [
   null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', '2026-13-45T99:99:99Z',
 ];
+/** Accepted by @IsUrl, refused by WHATWG URL (the origin normalization of mastodon instances). */
+const ODD_URLS = [
+  'https://xn--a.example.com',
+  'https://a\uFFFDb.example.com',
+  'https://xn--.example.com',
+  'https://[::1]',
+  'https://example.com:99999',
+  'https://exa mple.com',
+  'https://%41.example.com',
+  'https://example.com/../..',
+  'https://ex\u00ADample.com',
+];
 const ODD_QUERY_VALUES = ['', ' ', '-0', '1e3', '0x10', '١', '%00', '9'.repeat(40), 'created_at;DROP TABLE users', '%25', '😀'];
 
 const BODY_OPERATIONS: Array<{ method: string; path: string; members: string[]; base: Record<string, unknown>; wrap?: (body: object) => object }> = [
@@ -18,6 +30,12 @@ const BODY_OPERATIONS: Array<{ method: string; path: string; members: string[]; 
     path: '/admin/provider-apps',
     members: ['provider', 'client_id', 'client_secret', 'name', 'redirect_uri', 'instance_url', 'bot_token', 'webhook_secret', 'connection_mode', 'is_active'],
     base: { provider: 'tiktok', client_id: 'odd' },
+  },
+  {
+    method: 'POST',
+    path: '/admin/provider-apps',
+    members: ['instance_url', 'client_id', 'client_secret', 'connection_mode'],
+    base: { provider: 'mastodon', client_id: 'odd', instance_url: 'https://odd.example.com' },
   },
   {
     method: 'PUT',
@@ -55,6 +73,15 @@ describe('admin: malformed input never becomes a 500', () => {
         const response = await call(op.method, op.path, { token: admin.token, body });
         if (isBad(response)) failures.push(`${JSON.stringify(body).slice(0, 80)} → ${response.status}`);
       }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('POST /admin/provider-apps with odd mastodon instance URLs', async () => {
+    const failures: string[] = [];
+    for (const instance_url of ODD_URLS) {
+      const response = await call('POST', '/admin/provider-apps', { token: admin.token, body: { provider: 'mastodon', client_id: 'odd', instance_url } });
+      if (isBad(response)) failures.push(`${instance_url} → ${response.status}`);
     }
     expect(failures).toEqual([]);
   });

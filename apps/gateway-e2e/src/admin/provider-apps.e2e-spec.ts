@@ -22,6 +22,14 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
     admin = await registerAdmin();
   });
 
+  it.each(['https://xn--a.example.com', 'https://a\uFFFDb.example.com'])(
+    'E3 answers 422 at body.instance_url for %s (accepted by @IsUrl, not a URL to WHATWG)',
+    async (instance_url) => {
+      const problem = expectProblem(await save({ provider: 'mastodon', client_id: 'odd-url', instance_url }), 422, 'validation_failed');
+      expect(locations(problem)).toEqual(['body.instance_url']);
+    },
+  );
+
   it('E3 creates an app (200, existed false, requires_restart) and answers only *_configured flags', async () => {
     const response = await save({
       provider: 'linkedin',
@@ -79,6 +87,32 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
     });
     const third = await save({ provider: 'threads', client_id: 'th-2', client_secret: SECRETS.client2 });
     expect(third.body.app).toMatchObject({ id: first.body.app.id, secret_configured: true, is_active: false });
+
+    // A save that omits the secrets leaves the sealed values untouched in the database.
+    const sealedNow = () =>
+      withDatabase(async (db) => (await db.query(`SELECT sealed_client_secret, sealed_webhook_secret FROM admin.provider_apps WHERE id = $1`, [first.body.app.id])).rows[0]);
+    const before = await sealedNow();
+    expect(before.sealed_client_secret).toMatch(/^v1\./);
+    const fourth = await save({ provider: 'threads', client_id: 'th-3', name: 'Threads' });
+    expect(fourth.body.app).toMatchObject({ id: first.body.app.id, client_id: 'th-3', secret_configured: true, webhook_secret_configured: true });
+    expect(await sealedNow()).toEqual(before);
+  });
+
+  it('E3 racing a DELETE of the same app never answers 500', async () => {
+    const failures: string[] = [];
+    for (let round = 0; round < 15; round++) {
+      const created = await save({ provider: 'bluesky', client_id: `race-${round}`, client_secret: SECRETS.client });
+      expect(created.status).toBe(200);
+      const [updated, deleted] = await Promise.all([
+        save({ provider: 'bluesky', client_id: `race-${round}-b`, name: 'raced' }),
+        adminCall('DELETE', `/admin/provider-apps/${created.body.app.id}`, { token: admin.token }),
+      ]);
+      if (updated.status !== 200) failures.push(`save ${updated.status}`);
+      if (deleted.status !== 204) failures.push(`delete ${deleted.status}`);
+      const left = (await list()).body.filter((app: { provider: string; source: string }) => app.provider === 'bluesky' && app.source === 'database');
+      for (const app of left) await adminCall('DELETE', `/admin/provider-apps/${app.id}`, { token: admin.token });
+    }
+    expect(failures).toEqual([]);
   });
 
   it('keeps secrets encrypted at rest (AES-256-GCM envelopes, never the plaintext)', async () => {
