@@ -180,6 +180,46 @@ describe('admin: instance settings (E5, E6)', () => {
     });
   });
 
+  it('requires_restart compares running values: an override equal to the environment value needs no restart', async () => {
+    try {
+      const same = await put([{ key: 'ai_model', value: ENVIRONMENT_AI_MODEL }]);
+      expect(same.status).toBe(200);
+      expect(item(same.body, 'ai_model')).toMatchObject({ value: ENVIRONMENT_AI_MODEL, source: 'database', requires_restart: false });
+      const other = await put([{ key: 'ai_model', value: `${ENVIRONMENT_AI_MODEL}-other` }]);
+      expect(item(other.body, 'ai_model').requires_restart).toBe(true);
+      // An override equal to the default, with no environment value, neither.
+      const driver = await put([{ key: 'media_storage_driver', value: 'nats' }]);
+      expect(item(driver.body, 'media_storage_driver')).toMatchObject({ source: 'database', requires_restart: false });
+    } finally {
+      await put([{ key: 'ai_model', unset: true }, { key: 'media_storage_driver', unset: true }]);
+    }
+  });
+
+  it('10 concurrent saves naming the same keys in different orders all succeed (no deadlock)', async () => {
+    const keys: Array<[string, string]> = [
+      ['s3_bucket', 'bucket-'],
+      ['s3_region', 'region-'],
+      ['ai_base_url', 'https://ai.example.com/v'],
+      ['media_upload_limit_bytes', '1048'],
+      ['media_allowed_mime_types', 'image/png,image/x'],
+      ['sandbox_provider_enabled', ''],
+    ];
+    const shuffled = (round: number) => {
+      const copy = [...keys];
+      for (let i = copy.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [copy[i], copy[j]] = [copy[j], copy[i]];
+      }
+      return copy.map(([key, prefix]) => ({ key, value: key === 'sandbox_provider_enabled' ? String(round % 2 === 0) : `${prefix}${round}` }));
+    };
+    try {
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, round) => put(shuffled(round))));
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    } finally {
+      await put(keys.map(([key]) => ({ key, unset: true })));
+    }
+  });
+
   it('answers 403 to a user who is not an instance admin, and to a workspace-bound token', async () => {
     const user = await registerUser();
     expectProblem(await get(user.token), 403, 'admin_required');

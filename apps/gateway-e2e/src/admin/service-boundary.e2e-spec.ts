@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
 import { randomUUID } from 'node:crypto';
 import { AdminPatterns, Principal } from '@social/contracts';
-import { adminCall, expectNoSecretsInAnswers, registerAdmin } from '../support/admin.js';
+import { adminCall, expectNoSecretsInAnswers, registerAdmin, withDatabase } from '../support/admin.js';
 import { TestUser } from '../support/api.js';
 
 /**
@@ -67,6 +67,30 @@ describe('admin service: its own authorization and internal patterns', () => {
     expect((await ask(AdminPatterns.settingOverrides, {})).response.overrides.ai_api_key).toBeUndefined();
     // Only the internal pattern hands it out: no HTTP answer carried it.
     expectNoSecretsInAnswers([secret]);
+  });
+
+  it('a stored secret that cannot be opened does not break E6, E5 or the start-up overrides (that row is skipped)', async () => {
+    const save = (settings: unknown) => adminCall('PUT', '/admin/instance-settings', { token: admin.token, body: { settings } });
+    try {
+      expect((await save([{ key: 's3_secret_access_key', value: `s3-${randomUUID()}` }, { key: 'sandbox_provider_enabled', value: 'false' }])).status).toBe(200);
+      // As after a SECRETS_KEY change or a damaged row: the envelope no longer opens.
+      await withDatabase((db) =>
+        db.query(`UPDATE admin.instance_settings SET sealed_value = 'v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA' WHERE key = 's3_secret_access_key'`),
+      );
+      const listed = await adminCall('GET', '/admin/instance-settings', { token: admin.token });
+      expect(listed.status).toBe(200);
+      expect(listed.body.settings.find((s: { key: string }) => s.key === 's3_secret_access_key')).toMatchObject({
+        source: 'database',
+        secret_configured: true,
+        value: '',
+      });
+      expect((await save([{ key: 'sandbox_provider_enabled', value: 'true' }])).status).toBe(200);
+      const reply = await ask(AdminPatterns.settingOverrides, {});
+      expect(reply.response.overrides).toMatchObject({ sandbox_provider_enabled: 'true' });
+      expect(reply.response.overrides.s3_secret_access_key).toBeUndefined();
+    } finally {
+      await save([{ key: 's3_secret_access_key', unset: true }, { key: 'sandbox_provider_enabled', unset: true }]);
+    }
   });
 
   it('resolves the effective prompt: a platform variant when the catalogue has one, else the base prompt', async () => {
