@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { connect } from '@nats-io/transport-node';
 import { randomUUID } from 'node:crypto';
+import { SETTINGS_CHANGED_SUBJECT } from '@social/contracts';
 import { ENVIRONMENT_AI_MODEL } from '@social/testing';
 import { call, eventually, expectProblem, PASSWORD, registerUser, TestUser, uniqueEmail } from '../support/api.js';
 import { adminCall, expectNoSecretsInAnswers, locations, registerAdmin, withDatabase, workspaceToken } from '../support/admin.js';
@@ -159,6 +161,31 @@ describe('admin: instance settings (E5, E6)', () => {
     ]);
     expect(locations(expectProblem(await put([{ key: 'ai_model', value: 'x'.repeat(4097) }]), 422))).toEqual(['body.settings[0].value']);
     expect((await get()).body).toEqual(before);
+  });
+
+  it('malformed settings-changed events on NATS break nothing: services answer and still apply live settings', async () => {
+    const nats = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
+    try {
+      for (const payload of ['not json', 'null', '42', '{"keys":"registration_enabled"}', '{"keys":[1,null,{}]}', '{}', '\u0000']) {
+        nats.publish(SETTINGS_CHANGED_SUBJECT, payload);
+      }
+      await nats.flush();
+    } finally {
+      await nats.drain();
+    }
+    expect((await call('POST', '/auth/register', { body: { email: uniqueEmail(), password: PASSWORD } })).status).toBe(201);
+    expect((await get()).status).toBe(200);
+    try {
+      await put([{ key: 'registration_enabled', value: 'false' }]);
+      await eventually(async () => {
+        expectProblem(await call('POST', '/auth/register', { body: { email: uniqueEmail(), password: PASSWORD } }), 403, 'registration_disabled');
+      });
+    } finally {
+      await put([{ key: 'registration_enabled', unset: true }]);
+    }
+    await eventually(async () => {
+      expect((await call('POST', '/auth/register', { body: { email: uniqueEmail(), password: PASSWORD } })).status).toBe(201);
+    });
   });
 
   it('registration_enabled is live: off, registration is 403 registration_disabled within moments; on again, it works', async () => {

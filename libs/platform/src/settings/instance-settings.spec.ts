@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { SETTINGS_REGISTRY, settingDefinition, settingValueError } from '@social/contracts';
+import type { NatsConnection } from '@nats-io/transport-node';
+import pino from 'pino';
 import { InstanceSettings, invalidEnvironment, resolveSetting } from './instance-settings.js';
 
 describe('instance settings registry', () => {
@@ -45,5 +47,93 @@ describe('instance settings registry', () => {
     expect(settings.list('media_allowed_mime_types')).toEqual(['image/png', 'image/gif']);
     expect(settings.list('s3_bucket')).toEqual([]);
     expect(settings.string('ai_model')).toBe('');
+  });
+});
+
+describe('InstanceSettings live refresh', () => {
+  const quiet = pino({ level: 'silent' });
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('runs one re-read at a time and re-runs it for a change announced meanwhile: the newest answer lands last', async () => {
+    let release!: () => void;
+    const calls: string[] = [];
+    const fetch = async () => {
+      calls.push('fetch');
+      if (calls.length === 1) {
+        // The first answer is slow and older than the change that follows.
+        await new Promise<void>((resolve) => (release = resolve));
+        return { registration_enabled: 'false' };
+      }
+      return { registration_enabled: 'true' };
+    };
+    const settings = InstanceSettings.withFetch({}, fetch, { env: {} });
+    const first = settings.refreshLive();
+    const second = settings.refreshLive();
+    const third = settings.refreshLive();
+    await sleep(10);
+    expect(calls).toHaveLength(1);
+    release();
+    expect(await Promise.all([first, second, third])).toEqual([true, true, true]);
+    expect(calls).toHaveLength(2);
+    expect(settings.boolean('registration_enabled')).toBe(true);
+    settings.close();
+  });
+
+  it('retries a failed re-read with a bounded backoff until it succeeds', async () => {
+    const at: number[] = [];
+    const fetch = async () => {
+      at.push(Date.now());
+      if (at.length < 5) throw new Error('admin is away');
+      return { registration_enabled: 'false' };
+    };
+    const settings = InstanceSettings.withFetch({}, fetch, { env: {}, retryMinMs: 20, retryMaxMs: 50, logger: quiet });
+    expect(await settings.refreshLive()).toBe(false);
+    const deadline = Date.now() + 2_000;
+    while (!(at.length >= 5 && settings.string('registration_enabled') === 'false') && Date.now() < deadline) await sleep(10);
+    expect(settings.boolean('registration_enabled')).toBe(false);
+    expect(at).toHaveLength(5);
+    const gaps = at.slice(1).map((t, i) => t - at[i]);
+    // 20, 40, 50, 50 ms (timers may fire a little late, never early).
+    expect(gaps[0]).toBeGreaterThanOrEqual(18);
+    expect(gaps[2]).toBeGreaterThanOrEqual(45);
+    expect(Math.max(...gaps)).toBeLessThan(500);
+    await sleep(150);
+    expect(at).toHaveLength(5);
+    settings.close();
+  });
+
+  it('load with no admin answering returns within its bound, from environment and defaults, and ignores malformed change events', async () => {
+    let callback: ((error: Error | null, msg: unknown) => void) | undefined;
+    let requests = 0;
+    const nats = {
+      request: async () => {
+        requests++;
+        throw new Error('no responders');
+      },
+      subscribe: (_subject: string, options: { callback: typeof callback }) => {
+        callback = options.callback;
+        return { unsubscribe: () => undefined };
+      },
+    } as unknown as NatsConnection;
+    const started = Date.now();
+    const settings = await InstanceSettings.load(nats, quiet, { waitMs: 300, env: { RATE_LIMIT_LOGIN_PER_IP: '9' }, retryMinMs: 60_000 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(requests).toBeGreaterThan(0);
+    expect(settings.resolved('rate_limit_login_per_ip')).toEqual({ value: '9', source: 'environment' });
+    expect(settings.resolved('registration_enabled')).toEqual({ value: 'true', source: 'default' });
+
+    // Garbage on the subject never throws into the reader loop.
+    const garbage = [
+      { subject: 's', json: () => JSON.parse('not json') },
+      { subject: 's', json: () => null },
+      { subject: 's', json: () => ({ keys: 'registration_enabled' }) },
+      { subject: 's', json: () => ({ keys: [42, null, { a: 1 }] }) },
+    ];
+    for (const msg of garbage) expect(() => callback!(null, msg)).not.toThrow();
+    const before = requests;
+    callback!(null, { subject: 's', json: () => ({ keys: ['registration_enabled'] }) });
+    await sleep(20);
+    expect(requests).toBe(before + 1);
+    settings.close();
   });
 });
