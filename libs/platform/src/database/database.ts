@@ -25,8 +25,9 @@ export async function openServiceDatabase(options: ServiceDatabaseOptions, logge
     migrations: options.migrations,
     migrationsTableName: 'migrations',
     synchronize: false,
-    // Raw SQL (migrations, hand-written queries) lands in the service's schema too.
-    extra: { max: options.poolSize ?? 10, application_name: options.schema, options: `-c search_path=${options.schema}` },
+    // Raw SQL (migrations, hand-written queries) lands in the service's schema too; every session
+    // runs in UTC, so casts to date and date arithmetic never depend on the server's zone.
+    extra: { max: options.poolSize ?? 10, application_name: options.schema, options: `-c search_path=${options.schema} -c TimeZone=UTC` },
   });
   await dataSource.initialize();
   const lock = dataSource.createQueryRunner();

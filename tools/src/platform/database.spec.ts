@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTemporaryDatabase, TemporaryDatabase } from '@social/testing';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { openServiceDatabase } from '@social/platform';
+
+// The spec of libs/platform/src/database (here for the harness, see durable-events.spec.ts).
+describe('service database sessions', () => {
+  let db: TemporaryDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    db = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'database_spec');
+    // A server (or database) whose zone is not UTC, far from it.
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      await admin.query(`ALTER DATABASE "${new URL(db.url).pathname.slice(1)}" SET TimeZone = 'Pacific/Kiritimati'`);
+    } finally {
+      await admin.end();
+    }
+    dataSource = await openServiceDatabase({ url: db.url, schema: 'database_spec', entities: [], migrations: [], poolSize: 2 });
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await db?.drop();
+  });
+
+  it('run in UTC whatever the server zone, so date arithmetic never depends on it', async () => {
+    // Every pooled connection, not just the first.
+    const answers = await Promise.all([1, 2, 3].map(() => dataSource.query<Array<{ zone: string }>>(`SELECT current_setting('TimeZone') AS zone`)));
+    expect(answers.map(([row]) => row.zone)).toEqual(['UTC', 'UTC', 'UTC']);
+  });
+});
