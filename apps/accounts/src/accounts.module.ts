@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { Mailer, SERVICE_CONFIG } from '@social/platform';
+import { InstanceSettings, Mailer, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import type { Logger } from 'pino';
 import { ApiTokensHandler } from './api-tokens/api-tokens.handler.js';
 import { ApiTokensService } from './api-tokens/api-tokens.service.js';
 import { AccessTokenSigner } from './auth/access-tokens.js';
@@ -8,6 +9,7 @@ import { AuthService } from './auth/auth.service.js';
 import type { AccountsConfig } from './config.js';
 import { EmailChangeHandler } from './email-change/email-change.handler.js';
 import { EmailChangeService } from './email-change/email-change.service.js';
+import { AccountsMailSettings } from './mail/mail-settings.js';
 import { PasskeysHandler } from './passkeys/passkeys.handler.js';
 import { PasskeysService } from './passkeys/passkeys.service.js';
 import { DirectoryHandler } from './directory/directory.handler.js';
@@ -26,7 +28,16 @@ import { ReauthService } from './reauth/reauth.service.js';
     ReauthService,
     PasskeysService,
     EmailChangeService,
-    { provide: Mailer, inject: [SERVICE_CONFIG], useFactory: (config: AccountsConfig) => new Mailer(config) },
+    {
+      provide: AccountsMailSettings,
+      inject: [InstanceSettings, SERVICE_LOGGER],
+      useFactory: (settings: InstanceSettings, logger: Logger) => AccountsMailSettings.from(settings, logger),
+    },
+    {
+      provide: Mailer,
+      inject: [AccountsMailSettings],
+      useFactory: (mail: AccountsMailSettings) => new Mailer({ SMTP_URL: mail.smtpUrl, SMTP_FROM: mail.smtpFrom }),
+    },
     DirectoryService,
     {
       provide: AccessTokenSigner,
@@ -35,6 +46,6 @@ import { ReauthService } from './reauth/reauth.service.js';
         AccessTokenSigner.fromPem(config.JWT_PRIVATE_KEY, config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
-  exports: [Mailer, ApiTokensService],
+  exports: [Mailer, AccountsMailSettings, ApiTokensService],
 })
 export class AccountsModule {}

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CreateInvitationRequest, InvitationAcceptance, Principal, WorkspaceInvitation, WorkspaceRole } from '@social/contracts';
-import { AccessControl, isUuid, Mailer, pathId, problems, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { AccessControl, isUuid, Mailer, pathId, problems, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-tokens.js';
-import type { AccountsConfig } from '../config.js';
+import { AccountsMailSettings } from '../mail/mail-settings.js';
 import { invitationMail } from './invitation-mail.js';
 import { MembershipEvents } from './membership-events.js';
 
@@ -71,7 +71,7 @@ export class InvitationsService {
     private readonly access: AccessControl,
     private readonly events: MembershipEvents,
     private readonly mailer: Mailer,
-    @Inject(SERVICE_CONFIG) private readonly config: AccountsConfig,
+    private readonly mailSettings: AccountsMailSettings,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -232,7 +232,7 @@ export class InvitationsService {
   }
 
   private acceptUrl(secret: string): string {
-    return `${this.config.PUBLIC_APP_URL}/invite?token=${encodeURIComponent(secret)}`;
+    return `${this.mailSettings.publicAppUrl}/invite?token=${encodeURIComponent(secret)}`;
   }
 
   /**

@@ -62,11 +62,11 @@ export const SETTINGS_REGISTRY = [
     key: 'public_app_url',
     group: 'public_urls',
     label: 'Public app address',
-    description: 'Where invitation and other emailed links point.',
+    description: 'Where invitation and other emailed links point (accounts appends /invite?token=…); without it, PUBLIC_BASE_URL.',
     type: 'url',
-    optional: true,
-    environment_variables: ['PUBLIC_APP_URL'],
-    default: '',
+    optional: false,
+    environment_variables: ['PUBLIC_APP_URL', 'PUBLIC_BASE_URL'],
+    default: 'http://localhost:8080',
     live: false,
     applied_by: 'accounts',
   },
@@ -74,25 +74,26 @@ export const SETTINGS_REGISTRY = [
     key: 'smtp_url',
     group: 'smtp',
     label: 'SMTP server',
-    description: 'smtp(s)://USER:PASSWORD@HOST:PORT for outgoing mail; a secret because it carries the password.',
+    description:
+      'smtp(s)://USER:PASSWORD@HOST:PORT for outgoing mail (email-change codes, invitations); a secret because it carries the password. Unset, operations that must send mail answer 503.',
     type: 'secret',
     optional: true,
     environment_variables: ['SMTP_URL'],
     default: '',
     live: false,
-    applied_by: 'notifications',
+    applied_by: 'accounts',
   },
   {
     key: 'smtp_from',
     group: 'smtp',
     label: 'Sender address',
-    description: 'The From address of outgoing mail.',
+    description: 'The From address of outgoing mail: an address, or Name <address>.',
     type: 'email',
-    optional: true,
+    optional: false,
     environment_variables: ['SMTP_FROM'],
-    default: '',
+    default: 'Social Platform <no-reply@localhost>',
     live: false,
-    applied_by: 'notifications',
+    applied_by: 'accounts',
   },
   {
     key: 'ai_base_url',
@@ -311,6 +312,8 @@ export function settingDefinition(key: string): SettingDefinition | undefined {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** `Name <address>`, as a From header takes it (the host may be a bare name there, e.g. localhost). */
+const NAMED_EMAIL = /^[^<>@\n]*<[^\s@<>]+@[^\s@<>]+>$/;
 export const SETTING_VALUE_MAX_LENGTH = 4096;
 
 /**
@@ -339,7 +342,7 @@ export function settingValueError(definition: SettingDefinition, value: string):
       }
     }
     case 'email':
-      return EMAIL.test(value) ? undefined : 'must be an email address';
+      return EMAIL.test(value) || NAMED_EMAIL.test(value) ? undefined : 'must be an email address';
     case 'enum':
       return definition.options?.some((o) => o.value === value)
         ? undefined

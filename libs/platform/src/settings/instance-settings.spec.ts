@@ -23,6 +23,9 @@ describe('instance settings registry', () => {
     expect(check('ai_base_url', '')).toBeUndefined();
     expect(check('smtp_from', 'noreply@example.com')).toBeUndefined();
     expect(check('smtp_from', 'noreply')).toBeDefined();
+    expect(check('smtp_from', 'Social Platform <no-reply@localhost>')).toBeUndefined();
+    expect(check('smtp_from', 'Social Platform <no-reply>')).toBeDefined();
+    expect(check('smtp_from', '')).toBeDefined();
     expect(check('media_storage_driver', 's3')).toBeUndefined();
     expect(check('media_storage_driver', 'disk')).toBeDefined();
     expect(check('media_allowed_mime_types', 'image/png, image/gif')).toBeUndefined();
