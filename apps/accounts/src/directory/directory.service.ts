@@ -53,7 +53,11 @@ export class DirectoryService {
     }
     const pattern = request.search ? `%${request.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '';
     // Never-active users sort last either way; id breaks ties so pages never overlap.
-    const order = `${sort} ${direction}${sort === 'last_active_at' ? ' NULLS LAST' : ''}, id ${direction}`;
+    // publication_count ties everywhere (all 0): the tie-breaker alone decides, newest first either way.
+    const order =
+      request.sort === 'publication_count'
+        ? 'created_at DESC, id DESC'
+        : `${sort} ${direction}${sort === 'last_active_at' ? ' NULLS LAST' : ''}, id ${direction}`;
     const [rows, [{ total }]] = await Promise.all([
       preparedQuery<UserRow>(
         this.dataSource,

@@ -12,7 +12,14 @@ const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' 
 
 /** E9 query (interface limits table). */
 export class ListInstanceUsersQuery {
-  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 1, default: 1 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int64',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    default: 1,
+    description: 'at most 2^53−1 (9007199254740991, the largest integer a JSON number carries exactly); larger is 422. A page beyond the last answers an empty `users` list.',
+  })
   @Optional()
   @Transform(toInteger)
   @IsInt({ message: '$property must be an integer' })
