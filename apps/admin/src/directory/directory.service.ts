@@ -14,7 +14,7 @@ import {
   usageTotalsPattern,
   UserUsage,
 } from '@social/contracts';
-import { RpcClient, SERVICE_LOGGER } from '@social/platform';
+import { askEach, RpcClient, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 
 /** A service slower than this leaves its counts at 0 rather than failing the page. */
@@ -50,9 +50,11 @@ export class DirectoryService {
     };
     const page = await this.rpc.send<DirectoryUsersReply>(AccountsDirectoryPatterns.listUsers, request);
     const userIds = page.users.map((user) => user.id);
-    const reports = userIds.length === 0 ? [] : await this.gather<UsageForUsersReply>(usageForUsersPattern, { user_ids: userIds });
-    const usage = (id: string): UserUsage =>
-      Object.assign({}, ...reports.map((report) => (report.status === 'fulfilled' ? report.value.usage?.[id] : undefined) ?? {}));
+    const reports =
+      userIds.length === 0
+        ? { answers: [], complete: true }
+        : await this.gather<UsageForUsersReply>(usageForUsersPattern, { user_ids: userIds });
+    const usage = (id: string): UserUsage => Object.assign({}, ...reports.answers.map((report) => report.usage?.[id] ?? {}));
     return {
       page: request.page,
       per_page: request.per_page,
@@ -69,13 +71,13 @@ export class DirectoryService {
           plan_ids: [],
         };
       }),
-      usage_complete: reports.every((report) => report.status === 'fulfilled'),
+      usage_complete: reports.complete,
     };
   }
 
   async overview(): Promise<InstanceOverview> {
     const reports = await this.gather<UsageTotals>(usageTotalsPattern, { days: TREND_DAYS });
-    const totals = reports.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<UsageTotals>).value);
+    const totals = reports.answers;
     const sum = (member: keyof UsageTotals) => totals.reduce((n, t) => n + (typeof t[member] === 'number' ? (t[member] as number) : 0), 0);
     const trend = (member: 'user_registration_trend' | 'publication_trend'): DailyCount[] => {
       const values = new Map<string, number>();
@@ -91,18 +93,14 @@ export class DirectoryService {
       published_last_30_days: sum('published_last_30_days'),
       user_registration_trend: trend('user_registration_trend'),
       publication_trend: trend('publication_trend'),
-      usage_complete: reports.every((report) => report.status === 'fulfilled'),
+      usage_complete: reports.complete,
     };
   }
 
-  /** One request per reporting service, all at once. */
-  private async gather<T>(pattern: (service: string) => string, payload: object): Promise<Array<PromiseSettledResult<T>>> {
-    const results = await Promise.allSettled(
-      USAGE_REPORTING_SERVICES.map((service) => this.rpc.send<T>(pattern(service), payload, { timeoutMs: USAGE_TIMEOUT_MS })),
-    );
-    results.forEach((result, i) => {
-      if (result.status === 'rejected') this.logger.warn({ err: result.reason, service: USAGE_REPORTING_SERVICES[i] }, 'usage report missing');
-    });
-    return results;
+  /** One request per reporting service, all at once; the ones that do not answer in time are logged and left out. */
+  private async gather<T>(pattern: (service: string) => string, payload: object): Promise<{ answers: T[]; complete: boolean }> {
+    const { answers, unanswered } = await askEach<T>(this.rpc, USAGE_REPORTING_SERVICES, pattern, payload, USAGE_TIMEOUT_MS);
+    if (unanswered.length) this.logger.warn({ services: unanswered }, 'usage reports missing');
+    return { answers: [...answers.values()], complete: unanswered.length === 0 };
   }
 }
