@@ -5,6 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { MembershipEvents } from './membership-events.js';
 import { OrganizationsService, toMember } from './organizations.service.js';
+import { WORKSPACES_WITH_ROLE_SQL } from './workspace-access.lookup.js';
 
 interface WorkspaceRow {
   id: string;
@@ -22,13 +23,8 @@ const toWorkspace = (row: WorkspaceRow): Workspace => ({
   created_at: row.created_at.toISOString(),
 });
 
-/** Every workspace a user can see, with their effective role (organization owners and admins see all of theirs, as admins). */
-const VISIBLE_WORKSPACES_SQL = `
-  SELECT w.id, w.organization_id, w.name, w.created_at,
-         CASE WHEN om.role IN ('owner', 'admin') THEN 'admin' ELSE wm.role END AS role
-    FROM workspaces w
-    LEFT JOIN workspace_members wm ON wm.workspace_id = w.id AND wm.user_id = $1
-    LEFT JOIN organization_members om ON om.organization_id = w.organization_id AND om.user_id = $1
+/** Every workspace a user can see (organization owners and admins see all of theirs, as admins). */
+const VISIBLE_WORKSPACES_SQL = `${WORKSPACES_WITH_ROLE_SQL}
    WHERE (wm.user_id IS NOT NULL OR om.role IN ('owner', 'admin'))
      AND ($2::uuid IS NULL OR w.organization_id = $2)
      AND ($3::uuid IS NULL OR w.id = $3)

@@ -226,6 +226,7 @@ describe('tenancy: invitations (and E11 resend)', () => {
       ownerToken: tenant.owner.token,
       intruderToken: other.owner.token,
       attempts: [
+        { method: 'GET', path: url },
         { method: 'DELETE', path: url },
         { method: 'POST', path: `${url}/resend` },
         // Another workspace's invitation under the intruder's own workspace path is just as unknown.

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateWorkspaceRequest,
+  ListWorkspacesQuery,
   TenancyPatterns,
   UpdateWorkspaceMemberRequest,
   UpdateWorkspaceRequest,
@@ -14,6 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
+import { ValidQuery } from '../http/valid-query.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
 @ApiTags('Workspaces')
@@ -39,11 +41,10 @@ export class WorkspacesController {
 
   @Get()
   @ApiOperation({ summary: 'The workspaces the caller can see, with their effective role' })
-  @ApiQuery({ name: 'organization_id', required: false, description: "only this organization's workspaces" })
   @Returns(WorkspaceList)
-  @Refuses(422)
-  list(@Req() req: FastifyRequest, @Query() query: Record<string, unknown>): Promise<WorkspaceList> {
-    return this.forward.send(TenancyPatterns.listWorkspaces, req, { query });
+  @Refuses(403, 422)
+  list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListWorkspacesQuery)) query: ListWorkspacesQuery): Promise<WorkspaceList> {
+    return this.forward.send(TenancyPatterns.listWorkspaces, req, { query: { ...query } });
   }
 
   @Get(':id')
