@@ -57,10 +57,10 @@ export class BearerAuthGuard implements CanActivate {
     request.principal = await this.verify(token);
     await this.rateLimiter.hit(request.principal.sessionId);
     if (request.principal.workspaceId && this.reflector.getAllAndOverride<boolean>(REFUSES_WORKSPACE_TOKENS, [context.getHandler(), context.getClass()])) {
-      throw problems.forbidden('workspace_token_forbidden', 'A workspace-bound API token cannot be used for this operation.');
+      throw problems.workspaceTokenForbidden();
     }
     if (!request.principal.isAdmin && this.reflector.getAllAndOverride<boolean>(REQUIRES_INSTANCE_ADMIN, [context.getHandler(), context.getClass()])) {
-      throw problems.forbidden('admin_required', 'Only an instance administrator may do this.');
+      throw problems.adminRequired();
     }
     return true;
   }

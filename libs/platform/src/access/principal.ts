@@ -7,16 +7,6 @@ export function requirePrincipal(req: RpcRequest<unknown, unknown, unknown>): Pr
   return req.principal;
 }
 
-/** Instance administration (contract §3): the service refuses non-admins itself, whatever the gateway did. */
-export function requireAdmin(req: RpcRequest<unknown, unknown, unknown>): Principal {
-  const principal = requirePrincipal(req);
-  if (!principal.isAdmin) throw problems.forbidden('admin_required', 'Only an instance administrator may do this.');
-  if (principal.workspaceId) {
-    throw problems.forbidden('workspace_token_forbidden', 'A workspace-bound API token cannot be used for this operation.');
-  }
-  return principal;
-}
-
 /**
  * For account-level operations (organizations, tokens, security, profile
  * changes, notification settings): a workspace-bound API token is refused here
@@ -24,8 +14,13 @@ export function requireAdmin(req: RpcRequest<unknown, unknown, unknown>): Princi
  */
 export function requireAccountPrincipal(req: RpcRequest<unknown, unknown, unknown>): Principal {
   const principal = requirePrincipal(req);
-  if (principal.workspaceId) {
-    throw problems.forbidden('workspace_token_forbidden', 'A workspace-bound API token cannot be used for this operation.');
-  }
+  if (principal.workspaceId) throw problems.workspaceTokenForbidden();
   return principal;
+}
+
+/** Instance administration (contract §3): the service refuses non-admins itself, whatever the gateway did. */
+export function requireAdmin(req: RpcRequest<unknown, unknown, unknown>): Principal {
+  const principal = requirePrincipal(req);
+  if (!principal.isAdmin) throw problems.adminRequired();
+  return requireAccountPrincipal(req);
 }

@@ -56,6 +56,10 @@ export const problems = {
   /** One answer for every bearer token we cannot accept, so none reveals why. */
   invalidToken: () => new Problem(401, 'invalid_token', 'The bearer token is malformed, expired or not ours.'),
   forbidden: (code: string, detail: string) => new Problem(403, code, detail),
+  /** Refused by the gateway and again by the service that owns the operation: one wording. */
+  workspaceTokenForbidden: () =>
+    new Problem(403, 'workspace_token_forbidden', 'A workspace-bound API token cannot be used for this operation.'),
+  adminRequired: () => new Problem(403, 'admin_required', 'Only an instance administrator may do this.'),
   notFound: (detail = 'The resource does not exist.') => new Problem(404, 'not_found', detail),
   conflict: (code: string, detail: string, extensions?: Record<string, unknown>) =>
     new Problem(409, code, detail, extensions ? { extensions } : {}),
