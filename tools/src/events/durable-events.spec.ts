@@ -75,7 +75,10 @@ describe('durable events', () => {
   }
 
   async function pending(): Promise<number> {
-    return OutboxRelay.countPending(replicaA.manager);
+    const rows: Array<{ count: number }> = await replicaA.manager.query(
+      'SELECT count(*)::int AS count FROM outbox_events WHERE published_at IS NULL',
+    );
+    return rows[0].count;
   }
 
   async function publish(subject: string, data: string) {

@@ -2,7 +2,7 @@ import { jetstream, JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { PoolClient, Pool } from 'pg';
 import type { Logger } from 'pino';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { ensureEventStream } from './event-stream.js';
 import { outboxChannel } from './outbox.js';
 
@@ -51,14 +51,6 @@ export class OutboxRelay {
   ) {
     this.js = jetstream(nc);
     this.options = { batchSize: 100, pollIntervalMs: 5_000, backoffMs: 500, maxBackoffMs: 30_000, publishTimeoutMs: 5_000, ...options };
-  }
-
-  /** Rows not yet published (pending work, e.g. for a deletion preview). */
-  static async countPending(manager: EntityManager): Promise<number> {
-    const rows: Array<{ count: number }> = await manager.query(
-      `SELECT count(*)::int AS count FROM outbox_events WHERE published_at IS NULL`,
-    );
-    return rows[0].count;
   }
 
   start(): void {
