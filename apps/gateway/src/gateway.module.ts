@@ -22,6 +22,7 @@ import { SchemaInterceptor } from './http/schema.interceptor.js';
 import { GATEWAY_LOGGER } from './logger.js';
 import { MutesController } from './notifications/mutes.controller.js';
 import { PreferencesController } from './notifications/preferences.controller.js';
+import { SocialAccountsController } from './publishing/social-accounts.controller.js';
 import { RpcModule } from './rpc/rpc.module.js';
 import { InvitationsController } from './tenancy/invitations.controller.js';
 import { OrganizationsController } from './tenancy/organizations.controller.js';
@@ -50,6 +51,7 @@ export class GatewayModule {
         InstanceSettingsController,
         AiPromptsController,
         DirectoryController,
+        SocialAccountsController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

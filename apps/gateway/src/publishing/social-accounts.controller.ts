@@ -1,0 +1,75 @@
+import { Body, Controller, Delete, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ConnectSocialAccountRequest,
+  ListSocialAccountsQuery,
+  PublishingPatterns,
+  SocialAccount,
+  SocialAccountAuthorization,
+  SocialAccountList,
+  schemaNameOf,
+} from '@social/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
+import { baseUrlOf, schemaUrl } from '../http/base-url.js';
+import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
+import { ValidBody } from '../http/valid-body.pipe.js';
+import { ValidQuery } from '../http/valid-query.pipe.js';
+import { Forwarder } from '../rpc/forwarder.js';
+
+@ApiTags('Social accounts')
+@ApiBearerAuth()
+@ApiExtraModels(SocialAccountAuthorization)
+@Controller('social-accounts')
+export class SocialAccountsController {
+  constructor(
+    private readonly forward: Forwarder,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "The workspace's connected social accounts, oldest first" })
+  @Returns(SocialAccountList)
+  @Refuses(403, 422)
+  list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListSocialAccountsQuery)) query: ListSocialAccountsQuery): Promise<SocialAccountList> {
+    return this.forward.send(PublishingPatterns.listSocialAccounts, req, { query: { ...query } });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One connected account' })
+  @Returns(SocialAccount)
+  @Refuses(404)
+  get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<SocialAccount> {
+    return this.forward.send(PublishingPatterns.getSocialAccount, req, { params: { id } });
+  }
+
+  @Post('connect')
+  @ApiOperation({
+    summary: 'Connect an account (editors): the sandbox answers 201 with the account; an OAuth network answers 200 with where to send the user',
+  })
+  @Returns(SocialAccount, 201)
+  @ApiOkResponse({ description: 'OAuth networks: the authorization URL and its state', schema: { $ref: getSchemaPath(SocialAccountAuthorization) } })
+  @Refuses(400, 403, 409, 413, 415, 422)
+  async connect(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new ValidBody(ConnectSocialAccountRequest)) body: ConnectSocialAccountRequest,
+  ): Promise<SocialAccount | (SocialAccountAuthorization & { $schema: string })> {
+    const answer = await this.forward.send<SocialAccount | SocialAccountAuthorization>(PublishingPatterns.connectSocialAccount, req, { body });
+    if ('authorization_url' in answer) {
+      reply.status(200);
+      // Not the SocialAccount the route declares: its own $schema (the interceptor keeps a body's own).
+      return { $schema: schemaUrl(baseUrlOf(req, this.config.PUBLIC_BASE_URL), schemaNameOf(SocialAccountAuthorization)), ...answer };
+    }
+    reply.header('location', `/social-accounts/${answer.id}`);
+    return answer;
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Disconnect an account (editors): it leaves its social sets and voice assignments' })
+  @ReturnsNothing()
+  @Refuses(403, 404)
+  async disconnect(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
+    await this.forward.send(PublishingPatterns.disconnectSocialAccount, req, { params: { id } });
+  }
+}

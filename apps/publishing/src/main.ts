@@ -1,0 +1,21 @@
+import { ORGANIZATION_DELETED_SUBJECT, PUBLISHING_SERVICE } from '@social/contracts';
+import { AccessModule, runService } from '@social/platform';
+import { publishingSettings } from './config.js';
+import { publishingMigrations } from './migrations/index.js';
+import { PublishingModule } from './publishing.module.js';
+import { SocialAccountEntity } from './social-accounts/social-account.entity.js';
+import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
+
+void runService({
+  name: PUBLISHING_SERVICE,
+  settings: publishingSettings,
+  entities: [SocialAccountEntity],
+  migrations: publishingMigrations,
+  imports: [AccessModule, PublishingModule],
+  // sandbox_provider_enabled, and the AI provider of publication builds.
+  instanceSettings: true,
+  // Deleted organizations' accounts, sets, profiles and publications are purged, even if we were down when it happened.
+  eventConsumers: [
+    { durable: 'publishing-organization-deleted', subjects: [ORGANIZATION_DELETED_SUBJECT], handler: OrganizationDeletedHandler },
+  ],
+});

@@ -1,0 +1,99 @@
+import type { SocialPlatform } from '@social/contracts';
+
+/**
+ * One adapter per network (contract §4: "providers sit behind one adapter
+ * interface and a registry"). Services never talk to a network directly: they
+ * look its adapter up in the ProviderRegistry and call these methods.
+ */
+
+/** What a network tells us about the account a user connected. */
+export interface ConnectedIdentity {
+  /** The network's stable id of the account (survives renames). */
+  externalId: string;
+  username: string;
+  displayName: string;
+  avatarUrl: string;
+}
+
+/** What we keep of a network's grant; sealed at rest, never returned. */
+export interface ProviderGrant {
+  accessToken: string;
+  refreshToken?: string;
+  /** RFC 3339; absent when the token does not expire. */
+  expiresAt?: string;
+  scopes?: string[];
+}
+
+/** The connected account an adapter acts for. */
+export interface ProviderAccount {
+  id: string;
+  platform: SocialPlatform;
+  externalId: string;
+  username: string;
+  /** null for networks that need none (the sandbox). */
+  grant: ProviderGrant | null;
+}
+
+export interface OutgoingPost {
+  text: string;
+  title: string;
+  link: string;
+  mediaUrls: string[];
+}
+
+export interface PublishedPost {
+  externalId: string;
+  externalUrl: string;
+}
+
+export interface AccountMetrics {
+  followers: number;
+  following: number;
+  posts: number;
+}
+
+export interface PostMetrics {
+  externalId: string;
+  views: number;
+  likes: number;
+  comments: number;
+  reposts: number;
+}
+
+export interface FollowRecommendation {
+  remoteAccountId: string;
+  handle: string;
+  displayName: string;
+  avatarUrl: string;
+  bio: string;
+  profileUrl: string;
+  followersCount: number;
+  followingCount: number;
+  mutualCount: number;
+  /** 0–1, higher is a better match. */
+  score: number;
+  signals: string[];
+}
+
+/** Everything every network does once an account is connected. */
+export interface SocialProviderOperations {
+  readonly platform: SocialPlatform;
+  publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost>;
+  fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics>;
+  fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]>;
+  fetchFollowRecommendations(account: ProviderAccount, limit: number): Promise<FollowRecommendation[]>;
+}
+
+/** A network that connects at once, without leaving the platform (the sandbox). */
+export interface InstantConnectProvider extends SocialProviderOperations {
+  readonly connectMode: 'instant';
+  /** `accountId` is the id the new account will get (for derived defaults). */
+  connect(input: { accountId: string; username?: string }): ConnectedIdentity;
+}
+
+/** A network connected through its OAuth authorization-code flow, driven by the provider app an admin saved. */
+export interface OAuthConnectProvider extends SocialProviderOperations {
+  readonly connectMode: 'oauth';
+}
+
+export type SocialProvider = InstantConnectProvider | OAuthConnectProvider;

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ConnectSocialAccountRequest,
+  Principal,
+  SANDBOX_PROVIDER,
+  SocialAccount,
+  SocialAccountAuthorization,
+  SocialAccountList,
+} from '@social/contracts';
+import { AccessControl, InstanceSettings, isUniqueViolation, pathId, problems } from '@social/platform';
+import { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { ProviderRegistry } from '../providers/provider-registry.js';
+import type { ConnectedIdentity } from '../providers/social-provider.js';
+import { SocialAccountEntity } from './social-account.entity.js';
+
+/** The one place a stored account becomes its published shape. */
+export function toSocialAccount(account: SocialAccountEntity): SocialAccount {
+  return {
+    id: account.id,
+    workspace_id: account.workspaceId,
+    platform: account.platform,
+    username: account.username,
+    display_name: account.displayName,
+    avatar_url: account.avatarUrl,
+    status: account.status,
+    created_at: account.createdAt.toISOString(),
+  };
+}
+
+@Injectable()
+export class SocialAccountsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessControl,
+    private readonly providers: ProviderRegistry,
+    private readonly settings: InstanceSettings,
+  ) {}
+
+  async list(principal: Principal, workspaceId: string): Promise<SocialAccountList> {
+    await this.access.requireWorkspace(principal, workspaceId, 'viewer', 'query');
+    const accounts = await this.dataSource
+      .getRepository(SocialAccountEntity)
+      .find({ where: { workspaceId: workspaceId.toLowerCase() }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return { accounts: accounts.map(toSocialAccount) };
+  }
+
+  /** Sandbox: the account at once (201). OAuth networks: where to send the user (200). */
+  async connect(principal: Principal, input: ConnectSocialAccountRequest): Promise<SocialAccount | SocialAccountAuthorization> {
+    const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
+    const provider = this.providers.get(input.provider);
+    if (input.provider !== SANDBOX_PROVIDER && input.username !== undefined) {
+      throw problems.invalid('body.username', 'is only for the sandbox provider; other networks tell us the account', input.username);
+    }
+    if (provider?.connectMode === 'instant') {
+      if (!this.settings.boolean('sandbox_provider_enabled')) {
+        throw problems.invalid('body.provider', 'the sandbox provider is turned off on this instance', input.provider);
+      }
+      const id = uuidv7();
+      return this.saveNew(id, workspace.workspace_id, input.provider, principal.userId, provider.connect({ accountId: id, username: input.username }));
+    }
+    throw problems.invalid('body.provider', `connecting ${input.provider} accounts is not available on this instance`, input.provider);
+  }
+
+  async disconnect(principal: Principal, rawId: string): Promise<void> {
+    const account = await this.findVisible(principal, pathId(rawId), 'editor');
+    await this.dataSource.getRepository(SocialAccountEntity).delete({ id: account.id });
+  }
+
+  /** A path-addressed account: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
+  async findVisible(principal: Principal, id: string, need: 'viewer' | 'editor'): Promise<SocialAccountEntity> {
+    const account = await this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id });
+    if (!account) throw problems.notFound('No such social account.');
+    await this.access.requireWorkspace(principal, account.workspaceId, need, 'path');
+    return account;
+  }
+
+  private async saveNew(id: string, workspaceId: string, platform: string, userId: string, identity: ConnectedIdentity): Promise<SocialAccount> {
+    const now = new Date();
+    const account: SocialAccountEntity = {
+      id,
+      workspaceId,
+      platform,
+      externalId: identity.externalId,
+      username: identity.username,
+      displayName: identity.displayName,
+      avatarUrl: identity.avatarUrl,
+      status: 'active',
+      credentials: '',
+      connectedBy: userId,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await this.dataSource.getRepository(SocialAccountEntity).insert(account);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw problems.conflict('account_already_connected', `The ${platform} account ${identity.username} is already connected to this workspace.`);
+      }
+      throw error;
+    }
+    return toSocialAccount(account);
+  }
+}

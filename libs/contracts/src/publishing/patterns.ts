@@ -1,0 +1,31 @@
+/** NATS subjects served by the publishing service (`<service>.<feature>.<verb>`). */
+export const PUBLISHING_SERVICE = 'publishing';
+
+export const PublishingPatterns = {
+  listSocialAccounts: 'publishing.social-accounts.list',
+  getSocialAccount: 'publishing.social-accounts.get',
+  connectSocialAccount: 'publishing.social-accounts.connect',
+  completeSocialAccountConnection: 'publishing.social-accounts.callback',
+  disconnectSocialAccount: 'publishing.social-accounts.disconnect',
+
+  createSocialSet: 'publishing.social-sets.create',
+  listSocialSets: 'publishing.social-sets.list',
+  getSocialSet: 'publishing.social-sets.get',
+  replaceSocialSet: 'publishing.social-sets.replace',
+  deleteSocialSet: 'publishing.social-sets.delete',
+
+  createVoiceProfile: 'publishing.voice-profiles.create',
+  listVoiceProfiles: 'publishing.voice-profiles.list',
+  getVoiceProfile: 'publishing.voice-profiles.get',
+  replaceVoiceProfile: 'publishing.voice-profiles.replace',
+  assignVoiceProfile: 'publishing.voice-profiles.assign',
+  deleteVoiceProfile: 'publishing.voice-profiles.delete',
+
+  createPublication: 'publishing.publications.create',
+  listPublications: 'publishing.publications.list',
+  getPublication: 'publishing.publications.get',
+  updatePublication: 'publishing.publications.update',
+  deletePublication: 'publishing.publications.delete',
+
+  planAngles: 'publishing.publication-builds.angles',
+} as const;

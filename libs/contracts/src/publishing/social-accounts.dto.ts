@@ -1,0 +1,62 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsString, IsUUID, Length, Matches } from 'class-validator';
+import { Optional } from '../common/optional.js';
+import { PROVIDERS } from '../admin/prompt-catalogue.js';
+
+/** The built-in simulated network (contract §4): accepts posts, reports deterministic metrics, never leaves the machine. */
+export const SANDBOX_PROVIDER = 'sandbox';
+/** Every network an account can be connected on: the real ones (through their provider apps) and the sandbox. */
+export const SOCIAL_PLATFORMS = [SANDBOX_PROVIDER, ...PROVIDERS] as const;
+export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
+
+/** `active` accounts can be published to; `reconnect_required` ones lost their grant (expired or revoked at the network). */
+export const SOCIAL_ACCOUNT_STATUSES = ['active', 'reconnect_required'] as const;
+export type SocialAccountStatus = (typeof SOCIAL_ACCOUNT_STATUSES)[number];
+
+export class ListSocialAccountsQuery {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: '$property must be a UUID' })
+  workspace_id: string;
+}
+
+export class ConnectSocialAccountRequest {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: '$property must be a UUID' })
+  workspace_id: string;
+
+  @ApiProperty({ enum: SOCIAL_PLATFORMS })
+  @IsIn(SOCIAL_PLATFORMS)
+  provider: string;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 64,
+    description: 'sandbox only: the simulated handle (letters, digits, ".", "_", "-"); defaults to one derived from the new account id',
+  })
+  @Optional()
+  @IsString()
+  @Length(1, 64)
+  @Matches(/^[A-Za-z0-9._-]+$/, { message: '$property may hold only letters, digits, ".", "_" and "-"' })
+  username?: string;
+}
+
+export class SocialAccount {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) workspace_id: string;
+  @ApiProperty({ enum: SOCIAL_PLATFORMS }) platform: string;
+  @ApiProperty() username: string;
+  @ApiProperty() display_name: string;
+  @ApiProperty({ description: '"" when the network gave none' }) avatar_url: string;
+  @ApiProperty({ enum: SOCIAL_ACCOUNT_STATUSES }) status: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class SocialAccountList {
+  @ApiProperty({ type: [SocialAccount] }) accounts: SocialAccount[];
+}
+
+/** Answer of connect for an OAuth network: send the user to `authorization_url`; the network sends them back with `code` and `state`. */
+export class SocialAccountAuthorization {
+  @ApiProperty() authorization_url: string;
+  @ApiProperty({ description: 'single-use, bound to the caller and the workspace, valid 10 minutes' }) state: string;
+}
