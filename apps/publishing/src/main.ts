@@ -2,6 +2,8 @@ import { ORGANIZATION_DELETED_SUBJECT, PUBLISHING_SERVICE } from '@social/contra
 import { AccessModule, runService } from '@social/platform';
 import { publishingSettings } from './config.js';
 import { publishingMigrations } from './migrations/index.js';
+import { PublicationEntity, PublicationSegmentEntity } from './publications/publication.entity.js';
+import { RenditionEntity, RenditionSegmentEntity } from './publications/rendition.entity.js';
 import { PublishingModule } from './publishing.module.js';
 import { SocialAccountEntity } from './social-accounts/social-account.entity.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
@@ -9,7 +11,13 @@ import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handl
 void runService({
   name: PUBLISHING_SERVICE,
   settings: publishingSettings,
-  entities: [SocialAccountEntity],
+  entities: [
+    SocialAccountEntity,
+    PublicationEntity,
+    PublicationSegmentEntity,
+    RenditionEntity,
+    RenditionSegmentEntity,
+  ],
   migrations: publishingMigrations,
   imports: [AccessModule, PublishingModule],
   // sandbox_provider_enabled, and the AI provider of publication builds.

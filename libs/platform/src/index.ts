@@ -24,3 +24,6 @@ export * from './events/service-events.js';
 export * from './mail/mailer.js';
 export * from './crypto/secret-box.js';
 export * from './settings/instance-settings.js';
+export * from './crypto/canonical-json.js';
+export * from './idempotency/idempotent-requests.js';
+export * from './pagination/cursor-codec.js';

@@ -7,7 +7,12 @@ import { DataSource } from 'typeorm';
  * Every table of this schema keyed by workspace, children before parents.
  * A new workspace-owned table is added here, or deleting an organization leaves its rows behind.
  */
-export const WORKSPACE_OWNED_TABLES = ['social_accounts'] as const;
+export const WORKSPACE_OWNED_TABLES = [
+  // Their segments and renditions go with them (ON DELETE CASCADE); stored E15 answers hold their content.
+  'idempotency_keys',
+  'publications',
+  'social_accounts',
+] as const;
 
 /** Purges everything publishing keeps for the deleted workspaces, in one transaction. Idempotent: a redelivery deletes nothing more. */
 @Injectable()

@@ -3,3 +3,4 @@ export * from './problem.js';
 export * from './schema-name.js';
 export * from './time.js';
 export * from './optional.js';
+export * from './http-reply.js';

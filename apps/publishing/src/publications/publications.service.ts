@@ -1,0 +1,241 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  CreatePublicationRequest,
+  EDITABLE_PUBLICATION_STATUSES,
+  HttpReply,
+  ListPublicationsQuery,
+  Principal,
+  Publication,
+  PublicationList,
+  PUBLICATIONS_PAGE_DEFAULT,
+  PublishingPatterns,
+  UpdatePublicationRequest,
+  WorkspaceRole,
+} from '@social/contracts';
+import { AccessControl, CursorCodec, IdempotentRequests, isUuid, problems, SERVICE_CONFIG } from '@social/platform';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import type { PublishingConfig } from '../config.js';
+import { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';
+import { toPublication } from './publication.mapper.js';
+import { RenditionEntity, RenditionSegmentEntity } from './rendition.entity.js';
+
+/** Where a page ends: the last publication's sort key (newest first by created_at, then id). */
+interface PagePosition {
+  at: string;
+  id: string;
+}
+
+const isPagePosition = (value: unknown): value is PagePosition =>
+  !!value && typeof (value as PagePosition).at === 'string' && !Number.isNaN(Date.parse((value as PagePosition).at)) && isUuid((value as PagePosition).id);
+
+/** Items by key, each group in the items' order. */
+function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+@Injectable()
+export class PublicationsService {
+  private readonly idempotency: IdempotentRequests;
+  private readonly cursors: CursorCodec;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessControl,
+    @Inject(SERVICE_CONFIG) config: PublishingConfig,
+  ) {
+    this.idempotency = new IdempotentRequests(dataSource);
+    this.cursors = CursorCodec.derive(config.SECRETS_KEY, 'publications');
+  }
+
+  /** E15: a draft at revision 1; with an Idempotency-Key, once per key (a repeat replays the first answer). */
+  async create(principal: Principal, input: CreatePublicationRequest, idempotencyKey: string | null): Promise<HttpReply<Publication>> {
+    const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
+    const scope = {
+      key: idempotencyKey,
+      userId: principal.userId,
+      workspaceId: workspace.workspace_id,
+      operation: PublishingPatterns.createPublication,
+      request: input,
+    };
+    return this.idempotency.run(scope, async (db) => {
+      const now = new Date();
+      const publication: PublicationEntity = {
+        id: uuidv7(),
+        workspaceId: workspace.workspace_id,
+        status: 'draft',
+        revision: 1,
+        contentProfile: input.content_profile,
+        title: input.title,
+        sourceText: input.source_text,
+        sourceUrl: '',
+        audience: '',
+        goal: '',
+        intent: '',
+        creationPreset: '',
+        socialSetId: null,
+        metadata: {},
+        media: [],
+        randomDelayInherited: true,
+        randomDelayMinutes: 0,
+        repostOverride: {},
+        scheduledAt: null,
+        actualRunAt: null,
+        failureDismissedAt: null,
+        createdBy: principal.userId,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await db.getRepository(PublicationEntity).insert(publication);
+      return { status: 201, body: toPublication({ publication, segments: [], renditions: [] }) };
+    });
+  }
+
+  /** Newest first, resumed after the cursor's position: one index range scan per page, however many rows. */
+  async list(principal: Principal, query: ListPublicationsQuery): Promise<PublicationList> {
+    const workspace = await this.access.requireWorkspace(principal, query.workspace_id, 'viewer', 'query');
+    const filters = { workspace_id: workspace.workspace_id, status: query.status ?? '' };
+    const after = query.cursor === undefined ? undefined : this.cursors.decode(query.cursor, filters, isPagePosition);
+    const limit = query.limit ?? PUBLICATIONS_PAGE_DEFAULT;
+    const page = this.dataSource
+      .getRepository(PublicationEntity)
+      .createQueryBuilder('p')
+      .where('p.workspace_id = :workspaceId', { workspaceId: workspace.workspace_id });
+    if (query.status !== undefined) page.andWhere('p.status = :status', { status: query.status });
+    if (after) page.andWhere('(p.created_at, p.id) < (CAST(:at AS timestamptz), CAST(:id AS uuid))', after);
+    const rows = await page.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').limit(limit + 1).getMany();
+    const more = rows.length > limit;
+    const publications = rows.slice(0, limit);
+    const last = publications[publications.length - 1];
+    return {
+      publications: await this.withChildren(this.dataSource.manager, publications),
+      next_cursor: more ? this.cursors.encode({ at: last.createdAt.toISOString(), id: last.id } satisfies PagePosition, filters) : '',
+    };
+  }
+
+  async get(principal: Principal, id: string): Promise<Publication> {
+    const publication = await this.findVisible(principal, id, 'viewer');
+    const [answer] = await this.withChildren(this.dataSource.manager, [publication]);
+    return answer;
+  }
+
+  /**
+   * Applies the members sent, if the caller's revision is still the stored one
+   * and the status allows edits. Both conditions sit in the UPDATE's WHERE, so
+   * of two racing edits on one revision exactly one wins.
+   */
+  async update(principal: Principal, id: string, input: UpdatePublicationRequest): Promise<Publication> {
+    await this.findVisible(principal, id, 'editor');
+    return this.dataSource.transaction(async (db) => {
+      const sent: Partial<PublicationEntity> = {
+        title: input.title,
+        sourceText: input.source_text,
+        contentProfile: input.content_profile,
+        audience: input.audience,
+        goal: input.goal,
+        intent: input.intent,
+        sourceUrl: input.source_url,
+        metadata: input.metadata,
+      };
+      // Members left out keep their stored values.
+      const changes = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined)) as Partial<PublicationEntity>;
+      const result = await db
+        .createQueryBuilder()
+        .update(PublicationEntity)
+        .set({ ...changes, revision: () => 'revision + 1', updatedAt: new Date() })
+        .where('id = :id AND revision = :revision AND status IN (:...editable)', {
+          id,
+          revision: input.expected_revision,
+          editable: EDITABLE_PUBLICATION_STATUSES,
+        })
+        .execute();
+      if (result.affected !== 1) throw await this.whyNotUpdated(db, id, input.expected_revision);
+      if (input.segments !== undefined) {
+        const segments = db.getRepository(PublicationSegmentEntity);
+        await segments.delete({ publicationId: id });
+        if (input.segments.length > 0) {
+          await segments.insert(
+            input.segments.map((segment, position): PublicationSegmentEntity => ({
+              id: uuidv7(),
+              publicationId: id,
+              position,
+              title: segment.title ?? '',
+              body: segment.body ?? '',
+              description: segment.description ?? '',
+              url: segment.url ?? '',
+              media: [],
+              settings: segment.settings ?? {},
+            })),
+          );
+        }
+      }
+      const updated = await db.getRepository(PublicationEntity).findOneByOrFail({ id });
+      const [answer] = await this.withChildren(db, [updated]);
+      return answer;
+    });
+  }
+
+  /** Its segments and renditions go with it (ON DELETE CASCADE). */
+  async delete(principal: Principal, id: string): Promise<void> {
+    await this.findVisible(principal, id, 'editor');
+    await this.dataSource.getRepository(PublicationEntity).delete({ id });
+  }
+
+  /** A path-addressed publication: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
+  private async findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<PublicationEntity> {
+    const publication = await this.dataSource.getRepository(PublicationEntity).findOneBy({ id });
+    if (!publication) throw problems.notFound('No such publication.');
+    await this.access.requireWorkspace(principal, publication.workspaceId, need, 'path');
+    return publication;
+  }
+
+  /** The refused UPDATE, explained from the row as it is now: gone, moved on, or no longer editable. */
+  private async whyNotUpdated(db: EntityManager, id: string, expectedRevision: number) {
+    const current = await db.getRepository(PublicationEntity).findOneBy({ id });
+    if (!current) return problems.notFound('No such publication.');
+    if (current.revision !== expectedRevision) {
+      return problems.conflict(
+        'revision_conflict',
+        `The publication is at revision ${current.revision}, not ${expectedRevision}; read it again and reapply the change.`,
+        { current_revision: current.revision },
+      );
+    }
+    return problems.conflict(
+      'publication_not_editable',
+      `A ${current.status} publication cannot be changed; only ${EDITABLE_PUBLICATION_STATUSES.join(' and ')} ones can.`,
+    );
+  }
+
+  /** Segments, renditions and rendition segments of a page of publications: three queries, whatever the page size. */
+  private async withChildren(db: EntityManager, publications: PublicationEntity[]): Promise<Publication[]> {
+    if (publications.length === 0) return [];
+    const ids = publications.map((publication) => publication.id);
+    const [segments, renditions] = await Promise.all([
+      db.getRepository(PublicationSegmentEntity).find({ where: { publicationId: In(ids) }, order: { position: 'ASC' } }),
+      db.getRepository(RenditionEntity).find({ where: { publicationId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } }),
+    ]);
+    const renditionSegments =
+      renditions.length === 0
+        ? []
+        : await db
+            .getRepository(RenditionSegmentEntity)
+            .find({ where: { renditionId: In(renditions.map((rendition) => rendition.id)) }, order: { position: 'ASC' } });
+    const segmentsOf = groupBy(segments, (segment) => segment.publicationId);
+    const renditionsOf = groupBy(renditions, (rendition) => rendition.publicationId);
+    const partsOf = groupBy(renditionSegments, (segment) => segment.renditionId);
+    return publications.map((publication) =>
+      toPublication({
+        publication,
+        segments: segmentsOf.get(publication.id) ?? [],
+        renditions: (renditionsOf.get(publication.id) ?? []).map((rendition) => ({ rendition, segments: partsOf.get(rendition.id) ?? [] })),
+      }),
+    );
+  }
+}

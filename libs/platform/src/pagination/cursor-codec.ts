@@ -1,0 +1,49 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from '../crypto/canonical-json.js';
+import { problems } from '../problems/problem.js';
+
+const MAC_BYTES = 16;
+
+/**
+ * Opaque list cursors (contract §1): `<position>.<mac>`, the position being the
+ * last item's sort key and the MAC an HMAC over it and the list's filters. A
+ * cursor therefore works only with the filters it was issued for, and any edit
+ * is detected; both are 422, never a wrong page.
+ */
+export class CursorCodec {
+  private constructor(private readonly key: Buffer) {}
+
+  /** One key per list, derived from a service secret (e.g. SECRETS_KEY): the same on every replica. */
+  static derive(secret: string, purpose: string): CursorCodec {
+    return new CursorCodec(createHash('sha256').update(`cursor:${purpose}\0`).update(secret).digest());
+  }
+
+  encode(position: object, filters: object): string {
+    const payload = Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
+    return `${payload}.${this.mac(payload, filters)}`;
+  }
+
+  /** The position the cursor holds, or 422 at `location` when it is malformed, edited, or was issued for other filters. */
+  decode<T>(cursor: string, filters: object, isPosition: (value: unknown) => value is T, location = 'query.cursor'): T {
+    const refused = () => problems.invalid(location, 'is not a cursor of this list with these filters (start again without one)');
+    const parts = cursor.split('.');
+    if (parts.length !== 2 || !parts[0]) throw refused();
+    const [payload, mac] = parts;
+    // Compared as text: base64url decoding forgives stray characters, an edited cursor must not pass.
+    const given = Buffer.from(mac, 'utf8');
+    const expected = Buffer.from(this.mac(payload, filters), 'utf8');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
+    let position: unknown;
+    try {
+      position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      throw refused();
+    }
+    if (!isPosition(position)) throw refused();
+    return position;
+  }
+
+  private mac(payload: string, filters: object): string {
+    return createHmac('sha256', this.key).update(`${payload}\n${canonicalJson(filters)}`).digest().subarray(0, MAC_BYTES).toString('base64url');
+  }
+}
