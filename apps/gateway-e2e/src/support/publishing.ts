@@ -10,3 +10,13 @@ export async function connectSandboxAccount(token: string, workspaceId: string, 
   expect(response.status).toBe(201);
   return response.body;
 }
+
+/** Creates a draft publication in the workspace (E15, 201) and returns it. */
+export async function createPublication(token: string, workspaceId: string, extra: Record<string, unknown> = {}): Promise<any> {
+  const response = await call('POST', '/publications', {
+    token,
+    body: { workspace_id: workspaceId, content_profile: 'short_text', title: 'Hello', source_text: 'An idea worth sharing', ...extra },
+  });
+  expect(response.status).toBe(201);
+  return response.body;
+}
