@@ -7,6 +7,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Replace `[<id>]` in each request (URL, headers, body) with a fresh id. */
+    idReplacement?: boolean;
   }
   export interface Histogram {
     mean: number;

@@ -32,6 +32,12 @@ interface Target {
   name: string;
   url: string;
   headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Each request gets a fresh id wherever `[<id>]` appears (autocannon's idReplacement), e.g. an Idempotency-Key. */
+  freshIds?: boolean;
+  /** Writes have no ratio target: they are measured to be compared run against run. */
+  write?: boolean;
 }
 
 interface Row {
@@ -88,10 +94,43 @@ async function register(baseUrl: string): Promise<{ token: string; userId: strin
   return { token: body.access_token, userId: body.user.id };
 }
 
+/** POSTs JSON with the bench user's token; anything but the expected status stops the run. */
+async function postJson<T>(url: string, token: string, body: object, expected = 201): Promise<T> {
+  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = (await res.json().catch(() => undefined)) as T;
+  if (res.status !== expected) throw new Error(`POST ${new URL(url).pathname} answered ${res.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** Two workspaces of the bench user: one the creates fill, one seeded with `listed` publications for the list. */
+async function publicationWorkspaces(baseUrl: string, token: string, listed: number): Promise<{ writeTo: string; listFrom: string }> {
+  const organization = await postJson<{ id: string }>(`${baseUrl}/organizations`, token, { name: 'Bench' });
+  const workspace = async (name: string) => (await postJson<{ id: string }>(`${baseUrl}/workspaces`, token, { organization_id: organization.id, name })).id;
+  const [writeTo, listFrom] = [await workspace('Bench writes'), await workspace('Bench list')];
+  for (let done = 0; done < listed; done += 20) {
+    await Promise.all(Array.from({ length: Math.min(20, listed - done) }, (_, i) => postJson(`${baseUrl}/publications`, token, publicationDraft(listFrom, `Seeded ${done + i}`))));
+  }
+  return { writeTo, listFrom };
+}
+
+const publicationDraft = (workspaceId: string, title: string) => ({
+  workspace_id: workspaceId,
+  content_profile: 'thread',
+  title,
+  source_text: 'Five things we shipped this week, and what we learned from each of them.',
+});
+
 async function measure(target: Target): Promise<Row> {
-  const options = { url: target.url, headers: target.headers, connections: CONNECTIONS };
+  const options = {
+    url: target.url,
+    headers: target.headers,
+    method: target.method ?? 'GET',
+    body: target.body,
+    idReplacement: target.freshIds ?? false,
+    connections: CONNECTIONS,
+  };
   // One request by hand first: a broken path shows its answer, not just a count.
-  const probe = await fetch(target.url, { headers: target.headers });
+  const probe = await fetch(target.url, { method: target.method, headers: target.headers, body: target.body });
   const probeBody = await probe.text();
   console.log(`${target.name}: probe ${probe.status} (${probeBody.length} bytes)${probe.ok ? '' : ` ${probeBody.slice(0, 200)}`}`);
   if (WARMUP_S > 0) await autocannon({ ...options, duration: WARMUP_S });
@@ -182,10 +221,22 @@ async function main(): Promise<void> {
     const port = await baseline.port;
     const { token, userId } = await register(baseUrl);
     const auth = { authorization: `Bearer ${token}` };
+    const publications = await publicationWorkspaces(baseUrl, token, 200);
+    const create = { method: 'POST' as const, body: JSON.stringify(publicationDraft(publications.writeTo, 'Bench')), write: true };
+    const json = { ...auth, 'content-type': 'application/json' };
     const targets: Target[] = [
       { name: 'baseline GET /users/:id', url: `http://127.0.0.1:${port}/users/${userId}` },
       { name: 'gateway GET /auth/me', url: `${baseUrl}/auth/me`, headers: auth },
       { name: 'gateway GET /notifications/preferences', url: `${baseUrl}/notifications/preferences`, headers: auth },
+      { name: 'gateway GET /publications (page of 50 of 200)', url: `${baseUrl}/publications?workspace_id=${publications.listFrom}`, headers: auth },
+      { name: 'gateway POST /publications', url: `${baseUrl}/publications`, headers: json, ...create },
+      {
+        name: 'gateway POST /publications, fresh Idempotency-Key',
+        url: `${baseUrl}/publications`,
+        headers: { ...json, 'idempotency-key': 'bench-[<id>]' },
+        freshIds: true,
+        ...create,
+      },
     ];
 
     // The user must be in DATABASE_URL, or the baseline measures 404s: a wrong
@@ -220,7 +271,7 @@ async function main(): Promise<void> {
     }
 
     console.log(`\ntargets: gateway >= ${MIN_RATIO * 100}% of baseline req/s, p99 < ${MAX_P99_MS} ms`);
-    const verdicts = rows.slice(1).map((r) => {
+    const verdicts = rows.slice(1).filter((_, i) => !targets[i + 1].write).map((r) => {
       const met = (r.ratio ?? 0) >= MIN_RATIO && r.p99Ms < MAX_P99_MS && r.non2xx === 0 && r.errors === 0;
       console.log(`  ${met ? 'MET    ' : 'NOT MET'} ${r.target}: ${((r.ratio ?? 0) * 100).toFixed(0)}%, p99 ${r.p99Ms.toFixed(1)} ms`);
       return { target: r.target, met };

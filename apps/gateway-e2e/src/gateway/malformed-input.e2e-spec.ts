@@ -46,6 +46,18 @@ const OPERATIONS: Array<{
   { method: 'POST', path: '/auth/security/passkeys/finish', members: ['challenge_id', 'credential', 'name'] },
   { method: 'POST', path: '/auth/email-change', members: ['new_email', 'reauth_grant'] },
   { method: 'POST', path: '/api-tokens', members: ['name', 'expires_at', 'workspace_id'], base: { name: 'ci' } },
+  {
+    method: 'POST',
+    path: '/publications',
+    members: ['workspace_id', 'content_profile', 'title', 'source_text'],
+    base: (o) => ({ workspace_id: o.workspaceId, content_profile: 'short_text', title: '', source_text: '' }),
+  },
+  {
+    method: 'PATCH',
+    path: '/publications/01900000-0000-7000-8000-000000000000',
+    members: ['expected_revision', 'title', 'source_text', 'content_profile', 'audience', 'goal', 'intent', 'source_url', 'metadata', 'segments'],
+    base: { expected_revision: 1 },
+  },
 ];
 
 describe('gateway: malformed input never becomes a 500', () => {
@@ -85,6 +97,10 @@ describe('gateway: malformed input never becomes a 500', () => {
     ['a NUL in a passkey id', 'DELETE', '/auth/security/passkeys/%00'],
     ['a NUL in an email-change id', 'POST', '/auth/email-change/%00/confirm'],
     ['a NUL in an API token id', 'DELETE', '/api-tokens/%00'],
+    ['a NUL in a publication id', 'PATCH', '/publications/%00'],
+    ['a NUL in the publications cursor', 'GET', '/publications?workspace_id=01900000-0000-7000-8000-000000000000&cursor=%00'],
+    ['an array where the publications status belongs', 'GET', '/publications?workspace_id=01900000-0000-7000-8000-000000000000&status=draft&status=failed'],
+    ['an array where the publications limit belongs', 'GET', '/publications?workspace_id=01900000-0000-7000-8000-000000000000&limit=1&limit=2'],
   ])('%s answers a 4xx problem', async (_name, method, path) => {
     const user = await registerUser();
     const response = await call(method, path, { token: user.token });

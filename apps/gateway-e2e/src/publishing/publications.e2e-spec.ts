@@ -377,6 +377,24 @@ describe('publishing: publications', () => {
     expect((await patch(owner.token, publication.id, { expected_revision: 1, metadata: deep })).body.metadata).toEqual(deep);
   });
 
+  it('PATCH of a real publication answers odd values in every member, segments included, with a 2xx or a 4xx problem', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const publication = await createPublication(owner.token, workspaceId);
+    const odd: unknown[] = [null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', { 'k\u0000': 1 }, [{ a: [null] }]];
+    const failures: string[] = [];
+    const attempt = async (body: Record<string, unknown>) => {
+      const current = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.revision;
+      const response = await patch(owner.token, publication.id, { expected_revision: current, ...body });
+      const isProblem = (response.headers.get('content-type') ?? '').startsWith('application/problem+json');
+      if (response.status >= 500 || (response.status >= 400 && !isProblem)) failures.push(`${JSON.stringify(body).slice(0, 80)} → ${response.status}`);
+    };
+    for (const value of odd) {
+      for (const member of ['title', 'source_text', 'content_profile', 'audience', 'goal', 'intent', 'source_url', 'metadata', 'segments']) await attempt({ [member]: value });
+      for (const member of ['title', 'body', 'description', 'url', 'settings']) await attempt({ segments: [{ [member]: value }] });
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('DELETE removes a publication with its segments (204); it is gone from reads, writes and the list', async () => {
     const { owner, workspaceId } = await createTenant();
     const kept = await createPublication(owner.token, workspaceId);

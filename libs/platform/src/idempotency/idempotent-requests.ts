@@ -151,18 +151,20 @@ export class IdempotentRequests {
     // Each pass either decides or lost a race that changed the row (released, pruned, taken over): look again.
     for (let attempt = 0; attempt < 3; attempt++) {
       const token = randomUUID();
+      // One round trip claims the key and prunes a few expired keys (skipping rows another request holds):
+      // bounded work on every new claim, more than one row each, so no sweeper is needed.
       const inserted: unknown[] = await this.dataSource.query(
-        `INSERT INTO idempotency_keys (user_id, workspace_id, operation, key, fingerprint, state, claim_token, locked_until, expires_at)
+        `WITH pruned AS (
+           DELETE FROM idempotency_keys WHERE (workspace_id, user_id, operation, key) IN (
+             SELECT workspace_id, user_id, operation, key FROM idempotency_keys
+             WHERE expires_at <= now() ORDER BY expires_at LIMIT $9 FOR UPDATE SKIP LOCKED))
+         INSERT INTO idempotency_keys (user_id, workspace_id, operation, key, fingerprint, state, claim_token, locked_until, expires_at)
          VALUES ($1, $2, $3, $4, $5, 'in_flight', $6, now() + make_interval(secs => $7), now() + make_interval(secs => $8))
          ON CONFLICT DO NOTHING
          RETURNING 1`,
-        [...id, fingerprint, token, this.leaseSeconds, this.retentionSeconds],
+        [...id, fingerprint, token, this.leaseSeconds, this.retentionSeconds, this.pruneBatch],
       );
-      if (inserted.length === 1) {
-        // Housekeeping only: a failure here must not fail the request.
-        await this.prune().catch(() => undefined);
-        return { kind: 'claimed', token };
-      }
+      if (inserted.length === 1) return { kind: 'claimed', token };
       const [row]: StoredKey[] = await this.dataSource.query(
         `SELECT fingerprint, state, response_status, response_body, expires_at <= now() AS expired, locked_until <= now() AS lease_over
          FROM idempotency_keys WHERE user_id = $1 AND workspace_id = $2 AND operation = $3 AND key = $4`,
@@ -193,15 +195,5 @@ export class IdempotentRequests {
       [...id, fingerprint, token, this.leaseSeconds, this.retentionSeconds],
     )) as [unknown[], number];
     return rows.length === 1;
-  }
-
-  /** Deletes a few expired keys, skipping rows another request holds: bounded work on every new claim, no sweeper needed. */
-  private async prune(): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM idempotency_keys WHERE (user_id, workspace_id, operation, key) IN (
-         SELECT user_id, workspace_id, operation, key FROM idempotency_keys
-         WHERE expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-      [this.pruneBatch],
-    );
   }
 }
