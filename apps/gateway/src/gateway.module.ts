@@ -22,6 +22,7 @@ import { SchemaInterceptor } from './http/schema.interceptor.js';
 import { GATEWAY_LOGGER } from './logger.js';
 import { MutesController } from './notifications/mutes.controller.js';
 import { PreferencesController } from './notifications/preferences.controller.js';
+import { PublicationBuildsController } from './publishing/publication-builds.controller.js';
 import { SocialAccountsController } from './publishing/social-accounts.controller.js';
 import { RpcModule } from './rpc/rpc.module.js';
 import { InvitationsController } from './tenancy/invitations.controller.js';
@@ -52,6 +53,7 @@ export class GatewayModule {
         AiPromptsController,
         DirectoryController,
         SocialAccountsController,
+        PublicationBuildsController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
