@@ -46,6 +46,12 @@ const OPERATIONS: Array<{
   { method: 'POST', path: '/auth/security/passkeys/finish', members: ['challenge_id', 'credential', 'name'] },
   { method: 'POST', path: '/auth/email-change', members: ['new_email', 'reauth_grant'] },
   { method: 'POST', path: '/api-tokens', members: ['name', 'expires_at', 'workspace_id'], base: { name: 'ci' } },
+  {
+    method: 'POST',
+    path: '/publication-builds/angles',
+    members: ['workspace_id', 'idea', 'account_ids', 'social_set_id', 'voice_profile_id', 'context_notes', 'direction'],
+    base: (o) => ({ workspace_id: o.workspaceId, idea: 'An idea' }),
+  },
 ];
 
 describe('gateway: malformed input never becomes a 500', () => {
