@@ -1,2 +1,3 @@
 export * from './patterns.js';
 export * from './social-accounts.dto.js';
+export * from './social-sets.dto.js';
