@@ -70,7 +70,7 @@ export class SocialSetsService {
       }
       const now = new Date();
       const set: SocialSetEntity = { id: uuidv7(), workspaceId, name: input.name, isDefault: input.is_default ?? false, createdAt: now, updatedAt: now };
-      if (set.isDefault) await clearDefault(db, workspaceId);
+      if (set.isDefault) await clearDefault(db, workspaceId, now);
       await saveOrExplain(() => db.getRepository(SocialSetEntity).insert(set));
       await writeMembers(db, set.id, accountIds);
       const [answer] = await this.present(db, [set]);
@@ -87,8 +87,9 @@ export class SocialSetsService {
       const set = await db.getRepository(SocialSetEntity).findOneBy({ id });
       if (!set) throw problems.notFound('No such social set.');
       const accountIds = await requireMembers(db, workspaceId, input.accounts);
-      if (input.is_default && !set.isDefault) await clearDefault(db, workspaceId);
-      Object.assign(set, { name: input.name, isDefault: input.is_default, updatedAt: new Date() });
+      const now = new Date();
+      if (input.is_default && !set.isDefault) await clearDefault(db, workspaceId, now);
+      Object.assign(set, { name: input.name, isDefault: input.is_default, updatedAt: now });
       await saveOrExplain(() => db.getRepository(SocialSetEntity).update({ id }, { name: set.name, isDefault: set.isDefault, updatedAt: set.updatedAt }));
       await writeMembers(db, id, accountIds);
       const [answer] = await this.present(db, [set]);
@@ -152,8 +153,9 @@ function requireMembers(db: EntityManager, workspaceId: string, accounts: Social
   );
 }
 
-async function clearDefault(db: EntityManager, workspaceId: string): Promise<void> {
-  await db.query('UPDATE social_sets SET is_default = false, updated_at = now() WHERE workspace_id = $1 AND is_default', [workspaceId]);
+/** The workspace's current default stops being one (and shows it changed). */
+async function clearDefault(db: EntityManager, workspaceId: string, now: Date): Promise<void> {
+  await db.query('UPDATE social_sets SET is_default = false, updated_at = $2 WHERE workspace_id = $1 AND is_default', [workspaceId, now]);
 }
 
 async function saveOrExplain(write: () => Promise<unknown>): Promise<void> {
