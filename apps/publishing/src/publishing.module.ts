@@ -5,9 +5,11 @@ import { SocialAccountsService } from './social-accounts/social-accounts.service
 import { SocialSetsHandler } from './social-sets/social-sets.handler.js';
 import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
+import { VoiceProfilesHandler } from './voice-profiles/voice-profiles.handler.js';
+import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js';
 
 @Module({
-  controllers: [SocialAccountsHandler, SocialSetsHandler],
-  providers: [ProviderRegistry, SocialAccountsService, OrganizationDeletedHandler, SocialSetsService],
+  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler],
+  providers: [ProviderRegistry, SocialAccountsService, OrganizationDeletedHandler, SocialSetsService, VoiceProfilesService],
 })
 export class PublishingModule {}
