@@ -23,6 +23,8 @@ import { GATEWAY_LOGGER } from './logger.js';
 import { MutesController } from './notifications/mutes.controller.js';
 import { PreferencesController } from './notifications/preferences.controller.js';
 import { SocialAccountsController } from './publishing/social-accounts.controller.js';
+import { SocialSetsController } from './publishing/social-sets.controller.js';
+import { VoiceProfilesController } from './publishing/voice-profiles.controller.js';
 import { RpcModule } from './rpc/rpc.module.js';
 import { InvitationsController } from './tenancy/invitations.controller.js';
 import { OrganizationsController } from './tenancy/organizations.controller.js';
@@ -52,6 +54,8 @@ export class GatewayModule {
         AiPromptsController,
         DirectoryController,
         SocialAccountsController,
+        SocialSetsController,
+        VoiceProfilesController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

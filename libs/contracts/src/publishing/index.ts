@@ -1,2 +1,4 @@
 export * from './patterns.js';
 export * from './social-accounts.dto.js';
+export * from './social-sets.dto.js';
+export * from './voice-profiles.dto.js';
