@@ -24,6 +24,8 @@ import { MutesController } from './notifications/mutes.controller.js';
 import { PreferencesController } from './notifications/preferences.controller.js';
 import { PublicationBuildsController } from './publishing/publication-builds.controller.js';
 import { SocialAccountsController } from './publishing/social-accounts.controller.js';
+import { SocialSetsController } from './publishing/social-sets.controller.js';
+import { VoiceProfilesController } from './publishing/voice-profiles.controller.js';
 import { RpcModule } from './rpc/rpc.module.js';
 import { InvitationsController } from './tenancy/invitations.controller.js';
 import { OrganizationsController } from './tenancy/organizations.controller.js';
@@ -53,6 +55,8 @@ export class GatewayModule {
         AiPromptsController,
         DirectoryController,
         SocialAccountsController,
+        SocialSetsController,
+        VoiceProfilesController,
         PublicationBuildsController,
       ],
       providers: [

@@ -4,12 +4,14 @@ import { publishingSettings } from './config.js';
 import { publishingMigrations } from './migrations/index.js';
 import { PublishingModule } from './publishing.module.js';
 import { SocialAccountEntity } from './social-accounts/social-account.entity.js';
+import { SocialSetEntity } from './social-sets/social-set.entity.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
+import { VoiceProfileEntity } from './voice-profiles/voice-profile.entity.js';
 
 void runService({
   name: PUBLISHING_SERVICE,
   settings: publishingSettings,
-  entities: [SocialAccountEntity],
+  entities: [SocialAccountEntity, SocialSetEntity, VoiceProfileEntity],
   migrations: publishingMigrations,
   imports: [AccessModule, PublishingModule],
   // sandbox_provider_enabled, and the AI provider of publication builds.

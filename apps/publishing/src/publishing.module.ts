@@ -5,10 +5,22 @@ import { PublicationAnglesService } from './publication-builds/publication-angle
 import { PublicationBuildsHandler } from './publication-builds/publication-builds.handler.js';
 import { SocialAccountsHandler } from './social-accounts/social-accounts.handler.js';
 import { SocialAccountsService } from './social-accounts/social-accounts.service.js';
+import { SocialSetsHandler } from './social-sets/social-sets.handler.js';
+import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
+import { VoiceProfilesHandler } from './voice-profiles/voice-profiles.handler.js';
+import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js';
 
 @Module({
-  controllers: [SocialAccountsHandler, PublicationBuildsHandler],
-  providers: [ProviderRegistry, SocialAccountsService, OrganizationDeletedHandler, AiClient, PublicationAnglesService],
+  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler],
+  providers: [
+    ProviderRegistry,
+    SocialAccountsService,
+    OrganizationDeletedHandler,
+    SocialSetsService,
+    VoiceProfilesService,
+    AiClient,
+    PublicationAnglesService,
+  ],
 })
 export class PublishingModule {}

@@ -46,6 +46,21 @@ const OPERATIONS: Array<{
   { method: 'POST', path: '/auth/security/passkeys/finish', members: ['challenge_id', 'credential', 'name'] },
   { method: 'POST', path: '/auth/email-change', members: ['new_email', 'reauth_grant'] },
   { method: 'POST', path: '/api-tokens', members: ['name', 'expires_at', 'workspace_id'], base: { name: 'ci' } },
+  { method: 'POST', path: '/social-sets', members: ['workspace_id', 'name', 'is_default', 'accounts'], base: (o) => ({ workspace_id: o.workspaceId, name: 'x', accounts: [] }) },
+  { method: 'PUT', path: '/social-sets/01900000-0000-7000-8000-000000000000', members: ['name', 'is_default', 'accounts'], base: { name: 'x', is_default: false, accounts: [] } },
+  {
+    method: 'POST',
+    path: '/voice-profiles',
+    members: ['workspace_id', 'name', 'definition', 'is_default'],
+    base: (o) => ({ workspace_id: o.workspaceId, name: 'x', definition: {} }),
+  },
+  {
+    method: 'PUT',
+    path: '/voice-profiles/01900000-0000-7000-8000-000000000000',
+    members: ['workspace_id', 'name', 'definition', 'expected_revision'],
+    base: (o) => ({ workspace_id: o.workspaceId, name: 'x', definition: {}, expected_revision: 1 }),
+  },
+  { method: 'PUT', path: '/voice-profiles/01900000-0000-7000-8000-000000000000/assignments', members: ['account_ids'] },
   {
     method: 'POST',
     path: '/publication-builds/angles',
@@ -91,6 +106,10 @@ describe('gateway: malformed input never becomes a 500', () => {
     ['a NUL in a passkey id', 'DELETE', '/auth/security/passkeys/%00'],
     ['a NUL in an email-change id', 'POST', '/auth/email-change/%00/confirm'],
     ['a NUL in an API token id', 'DELETE', '/api-tokens/%00'],
+    ['a NUL in a social set id', 'PUT', '/social-sets/%00'],
+    ['an array where the social sets workspace_id belongs', 'GET', '/social-sets?workspace_id=a&workspace_id=b'],
+    ['a NUL in a voice profile id', 'PUT', '/voice-profiles/%00/assignments'],
+    ['a NUL in the voice profiles workspace_id', 'GET', '/voice-profiles?workspace_id=%00'],
   ])('%s answers a 4xx problem', async (_name, method, path) => {
     const user = await registerUser();
     const response = await call(method, path, { token: user.token });
