@@ -39,6 +39,18 @@ const validContent = { angles: [angle(1), angle(2), angle(3)] };
 const EMPTY_BUILD_DIRECTION = { angle: '', audience: '', media_preference: '', outcome: '', tone_adjustment: '' };
 const EMPTY_MEDIA = { brief: '', role: '', source_ref: '', treatment: '' };
 
+async function newSocialSet(token: string, workspaceId: string, name: string, accountIds: string[]) {
+  const response = await call('POST', '/social-sets', { token, body: { workspace_id: workspaceId, name, accounts: accountIds.map((id) => ({ social_account_id: id })) } });
+  expect(response.status).toBe(201);
+  return response.body as { id: string; name: string };
+}
+
+async function newVoiceProfile(token: string, workspaceId: string, name: string, definition: object) {
+  const response = await call('POST', '/voice-profiles', { token, body: { workspace_id: workspaceId, name, definition } });
+  expect(response.status).toBe(201);
+  return response.body as { id: string; name: string; definition: Record<string, unknown> };
+}
+
 /** Angles as E16 answers them: the model's members and an id of ours. */
 const answered = (...angles: object[]) => angles.map((a) => ({ id: expect.stringMatching(UUID_V7), ...a }));
 
@@ -120,6 +132,39 @@ describe('publishing: publication angles (E16)', () => {
       social_set: null,
       voice: null,
     });
+  });
+
+  it("tells the model the social set's name and accounts (in the set's order) and the voice profile's definition", async () => {
+    const marker = randomUUID();
+    const first = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
+    const second = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
+    const set = await newSocialSet(tenant.owner.token, tenant.workspaceId, `Launch ${marker.slice(0, 8)}`, [second.id, first.id]);
+    const voice = await newVoiceProfile(tenant.owner.token, tenant.workspaceId, `Founder ${marker.slice(0, 8)}`, { traits: ['warm'], humor: 'dry' });
+
+    const response = await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(marker), social_set_id: set.id, voice_profile_id: voice.id });
+    expect(response.status).toBe(200);
+    const [request] = await aiRequests(marker);
+    expect(JSON.parse((request.body as { messages: Array<{ content: string }> }).messages[1].content)).toEqual({
+      idea: idea(marker),
+      context_notes: '',
+      direction: '',
+      accounts: [],
+      social_set: {
+        name: set.name,
+        accounts: [
+          { platform: 'sandbox', username: second.username },
+          { platform: 'sandbox', username: first.username },
+        ],
+      },
+      voice: { name: voice.name, definition: voice.definition },
+    });
+    expect(voice.definition).toMatchObject({ traits: ['warm'], humor: 'dry' });
+
+    // A set without accounts is named with an empty list.
+    const empty = await newSocialSet(tenant.owner.token, tenant.workspaceId, `Empty ${marker.slice(0, 8)}`, []);
+    expect((await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(`${marker}-empty`), social_set_id: empty.id })).status).toBe(200);
+    const [emptyRequest] = await aiRequests(`${marker}-empty`);
+    expect(JSON.parse((emptyRequest.body as { messages: Array<{ content: string }> }).messages[1].content).social_set).toEqual({ name: empty.name, accounts: [] });
   });
 
   it('sends the prompt an administrator saved, from the next request on', async () => {
@@ -268,6 +313,34 @@ describe('publishing: publication angles (E16)', () => {
     expect(locations(expectProblem(await plan(token, { workspace_id: ws, idea: 'x', account_ids: many }), 422))).toEqual(['body.account_ids']);
     const twice = randomUUID();
     expect(locations(expectProblem(await plan(token, { workspace_id: ws, idea: 'x', account_ids: [twice, twice] }), 422))).toEqual(['body.account_ids']);
+  });
+
+  it("refuses a social set or voice profile that is not the workspace's (unknown or another tenant's) with 422 at its location, all at once", async () => {
+    const marker = randomUUID();
+    const other = await createTenant();
+    const foreignSet = await newSocialSet(other.owner.token, other.workspaceId, 'Theirs', []);
+    const foreignVoice = await newVoiceProfile(other.owner.token, other.workspaceId, 'Theirs', {});
+    const unknownAccount = randomUUID();
+    for (const [setId, voiceId] of [
+      [foreignSet.id, foreignVoice.id],
+      [randomUUID(), randomUUID()],
+    ]) {
+      const problem = expectProblem(
+        await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(marker), account_ids: [unknownAccount], social_set_id: setId, voice_profile_id: voiceId }),
+        422,
+        'validation_failed',
+      );
+      expect(problem.errors).toEqual([
+        { location: 'body.account_ids[0]', message: 'is not an account of this workspace', value: unknownAccount },
+        { location: 'body.social_set_id', message: 'is not a social set of this workspace', value: setId },
+        { location: 'body.voice_profile_id', message: 'is not a voice profile of this workspace', value: voiceId },
+      ]);
+    }
+    expect(await aiRequests(marker)).toEqual([]);
+    // Its owner may use them.
+    expect(
+      (await plan(other.owner.token, { workspace_id: other.workspaceId, idea: idea(marker), social_set_id: foreignSet.id, voice_profile_id: foreignVoice.id })).status,
+    ).toBe(200);
   });
 
   it("refuses accounts that are not the workspace's (unknown or another tenant's) with 422 at each index, before asking the model", async () => {

@@ -2,13 +2,16 @@ import type { FieldError, PlanPublicationAnglesRequest } from '@social/contracts
 import { problems } from '@social/platform';
 import type { EntityManager } from 'typeorm';
 
+type AccountRef = { platform: string; username: string };
+
 /** What the model is told about the publication: the user message of E16, as JSON. */
 export interface AngleBrief {
   idea: string;
   context_notes: string;
   direction: string;
-  accounts: Array<{ platform: string; username: string }>;
-  social_set: { name: string } | null;
+  accounts: AccountRef[];
+  /** With its accounts, in the set's order: a set is how a client usually says where it will publish. */
+  social_set: { name: string; accounts: AccountRef[] } | null;
   voice: { name: string; definition: unknown } | null;
 }
 
@@ -30,9 +33,16 @@ export async function loadAngleBrief(db: EntityManager, workspaceId: string, inp
         ]) as Promise<Array<{ id: string; platform: string; username: string }>>),
     input.social_set_id === undefined
       ? undefined
-      : (db.query(`SELECT name FROM social_sets WHERE id = $1 AND workspace_id = $2`, [input.social_set_id, workspaceId]) as Promise<
-          Array<{ name: string }>
-        >),
+      : (db.query(
+          `SELECT s.name, coalesce(json_agg(json_build_object('platform', a.platform, 'username', a.username) ORDER BY m.display_order)
+                                   FILTER (WHERE a.id IS NOT NULL), '[]') AS accounts
+             FROM social_sets s
+             LEFT JOIN social_set_accounts m ON m.social_set_id = s.id
+             LEFT JOIN social_accounts a ON a.id = m.social_account_id
+            WHERE s.id = $1 AND s.workspace_id = $2
+            GROUP BY s.id`,
+          [input.social_set_id, workspaceId],
+        ) as Promise<Array<{ name: string; accounts: AccountRef[] }>>),
     input.voice_profile_id === undefined
       ? undefined
       : (db.query(`SELECT name, definition FROM voice_profiles WHERE id = $1 AND workspace_id = $2`, [input.voice_profile_id, workspaceId]) as Promise<
@@ -53,7 +63,7 @@ export async function loadAngleBrief(db: EntityManager, workspaceId: string, inp
     context_notes: input.context_notes ?? '',
     direction: input.direction ?? '',
     accounts: accountIds.map((id) => ({ platform: byId.get(id)!.platform, username: byId.get(id)!.username })),
-    social_set: set ? { name: set[0].name } : null,
+    social_set: set ? { name: set[0].name, accounts: set[0].accounts } : null,
     voice: voice ? { name: voice[0].name, definition: voice[0].definition } : null,
   };
 }
