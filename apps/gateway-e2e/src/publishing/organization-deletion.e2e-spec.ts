@@ -27,12 +27,23 @@ describe('publishing: a deleted organization leaves nothing behind', () => {
     const tenant = await createTenant();
     const second = await createWorkspace(tenant.owner, tenant.organizationId, 'Second');
     const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
-    await connectSandboxAccount(tenant.owner.token, second);
+    const other = await connectSandboxAccount(tenant.owner.token, second);
+    const set = await call('POST', '/social-sets', {
+      token: tenant.owner.token,
+      body: { workspace_id: tenant.workspaceId, name: 'Everything', is_default: true, accounts: [{ social_account_id: account.id }] },
+    });
+    expect(set.status).toBe(201);
+    const profile = await call('POST', '/voice-profiles', {
+      token: tenant.owner.token,
+      body: { workspace_id: second, name: 'Warm', definition: { traits: ['warm'] } },
+    });
+    expect(profile.status).toBe(201);
+    expect((await call('PUT', `/voice-profiles/${profile.body.id}/assignments`, { token: tenant.owner.token, body: { account_ids: [other.id] } })).status).toBe(200);
     const bystander = await createTenant();
     const kept = await connectSandboxAccount(bystander.owner.token, bystander.workspaceId);
 
     const before = await rowsLeft([tenant.workspaceId, second]);
-    expect(before.social_accounts).toBe(2);
+    expect(before).toMatchObject({ social_accounts: 2, social_sets: 1, voice_profiles: 1, voice_profile_assignments: 1 });
 
     expect((await call('DELETE', `/organizations/${tenant.organizationId}`, { token: tenant.owner.token })).status).toBe(202);
     await eventually(async () => {
