@@ -22,7 +22,10 @@ import { SchemaInterceptor } from './http/schema.interceptor.js';
 import { GATEWAY_LOGGER } from './logger.js';
 import { MutesController } from './notifications/mutes.controller.js';
 import { PreferencesController } from './notifications/preferences.controller.js';
+import { PublicationBuildsController } from './publishing/publication-builds.controller.js';
 import { SocialAccountsController } from './publishing/social-accounts.controller.js';
+import { SocialSetsController } from './publishing/social-sets.controller.js';
+import { VoiceProfilesController } from './publishing/voice-profiles.controller.js';
 import { PublicationsController } from './publishing/publications.controller.js';
 import { RpcModule } from './rpc/rpc.module.js';
 import { InvitationsController } from './tenancy/invitations.controller.js';
@@ -53,6 +56,9 @@ export class GatewayModule {
         AiPromptsController,
         DirectoryController,
         SocialAccountsController,
+        SocialSetsController,
+        VoiceProfilesController,
+        PublicationBuildsController,
         PublicationsController,
       ],
       providers: [

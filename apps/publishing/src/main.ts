@@ -6,13 +6,17 @@ import { PublicationEntity, PublicationSegmentEntity } from './publications/publ
 import { RenditionEntity, RenditionSegmentEntity } from './publications/rendition.entity.js';
 import { PublishingModule } from './publishing.module.js';
 import { SocialAccountEntity } from './social-accounts/social-account.entity.js';
+import { SocialSetEntity } from './social-sets/social-set.entity.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
+import { VoiceProfileEntity } from './voice-profiles/voice-profile.entity.js';
 
 void runService({
   name: PUBLISHING_SERVICE,
   settings: publishingSettings,
   entities: [
     SocialAccountEntity,
+    SocialSetEntity,
+    VoiceProfileEntity,
     PublicationEntity,
     PublicationSegmentEntity,
     RenditionEntity,

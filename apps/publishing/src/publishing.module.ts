@@ -1,20 +1,28 @@
 import { Module } from '@nestjs/common';
+import { AiClient } from './ai/ai-client.js';
+import { ProviderRegistry } from './providers/provider-registry.js';
+import { PublicationAnglesService } from './publication-builds/publication-angles.service.js';
+import { PublicationBuildsHandler } from './publication-builds/publication-builds.handler.js';
 import { PublicationsHandler } from './publications/publications.handler.js';
 import { PublicationsService } from './publications/publications.service.js';
-import { ProviderRegistry } from './providers/provider-registry.js';
 import { SocialAccountsHandler } from './social-accounts/social-accounts.handler.js';
 import { SocialAccountsService } from './social-accounts/social-accounts.service.js';
+import { SocialSetsHandler } from './social-sets/social-sets.handler.js';
+import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
+import { VoiceProfilesHandler } from './voice-profiles/voice-profiles.handler.js';
+import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js';
 
 @Module({
-  controllers: [
-    SocialAccountsHandler,
-    PublicationsHandler,
-  ],
+  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler],
   providers: [
     ProviderRegistry,
     SocialAccountsService,
     OrganizationDeletedHandler,
+    SocialSetsService,
+    VoiceProfilesService,
+    AiClient,
+    PublicationAnglesService,
     PublicationsService,
   ],
 })

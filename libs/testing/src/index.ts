@@ -5,3 +5,4 @@ export * from './database.js';
 export * from './stack.js';
 export * from './smtp-sink.js';
 export * from './admin-environment.js';
+export * from './fake-ai.js';

@@ -67,10 +67,11 @@ describe('admin: instance settings (E5, E6)', () => {
       value: 'nats',
       options: [{ label: expect.any(String), value: 'nats' }, { label: expect.any(String), value: 's3' }],
     });
-    expect(item(response.body, 'ai_api_key')).toMatchObject({ type: 'secret', secret: true, value: '', secret_configured: false, configured: false });
+    // The e2e stack points AI_API_KEY at its fake provider: configured, never shown.
+    expect(item(response.body, 'ai_api_key')).toMatchObject({ type: 'secret', secret: true, value: '', secret_configured: true, configured: true, source: 'environment' });
   });
 
-  it('E5 saves atomically: database overrides win over environment and default, secrets are sealed and redacted, requires_restart until a restart', async () => {
+  it('E5 saves atomically: database overrides win over environment and default, secrets are sealed and redacted, requires_restart until a restart (live settings never)', async () => {
     const saved = await put([
       { key: 'ai_model', value: 'gpt-e2e' },
       { key: 'ai_api_key', value: AI_KEY },
@@ -81,14 +82,16 @@ describe('admin: instance settings (E5, E6)', () => {
     expect(saved.status).toBe(200);
     await expectMatchesOwnSchema(saved.body, 'InstanceSettingsResponse');
     expect(saved.body.requires_restart).toBe(true);
+    // The AI settings are live: publishing applies them at once.
     expect(item(saved.body, 'ai_model')).toMatchObject({
       value: 'gpt-e2e',
       source: 'database',
       database_override_configured: true,
-      requires_restart: true,
+      requires_restart: false,
       updated_at: expect.stringMatching(/Z$/),
     });
-    expect(item(saved.body, 'ai_api_key')).toMatchObject({ value: '', secret_configured: true, configured: true, source: 'database', requires_restart: true });
+    expect(item(saved.body, 'ai_api_key')).toMatchObject({ value: '', secret_configured: true, configured: true, source: 'database', requires_restart: false });
+    expect(item(saved.body, 'smtp_url')).toMatchObject({ value: '', secret_configured: true, source: 'database', requires_restart: true });
     expect(item(saved.body, 'rate_limit_login_per_email')).toMatchObject({ value: '15', requires_restart: true });
     expect(item(saved.body, 'media_allowed_mime_types')).toMatchObject({ type: 'list', value: 'image/png,image/jpeg' });
     expect(item(saved.body, 'registration_enabled').requires_restart).toBe(false);
@@ -112,7 +115,7 @@ describe('admin: instance settings (E5, E6)', () => {
     ]);
     expect(unset.status).toBe(200);
     expect(item(unset.body, 'ai_model')).toMatchObject({ value: ENVIRONMENT_AI_MODEL, source: 'environment', database_override_configured: false, updated_at: '' });
-    expect(item(unset.body, 'ai_api_key')).toMatchObject({ secret_configured: false, source: 'default' });
+    expect(item(unset.body, 'ai_api_key')).toMatchObject({ secret_configured: true, source: 'environment' });
     // Saved values equal the running ones again.
     expect(unset.body.requires_restart).toBe(false);
   });
@@ -208,17 +211,22 @@ describe('admin: instance settings (E5, E6)', () => {
   });
 
   it('requires_restart compares running values: an override equal to the environment value needs no restart', async () => {
+    // PUBLIC_APP_URL of the e2e stack is its base URL; accounts reads it at start-up only.
+    const environmentAppUrl = process.env.E2E_BASE_URL!;
     try {
-      const same = await put([{ key: 'ai_model', value: ENVIRONMENT_AI_MODEL }]);
+      const same = await put([{ key: 'public_app_url', value: environmentAppUrl }]);
       expect(same.status).toBe(200);
-      expect(item(same.body, 'ai_model')).toMatchObject({ value: ENVIRONMENT_AI_MODEL, source: 'database', requires_restart: false });
-      const other = await put([{ key: 'ai_model', value: `${ENVIRONMENT_AI_MODEL}-other` }]);
-      expect(item(other.body, 'ai_model').requires_restart).toBe(true);
+      expect(item(same.body, 'public_app_url')).toMatchObject({ value: environmentAppUrl, source: 'database', requires_restart: false });
+      const other = await put([{ key: 'public_app_url', value: 'https://app.example.com' }]);
+      expect(item(other.body, 'public_app_url').requires_restart).toBe(true);
+      // A live setting never waits for a restart, whatever its value.
+      const live = await put([{ key: 'ai_model', value: `${ENVIRONMENT_AI_MODEL}-other` }]);
+      expect(item(live.body, 'ai_model')).toMatchObject({ source: 'database', requires_restart: false });
       // An override equal to the default, with no environment value, neither.
       const driver = await put([{ key: 'media_storage_driver', value: 'nats' }]);
       expect(item(driver.body, 'media_storage_driver')).toMatchObject({ source: 'database', requires_restart: false });
     } finally {
-      await put([{ key: 'ai_model', unset: true }, { key: 'media_storage_driver', unset: true }]);
+      await put([{ key: 'public_app_url', unset: true }, { key: 'ai_model', unset: true }, { key: 'media_storage_driver', unset: true }]);
     }
   });
 

@@ -7,6 +7,7 @@ const PUBLISHED_SCHEMAS = [
   'SecurityStatusOutputBody',
   'PreferenceSettings',
   'NotificationMute',
+  'PlanPublicationAnglesOutputBody',
   'ErrorModel',
 ];
 

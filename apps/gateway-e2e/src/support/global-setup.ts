@@ -13,10 +13,12 @@ import {
   generateSecrets,
   natsAnswers,
   PrivateNats,
+  startFakeAi,
   startPrivateNats,
   startSmtpSink,
   startStack,
 } from '@social/testing';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +51,9 @@ export default async function globalSetup() {
   const secrets = generateSecrets();
   // A real SMTP server that keeps every mail; suites read and steer it through E2E_MAIL_URL.
   const mail = await startSmtpSink();
+  // A local OpenAI-compatible provider (E16), scripted through E2E_AI_URL; no test needs the internet.
+  const ai = await startFakeAi();
+  const aiApiKey = `sk-e2e-${randomBytes(12).toString('hex')}`;
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
@@ -58,9 +63,19 @@ export default async function globalSetup() {
     // Debug, so the suites can follow a request id through every service's log.
     logLevel: process.env.E2E_LOG_LEVEL ?? 'debug',
     // The suites play the proxy in front: each call says which client address it comes from.
-    env: { RPC_TIMEOUT_MS: '5000', TRUST_PROXY: 'true', SMTP_URL: mail.smtpUrl, ...adminEnvironment() },
+    env: {
+      RPC_TIMEOUT_MS: '5000',
+      TRUST_PROXY: 'true',
+      SMTP_URL: mail.smtpUrl,
+      ...adminEnvironment(),
+      // AI_MODEL comes from adminEnvironment(); the provider budget stays well inside RPC_TIMEOUT_MS.
+      AI_BASE_URL: `${ai.url}/v1`,
+      AI_API_KEY: aiApiKey,
+      AI_TIMEOUT_MS: '1500',
+    },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
+    await ai.stop();
     await mail.stop();
     await nats.stop();
     await database.drop();
@@ -71,8 +86,10 @@ export default async function globalSetup() {
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_LOG_FILE = logFile;
   process.env.E2E_MAIL_URL = mail.controlUrl;
+  process.env.E2E_AI_URL = ai.controlUrl;
+  process.env.E2E_AI_API_KEY = aiApiKey;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
-  const state: E2eState = { stack, nats, database, mail };
+  const state: E2eState = { stack, nats, database, mail, ai };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

@@ -7,4 +7,5 @@ export default async function globalTeardown() {
   await state.nats.stop();
   await state.database.drop();
   await state.mail.stop();
+  await state.ai.stop();
 }

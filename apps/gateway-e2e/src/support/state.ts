@@ -1,4 +1,4 @@
-import type { PrivateNats, RunningStack, SmtpSink, TemporaryDatabase } from '@social/testing';
+import type { FakeAi, PrivateNats, RunningStack, SmtpSink, TemporaryDatabase } from '@social/testing';
 
 /** What global setup started and global teardown stops (same process, shared globalThis). */
 export interface E2eState {
@@ -6,4 +6,5 @@ export interface E2eState {
   nats: PrivateNats;
   database: TemporaryDatabase;
   mail: SmtpSink;
+  ai: FakeAi;
 }

@@ -36,8 +36,8 @@ export class CreatePublications1764300004000 implements MigrationInterface {
         goal text NOT NULL DEFAULT '',
         intent text NOT NULL DEFAULT '',
         creation_preset text NOT NULL DEFAULT '',
-        -- No foreign key yet: social sets arrive in their own issue; scheduling ties them together.
-        social_set_id uuid,
+        -- The set it was scheduled to; a deleted set leaves its renditions (one per account) in place.
+        social_set_id uuid REFERENCES social_sets (id) ON DELETE SET NULL,
         metadata jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(metadata) = 'object'),
         -- PublicationMedia items as given, until the media service owns them.
         media jsonb NOT NULL DEFAULT '[]' CHECK (jsonb_typeof(media) = 'array'),
@@ -56,6 +56,7 @@ export class CreatePublications1764300004000 implements MigrationInterface {
     // The list: one workspace (and maybe one status), newest first, resumed after (created_at, id).
     await db.query(`CREATE INDEX publications_workspace_created_idx ON publications (workspace_id, created_at, id)`);
     await db.query(`CREATE INDEX publications_workspace_status_created_idx ON publications (workspace_id, status, created_at, id)`);
+    await db.query(`CREATE INDEX publications_social_set_idx ON publications (social_set_id) WHERE social_set_id IS NOT NULL`);
 
     await db.query(`
       CREATE TABLE publication_segments (

@@ -1,8 +1,14 @@
 import { CreateSocialAccounts1764300000000 } from './1764300000000-create-social-accounts.js';
+import { CreateRateLimitCounters1764300000900 } from './1764300000900-create-rate-limit-counters.js';
+import { CreateSocialSets1764300002000 } from './1764300002000-create-social-sets.js';
+import { CreateVoiceProfiles1764300003000 } from './1764300003000-create-voice-profiles.js';
 import { CreatePublications1764300004000 } from './1764300004000-create-publications.js';
 
 /** Every migration of the publishing schema, oldest first. */
 export const publishingMigrations = [
   CreateSocialAccounts1764300000000,
+  CreateRateLimitCounters1764300000900,
+  CreateSocialSets1764300002000,
+  CreateVoiceProfiles1764300003000,
   CreatePublications1764300004000,
 ];

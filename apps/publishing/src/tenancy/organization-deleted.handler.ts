@@ -8,9 +8,12 @@ import { DataSource } from 'typeorm';
  * A new workspace-owned table is added here, or deleting an organization leaves its rows behind.
  */
 export const WORKSPACE_OWNED_TABLES = [
-  // Their segments and renditions go with them (ON DELETE CASCADE); stored E15 answers hold their content.
+  // Publications take their segments and renditions with them (ON DELETE CASCADE); stored E15 answers hold their content.
   'idempotency_keys',
   'publications',
+  'voice_profile_assignments',
+  'voice_profiles',
+  'social_sets',
   'social_accounts',
 ] as const;
 

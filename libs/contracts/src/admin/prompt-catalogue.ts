@@ -38,11 +38,28 @@ const BASE_PROMPTS: PromptDefinition[] = [
     key: 'publication_builds.angles',
     kind: 'base',
     platform: '',
-    default_version: '1',
+    default_version: '2',
     default_value:
-      'You are a social media strategist. From the idea, context notes and direction given, propose 3 to 5 distinct ' +
-      'creative angles for a publication. For each angle give a short title, a one-sentence hook and the reason it ' +
-      'suits the audience. Answer as JSON: {"angles": [{"title", "hook", "rationale"}]}.',
+      'You are a social media strategist. The user message is a JSON object: "idea" (what the publication is about), ' +
+      '"context_notes", "direction", "accounts" (the networks and handles it will be published to), "social_set" and ' +
+      '"voice" (the brand voice to respect); members other than "idea" may be empty or null. Propose 3 to 5 distinct ' +
+      'creative angles for one publication, each true to the idea and suited to those networks and that voice.\n\n' +
+      'Answer with one JSON object and nothing else: {"angles": [ ... ]}, each angle an object with these string members:\n' +
+      '- "label": a short title for the angle (a few words)\n' +
+      '- "hook": the opening line that stops the scroll\n' +
+      '- "thesis": the one claim the publication makes\n' +
+      '- "approach": how the publication makes that claim (story, list, contrast, demonstration…)\n' +
+      '- "objective": what the publication is for (awareness, sign-ups, discussion…)\n' +
+      '- "desired_reaction": what the audience should feel or do\n' +
+      '- "evidence": the facts, examples or proof it relies on\n' +
+      'and two objects:\n' +
+      '- "build_direction": {"angle", "audience", "media_preference", "outcome", "tone_adjustment"}, all strings: how ' +
+      'to build the publication (the angle in one sentence, who it speaks to, the media it prefers, the result it aims ' +
+      'for, how the tone departs from the usual voice, "" if it does not)\n' +
+      '- "media": {"brief", "role", "source_ref", "treatment"}, all strings: the visual or video it needs, the part ' +
+      'that media plays, a reference to source material from the notes ("" if none), and how to treat it.\n' +
+      '"label", "hook" and "thesis" must not be empty; use "" for any other member you have nothing for. Write in the ' +
+      'language of the idea. Do not add other members.',
   },
   {
     key: 'publication_builds.draft',

@@ -1,0 +1,71 @@
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { AdminPatterns, PlanPublicationAnglesRequest, Principal, PublicationAngles, ResolvedPrompt, ResolvePromptRequest } from '@social/contracts';
+import { AccessControl, RateLimiter, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { AiClient, aiProblems, ChatMessage } from '../ai/ai-client.js';
+import type { PublishingConfig } from '../config.js';
+import { loadAngleBrief } from './angle-brief.js';
+import { parseAngles } from './angle-output.js';
+
+export const ANGLES_PROMPT_KEY = 'publication_builds.angles';
+/** A model answer that is unusable is asked for once more: models are not deterministic, and one bad answer is common. */
+const ATTEMPTS = 2;
+/** The admin service answers from one indexed row; longer means it is in trouble. */
+const PROMPT_TIMEOUT_MS = 2_000;
+
+/**
+ * E16: creative angles for an idea, from the AI provider the instance
+ * settings configure, with the admin-overridable `publication_builds.angles`
+ * prompt. The model's answer is checked before anyone sees it.
+ */
+@Injectable()
+export class PublicationAnglesService implements OnModuleInit, OnApplicationShutdown {
+  private readonly limiter: RateLimiter;
+  private pruneTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessControl,
+    private readonly ai: AiClient,
+    private readonly rpc: RpcClient,
+    @Inject(SERVICE_CONFIG) private readonly config: PublishingConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+  ) {
+    this.limiter = new RateLimiter(dataSource);
+  }
+
+  /** Old rate-limit windows are dead weight; any replica may sweep them. */
+  onModuleInit() {
+    this.pruneTimer = setInterval(() => void this.limiter.prune().catch(() => undefined), 3_600_000).unref();
+  }
+
+  onApplicationShutdown() {
+    clearInterval(this.pruneTimer);
+  }
+
+  /** Order: access (403), references (422), configuration (503), rate limit (429); only requests that reach the model count. */
+  async plan(principal: Principal, input: PlanPublicationAnglesRequest): Promise<PublicationAngles> {
+    const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
+    const brief = await loadAngleBrief(this.dataSource.manager, workspace.workspace_id, input);
+    const provider = this.ai.provider();
+    await this.limiter.hit({ key: `angles:user:${principal.userId}`, limit: this.config.RATE_LIMIT_ANGLES_PER_MINUTE, windowSeconds: 60 });
+    const prompt = await this.rpc.send<ResolvedPrompt>(AdminPatterns.resolvePrompt, { key: ANGLES_PROMPT_KEY } satisfies ResolvePromptRequest, {
+      timeoutMs: PROMPT_TIMEOUT_MS,
+    });
+    const messages: ChatMessage[] = [
+      { role: 'system', content: prompt.value },
+      { role: 'user', content: JSON.stringify(brief) },
+    ];
+    // One budget for every attempt, so the answer (or our 504) always beats the gateway's timeout.
+    const deadline = Date.now() + this.config.AI_TIMEOUT_MS;
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const content = await this.ai.completeJson(provider, messages, deadline);
+      const parsed = content === null ? { error: 'no text content' } : parseAngles(content);
+      if ('angles' in parsed) return { angles: parsed.angles.map((angle) => ({ id: uuidv7(), ...angle })) };
+      this.logger.warn({ attempt, reason: parsed.error, prompt_version: prompt.version }, 'AI model answered unusable angles');
+    }
+    throw aiProblems.invalidOutput();
+  }
+}
