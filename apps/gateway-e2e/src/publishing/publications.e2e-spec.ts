@@ -83,6 +83,19 @@ describe('publishing: publications', () => {
     expect(page.body).toEqual({ $schema: schemaUrlFor('PublicationList'), publications: [withoutSchema(response.body)], next_cursor: '' });
   });
 
+  it('OpenAPI documents the operations, the Idempotency-Key header and the published schema names', async () => {
+    const { body: openapi } = await call('GET', '/openapi.json');
+    const post = openapi.paths['/publications'].post;
+    expect(post.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false, schema: expect.objectContaining({ maxLength: 200 }) }));
+    expect(post.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/PublicationResponse');
+    expect(openapi.paths['/publications'].get.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/PublicationList');
+    expect(Object.keys(openapi.paths['/publications/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
+    expect(openapi.components.schemas.ErrorModel.properties.current_revision.type).toBe('integer');
+    for (const name of ['PublicationResponse', 'PublicationList', 'Rendition', 'Delivery', 'RenditionSegment', 'PublicationSegment', 'PublicationMedia', 'RepostOverride']) {
+      expect((await call('GET', `/api/v1/schemas/${name}.json`)).status).toBe(200);
+    }
+  });
+
   it('E15 takes every content profile, empty texts and the longest ones; anything else is 422 at its member', async () => {
     const { owner, workspaceId } = await createTenant();
     for (const profile of CONTENT_PROFILES) {
@@ -524,6 +537,13 @@ describe('publishing: publications', () => {
     await db.query(`UPDATE publishing.publications SET status = 'scheduled' WHERE id = $1`, [publication.id]);
     const replaced = await patch(owner.token, publication.id, { expected_revision: 2, segments: [{ body: 'new' }] });
     expect(replaced.body.renditions[0].segments[0]).toMatchObject({ id: partId, publication_segment_id: '', body: 'SB' });
+    // Scheduled to a social set (scheduling will write it): it reads back, and a deleted set leaves "".
+    const set = await call('POST', '/social-sets', { token: owner.token, body: { workspace_id: workspaceId, name: 'All', accounts: [{ social_account_id: account.id }] } });
+    expect(set.status).toBe(201);
+    await db.query(`UPDATE publishing.publications SET social_set_id = $2 WHERE id = $1`, [publication.id, set.body.id]);
+    expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.social_set_id).toBe(set.body.id);
+    expect((await call('DELETE', `/social-sets/${set.body.id}`, { token: owner.token })).status).toBe(204);
+    expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body).toMatchObject({ social_set_id: '', renditions: [{ id: renditionId }] });
     // The account disconnected: its rendition goes with it.
     expect((await call('DELETE', `/social-accounts/${account.id}`, { token: owner.token })).status).toBe(204);
     expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.renditions).toEqual([]);

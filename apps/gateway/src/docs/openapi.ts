@@ -33,6 +33,7 @@ const ERROR_MODEL: JsonSchema = {
       items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
     },
     attempts_remaining: { type: 'integer', description: 'invalid_code only: wrong codes left before the change locks' },
+    current_revision: { type: 'integer', description: 'revision_conflict only: the revision stored now' },
   },
 };
 
