@@ -63,7 +63,8 @@ export class PublicationsService {
       userId: principal.userId,
       workspaceId: workspace.workspace_id,
       operation: PublishingPatterns.createPublication,
-      request: input,
+      // The workspace as stored, so the same UUID in another letter case is the same request.
+      request: { ...input, workspace_id: workspace.workspace_id },
     };
     return this.idempotency.run(scope, async (db) => {
       const now = new Date();
