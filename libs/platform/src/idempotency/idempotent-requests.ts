@@ -52,7 +52,7 @@ export interface IdempotencyOptions {
   leaseSeconds?: number;
   /** How long a key is remembered (contract §1: 24 h). */
   retentionSeconds?: number;
-  /** Expired rows each new claim deletes: more than one, so pruning always outpaces new keys. */
+  /** Expired rows each claim deletes at most: more than one, so pruning always outpaces new keys. */
   pruneBatch?: number;
 }
 
