@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
  * Every table of this schema keyed by workspace, children before parents.
  * A new workspace-owned table is added here, or deleting an organization leaves its rows behind.
  */
-export const WORKSPACE_OWNED_TABLES = ['voice_profile_assignments', 'voice_profiles', 'social_sets', 'social_accounts'] as const;
+export const WORKSPACE_OWNED_TABLES = ['voice_profile_assignments', 'voice_profiles', 'social_sets', 'social_accounts', 'oauth_states'] as const;
 
 /** Purges everything publishing keeps for the deleted workspaces, in one transaction. Idempotent: a redelivery deletes nothing more. */
 @Injectable()
