@@ -67,6 +67,12 @@ const OPERATIONS: Array<{
     members: ['workspace_id', 'idea', 'account_ids', 'social_set_id', 'voice_profile_id', 'context_notes', 'direction'],
     base: (o) => ({ workspace_id: o.workspaceId, idea: 'An idea' }),
   },
+  {
+    method: 'POST',
+    path: '/social-accounts/connect',
+    members: ['workspace_id', 'provider', 'username', 'instance_url'],
+    base: (o) => ({ workspace_id: o.workspaceId, provider: 'mastodon', instance_url: 'https://odd.example' }),
+  },
 ];
 
 describe('gateway: malformed input never becomes a 500', () => {
@@ -110,6 +116,9 @@ describe('gateway: malformed input never becomes a 500', () => {
     ['an array where the social sets workspace_id belongs', 'GET', '/social-sets?workspace_id=a&workspace_id=b'],
     ['a NUL in a voice profile id', 'PUT', '/voice-profiles/%00/assignments'],
     ['a NUL in the voice profiles workspace_id', 'GET', '/voice-profiles?workspace_id=%00'],
+    ['a NUL in an OAuth state', 'GET', '/social-accounts/callback/x?code=c&state=%00'],
+    ['a NUL in an OAuth network name', 'GET', '/social-accounts/callback/%00?code=c&state=s'],
+    ['a repeated OAuth code', 'GET', '/social-accounts/callback/x?code=a&code=b&state=s'],
   ])('%s answers a 4xx problem', async (_name, method, path) => {
     const user = await registerUser();
     const response = await call(method, path, { token: user.token });
