@@ -8,6 +8,7 @@ import { FacebookNetwork } from './facebook/facebook.network.js';
 import { InstagramNetwork } from './instagram/instagram.network.js';
 import { LinkedInNetwork } from './linkedin/linkedin.network.js';
 import { MastodonNetwork } from './mastodon/mastodon.network.js';
+import { MastodonProvider } from './mastodon/mastodon.provider.js';
 import { OAuthProvider } from './oauth/oauth-provider.js';
 import { ProviderHttp } from './provider-http.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
@@ -28,12 +29,15 @@ const NOT_YET_CONNECTABLE: Readonly<Record<string, string>> = {
 export class ProviderRegistry {
   private readonly providers = new Map<string, SocialProvider>();
 
-  constructor(@Inject(SERVICE_CONFIG) config: Pick<PublishingConfig, 'PROVIDER_API_ORIGINS'>, @Inject(SERVICE_LOGGER) logger?: Logger) {
+  constructor(
+    @Inject(SERVICE_CONFIG) config: Pick<PublishingConfig, 'PROVIDER_API_ORIGINS' | 'PROVIDER_TIMEOUT_MS'>,
+    @Inject(SERVICE_LOGGER) logger?: Logger,
+  ) {
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger);
+    // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
     const oauthNetworks = [
       new XNetwork(),
       new LinkedInNetwork(),
-      new MastodonNetwork(),
       new ThreadsNetwork(),
       new FacebookNetwork(),
       new InstagramNetwork(),
@@ -41,7 +45,11 @@ export class ProviderRegistry {
       new YouTubeNetwork(),
       new DiscordNetwork(),
     ];
-    const providers: SocialProvider[] = [new SandboxProvider(), ...oauthNetworks.map((network) => new OAuthProvider(network, http))];
+    const providers: SocialProvider[] = [
+      new SandboxProvider(),
+      new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
+    ];
     for (const provider of providers) this.providers.set(provider.platform, provider);
   }
 
