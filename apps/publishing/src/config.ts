@@ -1,4 +1,5 @@
 import { ConfigOf, serviceSettings, setting } from '@social/platform';
+import { parseProviderApiOrigins } from './providers/provider-api-origins.js';
 
 export const publishingSettings = {
   ...serviceSettings,
@@ -12,5 +13,12 @@ export const publishingSettings = {
   AI_TIMEOUT_MS: setting.int(100, 120_000, 8_000),
   /** E16 requests one user may make per minute, across replicas (each one is a paid model call). */
   RATE_LIMIT_ANGLES_PER_MINUTE: setting.int(1, 100_000, 30),
+  /** Network → origin replacing that network's server-side OAuth/API origin (tests, egress proxies); unset: the networks themselves. */
+  PROVIDER_API_ORIGINS: (raw: string | undefined, name: string) => parseProviderApiOrigins(raw, name),
+  /**
+   * Time one request may spend talking to a network (the OAuth callback's code
+   * exchange and profile read together), kept below the gateway's timeout.
+   */
+  PROVIDER_TIMEOUT_MS: setting.int(500, 9_000, 6_000),
 };
 export type PublishingConfig = ConfigOf<typeof publishingSettings>;

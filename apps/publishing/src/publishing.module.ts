@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AiClient } from './ai/ai-client.js';
+import { ProviderApps } from './providers/provider-apps.client.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
 import { PublicationAnglesService } from './publication-builds/publication-angles.service.js';
 import { PublicationBuildsHandler } from './publication-builds/publication-builds.handler.js';
 import { PublicationsHandler } from './publications/publications.handler.js';
 import { PublicationsService } from './publications/publications.service.js';
+import { OAuthConnections } from './social-accounts/oauth-connections.service.js';
+import { secretBoxProvider } from './social-accounts/secret-box.provider.js';
 import { SocialAccountsHandler } from './social-accounts/social-accounts.handler.js';
 import { SocialAccountsService } from './social-accounts/social-accounts.service.js';
 import { SocialSetsHandler } from './social-sets/social-sets.handler.js';
@@ -23,6 +26,9 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     VoiceProfilesService,
     AiClient,
     PublicationAnglesService,
+    OAuthConnections,
+    ProviderApps,
+    secretBoxProvider,
     PublicationsService,
   ],
 })

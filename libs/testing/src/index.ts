@@ -6,3 +6,4 @@ export * from './stack.js';
 export * from './smtp-sink.js';
 export * from './admin-environment.js';
 export * from './fake-ai.js';
+export * from './fake-social-network.js';

@@ -50,6 +50,10 @@ export class EnvironmentProviderApps {
     return this.byKey.has(appKey(provider, instanceUrl));
   }
 
+  get(provider: string, instanceUrl: string): EnvironmentApp | undefined {
+    return this.byKey.get(appKey(provider, instanceUrl));
+  }
+
   isEnvironmentId(id: string): boolean {
     return [...this.byKey.values()].some((entry) => entry.app.id === id);
   }

@@ -1,6 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AdminPatterns, ProviderApp, RpcRequest, SaveProviderAppRequest, SaveProviderAppResponse } from '@social/contracts';
+import {
+  AdminPatterns,
+  ProviderApp,
+  ResolveProviderAppReply,
+  ResolveProviderAppRequest,
+  RpcRequest,
+  SaveProviderAppRequest,
+  SaveProviderAppResponse,
+} from '@social/contracts';
 import { requireAdmin, validateInput } from '@social/platform';
 import { ProviderAppsService } from './provider-apps.service.js';
 
@@ -25,5 +33,11 @@ export class ProviderAppsHandler {
     requireAdmin(req);
     await this.apps.delete(req.params.id);
     return null;
+  }
+
+  /** Service to service, never forwarded by the gateway: the app publishing connects accounts with, secret in clear. */
+  @MessagePattern(AdminPatterns.resolveProviderApp)
+  async resolve(@Payload() request: ResolveProviderAppRequest): Promise<ResolveProviderAppReply> {
+    return { app: await this.apps.resolve(request) };
   }
 }

@@ -1,6 +1,13 @@
-import { Injectable } from '@nestjs/common';
-import { ProviderApp, SaveProviderAppRequest, SaveProviderAppResponse } from '@social/contracts';
-import { isUuid, problems, SecretBox } from '@social/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ProviderApp,
+  ResolvedProviderApp,
+  ResolveProviderAppRequest,
+  SaveProviderAppRequest,
+  SaveProviderAppResponse,
+} from '@social/contracts';
+import { isUuid, problems, SecretBox, SERVICE_LOGGER } from '@social/platform';
+import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { appKey, EnvironmentProviderApps, instanceUrlErrors, normalizeInstanceUrl } from './environment-apps.js';
@@ -29,6 +36,19 @@ interface AppRow {
   updated_at: Date;
 }
 
+function toResolved(app: ProviderApp, clientSecret: string): ResolvedProviderApp {
+  return {
+    id: app.id,
+    provider: app.provider,
+    instance_url: app.instance_url,
+    client_id: app.client_id,
+    client_secret: clientSecret,
+    redirect_uri: app.redirect_uri,
+    connection_mode: app.connection_mode,
+    source: app.source as ResolvedProviderApp['source'],
+  };
+}
+
 const managedByEnvironment = () =>
   problems.conflict('managed_by_environment', 'This provider app is configured through the environment; change it there.');
 
@@ -38,7 +58,40 @@ export class ProviderAppsService {
     private readonly dataSource: DataSource,
     private readonly secrets: SecretBox,
     private readonly environment: EnvironmentProviderApps,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {}
+
+  /**
+   * The app in effect for (provider, instance_url), as E4 shows it: an
+   * environment app shadows a database one. null when none is, when the one in
+   * effect is inactive, or when its stored secret no longer opens (logged: an
+   * administrator saves it again).
+   */
+  async resolve(request: ResolveProviderAppRequest): Promise<ResolvedProviderApp | null> {
+    const provider = String(request?.provider ?? '');
+    const instanceUrl = request?.instance_url ? normalizeInstanceUrl(String(request.instance_url)) : '';
+    if (instanceUrl === undefined) return null;
+    const fromEnvironment = this.environment.get(provider, instanceUrl);
+    if (fromEnvironment) {
+      const { app, secrets } = fromEnvironment;
+      return app.is_active ? toResolved(app, secrets.client_secret) : null;
+    }
+    const [row] = await this.dataSource.query<AppRow[]>(`SELECT * FROM provider_apps WHERE provider = $1 AND instance_url = $2`, [
+      provider,
+      instanceUrl,
+    ]);
+    if (!row?.is_active) return null;
+    let clientSecret = '';
+    if (row.sealed_client_secret !== null) {
+      try {
+        clientSecret = this.secrets.open(row.sealed_client_secret, `provider_apps:${appKey(provider, instanceUrl)}:client_secret`);
+      } catch {
+        this.logger.error({ provider_app_id: row.id }, 'cannot open the client secret of a provider app (SECRETS_KEY changed or row damaged); treating it as not configured');
+        return null;
+      }
+    }
+    return toResolved(this.toProviderApp(row), clientSecret);
+  }
 
   /** E4: environment apps and database apps, by provider and instance; a database app an environment one shadows says so. */
   async list(): Promise<ProviderApp[]> {

@@ -69,6 +69,12 @@ const OPERATIONS: Array<{
   },
   {
     method: 'POST',
+    path: '/social-accounts/connect',
+    members: ['workspace_id', 'provider', 'username', 'instance_url'],
+    base: (o) => ({ workspace_id: o.workspaceId, provider: 'mastodon', instance_url: 'https://odd.example' }),
+  },
+  {
+    method: 'POST',
     path: '/publications',
     members: ['workspace_id', 'content_profile', 'title', 'source_text'],
     base: (o) => ({ workspace_id: o.workspaceId, content_profile: 'short_text', title: '', source_text: '' }),
@@ -122,6 +128,9 @@ describe('gateway: malformed input never becomes a 500', () => {
     ['an array where the social sets workspace_id belongs', 'GET', '/social-sets?workspace_id=a&workspace_id=b'],
     ['a NUL in a voice profile id', 'PUT', '/voice-profiles/%00/assignments'],
     ['a NUL in the voice profiles workspace_id', 'GET', '/voice-profiles?workspace_id=%00'],
+    ['a NUL in an OAuth state', 'GET', '/social-accounts/callback/x?code=c&state=%00'],
+    ['a NUL in an OAuth network name', 'GET', '/social-accounts/callback/%00?code=c&state=s'],
+    ['a repeated OAuth code', 'GET', '/social-accounts/callback/x?code=a&code=b&state=s'],
     ['a NUL in a publication id', 'PATCH', '/publications/%00'],
     ['a NUL in the publications cursor', 'GET', '/publications?workspace_id=01900000-0000-7000-8000-000000000000&cursor=%00'],
     ['an array where the publications status belongs', 'GET', '/publications?workspace_id=01900000-0000-7000-8000-000000000000&status=draft&status=failed'],

@@ -6,11 +6,13 @@
  */
 import {
   adminEnvironment,
+  fakeNetworkEnvironment,
   createTemporaryDatabase,
   findNatsServer,
   freePort,
   NATS_INSTALL_HINT,
   generateSecrets,
+  startFakeSocialNetwork,
   natsAnswers,
   PrivateNats,
   startFakeAi,
@@ -54,6 +56,8 @@ export default async function globalSetup() {
   // A local OpenAI-compatible provider (E16), scripted through E2E_AI_URL; no test needs the internet.
   const ai = await startFakeAi();
   const aiApiKey = `sk-e2e-${randomBytes(12).toString('hex')}`;
+  // Every OAuth network, faked on one local server: the platform never reaches the internet in tests.
+  const network = await startFakeSocialNetwork();
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
@@ -72,11 +76,14 @@ export default async function globalSetup() {
       AI_BASE_URL: `${ai.url}/v1`,
       AI_API_KEY: aiApiKey,
       AI_TIMEOUT_MS: '1500',
+      // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network.
+      ...fakeNetworkEnvironment(network.origin),
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
     await ai.stop();
     await mail.stop();
+    await network.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -88,8 +95,9 @@ export default async function globalSetup() {
   process.env.E2E_MAIL_URL = mail.controlUrl;
   process.env.E2E_AI_URL = ai.controlUrl;
   process.env.E2E_AI_API_KEY = aiApiKey;
+  process.env.E2E_FAKE_NETWORK_URL = network.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
-  const state: E2eState = { stack, nats, database, mail, ai };
+  const state: E2eState = { stack, nats, database, mail, ai, network };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

@@ -8,4 +8,5 @@ export default async function globalTeardown() {
   await state.database.drop();
   await state.mail.stop();
   await state.ai.stop();
+  await state.network.stop();
 }

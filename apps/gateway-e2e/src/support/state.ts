@@ -1,4 +1,4 @@
-import type { FakeAi, PrivateNats, RunningStack, SmtpSink, TemporaryDatabase } from '@social/testing';
+import type { FakeAi, FakeSocialNetwork, PrivateNats, RunningStack, SmtpSink, TemporaryDatabase } from '@social/testing';
 
 /** What global setup started and global teardown stops (same process, shared globalThis). */
 export interface E2eState {
@@ -7,4 +7,5 @@ export interface E2eState {
   database: TemporaryDatabase;
   mail: SmtpSink;
   ai: FakeAi;
+  network: FakeSocialNetwork;
 }

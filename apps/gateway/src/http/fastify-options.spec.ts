@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { GatewayConfig } from '../config.js';
-import { fastifyOptions } from './fastify-options.js';
+import { fastifyOptions, loggablePath } from './fastify-options.js';
 
 const options = fastifyOptions({ BODY_LIMIT_BYTES: 1024, TRUST_PROXY: 'false' } as GatewayConfig);
 
@@ -20,5 +20,12 @@ describe('gateway routing options', () => {
     expect(options.genReqId({ headers: { 'x-request-id': 'abc-123' } })).toBe('abc-123');
     expect(options.genReqId({ headers: { 'x-request-id': 'a b\nc' } })).toMatch(/^[0-9a-f-]{36}$/);
     expect(options.genReqId({ headers: {} })).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs URLs without the credentials an OAuth callback carries in its query', () => {
+    expect(loggablePath('/social-accounts/callback/x?code=abc&state=def')).toBe('/social-accounts/callback/x?code=redacted&state=redacted');
+    expect(loggablePath('/social-accounts/callback/x?state=a&state=b&other=1')).toBe('/social-accounts/callback/x?state=redacted&other=1');
+    expect(loggablePath('/workspaces?organization_id=a%20b')).toBe('/workspaces?organization_id=a%20b');
+    expect(loggablePath('/auth/me')).toBe('/auth/me');
   });
 });

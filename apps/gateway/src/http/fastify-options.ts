@@ -9,6 +9,19 @@ const API_PREFIX = '/api/v1';
 const SCHEMAS_PREFIX = '/api/v1/schemas/';
 /** An incoming X-Request-Id is kept when it is short and plain; otherwise we mint one. */
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Query parameters whose values are credentials (the OAuth callback's code and state): the access log shows them redacted. */
+const REDACTED_QUERY_PARAMETERS = ['code', 'state'];
+
+/** The request URL as the access log shows it. */
+export function loggablePath(url: string): string {
+  const queryAt = url.indexOf('?');
+  if (queryAt < 0) return url;
+  const query = new URLSearchParams(url.slice(queryAt + 1));
+  const secret = REDACTED_QUERY_PARAMETERS.filter((name) => query.has(name));
+  if (secret.length === 0) return url;
+  for (const name of secret) query.set(name, 'redacted');
+  return `${url.slice(0, queryAt)}?${query}`;
+}
 
 export function fastifyOptions(config: GatewayConfig) {
   return {
@@ -41,7 +54,7 @@ export function configureFastify(fastify: FastifyInstance, logger: Logger) {
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     logger.info(
-      { request_id: request.id, method: request.method, path: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      { request_id: request.id, method: request.method, path: loggablePath(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
     );
     done();

@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import {
+  CompleteSocialAccountConnectionQuery,
   ConnectSocialAccountRequest,
   ListSocialAccountsQuery,
   PublishingPatterns,
   SocialAccount,
   SocialAccountAuthorization,
+  SocialAccountConnection,
   SocialAccountList,
   schemaNameOf,
 } from '@social/contracts';
@@ -46,6 +48,11 @@ export class SocialAccountsController {
   @Post('connect')
   @ApiOperation({
     summary: 'Connect an account (editors): the sandbox answers 201 with the account; an OAuth network answers 200 with where to send the user',
+    description:
+      'OAuth networks (x, linkedin, mastodon, threads, facebook, instagram, tiktok, youtube, discord) use the active provider app an ' +
+      'administrator saved (mastodon: the one of `instance_url`); without one, 422 `provider_not_configured`. The network redirects ' +
+      "to the app's redirect_uri, else `{public_app_url}/social-accounts/callback/{provider}`; the client app passes `code` and " +
+      '`state` on to `GET /social-accounts/callback/{provider}`. bluesky and telegram do not connect yet (422 at body.provider).',
   })
   @Returns(SocialAccount, 201)
   @ApiOkResponse({ description: 'OAuth networks: the authorization URL and its state', schema: { $ref: getSchemaPath(SocialAccountAuthorization) } })
@@ -63,6 +70,33 @@ export class SocialAccountsController {
     }
     reply.header('location', `/social-accounts/${answer.id}`);
     return answer;
+  }
+
+  @Get('callback/:provider')
+  @ApiOperation({
+    summary: "Complete an OAuth connection (editors): the client app received the network's redirect and passes on its code and state",
+    description:
+      'The state is single use, bound to the caller and the network, valid 10 minutes (else 422 `oauth_state_invalid`); ' +
+      'the role is checked again. 201 with the new account, or 200 when the workspace had that account already: its tokens are ' +
+      'replaced and it is `active` again. A refused code is 422 `oauth_code_rejected`; a network that is down or answers ' +
+      'nonsense is 502 `provider_unavailable`, one that is too slow 504 `provider_timeout`.',
+  })
+  @Returns(SocialAccount, 201)
+  @ApiOkResponse({ description: 'The account was connected already: refreshed', type: SocialAccount })
+  @Refuses(403, 404, 422, 502)
+  async complete(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Param('provider') provider: string,
+    @Query(new ValidQuery(CompleteSocialAccountConnectionQuery)) query: CompleteSocialAccountConnectionQuery,
+  ): Promise<SocialAccount> {
+    const { created, account } = await this.forward.send<SocialAccountConnection>(PublishingPatterns.completeSocialAccountConnection, req, {
+      params: { provider },
+      query: { ...query },
+    });
+    if (created) reply.header('location', `/social-accounts/${account.id}`);
+    else reply.status(200);
+    return account;
   }
 
   @Delete(':id')

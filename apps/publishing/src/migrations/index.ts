@@ -2,12 +2,14 @@ import { CreateSocialAccounts1764300000000 } from './1764300000000-create-social
 import { CreateRateLimitCounters1764300000900 } from './1764300000900-create-rate-limit-counters.js';
 import { CreateSocialSets1764300002000 } from './1764300002000-create-social-sets.js';
 import { CreateVoiceProfiles1764300003000 } from './1764300003000-create-voice-profiles.js';
+import { CreateOAuthStates1764300001000 } from './1764300001000-create-oauth-states.js';
 import { CreatePublications1764300004000 } from './1764300004000-create-publications.js';
 
 /** Every migration of the publishing schema, oldest first. */
 export const publishingMigrations = [
   CreateSocialAccounts1764300000000,
   CreateRateLimitCounters1764300000900,
+  CreateOAuthStates1764300001000,
   CreateSocialSets1764300002000,
   CreateVoiceProfiles1764300003000,
   CreatePublications1764300004000,

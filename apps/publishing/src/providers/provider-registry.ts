@@ -1,20 +1,66 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { SocialPlatform } from '@social/contracts';
+import { SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import type { Logger } from 'pino';
+import type { PublishingConfig } from '../config.js';
+import { DiscordNetwork } from './discord/discord.network.js';
+import { FacebookNetwork } from './facebook/facebook.network.js';
+import { InstagramNetwork } from './instagram/instagram.network.js';
+import { LinkedInNetwork } from './linkedin/linkedin.network.js';
+import { MastodonNetwork } from './mastodon/mastodon.network.js';
+import { MastodonProvider } from './mastodon/mastodon.provider.js';
+import { OAuthProvider } from './oauth/oauth-provider.js';
+import { ProviderHttp } from './provider-http.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
 import type { SocialProvider } from './social-provider.js';
+import { ThreadsNetwork } from './threads/threads.network.js';
+import { TikTokNetwork } from './tiktok/tiktok.network.js';
+import { XNetwork } from './x/x.network.js';
+import { YouTubeNetwork } from './youtube/youtube.network.js';
+
+/** Networks without an adapter yet, and why: they do not connect through an OAuth authorization-code grant. */
+const NOT_YET_CONNECTABLE: Readonly<Record<string, string>> = {
+  bluesky: 'connects with a handle and an app password over the AT Protocol, not OAuth; connecting bluesky accounts is not available yet',
+  telegram: 'publishes through a bot added to a channel, not an OAuth sign-in; connecting telegram channels is not available yet',
+};
 
 /** The one place adapters are listed: the rest of the service asks it by platform. */
 @Injectable()
 export class ProviderRegistry {
   private readonly providers = new Map<string, SocialProvider>();
 
-  constructor() {
-    for (const provider of [new SandboxProvider()] satisfies SocialProvider[]) this.providers.set(provider.platform, provider);
+  constructor(
+    @Inject(SERVICE_CONFIG) config: Pick<PublishingConfig, 'PROVIDER_API_ORIGINS' | 'PROVIDER_TIMEOUT_MS'>,
+    @Inject(SERVICE_LOGGER) logger?: Logger,
+  ) {
+    const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger);
+    // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
+    const oauthNetworks = [
+      new XNetwork(),
+      new LinkedInNetwork(),
+      new ThreadsNetwork(),
+      new FacebookNetwork(),
+      new InstagramNetwork(),
+      new TikTokNetwork(),
+      new YouTubeNetwork(),
+      new DiscordNetwork(),
+    ];
+    const providers: SocialProvider[] = [
+      new SandboxProvider(),
+      new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
+    ];
+    for (const provider of providers) this.providers.set(provider.platform, provider);
   }
 
   /** The adapter of a platform, or undefined when this build has none for it. */
   get(platform: SocialPlatform | string): SocialProvider | undefined {
     return this.providers.get(platform);
+  }
+
+  /** Why a platform without an adapter cannot be connected, in words a client can show. */
+  unavailableReason(platform: string): string {
+    return NOT_YET_CONNECTABLE[platform] ?? `connecting ${platform} accounts is not available on this instance`;
   }
 
   platforms(): string[] {

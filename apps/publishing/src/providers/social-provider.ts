@@ -30,6 +30,8 @@ export interface ProviderAccount {
   platform: SocialPlatform;
   externalId: string;
   username: string;
+  /** Origin of the account's server for networks with instances (mastodon), else "". */
+  instanceUrl: string;
   /** null for networks that need none (the sandbox). */
   grant: ProviderGrant | null;
 }
@@ -91,9 +93,30 @@ export interface InstantConnectProvider extends SocialProviderOperations {
   connect(input: { accountId: string; username?: string }): ConnectedIdentity;
 }
 
+/** The provider app an OAuth adapter acts as (saved by an administrator, resolved by the admin service). */
+export interface OAuthClient {
+  clientId: string;
+  /** "" when the app has none (public clients). */
+  clientSecret: string;
+  /** Origin of the server for networks with instances (mastodon), else "". */
+  instanceUrl: string;
+}
+
 /** A network connected through its OAuth authorization-code flow, driven by the provider app an admin saved. */
 export interface OAuthConnectProvider extends SocialProviderOperations {
   readonly connectMode: 'oauth';
+  /** Whether the flow carries a PKCE challenge (S256). */
+  readonly usesPkce: boolean;
+  /** Whether the app needs a client secret to trade codes (a confidential client). */
+  readonly requiresClientSecret: boolean;
+  /** Whether the app is per server (mastodon): connect names the server. */
+  readonly hasInstances: boolean;
+  /** Where the user's browser is sent to grant access. */
+  authorizationUrl(client: OAuthClient, request: { redirectUri: string; state: string; codeChallenge?: string }): string;
+  /** Trades the authorization code for a grant; throws a ProviderError. `signal` bounds the time spent. */
+  exchangeCode(client: OAuthClient, request: { code: string; redirectUri: string; codeVerifier?: string }, signal: AbortSignal): Promise<ProviderGrant>;
+  /** Who granted it; throws a ProviderError. */
+  fetchIdentity(client: OAuthClient, grant: ProviderGrant, signal: AbortSignal): Promise<ConnectedIdentity>;
 }
 
 export type SocialProvider = InstantConnectProvider | OAuthConnectProvider;

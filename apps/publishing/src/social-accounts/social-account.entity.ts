@@ -10,6 +10,8 @@ export class SocialAccountEntity {
   @Column('text') username: string;
   @Column('text', { name: 'display_name' }) displayName: string;
   @Column('text', { name: 'avatar_url' }) avatarUrl: string;
+  /** Origin of the account's server for networks with instances (mastodon), else "". */
+  @Column('text', { name: 'instance_url' }) instanceUrl: string;
   @Column('text') status: string;
   /** Sealed grant (SecretBox, context `social_accounts:<id>`); never leaves the service. */
   @Column('text') credentials: string;

@@ -1,20 +1,27 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  CompleteSocialAccountConnectionQuery,
   ConnectSocialAccountRequest,
   ListSocialAccountsQuery,
   PublishingPatterns,
   RpcRequest,
   SocialAccount,
   SocialAccountAuthorization,
+  SocialAccountConnection,
   SocialAccountList,
 } from '@social/contracts';
 import { pathId, requirePrincipal, validateInput } from '@social/platform';
-import { SocialAccountsService, toSocialAccount } from './social-accounts.service.js';
+import { OAuthConnections } from './oauth-connections.service.js';
+import { toSocialAccount } from './social-account.view.js';
+import { SocialAccountsService } from './social-accounts.service.js';
 
 @Controller()
 export class SocialAccountsHandler {
-  constructor(private readonly accounts: SocialAccountsService) {}
+  constructor(
+    private readonly accounts: SocialAccountsService,
+    private readonly oauth: OAuthConnections,
+  ) {}
 
   @MessagePattern(PublishingPatterns.listSocialAccounts)
   list(@Payload() req: RpcRequest): Promise<SocialAccountList> {
@@ -30,6 +37,12 @@ export class SocialAccountsHandler {
   @MessagePattern(PublishingPatterns.connectSocialAccount)
   connect(@Payload() req: RpcRequest): Promise<SocialAccount | SocialAccountAuthorization> {
     return this.accounts.connect(requirePrincipal(req), validateInput(ConnectSocialAccountRequest, req.body, 'body'));
+  }
+
+  @MessagePattern(PublishingPatterns.completeSocialAccountConnection)
+  complete(@Payload() req: RpcRequest<unknown, unknown, { provider: string }>): Promise<SocialAccountConnection> {
+    const principal = requirePrincipal(req);
+    return this.oauth.complete(principal, String(req.params.provider ?? ''), validateInput(CompleteSocialAccountConnectionQuery, req.query, 'query'));
   }
 
   @MessagePattern(PublishingPatterns.disconnectSocialAccount)

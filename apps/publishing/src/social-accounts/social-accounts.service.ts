@@ -12,21 +12,9 @@ import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import type { ConnectedIdentity } from '../providers/social-provider.js';
+import { OAuthConnections } from './oauth-connections.service.js';
 import { SocialAccountEntity } from './social-account.entity.js';
-
-/** The one place a stored account becomes its published shape. */
-export function toSocialAccount(account: SocialAccountEntity): SocialAccount {
-  return {
-    id: account.id,
-    workspace_id: account.workspaceId,
-    platform: account.platform,
-    username: account.username,
-    display_name: account.displayName,
-    avatar_url: account.avatarUrl,
-    status: account.status,
-    created_at: account.createdAt.toISOString(),
-  };
-}
+import { toSocialAccount } from './social-account.view.js';
 
 @Injectable()
 export class SocialAccountsService {
@@ -35,6 +23,7 @@ export class SocialAccountsService {
     private readonly access: AccessControl,
     private readonly providers: ProviderRegistry,
     private readonly settings: InstanceSettings,
+    private readonly oauth: OAuthConnections,
   ) {}
 
   async list(principal: Principal, workspaceId: string): Promise<SocialAccountList> {
@@ -45,12 +34,16 @@ export class SocialAccountsService {
     return { accounts: accounts.map(toSocialAccount) };
   }
 
-  /** Sandbox: the account at once (201). OAuth networks: where to send the user (200). */
+  /** Sandbox: the account at once (201). OAuth networks: where to send the user (200), completed by OAuthConnections.complete. */
   async connect(principal: Principal, input: ConnectSocialAccountRequest): Promise<SocialAccount | SocialAccountAuthorization> {
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     const provider = this.providers.get(input.provider);
     if (input.provider !== SANDBOX_PROVIDER && input.username !== undefined) {
       throw problems.invalid('body.username', 'is only for the sandbox provider; other networks tell us the account', input.username);
+    }
+    const hasInstances = provider?.connectMode === 'oauth' && provider.hasInstances;
+    if (!hasInstances && input.instance_url !== undefined) {
+      throw problems.invalid('body.instance_url', 'is only for networks of separate servers (mastodon)', input.instance_url);
     }
     if (provider?.connectMode === 'instant') {
       if (!this.settings.boolean('sandbox_provider_enabled')) {
@@ -59,7 +52,10 @@ export class SocialAccountsService {
       const id = uuidv7();
       return this.saveNew(id, workspace.workspace_id, input.provider, principal.userId, provider.connect({ accountId: id, username: input.username }));
     }
-    throw problems.invalid('body.provider', `connecting ${input.provider} accounts is not available on this instance`, input.provider);
+    if (provider?.connectMode === 'oauth') {
+      return this.oauth.begin(principal, workspace.workspace_id, provider, hasInstances ? this.instanceUrlOf(input) : '');
+    }
+    throw problems.invalid('body.provider', this.providers.unavailableReason(input.provider), input.provider);
   }
 
   async disconnect(principal: Principal, rawId: string): Promise<void> {
@@ -75,6 +71,19 @@ export class SocialAccountsService {
     return account;
   }
 
+  /** The server of a network with instances, as its origin (`https://Social.Example/` → `https://social.example`), as provider apps store it. */
+  private instanceUrlOf(input: ConnectSocialAccountRequest): string {
+    if (input.instance_url === undefined) throw problems.invalid('body.instance_url', `is required for ${input.provider}`);
+    let origin: string | undefined;
+    try {
+      origin = new URL(input.instance_url).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (!origin || origin === 'null') throw problems.invalid('body.instance_url', 'must be a valid https URL', input.instance_url);
+    return origin;
+  }
+
   private async saveNew(id: string, workspaceId: string, platform: string, userId: string, identity: ConnectedIdentity): Promise<SocialAccount> {
     const now = new Date();
     const account: SocialAccountEntity = {
@@ -85,6 +94,7 @@ export class SocialAccountsService {
       username: identity.username,
       displayName: identity.displayName,
       avatarUrl: identity.avatarUrl,
+      instanceUrl: '',
       status: 'active',
       credentials: '',
       connectedBy: userId,

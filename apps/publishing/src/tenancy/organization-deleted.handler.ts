@@ -15,6 +15,7 @@ export const WORKSPACE_OWNED_TABLES = [
   'voice_profiles',
   'social_sets',
   'social_accounts',
+  'oauth_states',
 ] as const;
 
 /** Purges everything publishing keeps for the deleted workspaces, in one transaction. Idempotent: a redelivery deletes nothing more. */

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsString, IsUUID, Length, Matches } from 'class-validator';
+import { IsIn, IsString, IsUrl, IsUUID, Length, Matches, MaxLength } from 'class-validator';
 import { Optional } from '../common/optional.js';
 import { PROVIDERS } from '../admin/prompt-catalogue.js';
 
@@ -38,6 +38,29 @@ export class ConnectSocialAccountRequest {
   @Length(1, 64)
   @Matches(/^[A-Za-z0-9._-]+$/, { message: '$property may hold only letters, digits, ".", "_" and "-"' })
   username?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 2048,
+    description: 'mastodon only, and required there: the https URL of the server, whose provider app an administrator saved',
+  })
+  @Optional()
+  @IsString()
+  @MaxLength(2048)
+  @IsUrl({ protocols: ['https'], require_protocol: true }, { message: '$property must be an https URL' })
+  instance_url?: string;
+}
+
+/** `GET /social-accounts/callback/{provider}`: what the network appended to the redirect URI. */
+export class CompleteSocialAccountConnectionQuery {
+  @ApiProperty({ minLength: 1, maxLength: 4096, description: "the network's authorization code" })
+  @IsString()
+  @Length(1, 4096)
+  code: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 512, description: 'the `state` connect answered' })
+  @IsString()
+  @Length(1, 512)
+  state: string;
 }
 
 export class SocialAccount {
@@ -59,4 +82,10 @@ export class SocialAccountList {
 export class SocialAccountAuthorization {
   @ApiProperty() authorization_url: string;
   @ApiProperty({ description: 'single-use, bound to the caller and the workspace, valid 10 minutes' }) state: string;
+}
+
+/** Reply of `completeSocialAccountConnection` to the gateway: 201 when `created`, else 200 (the account was connected already and is refreshed). */
+export interface SocialAccountConnection {
+  created: boolean;
+  account: SocialAccount;
 }

@@ -1,0 +1,97 @@
+import { capabilityUnavailable, ProviderError } from '../provider-error.js';
+import type { ProviderHttp } from '../provider-http.js';
+import type {
+  AccountMetrics,
+  ConnectedIdentity,
+  FollowRecommendation,
+  OAuthClient,
+  OAuthConnectProvider,
+  OutgoingPost,
+  PostMetrics,
+  ProviderAccount,
+  ProviderGrant,
+  PublishedPost,
+} from '../social-provider.js';
+import type { OAuthNetwork } from './oauth-network.js';
+
+/** Bounds what a network's profile puts into our rows. */
+const MAX_NAME_LENGTH = 256;
+const MAX_URL_LENGTH = 2048;
+
+/** PostgreSQL text cannot hold U+0000, and a network is not trusted to keep names short. */
+function clean(value: string, max: number): string {
+  return value.replace(/\u0000/g, '').slice(0, max);
+}
+
+/**
+ * The adapter of a network connected by OAuth: the generic authorization-code
+ * flow over that network's settings class. Operations after connecting are
+ * offered per network by subclasses; here they refuse with a typed problem
+ * (409 `provider_capability_unavailable`) instead of pretending.
+ */
+export class OAuthProvider implements OAuthConnectProvider {
+  readonly connectMode = 'oauth';
+
+  constructor(
+    readonly network: OAuthNetwork,
+    protected readonly http: ProviderHttp,
+  ) {}
+
+  get platform() {
+    return this.network.platform;
+  }
+
+  get usesPkce(): boolean {
+    return this.network.pkce;
+  }
+
+  get requiresClientSecret(): boolean {
+    return this.network.requiresClientSecret;
+  }
+
+  get hasInstances(): boolean {
+    return this.network.hasInstances;
+  }
+
+  authorizationUrl(client: OAuthClient, request: { redirectUri: string; state: string; codeChallenge?: string }): string {
+    return this.network.authorizationUrl(client, request);
+  }
+
+  async exchangeCode(client: OAuthClient, request: { code: string; redirectUri: string; codeVerifier?: string }, signal: AbortSignal): Promise<ProviderGrant> {
+    const answer = await this.http.json(this.platform, this.network.tokenRequest(client, request), signal);
+    return this.network.readGrant(answer, new Date());
+  }
+
+  async fetchIdentity(client: OAuthClient, grant: ProviderGrant, signal: AbortSignal): Promise<ConnectedIdentity> {
+    const answer = await this.http.json(
+      this.platform,
+      { method: 'GET', url: this.network.profileEndpoint(client), headers: { authorization: `Bearer ${grant.accessToken}` } },
+      signal,
+    );
+    const identity = this.network.readProfile(answer, client);
+    if (identity.externalId.length > MAX_NAME_LENGTH) throw new ProviderError('unavailable', `${this.platform} answered an account id we cannot keep.`);
+    const avatarUrl = identity.avatarUrl.length <= MAX_URL_LENGTH ? identity.avatarUrl : '';
+    return {
+      externalId: clean(identity.externalId, MAX_NAME_LENGTH),
+      username: clean(identity.username, MAX_NAME_LENGTH),
+      displayName: clean(identity.displayName, MAX_NAME_LENGTH),
+      avatarUrl: clean(avatarUrl, MAX_URL_LENGTH),
+    };
+  }
+
+  async publish(_account: ProviderAccount, _post: OutgoingPost): Promise<PublishedPost> {
+    throw capabilityUnavailable(this.platform, 'Publishing');
+  }
+
+  async fetchAccountMetrics(_account: ProviderAccount): Promise<AccountMetrics> {
+    throw capabilityUnavailable(this.platform, 'Account metrics');
+  }
+
+  async fetchPostMetrics(_account: ProviderAccount, _externalIds: string[]): Promise<PostMetrics[]> {
+    throw capabilityUnavailable(this.platform, 'Post metrics');
+  }
+
+  async fetchFollowRecommendations(_account: ProviderAccount, _limit: number): Promise<FollowRecommendation[]> {
+    throw capabilityUnavailable(this.platform, 'Follow recommendations');
+  }
+}

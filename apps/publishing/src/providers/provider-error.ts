@@ -1,0 +1,46 @@
+import { Problem, problems } from '@social/platform';
+
+/**
+ * How a call to a network failed, for the caller to turn into its own answer
+ * (the same refusal means "bad authorization code" at the OAuth callback and
+ * "reconnect" when publishing). Messages never carry tokens or network bodies.
+ */
+export type ProviderFailure =
+  /** The network answered 4xx or an OAuth error: it will not do this with what we sent. */
+  | 'refused'
+  /** Unreachable, 5xx, 429, or an answer we cannot read. */
+  | 'unavailable'
+  /** No answer within the time allowed. */
+  | 'timeout'
+  /** The grant is fine but there is no account to connect (a Google account without a YouTube channel). */
+  | 'no_account';
+
+export class ProviderError extends Error {
+  constructor(
+    readonly failure: ProviderFailure,
+    message: string,
+    /** The network's OAuth `error` code (`invalid_grant`…) when it sent a well-formed one. */
+    readonly networkCode?: string,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** An OAuth `error` member worth repeating to a client: a short snake_case code, never free text. */
+export function oauthErrorCode(body: unknown): string | undefined {
+  const error = (body as { error?: unknown } | null)?.error;
+  return typeof error === 'string' && /^[a-z0-9_.-]{1,64}$/i.test(error) ? error : undefined;
+}
+
+/**
+ * What adapters throw for operations a network's adapter does not offer yet:
+ * a typed refusal callers can switch on, never a pretended success.
+ */
+export function capabilityUnavailable(platform: string, capability: string): Problem {
+  return problems.conflict(
+    'provider_capability_unavailable',
+    `${capability} is not available for ${platform} accounts yet.`,
+    { platform, capability },
+  );
+}

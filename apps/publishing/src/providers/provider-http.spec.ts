@@ -1,0 +1,46 @@
+import { describe, expect, it } from '@jest/globals';
+import { ProviderHttp } from './provider-http.js';
+
+const answer = (status: number, body: string) => async () => new Response(body, { status, headers: { 'content-type': 'application/json' } });
+const request = { method: 'GET' as const, url: 'https://api.x.com/2/users/me' };
+const signal = () => AbortSignal.timeout(1_000);
+
+describe('ProviderHttp', () => {
+  it('answers parsed JSON, at the overridden origin', async () => {
+    const urls: string[] = [];
+    const http = new ProviderHttp({ x: 'http://127.0.0.1:1' }, undefined, async (url) => {
+      urls.push(String(url));
+      return new Response('{"ok":true}', { status: 200 });
+    });
+    await expect(http.json('x', request, signal())).resolves.toEqual({ ok: true });
+    expect(urls).toEqual(['http://127.0.0.1:1/2/users/me']);
+  });
+
+  it('turns 4xx into a refusal carrying a well-formed OAuth error code only', async () => {
+    await expect(new ProviderHttp({}, undefined, answer(400, '{"error":"invalid_grant"}')).json('x', request, signal())).rejects.toMatchObject({
+      failure: 'refused',
+      networkCode: 'invalid_grant',
+    });
+    await expect(new ProviderHttp({}, undefined, answer(401, '{"error":"<script>"}')).json('x', request, signal())).rejects.toMatchObject({
+      failure: 'refused',
+      networkCode: undefined,
+    });
+  });
+
+  it.each([
+    ['a 5xx', answer(503, '{}')],
+    ['a 429', answer(429, '{}')],
+    ['a redirect', answer(302, '')],
+    ['an answer that is not JSON', answer(200, '<html>')],
+    ['an unreachable network', async () => Promise.reject(new TypeError('fetch failed'))],
+    ['an answer over 1 MiB', answer(200, `"${'x'.repeat(1024 * 1024)}"`)],
+  ])('calls %s unavailable', async (_name, fetchFn) => {
+    await expect(new ProviderHttp({}, undefined, fetchFn).json('x', request, signal())).rejects.toMatchObject({ failure: 'unavailable' });
+  });
+
+  it('calls a network that outlives the signal too slow', async () => {
+    const stalled = (_url: unknown, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
+    await expect(new ProviderHttp({}, undefined, stalled).json('x', request, AbortSignal.timeout(20))).rejects.toMatchObject({ failure: 'timeout' });
+  });
+});

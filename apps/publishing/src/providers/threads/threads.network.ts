@@ -1,0 +1,31 @@
+import { httpUrl, OAuthNetwork, pick, requireAccountId, text } from '../oauth/oauth-network.js';
+import type { ConnectedIdentity } from '../social-provider.js';
+
+/** Threads (Meta's Threads API): comma-separated scopes, client secret in the form. */
+export class ThreadsNetwork extends OAuthNetwork {
+  readonly platform = 'threads';
+  readonly scopes = ['threads_basic', 'threads_content_publish'];
+  override readonly scopeSeparator = ',';
+
+  authorizeEndpoint(): string {
+    return 'https://threads.net/oauth/authorize';
+  }
+
+  tokenEndpoint(): string {
+    return 'https://graph.threads.net/oauth/access_token';
+  }
+
+  profileEndpoint(): string {
+    return 'https://graph.threads.net/v1.0/me?fields=id,username,name,threads_profile_picture_url';
+  }
+
+  readProfile(body: unknown): ConnectedIdentity {
+    const username = text(pick(body, 'username'));
+    return {
+      externalId: requireAccountId(this.platform, text(pick(body, 'id'))),
+      username,
+      displayName: text(pick(body, 'name')) || username,
+      avatarUrl: httpUrl(pick(body, 'threads_profile_picture_url')),
+    };
+  }
+}

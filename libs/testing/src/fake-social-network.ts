@@ -1,0 +1,210 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Where the control API lives on the fake's origin. */
+const CONTROL_PREFIX = '/__control';
+
+/** What the user "approved" at the network: the code it will redirect with, and what it answers for it. */
+export interface FakeGrantRequest {
+  client_id: string;
+  /** When set, the token request must prove it (HTTP Basic or client_secret in the form). */
+  client_secret?: string;
+  redirect_uri: string;
+  /** When set (S256), the token request must carry the matching code_verifier. */
+  code_challenge?: string;
+  access_token: string;
+  refresh_token?: string;
+  /** The token endpoint's answer; default RFC 6749 §5.1 built from the tokens above. */
+  token_response?: unknown;
+  /** What any GET with the access token as a Bearer answers (the network's profile shape). */
+  profile: unknown;
+}
+
+/** The next `times` requests to `path` answer `status`/`body` after `delay_ms`, or have their connection dropped. */
+export interface FakeFailure {
+  path: string;
+  status?: number;
+  body?: unknown;
+  delay_ms?: number;
+  /** Close the connection without answering (an unreachable network). */
+  drop?: boolean;
+  times?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  /** application/x-www-form-urlencoded members; {} otherwise. */
+  form: Record<string, string>;
+  received_at: string;
+}
+
+export interface FakeSocialNetwork {
+  /** http://127.0.0.1:<port>: what PROVIDER_API_ORIGINS points each network at. */
+  origin: string;
+  /** `${origin}/__control`: POST /grants, GET/DELETE /requests, POST/DELETE /failures. */
+  controlUrl: string;
+  stop(): Promise<void>;
+}
+
+interface StoredGrant extends FakeGrantRequest {
+  code: string;
+  used: boolean;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A fake OAuth social network for the e2e suites, on a real HTTP server (the
+ * platform never reaches the internet in tests). It does what a network's
+ * token and profile endpoints do, whatever their paths: a form POST with
+ * `grant_type=authorization_code` trades a code issued through the control
+ * API (checking client, redirect_uri and PKCE like a network; a code works
+ * once), and a GET with that grant's Bearer token answers its profile. It
+ * records every request and can be scripted to fail, stall or drop.
+ */
+export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
+  const grants = new Map<string, StoredGrant>();
+  const recorded: RecordedRequest[] = [];
+  let failures: Array<FakeFailure & { left: number }> = [];
+
+  async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const body = req.method === 'POST' ? JSON.parse((await readBody(req)) || '{}') : undefined;
+    if (path === '/grants' && req.method === 'POST') {
+      const grant = body as FakeGrantRequest;
+      if (!grant?.client_id || !grant.redirect_uri || !grant.access_token) return json(res, 400, { error: 'client_id, redirect_uri and access_token are required' });
+      const code = `code-${randomBytes(12).toString('hex')}`;
+      grants.set(code, { ...grant, code, used: false });
+      return json(res, 201, { code });
+    }
+    if (path === '/requests' && req.method === 'GET') return json(res, 200, recorded);
+    if (path === '/requests' && req.method === 'DELETE') {
+      recorded.length = 0;
+      return json(res, 200, { deleted: true });
+    }
+    if (path === '/failures' && req.method === 'POST') {
+      const failure = body as FakeFailure;
+      if (!failure?.path) return json(res, 400, { error: 'path is required' });
+      failures.push({ ...failure, left: failure.times ?? 1 });
+      return json(res, 201, failure);
+    }
+    if (path === '/failures' && req.method === 'DELETE') {
+      failures = [];
+      return json(res, 200, { deleted: true });
+    }
+    return json(res, 404, { error: 'not found' });
+  }
+
+  function tokenAnswer(form: Record<string, string>, authorization: string | undefined): { status: number; body: unknown } {
+    const grant = grants.get(form.code ?? '');
+    if (!grant || grant.used) return { status: 400, body: { error: 'invalid_grant', error_description: 'unknown or used code' } };
+    let clientId = form.client_id ?? form.client_key;
+    let clientSecret = form.client_secret;
+    if (authorization?.startsWith('Basic ')) {
+      const [id, secret] = Buffer.from(authorization.slice(6), 'base64').toString('utf8').split(':').map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
+      clientId = id;
+      clientSecret = secret;
+    }
+    if (clientId !== grant.client_id || (grant.client_secret !== undefined && clientSecret !== grant.client_secret)) {
+      return { status: 401, body: { error: 'invalid_client' } };
+    }
+    if (form.redirect_uri !== grant.redirect_uri) return { status: 400, body: { error: 'invalid_grant', error_description: 'redirect_uri mismatch' } };
+    if (grant.code_challenge) {
+      const proof = createHash('sha256').update(form.code_verifier ?? '').digest('base64url');
+      if (proof !== grant.code_challenge) return { status: 400, body: { error: 'invalid_grant', error_description: 'code_verifier mismatch' } };
+    }
+    grant.used = true;
+    return {
+      status: 200,
+      body: grant.token_response ?? {
+        access_token: grant.access_token,
+        token_type: 'bearer',
+        expires_in: 7200,
+        ...(grant.refresh_token ? { refresh_token: grant.refresh_token } : {}),
+      },
+    };
+  }
+
+  async function network(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const text = await readBody(req);
+    const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    const form = isForm ? Object.fromEntries(new URLSearchParams(text)) : {};
+    recorded.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)])),
+      form,
+      received_at: new Date().toISOString(),
+    });
+    const failure = failures.find((candidate) => candidate.path === url.pathname && candidate.left > 0);
+    if (failure) {
+      failure.left -= 1;
+      if (failure.delay_ms) await new Promise((resolve) => setTimeout(resolve, failure.delay_ms));
+      if (failure.drop) {
+        req.socket.destroy();
+        return;
+      }
+      if (failure.status) return json(res, failure.status, failure.body ?? { error: 'scripted_failure' });
+    }
+    if (req.method === 'POST' && form.grant_type === 'authorization_code') {
+      const answer = tokenAnswer(form, req.headers.authorization);
+      return json(res, answer.status, answer.body);
+    }
+    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : undefined;
+    if (req.method === 'GET' && bearer) {
+      const grant = [...grants.values()].find((candidate) => candidate.used && candidate.access_token === bearer);
+      return grant ? json(res, 200, grant.profile) : json(res, 401, { error: 'invalid_token' });
+    }
+    return json(res, 404, { error: 'not_found' });
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake-network');
+    const work = url.pathname.startsWith(`${CONTROL_PREFIX}/`)
+      ? control(req, res, url.pathname.slice(CONTROL_PREFIX.length))
+      : network(req, res, url);
+    work.catch(() => {
+      if (!res.headersSent) json(res, 400, { error: 'bad request' });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    controlUrl: `${origin}${CONTROL_PREFIX}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The networks that connect by OAuth, all pointed at the fake. */
+export const FAKE_NETWORK_PLATFORMS = ['x', 'linkedin', 'mastodon', 'threads', 'facebook', 'instagram', 'tiktok', 'youtube', 'discord'];
+
+/**
+ * Publishing's environment for a stack on the fake network: every OAuth
+ * network's server-side origin replaced, and a short network budget so the
+ * "too slow" case answers well within the suites' gateway timeout.
+ */
+export const fakeNetworkEnvironment = (origin: string): Record<string, string> => ({
+  PROVIDER_API_ORIGINS: JSON.stringify(Object.fromEntries(FAKE_NETWORK_PLATFORMS.map((platform) => [platform, origin]))),
+  PROVIDER_TIMEOUT_MS: '2000',
+});
