@@ -8,6 +8,8 @@ import { PublicationsHandler } from './publications/publications.handler.js';
 import { PublicationsService } from './publications/publications.service.js';
 import { OAuthConnections } from './social-accounts/oauth-connections.service.js';
 import { secretBoxProvider } from './social-accounts/secret-box.provider.js';
+import { ReportingHandler } from './reporting/reporting.handler.js';
+import { ReportingService } from './reporting/reporting.service.js';
 import { SocialAccountsHandler } from './social-accounts/social-accounts.handler.js';
 import { SocialAccountsService } from './social-accounts/social-accounts.service.js';
 import { SocialSetsHandler } from './social-sets/social-sets.handler.js';
@@ -17,7 +19,7 @@ import { VoiceProfilesHandler } from './voice-profiles/voice-profiles.handler.js
 import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js';
 
 @Module({
-  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler],
+  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler, ReportingHandler],
   providers: [
     ProviderRegistry,
     SocialAccountsService,
@@ -30,6 +32,7 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     ProviderApps,
     secretBoxProvider,
     PublicationsService,
+    ReportingService,
   ],
 })
 export class PublishingModule {}

@@ -16,8 +16,8 @@ const MAX_USAGE_IDS = 1_000;
 
 /**
  * Sort columns of E9. `workspace_count` is the user's workspace memberships;
- * `publication_count` is 0 for every user until publishing reports it, so it
- * orders by the tie-breaker alone (newest first).
+ * `publication_count` is publishing's count, which accounts cannot order by:
+ * it orders by the tie-breaker alone (newest first).
  */
 const ORDER: Record<(typeof USER_SORTS)[number], string> = {
   created_at: 'created_at',
@@ -53,7 +53,7 @@ export class DirectoryService {
     }
     const pattern = request.search ? `%${request.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '';
     // Never-active users sort last either way; id breaks ties so pages never overlap.
-    // publication_count ties everywhere (all 0): the tie-breaker alone decides, newest first either way.
+    // publication_count is publishing's: the tie-breaker alone decides, newest first either way.
     const order =
       request.sort === 'publication_count'
         ? 'created_at DESC, id DESC'

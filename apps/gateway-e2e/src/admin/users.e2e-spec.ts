@@ -95,7 +95,7 @@ describe('admin: user directory (E9) and overview (E7)', () => {
     expect(byWorkspaces.body.users.map((u: User) => u.id)).toEqual([members[0].id, members[1].id, members[2].id]);
     const byWorkspacesAsc = await users(`?search=${tag}&sort=workspace_count&direction=asc`);
     expect(byWorkspacesAsc.body.users.map((u: User) => u.id)).toEqual([members[2].id, members[1].id, members[0].id]);
-    // Every publication_count is 0 until publishing reports it: the tie-breaker (created_at, then id) orders, newest first either way.
+    // Accounts cannot order by a count publishing owns: the tie-breaker (created_at, then id) orders, newest first either way.
     for (const direction of ['asc', 'desc']) {
       const byPublications = await users(`?search=${tag}&sort=publication_count&direction=${direction}`);
       expect(byPublications.body.total).toBe(3);
@@ -133,7 +133,8 @@ describe('admin: user directory (E9) and overview (E7)', () => {
     expect(response.status).toBe(200);
     await expectMatchesOwnSchema(response.body, 'InstanceOverview');
     const body = response.body;
-    expect(body).toMatchObject({ total_publications: 0, published_last_30_days: 0, usage_complete: true });
+    // Publication totals come from publishing (the shared stack holds other suites' publications): publishing/reporting.e2e-spec.ts counts them.
+    expect(body).toMatchObject({ total_publications: expect.any(Number), published_last_30_days: expect.any(Number), usage_complete: true });
     expect(body.total_organizations).toBeGreaterThanOrEqual(1);
     expect(body.total_workspaces).toBeGreaterThanOrEqual(2);
     // Counted live: one more organization with one workspace shows at once.

@@ -1,4 +1,5 @@
 import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
+import { PUBLISHING_SERVICE } from '../publishing/patterns.js';
 
 /**
  * How the admin service learns per-user and instance-wide counts without
@@ -15,11 +16,8 @@ import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
 export const usageForUsersPattern = (service: string): string => `${service}.usage.for-users`;
 export const usageTotalsPattern = (service: string): string => `${service}.usage.totals`;
 
-/**
- * Services that report usage today. Publishing (publication and social
- * account counts) adds itself here when it exists; until then those counts are 0.
- */
-export const USAGE_REPORTING_SERVICES = [ACCOUNTS_SERVICE] as const;
+/** Services that report usage: accounts (memberships, activity) and publishing (publications, social accounts). */
+export const USAGE_REPORTING_SERVICES = [ACCOUNTS_SERVICE, PUBLISHING_SERVICE] as const;
 
 export interface UsageForUsersRequest {
   user_ids: string[];

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import type { DailyCount, PendingWorkReply, UsageForUsersReply, UsageTotals } from '@social/contracts';
+import { isUuid, problems } from '@social/platform';
+import { DataSource } from 'typeorm';
+
+/** As the accounts service: one E9 page is at most 100 users, with room to spare. */
+const MAX_USAGE_IDS = 500;
+const MAX_PENDING_WORK_WORKSPACES = 10_000;
+
+/**
+ * What publishing tells other services about its data, in counts only: the
+ * admin directory and overview (usage) and the organization deletion preview
+ * (pending work). Each answer is one or two queries, whatever the input size.
+ */
+@Injectable()
+export class ReportingService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** `publishing.usage.for-users`: publications each user created and social accounts each connected. */
+  async usageForUsers(userIds: unknown): Promise<UsageForUsersReply> {
+    if (!Array.isArray(userIds) || userIds.length > MAX_USAGE_IDS || !userIds.every(isUuid)) {
+      throw problems.invalid('user_ids', `must be at most ${MAX_USAGE_IDS} user ids`);
+    }
+    const rows = await this.dataSource.query<Array<{ user_id: string; publication_count: number; social_account_count: number }>>(
+      `SELECT u.user_id,
+              (SELECT count(*)::int FROM publications p WHERE p.created_by = u.user_id) AS publication_count,
+              (SELECT count(*)::int FROM social_accounts a WHERE a.connected_by = u.user_id) AS social_account_count
+         FROM unnest($1::uuid[]) AS u(user_id)`,
+      [userIds],
+    );
+    return {
+      usage: Object.fromEntries(
+        rows.map((row) => [row.user_id, { publication_count: row.publication_count, social_account_count: row.social_account_count }]),
+      ),
+    };
+  }
+
+  /**
+   * `publishing.usage.totals`: every publication, and those that went out per
+   * UTC day over the last `days` (by `actual_run_at`); `published_last_30_days`
+   * is that trend's sum, as accounts' new users are its registrations' sum.
+   */
+  async totals(days: unknown): Promise<UsageTotals> {
+    if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 366) throw problems.invalid('days', 'must be 1 to 366');
+    const [[{ total }], trend] = await Promise.all([
+      this.dataSource.query<Array<{ total: number }>>(`SELECT count(*)::int AS total FROM publications`),
+      // UTC midnights as timestamps without time zone, as accounts does: the buckets never follow a session zone.
+      this.dataSource.query<DailyCount[]>(
+        `SELECT to_char(d, 'YYYY-MM-DD') AS date, count(p.id)::int AS value
+         FROM generate_series(date_trunc('day', now() AT TIME ZONE 'UTC') - ($1::int - 1) * interval '1 day',
+                              date_trunc('day', now() AT TIME ZONE 'UTC'), interval '1 day') AS d
+         LEFT JOIN publications p ON p.status = 'published'
+               AND p.actual_run_at >= d AT TIME ZONE 'UTC' AND p.actual_run_at < (d + interval '1 day') AT TIME ZONE 'UTC'
+         GROUP BY d ORDER BY d`,
+        [days],
+      ),
+    ]);
+    return {
+      total_publications: total,
+      published_last_30_days: trend.reduce((sum, point) => sum + point.value, 0),
+      publication_trend: trend,
+    };
+  }
+
+  /**
+   * `publishing.tenancy.pendingWork` for E10: scheduled or running
+   * publications are pending jobs (deleted with the content); renditions being
+   * handed to a network are provider writes in flight (they block deletion).
+   */
+  async pendingWork(workspaceIds: unknown): Promise<PendingWorkReply> {
+    if (!Array.isArray(workspaceIds) || workspaceIds.length > MAX_PENDING_WORK_WORKSPACES || !workspaceIds.every(isUuid)) {
+      throw problems.invalid('workspace_ids', `must be at most ${MAX_PENDING_WORK_WORKSPACES} workspace ids`);
+    }
+    const [counts] = await this.dataSource.query<Array<{ pending_jobs: number; pending_provider_writes: number }>>(
+      `SELECT (SELECT count(*)::int FROM publications
+                WHERE workspace_id = ANY($1::uuid[]) AND status IN ('scheduled', 'publishing')) AS pending_jobs,
+              (SELECT count(*)::int FROM renditions r JOIN publications p ON p.id = r.publication_id
+                WHERE p.workspace_id = ANY($1::uuid[]) AND r.status = 'publishing') AS pending_provider_writes`,
+      [workspaceIds],
+    );
+    return { pending_jobs: counts.pending_jobs, pending_cleanup_jobs: 0, pending_provider_writes: counts.pending_provider_writes };
+  }
+}
