@@ -3,12 +3,13 @@ import type {
   Publication,
   PublicationMedia,
   PublicationSegment,
+  PublishOutcome,
   Rendition,
   RenditionSegment,
   RepostOverride,
 } from '@social/contracts';
 import type { PublicationEntity, PublicationSegmentEntity, StoredMedia } from './publication.entity.js';
-import type { RenditionEntity, RenditionSegmentEntity } from './rendition.entity.js';
+import type { DeliveryOutcome, RenditionEntity, RenditionSegmentEntity } from './rendition.entity.js';
 
 /** A publication with everything its published shape holds, segments and renditions in order. */
 export interface LoadedPublication {
@@ -90,6 +91,21 @@ export function toDelivery(rendition: RenditionEntity): Delivery {
   };
 }
 
+/** What the network answered for a rendition or one of its segments. */
+function toPublishOutcome(outcome: DeliveryOutcome): PublishOutcome {
+  return {
+    external_id: outcome.externalId,
+    external_url: outcome.externalUrl,
+    error_action: outcome.errorAction,
+    error_code: outcome.errorCode,
+    error_kind: outcome.errorKind,
+    error_message: outcome.errorMessage,
+    error_http_status: outcome.errorHttpStatus,
+    error_retryable: outcome.errorRetryable,
+    error_retry_at: timeString(outcome.errorRetryAt),
+  };
+}
+
 export function toRenditionSegment(segment: RenditionSegmentEntity): RenditionSegment {
   return {
     id: segment.id,
@@ -107,15 +123,7 @@ export function toRenditionSegment(segment: RenditionSegmentEntity): RenditionSe
     media_inherited: segment.mediaInherited,
     media: toMediaList(segment.media),
     settings: segment.settings,
-    external_id: segment.externalId,
-    external_url: segment.externalUrl,
-    error_action: segment.errorAction,
-    error_code: segment.errorCode,
-    error_kind: segment.errorKind,
-    error_message: segment.errorMessage,
-    error_http_status: segment.errorHttpStatus,
-    error_retryable: segment.errorRetryable,
-    error_retry_at: timeString(segment.errorRetryAt),
+    ...toPublishOutcome(segment),
   };
 }
 
@@ -136,15 +144,7 @@ export function toRendition(rendition: RenditionEntity, segments: RenditionSegme
     schedule_override: rendition.scheduleOverride,
     media: toMediaList(rendition.media),
     settings: rendition.settings,
-    external_id: rendition.externalId,
-    external_url: rendition.externalUrl,
-    error_action: rendition.errorAction,
-    error_code: rendition.errorCode,
-    error_kind: rendition.errorKind,
-    error_message: rendition.errorMessage,
-    error_http_status: rendition.errorHttpStatus,
-    error_retryable: rendition.errorRetryable,
-    error_retry_at: timeString(rendition.errorRetryAt),
+    ...toPublishOutcome(rendition),
     delivery: toDelivery(rendition),
     segments: segments.map(toRenditionSegment),
   };

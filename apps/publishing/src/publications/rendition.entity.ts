@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { JsonMap, StoredMedia } from './publication.entity.js';
 
 /** Where a delivery target landed, or why it failed: shared by renditions and their segments. */
-abstract class DeliveryOutcome {
+export abstract class DeliveryOutcome {
   @Column('text', { name: 'external_id' }) externalId: string;
   @Column('text', { name: 'external_url' }) externalUrl: string;
   @Column('text', { name: 'error_action' }) errorAction: string;

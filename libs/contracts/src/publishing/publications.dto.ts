@@ -282,7 +282,20 @@ export class Delivery {
   @ApiProperty({ description: TIME_STRING }) next_reconciliation_at: string;
 }
 
-export class RenditionSegment {
+/** What the network answered for a rendition or one of its segments (members shared by both). */
+export abstract class PublishOutcome {
+  @ApiProperty() external_id: string;
+  @ApiProperty() external_url: string;
+  @ApiProperty() error_action: string;
+  @ApiProperty() error_code: string;
+  @ApiProperty() error_kind: string;
+  @ApiProperty() error_message: string;
+  @ApiProperty({ type: 'integer' }) error_http_status: number;
+  @ApiProperty() error_retryable: boolean;
+  @ApiProperty({ description: TIME_STRING }) error_retry_at: string;
+}
+
+export class RenditionSegment extends PublishOutcome {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'the publication segment it renders; "" when that one was replaced' }) publication_segment_id: string;
   @ApiProperty({ type: 'integer' }) position: number;
@@ -298,19 +311,10 @@ export class RenditionSegment {
   @ApiProperty({ description: 'true while the publication segment\'s media are used' }) media_inherited: boolean;
   @ApiProperty({ type: [PublicationMedia] }) media: PublicationMedia[];
   @ApiProperty({ type: 'object', additionalProperties: true }) settings: Record<string, unknown>;
-  @ApiProperty() external_id: string;
-  @ApiProperty() external_url: string;
-  @ApiProperty() error_action: string;
-  @ApiProperty() error_code: string;
-  @ApiProperty() error_kind: string;
-  @ApiProperty() error_message: string;
-  @ApiProperty({ type: 'integer' }) error_http_status: number;
-  @ApiProperty() error_retryable: boolean;
-  @ApiProperty({ description: TIME_STRING }) error_retry_at: string;
 }
 
 /** One per target account and platform; created when a publication is scheduled. */
-export class Rendition {
+export class Rendition extends PublishOutcome {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) publication_id: string;
   @ApiProperty({ format: 'uuid' }) social_account_id: string;
@@ -326,15 +330,6 @@ export class Rendition {
   @ApiProperty({ description: '"" when the publication\'s schedule applies' }) schedule_override: string;
   @ApiProperty({ type: [PublicationMedia] }) media: PublicationMedia[];
   @ApiProperty({ type: 'object', additionalProperties: true }) settings: Record<string, unknown>;
-  @ApiProperty() external_id: string;
-  @ApiProperty() external_url: string;
-  @ApiProperty() error_action: string;
-  @ApiProperty() error_code: string;
-  @ApiProperty() error_kind: string;
-  @ApiProperty() error_message: string;
-  @ApiProperty({ type: 'integer' }) error_http_status: number;
-  @ApiProperty() error_retryable: boolean;
-  @ApiProperty({ description: TIME_STRING }) error_retry_at: string;
   @ApiProperty({ type: Delivery }) delivery: Delivery;
   @ApiProperty({ type: [RenditionSegment] }) segments: RenditionSegment[];
 }

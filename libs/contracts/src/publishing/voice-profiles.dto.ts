@@ -78,6 +78,19 @@ function StringListMember(what: string): PropertyDecorator {
   };
 }
 
+/** An optional list of whole entries (corrections, examples, interview answers), each checked where it is. */
+function EntryListMember(type: new () => object, maxItems: number): PropertyDecorator {
+  return (target, key) => {
+    ApiPropertyOptional({ type: [type], maxItems })(target, key);
+    Optional()(target, key);
+    IsArray()(target, key);
+    ArrayMaxSize(maxItems)(target, key);
+    IsObject({ each: true, message: '$property must contain objects' })(target, key);
+    ValidateNested({ each: true })(target, key);
+    Type(() => type)(target, key);
+  };
+}
+
 export class VoiceCorrection {
   @ApiProperty({ maxLength: VOICE_LIMITS.correctionText, description: 'what the writer learned from the correction' })
   @IsString()
@@ -178,31 +191,13 @@ export class VoiceDefinitionInput {
   @MaxLength(VOICE_LIMITS.identitySummary)
   identity_summary?: string;
 
-  @ApiPropertyOptional({ type: [VoiceCorrection], maxItems: VOICE_LIMITS.corrections })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(VOICE_LIMITS.corrections)
-  @IsObject({ each: true, message: '$property must contain objects' })
-  @ValidateNested({ each: true })
-  @Type(() => VoiceCorrection)
+  @EntryListMember(VoiceCorrection, VOICE_LIMITS.corrections)
   corrections?: VoiceCorrection[];
 
-  @ApiPropertyOptional({ type: [VoiceExample], maxItems: VOICE_LIMITS.examples })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(VOICE_LIMITS.examples)
-  @IsObject({ each: true, message: '$property must contain objects' })
-  @ValidateNested({ each: true })
-  @Type(() => VoiceExample)
+  @EntryListMember(VoiceExample, VOICE_LIMITS.examples)
   examples?: VoiceExample[];
 
-  @ApiPropertyOptional({ type: [VoiceInterviewAnswer], maxItems: VOICE_LIMITS.interviewAnswers })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(VOICE_LIMITS.interviewAnswers)
-  @IsObject({ each: true, message: '$property must contain objects' })
-  @ValidateNested({ each: true })
-  @Type(() => VoiceInterviewAnswer)
+  @EntryListMember(VoiceInterviewAnswer, VOICE_LIMITS.interviewAnswers)
   interview_answers?: VoiceInterviewAnswer[];
 }
 
