@@ -12,8 +12,8 @@ import {
   UpdatePublicationRequest,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, CursorCodec, IdempotentRequests, isUuid, problems, SERVICE_CONFIG } from '@social/platform';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { AccessControl, CursorCodec, entityColumns, IdempotentRequests, isUuid, preparedQuery, problems, SERVICE_CONFIG } from '@social/platform';
+import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
 import { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';
@@ -45,6 +45,8 @@ function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
 export class PublicationsService {
   private readonly idempotency: IdempotentRequests;
   private readonly cursors: CursorCodec;
+  /** Select lists in the entities' shapes, for the reads that skip TypeORM's hydration. */
+  private readonly columns: Record<'publication' | 'segment' | 'rendition' | 'renditionSegment', string>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -53,6 +55,12 @@ export class PublicationsService {
   ) {
     this.idempotency = new IdempotentRequests(dataSource);
     this.cursors = CursorCodec.derive(config.SECRETS_KEY, 'publications');
+    this.columns = {
+      publication: entityColumns(dataSource, PublicationEntity, 'p'),
+      segment: entityColumns(dataSource, PublicationSegmentEntity, 's'),
+      rendition: entityColumns(dataSource, RenditionEntity, 'r'),
+      renditionSegment: entityColumns(dataSource, RenditionSegmentEntity, 'rs'),
+    };
   }
 
   /** E15: a draft at revision 1; with an Idempotency-Key, once per key (a repeat replays the first answer). */
@@ -105,13 +113,18 @@ export class PublicationsService {
     const filters = { workspace_id: workspace.workspace_id, status: query.status ?? '' };
     const after = query.cursor === undefined ? undefined : this.cursors.decode(query.cursor, filters, isPagePosition);
     const limit = query.limit ?? PUBLICATIONS_PAGE_DEFAULT;
-    const page = this.dataSource
-      .getRepository(PublicationEntity)
-      .createQueryBuilder('p')
-      .where('p.workspace_id = :workspaceId', { workspaceId: workspace.workspace_id });
-    if (query.status !== undefined) page.andWhere('p.status = :status', { status: query.status });
-    if (after) page.andWhere('(p.created_at, p.id) < (CAST(:at AS timestamptz), CAST(:id AS uuid))', after);
-    const rows = await page.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').limit(limit + 1).getMany();
+    // A prepared statement per filter combination, rows in the entity's shape: the list is the hot read (see README, Performance).
+    const values: unknown[] = [workspace.workspace_id];
+    const conditions = ['p.workspace_id = $1'];
+    if (query.status !== undefined) conditions.push(`p.status = $${values.push(query.status)}`);
+    if (after) conditions.push(`(p.created_at, p.id) < ($${values.push(after.at)}::timestamptz, $${values.push(after.id)}::uuid)`);
+    const rows = await preparedQuery<PublicationEntity>(
+      this.dataSource,
+      `publishing.publications.page.${query.status === undefined ? 'all' : 'status'}.${after ? 'after' : 'first'}`,
+      `SELECT ${this.columns.publication} FROM publications p WHERE ${conditions.join(' AND ')}
+       ORDER BY p.created_at DESC, p.id DESC LIMIT $${values.push(limit + 1)}`,
+      values,
+    );
     const more = rows.length > limit;
     const publications = rows.slice(0, limit);
     const last = publications[publications.length - 1];
@@ -219,15 +232,22 @@ export class PublicationsService {
     if (publications.length === 0) return [];
     const ids = publications.map((publication) => publication.id);
     const [segments, renditions] = await Promise.all([
-      db.getRepository(PublicationSegmentEntity).find({ where: { publicationId: In(ids) }, order: { position: 'ASC' } }),
-      db.getRepository(RenditionEntity).find({ where: { publicationId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } }),
+      db.query<PublicationSegmentEntity[]>(
+        `SELECT ${this.columns.segment} FROM publication_segments s WHERE s.publication_id = ANY($1::uuid[]) ORDER BY s.position`,
+        [ids],
+      ),
+      db.query<RenditionEntity[]>(
+        `SELECT ${this.columns.rendition} FROM renditions r WHERE r.publication_id = ANY($1::uuid[]) ORDER BY r.created_at, r.id`,
+        [ids],
+      ),
     ]);
     const renditionSegments =
       renditions.length === 0
         ? []
-        : await db
-            .getRepository(RenditionSegmentEntity)
-            .find({ where: { renditionId: In(renditions.map((rendition) => rendition.id)) }, order: { position: 'ASC' } });
+        : await db.query<RenditionSegmentEntity[]>(
+            `SELECT ${this.columns.renditionSegment} FROM rendition_segments rs WHERE rs.rendition_id = ANY($1::uuid[]) ORDER BY rs.position`,
+            [renditions.map((rendition) => rendition.id)],
+          );
     const segmentsOf = groupBy(segments, (segment) => segment.publicationId);
     const renditionsOf = groupBy(renditions, (rendition) => rendition.publicationId);
     const partsOf = groupBy(renditionSegments, (segment) => segment.renditionId);

@@ -74,3 +74,15 @@ export async function preparedQuery<Row>(dataSource: DataSource, name: string, t
   const result = await pool.query({ name, text, values });
   return result.rows;
 }
+
+/**
+ * The select list of an entity's columns under their property names, so a raw
+ * (or prepared) query returns rows in the entity's shape without TypeORM's
+ * per-row hydration; pg already parses times, jsonb and numbers the same way.
+ */
+export function entityColumns(dataSource: DataSource, entity: Function, alias: string): string {
+  return dataSource
+    .getMetadata(entity)
+    .columns.map((column) => `${alias}."${column.databaseName}" AS "${column.propertyName}"`)
+    .join(', ');
+}
