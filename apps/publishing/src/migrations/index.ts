@@ -4,6 +4,7 @@ import { CreateSocialSets1764300002000 } from './1764300002000-create-social-set
 import { CreateVoiceProfiles1764300003000 } from './1764300003000-create-voice-profiles.js';
 import { CreateOAuthStates1764300001000 } from './1764300001000-create-oauth-states.js';
 import { CreatePublications1764300004000 } from './1764300004000-create-publications.js';
+import { IndexPublicationsByCreator1764300005000 } from './1764300005000-index-publications-by-creator.js';
 
 /** Every migration of the publishing schema, oldest first. */
 export const publishingMigrations = [
@@ -13,4 +14,5 @@ export const publishingMigrations = [
   CreateSocialSets1764300002000,
   CreateVoiceProfiles1764300003000,
   CreatePublications1764300004000,
+  IndexPublicationsByCreator1764300005000,
 ];

@@ -21,11 +21,14 @@ export class ReportingService {
     if (!Array.isArray(userIds) || userIds.length > MAX_USAGE_IDS || !userIds.every(isUuid)) {
       throw problems.invalid('user_ids', `must be at most ${MAX_USAGE_IDS} user ids`);
     }
+    // Two grouped index scans (publications by created_by, accounts by connected_by), whatever the page size.
     const rows = await this.dataSource.query<Array<{ user_id: string; publication_count: number; social_account_count: number }>>(
-      `SELECT u.user_id,
-              (SELECT count(*)::int FROM publications p WHERE p.created_by = u.user_id) AS publication_count,
-              (SELECT count(*)::int FROM social_accounts a WHERE a.connected_by = u.user_id) AS social_account_count
-         FROM unnest($1::uuid[]) AS u(user_id)`,
+      `SELECT u.user_id, coalesce(p.count, 0)::int AS publication_count, coalesce(a.count, 0)::int AS social_account_count
+         FROM unnest($1::uuid[]) AS u(user_id)
+         LEFT JOIN (SELECT created_by, count(*) FROM publications WHERE created_by = ANY($1::uuid[]) GROUP BY created_by) p
+                ON p.created_by = u.user_id
+         LEFT JOIN (SELECT connected_by, count(*) FROM social_accounts WHERE connected_by = ANY($1::uuid[]) GROUP BY connected_by) a
+                ON a.connected_by = u.user_id`,
       [userIds],
     );
     return {
