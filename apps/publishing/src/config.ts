@@ -6,9 +6,9 @@ export const publishingSettings = {
   /** Seals connected accounts' OAuth tokens at rest (AES-256-GCM). */
   SECRETS_KEY: setting.base64Key(32),
   /**
-   * What one AI-backed request may spend waiting for the provider, its retry
-   * included (then 504 ai_timeout); below the gateway's 10 s, so the client
-   * hears our answer, not the gateway's.
+   * What one AI-backed request may spend from its start, lookups, prompt and
+   * retry included (then 504 ai_timeout); below the gateway's 10 s, so the
+   * client hears our answer, not the gateway's.
    */
   AI_TIMEOUT_MS: setting.int(100, 120_000, 8_000),
   /** E16 requests one user may make per minute, across replicas (each one is a paid model call). */

@@ -27,3 +27,4 @@ export * from './settings/instance-settings.js';
 export * from './crypto/canonical-json.js';
 export * from './idempotency/idempotent-requests.js';
 export * from './pagination/cursor-codec.js';
+export * from './http/read-limited.js';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  MAX_USAGE_USER_IDS,
   DailyCount,
   DirectoryUser,
   DirectoryUsersReply,
@@ -12,7 +13,6 @@ import {
 import { isUuid, preparedQuery, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 
-const MAX_USAGE_IDS = 1_000;
 
 /**
  * Sort columns of E9. `workspace_count` is the user's workspace memberships;
@@ -75,8 +75,8 @@ export class DirectoryService {
 
   /** `accounts.usage.for-users`: what accounts owns per user (memberships, last activity), one query for the whole page. */
   async usageForUsers(userIds: unknown): Promise<UsageForUsersReply> {
-    if (!Array.isArray(userIds) || userIds.length > MAX_USAGE_IDS || !userIds.every(isUuid)) {
-      throw problems.invalid('user_ids', `must be at most ${MAX_USAGE_IDS} user ids`);
+    if (!Array.isArray(userIds) || userIds.length > MAX_USAGE_USER_IDS || !userIds.every(isUuid)) {
+      throw problems.invalid('user_ids', `must be at most ${MAX_USAGE_USER_IDS} user ids`);
     }
     const rows = await this.dataSource.query<
       Array<{ id: string; last_active_at: Date | null; organization_count: number; workspace_count: number }>

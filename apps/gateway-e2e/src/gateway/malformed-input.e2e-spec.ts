@@ -7,7 +7,7 @@ import { createOrganization, createWorkspace } from '../support/tenancy.js';
  * never a hang. Every body member of every operation gets each odd value.
  */
 const ODD_VALUES: unknown[] = [
-  null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', '2026-13-45T99:99:99Z', '2026-02-31T00:00:00Z',
+  null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', 'a\ud800b', { k: '\udfff' }, '2026-13-45T99:99:99Z', '2026-02-31T00:00:00Z',
 ];
 
 /** What a path or base body may refer to: the caller's own organization and workspace. */

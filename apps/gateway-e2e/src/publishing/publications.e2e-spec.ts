@@ -229,6 +229,8 @@ describe('publishing: publications', () => {
     const cursor: string = first.body.next_cursor;
     expect(cursor).not.toBe('');
     expect((await list(owner.token, `workspace_id=${workspaceId}&limit=1&cursor=${encodeURIComponent(cursor)}`)).status).toBe(200);
+    // An empty cursor (a last page's next_cursor passed back) is the first page.
+    expect((await list(owner.token, `workspace_id=${workspaceId}&limit=1&cursor=`)).body.publications).toEqual(first.body.publications);
 
     const refusals: Array<[string, string]> = [
       [`workspace_id=${secondWorkspace}&cursor=${encodeURIComponent(cursor)}`, 'query.cursor'],
@@ -393,7 +395,7 @@ describe('publishing: publications', () => {
   it('PATCH of a real publication answers odd values in every member, segments included, with a 2xx or a 4xx problem', async () => {
     const { owner, workspaceId } = await createTenant();
     const publication = await createPublication(owner.token, workspaceId);
-    const odd: unknown[] = [null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', { 'k\u0000': 1 }, [{ a: [null] }]];
+    const odd: unknown[] = [null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', { 'k\u0000': 1 }, [{ a: [null] }], 'a\ud800', { k: '\udfff' }, { ['\ud83d']: 1 }];
     const failures: string[] = [];
     const attempt = async (body: Record<string, unknown>) => {
       const current = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.revision;
@@ -406,6 +408,11 @@ describe('publishing: publications', () => {
       for (const member of ['title', 'body', 'description', 'url', 'settings']) await attempt({ segments: [{ [member]: value }] });
     }
     expect(failures).toEqual([]);
+    // jsonb cannot store an unpaired surrogate: refused where it is, before anything is written.
+    const revision = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.revision;
+    const lone = expectProblem(await patch(owner.token, publication.id, { expected_revision: revision, metadata: { note: 'x\ud800' } }), 422);
+    expect(lone.errors).toEqual([{ location: 'body.metadata.note', message: 'must not contain NUL characters or unpaired surrogates' }]);
+    expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.revision).toBe(revision);
   });
 
   it('DELETE removes a publication with its segments (204); it is gone from reads, writes and the list', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InstanceSettings, Problem, SERVICE_LOGGER } from '@social/platform';
+import { InstanceSettings, Problem, readLimited, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 
 export interface ChatMessage {
@@ -57,7 +57,7 @@ export class AiClient {
     if (remaining <= 0) throw aiProblems.timeout();
     const signal = AbortSignal.timeout(remaining);
     let status: number;
-    let text: string;
+    let text: string | undefined;
     try {
       const response = await fetch(`${provider.baseUrl}/chat/completions`, {
         method: 'POST',
@@ -70,7 +70,7 @@ export class AiClient {
         signal,
       });
       status = response.status;
-      text = await response.text();
+      text = await readLimited(response, MAX_ANSWER_BYTES);
     } catch (error) {
       if (signal.aborted) throw aiProblems.timeout();
       const cause = (error as { cause?: { code?: string } }).cause;
@@ -81,9 +81,9 @@ export class AiClient {
       this.logger.warn({ status }, 'AI provider refused the request');
       throw aiProblems.providerError();
     }
-    const content = Buffer.byteLength(text) <= MAX_ANSWER_BYTES ? messageContent(text) : undefined;
+    const content = text === undefined ? undefined : messageContent(text);
     if (content === undefined) {
-      this.logger.warn({ status, bytes: Buffer.byteLength(text) }, 'AI provider answered something that is not a chat completion');
+      this.logger.warn({ status, oversized: text === undefined }, 'AI provider answered something that is not a chat completion');
       throw aiProblems.providerError();
     }
     return content;

@@ -1,3 +1,4 @@
+import { readLimited } from '@social/platform';
 import type { Logger } from 'pino';
 import { ProviderApiOrigins, redirectOrigin } from './provider-api-origins.js';
 import { oauthErrorCode, ProviderError } from './provider-error.js';
@@ -47,7 +48,9 @@ export class ProviderHttp {
     let text: string;
     try {
       response = await this.fetchFn(url, { method: request.method, headers, body, signal, redirect: 'manual' });
-      text = await readLimited(response);
+      const answer = await readLimited(response, MAX_ANSWER_BYTES);
+      if (answer === undefined) throw new ProviderError('unavailable', 'The network answered more than we accept.');
+      text = answer;
     } catch (error) {
       if (signal.aborted) throw new ProviderError('timeout', `${platform} did not answer in time.`);
       if (error instanceof ProviderError) throw error;
@@ -73,16 +76,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-async function readLimited(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_ANSWER_BYTES) throw new ProviderError('unavailable', 'The network answered more than we accept.');
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -45,21 +45,21 @@ export class PublicationAnglesService implements OnModuleInit, OnApplicationShut
     clearInterval(this.pruneTimer);
   }
 
-  /** Order: access (403), references (422), configuration (503), rate limit (429); only requests that reach the model count. */
+  /** Order: access (403), references (422), configuration (503), rate limit (429); a request counts once it passed those checks. */
   async plan(principal: Principal, input: PlanPublicationAnglesRequest): Promise<PublicationAngles> {
+    // One budget from the start for everything we wait on (lookups, prompt, every attempt), so our answer or 504 beats the gateway's timeout.
+    const deadline = Date.now() + this.config.AI_TIMEOUT_MS;
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     const brief = await loadAngleBrief(this.dataSource.manager, workspace.workspace_id, input);
     const provider = this.ai.provider();
     await this.limiter.hit({ key: `angles:user:${principal.userId}`, limit: this.config.RATE_LIMIT_ANGLES_PER_MINUTE, windowSeconds: 60 });
     const prompt = await this.rpc.send<ResolvedPrompt>(AdminPatterns.resolvePrompt, { key: ANGLES_PROMPT_KEY } satisfies ResolvePromptRequest, {
-      timeoutMs: PROMPT_TIMEOUT_MS,
+      timeoutMs: Math.max(1, Math.min(PROMPT_TIMEOUT_MS, deadline - Date.now())),
     });
     const messages: ChatMessage[] = [
       { role: 'system', content: prompt.value },
       { role: 'user', content: JSON.stringify(brief) },
     ];
-    // One budget for every attempt, so the answer (or our 504) always beats the gateway's timeout.
-    const deadline = Date.now() + this.config.AI_TIMEOUT_MS;
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const content = await this.ai.completeJson(provider, messages, deadline);
       const parsed = content === null ? { error: 'no text content' } : parseAngles(content);

@@ -111,7 +111,8 @@ export class PublicationsService {
   async list(principal: Principal, query: ListPublicationsQuery): Promise<PublicationList> {
     const workspace = await this.access.requireWorkspace(principal, query.workspace_id, 'viewer', 'query');
     const filters = { workspace_id: workspace.workspace_id, status: query.status ?? '' };
-    const after = query.cursor === undefined ? undefined : this.cursors.decode(query.cursor, filters, isPagePosition);
+    // `cursor=` (the last page's empty next_cursor passed back) means the first page.
+    const after = query.cursor ? this.cursors.decode(query.cursor, filters, isPagePosition) : undefined;
     const limit = query.limit ?? PUBLICATIONS_PAGE_DEFAULT;
     // A prepared statement per filter combination, rows in the entity's shape: the list is the hot read (see README, Performance).
     const values: unknown[] = [workspace.workspace_id];

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { DailyCount, PendingWorkReply, UsageForUsersReply, UsageTotals } from '@social/contracts';
+import { DailyCount, MAX_USAGE_USER_IDS, PendingWorkReply, UsageForUsersReply, UsageTotals } from '@social/contracts';
 import { isUuid, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 
-/** As the accounts service: one E9 page is at most 100 users, with room to spare. */
-const MAX_USAGE_IDS = 500;
 const MAX_PENDING_WORK_WORKSPACES = 10_000;
 
 /**
@@ -18,8 +16,8 @@ export class ReportingService {
 
   /** `publishing.usage.for-users`: publications each user created and social accounts each connected. */
   async usageForUsers(userIds: unknown): Promise<UsageForUsersReply> {
-    if (!Array.isArray(userIds) || userIds.length > MAX_USAGE_IDS || !userIds.every(isUuid)) {
-      throw problems.invalid('user_ids', `must be at most ${MAX_USAGE_IDS} user ids`);
+    if (!Array.isArray(userIds) || userIds.length > MAX_USAGE_USER_IDS || !userIds.every(isUuid)) {
+      throw problems.invalid('user_ids', `must be at most ${MAX_USAGE_USER_IDS} user ids`);
     }
     // Two grouped index scans (publications by created_by, accounts by connected_by), whatever the page size.
     const rows = await this.dataSource.query<Array<{ user_id: string; publication_count: number; social_account_count: number }>>(

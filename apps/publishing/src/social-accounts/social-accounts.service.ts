@@ -27,10 +27,10 @@ export class SocialAccountsService {
   ) {}
 
   async list(principal: Principal, workspaceId: string): Promise<SocialAccountList> {
-    await this.access.requireWorkspace(principal, workspaceId, 'viewer', 'query');
+    const workspace = await this.access.requireWorkspace(principal, workspaceId, 'viewer', 'query');
     const accounts = await this.dataSource
       .getRepository(SocialAccountEntity)
-      .find({ where: { workspaceId: workspaceId.toLowerCase() }, order: { createdAt: 'ASC', id: 'ASC' } });
+      .find({ where: { workspaceId: workspace.workspace_id }, order: { createdAt: 'ASC', id: 'ASC' } });
     return { accounts: accounts.map(toSocialAccount) };
   }
 

@@ -9,7 +9,7 @@ import {
   SocialSetAccountRef,
   SocialSetList,
 } from '@social/contracts';
-import { AccessControl, problems } from '@social/platform';
+import { AccessControl, explainingConstraint, problems } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
@@ -30,11 +30,6 @@ interface MemberRow {
 }
 
 const duplicateName = () => problems.conflict('duplicate_name', 'This workspace already has a social set with that name.');
-
-function violates(error: unknown, constraint: string): boolean {
-  const failure = error as { constraint?: string; driverError?: { constraint?: string } } | null;
-  return (failure?.driverError?.constraint ?? failure?.constraint) === constraint;
-}
 
 @Injectable()
 export class SocialSetsService {
@@ -159,12 +154,7 @@ async function clearDefault(db: EntityManager, workspaceId: string, now: Date): 
 }
 
 async function saveOrExplain(write: () => Promise<unknown>): Promise<void> {
-  try {
-    await write();
-  } catch (error) {
-    if (violates(error, NAME_INDEX)) throw duplicateName();
-    throw error;
-  }
+  await explainingConstraint(write, NAME_INDEX, duplicateName);
 }
 
 /** Members become exactly `accountIds`, positioned in that order; rows of members that stay are updated, not replaced. */

@@ -9,7 +9,7 @@ import {
   VoiceProfile,
   VoiceProfileList,
 } from '@social/contracts';
-import { AccessControl, problems } from '@social/platform';
+import { AccessControl, explainingConstraint, problems } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
@@ -20,19 +20,8 @@ const NAME_INDEX = 'voice_profiles_workspace_name_key';
 
 const notFound = () => problems.notFound('No such voice profile.');
 
-function violates(error: unknown, constraint: string): boolean {
-  const failure = error as { constraint?: string; driverError?: { constraint?: string } } | null;
-  return (failure?.driverError?.constraint ?? failure?.constraint) === constraint;
-}
-
-async function saveOrExplain<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (violates(error, NAME_INDEX)) throw problems.conflict('duplicate_name', 'This workspace already has a voice profile with that name.');
-    throw error;
-  }
-}
+const saveOrExplain = <T>(write: () => Promise<T>): Promise<T> =>
+  explainingConstraint(write, NAME_INDEX, () => problems.conflict('duplicate_name', 'This workspace already has a voice profile with that name.'));
 
 @Injectable()
 export class VoiceProfilesService {

@@ -19,6 +19,9 @@ export const usageTotalsPattern = (service: string): string => `${service}.usage
 /** Services that report usage: accounts (memberships, activity) and publishing (publications, social accounts). */
 export const USAGE_REPORTING_SERVICES = [ACCOUNTS_SERVICE, PUBLISHING_SERVICE] as const;
 
+/** The most user ids one `usage.for-users` request may name (an E9 page is at most 100). */
+export const MAX_USAGE_USER_IDS = 1_000;
+
 export interface UsageForUsersRequest {
   user_ids: string[];
 }

@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 import { Optional } from '../common/optional.js';
 import { SchemaName } from '../common/schema-name.js';
+import { MAX_REVISION } from './voice-profiles.dto.js';
 
 /** Contract §4: what a publication is made for; it decides the renditions' shape per network. */
 export const CONTENT_PROFILES = ['short_text', 'thread', 'link_share', 'image_post', 'carousel', 'story', 'short_video', 'long_video'] as const;
@@ -41,8 +42,6 @@ export const JSON_MAP_MAX_LENGTH = 65_536;
 export const JSON_MAP_MAX_DEPTH = 16;
 export const PUBLICATIONS_PAGE_MAX = 100;
 export const PUBLICATIONS_PAGE_DEFAULT = 50;
-/** `revision` is a PostgreSQL integer. */
-const MAX_REVISION = 2_147_483_647;
 
 const TIME_STRING = '"" when unset, else an RFC 3339 UTC time with milliseconds';
 const UUID_MESSAGE = { message: '$property must be a UUID' };

@@ -24,7 +24,7 @@ export const MAX_VOICE_PROFILES_PER_WORKSPACE = 100;
 export const MAX_VOICE_PROFILE_ASSIGNMENTS = 100;
 /** The version of the stored definition's shape; bumped when VoiceDefinition changes incompatibly. */
 export const VOICE_DEFINITION_SCHEMA_VERSION = 1;
-/** Largest revision E14 accepts (PostgreSQL integer). */
+/** Largest `expected_revision` accepted (E14, publication PATCH): `revision` is a PostgreSQL integer. */
 export const MAX_REVISION = 2_147_483_647;
 
 /**

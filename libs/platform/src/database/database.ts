@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, DataSourceOptions, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { Logger } from 'pino';
 
 export interface ServiceDatabaseOptions {
@@ -80,7 +80,7 @@ export async function preparedQuery<Row>(dataSource: DataSource, name: string, t
  * (or prepared) query returns rows in the entity's shape without TypeORM's
  * per-row hydration; pg already parses times, jsonb and numbers the same way.
  */
-export function entityColumns(dataSource: DataSource, entity: Function, alias: string): string {
+export function entityColumns(dataSource: DataSource, entity: EntityTarget<ObjectLiteral>, alias: string): string {
   return dataSource
     .getMetadata(entity)
     .columns.map((column) => `${alias}."${column.databaseName}" AS "${column.propertyName}"`)

@@ -4,8 +4,8 @@ import { Problem, problems } from './problem.js';
 const UNAVAILABLE_STATES = /^(08|53|57P0[1-3])/;
 /** Lost races that a retry resolves. */
 const RETRYABLE_STATES = new Set(['40001', '40P01']);
-/** Values PostgreSQL refuses: too long, NUL or unencodable characters, a null where none may be. */
-const INVALID_VALUE_STATES = new Set(['22001', '22021', '22P05', '23502']);
+/** Values PostgreSQL refuses: too long, NUL or unencodable characters (e.g. a lone surrogate in jsonb), a null where none may be. */
+const INVALID_VALUE_STATES = new Set(['22001', '22021', '22P02', '22P05', '23502']);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
 
 interface DriverError {
@@ -45,4 +45,20 @@ export function databaseProblem(error: unknown): Problem | undefined {
 export function isUniqueViolation(error: unknown): boolean {
   const outer = error as DriverError | null;
   return !!outer && typeof outer === 'object' && (outer.driverError ?? outer).code === '23505';
+}
+
+/** Whether a database error is the violation of this named constraint or unique index. */
+export function violatesConstraint(error: unknown, constraint: string): boolean {
+  const failure = error as { constraint?: string; driverError?: { constraint?: string } } | null;
+  return (failure?.driverError?.constraint ?? failure?.constraint) === constraint;
+}
+
+/** Runs a write; the violation of `constraint` becomes the problem that explains it (e.g. 409 duplicate_name). */
+export async function explainingConstraint<T>(write: () => Promise<T>, constraint: string, explain: () => Problem): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (violatesConstraint(error, constraint)) throw explain();
+    throw error;
+  }
 }

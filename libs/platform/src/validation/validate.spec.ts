@@ -45,7 +45,15 @@ describe('validateInput', () => {
 
   it('refuses NUL characters anywhere in the body, naming where', () => {
     const problem = refusal(() => validateInput(UpdatePreferencesRequest, { preferences: { a: { b: ['ok', 'x\u0000'] } } }, 'body'));
-    expect(problem.options.errors).toEqual([{ location: 'body.preferences.a.b[1]', message: 'must not contain NUL characters' }]);
+    expect(problem.options.errors).toEqual([{ location: 'body.preferences.a.b[1]', message: 'must not contain NUL characters or unpaired surrogates' }]);
+  });
+
+  it('refuses unpaired surrogates (jsonb cannot store them) but keeps proper pairs', () => {
+    const lone = refusal(() => validateInput(UpdatePreferencesRequest, { preferences: { a: { b: '\ud800' } } }, 'body'));
+    expect(lone.options.errors).toEqual([{ location: 'body.preferences.a.b', message: 'must not contain NUL characters or unpaired surrogates' }]);
+    const key = refusal(() => validateInput(UpdatePreferencesRequest, { preferences: { ['x\udc00']: {} } }, 'body'));
+    expect(key.options.errors?.[0].location).toBe('body.preferences.x\\udc00');
+    expect(() => validateInput(UpdatePreferencesRequest, { preferences: {}, digest_timezone: '😀' }, 'body')).not.toThrow(/surrogates/);
   });
 
   it('refuses non-objects at the location given', () => {

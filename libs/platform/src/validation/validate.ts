@@ -29,18 +29,24 @@ function isPrintable(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value) ? String(value).length <= 200 : false;
 }
 
-/** PostgreSQL cannot store U+0000 in text or jsonb: such input is refused up front, wherever it hides. */
-function findNulCharacter(value: unknown, location: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? location : undefined;
+/**
+ * Characters PostgreSQL cannot store: U+0000 (in text or jsonb) and a lone
+ * UTF-16 surrogate (JSON.parse lets `"\ud800"` through; jsonb refuses it).
+ * In unicode mode a proper surrogate pair is one code point, so only lone halves match.
+ */
+const UNSTORABLE_CHARACTER = /\u0000|\p{Cs}/u;
+
+function findUnstorableCharacter(value: unknown, location: string): string | undefined {
+  if (typeof value === 'string') return UNSTORABLE_CHARACTER.test(value) ? location : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findNulCharacter(value[i], `${location}[${i}]`);
+      const found = findUnstorableCharacter(value[i], `${location}[${i}]`);
       if (found) return found;
     }
   } else if (value && typeof value === 'object') {
     for (const [key, member] of Object.entries(value)) {
-      if (key.includes('\u0000')) return `${location}.${key.replace(/\u0000/g, '\\u0000')}`;
-      const found = findNulCharacter(member, `${location}.${key}`);
+      if (UNSTORABLE_CHARACTER.test(key)) return `${location}.${JSON.stringify(key).slice(1, -1)}`;
+      const found = findUnstorableCharacter(member, `${location}.${key}`);
       if (found) return found;
     }
   }
@@ -59,8 +65,8 @@ export function validateInput<T extends object>(type: new () => T, input: unknow
   }
   const plain = { ...(input as Record<string, unknown>) };
   for (const member of IGNORED_MEMBERS) delete plain[member];
-  const nul = findNulCharacter(plain, location);
-  if (nul) throw problems.invalid(nul, 'must not contain NUL characters');
+  const unstorable = findUnstorableCharacter(plain, location);
+  if (unstorable) throw problems.invalid(unstorable, 'must not contain NUL characters or unpaired surrogates');
   const instance = plainToInstance(type, plain, { enableImplicitConversion: false });
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
   if (errors.length > 0) {
