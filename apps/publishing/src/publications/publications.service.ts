@@ -204,11 +204,8 @@ export class PublicationsService {
   }
 
   /** A path-addressed publication: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
-  private async findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<PublicationEntity> {
-    const publication = await this.dataSource.getRepository(PublicationEntity).findOneBy({ id });
-    if (!publication) throw problems.notFound('No such publication.');
-    await this.access.requireWorkspace(principal, publication.workspaceId, need, 'path');
-    return publication;
+  private findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<PublicationEntity> {
+    return this.access.requireVisible(principal, () => this.dataSource.getRepository(PublicationEntity).findOneBy({ id }), need, 'No such publication.');
   }
 
   /** The refused UPDATE, explained from the row as it is now: gone, moved on, or no longer editable. */

@@ -64,11 +64,8 @@ export class SocialAccountsService {
   }
 
   /** A path-addressed account: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
-  async findVisible(principal: Principal, id: string, need: 'viewer' | 'editor'): Promise<SocialAccountEntity> {
-    const account = await this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id });
-    if (!account) throw problems.notFound('No such social account.');
-    await this.access.requireWorkspace(principal, account.workspaceId, need, 'path');
-    return account;
+  findVisible(principal: Principal, id: string, need: 'viewer' | 'editor'): Promise<SocialAccountEntity> {
+    return this.access.requireVisible(principal, () => this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id }), need, 'No such social account.');
   }
 
   /** The server of a network with instances, as its origin (`https://Social.Example/` → `https://social.example`), as provider apps store it. */

@@ -99,11 +99,8 @@ export class SocialSetsService {
   }
 
   /** A path-addressed set: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
-  private async findVisible(principal: Principal, id: string, need: 'viewer' | 'editor'): Promise<SocialSetEntity> {
-    const set = await this.dataSource.getRepository(SocialSetEntity).findOneBy({ id });
-    if (!set) throw problems.notFound('No such social set.');
-    await this.access.requireWorkspace(principal, set.workspaceId, need, 'path');
-    return set;
+  private findVisible(principal: Principal, id: string, need: 'viewer' | 'editor'): Promise<SocialSetEntity> {
+    return this.access.requireVisible(principal, () => this.dataSource.getRepository(SocialSetEntity).findOneBy({ id }), need, 'No such social set.');
   }
 
   /** The published shape; members' network, handle and avatar are read now, so renames show at once. */

@@ -137,11 +137,8 @@ export class VoiceProfilesService {
   }
 
   /** A path-addressed profile: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
-  private async findVisible(principal: Principal, id: string, need: 'viewer' | 'editor'): Promise<VoiceProfileEntity> {
-    const profile = await this.dataSource.getRepository(VoiceProfileEntity).findOneBy({ id });
-    if (!profile) throw notFound();
-    await this.access.requireWorkspace(principal, profile.workspaceId, need, 'path');
-    return profile;
+  private findVisible(principal: Principal, id: string, need: 'viewer' | 'editor'): Promise<VoiceProfileEntity> {
+    return this.access.requireVisible(principal, () => this.dataSource.getRepository(VoiceProfileEntity).findOneBy({ id }), need, 'No such voice profile.');
   }
 
   private async present(db: EntityManager, profiles: VoiceProfileEntity[]): Promise<VoiceProfile[]> {

@@ -95,6 +95,22 @@ export class AccessControl implements OnModuleInit, OnModuleDestroy {
     return access as GrantedWorkspaceAccess;
   }
 
+  /**
+   * A resource the path addressed: 404 (`notFound`) when `load` finds none or
+   * it sits in a workspace the caller cannot see, 403 when their role is below `need`.
+   */
+  async requireVisible<T extends { workspaceId: string }>(
+    principal: Principal,
+    load: () => Promise<T | null>,
+    need: WorkspaceRole,
+    notFound: string,
+  ): Promise<T> {
+    const resource = await load();
+    if (!resource) throw problems.notFound(notFound);
+    await this.requireWorkspace(principal, resource.workspaceId, need, 'path');
+    return resource;
+  }
+
   private async lookup(userId: string, rawWorkspaceId: string): Promise<WorkspaceAccess> {
     const workspaceId = rawWorkspaceId.toLowerCase();
     const key = this.cacheKey(userId, workspaceId);
