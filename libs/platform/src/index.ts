@@ -28,3 +28,4 @@ export * from './crypto/canonical-json.js';
 export * from './idempotency/idempotent-requests.js';
 export * from './pagination/cursor-codec.js';
 export * from './http/read-limited.js';
+export * from './database/daily-counts.js';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   MAX_USAGE_USER_IDS,
-  DailyCount,
   DirectoryUser,
   DirectoryUsersReply,
   DirectoryUsersRequest,
@@ -10,7 +9,7 @@ import {
   UsageForUsersReply,
   UsageTotals,
 } from '@social/contracts';
-import { isUuid, preparedQuery, problems } from '@social/platform';
+import { dailyCounts, isUuid, preparedQuery, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 
 
@@ -110,16 +109,7 @@ export class DirectoryService {
                 (SELECT count(*)::int FROM organizations) AS organizations,
                 (SELECT count(*)::int FROM workspaces) AS workspaces`,
       ),
-      // Days are UTC midnights as timestamps (without time zone): generate_series over dates would pick
-      // its timestamptz variant and follow the session's zone.
-      this.dataSource.query<DailyCount[]>(
-        `SELECT to_char(d, 'YYYY-MM-DD') AS date, count(u.id)::int AS value
-         FROM generate_series(date_trunc('day', now() AT TIME ZONE 'UTC') - ($1::int - 1) * interval '1 day',
-                              date_trunc('day', now() AT TIME ZONE 'UTC'), interval '1 day') AS d
-         LEFT JOIN users u ON u.created_at >= d AT TIME ZONE 'UTC' AND u.created_at < (d + interval '1 day') AT TIME ZONE 'UTC'
-         GROUP BY d ORDER BY d`,
-        [days],
-      ),
+      dailyCounts(this.dataSource, { table: 'users', at: 'created_at', days }),
     ]);
     return {
       total_users: total,

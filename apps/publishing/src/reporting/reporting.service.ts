@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DailyCount, MAX_USAGE_USER_IDS, PendingWorkReply, UsageForUsersReply, UsageTotals } from '@social/contracts';
-import { isUuid, problems } from '@social/platform';
+import { MAX_USAGE_USER_IDS, PendingWorkReply, UsageForUsersReply, UsageTotals } from '@social/contracts';
+import { dailyCounts, isUuid, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 
 const MAX_PENDING_WORK_WORKSPACES = 10_000;
@@ -45,16 +45,7 @@ export class ReportingService {
     if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 366) throw problems.invalid('days', 'must be 1 to 366');
     const [[{ total }], trend] = await Promise.all([
       this.dataSource.query<Array<{ total: number }>>(`SELECT count(*)::int AS total FROM publications`),
-      // UTC midnights as timestamps without time zone, as accounts does: the buckets never follow a session zone.
-      this.dataSource.query<DailyCount[]>(
-        `SELECT to_char(d, 'YYYY-MM-DD') AS date, count(p.id)::int AS value
-         FROM generate_series(date_trunc('day', now() AT TIME ZONE 'UTC') - ($1::int - 1) * interval '1 day',
-                              date_trunc('day', now() AT TIME ZONE 'UTC'), interval '1 day') AS d
-         LEFT JOIN publications p ON p.status = 'published'
-               AND p.actual_run_at >= d AT TIME ZONE 'UTC' AND p.actual_run_at < (d + interval '1 day') AT TIME ZONE 'UTC'
-         GROUP BY d ORDER BY d`,
-        [days],
-      ),
+      dailyCounts(this.dataSource, { table: 'publications', at: 'actual_run_at', where: "t.status = 'published'", days }),
     ]);
     return {
       total_publications: total,

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
+import { IsIn, IsString, Length } from 'class-validator';
 import { Optional } from '../common/optional.js';
+import { IsObjectList } from '../common/object-list.js';
 import { SETTING_TYPES, SETTING_VALUE_MAX_LENGTH } from './settings-registry.js';
 
 export const SETTING_SOURCES = ['database', 'environment', 'default'] as const;
@@ -26,12 +26,7 @@ export class InstanceSettingChange {
 
 export class SaveInstanceSettingsRequest {
   @ApiProperty({ type: [InstanceSettingChange], minItems: 1, maxItems: 100 })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @IsObject({ each: true, message: '$property must contain objects' })
-  @ValidateNested({ each: true })
-  @Type(() => InstanceSettingChange)
+  @IsObjectList(InstanceSettingChange, 100, 1)
   settings: InstanceSettingChange[];
 }
 

@@ -4,3 +4,4 @@ export * from './schema-name.js';
 export * from './time.js';
 export * from './optional.js';
 export * from './http-reply.js';
+export * from './object-list.js';

@@ -1,22 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsString,
-  IsUrl,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-  ValidateBy,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsString, IsUrl, IsUUID, Max, MaxLength, Min, ValidateBy, ValidateIf } from 'class-validator';
 import { Optional } from '../common/optional.js';
+import { IsObjectList } from '../common/object-list.js';
 import { SchemaName } from '../common/schema-name.js';
 import { MAX_REVISION } from './voice-profiles.dto.js';
 
@@ -215,11 +201,7 @@ export class UpdatePublicationRequest {
 
   @ApiPropertyOptional({ type: [PublicationSegmentInput], maxItems: MAX_SEGMENTS, description: 'replaces every segment, in this order' })
   @Optional()
-  @IsArray()
-  @ArrayMaxSize(MAX_SEGMENTS)
-  @IsObject({ each: true, message: '$property must contain objects' })
-  @ValidateNested({ each: true })
-  @Type(() => PublicationSegmentInput)
+  @IsObjectList(PublicationSegmentInput, MAX_SEGMENTS)
   segments?: PublicationSegmentInput[];
 }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsObject, IsString, IsUUID, Length, ValidateNested } from 'class-validator';
+import { IsBoolean, IsString, IsUUID, Length } from 'class-validator';
 import { Optional } from '../common/optional.js';
+import { IsObjectList } from '../common/object-list.js';
 import { SOCIAL_PLATFORMS } from './social-accounts.dto.js';
 
 export const SOCIAL_SET_NAME_MAX_LENGTH = 80;
@@ -42,11 +42,7 @@ export class CreateSocialSetRequest {
   is_default?: boolean;
 
   @ApiProperty({ type: [SocialSetAccountRef], maxItems: MAX_SOCIAL_SET_ACCOUNTS, description: ACCOUNTS_DESCRIPTION })
-  @IsArray()
-  @ArrayMaxSize(MAX_SOCIAL_SET_ACCOUNTS)
-  @IsObject({ each: true, message: '$property must contain objects' })
-  @ValidateNested({ each: true })
-  @Type(() => SocialSetAccountRef)
+  @IsObjectList(SocialSetAccountRef, MAX_SOCIAL_SET_ACCOUNTS)
   accounts: SocialSetAccountRef[];
 }
 
@@ -62,11 +58,7 @@ export class ReplaceSocialSetRequest {
   is_default: boolean;
 
   @ApiProperty({ type: [SocialSetAccountRef], maxItems: MAX_SOCIAL_SET_ACCOUNTS, description: ACCOUNTS_DESCRIPTION })
-  @IsArray()
-  @ArrayMaxSize(MAX_SOCIAL_SET_ACCOUNTS)
-  @IsObject({ each: true, message: '$property must contain objects' })
-  @ValidateNested({ each: true })
-  @Type(() => SocialSetAccountRef)
+  @IsObjectList(SocialSetAccountRef, MAX_SOCIAL_SET_ACCOUNTS)
   accounts: SocialSetAccountRef[];
 }
 

@@ -16,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Optional } from '../common/optional.js';
+import { IsObjectList } from '../common/object-list.js';
 
 export const VOICE_PROFILE_NAME_MAX_LENGTH = 80;
 /** Profiles are picked from a menu (409 `too_many_voice_profiles` beyond). */
@@ -83,11 +84,7 @@ function EntryListMember(type: new () => object, maxItems: number): PropertyDeco
   return (target, key) => {
     ApiPropertyOptional({ type: [type], maxItems })(target, key);
     Optional()(target, key);
-    IsArray()(target, key);
-    ArrayMaxSize(maxItems)(target, key);
-    IsObject({ each: true, message: '$property must contain objects' })(target, key);
-    ValidateNested({ each: true })(target, key);
-    Type(() => type)(target, key);
+    IsObjectList(type, maxItems)(target, key);
   };
 }
 
