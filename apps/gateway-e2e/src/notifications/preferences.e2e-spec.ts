@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { call, expectProblem, registerUser } from '../support/api.js';
+import { call, expectProblem, locations, registerUser } from '../support/api.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 
 const TOPICS = [
@@ -7,7 +7,6 @@ const TOPICS = [
   'reply_failed', 'workspace_invite', 'ownership_transfer', 'security_action', 'access_changed',
 ];
 const put = (token: string, body: unknown) => call('PUT', '/notifications/preferences', { token, body });
-const locations = (problem: { errors: Array<{ location: string }> }) => problem.errors.map((e) => e.location);
 
 describe('notifications: E26 GET /notifications/preferences', () => {
   it('answers the defaults for a new user, every field present', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { call, expectProblem, registerUser, schemaUrlFor } from '../support/api.js';
+import { call, expectProblem, registerUser, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
@@ -8,7 +8,7 @@ import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, createWorkspace, joinWorkspace } from '../support/tenancy.js';
 
 const CONTENT_PROFILES = ['short_text', 'thread', 'link_share', 'image_post', 'carousel', 'story', 'short_video', 'long_video'];
-const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const TIME = RFC3339_MS;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const INHERITED_REPOST = {
   mode: 'inherit',

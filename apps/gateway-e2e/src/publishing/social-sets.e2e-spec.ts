@@ -1,19 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { call, expectProblem, registerUser } from '../support/api.js';
+import { call, expectProblem, locations, registerUser, RFC3339_MS } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { connectSandboxAccount } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, createWorkspace, joinWorkspace } from '../support/tenancy.js';
 
-const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const TIME = RFC3339_MS;
 const members = (...ids: string[]) => ids.map((id) => ({ social_account_id: id }));
 const createSet = (token: string, body: unknown) => call('POST', '/social-sets', { token, body });
 const replaceSet = (token: string, id: string, body: unknown) => call('PUT', `/social-sets/${id}`, { token, body });
 const getSet = (token: string, id: string) => call('GET', `/social-sets/${id}`, { token });
 const listSets = (token: string, workspaceId: string) => call('GET', `/social-sets?workspace_id=${workspaceId}`, { token });
-const locations = (problem: { errors: Array<{ location: string }> }) => problem.errors.map((error) => error.location);
 
 async function newSet(token: string, workspaceId: string, name: string, accountIds: string[] = [], isDefault?: boolean) {
   const response = await createSet(token, { workspace_id: workspaceId, name, accounts: members(...accountIds), ...(isDefault === undefined ? {} : { is_default: isDefault }) });

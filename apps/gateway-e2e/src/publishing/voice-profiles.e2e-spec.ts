@@ -1,19 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { call, expectProblem, registerUser } from '../support/api.js';
+import { call, expectProblem, locations, registerUser, RFC3339_MS } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { connectSandboxAccount } from '../support/publishing.js';
 import { expectMatchesOwnSchema, expectMatchesSchema } from '../support/schemas.js';
 import { createTenant, createWorkspace, joinWorkspace } from '../support/tenancy.js';
 
-const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const TIME = RFC3339_MS;
 const createProfile = (token: string, body: unknown) => call('POST', '/voice-profiles', { token, body });
 const replaceProfile = (token: string, id: string, body: unknown) => call('PUT', `/voice-profiles/${id}`, { token, body });
 const assign = (token: string, id: string, accountIds: unknown) => call('PUT', `/voice-profiles/${id}/assignments`, { token, body: { account_ids: accountIds } });
 const getProfile = (token: string, id: string) => call('GET', `/voice-profiles/${id}`, { token });
 const listProfiles = (token: string, workspaceId: string) => call('GET', `/voice-profiles?workspace_id=${workspaceId}`, { token });
-const locations = (problem: { errors: Array<{ location: string }> }) => problem.errors.map((error) => error.location);
 
 const EMPTY_DEFINITION = {
   boundaries: [],

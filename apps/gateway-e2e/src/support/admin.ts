@@ -64,4 +64,4 @@ export function expectNoSecretsInAnswers(secrets: string[]) {
   }
 }
 
-export const locations = (problem: { errors?: Array<{ location: string }> }) => (problem.errors ?? []).map((e) => e.location);
+export { locations } from './api.js';
