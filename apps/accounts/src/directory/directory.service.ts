@@ -12,7 +12,6 @@ import {
 import { dailyCounts, isUuid, preparedQuery, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 
-
 /**
  * Sort columns of E9. `workspace_count` is the user's workspace memberships;
  * `publication_count` is publishing's count, which accounts cannot order by:

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AdminPatterns, PlanPublicationAnglesRequest, Principal, PublicationAngles, ResolvedPrompt, ResolvePromptRequest } from '@social/contracts';
-import { AccessControl, RateLimiter, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { AccessControl, Problem, RateLimiter, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -52,10 +52,9 @@ export class PublicationAnglesService implements OnModuleInit, OnApplicationShut
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     const brief = await loadAngleBrief(this.dataSource.manager, workspace.workspace_id, input);
     const provider = this.ai.provider();
+    if (deadline - Date.now() <= 0) throw aiProblems.timeout();
     await this.limiter.hit({ key: `angles:user:${principal.userId}`, limit: this.config.RATE_LIMIT_ANGLES_PER_MINUTE, windowSeconds: 60 });
-    const prompt = await this.rpc.send<ResolvedPrompt>(AdminPatterns.resolvePrompt, { key: ANGLES_PROMPT_KEY } satisfies ResolvePromptRequest, {
-      timeoutMs: Math.max(1, Math.min(PROMPT_TIMEOUT_MS, deadline - Date.now())),
-    });
+    const prompt = await this.promptWithin(deadline);
     const messages: ChatMessage[] = [
       { role: 'system', content: prompt.value },
       { role: 'user', content: JSON.stringify(brief) },
@@ -67,5 +66,19 @@ export class PublicationAnglesService implements OnModuleInit, OnApplicationShut
       this.logger.warn({ attempt, reason: parsed.error, prompt_version: prompt.version }, 'AI model answered unusable angles');
     }
     throw aiProblems.invalidOutput();
+  }
+
+  /** The effective prompt, asked of admin within what is left of the budget; running out of it is our 504 ai_timeout. */
+  private async promptWithin(deadline: number): Promise<ResolvedPrompt> {
+    const left = deadline - Date.now();
+    if (left <= 0) throw aiProblems.timeout();
+    try {
+      return await this.rpc.send<ResolvedPrompt>(AdminPatterns.resolvePrompt, { key: ANGLES_PROMPT_KEY } satisfies ResolvePromptRequest, {
+        timeoutMs: Math.min(PROMPT_TIMEOUT_MS, left),
+      });
+    } catch (error) {
+      if (left < PROMPT_TIMEOUT_MS && error instanceof Problem && error.status === 504) throw aiProblems.timeout();
+      throw error;
+    }
   }
 }

@@ -9,6 +9,7 @@ describe('databaseProblem', () => {
     [{ driverError: { code: '40001' } }, 503, 'concurrent_update'],
     [{ driverError: { code: '23505' } }, 409, 'conflict'],
     [{ driverError: { code: '23502' } }, 422, 'invalid_value'],
+    [{ driverError: { code: '22P02', message: 'invalid input syntax for type json' } }, 422, 'invalid_value'],
   ])('maps %j to %i %s', (error, status, code) => {
     const problem = databaseProblem(error);
     expect(problem?.status).toBe(status);
@@ -18,6 +19,8 @@ describe('databaseProblem', () => {
   it('leaves other errors alone', () => {
     expect(databaseProblem(new TypeError('x'))).toBeUndefined();
     expect(databaseProblem({ driverError: { code: '42P01' } })).toBeUndefined();
+    // A bad uuid or number reaching SQL is our bug (a 500, logged), not the client's value.
+    expect(databaseProblem({ driverError: { code: '22P02', message: 'invalid input syntax for type uuid: "x"' } })).toBeUndefined();
     expect(databaseProblem(undefined)).toBeUndefined();
   });
 });

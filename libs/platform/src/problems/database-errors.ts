@@ -4,8 +4,10 @@ import { Problem, problems } from './problem.js';
 const UNAVAILABLE_STATES = /^(08|53|57P0[1-3])/;
 /** Lost races that a retry resolves. */
 const RETRYABLE_STATES = new Set(['40001', '40P01']);
-/** Values PostgreSQL refuses: too long, NUL or unencodable characters (e.g. a lone surrogate in jsonb), a null where none may be. */
-const INVALID_VALUE_STATES = new Set(['22001', '22021', '22P02', '22P05', '23502']);
+/** Values PostgreSQL refuses: too long, NUL or unencodable characters, a null where none may be. */
+const INVALID_VALUE_STATES = new Set(['22001', '22021', '22P05', '23502']);
+/** Invalid text representation: only jsonb's (e.g. a lone surrogate) is the request's value; a bad uuid or number in SQL is our bug. */
+const INVALID_TEXT_STATE = '22P02';
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
 
 interface DriverError {
@@ -31,7 +33,7 @@ export function databaseProblem(error: unknown): Problem | undefined {
   if (RETRYABLE_STATES.has(code)) {
     return problems.unavailable('concurrent_update', 'The request collided with another one; try again.', 1);
   }
-  if (INVALID_VALUE_STATES.has(code)) {
+  if (INVALID_VALUE_STATES.has(code) || (code === INVALID_TEXT_STATE && /json/i.test(inner.message ?? ''))) {
     // Validation should have caught it: a safety net, logged by the caller.
     return new Problem(422, 'invalid_value', 'A value in the request cannot be stored.');
   }
