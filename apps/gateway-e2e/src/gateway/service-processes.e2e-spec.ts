@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { freePort, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
+import { BACKEND_SERVICES } from '@social/contracts';
+import { freePort, REPO_ROOT, startPrivateNats, startProcess, stopProcess, waitFor } from '@social/testing';
 import { call, registerUser } from '../support/api.js';
+import { startGatewayReplica } from '../support/gateway-replica.js';
 
 /** Extra processes of the real apps, started beside the suite's stack. */
 const started: ChildProcess[] = [];
@@ -47,5 +49,30 @@ describe('service processes', () => {
       Array.from({ length: 20 }, () => call('GET', '/notifications/preferences', { token: user.token }).then((r) => r.status)),
     );
     expect(statuses).toEqual(Array(20).fill(200));
+  });
+
+  it('GET /ready answers 503 not_ready, naming every service that does not answer, with Retry-After', async () => {
+    // A gateway on a NATS server where no service runs: up (/health), never ready.
+    const lonely = await startPrivateNats();
+    const replica = await startGatewayReplica({ natsUrl: lonely.url, waitFor: '/health' }).catch(async (error) => {
+      await lonely.stop();
+      throw error;
+    });
+    try {
+      const response = await fetch(`${replica.baseUrl}/ready`);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({
+        $schema: `${replica.baseUrl}/api/v1/schemas/ErrorModel.json`,
+        status: 503,
+        code: 'not_ready',
+        title: 'Service Unavailable',
+        missing_services: [...BACKEND_SERVICES],
+      });
+      expect(response.headers.get('retry-after')).toBe('2');
+    } finally {
+      await replica.stop();
+      await lonely.stop();
+    }
   });
 });

@@ -5,8 +5,16 @@ export interface GatewayReplica {
   stop(): Promise<void>;
 }
 
+export interface GatewayReplicaOptions {
+  /** Defaults to the suites' NATS, where every service answers. */
+  natsUrl?: string;
+  /** What counts as started: `/ready` (every service answers, the default) or `/health` (the process is up). */
+  waitFor?: '/ready' | '/health';
+}
+
 /** A second gateway process on the suites' NATS: what one replica learns (revocations, rate counts) must reach the other. */
-export async function startGatewayReplica(): Promise<GatewayReplica> {
+export async function startGatewayReplica(options: GatewayReplicaOptions = {}): Promise<GatewayReplica> {
+  const startedWhen = options.waitFor ?? '/ready';
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = startProcess(process.execPath, ['apps/gateway/dist/main.js'], {
@@ -15,13 +23,13 @@ export async function startGatewayReplica(): Promise<GatewayReplica> {
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
-      NATS_URL: process.env.E2E_NATS_URL_IN_USE,
+      NATS_URL: options.natsUrl ?? process.env.E2E_NATS_URL_IN_USE,
       JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY,
       LOG_LEVEL: 'warn',
     },
   });
   try {
-    await waitFor('a second gateway replica', async () => (await fetch(`${baseUrl}/ready`)).status === 200, 30_000);
+    await waitFor('a second gateway replica', async () => (await fetch(`${baseUrl}${startedWhen}`)).status === 200, 30_000);
   } catch (error) {
     await stopProcess(child);
     throw error;
