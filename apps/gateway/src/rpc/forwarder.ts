@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { RpcRequest } from '@social/contracts';
+import { IDEMPOTENCY_KEY_HEADER, type RpcRequest } from '@social/contracts';
 import { RpcClient } from '@social/platform';
 import type { FastifyRequest } from 'fastify';
 
@@ -15,7 +15,7 @@ export class Forwarder {
   constructor(private readonly rpc: RpcClient) {}
 
   send<T>(pattern: string, request: FastifyRequest, parts: ForwardParts = {}): Promise<T> {
-    const idempotencyKey = request.headers['idempotency-key'];
+    const idempotencyKey = request.headers[IDEMPOTENCY_KEY_HEADER];
     const envelope: RpcRequest = {
       principal: request.principal ?? null,
       params: parts.params ?? {},

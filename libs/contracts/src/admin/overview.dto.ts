@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
+/** One day of a trend; reporting services answer these (`DailyCount`). */
 export class TrendPoint {
   @ApiProperty({ description: 'YYYY-MM-DD (UTC)' }) date: string;
   @ApiProperty() value: number;

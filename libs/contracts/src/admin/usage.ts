@@ -1,4 +1,5 @@
 import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
+import type { TrendPoint } from './overview.dto.js';
 import { PUBLISHING_SERVICE } from '../publishing/patterns.js';
 
 /**
@@ -49,11 +50,8 @@ export interface UsageTotalsRequest {
   days: number;
 }
 
-export interface DailyCount {
-  /** `YYYY-MM-DD`, UTC. */
-  date: string;
-  value: number;
-}
+/** One UTC day's count (`YYYY-MM-DD`), as E7 publishes it. */
+export type DailyCount = TrendPoint;
 
 /** Every member optional: each service reports what it owns. */
 export interface UsageTotals {

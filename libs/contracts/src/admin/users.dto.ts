@@ -1,14 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Optional } from '../common/optional.js';
+import { IsQueryInteger } from '../common/query-integer.js';
 
 export const USER_SORTS = ['created_at', 'email', 'display_name', 'last_active_at', 'workspace_count', 'publication_count'] as const;
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export const MAX_PER_PAGE = 100;
 
-/** Query strings arrive as text: digits become numbers, anything else stays and fails `IsInt`. */
-const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value);
 
 /** E9 query (interface limits table). */
 export class ListInstanceUsersQuery {
@@ -21,16 +19,14 @@ export class ListInstanceUsersQuery {
     description: 'at most 2^53−1 (9007199254740991, the largest integer a JSON number carries exactly); larger is 422. A page beyond the last answers an empty `users` list.',
   })
   @Optional()
-  @Transform(toInteger)
-  @IsInt({ message: '$property must be an integer' })
+  @IsQueryInteger()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   page?: number;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 1, maximum: MAX_PER_PAGE, default: 25 })
   @Optional()
-  @Transform(toInteger)
-  @IsInt({ message: '$property must be an integer' })
+  @IsQueryInteger()
   @Min(1)
   @Max(MAX_PER_PAGE)
   per_page?: number;

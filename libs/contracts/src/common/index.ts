@@ -5,3 +5,4 @@ export * from './time.js';
 export * from './optional.js';
 export * from './http-reply.js';
 export * from './object-list.js';
+export * from './query-integer.js';

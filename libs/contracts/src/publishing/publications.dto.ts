@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsString, IsUrl, IsUUID, Max, MaxLength, Min, ValidateBy, ValidateIf } from 'class-validator';
 import { Optional } from '../common/optional.js';
+import { IsQueryInteger } from '../common/query-integer.js';
 import { IsObjectList } from '../common/object-list.js';
 import { SchemaName } from '../common/schema-name.js';
 import { MAX_REVISION } from './voice-profiles.dto.js';
@@ -34,8 +34,6 @@ const UUID_MESSAGE = { message: '$property must be a UUID' };
 const HTTP_URL = { protocols: ['https', 'http'], require_protocol: true };
 const HTTP_URL_MESSAGE = { message: '$property must be an http(s) URL or ""' };
 
-/** Query strings arrive as text: digits become numbers, anything else stays and fails `IsInt`. */
-const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value);
 
 function nestsWithin(value: unknown, depth: number): boolean {
   if (value === null || typeof value !== 'object') return true;
@@ -102,8 +100,7 @@ export class ListPublicationsQuery {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PUBLICATIONS_PAGE_MAX, default: PUBLICATIONS_PAGE_DEFAULT })
   @Optional()
-  @Transform(toInteger)
-  @IsInt({ message: '$property must be an integer' })
+  @IsQueryInteger()
   @Min(1)
   @Max(PUBLICATIONS_PAGE_MAX)
   limit?: number;

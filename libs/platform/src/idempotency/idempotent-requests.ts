@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HttpReply, IDEMPOTENCY_KEY_MAX_LENGTH } from '@social/contracts';
+import { HttpReply, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from '@social/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { fingerprintOf } from '../crypto/canonical-json.js';
 import { Problem, problems } from '../problems/problem.js';
@@ -33,7 +33,7 @@ export const IDEMPOTENCY_TABLE_SQL = `
   -- Pruning takes the oldest expired rows.
   CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at)`;
 
-const KEY_LOCATION = 'header.idempotency-key';
+const KEY_LOCATION = `header.${IDEMPOTENCY_KEY_HEADER}`;
 
 /** Who asks what: a key means something only within (caller, workspace, operation), contract §1. */
 export interface IdempotencyScope {

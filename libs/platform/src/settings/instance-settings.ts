@@ -2,6 +2,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
   AdminPatterns,
   SETTINGS_CHANGED_SUBJECT,
+  SETTING_SOURCES,
   SETTINGS_REGISTRY,
   SettingDefinition,
   settingDefinition,
@@ -13,7 +14,7 @@ import {
 import type { Logger } from 'pino';
 import { RpcClient } from '../rpc/rpc-client.js';
 
-export type SettingSource = 'database' | 'environment' | 'default';
+export type SettingSource = (typeof SETTING_SOURCES)[number];
 
 export interface ResolvedSetting {
   value: string;
