@@ -3,17 +3,18 @@ import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, ge
 import {
   CompleteSocialAccountConnectionQuery,
   ConnectSocialAccountRequest,
+  HttpReply,
   ListSocialAccountsQuery,
   PublishingPatterns,
   SocialAccount,
   SocialAccountAuthorization,
-  SocialAccountConnection,
   SocialAccountList,
   schemaNameOf,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
 import { baseUrlOf, schemaUrl } from '../http/base-url.js';
+import { unwrapHttpReply } from '../http/http-reply.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { ValidQuery } from '../http/valid-query.pipe.js';
@@ -62,14 +63,14 @@ export class SocialAccountsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(ConnectSocialAccountRequest)) body: ConnectSocialAccountRequest,
   ): Promise<SocialAccount | (SocialAccountAuthorization & { $schema: string })> {
-    const answer = await this.forward.send<SocialAccount | SocialAccountAuthorization>(PublishingPatterns.connectSocialAccount, req, { body });
-    if ('authorization_url' in answer) {
-      reply.status(200);
+    const answer = await this.forward.send<HttpReply<SocialAccount | SocialAccountAuthorization>>(PublishingPatterns.connectSocialAccount, req, { body });
+    const connected = unwrapHttpReply(reply, answer);
+    if ('authorization_url' in connected) {
       // Not the SocialAccount the route declares: its own $schema (the interceptor keeps a body's own).
-      return { $schema: schemaUrl(baseUrlOf(req, this.config.PUBLIC_BASE_URL), schemaNameOf(SocialAccountAuthorization)), ...answer };
+      return { $schema: schemaUrl(baseUrlOf(req, this.config.PUBLIC_BASE_URL), schemaNameOf(SocialAccountAuthorization)), ...connected };
     }
-    reply.header('location', `/social-accounts/${answer.id}`);
-    return answer;
+    reply.header('location', `/social-accounts/${connected.id}`);
+    return connected;
   }
 
   @Get('callback/:provider')
@@ -90,12 +91,12 @@ export class SocialAccountsController {
     @Param('provider') provider: string,
     @Query(new ValidQuery(CompleteSocialAccountConnectionQuery)) query: CompleteSocialAccountConnectionQuery,
   ): Promise<SocialAccount> {
-    const { created, account } = await this.forward.send<SocialAccountConnection>(PublishingPatterns.completeSocialAccountConnection, req, {
+    const answer = await this.forward.send<HttpReply<SocialAccount>>(PublishingPatterns.completeSocialAccountConnection, req, {
       params: { provider },
       query: { ...query },
     });
-    if (created) reply.header('location', `/social-accounts/${account.id}`);
-    else reply.status(200);
+    const account = unwrapHttpReply(reply, answer);
+    if (answer.status === 201) reply.header('location', `/social-accounts/${account.id}`);
     return account;
   }
 

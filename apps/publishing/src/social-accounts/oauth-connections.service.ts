@@ -3,8 +3,9 @@ import {
   CompleteSocialAccountConnectionQuery,
   Principal,
   ResolvedProviderApp,
+  HttpReply,
+  SocialAccount,
   SocialAccountAuthorization,
-  SocialAccountConnection,
 } from '@social/contracts';
 import { AccessControl, InstanceSettings, isUniqueViolation, Problem, problems, SecretBox, SERVICE_CONFIG } from '@social/platform';
 import { createHash, randomBytes } from 'node:crypto';
@@ -90,7 +91,7 @@ export class OAuthConnections {
     return { authorization_url: provider.authorizationUrl(toClient(app), { redirectUri, state, codeChallenge }), state };
   }
 
-  async complete(principal: Principal, platform: string, query: CompleteSocialAccountConnectionQuery): Promise<SocialAccountConnection> {
+  async complete(principal: Principal, platform: string, query: CompleteSocialAccountConnectionQuery): Promise<HttpReply<SocialAccount>> {
     const provider = this.registry.get(platform);
     if (provider?.connectMode !== 'oauth') throw problems.notFound('No network connects through this callback.');
     const state = await this.spendState(principal.userId, provider.platform, query.state);
@@ -154,8 +155,8 @@ export class OAuthConnections {
     return app!;
   }
 
-  /** A new identity is connected (created); one the workspace has already gets the new tokens and is active again. */
-  private async upsert(state: StateRow, userId: string, identity: ConnectedIdentity, grant: ProviderGrant): Promise<SocialAccountConnection> {
+  /** A new identity is connected (201); one the workspace has already gets the new tokens and is active again (200). */
+  private async upsert(state: StateRow, userId: string, identity: ConnectedIdentity, grant: ProviderGrant): Promise<HttpReply<SocialAccount>> {
     const accounts = this.dataSource.getRepository(SocialAccountEntity);
     const profile = {
       username: identity.username,
@@ -172,7 +173,7 @@ export class OAuthConnections {
       if (existing) {
         const changes = { ...profile, credentials: this.sealGrant(existing.id, grant), updatedAt: now };
         const updated = await accounts.update({ id: existing.id }, changes);
-        if (updated.affected) return { created: false, account: toSocialAccount({ ...existing, ...changes }) };
+        if (updated.affected) return { status: 200, body: toSocialAccount({ ...existing, ...changes }), replayed: false };
         // Disconnected meanwhile: connected afresh on the next round.
         continue;
       }
@@ -189,7 +190,7 @@ export class OAuthConnections {
       };
       try {
         await accounts.insert(account);
-        return { created: true, account: toSocialAccount(account) };
+        return { status: 201, body: toSocialAccount(account), replayed: false };
       } catch (error) {
         // A parallel callback connected the same identity first: refreshed on the next round.
         if (!isUniqueViolation(error)) throw error;

@@ -3,12 +3,12 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   CompleteSocialAccountConnectionQuery,
   ConnectSocialAccountRequest,
+  HttpReply,
   ListSocialAccountsQuery,
   PublishingPatterns,
   RpcRequest,
   SocialAccount,
   SocialAccountAuthorization,
-  SocialAccountConnection,
   SocialAccountList,
 } from '@social/contracts';
 import { pathId, requirePrincipal, validateInput } from '@social/platform';
@@ -35,12 +35,12 @@ export class SocialAccountsHandler {
   }
 
   @MessagePattern(PublishingPatterns.connectSocialAccount)
-  connect(@Payload() req: RpcRequest): Promise<SocialAccount | SocialAccountAuthorization> {
+  connect(@Payload() req: RpcRequest): Promise<HttpReply<SocialAccount | SocialAccountAuthorization>> {
     return this.accounts.connect(requirePrincipal(req), validateInput(ConnectSocialAccountRequest, req.body, 'body'));
   }
 
   @MessagePattern(PublishingPatterns.completeSocialAccountConnection)
-  complete(@Payload() req: RpcRequest<unknown, unknown, { provider: string }>): Promise<SocialAccountConnection> {
+  complete(@Payload() req: RpcRequest<unknown, unknown, { provider: string }>): Promise<HttpReply<SocialAccount>> {
     const principal = requirePrincipal(req);
     return this.oauth.complete(principal, String(req.params.provider ?? ''), validateInput(CompleteSocialAccountConnectionQuery, req.query, 'query'));
   }

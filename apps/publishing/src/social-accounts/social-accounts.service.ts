@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   ConnectSocialAccountRequest,
+  HttpReply,
   Principal,
   SANDBOX_PROVIDER,
   SocialAccount,
@@ -35,7 +36,7 @@ export class SocialAccountsService {
   }
 
   /** Sandbox: the account at once (201). OAuth networks: where to send the user (200), completed by OAuthConnections.complete. */
-  async connect(principal: Principal, input: ConnectSocialAccountRequest): Promise<SocialAccount | SocialAccountAuthorization> {
+  async connect(principal: Principal, input: ConnectSocialAccountRequest): Promise<HttpReply<SocialAccount | SocialAccountAuthorization>> {
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     const provider = this.providers.get(input.provider);
     if (input.provider !== SANDBOX_PROVIDER && input.username !== undefined) {
@@ -50,10 +51,12 @@ export class SocialAccountsService {
         throw problems.invalid('body.provider', 'the sandbox provider is turned off on this instance', input.provider);
       }
       const id = uuidv7();
-      return this.saveNew(id, workspace.workspace_id, input.provider, principal.userId, provider.connect({ accountId: id, username: input.username }));
+      const account = await this.saveNew(id, workspace.workspace_id, input.provider, principal.userId, provider.connect({ accountId: id, username: input.username }));
+      return { status: 201, body: account, replayed: false };
     }
     if (provider?.connectMode === 'oauth') {
-      return this.oauth.begin(principal, workspace.workspace_id, provider, hasInstances ? this.instanceUrlOf(input) : '');
+      const authorization = await this.oauth.begin(principal, workspace.workspace_id, provider, hasInstances ? this.instanceUrlOf(input) : '');
+      return { status: 200, body: authorization, replayed: false };
     }
     throw problems.invalid('body.provider', this.providers.unavailableReason(input.provider), input.provider);
   }

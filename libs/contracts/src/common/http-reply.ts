@@ -1,9 +1,10 @@
 /**
  * A service's answer that decides its own HTTP status and headers, for
  * operations whose success varies: an idempotent replay (the first answer
- * again, marked `Idempotent-Replayed: true`), or E17's 201 when it opens an
- * upload session and 200 when it deduplicates. The gateway controller unwraps
- * it; every other operation answers its body alone.
+ * again, marked `Idempotent-Replayed: true`), a connect that creates an
+ * account (201) or sends the user to a network (200), a callback that creates
+ * (201) or refreshes (200), or E17's 201 / 200 when it deduplicates. The
+ * gateway controller unwraps it; every other operation answers its body alone.
  */
 export interface HttpReply<T> {
   status: number;

@@ -83,9 +83,3 @@ export class SocialAccountAuthorization {
   @ApiProperty() authorization_url: string;
   @ApiProperty({ description: 'single-use, bound to the caller and the workspace, valid 10 minutes' }) state: string;
 }
-
-/** Reply of `completeSocialAccountConnection` to the gateway: 201 when `created`, else 200 (the account was connected already and is refreshed). */
-export interface SocialAccountConnection {
-  created: boolean;
-  account: SocialAccount;
-}
