@@ -29,3 +29,4 @@ export * from './idempotency/idempotent-requests.js';
 export * from './pagination/cursor-codec.js';
 export * from './http/read-limited.js';
 export * from './database/daily-counts.js';
+export * from './events/workspace-purge.js';

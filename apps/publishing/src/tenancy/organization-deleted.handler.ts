@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OrganizationDeletedEvent } from '@social/contracts';
-import { DurableEventHandler, isUuid } from '@social/platform';
+import { DurableEventHandler, purgeDeletedWorkspaces } from '@social/platform';
 import { DataSource } from 'typeorm';
 
 /**
@@ -18,18 +17,12 @@ export const WORKSPACE_OWNED_TABLES = [
   'oauth_states',
 ] as const;
 
-/** Purges everything publishing keeps for the deleted workspaces, in one transaction. Idempotent: a redelivery deletes nothing more. */
+/** Purges everything publishing keeps for the deleted workspaces. */
 @Injectable()
 export class OrganizationDeletedHandler implements DurableEventHandler {
   constructor(private readonly dataSource: DataSource) {}
 
-  async handle(_subject: string, payload: unknown): Promise<void> {
-    const event = payload as Partial<OrganizationDeletedEvent> | null;
-    // Nothing to purge in an event without workspaces (or of a shape we do not know): acknowledged, not retried forever.
-    if (!Array.isArray(event?.workspace_ids) || event.workspace_ids.length === 0) return;
-    const workspaceIds = event.workspace_ids.filter(isUuid);
-    await this.dataSource.transaction(async (db) => {
-      for (const table of WORKSPACE_OWNED_TABLES) await db.query(`DELETE FROM ${table} WHERE workspace_id = ANY($1::uuid[])`, [workspaceIds]);
-    });
+  handle(_subject: string, payload: unknown): Promise<void> {
+    return purgeDeletedWorkspaces(this.dataSource, payload, WORKSPACE_OWNED_TABLES);
   }
 }
