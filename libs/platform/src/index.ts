@@ -30,3 +30,4 @@ export * from './pagination/cursor-codec.js';
 export * from './http/read-limited.js';
 export * from './database/daily-counts.js';
 export * from './events/workspace-purge.js';
+export * from './validation/usage-requests.js';

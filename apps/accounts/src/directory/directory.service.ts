@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  MAX_USAGE_USER_IDS,
   DirectoryUser,
   DirectoryUsersReply,
   DirectoryUsersRequest,
@@ -9,7 +8,7 @@ import {
   UsageForUsersReply,
   UsageTotals,
 } from '@social/contracts';
-import { dailyCounts, isUuid, preparedQuery, problems } from '@social/platform';
+import { dailyCounts, preparedQuery, problems, usageTrendDays, usageUserIds } from '@social/platform';
 import { DataSource } from 'typeorm';
 
 /**
@@ -72,10 +71,8 @@ export class DirectoryService {
   }
 
   /** `accounts.usage.for-users`: what accounts owns per user (memberships, last activity), one query for the whole page. */
-  async usageForUsers(userIds: unknown): Promise<UsageForUsersReply> {
-    if (!Array.isArray(userIds) || userIds.length > MAX_USAGE_USER_IDS || !userIds.every(isUuid)) {
-      throw problems.invalid('user_ids', `must be at most ${MAX_USAGE_USER_IDS} user ids`);
-    }
+  async usageForUsers(request: unknown): Promise<UsageForUsersReply> {
+    const userIds = usageUserIds(request);
     const rows = await this.dataSource.query<
       Array<{ id: string; last_active_at: Date | null; organization_count: number; workspace_count: number }>
     >(
@@ -100,8 +97,8 @@ export class DirectoryService {
   }
 
   /** `accounts.usage.totals`: users, organizations, workspaces and daily registrations over the last `days` UTC days. */
-  async totals(days: unknown): Promise<UsageTotals> {
-    if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 366) throw problems.invalid('days', 'must be 1 to 366');
+  async totals(request: unknown): Promise<UsageTotals> {
+    const days = usageTrendDays(request);
     const [[{ total, organizations, workspaces }], trend] = await Promise.all([
       this.dataSource.query<Array<{ total: number; organizations: number; workspaces: number }>>(
         `SELECT (SELECT count(*)::int FROM users) AS total,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { MAX_USAGE_USER_IDS, PendingWorkReply, UsageForUsersReply, UsageTotals } from '@social/contracts';
-import { dailyCounts, isUuid, problems } from '@social/platform';
+import { PendingWorkReply, UsageForUsersReply, UsageTotals } from '@social/contracts';
+import { dailyCounts, isUuid, problems, usageTrendDays, usageUserIds } from '@social/platform';
 import { DataSource } from 'typeorm';
 
 const MAX_PENDING_WORK_WORKSPACES = 10_000;
@@ -15,10 +15,8 @@ export class ReportingService {
   constructor(private readonly dataSource: DataSource) {}
 
   /** `publishing.usage.for-users`: publications each user created and social accounts each connected. */
-  async usageForUsers(userIds: unknown): Promise<UsageForUsersReply> {
-    if (!Array.isArray(userIds) || userIds.length > MAX_USAGE_USER_IDS || !userIds.every(isUuid)) {
-      throw problems.invalid('user_ids', `must be at most ${MAX_USAGE_USER_IDS} user ids`);
-    }
+  async usageForUsers(request: unknown): Promise<UsageForUsersReply> {
+    const userIds = usageUserIds(request);
     // Two grouped index scans (publications by created_by, accounts by connected_by), whatever the page size.
     const rows = await this.dataSource.query<Array<{ user_id: string; publication_count: number; social_account_count: number }>>(
       `SELECT u.user_id, coalesce(p.count, 0)::int AS publication_count, coalesce(a.count, 0)::int AS social_account_count
@@ -41,8 +39,8 @@ export class ReportingService {
    * UTC day over the last `days` (by `actual_run_at`); `published_last_30_days`
    * is that trend's sum, as accounts' new users are its registrations' sum.
    */
-  async totals(days: unknown): Promise<UsageTotals> {
-    if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 366) throw problems.invalid('days', 'must be 1 to 366');
+  async totals(request: unknown): Promise<UsageTotals> {
+    const days = usageTrendDays(request);
     const [[{ total }], trend] = await Promise.all([
       this.dataSource.query<Array<{ total: number }>>(`SELECT count(*)::int AS total FROM publications`),
       dailyCounts(this.dataSource, { table: 'publications', at: 'actual_run_at', where: "t.status = 'published'", days }),
