@@ -5,7 +5,7 @@ import {
   OrganizationRole,
   WorkspaceMember,
 } from '@social/contracts';
-import { isUuid, problems } from '@social/platform';
+import { pathId, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, EntityManager } from 'typeorm';
 import { MembershipEvents } from './membership-events.js';
@@ -89,8 +89,7 @@ export class OrganizationsService {
 
   /** The organization as its member sees it; not a member (or no such organization) is 404. */
   async membership(userId: string, organizationId: string, db: EntityManager = this.dataSource.manager): Promise<OrganizationRow> {
-    if (!isUuid(organizationId)) throw problems.notFound();
-    const [row] = (await db.query(ORGANIZATION_OF_MEMBER_SQL, [organizationId, userId])) as OrganizationRow[];
+    const [row] = (await db.query(ORGANIZATION_OF_MEMBER_SQL, [pathId(organizationId), userId])) as OrganizationRow[];
     if (!row) throw problems.notFound();
     return row;
   }
@@ -120,10 +119,10 @@ export class OrganizationsService {
     const [rows] = (await this.dataSource.query(
       `UPDATE organization_members SET role = $3 WHERE organization_id = $1 AND user_id = $2 AND role <> 'owner'
        RETURNING joined_at`,
-      [organizationId, memberId, role],
+      [organizationId, member.user_id, role],
     )) as [unknown[], number];
     if (!rows.length) throw problems.notFound('No such member.');
-    this.events.changed([memberId]);
+    this.events.changed([member.user_id]);
     return toMember({ ...member, role });
   }
 
@@ -135,27 +134,27 @@ export class OrganizationsService {
     const caller = await this.membership(userId, organizationId);
     const member = await this.findMember(organizationId, memberId);
     if (member.role === 'owner') throw problems.conflict('owner_cannot_leave', 'The owner cannot leave or be removed from the organization.');
-    const leaving = memberId === userId;
+    // The stored (lower-case) id: leaving is recognised and caches drop the right user whatever case the path used.
+    const leaving = member.user_id === userId;
     const allowed = leaving || caller.role === 'owner' || (caller.role === 'admin' && member.role === 'member');
     if (!allowed) throw problems.forbidden('insufficient_role', 'Your role in this organization does not allow removing this member.');
     await this.dataSource.transaction(async (db) => {
       await db.query(
         `DELETE FROM workspace_members wm USING workspaces w
           WHERE wm.workspace_id = w.id AND w.organization_id = $1 AND wm.user_id = $2`,
-        [organizationId, memberId],
+        [organizationId, member.user_id],
       );
-      await db.query('DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2', [organizationId, memberId]);
+      await db.query('DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2', [organizationId, member.user_id]);
     });
-    this.events.changed([memberId]);
+    this.events.changed([member.user_id]);
   }
 
   private async findMember(organizationId: string, memberId: string): Promise<MemberRow> {
-    if (!isUuid(memberId)) throw problems.notFound('No such member.');
     const [row] = (await this.dataSource.query(
       `SELECT m.user_id, u.email, u.display_name, m.role, m.joined_at
          FROM organization_members m JOIN users u ON u.id = m.user_id
         WHERE m.organization_id = $1 AND m.user_id = $2`,
-      [organizationId, memberId],
+      [organizationId, pathId(memberId, 'No such member.')],
     )) as MemberRow[];
     if (!row) throw problems.notFound('No such member.');
     return row;

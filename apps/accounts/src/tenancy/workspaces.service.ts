@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreateWorkspaceRequest, Principal, Workspace, WorkspaceMember, WorkspaceRole } from '@social/contracts';
-import { AccessControl, GrantedWorkspaceAccess, isUniqueViolation, isUuid, pathId, Problem, problems } from '@social/platform';
+import { AccessControl, GrantedWorkspaceAccess, isUniqueViolation, pathId, Problem, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { MembershipEvents } from './membership-events.js';
@@ -118,31 +118,30 @@ export class WorkspacesService {
     return rows.map(toMember);
   }
 
-  async updateMember(principal: Principal, workspaceId: string, memberId: string, role: string): Promise<WorkspaceMember> {
+  async updateMember(principal: Principal, workspaceId: string, rawMemberId: string, role: string): Promise<WorkspaceMember> {
     const access = await this.access.requireWorkspace(principal, pathId(workspaceId), 'admin', 'path');
-    const rows = isUuid(memberId)
-      ? ((await this.dataSource.query(
+    const memberId = pathId(rawMemberId, 'No such member.');
+    const rows = ((await this.dataSource.query(
           `UPDATE workspace_members m SET role = $3 FROM users u
             WHERE m.workspace_id = $1 AND m.user_id = $2 AND u.id = m.user_id
         RETURNING m.user_id, u.email, u.display_name, m.role, m.joined_at`,
           [access.workspace_id, memberId, role],
-        )) as [Array<Parameters<typeof toMember>[0]>, number])[0]
-      : [];
+        )) as [Array<Parameters<typeof toMember>[0]>, number])[0];
     if (!rows.length) throw problems.notFound('No such member.');
     this.events.changed([memberId]);
     return toMember(rows[0]);
   }
 
   /** Admins remove members; anyone may leave. */
-  async removeMember(principal: Principal, workspaceId: string, memberId: string): Promise<void> {
+  async removeMember(principal: Principal, workspaceId: string, rawMemberId: string): Promise<void> {
+    // Lower-cased, so a member addressing themself in upper case is still leaving, and caches drop the right user.
+    const memberId = pathId(rawMemberId, 'No such member.');
     const leaving = memberId === principal.userId;
     const access = await this.access.requireWorkspace(principal, pathId(workspaceId), leaving ? 'viewer' : 'admin', 'path');
-    const [, removed] = isUuid(memberId)
-      ? ((await this.dataSource.query('DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2', [
-          access.workspace_id,
-          memberId,
-        ])) as [unknown, number])
-      : [[], 0];
+    const [, removed] = (await this.dataSource.query('DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2', [
+      access.workspace_id,
+      memberId,
+    ])) as [unknown, number];
     if (!removed) throw problems.notFound('No such member.');
     this.events.changed([memberId]);
   }

@@ -101,6 +101,17 @@ describe('tenancy: organizations', () => {
     expectProblem(await call('DELETE', `${orgMembers}/${member.id}`, { token: tenant.owner.token }), 404);
   });
 
+  it('lets a member leave addressing themself in upper case; access caches drop them at once', async () => {
+    const tenant = await createTenant();
+    const member = await joinWorkspace(tenant.owner, tenant.workspaceId, 'editor');
+    // Cached in the publishing service's access check before leaving.
+    expect((await call('GET', `/social-accounts?workspace_id=${tenant.workspaceId}`, { token: member.token })).status).toBe(200);
+    const left = await call('DELETE', `/organizations/${tenant.organizationId}/members/${member.id.toUpperCase()}`, { token: member.token });
+    expect(left.status).toBe(204);
+    expectProblem(await call('GET', `/organizations/${tenant.organizationId}`, { token: member.token }), 404);
+    expectProblem(await call('GET', `/social-accounts?workspace_id=${tenant.workspaceId}`, { token: member.token }), 403, 'workspace_forbidden');
+  });
+
   it('keeps the whole-answer lists small: 50 owned organizations, 100 workspaces per organization (409 beyond)', async () => {
     const user = await registerUser();
     const organizations = await Promise.all(Array.from({ length: 50 }, (_, i) => createOrganization(user, `Org ${i}`)));

@@ -81,7 +81,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
 
 /** A resource id from the path: anything that is not a UUID names nothing, so it is the same 404 as a missing resource. */
-export function pathId(value: unknown): string {
-  if (!isUuid(value)) throw problems.notFound();
+export function pathId(value: unknown, notFound?: string): string {
+  if (!isUuid(value)) throw problems.notFound(notFound);
   return value.toLowerCase();
 }
