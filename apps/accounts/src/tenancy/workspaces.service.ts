@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreateWorkspaceRequest, Principal, Workspace, WorkspaceMember, WorkspaceRole } from '@social/contracts';
-import { AccessControl, GrantedWorkspaceAccess, isUniqueViolation, pathId, Problem, problems } from '@social/platform';
+import { AccessControl, explainingConstraint, GrantedWorkspaceAccess, pathId, Problem, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { MembershipEvents } from './membership-events.js';
@@ -50,32 +50,32 @@ export class WorkspacesService {
       throw problems.forbidden('insufficient_role', 'Only organization owners and admins can create workspaces.');
     }
     const row: WorkspaceRow = { id: uuidv7(), organization_id: organization.id, name: input.name, role: 'admin', created_at: new Date() };
-    await this.dataSource
-      .transaction(async (db) => {
-        // Serializes creations in one organization (and with its deletion, which locks the same row).
-        const locked = (await db.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [row.organization_id])) as unknown[];
-        if (!locked.length) throw problems.forbidden('organization_forbidden', 'You are not a member of this organization.');
-        const [{ count }] = (await db.query('SELECT count(*)::int AS count FROM workspaces WHERE organization_id = $1', [
-          row.organization_id,
-        ])) as Array<{ count: number }>;
-        if (count >= MAX_WORKSPACES_PER_ORGANIZATION) {
-          throw problems.conflict('too_many_workspaces', `An organization may have at most ${MAX_WORKSPACES_PER_ORGANIZATION} workspaces.`);
-        }
-        await db.query('INSERT INTO workspaces (id, organization_id, name, created_at) VALUES ($1, $2, $3, $4)', [
-          row.id,
-          row.organization_id,
-          row.name,
-          row.created_at,
-        ]);
-        await db.query(
-          `INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES ($1, $2, 'admin', $3)`,
-          [row.id, userId, row.created_at],
-        );
-      })
-      .catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw nameTaken();
-        throw error;
-      });
+    await explainingConstraint(
+      () =>
+        this.dataSource.transaction(async (db) => {
+          // Serializes creations in one organization (and with its deletion, which locks the same row).
+          const locked = (await db.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [row.organization_id])) as unknown[];
+          if (!locked.length) throw problems.forbidden('organization_forbidden', 'You are not a member of this organization.');
+          const [{ count }] = (await db.query('SELECT count(*)::int AS count FROM workspaces WHERE organization_id = $1', [
+            row.organization_id,
+          ])) as Array<{ count: number }>;
+          if (count >= MAX_WORKSPACES_PER_ORGANIZATION) {
+            throw problems.conflict('too_many_workspaces', `An organization may have at most ${MAX_WORKSPACES_PER_ORGANIZATION} workspaces.`);
+          }
+          await db.query('INSERT INTO workspaces (id, organization_id, name, created_at) VALUES ($1, $2, $3, $4)', [
+            row.id,
+            row.organization_id,
+            row.name,
+            row.created_at,
+          ]);
+          await db.query(
+            `INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES ($1, $2, 'admin', $3)`,
+            [row.id, userId, row.created_at],
+          );
+        }),
+      NAME_INDEX,
+      nameTaken,
+    );
     this.events.changed([userId]);
     return toWorkspace(row);
   }
@@ -97,12 +97,7 @@ export class WorkspacesService {
 
   async rename(principal: Principal, workspaceId: string, name: string): Promise<Workspace> {
     const access = await this.access.requireWorkspace(principal, pathId(workspaceId), 'admin', 'path');
-    await this.dataSource
-      .query('UPDATE workspaces SET name = $2 WHERE id = $1', [access.workspace_id, name])
-      .catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw nameTaken();
-        throw error;
-      });
+    await explainingConstraint(() => this.dataSource.query('UPDATE workspaces SET name = $2 WHERE id = $1', [access.workspace_id, name]), NAME_INDEX, nameTaken);
     // No membership changed; cached names elsewhere catch up within seconds.
     return this.read({ ...access, workspace_name: name });
   }
@@ -165,4 +160,5 @@ export class WorkspacesService {
   }
 }
 
+const NAME_INDEX = 'workspaces_name_per_organization';
 const nameTaken = () => problems.conflict('workspace_name_taken', 'This organization already has a workspace with that name.');
