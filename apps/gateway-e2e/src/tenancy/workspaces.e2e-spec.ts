@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { call, expectProblem, registerUser } from '../support/api.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
-import { createOrganization, createTenant, joinWorkspace } from '../support/tenancy.js';
+import { createOrganization, createTenant, createWorkspace, joinWorkspace } from '../support/tenancy.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -57,6 +57,8 @@ describe('tenancy: workspaces', () => {
     const bad = expectProblem(await call('POST', '/workspaces', { token: tenant.owner.token, body: { organization_id: 'x', name: '' } }), 422);
     expect(bad.errors.map((e: { location: string }) => e.location).sort()).toEqual(['body.name', 'body.organization_id']);
     expectProblem(await call('PATCH', `/workspaces/${tenant.workspaceId}`, { token: tenant.owner.token, body: { name: 'x'.repeat(121) } }), 422);
+    const second = await createWorkspace(tenant.owner, tenant.organizationId, 'Second');
+    expectProblem(await call('PATCH', `/workspaces/${second}`, { token: tenant.owner.token, body: { name: 'main' } }), 409, 'workspace_name_taken');
     // Ten racing creations of one name: exactly one wins.
     const racing = await Promise.all(
       Array.from({ length: 10 }, () =>
