@@ -17,6 +17,7 @@ import { AccessTokenSigner } from './access-tokens.js';
 import { hashOpaqueToken, newOpaqueToken } from './opaque-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { RefreshTokenEntity, SessionEntity } from './session.entity.js';
+import { emailTaken, normalizeEmail } from '../users/users.js';
 
 const MINUTE = 60;
 
@@ -29,7 +30,6 @@ function rateLimits(settings: InstanceSettings) {
   };
 }
 
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** E9's last_active_at: a sign-in or a token refresh (access tokens are verified without us, so requests cannot count). */
 const markActive = (db: EntityManager, userId: string) => db.query(`UPDATE users SET last_active_at = now() WHERE id = $1`, [userId]);
@@ -180,7 +180,7 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
 
   private async assertAvailable(db: EntityManager, email: string, username: string | undefined) {
     const users = db.getRepository(UserEntity).createQueryBuilder('u');
-    if (await users.clone().where('lower(u.email) = :email', { email: normalizeEmail(email) }).getExists()) {
+    if (await emailTaken(db, email)) {
       throw problems.conflict('email_taken', 'An account with this email already exists.');
     }
     if (username && (await users.clone().where('lower(u.username) = :u', { u: username.toLowerCase() }).getExists())) {

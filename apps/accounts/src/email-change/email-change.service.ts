@@ -10,12 +10,13 @@ import { isUniqueViolation, isUuid, MailDeliveryError, Mailer, Problem, problems
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AuthService } from '../auth/auth.service.js';
 import type { AccountsConfig } from '../config.js';
 import { toUserProfile } from '../profile/user-profile.mapper.js';
 import { ReauthService } from '../reauth/reauth.service.js';
 import { UserEntity } from '../users/user.entity.js';
+import { accountGone, emailTaken, normalizeEmail } from '../users/users.js';
 import { EmailChangeEntity } from './email-change.entity.js';
 
 const CODE_TTL_MS = 15 * 60_000;
@@ -24,7 +25,6 @@ export const MAX_FAILED_ATTEMPTS = 5;
 /** Contract §1: 5 accepted requests per user per 15 minutes. */
 const REQUESTS = { limit: 5, windowSeconds: 15 * 60 };
 
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export function toEmailChangeSummary(change: EmailChangeEntity): EmailChangeSummary {
   return {
@@ -70,8 +70,8 @@ export class EmailChangeService {
       await this.reauth.consume(db, principal, input.reauth_grant);
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`email-change:${principal.userId}`]);
       const user = await db.getRepository(UserEntity).findOneBy({ id: principal.userId });
-      if (!user) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
-      if (normalizeEmail(user.email) === normalizeEmail(newEmail) || (await this.taken(db, newEmail, user.id))) {
+      if (!user) throw accountGone();
+      if (normalizeEmail(user.email) === normalizeEmail(newEmail) || (await emailTaken(db, newEmail, user.id))) {
         throw problems.conflict('email_unavailable', 'This address is already yours or belongs to another account.');
       }
       // Counted inside the transaction, so refused requests (rolled back) do not count.
@@ -142,8 +142,8 @@ export class EmailChangeService {
       }
       const users = db.getRepository(UserEntity);
       const user = await users.findOne({ where: { id: principal.userId }, lock: { mode: 'pessimistic_write' } });
-      if (!user) return { error: problems.unauthorized('unauthenticated', 'The account no longer exists.') };
-      if (await this.taken(db, change.newEmail, user.id)) {
+      if (!user) return { error: accountGone() };
+      if (await emailTaken(db, change.newEmail, user.id)) {
         return { error: problems.conflict('email_unavailable', 'This address now belongs to another account.') };
       }
       Object.assign(user, { email: change.newEmail, emailVerified: true });
@@ -181,14 +181,6 @@ export class EmailChangeService {
       if (change.status !== 'pending') throw notPendingProblem();
       await changes.update({ id: change.id }, { status: 'cancelled', resolvedAt: new Date() });
     });
-  }
-
-  private async taken(db: EntityManager, email: string, exceptUserId: string): Promise<boolean> {
-    return db
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .where('lower(u.email) = :email AND u.id <> :id', { email: normalizeEmail(email), id: exceptUserId })
-      .getExists();
   }
 
   private async deliver(message: { to: string; subject: string; text: string }) {

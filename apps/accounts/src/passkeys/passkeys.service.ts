@@ -17,6 +17,7 @@ import { ReauthService } from '../reauth/reauth.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { PasskeyChallengeEntity, PasskeyEntity } from './passkey.entity.js';
 import { relyingPartyFrom, RelyingParty } from './relying-party.js';
+import { accountGone } from '../users/users.js';
 
 const CHALLENGE_TTL_MS = 10 * 60_000;
 const RP_NAME = 'Social Publishing Platform';
@@ -41,7 +42,7 @@ export class PasskeysService {
     return this.dataSource.transaction(async (db) => {
       await this.reauth.consume(db, principal, reauthGrant);
       const user = await db.getRepository(UserEntity).findOneBy({ id: principal.userId });
-      if (!user) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
+      if (!user) throw accountGone();
       const existing = await db.getRepository(PasskeyEntity).findBy({ userId: user.id });
       const options = await generateRegistrationOptions({
         rpName: RP_NAME,
@@ -148,7 +149,7 @@ export class PasskeysService {
   async securityStatus(userId: string): Promise<SecurityStatus> {
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: userId });
     // A valid token for a user that is gone: the credentials no longer stand.
-    if (!user) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
+    if (!user) throw accountGone();
     const passkeys = await this.dataSource
       .getRepository(PasskeyEntity)
       .find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });

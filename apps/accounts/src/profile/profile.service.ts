@@ -4,6 +4,7 @@ import { preparedQuery, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { PasskeysService } from '../passkeys/passkeys.service.js';
 import { SELECT_USER_BY_ID, UserEntity, userFromRow, UserRow } from '../users/user.entity.js';
+import { accountGone } from '../users/users.js';
 import { toUserProfile } from './user-profile.mapper.js';
 
 @Injectable()
@@ -16,7 +17,7 @@ export class ProfileService {
   /** The hottest read of the platform (every client asks it first), hence a prepared statement. */
   async get(userId: string): Promise<UserProfile> {
     const [row] = await preparedQuery<UserRow>(this.dataSource, 'accounts.user-by-id', SELECT_USER_BY_ID, [userId]);
-    if (!row) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
+    if (!row) throw accountGone();
     return toUserProfile(userFromRow(row));
   }
 
@@ -24,7 +25,7 @@ export class ProfileService {
     return this.dataSource.transaction(async (db) => {
       const users = db.getRepository(UserEntity);
       const user = await users.findOne({ where: { id: userId }, lock: { mode: 'pessimistic_write' } });
-      if (!user) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
+      if (!user) throw accountGone();
       if (changes.username !== undefined && changes.username.toLowerCase() !== user.username?.toLowerCase()) {
         const taken = await users
           .createQueryBuilder('u')
@@ -56,7 +57,7 @@ export class ProfileService {
   private async find(userId: string): Promise<UserEntity> {
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: userId });
     // A valid token for a user that is gone: the credentials no longer stand.
-    if (!user) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
+    if (!user) throw accountGone();
     return user;
   }
 }

@@ -6,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-tokens.js';
 import { verifyPassword } from '../auth/passwords.js';
 import { UserEntity } from '../users/user.entity.js';
+import { accountGone } from '../users/users.js';
 import { ReauthGrantEntity } from './reauth-grant.entity.js';
 
 const GRANT_TTL_MS = 5 * 60_000;
@@ -42,7 +43,7 @@ export class ReauthService implements OnModuleInit, OnApplicationShutdown {
     const failures = { key: `reauth:failures:${principal.userId}`, ...FAILURES };
     await this.limiter.hit(failures);
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: principal.userId });
-    if (!user) throw problems.unauthorized('unauthenticated', 'The account no longer exists.');
+    if (!user) throw accountGone();
     if (!(await verifyPassword(user.passwordHash, password))) {
       throw problems.unauthorized('invalid_credentials', 'The password is not correct.');
     }
