@@ -7,6 +7,7 @@ import { PublicationBuildsHandler } from './publication-builds/publication-build
 import { PublicationsHandler } from './publications/publications.handler.js';
 import { PublicationsService } from './publications/publications.service.js';
 import { OAuthConnections } from './social-accounts/oauth-connections.service.js';
+import { ProviderAccounts } from './social-accounts/provider-accounts.js';
 import { secretBoxProvider } from './social-accounts/secret-box.provider.js';
 import { ReportingHandler } from './reporting/reporting.handler.js';
 import { ReportingService } from './reporting/reporting.service.js';
@@ -29,6 +30,7 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     AiClient,
     PublicationAnglesService,
     OAuthConnections,
+    ProviderAccounts,
     ProviderApps,
     secretBoxProvider,
     PublicationsService,

@@ -36,16 +36,62 @@ export interface ProviderAccount {
   grant: ProviderGrant | null;
 }
 
-export interface OutgoingPost {
-  text: string;
-  title: string;
-  link: string;
-  mediaUrls: string[];
+/** An image or video attached to one post; the adapter reads the bytes from `url` and uploads them the network's way. */
+export interface OutgoingMedia {
+  url: string;
+  mimeType: string;
+  altText: string;
 }
 
-export interface PublishedPost {
+/** One post: the whole rendition, or one post of a thread (sent as replies, in order). Already shaped for the network (length, links). */
+export interface OutgoingPostPart {
+  text: string;
+  title: string;
+  /** "" when none; networks with link cards (bluesky) attach a card for it. */
+  link: string;
+  media: OutgoingMedia[];
+}
+
+export interface OutgoingPost {
+  /**
+   * Stable for the rendition across attempts (its id). Adapters attach it
+   * where the network lets them (an idempotency header, a deterministic record
+   * key, the sandbox's own store) so that `findPost` can tell whether a call
+   * whose answer was lost created the post.
+   */
+  marker: string;
+  /** At least one; more than one is a thread. */
+  parts: OutgoingPostPart[];
+}
+
+export interface PublishedPart {
   externalId: string;
   externalUrl: string;
+}
+
+/** Where the post landed: the first part's id and URL, and every part's (threads). */
+export interface PublishedPost extends PublishedPart {
+  parts: PublishedPart[];
+}
+
+/**
+ * Why a delivery did not go live (contract §4 "Delivery"). `publish` throws
+ * a DeliveryError; anything else it throws is treated as `ambiguous` (the
+ * call may have reached the network), so a post is never sent twice blindly.
+ */
+export type DeliveryFailure =
+  /** Nothing was created and trying later may work: rate limits, 5xx, a timeout before the request was sent. */
+  | { outcome: 'retryable'; code: string; message: string; httpStatus: number; retryAfterMs?: number }
+  /** The network will not take this post as it is. */
+  | { outcome: 'rejected'; kind: 'auth' | 'validation' | 'policy' | 'capability'; code: string; message: string; httpStatus: number }
+  /** The request may have created the post (a timeout after sending, a dropped connection): reconcile with `findPost`. */
+  | { outcome: 'ambiguous'; code: string; message: string; httpStatus: number };
+
+export class DeliveryError extends Error {
+  constructor(readonly failure: DeliveryFailure) {
+    super(failure.message);
+    this.name = 'DeliveryError';
+  }
 }
 
 export interface AccountMetrics {
@@ -80,7 +126,14 @@ export interface FollowRecommendation {
 /** Everything every network does once an account is connected. */
 export interface SocialProviderOperations {
   readonly platform: SocialPlatform;
+  /** Sends the post; throws a DeliveryError saying how it failed. */
   publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost>;
+  /**
+   * Reconciliation of an ambiguous delivery: the post carrying `marker`, `null`
+   * when the network says for certain there is none (sending again is safe),
+   * `'unknown'` when it cannot tell (the rendition goes to manual resolution).
+   */
+  findPost(account: ProviderAccount, marker: string): Promise<PublishedPost | null | 'unknown'>;
   fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics>;
   fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]>;
   fetchFollowRecommendations(account: ProviderAccount, limit: number): Promise<FollowRecommendation[]>;
@@ -115,6 +168,12 @@ export interface OAuthConnectProvider extends SocialProviderOperations {
   authorizationUrl(client: OAuthClient, request: { redirectUri: string; state: string; codeChallenge?: string }): string;
   /** Trades the authorization code for a grant; throws a ProviderError. `signal` bounds the time spent. */
   exchangeCode(client: OAuthClient, request: { code: string; redirectUri: string; codeVerifier?: string }, signal: AbortSignal): Promise<ProviderGrant>;
+  /**
+   * Trades a refresh token for a new grant before the old one expires; absent
+   * for networks whose tokens do not expire. Throws a ProviderError
+   * (`refused`: the account must reconnect).
+   */
+  refreshGrant?(client: OAuthClient, grant: ProviderGrant, signal: AbortSignal): Promise<ProviderGrant>;
   /** Who granted it; throws a ProviderError. */
   fetchIdentity(client: OAuthClient, grant: ProviderGrant, signal: AbortSignal): Promise<ConnectedIdentity>;
 }

@@ -31,12 +31,18 @@ export class MastodonProvider extends OAuthProvider {
   }
 
   override async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
-    if (post.mediaUrls.length > 0) throw capabilityUnavailable(this.platform, 'Publishing media');
-    const status = [post.title, post.text, post.link].filter(Boolean).join('\n\n');
+    const [part] = post.parts;
+    if (post.parts.length > 1 || part.media.length > 0) throw capabilityUnavailable(this.platform, 'Publishing threads and media');
+    const status = [part.title, part.text, part.link].filter(Boolean).join('\n\n');
     const answer = await this.api(account, 'POST', '/api/v1/statuses', { status });
     const externalId = text(pick(answer, 'id'));
     if (!externalId) throw new ProviderError('unavailable', 'mastodon answered the post without its id.');
-    return { externalId, externalUrl: httpUrl(pick(answer, 'url')) };
+    const published = { externalId, externalUrl: httpUrl(pick(answer, 'url')) };
+    return { ...published, parts: [published] };
+  }
+
+  override async findPost(_account: ProviderAccount, _marker: string): Promise<PublishedPost | null | 'unknown'> {
+    return 'unknown';
   }
 
   override async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {

@@ -22,7 +22,9 @@ describe('OAuthProvider', () => {
   it('refuses operations it does not offer with a typed problem, never a pretended success', async () => {
     const provider = new OAuthProvider(new DiscordNetwork(), new ProviderHttp({}));
     const refusal = { status: 409, code: 'provider_capability_unavailable' };
-    await expect(provider.publish(account, { text: 'hi', title: '', link: '', mediaUrls: [] })).rejects.toMatchObject(refusal);
+    await expect(provider.publish(account, { marker: 'r1', parts: [{ text: 'hi', title: '', link: '', media: [] }] })).rejects.toMatchObject({
+      failure: { outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable' },
+    });
     await expect(provider.fetchAccountMetrics(account)).rejects.toMatchObject(refusal);
     await expect(provider.fetchPostMetrics(account, ['p'])).rejects.toMatchObject(refusal);
     await expect(provider.fetchFollowRecommendations(account, 5)).rejects.toMatchObject(refusal);

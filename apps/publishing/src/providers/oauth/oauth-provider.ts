@@ -1,5 +1,6 @@
 import { capabilityUnavailable, ProviderError } from '../provider-error.js';
 import type { ProviderHttp } from '../provider-http.js';
+import { DeliveryError } from '../social-provider.js';
 import type {
   AccountMetrics,
   ConnectedIdentity,
@@ -80,7 +81,18 @@ export class OAuthProvider implements OAuthConnectProvider {
   }
 
   async publish(_account: ProviderAccount, _post: OutgoingPost): Promise<PublishedPost> {
-    throw capabilityUnavailable(this.platform, 'Publishing');
+    throw new DeliveryError({
+      outcome: 'rejected',
+      kind: 'capability',
+      code: 'provider_capability_unavailable',
+      message: `Publishing is not available for ${this.platform} accounts yet.`,
+      httpStatus: 0,
+    });
+  }
+
+  /** Nothing was ever sent by an adapter that cannot publish. */
+  async findPost(_account: ProviderAccount, _marker: string): Promise<PublishedPost | null | 'unknown'> {
+    return null;
   }
 
   async fetchAccountMetrics(_account: ProviderAccount): Promise<AccountMetrics> {

@@ -41,8 +41,15 @@ export class SandboxProvider implements InstantConnectProvider {
   }
 
   async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
-    const externalId = `post-${digest(`${account.externalId}:${post.title}:${post.text}:${post.link}:${post.mediaUrls.join(',')}`)}`;
-    return { externalId, externalUrl: `https://sandbox.invalid/${encodeURIComponent(account.username)}/posts/${externalId}` };
+    const parts = post.parts.map((_part, index) => {
+      const externalId = `post-${digest(`${account.externalId}:${post.marker}:${index}`)}`;
+      return { externalId, externalUrl: `https://sandbox.invalid/${encodeURIComponent(account.username)}/posts/${externalId}` };
+    });
+    return { ...parts[0], parts };
+  }
+
+  async findPost(_account: ProviderAccount, _marker: string): Promise<PublishedPost | null | 'unknown'> {
+    return 'unknown';
   }
 
   async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
