@@ -26,6 +26,8 @@ void runService({
   imports: [AccessModule, PublishingModule],
   // sandbox_provider_enabled, and the AI provider of publication builds.
   instanceSettings: true,
+  // Delivery outcomes and account problems (durable.publishing.*) leave through the outbox.
+  outbox: true,
   // Deleted organizations' accounts, sets, profiles and publications are purged, even if we were down when it happened.
   eventConsumers: [
     { durable: 'publishing-organization-deleted', subjects: [ORGANIZATION_DELETED_SUBJECT], handler: OrganizationDeletedHandler },

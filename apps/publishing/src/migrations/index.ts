@@ -5,6 +5,7 @@ import { CreateVoiceProfiles1764300003000 } from './1764300003000-create-voice-p
 import { CreateOAuthStates1764300001000 } from './1764300001000-create-oauth-states.js';
 import { CreatePublications1764300004000 } from './1764300004000-create-publications.js';
 import { IndexPublicationsByCreator1764300005000 } from './1764300005000-index-publications-by-creator.js';
+import { CreateOutbox1764300006000 } from './1764300006000-create-outbox.js';
 
 /** Every migration of the publishing schema, oldest first. */
 export const publishingMigrations = [
@@ -15,4 +16,5 @@ export const publishingMigrations = [
   CreateVoiceProfiles1764300003000,
   CreatePublications1764300004000,
   IndexPublicationsByCreator1764300005000,
+  CreateOutbox1764300006000,
 ];
