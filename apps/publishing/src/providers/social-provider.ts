@@ -129,11 +129,13 @@ export interface SocialProviderOperations {
   /** Sends the post; throws a DeliveryError saying how it failed. */
   publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost>;
   /**
-   * Reconciliation of an ambiguous delivery: the post carrying `marker`, `null`
-   * when the network says for certain there is none (sending again is safe),
-   * `'unknown'` when it cannot tell (the rendition goes to manual resolution).
+   * Reconciliation of an ambiguous delivery: asks the network whether `post`
+   * (found by its marker, or by what was sent since `since`, the start of the
+   * attempt in doubt) exists. The post; `null` when the network says for certain
+   * there is none (sending again is safe); `'unknown'` when it cannot tell (the
+   * rendition goes to manual resolution).
    */
-  findPost(account: ProviderAccount, marker: string): Promise<PublishedPost | null | 'unknown'>;
+  findPost(account: ProviderAccount, post: OutgoingPost, since: Date): Promise<PublishedPost | null | 'unknown'>;
   fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics>;
   fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]>;
   fetchFollowRecommendations(account: ProviderAccount, limit: number): Promise<FollowRecommendation[]>;

@@ -41,7 +41,7 @@ export class MastodonProvider extends OAuthProvider {
     return { ...published, parts: [published] };
   }
 
-  override async findPost(_account: ProviderAccount, _marker: string): Promise<PublishedPost | null | 'unknown'> {
+  override async findPost(_account: ProviderAccount, _post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
     return 'unknown';
   }
 

@@ -91,7 +91,7 @@ export class OAuthProvider implements OAuthConnectProvider {
   }
 
   /** Nothing was ever sent by an adapter that cannot publish. */
-  async findPost(_account: ProviderAccount, _marker: string): Promise<PublishedPost | null | 'unknown'> {
+  async findPost(_account: ProviderAccount, _post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
     return null;
   }
 

@@ -48,7 +48,7 @@ export class SandboxProvider implements InstantConnectProvider {
     return { ...parts[0], parts };
   }
 
-  async findPost(_account: ProviderAccount, _marker: string): Promise<PublishedPost | null | 'unknown'> {
+  async findPost(_account: ProviderAccount, _post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
     return 'unknown';
   }
 
