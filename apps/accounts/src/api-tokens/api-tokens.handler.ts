@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AccountsPatterns,
+  ApiToken,
   ApiTokenCreated,
   ApiTokenList,
   CreateApiTokenRequest,
@@ -30,6 +31,11 @@ export class ApiTokensHandler {
   @MessagePattern(AccountsPatterns.listApiTokens)
   list(@Payload() req: RpcRequest): Promise<ApiTokenList> {
     return this.apiTokens.list(requireAccountPrincipal(req).userId);
+  }
+
+  @MessagePattern(AccountsPatterns.getApiToken)
+  get(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<ApiToken> {
+    return this.apiTokens.get(requireAccountPrincipal(req).userId, req.params.id);
   }
 
   @MessagePattern(AccountsPatterns.deleteApiToken)

@@ -11,7 +11,7 @@ import {
   SessionRevokedEvent,
   VerifiedApiToken,
 } from '@social/contracts';
-import { AccessControl, isUuid, NATS_CONNECTION, problems } from '@social/platform';
+import { AccessControl, isUuid, NATS_CONNECTION, pathId, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, IsNull, LessThan, MoreThan, Or } from 'typeorm';
 import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-tokens.js';
@@ -79,6 +79,15 @@ export class ApiTokensService {
       .getRepository(ApiTokenEntity)
       .find({ where: { userId, revokedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' } });
     return { api_tokens: tokens.map(toApiToken) };
+  }
+
+  /** One live or expired token of the caller (the `Location` of a new one); another user's or a deleted one is 404. */
+  async get(userId: string, rawId: string): Promise<ApiToken> {
+    const token = await this.dataSource
+      .getRepository(ApiTokenEntity)
+      .findOneBy({ id: pathId(rawId, 'No such API token.'), userId, revokedAt: IsNull() });
+    if (!token) throw problems.notFound('No such API token.');
+    return toApiToken(token);
   }
 
   /** Another user's token is answered exactly like a missing one; gateways drop it at once. */

@@ -33,6 +33,11 @@ export class EmailChangeHandler {
     return this.emailChanges.pending(requireAccountPrincipal(req).userId);
   }
 
+  @MessagePattern(AccountsPatterns.getEmailChangeById)
+  getOne(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<EmailChangeSummary> {
+    return this.emailChanges.get(requireAccountPrincipal(req).userId, req.params.id);
+  }
+
   @MessagePattern(AccountsPatterns.cancelEmailChange)
   async cancel(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
     await this.emailChanges.cancel(requireAccountPrincipal(req).userId, req.params.id);

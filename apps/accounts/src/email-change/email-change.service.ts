@@ -6,7 +6,7 @@ import {
   RequestEmailChangeRequest,
   UserProfile,
 } from '@social/contracts';
-import { isUniqueViolation, isUuid, MailDeliveryError, Mailer, Problem, problems, RateLimiter, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { isUniqueViolation, isUuid, MailDeliveryError, Mailer, pathId, Problem, problems, RateLimiter, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
@@ -168,6 +168,15 @@ export class EmailChangeService {
       .where(`c.user_id = :userId AND c.status = 'pending' AND c.expires_at > now()`, { userId })
       .getOne();
     return { pending: change ? toEmailChangeSummary(change) : null };
+  }
+
+  /** One of the caller's email changes, whatever its state (the `Location` of a new one); another user's is 404. */
+  async get(userId: string, rawId: string): Promise<EmailChangeSummary> {
+    const change = await this.dataSource
+      .getRepository(EmailChangeEntity)
+      .findOneBy({ id: pathId(rawId, 'No such email change.'), userId });
+    if (!change) throw problems.notFound('No such email change.');
+    return toEmailChangeSummary(change);
   }
 
   /** Another user's change is answered exactly like a missing one. */

@@ -81,7 +81,7 @@ describe('accounts: issuing API tokens', () => {
     const response = await create(user, { name: ' CI deploys ' });
     expect(response.status).toBe(201);
     await expectMatchesOwnSchema(response.body, 'ApiTokenCreated');
-    expect(response.headers.get('location')).toBe('/api-tokens');
+    expect(response.headers.get('location')).toBe(`/api-tokens/${response.body.item.id}`);
     expect(Object.keys(response.body).sort()).toEqual(['$schema', 'item', 'token']);
     expect(response.body.token).toMatch(/^spk_[A-Za-z0-9_-]{43}$/);
     expect(response.body.item).toEqual({
@@ -104,6 +104,17 @@ describe('accounts: issuing API tokens', () => {
     await expectMatchesOwnSchema(listed.body, 'ApiTokenList');
     expect(listed.body.api_tokens).toEqual([{ ...response.body.item, last_used_at: expect.stringMatching(/Z$/) }]);
     expect(JSON.stringify(listed.body)).not.toContain(response.body.token);
+
+    // Location names the token: readable by its owner only, never with the secret, gone once deleted.
+    const read = await call('GET', response.headers.get('location')!, { token: user.token });
+    expect(read.status).toBe(200);
+    await expectMatchesOwnSchema(read.body, 'ApiToken');
+    expect(read.body).toEqual({ ...listed.body.api_tokens[0], $schema: expect.stringMatching(/\/api\/v1\/schemas\/ApiToken\.json$/) });
+    const stranger = await registerUser();
+    expectProblem(await call('GET', `/api-tokens/${response.body.item.id}`, { token: stranger.token }), 404, 'not_found');
+    expectProblem(await call('GET', '/api-tokens/not-a-uuid', { token: user.token }), 404, 'not_found');
+    expect((await call('DELETE', `/api-tokens/${response.body.item.id}`, { token: user.token })).status).toBe(204);
+    expectProblem(await call('GET', `/api-tokens/${response.body.item.id}`, { token: user.token }), 404, 'not_found');
   });
 
   it('keeps a future expires_at (UTC, milliseconds) and refuses a past one or bad input (422 with locations)', async () => {

@@ -38,7 +38,14 @@ describe('accounts: email change', () => {
     await expectMatchesOwnSchema(response.body, 'EmailChangeSummary');
     expect(Object.keys(response.body).sort()).toEqual(['$schema', 'expires_at', 'id', 'new_email', 'sent_at']);
     expect(response.body.new_email).toBe(newEmail);
-    expect(response.headers.get('location')).toBe('/auth/email-change');
+    expect(response.headers.get('location')).toBe(`/auth/email-change/${response.body.id}`);
+    const read = await call('GET', response.headers.get('location')!, { token: user.token });
+    expect(read.status).toBe(200);
+    await expectMatchesOwnSchema(read.body, 'EmailChangeSummary');
+    expect(read.body).toEqual(response.body);
+    const stranger = await registerUser();
+    expectProblem(await call('GET', `/auth/email-change/${response.body.id}`, { token: stranger.token }), 404, 'not_found');
+    expectProblem(await call('GET', '/auth/email-change/nope', { token: user.token }), 404, 'not_found');
     const lifetime = Date.parse(response.body.expires_at) - Date.parse(response.body.sent_at);
     expect(lifetime).toBe(15 * 60_000);
     expect(Date.parse(response.body.sent_at)).toBeGreaterThanOrEqual(before - 1_000);

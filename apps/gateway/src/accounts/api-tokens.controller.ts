@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AccountsPatterns, ApiTokenCreated, ApiTokenList, CreateApiTokenRequest } from '@social/contracts';
+import { AccountsPatterns, ApiToken, ApiTokenCreated, ApiTokenList, CreateApiTokenRequest } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
@@ -24,7 +24,7 @@ export class ApiTokensController {
     @Body(new ValidBody(CreateApiTokenRequest)) body: CreateApiTokenRequest,
   ): Promise<ApiTokenCreated> {
     const created = await this.forward.send<ApiTokenCreated>(AccountsPatterns.createApiToken, req, { body });
-    reply.header('location', '/api-tokens');
+    reply.header('location', `/api-tokens/${created.item.id}`);
     return created;
   }
 
@@ -34,6 +34,14 @@ export class ApiTokensController {
   @Refuses(401, 403, 429, 503, 504)
   list(@Req() req: FastifyRequest): Promise<ApiTokenList> {
     return this.forward.send(AccountsPatterns.listApiTokens, req);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One of the caller\'s API tokens (never its secret); a deleted or another user\'s token is 404' })
+  @Returns(ApiToken)
+  @Refuses(401, 403, 404, 429, 503, 504)
+  get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<ApiToken> {
+    return this.forward.send(AccountsPatterns.getApiToken, req, { params: { id } });
   }
 
   @Delete(':id')

@@ -37,7 +37,7 @@ export class EmailChangeController {
     @Body(new ValidBody(RequestEmailChangeRequest)) body: RequestEmailChangeRequest,
   ): Promise<EmailChangeSummary> {
     const summary = await this.forward.send<EmailChangeSummary>(AccountsPatterns.requestEmailChange, req, { body });
-    reply.header('location', '/auth/email-change');
+    reply.header('location', `/auth/email-change/${summary.id}`);
     return summary;
   }
 
@@ -47,6 +47,14 @@ export class EmailChangeController {
   @Refuses(401, 403, 429, 503, 504)
   get(@Req() req: FastifyRequest): Promise<PendingEmailChange> {
     return this.forward.send(AccountsPatterns.getEmailChange, req);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One of the caller\'s email changes, whatever its state; another user\'s is 404' })
+  @Returns(EmailChangeSummary)
+  @Refuses(401, 403, 404, 429, 503, 504)
+  getOne(@Req() req: FastifyRequest, @Param('id') id: string): Promise<EmailChangeSummary> {
+    return this.forward.send(AccountsPatterns.getEmailChangeById, req, { params: { id } });
   }
 
   @Post(':id/confirm')

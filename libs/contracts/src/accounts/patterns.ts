@@ -24,9 +24,11 @@ export const AccountsPatterns = {
   requestEmailChange: 'accounts.email-change.request',
   confirmEmailChange: 'accounts.email-change.confirm',
   getEmailChange: 'accounts.email-change.get',
+  getEmailChangeById: 'accounts.email-change.get-one',
   cancelEmailChange: 'accounts.email-change.cancel',
   createApiToken: 'accounts.api-tokens.create',
   listApiTokens: 'accounts.api-tokens.list',
+  getApiToken: 'accounts.api-tokens.get',
   deleteApiToken: 'accounts.api-tokens.delete',
 } as const;
 
