@@ -72,7 +72,7 @@ export class ScriptedFailures {
    */
   async before(failure: ScriptedFailure | undefined, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     if (!failure) return false;
-    if (failure.delay_ms) await new Promise((resolve) => setTimeout(resolve, failure.delay_ms));
+    if (failure.delay_ms) await new Promise((resolve) => setTimeout(resolve, failure.delay_ms).unref());
     if (failure.drop) {
       req.socket.destroy();
       return true;

@@ -157,7 +157,7 @@ export class ProviderHttp {
 }
 
 /** Whether a fetch failure certainly happened before the request left (its cause's code says so). */
-function notSent(error: unknown): boolean {
+export function notSent(error: unknown): boolean {
   const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
   return typeof code === 'string' && NOT_SENT_CODES.has(code);
 }
