@@ -219,11 +219,15 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
 export const FAKE_NETWORK_PLATFORMS = ['x', 'linkedin', 'mastodon', 'threads', 'facebook', 'instagram', 'tiktok', 'youtube', 'discord'];
 
 /**
- * Publishing's environment for a stack on the fake network: every OAuth
- * network's server-side origin replaced, and a short network budget so the
- * "too slow" case answers well within the suites' gateway timeout.
+ * Publishing's environment for a stack on the fake networks: every OAuth
+ * network's server-side origin replaced by the fake OAuth network's, bluesky's
+ * (entryway and PDS) by the fake PDS's when given, and a short network budget
+ * so the "too slow" case answers well within the suites' gateway timeout.
  */
-export const fakeNetworkEnvironment = (origin: string): Record<string, string> => ({
-  PROVIDER_API_ORIGINS: JSON.stringify(Object.fromEntries(FAKE_NETWORK_PLATFORMS.map((platform) => [platform, origin]))),
+export const fakeNetworkEnvironment = (origin: string, blueskyOrigin?: string): Record<string, string> => ({
+  PROVIDER_API_ORIGINS: JSON.stringify({
+    ...Object.fromEntries(FAKE_NETWORK_PLATFORMS.map((platform) => [platform, origin])),
+    ...(blueskyOrigin ? { bluesky: blueskyOrigin } : {}),
+  }),
   PROVIDER_TIMEOUT_MS: '2000',
 });

@@ -12,6 +12,7 @@ import {
   freePort,
   NATS_INSTALL_HINT,
   generateSecrets,
+  startFakeBluesky,
   startFakeSocialNetwork,
   natsAnswers,
   PrivateNats,
@@ -58,6 +59,8 @@ export default async function globalSetup() {
   const aiApiKey = `sk-e2e-${randomBytes(12).toString('hex')}`;
   // Every OAuth network, faked on one local server: the platform never reaches the internet in tests.
   const network = await startFakeSocialNetwork();
+  // Bluesky (AT Protocol, app passwords): a fake PDS, scripted through E2E_FAKE_BLUESKY_URL.
+  const bluesky = await startFakeBluesky();
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
@@ -76,14 +79,15 @@ export default async function globalSetup() {
       AI_BASE_URL: `${ai.url}/v1`,
       AI_API_KEY: aiApiKey,
       AI_TIMEOUT_MS: '1500',
-      // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network.
-      ...fakeNetworkEnvironment(network.origin),
+      // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network and the fake PDS.
+      ...fakeNetworkEnvironment(network.origin, bluesky.origin),
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
     await ai.stop();
     await mail.stop();
     await network.stop();
+    await bluesky.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -96,8 +100,9 @@ export default async function globalSetup() {
   process.env.E2E_AI_URL = ai.controlUrl;
   process.env.E2E_AI_API_KEY = aiApiKey;
   process.env.E2E_FAKE_NETWORK_URL = network.controlUrl;
+  process.env.E2E_FAKE_BLUESKY_URL = bluesky.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
-  const state: E2eState = { stack, nats, database, mail, ai, network };
+  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

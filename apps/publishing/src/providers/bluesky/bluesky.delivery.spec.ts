@@ -152,14 +152,14 @@ describe('Bluesky delivery (against a fake PDS)', () => {
   it.each([
     ['a rate limit, with its reset', { status: 429, body: { error: 'RateLimitExceeded' }, headers: { 'ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30) } }, { outcome: 'retryable', code: 'provider_rate_limited', httpStatus: 429 }],
     ['a 5xx', { status: 500, body: { error: 'InternalServerError' } }, { outcome: 'retryable', code: 'provider_error', httpStatus: 500 }],
-    ['a refused record', { status: 400, body: { error: 'InvalidRequest', message: 'bad' } }, { outcome: 'rejected', kind: 'validation', httpStatus: 400 }],
+    ['a refused record', { status: 400, body: { error: 'InvalidRequest', message: 'bad' } }, { outcome: 'rejected', kind: 'validation', code: 'provider_rejected', httpStatus: 400 }],
     ['a stall after sending', { delay_ms: 3_000 }, { outcome: 'ambiguous', code: 'provider_timeout' }],
     ['a dropped connection', { drop: true }, { outcome: 'ambiguous', code: 'provider_connection_lost' }],
   ])('classifies %s of createRecord', async (_name, failure, expected) => {
     await control('POST', '/failures', { path: '/xrpc/com.atproto.repo.createRecord', ...failure });
     const result = await failureOf(provider.publish(account, post(part('x'))));
     expect(result).toMatchObject(expected);
-    if (expected.code === 'provider_rate_limited') expect((result as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(25_000);
+    if (result.code === 'provider_rate_limited') expect((result as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(25_000);
   });
 
   it('rejects an expired session as auth when it cannot be renewed, and renews it once when it can', async () => {
