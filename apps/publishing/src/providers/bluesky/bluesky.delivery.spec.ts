@@ -74,6 +74,8 @@ describe('Bluesky delivery (against a fake PDS)', () => {
       refreshToken: expect.any(String),
       expiresAt: jwtExpiry(account.grant!.accessToken),
       appPassword: password,
+      did: account.externalId,
+      pds: 'https://bsky.social',
       scopes: [],
     });
     expect(Date.parse(account.grant!.expiresAt!)).toBeGreaterThan(Date.now() + 3_600_000);

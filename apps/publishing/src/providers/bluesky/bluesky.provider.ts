@@ -34,10 +34,13 @@ const POSTS_PER_READ = 25;
 /** XRPC errors that mean the session (not the post) is the problem. */
 const SESSION_ERRORS = new Set(['ExpiredToken', 'InvalidToken', 'AuthenticationRequired', 'AuthRequiredError', 'AccountTakedown', 'AccountDeactivated']);
 
-/** What the sealed grant of a Bluesky account holds beyond ProviderGrant's tokens (the DID and PDS are the account's external_id and instance_url). */
+/** What the sealed grant of a Bluesky account holds beyond ProviderGrant's tokens (accessJwt, refreshJwt, expiry of the access JWT). */
 export interface BlueskyGrant extends ProviderGrant {
   /** The app password, so a session can be created again once the refresh token has died. */
   appPassword: string;
+  /** The account's DID and PDS origin (also the account's external_id and instance_url). */
+  did: string;
+  pds: string;
 }
 
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
@@ -77,7 +80,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     const did = text(pick(session, 'did'));
     if (!did.startsWith('did:')) throw new ProviderError('unavailable', 'bluesky answered a session without a DID.');
     const instanceUrl = pdsOf(pick(session, 'didDoc')) ?? request.instanceUrl;
-    const grant = grantOf(session, request.password);
+    const grant = grantOf(session, request.password, instanceUrl);
     const profile = await this.xrpc(instanceUrl, grant.accessToken, signal, (agent) => agent.app.bsky.actor.getProfile({ actor: did }));
     const identity: ConnectedIdentity = {
       externalId: did,
@@ -94,7 +97,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     if (grant.refreshToken) {
       try {
         const session = await this.xrpc(account.instanceUrl, grant.refreshToken, signal, (agent) => agent.com.atproto.server.refreshSession());
-        return grantOf(session, grant.appPassword);
+        return grantOf(session, grant.appPassword, account.instanceUrl);
       } catch (error) {
         if (!(error instanceof ProviderError) || error.failure !== 'refused') throw error;
         this.logger?.info({ platform: this.platform, accountId: account.id, networkCode: error.networkCode }, 'refresh token refused; signing in again');
@@ -102,7 +105,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     }
     if (!grant.appPassword) throw new ProviderError('refused', 'The account holds no app password; connect it again.');
     const session = await this.createSession(account.instanceUrl, account.externalId, grant.appPassword, signal);
-    return grantOf(session, grant.appPassword);
+    return grantOf(session, grant.appPassword, account.instanceUrl);
   }
 
   async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
@@ -328,11 +331,12 @@ function asProviderError(error: unknown, signal: AbortSignal): unknown {
 }
 
 /** A session answer as the grant we seal; `expiresAt` from the access JWT's `exp`. */
-function grantOf(session: unknown, appPassword: string): BlueskyGrant {
+function grantOf(session: unknown, appPassword: string, pds: string): BlueskyGrant {
   const accessToken = text(pick(session, 'accessJwt'));
   const refreshToken = text(pick(session, 'refreshJwt'));
-  if (!accessToken || !refreshToken) throw new ProviderError('unavailable', 'bluesky answered a session without its tokens.');
-  const grant: BlueskyGrant = { accessToken, refreshToken, appPassword, scopes: [] };
+  const did = text(pick(session, 'did'));
+  if (!accessToken || !refreshToken || !did) throw new ProviderError('unavailable', 'bluesky answered a session without its tokens.');
+  const grant: BlueskyGrant = { accessToken, refreshToken, appPassword, did, pds, scopes: [] };
   const expiresAt = jwtExpiry(accessToken);
   if (expiresAt) grant.expiresAt = expiresAt;
   return grant;
@@ -359,7 +363,7 @@ function pdsOf(didDoc: unknown): string | undefined {
 
 function blueskyGrant(account: ProviderAccount): BlueskyGrant {
   const grant = requireGrant(account) as Partial<BlueskyGrant> & ProviderGrant;
-  return { ...grant, appPassword: grant.appPassword ?? '' };
+  return { ...grant, appPassword: grant.appPassword ?? '', did: grant.did ?? account.externalId, pds: grant.pds ?? account.instanceUrl };
 }
 
 function requireGrant(account: ProviderAccount): ProviderGrant {
