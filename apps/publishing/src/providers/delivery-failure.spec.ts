@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { toDeliveryFailure } from './delivery-failure.js';
 import { capabilityUnavailable, ProviderError } from './provider-error.js';
@@ -63,6 +64,19 @@ describe('toDeliveryFailure', () => {
       expect(toDeliveryFailure(error, 'mastodon', false)).toMatchObject({ outcome: 'retryable', code: 'provider_timeout' });
     } finally {
       server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('makes a create retryable when its time ran out before the request left (a TLS handshake that never ends)', async () => {
+    const server = createTcpServer(() => undefined); // accepts the connection, never answers the handshake
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/statuses`;
+    try {
+      const error = await new ProviderHttp({}, undefined).json('mastodon', { ...post, url }, AbortSignal.timeout(150)).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ failure: 'timeout', call: { status: 0, sent: false } });
+      expect(toDeliveryFailure(error, 'mastodon', true)).toMatchObject({ outcome: 'retryable', code: 'provider_timeout', httpStatus: 0 });
+    } finally {
       server.close();
     }
   });

@@ -2,6 +2,7 @@ import { readLimited } from '@social/platform';
 import type { Logger } from 'pino';
 import { ProviderApiOrigins, redirectOrigin } from './provider-api-origins.js';
 import { oauthErrorCode, ProviderCallDetails, ProviderError } from './provider-error.js';
+import { trackSending } from './request-sending.js';
 
 /** Networks answer small JSON documents; anything larger is not an answer we asked for. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -89,13 +90,14 @@ export class ProviderHttp {
     const path = new URL(url).pathname;
     let response: Response | undefined;
     let text: string;
+    const sending = trackSending();
     try {
-      response = await this.fetchFn(url, { method: request.method, headers, body, signal, redirect: 'manual' });
+      response = await sending.run(() => this.fetchFn(url, { method: request.method, headers, body, signal, redirect: 'manual' }));
       const answer = await readLimited(response, MAX_ANSWER_BYTES);
       if (answer === undefined) throw new ProviderError('unavailable', 'The network answered more than we accept.', undefined, { status: response.status, sent: true });
       text = answer;
     } catch (error) {
-      const sent = response !== undefined || !notSent(error);
+      const sent = response !== undefined || (sending.sent() ?? !notSent(error));
       const details: ProviderCallDetails = { status: response?.status ?? 0, sent };
       if (signal.aborted) throw new ProviderError('timeout', `${platform} did not answer in time.`, undefined, details);
       if (error instanceof ProviderError) throw error;
@@ -156,7 +158,7 @@ export class ProviderHttp {
   }
 }
 
-/** Whether a fetch failure certainly happened before the request left (its cause's code says so). */
+/** Whether a fetch failure certainly happened before the request left, by its cause's code (for fetches whose sending is not tracked). */
 export function notSent(error: unknown): boolean {
   const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
   return typeof code === 'string' && NOT_SENT_CODES.has(code);

@@ -5,6 +5,7 @@ import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { ProviderApiOrigins, redirectOrigin } from '../provider-api-origins.js';
 import { ProviderError } from '../provider-error.js';
 import { notSent, ProviderHttp, retryAfterMs } from '../provider-http.js';
+import { trackSending } from '../request-sending.js';
 import { DeliveryError } from '../social-provider.js';
 import type {
   AccountMetrics,
@@ -293,12 +294,13 @@ export class BlueskyProvider implements CredentialsConnectProvider {
       const headers = new Headers(init.headers);
       if (token) headers.set('authorization', `Bearer ${token}`);
       const startedAt = Date.now();
+      const sending = trackSending();
       try {
-        const response = await this.fetchFn(url, { ...init, headers, signal, redirect: 'manual' });
+        const response = await sending.run(() => this.fetchFn(url, { ...init, headers, signal, redirect: 'manual' }));
         this.logger?.debug({ platform: this.platform, method: init.method, path: new URL(url).pathname, status: response.status, ms: Date.now() - startedAt }, 'network answered');
         return response;
       } catch (error) {
-        const details = { status: 0, sent: !notSent(error) };
+        const details = { status: 0, sent: sending.sent() ?? !notSent(error) };
         if (signal.aborted) throw new ProviderError('timeout', 'bluesky did not answer in time.', undefined, details);
         this.logger?.warn({ platform: this.platform, method: init.method, path: new URL(url).pathname, sent: details.sent }, 'network unreachable');
         throw new ProviderError('unavailable', 'bluesky could not be reached.', undefined, details);
