@@ -71,8 +71,14 @@ const toHtml = (text: string) =>
  * /files `{name, content_type, size}`, GET /statuses (everything posted,
  * oldest first), GET /media, POST/DELETE /failures (ScriptedFailure),
  * POST /processing `{polls}` (how many 206 a new upload answers), DELETE /state.
+ *
+ * With `upstream` (the fake OAuth network's origin), what this server does
+ * not know — `/oauth/*` and requests whose Bearer is not one of its accounts —
+ * is passed to it as is, so a stack can connect a mastodon account through
+ * the OAuth fake and then publish to it here (register the same access token
+ * with POST /accounts).
  */
-export async function startFakeMastodon(): Promise<FakeMastodon> {
+export async function startFakeMastodon(options: { upstream?: string } = {}): Promise<FakeMastodon> {
   const accounts = new Map<string, Account>();
   let statuses: FakeMastodonStatus[] = [];
   let media = new Map<string, FakeMastodonMedia>();
@@ -169,13 +175,14 @@ export async function startFakeMastodon(): Promise<FakeMastodon> {
       return void res.end(file.data);
     }
     const raw = await readRaw(req);
+    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+    if (options.upstream && (path.startsWith('/oauth/') || !accounts.has(bearer))) return forward(req, res, url, raw, options.upstream);
     const failure = failures.take(method, path);
     if (await failures.before(failure, req, res)) return;
     const answer = (status: number, body: unknown) => {
       if (failure?.drop_after_handling) return void req.socket.destroy();
       sendJson(res, status, body);
     };
-    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
     const account = accounts.get(bearer);
     if (!account) return sendJson(res, 401, { error: 'The access token is invalid' });
 
@@ -259,4 +266,28 @@ export async function startFakeMastodon(): Promise<FakeMastodon> {
   );
   origin = server.origin;
   return { ...server, filesUrl: `${origin}/files` };
+}
+
+/** Passes a request on to `upstream` unchanged and its answer back (a dropped upstream connection drops this one). */
+async function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, upstream: string): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${upstream}${url.pathname}${url.search}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+      redirect: 'manual',
+    });
+  } catch {
+    req.socket.destroy();
+    return;
+  }
+  const answer = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
+  res.end(answer);
 }

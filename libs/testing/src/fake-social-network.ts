@@ -220,14 +220,12 @@ export const FAKE_NETWORK_PLATFORMS = ['x', 'linkedin', 'mastodon', 'threads', '
 
 /**
  * Publishing's environment for a stack on the fake networks: every OAuth
- * network's server-side origin replaced by the fake OAuth network's, bluesky's
- * (entryway and PDS) by the fake PDS's when given, and a short network budget
- * so the "too slow" case answers well within the suites' gateway timeout.
+ * network's server-side origin replaced by the fake OAuth network's, then by
+ * `overrides` (network → origin: the fake PDS for bluesky, the fake Mastodon
+ * server for mastodon), and a short network budget so the "too slow" case
+ * answers well within the suites' gateway timeout.
  */
-export const fakeNetworkEnvironment = (origin: string, blueskyOrigin?: string): Record<string, string> => ({
-  PROVIDER_API_ORIGINS: JSON.stringify({
-    ...Object.fromEntries(FAKE_NETWORK_PLATFORMS.map((platform) => [platform, origin])),
-    ...(blueskyOrigin ? { bluesky: blueskyOrigin } : {}),
-  }),
+export const fakeNetworkEnvironment = (origin: string, overrides: Record<string, string> = {}): Record<string, string> => ({
+  PROVIDER_API_ORIGINS: JSON.stringify({ ...Object.fromEntries(FAKE_NETWORK_PLATFORMS.map((platform) => [platform, origin])), ...overrides }),
   PROVIDER_TIMEOUT_MS: '2000',
 });

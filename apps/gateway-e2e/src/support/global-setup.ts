@@ -13,6 +13,7 @@ import {
   NATS_INSTALL_HINT,
   generateSecrets,
   startFakeBluesky,
+  startFakeMastodon,
   startFakeSocialNetwork,
   natsAnswers,
   PrivateNats,
@@ -61,6 +62,9 @@ export default async function globalSetup() {
   const network = await startFakeSocialNetwork();
   // Bluesky (AT Protocol, app passwords): a fake PDS, scripted through E2E_FAKE_BLUESKY_URL.
   const bluesky = await startFakeBluesky();
+  // Mastodon's API (statuses, media), scripted through E2E_FAKE_MASTODON_URL; what it does not know
+  // (OAuth, tokens it was not told about) it passes to the OAuth fake, which connects mastodon accounts.
+  const mastodon = await startFakeMastodon({ upstream: network.origin });
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
@@ -80,7 +84,7 @@ export default async function globalSetup() {
       AI_API_KEY: aiApiKey,
       AI_TIMEOUT_MS: '1500',
       // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network and the fake PDS.
-      ...fakeNetworkEnvironment(network.origin, bluesky.origin),
+      ...fakeNetworkEnvironment(network.origin, { bluesky: bluesky.origin, mastodon: mastodon.origin }),
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
@@ -88,6 +92,7 @@ export default async function globalSetup() {
     await mail.stop();
     await network.stop();
     await bluesky.stop();
+    await mastodon.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -101,8 +106,9 @@ export default async function globalSetup() {
   process.env.E2E_AI_API_KEY = aiApiKey;
   process.env.E2E_FAKE_NETWORK_URL = network.controlUrl;
   process.env.E2E_FAKE_BLUESKY_URL = bluesky.controlUrl;
+  process.env.E2E_FAKE_MASTODON_URL = mastodon.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
-  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky };
+  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

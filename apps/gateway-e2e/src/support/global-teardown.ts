@@ -10,4 +10,5 @@ export default async function globalTeardown() {
   await state.ai.stop();
   await state.network.stop();
   await state.bluesky.stop();
+  await state.mastodon.stop();
 }
