@@ -125,7 +125,7 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
 
   it('finds a post whose answer was lost, and says null when it was never created', async () => {
     const since = new Date();
-    const lost = post(part('Lost answer, created anyway'));
+    const lost = post(part('Lost answer, <created> anyway & then some\n\nsee https://example.com/a/path/longer/than/thirty/characters #tag'));
     await control('POST', '/failures', { path: '/api/v1/statuses', drop_after_handling: true });
     await expect(failureOf(provider.publish(account, lost))).resolves.toMatchObject({ outcome: 'ambiguous' });
     const [status] = await posted();
@@ -135,6 +135,9 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
       parts: [{ externalId: status.id, externalUrl: `${fake.origin}/@ada/${status.id}` }],
     });
     await expect(provider.findPost(account, post(part('Never sent')), since)).resolves.toBeNull();
+    // The same text with a picture is another post.
+    const withMedia = { ...lost, parts: [{ ...lost.parts[0], media: [{ url: `${fake.filesUrl}/x.png`, mimeType: 'image/png', altText: '' }] }] };
+    await expect(provider.findPost(account, withMedia, since)).resolves.toBeNull();
   });
 
   it("answers 'unknown' when the server cannot be asked", async () => {

@@ -110,7 +110,10 @@ export class MastodonProvider extends OAuthProvider {
       const wanted = normalize(statusText(part));
       const parent = found.at(-1)?.externalId ?? null;
       const match = recent.find(
-        (status) => normalize(plainText(text(pick(status, 'content')))) === wanted && (parent === null || text(pick(status, 'in_reply_to_id')) === parent),
+        (status) =>
+          normalize(plainText(text(pick(status, 'content')))) === wanted &&
+          mediaCount(status) === part.media.length &&
+          (parent === null || text(pick(status, 'in_reply_to_id')) === parent),
       );
       if (!match) break;
       found.push({ externalId: text(pick(match, 'id')), externalUrl: httpUrl(pick(match, 'url')) });
@@ -218,6 +221,10 @@ export function statusText(part: OutgoingPostPart): string {
 export const partMarker = (marker: string, index: number) => `${marker}#${index}`;
 
 const normalize = (value: string) => value.replace(/\s+/g, ' ').trim();
+const mediaCount = (status: unknown) => {
+  const attachments = pick(status, 'media_attachments');
+  return Array.isArray(attachments) ? attachments.length : 0;
+};
 
 function requireGrant(account: ProviderAccount): void {
   if (!account.grant) {
