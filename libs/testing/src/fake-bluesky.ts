@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { cidOf, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailure, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+import { answerUnlessLost, cidOf, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailure, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
 
 /** An account of the fake PDS: signs in with `handle` (or its DID) and `password` (an app password). */
 export interface FakeBlueskyAccountRequest {
@@ -179,10 +179,7 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
     const raw = await readRaw(req);
     const failure = failures.take(method, path);
     if (await failures.before(failure, req, res)) return;
-    const answer = (status: number, body: unknown) => {
-      if (failure?.drop_after_handling) return void req.socket.destroy();
-      sendJson(res, status, body);
-    };
+    const answer = (status: number, body: unknown) => answerUnlessLost(failure, req, res, status, body);
     const input = () => JSON.parse(raw.toString('utf8') || '{}') as Record<string, any>;
     const nsid = path.startsWith('/xrpc/') ? path.slice('/xrpc/'.length) : '';
     const query = url.searchParams;

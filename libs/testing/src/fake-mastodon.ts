@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailure, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+import { answerUnlessLost, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailure, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
 
 /** An account of the fake server, reached with `access_token` as a Bearer. */
 export interface FakeMastodonAccountRequest {
@@ -179,10 +179,7 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
     if (options.upstream && (path.startsWith('/oauth/') || !accounts.has(bearer))) return forward(req, res, url, raw, options.upstream);
     const failure = failures.take(method, path);
     if (await failures.before(failure, req, res)) return;
-    const answer = (status: number, body: unknown) => {
-      if (failure?.drop_after_handling) return void req.socket.destroy();
-      sendJson(res, status, body);
-    };
+    const answer = (status: number, body: unknown) => answerUnlessLost(failure, req, res, status, body);
     const account = accounts.get(bearer);
     if (!account) return sendJson(res, 401, { error: 'The access token is invalid' });
 

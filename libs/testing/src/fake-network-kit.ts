@@ -14,7 +14,9 @@ export const CONTROL_PREFIX = '/__control';
  * - `delay_ms`: wait first (a stall longer than the client's timeout);
  * - `drop`: close the connection without handling the request;
  * - `drop_after_handling`: do the work (the post is created) and close the
- *   connection instead of answering — the answer is lost (an ambiguous outcome).
+ *   connection instead of answering — the answer is lost (an ambiguous outcome);
+ * - `cut_answer`: do the work, send the status line, headers and half the
+ *   body, then close the connection (a reset mid-answer).
  */
 export interface ScriptedFailure {
   path: string;
@@ -25,6 +27,7 @@ export interface ScriptedFailure {
   delay_ms?: number;
   drop?: boolean;
   drop_after_handling?: boolean;
+  cut_answer?: boolean;
   times?: number;
 }
 
@@ -83,6 +86,18 @@ export class ScriptedFailures {
     }
     return false;
   }
+}
+
+/** Answers the work's result, unless `failure` says to lose it (dropped before, or cut in the middle of, the answer). */
+export function answerUnlessLost(failure: ScriptedFailure | undefined, req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+  if (failure?.drop_after_handling) return void req.socket.destroy();
+  if (failure?.cut_answer) {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    res.write(text.slice(0, Math.floor(text.length / 2)), () => req.socket.destroy());
+    return;
+  }
+  sendJson(res, status, body);
 }
 
 /** Starts `handler` on 127.0.0.1 at a free port; a throw answers 400 (a fake must never hang its client). */

@@ -157,6 +157,7 @@ describe('Bluesky delivery (against a fake PDS)', () => {
     ['a refused record', { status: 400, body: { error: 'InvalidRequest', message: 'bad' } }, { outcome: 'rejected', kind: 'validation', code: 'provider_rejected', httpStatus: 400 }],
     ['a stall after sending', { delay_ms: 3_000 }, { outcome: 'ambiguous', code: 'provider_timeout' }],
     ['a dropped connection', { drop: true }, { outcome: 'ambiguous', code: 'provider_connection_lost' }],
+    ['a connection reset mid-answer', { cut_answer: true }, { outcome: 'ambiguous' }],
   ])('classifies %s of createRecord', async (_name, failure, expected) => {
     await control('POST', '/failures', { path: '/xrpc/com.atproto.repo.createRecord', ...failure });
     const result = await failureOf(provider.publish(account, post(part('x'))));

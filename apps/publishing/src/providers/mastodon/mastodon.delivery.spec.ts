@@ -108,7 +108,8 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     ['a revoked token', { status: 401, body: { error: 'The access token was revoked' } }, { outcome: 'rejected', kind: 'auth', httpStatus: 401 }],
     ['a refused text', { status: 422, body: { error: 'Validation failed' } }, { outcome: 'rejected', kind: 'validation', code: 'provider_rejected', httpStatus: 422 }],
     ['a stall after the request was sent', { delay_ms: 3_000 }, { outcome: 'ambiguous', code: 'provider_timeout' }],
-    ['a connection dropped mid-answer', { drop_after_handling: true }, { outcome: 'ambiguous', code: 'provider_connection_lost' }],
+    ['a connection dropped before the answer', { drop_after_handling: true }, { outcome: 'ambiguous', code: 'provider_connection_lost' }],
+    ['a connection reset mid-answer', { cut_answer: true }, { outcome: 'ambiguous', code: 'provider_answer_unreadable', httpStatus: 200 }],
   ])('classifies %s', async (_name, failure, expected) => {
     await control('POST', '/failures', { path: '/api/v1/statuses', method: 'POST', ...failure });
     await expect(failureOf(provider.publish(account, post(part(`classified ${randomUUID()}`))))).resolves.toMatchObject(expected);
