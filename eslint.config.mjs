@@ -28,4 +28,15 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // An app's specs may use the test harness (network adapters are specified
+    // against the fake networks of libs/testing); its production code still may not.
+    files: ['apps/*/src/**/*.spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { allow: [], depConstraints: [{ sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] }] },
+      ],
+    },
+  },
 );

@@ -6,6 +6,7 @@ import { PublicationAnglesService } from './publication-builds/publication-angle
 import { PublicationBuildsHandler } from './publication-builds/publication-builds.handler.js';
 import { PublicationsHandler } from './publications/publications.handler.js';
 import { PublicationsService } from './publications/publications.service.js';
+import { CredentialConnections } from './social-accounts/credential-connections.service.js';
 import { OAuthConnections } from './social-accounts/oauth-connections.service.js';
 import { ProviderAccounts } from './social-accounts/provider-accounts.js';
 import { secretBoxProvider } from './social-accounts/secret-box.provider.js';
@@ -30,6 +31,7 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     AiClient,
     PublicationAnglesService,
     OAuthConnections,
+    CredentialConnections,
     ProviderAccounts,
     ProviderApps,
     secretBoxProvider,

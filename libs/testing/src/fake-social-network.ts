@@ -53,6 +53,8 @@ export interface FakeSocialNetwork {
 interface StoredGrant extends FakeGrantRequest {
   code: string;
   used: boolean;
+  /** How many times it was refreshed: tokens get a `~<n>` suffix per refresh. */
+  refreshes?: number;
 }
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -72,7 +74,9 @@ async function readBody(req: IncomingMessage): Promise<string> {
  * token and profile endpoints do, whatever their paths: a form POST with
  * `grant_type=authorization_code` trades a code issued through the control
  * API (checking client, redirect_uri and PKCE like a network; a code works
- * once), and a GET with that grant's Bearer token answers its profile. It
+ * once), a form POST with `grant_type=refresh_token` renews a traded grant
+ * (new tokens `<old>~<n>`, the old refresh token stops working), and a GET
+ * with that grant's Bearer token answers its profile. It
  * records every request and can be scripted to fail, stall or drop.
  */
 export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
@@ -137,6 +141,17 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
     };
   }
 
+  /** RFC 6749 §6: the refresh token of a traded grant gets new tokens, and rotates (the old one stops working). */
+  function refreshAnswer(form: Record<string, string>): { status: number; body: unknown } {
+    const grant = [...grants.values()].find((candidate) => candidate.used && candidate.refresh_token && candidate.refresh_token === form.refresh_token);
+    if (!grant) return { status: 400, body: { error: 'invalid_grant', error_description: 'unknown or rotated refresh token' } };
+    const generation = (grant.refreshes ?? 0) + 1;
+    grant.refreshes = generation;
+    grant.access_token = `${grant.access_token.replace(/~\d+$/, '')}~${generation}`;
+    grant.refresh_token = `${grant.refresh_token!.replace(/~\d+$/, '')}~${generation}`;
+    return { status: 200, body: { access_token: grant.access_token, token_type: 'bearer', expires_in: 7200, refresh_token: grant.refresh_token } };
+  }
+
   async function network(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const text = await readBody(req);
     const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
@@ -158,6 +173,10 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
         return;
       }
       if (failure.status) return json(res, failure.status, failure.body ?? { error: 'scripted_failure' });
+    }
+    if (req.method === 'POST' && form.grant_type === 'refresh_token') {
+      const answer = refreshAnswer(form);
+      return json(res, answer.status, answer.body);
     }
     if (req.method === 'POST' && form.grant_type === 'authorization_code') {
       const answer = tokenAnswer(form, req.headers.authorization);
@@ -200,11 +219,13 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
 export const FAKE_NETWORK_PLATFORMS = ['x', 'linkedin', 'mastodon', 'threads', 'facebook', 'instagram', 'tiktok', 'youtube', 'discord'];
 
 /**
- * Publishing's environment for a stack on the fake network: every OAuth
- * network's server-side origin replaced, and a short network budget so the
- * "too slow" case answers well within the suites' gateway timeout.
+ * Publishing's environment for a stack on the fake networks: every OAuth
+ * network's server-side origin replaced by the fake OAuth network's, then by
+ * `overrides` (network → origin: the fake PDS for bluesky, the fake Mastodon
+ * server for mastodon), and a short network budget so the "too slow" case
+ * answers well within the suites' gateway timeout.
  */
-export const fakeNetworkEnvironment = (origin: string): Record<string, string> => ({
-  PROVIDER_API_ORIGINS: JSON.stringify(Object.fromEntries(FAKE_NETWORK_PLATFORMS.map((platform) => [platform, origin]))),
+export const fakeNetworkEnvironment = (origin: string, overrides: Record<string, string> = {}): Record<string, string> => ({
+  PROVIDER_API_ORIGINS: JSON.stringify({ ...Object.fromEntries(FAKE_NETWORK_PLATFORMS.map((platform) => [platform, origin])), ...overrides }),
   PROVIDER_TIMEOUT_MS: '2000',
 });

@@ -7,3 +7,6 @@ export * from './smtp-sink.js';
 export * from './admin-environment.js';
 export * from './fake-ai.js';
 export * from './fake-social-network.js';
+export * from './fake-network-kit.js';
+export * from './fake-mastodon.js';
+export * from './fake-bluesky.js';

@@ -12,6 +12,8 @@ import {
   freePort,
   NATS_INSTALL_HINT,
   generateSecrets,
+  startFakeBluesky,
+  startFakeMastodon,
   startFakeSocialNetwork,
   natsAnswers,
   PrivateNats,
@@ -58,6 +60,11 @@ export default async function globalSetup() {
   const aiApiKey = `sk-e2e-${randomBytes(12).toString('hex')}`;
   // Every OAuth network, faked on one local server: the platform never reaches the internet in tests.
   const network = await startFakeSocialNetwork();
+  // Bluesky (AT Protocol, app passwords): a fake PDS, scripted through E2E_FAKE_BLUESKY_URL.
+  const bluesky = await startFakeBluesky();
+  // Mastodon's API (statuses, media), scripted through E2E_FAKE_MASTODON_URL; what it does not know
+  // (OAuth, tokens it was not told about) it passes to the OAuth fake, which connects mastodon accounts.
+  const mastodon = await startFakeMastodon({ upstream: network.origin });
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
@@ -76,14 +83,16 @@ export default async function globalSetup() {
       AI_BASE_URL: `${ai.url}/v1`,
       AI_API_KEY: aiApiKey,
       AI_TIMEOUT_MS: '1500',
-      // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network.
-      ...fakeNetworkEnvironment(network.origin),
+      // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network and the fake PDS.
+      ...fakeNetworkEnvironment(network.origin, { bluesky: bluesky.origin, mastodon: mastodon.origin }),
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
     await ai.stop();
     await mail.stop();
     await network.stop();
+    await bluesky.stop();
+    await mastodon.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -96,8 +105,10 @@ export default async function globalSetup() {
   process.env.E2E_AI_URL = ai.controlUrl;
   process.env.E2E_AI_API_KEY = aiApiKey;
   process.env.E2E_FAKE_NETWORK_URL = network.controlUrl;
+  process.env.E2E_FAKE_BLUESKY_URL = bluesky.controlUrl;
+  process.env.E2E_FAKE_MASTODON_URL = mastodon.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
-  const state: E2eState = { stack, nats, database, mail, ai, network };
+  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

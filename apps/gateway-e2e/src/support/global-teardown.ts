@@ -9,4 +9,6 @@ export default async function globalTeardown() {
   await state.mail.stop();
   await state.ai.stop();
   await state.network.stop();
+  await state.bluesky.stop();
+  await state.mastodon.stop();
 }

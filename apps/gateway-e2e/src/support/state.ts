@@ -1,4 +1,4 @@
-import type { FakeAi, FakeSocialNetwork, PrivateNats, RunningStack, SmtpSink, TemporaryDatabase } from '@social/testing';
+import type { FakeAi, FakeBluesky, FakeMastodon, FakeSocialNetwork, PrivateNats, RunningStack, SmtpSink, TemporaryDatabase } from '@social/testing';
 
 /** What global setup started and global teardown stops (same process, shared globalThis). */
 export interface E2eState {
@@ -8,4 +8,6 @@ export interface E2eState {
   mail: SmtpSink;
   ai: FakeAi;
   network: FakeSocialNetwork;
+  bluesky: FakeBluesky;
+  mastodon: FakeMastodon;
 }

@@ -48,16 +48,21 @@ export class SocialAccountsController {
 
   @Post('connect')
   @ApiOperation({
-    summary: 'Connect an account (editors): the sandbox answers 201 with the account; an OAuth network answers 200 with where to send the user',
+    summary:
+      'Connect an account (editors): the sandbox and bluesky answer 201 with the account (bluesky: 200 when connected already); an OAuth network answers 200 with where to send the user',
     description:
       'OAuth networks (x, linkedin, mastodon, threads, facebook, instagram, tiktok, youtube, discord) use the active provider app an ' +
       'administrator saved (mastodon: the one of `instance_url`); without one, 422 `provider_not_configured`. The network redirects ' +
       "to the app's redirect_uri, else `{public_app_url}/social-accounts/callback/{provider}`; the client app passes `code` and " +
-      '`state` on to `GET /social-accounts/callback/{provider}`. bluesky and telegram do not connect yet (422 at body.provider).',
+      '`state` on to `GET /social-accounts/callback/{provider}`. bluesky signs in at once with `username` (the handle) and ' +
+      '`app_password` (both required), at `instance_url` when given (a self-hosted PDS), else https://bsky.social: 201 with the ' +
+      'new account, 200 when the workspace has that DID already (its session is replaced and it is `active` again). A wrong or ' +
+      'revoked app password is 422 `provider_credentials_rejected` at body.app_password; a network that is down 502 ' +
+      '`provider_unavailable`, one too slow 504 `provider_timeout`. telegram does not connect yet (422 at body.provider).',
   })
   @Returns(SocialAccount, 201)
   @ApiOkResponse({ description: 'OAuth networks: the authorization URL and its state', schema: { $ref: getSchemaPath(SocialAccountAuthorization) } })
-  @Refuses(400, 403, 409, 413, 415, 422)
+  @Refuses(400, 403, 409, 413, 415, 422, 502)
   async connect(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -69,7 +74,7 @@ export class SocialAccountsController {
       // Not the SocialAccount the route declares: its own $schema (the interceptor keeps a body's own).
       return { $schema: schemaUrl(baseUrlOf(req, this.config.PUBLIC_BASE_URL), schemaNameOf(SocialAccountAuthorization)), ...connected };
     }
-    reply.header('location', `/social-accounts/${connected.id}`);
+    if (answer.status === 201) reply.header('location', `/social-accounts/${connected.id}`);
     return connected;
   }
 

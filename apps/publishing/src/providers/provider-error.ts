@@ -15,12 +15,27 @@ export type ProviderFailure =
   /** The grant is fine but there is no account to connect (a Google account without a YouTube channel). */
   | 'no_account';
 
+/** What delivery needs to know about a failed call (contract §4 "Delivery"): never a token or the network's body. */
+export interface ProviderCallDetails {
+  /** The HTTP status the network answered; 0 when no answer arrived. */
+  status: number;
+  /** From `Retry-After` or the network's rate-limit reset header, when it sent one. */
+  retryAfterMs?: number;
+  /**
+   * false only when the request certainly never reached the network
+   * (connection refused, DNS, TLS, connect timeout); true once it may have.
+   */
+  sent: boolean;
+}
+
 export class ProviderError extends Error {
   constructor(
     readonly failure: ProviderFailure,
     message: string,
-    /** The network's OAuth `error` code (`invalid_grant`…) when it sent a well-formed one. */
+    /** The network's error code (OAuth `invalid_grant`, XRPC `ExpiredToken`…) when it sent a well-formed one. */
     readonly networkCode?: string,
+    /** Status, Retry-After and whether the request left; absent for failures decided without a call. */
+    readonly call?: ProviderCallDetails,
   ) {
     super(message);
     this.name = 'ProviderError';

@@ -1,10 +1,32 @@
 import { readLimited } from '@social/platform';
 import type { Logger } from 'pino';
 import { ProviderApiOrigins, redirectOrigin } from './provider-api-origins.js';
-import { oauthErrorCode, ProviderError } from './provider-error.js';
+import { oauthErrorCode, ProviderCallDetails, ProviderError } from './provider-error.js';
+import { trackSending } from './request-sending.js';
 
 /** Networks answer small JSON documents; anything larger is not an answer we asked for. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
+/** The longest wait a network's rate-limit header may ask of us (a larger one is clamped). */
+const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+
+/**
+ * Error codes of Node's fetch (undici) that mean the request never left this
+ * machine: nothing can have been created at the network.
+ */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 export interface ProviderRequest {
   method: 'GET' | 'POST';
@@ -14,6 +36,15 @@ export interface ProviderRequest {
   form?: URLSearchParams;
   /** Sent as application/json. */
   json?: unknown;
+  /** Sent as multipart/form-data (uploads). */
+  multipart?: FormData;
+  /** Sent as is with the given content type (raw uploads). */
+  bytes?: { data: Uint8Array; contentType: string };
+}
+
+export interface ProviderAnswer {
+  status: number;
+  body: unknown;
 }
 
 export type FetchFunction = typeof fetch;
@@ -21,8 +52,10 @@ export type FetchFunction = typeof fetch;
 /**
  * The one way adapters talk to networks: JSON in and out, the configured
  * origin override applied, redirects refused, bounded by the caller's signal,
- * and every failure a ProviderError. Logs method, network, path and status;
- * never headers, query strings or bodies (they carry tokens and codes).
+ * and every failure a ProviderError carrying the status, the network's
+ * Retry-After and whether the request left (for delivery). Logs method,
+ * network, path and status; never headers, query strings or bodies (they
+ * carry tokens and codes).
  */
 export class ProviderHttp {
   constructor(
@@ -31,43 +64,133 @@ export class ProviderHttp {
     private readonly fetchFn: FetchFunction = fetch,
   ) {}
 
+  /** The parsed JSON of a 2xx answer; a ProviderError otherwise. */
   async json(platform: string, request: ProviderRequest, signal: AbortSignal): Promise<unknown> {
+    return (await this.call(platform, request, signal)).body;
+  }
+
+  /** Like `json`, with the 2xx status (202 "still processing" differs from 200). */
+  async call(platform: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderAnswer> {
     const url = redirectOrigin(this.origins, platform, request.url);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    let body: string | undefined;
+    let body: string | FormData | Uint8Array | undefined;
     if (request.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = request.form.toString();
     } else if (request.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.json);
+    } else if (request.multipart) {
+      body = request.multipart;
+    } else if (request.bytes) {
+      headers['content-type'] = request.bytes.contentType;
+      body = request.bytes.data;
     }
     const startedAt = Date.now();
     const path = new URL(url).pathname;
-    let response: Response;
+    let response: Response | undefined;
     let text: string;
+    const sending = trackSending();
     try {
-      response = await this.fetchFn(url, { method: request.method, headers, body, signal, redirect: 'manual' });
+      response = await sending.run(() => this.fetchFn(url, { method: request.method, headers, body, signal, redirect: 'manual' }));
       const answer = await readLimited(response, MAX_ANSWER_BYTES);
-      if (answer === undefined) throw new ProviderError('unavailable', 'The network answered more than we accept.');
+      if (answer === undefined) throw new ProviderError('unavailable', 'The network answered more than we accept.', undefined, { status: response.status, sent: true });
       text = answer;
     } catch (error) {
-      if (signal.aborted) throw new ProviderError('timeout', `${platform} did not answer in time.`);
+      const sent = response !== undefined || (sending.sent() ?? !notSent(error));
+      const details: ProviderCallDetails = { status: response?.status ?? 0, sent };
+      if (signal.aborted) throw new ProviderError('timeout', `${platform} did not answer in time.`, undefined, details);
       if (error instanceof ProviderError) throw error;
-      this.logger?.warn({ platform, method: request.method, path, err: { message: (error as Error).message } }, 'network unreachable');
-      throw new ProviderError('unavailable', `${platform} could not be reached.`);
+      this.logger?.warn({ platform, method: request.method, path, sent, err: { message: (error as Error).message } }, 'network unreachable');
+      throw new ProviderError('unavailable', `${platform} could not be reached.`, undefined, details);
     }
     this.logger?.debug({ platform, method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'network answered');
     const parsed = parseJson(text);
+    const details: ProviderCallDetails = { status: response.status, sent: true, retryAfterMs: retryAfterMs(response.headers) };
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
-      throw new ProviderError('refused', `${platform} refused the request (HTTP ${response.status}).`, oauthErrorCode(parsed));
+      throw new ProviderError('refused', `${platform} refused the request (HTTP ${response.status}).`, networkErrorCode(parsed), details);
     }
     if (response.status < 200 || response.status >= 300) {
-      throw new ProviderError('unavailable', `${platform} answered HTTP ${response.status}.`);
+      throw new ProviderError('unavailable', `${platform} answered HTTP ${response.status}.`, networkErrorCode(parsed), details);
     }
-    if (parsed === undefined) throw new ProviderError('unavailable', `${platform} answered something that is not JSON.`);
-    return parsed;
+    if (parsed === undefined) throw new ProviderError('unavailable', `${platform} answered something that is not JSON.`, undefined, details);
+    return { status: response.status, body: parsed };
   }
+
+  /**
+   * The bytes at `url` (media to upload), at most `maxBytes`: larger is a
+   * refusal (the post cannot be sent as it is), unreachable or 5xx is
+   * `unavailable`. Not redirected by PROVIDER_API_ORIGINS: it is our media,
+   * not the network. Redirects are followed (media hosts use them).
+   */
+  async download(url: string, maxBytes: number, signal: AbortSignal): Promise<{ data: Uint8Array; contentType: string }> {
+    let response: Response;
+    try {
+      response = await this.fetchFn(url, { method: 'GET', signal, redirect: 'follow' });
+    } catch {
+      if (signal.aborted) throw new ProviderError('timeout', 'The media did not download in time.', undefined, { status: 0, sent: false });
+      throw new ProviderError('unavailable', 'The media could not be downloaded.', undefined, { status: 0, sent: false });
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      const failure = response.status >= 400 && response.status < 500 && response.status !== 429 ? 'refused' : 'unavailable';
+      throw new ProviderError(failure, `The media answered HTTP ${response.status}.`, 'media_unavailable', { status: response.status, sent: false });
+    }
+    const declared = Number(response.headers.get('content-length') ?? '0');
+    if (declared > maxBytes) {
+      await response.body?.cancel();
+      throw new ProviderError('refused', `The media is larger than ${maxBytes} bytes.`, 'media_too_large', { status: 413, sent: false });
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
+        size += chunk.byteLength;
+        if (size > maxBytes) throw new ProviderError('refused', `The media is larger than ${maxBytes} bytes.`, 'media_too_large', { status: 413, sent: false });
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      if (error instanceof ProviderError) throw error;
+      if (signal.aborted) throw new ProviderError('timeout', 'The media did not download in time.', undefined, { status: 0, sent: false });
+      throw new ProviderError('unavailable', 'The media download broke off.', undefined, { status: 0, sent: false });
+    }
+    return { data: Buffer.concat(chunks), contentType: response.headers.get('content-type')?.split(';')[0].trim() ?? '' };
+  }
+}
+
+/** Whether a fetch failure certainly happened before the request left, by its cause's code (for fetches whose sending is not tracked). */
+export function notSent(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' && NOT_SENT_CODES.has(code);
+}
+
+/**
+ * How long a network asks us to wait: `Retry-After` (seconds or an HTTP
+ * date), else the rate-limit reset (Mastodon's `X-RateLimit-Reset`, an ISO
+ * time; Bluesky's `RateLimit-Reset`, epoch seconds). undefined when none.
+ */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+  for (const name of ['retry-after', 'x-ratelimit-reset', 'ratelimit-reset']) {
+    const value = headers.get(name)?.trim();
+    if (!value) continue;
+    let ms: number;
+    if (/^\d+(\.\d+)?$/.test(value)) {
+      const seconds = Number(value);
+      // A reset header holds an epoch time; Retry-After a delay.
+      ms = seconds > 1e9 ? seconds * 1000 - now : seconds * 1000;
+    } else {
+      const at = Date.parse(value);
+      if (Number.isNaN(at)) continue;
+      ms = at - now;
+    }
+    return Math.min(Math.max(0, Math.round(ms)), MAX_RETRY_AFTER_MS);
+  }
+  return undefined;
+}
+
+/** An OAuth `error` or an XRPC `error` name, when well-formed. */
+function networkErrorCode(body: unknown): string | undefined {
+  return oauthErrorCode(body);
 }
 
 function parseJson(text: string): unknown {

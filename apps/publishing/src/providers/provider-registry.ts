@@ -3,6 +3,7 @@ import type { SocialPlatform } from '@social/contracts';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import type { PublishingConfig } from '../config.js';
+import { BlueskyProvider } from './bluesky/bluesky.provider.js';
 import { DiscordNetwork } from './discord/discord.network.js';
 import { FacebookNetwork } from './facebook/facebook.network.js';
 import { InstagramNetwork } from './instagram/instagram.network.js';
@@ -18,9 +19,8 @@ import { TikTokNetwork } from './tiktok/tiktok.network.js';
 import { XNetwork } from './x/x.network.js';
 import { YouTubeNetwork } from './youtube/youtube.network.js';
 
-/** Networks without an adapter yet, and why: they do not connect through an OAuth authorization-code grant. */
+/** Networks without an adapter yet, and why. */
 const NOT_YET_CONNECTABLE: Readonly<Record<string, string>> = {
-  bluesky: 'connects with a handle and an app password over the AT Protocol, not OAuth; connecting bluesky accounts is not available yet',
   telegram: 'publishes through a bot added to a channel, not an OAuth sign-in; connecting telegram channels is not available yet',
 };
 
@@ -48,6 +48,7 @@ export class ProviderRegistry {
     const providers: SocialProvider[] = [
       new SandboxProvider(),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
     ];
     for (const provider of providers) this.providers.set(provider.platform, provider);

@@ -34,6 +34,12 @@ export interface ProviderAccount {
   instanceUrl: string;
   /** null for networks that need none (the sandbox). */
   grant: ProviderGrant | null;
+  /**
+   * Set by ProviderAccounts: renews the grant now (the network answered that
+   * the access token expired), stores it, and answers it; throws a
+   * DeliveryError (rejected `auth` when the account must reconnect).
+   */
+  renewGrant?: () => Promise<ProviderGrant>;
 }
 
 /** An image or video attached to one post; the adapter reads the bytes from `url` and uploads them the network's way. */
@@ -180,4 +186,23 @@ export interface OAuthConnectProvider extends SocialProviderOperations {
   fetchIdentity(client: OAuthClient, grant: ProviderGrant, signal: AbortSignal): Promise<ConnectedIdentity>;
 }
 
-export type SocialProvider = InstantConnectProvider | OAuthConnectProvider;
+/** What signing in with an account's own credentials gives: who it is, the grant, and its server. */
+export interface CredentialsSignIn {
+  identity: ConnectedIdentity;
+  grant: ProviderGrant;
+  /** Origin of the account's own server (bluesky: the PDS), kept as the account's instance_url. */
+  instanceUrl: string;
+}
+
+/** A network connected with the account's own credentials, not OAuth (bluesky: a handle and an app password). */
+export interface CredentialsConnectProvider extends SocialProviderOperations {
+  readonly connectMode: 'credentials';
+  /** The server a connect that names none signs in at. */
+  readonly defaultInstanceUrl: string;
+  /** Signs in and reads the profile; throws a ProviderError (`refused`: wrong credentials). `signal` bounds the time spent. */
+  signIn(request: { instanceUrl: string; identifier: string; password: string }, signal: AbortSignal): Promise<CredentialsSignIn>;
+  /** A fresh grant for the account; throws a ProviderError (`refused`: the account must reconnect). */
+  refreshGrant(account: ProviderAccount, signal: AbortSignal): Promise<ProviderGrant>;
+}
+
+export type SocialProvider = InstantConnectProvider | OAuthConnectProvider | CredentialsConnectProvider;

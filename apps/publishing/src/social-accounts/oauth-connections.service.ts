@@ -7,7 +7,7 @@ import {
   SocialAccount,
   SocialAccountAuthorization,
 } from '@social/contracts';
-import { AccessControl, InstanceSettings, isUniqueViolation, Problem, problems, SecretBox, SERVICE_CONFIG } from '@social/platform';
+import { AccessControl, InstanceSettings, Problem, problems, SecretBox, SERVICE_CONFIG } from '@social/platform';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -16,13 +16,10 @@ import { ProviderApps } from '../providers/provider-apps.client.js';
 import { ProviderError } from '../providers/provider-error.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import type { ConnectedIdentity, OAuthClient, OAuthConnectProvider, ProviderGrant } from '../providers/social-provider.js';
-import { SocialAccountEntity } from './social-account.entity.js';
-import { toSocialAccount } from './social-account.view.js';
+import { upsertConnectedAccount } from './account-upsert.js';
 
 /** How long a user has to come back from the network. */
 const STATE_LIFETIME_MS = 10 * 60_000;
-/** Parallel callbacks of the same identity (or a disconnect in between) settle within a few rounds. */
-const UPSERT_ATTEMPTS = 3;
 
 interface StateRow {
   id: string;
@@ -156,51 +153,15 @@ export class OAuthConnections {
   }
 
   /** A new identity is connected (201); one the workspace has already gets the new tokens and is active again (200). */
-  private async upsert(state: StateRow, userId: string, identity: ConnectedIdentity, grant: ProviderGrant): Promise<HttpReply<SocialAccount>> {
-    const accounts = this.dataSource.getRepository(SocialAccountEntity);
-    const profile = {
-      username: identity.username,
-      displayName: identity.displayName,
-      avatarUrl: identity.avatarUrl,
+  private upsert(state: StateRow, userId: string, identity: ConnectedIdentity, grant: ProviderGrant): Promise<HttpReply<SocialAccount>> {
+    return upsertConnectedAccount(this.dataSource, this.secrets, {
+      workspaceId: state.workspace_id,
+      platform: state.platform,
       instanceUrl: state.instance_url,
-      status: 'active',
-      // The tokens are now this user's.
-      connectedBy: userId,
-    };
-    for (let attempt = 0; attempt < UPSERT_ATTEMPTS; attempt++) {
-      const existing = await accounts.findOneBy({ workspaceId: state.workspace_id, platform: state.platform, externalId: identity.externalId });
-      const now = new Date();
-      if (existing) {
-        const changes = { ...profile, credentials: this.sealGrant(existing.id, grant), updatedAt: now };
-        const updated = await accounts.update({ id: existing.id }, changes);
-        if (updated.affected) return { status: 200, body: toSocialAccount({ ...existing, ...changes }), replayed: false };
-        // Disconnected meanwhile: connected afresh on the next round.
-        continue;
-      }
-      const id = uuidv7();
-      const account: SocialAccountEntity = {
-        id,
-        workspaceId: state.workspace_id,
-        platform: state.platform,
-        externalId: identity.externalId,
-        ...profile,
-        credentials: this.sealGrant(id, grant),
-        createdAt: now,
-        updatedAt: now,
-      };
-      try {
-        await accounts.insert(account);
-        return { status: 201, body: toSocialAccount(account), replayed: false };
-      } catch (error) {
-        // A parallel callback connected the same identity first: refreshed on the next round.
-        if (!isUniqueViolation(error)) throw error;
-      }
-    }
-    throw problems.conflict('concurrent_update', 'The account changed while connecting; connect again.');
-  }
-
-  private sealGrant(accountId: string, grant: ProviderGrant): string {
-    return this.secrets.seal(JSON.stringify(grant), `social_accounts:${accountId}`);
+      userId,
+      identity,
+      grant,
+    });
   }
 }
 

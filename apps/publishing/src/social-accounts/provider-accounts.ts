@@ -1,35 +1,180 @@
-import { Injectable } from '@nestjs/common';
-import { SecretBox } from '@social/platform';
-import { DataSource } from 'typeorm';
-import type { ProviderAccount, ProviderGrant } from '../providers/social-provider.js';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { ACCOUNT_NEEDS_ATTENTION_SUBJECT, AccountNeedsAttentionEvent } from '@social/contracts';
+import { enqueueEvent, SecretBox, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import type { Logger } from 'pino';
+import { DataSource, EntityManager } from 'typeorm';
+import type { PublishingConfig } from '../config.js';
+import { toDeliveryFailure } from '../providers/delivery-failure.js';
+import { ProviderApps } from '../providers/provider-apps.client.js';
+import { ProviderError } from '../providers/provider-error.js';
+import { ProviderRegistry } from '../providers/provider-registry.js';
+import { DeliveryError, type ProviderAccount, type ProviderGrant, type SocialProvider } from '../providers/social-provider.js';
 import { SocialAccountEntity } from './social-account.entity.js';
+
+/** A grant expiring within this is renewed before it is handed out. */
+export const REFRESH_BEFORE_EXPIRY_MS = 5 * 60_000;
+
+interface LockedRow {
+  id: string;
+  workspace_id: string;
+  platform: string;
+  external_id: string;
+  username: string;
+  instance_url: string;
+  status: string;
+  credentials: string;
+}
+
+type Renewal = { kind: 'renewed'; grant: ProviderGrant } | { kind: 'refused' } | { kind: 'gone' };
 
 /**
  * The one way the service hands a connected account to its network adapter:
- * the row with its grant unsealed. Delivery and metrics ask here, so grant
- * handling (refreshing before expiry) lives in one place.
+ * the row with its grant unsealed, renewed first when it expires within 5
+ * minutes (OAuth refresh tokens, Bluesky sessions). Renewal runs under a
+ * row lock (`SELECT … FOR UPDATE`) and re-reads the grant under it: refresh
+ * tokens rotate, so of two replicas only the first renews and the second
+ * gets the new grant. A network that refuses the renewal marks the account
+ * `reconnect_required` and writes `durable.publishing.account.needs-attention`
+ * in the same transaction; the caller gets a DeliveryError rejected/auth. A
+ * network that cannot be reached leaves everything as it was (retryable).
  */
 @Injectable()
 export class ProviderAccounts {
   constructor(
     private readonly dataSource: DataSource,
     private readonly secrets: SecretBox,
+    private readonly registry: ProviderRegistry,
+    private readonly apps: ProviderApps,
+    @Inject(SERVICE_CONFIG) private readonly config: Pick<PublishingConfig, 'PROVIDER_TIMEOUT_MS'>,
+    @Optional() @Inject(SERVICE_LOGGER) private readonly logger?: Logger,
   ) {}
 
-  /** The account by id as its adapter needs it, or null when it is gone. */
+  /** The account by id as its adapter needs it (its grant fresh), or null when it is gone; throws a DeliveryError when the grant cannot be renewed. */
   async find(accountId: string): Promise<ProviderAccount | null> {
     const row = await this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id: accountId });
-    return row ? this.toProviderAccount(row) : null;
+    if (!row) return null;
+    const account = this.toProviderAccount(row);
+    if (account.grant && this.renewable(account) && expiresSoon(account.grant)) {
+      account.grant = await this.renew(account, account.grant.accessToken, false);
+    }
+    return account;
   }
 
   toProviderAccount(row: SocialAccountEntity): ProviderAccount {
-    return {
+    const account: ProviderAccount = {
       id: row.id,
       platform: row.platform as ProviderAccount['platform'],
       externalId: row.externalId,
       username: row.username,
       instanceUrl: row.instanceUrl,
-      grant: row.credentials ? (JSON.parse(this.secrets.open(row.credentials, `social_accounts:${row.id}`)) as ProviderGrant) : null,
+      grant: row.credentials ? this.open(row.id, row.credentials) : null,
     };
+    if (account.grant && this.renewable(account)) {
+      // The network said the access token expired before we thought: renew now, once per token.
+      account.renewGrant = async () => {
+        account.grant = await this.renew(account, account.grant?.accessToken ?? '', true);
+        return account.grant;
+      };
+    }
+    return account;
   }
+
+  private renewable(account: ProviderAccount): boolean {
+    const provider = this.registry.get(account.platform);
+    return provider?.connectMode === 'credentials' || (provider?.connectMode === 'oauth' && provider.refreshGrant !== undefined);
+  }
+
+  /**
+   * Renews under the row lock. `staleToken` is the access token the caller
+   * holds: when the row's differs, another replica renewed meanwhile and its
+   * grant is answered as is. `expired` says the network refused the token
+   * (renew whatever its expiry); otherwise only a grant still expiring soon is renewed.
+   */
+  private async renew(account: ProviderAccount, staleToken: string, expired: boolean): Promise<ProviderGrant> {
+    const provider = this.registry.get(account.platform)!;
+    let renewal: Renewal;
+    try {
+      renewal = await this.dataSource.transaction(async (manager) => {
+        const [row] = await manager.query<LockedRow[]>(
+          `SELECT id, workspace_id, platform, external_id, username, instance_url, status, credentials FROM social_accounts WHERE id = $1 FOR UPDATE`,
+          [account.id],
+        );
+        if (!row || !row.credentials) return { kind: 'gone' } as const;
+        if (row.status !== 'active') return { kind: 'refused' } as const;
+        const current = this.open(row.id, row.credentials);
+        if (current.accessToken !== staleToken || (!expired && !expiresSoon(current))) return { kind: 'renewed', grant: current } as const;
+        let grant: ProviderGrant;
+        try {
+          grant = await this.ask(provider, { ...account, instanceUrl: row.instance_url, grant: current });
+        } catch (error) {
+          if (error instanceof ProviderError && (error.failure === 'refused' || error.failure === 'no_account')) {
+            await this.needsReconnect(manager, row);
+            return { kind: 'refused' } as const;
+          }
+          throw error;
+        }
+        await manager.query(`UPDATE social_accounts SET credentials = $2, updated_at = now() WHERE id = $1`, [row.id, this.seal(row.id, grant)]);
+        return { kind: 'renewed', grant } as const;
+      });
+    } catch (error) {
+      if (error instanceof DeliveryError) throw error;
+      this.logger?.warn({ accountId: account.id, platform: account.platform, err: { message: (error as Error).message } }, 'grant renewal failed; trying again later');
+      // Unreachable, slow or failing (network, admin service, database): nothing changed, trying later may work.
+      throw new DeliveryError(toDeliveryFailure(error, account.platform, false));
+    }
+    if (renewal.kind === 'renewed') return renewal.grant;
+    throw new DeliveryError({
+      outcome: 'rejected',
+      kind: 'auth',
+      code: 'provider_auth_rejected',
+      message: `${account.platform} refused to renew the account's authorization; connect the account again.`,
+      httpStatus: 401,
+    });
+  }
+
+  /** The network's renewal, bounded by PROVIDER_TIMEOUT_MS; OAuth networks renew as the provider app in effect. */
+  private async ask(provider: SocialProvider, account: ProviderAccount): Promise<ProviderGrant> {
+    const signal = AbortSignal.timeout(this.config.PROVIDER_TIMEOUT_MS);
+    if (provider.connectMode === 'credentials') return provider.refreshGrant(account, signal);
+    if (provider.connectMode !== 'oauth' || !provider.refreshGrant) throw new ProviderError('refused', `${account.platform} grants cannot be renewed.`);
+    const app = await this.apps.resolve(account.platform, account.instanceUrl);
+    if (!app || app.connection_mode !== 'oauth') {
+      // Not the account's fault: it stays active, and delivery fails until an administrator restores the app.
+      throw new DeliveryError({
+        outcome: 'rejected',
+        kind: 'auth',
+        code: 'provider_not_configured',
+        message: `No active ${account.platform} app is configured to renew the account's authorization.`,
+        httpStatus: 0,
+      });
+    }
+    return provider.refreshGrant({ clientId: app.client_id, clientSecret: app.client_secret, instanceUrl: app.instance_url }, account.grant!, signal);
+  }
+
+  private async needsReconnect(manager: EntityManager, row: LockedRow): Promise<void> {
+    await manager.query(`UPDATE social_accounts SET status = 'reconnect_required', updated_at = now() WHERE id = $1`, [row.id]);
+    const event: AccountNeedsAttentionEvent = {
+      workspace_id: row.workspace_id,
+      social_account_id: row.id,
+      platform: row.platform,
+      reason: 'grant_refresh_refused',
+      occurred_at: new Date().toISOString(),
+    };
+    await enqueueEvent(manager, ACCOUNT_NEEDS_ATTENTION_SUBJECT, event);
+    this.logger?.info({ accountId: row.id, platform: row.platform }, 'grant renewal refused; account needs reconnecting');
+  }
+
+  private open(accountId: string, sealed: string): ProviderGrant {
+    return JSON.parse(this.secrets.open(sealed, `social_accounts:${accountId}`)) as ProviderGrant;
+  }
+
+  private seal(accountId: string, grant: ProviderGrant): string {
+    return this.secrets.seal(JSON.stringify(grant), `social_accounts:${accountId}`);
+  }
+}
+
+function expiresSoon(grant: ProviderGrant, now = Date.now()): boolean {
+  if (!grant.expiresAt) return false;
+  const expiresAt = Date.parse(grant.expiresAt);
+  return Number.isFinite(expiresAt) && expiresAt - now < REFRESH_BEFORE_EXPIRY_MS;
 }

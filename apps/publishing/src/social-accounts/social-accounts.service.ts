@@ -13,9 +13,13 @@ import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import type { ConnectedIdentity } from '../providers/social-provider.js';
+import { CredentialConnections } from './credential-connections.service.js';
 import { OAuthConnections } from './oauth-connections.service.js';
 import { SocialAccountEntity } from './social-account.entity.js';
 import { toSocialAccount } from './social-account.view.js';
+
+/** The sandbox's simulated handles stay short; bluesky handles may be DNS names up to 253 characters. */
+const SANDBOX_USERNAME_MAX = 64;
 
 @Injectable()
 export class SocialAccountsService {
@@ -25,6 +29,7 @@ export class SocialAccountsService {
     private readonly providers: ProviderRegistry,
     private readonly settings: InstanceSettings,
     private readonly oauth: OAuthConnections,
+    private readonly credentials: CredentialConnections,
   ) {}
 
   async list(principal: Principal, workspaceId: string): Promise<SocialAccountList> {
@@ -35,16 +40,32 @@ export class SocialAccountsService {
     return { accounts: accounts.map(toSocialAccount) };
   }
 
-  /** Sandbox: the account at once (201). OAuth networks: where to send the user (200), completed by OAuthConnections.complete. */
+  /** Sandbox: the account at once (201). Bluesky: signed in at once (201, 200 when connected already). OAuth networks: where to send the user (200), completed by OAuthConnections.complete. */
   async connect(principal: Principal, input: ConnectSocialAccountRequest): Promise<HttpReply<SocialAccount | SocialAccountAuthorization>> {
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     const provider = this.providers.get(input.provider);
-    if (input.provider !== SANDBOX_PROVIDER && input.username !== undefined) {
-      throw problems.invalid('body.username', 'is only for the sandbox provider; other networks tell us the account', input.username);
+    const withCredentials = provider?.connectMode === 'credentials';
+    if (input.username !== undefined && input.provider !== SANDBOX_PROVIDER && !withCredentials) {
+      throw problems.invalid('body.username', 'is only for the sandbox provider and bluesky; other networks tell us the account', input.username);
+    }
+    if (input.provider === SANDBOX_PROVIDER && input.username !== undefined && input.username.length > SANDBOX_USERNAME_MAX) {
+      throw problems.invalid('body.username', `must be at most ${SANDBOX_USERNAME_MAX} characters for the sandbox provider`, input.username);
+    }
+    if (input.app_password !== undefined && !withCredentials) {
+      throw problems.invalid('body.app_password', 'is only for networks connected with an app password (bluesky)');
     }
     const hasInstances = provider?.connectMode === 'oauth' && provider.hasInstances;
-    if (!hasInstances && input.instance_url !== undefined) {
-      throw problems.invalid('body.instance_url', 'is only for networks of separate servers (mastodon)', input.instance_url);
+    if (!hasInstances && !withCredentials && input.instance_url !== undefined) {
+      throw problems.invalid('body.instance_url', 'is only for networks of separate servers (mastodon, bluesky)', input.instance_url);
+    }
+    if (provider?.connectMode === 'credentials') {
+      const missing = [
+        ...(input.username === undefined ? [{ location: 'body.username', message: `is required for ${input.provider}: the account's handle` }] : []),
+        ...(input.app_password === undefined ? [{ location: 'body.app_password', message: `is required for ${input.provider}: an app password of the account` }] : []),
+      ];
+      if (missing.length > 0) throw problems.validation(missing);
+      const instanceUrl = input.instance_url === undefined ? provider.defaultInstanceUrl : this.instanceUrlOf(input);
+      return this.credentials.connect(principal, workspace.workspace_id, provider, { instanceUrl, identifier: input.username!, password: input.app_password! });
     }
     if (provider?.connectMode === 'instant') {
       if (!this.settings.boolean('sandbox_provider_enabled')) {

@@ -30,24 +30,42 @@ export class ConnectSocialAccountRequest {
 
   @ApiPropertyOptional({
     minLength: 1,
-    maxLength: 64,
-    description: 'sandbox only: the simulated handle (letters, digits, ".", "_", "-"); defaults to one derived from the new account id',
+    maxLength: 253,
+    description:
+      'sandbox: the simulated handle (at most 64 characters), defaulting to one derived from the new account id; ' +
+      'bluesky (required there): the handle to sign in with (`alice.bsky.social`); other networks tell us the account (422). ' +
+      'Letters, digits, ".", "_" and "-"',
   })
   @Optional()
   @IsString()
-  @Length(1, 64)
+  @Length(1, 253)
   @Matches(/^[A-Za-z0-9._-]+$/, { message: '$property may hold only letters, digits, ".", "_" and "-"' })
   username?: string;
 
   @ApiPropertyOptional({
     maxLength: 2048,
-    description: 'mastodon only, and required there: the https URL of the server, whose provider app an administrator saved',
+    description:
+      'mastodon (required there): the https URL of the server, whose provider app an administrator saved; ' +
+      'bluesky (optional): the https URL of a self-hosted PDS, default `https://bsky.social`; other networks refuse it (422)',
   })
   @Optional()
   @IsString()
   @MaxLength(2048)
   @IsUrl({ protocols: ['https'], require_protocol: true }, { message: '$property must be an https URL' })
   instance_url?: string;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 256,
+    writeOnly: true,
+    description:
+      'bluesky only, and required there: an app password of the account (Settings → App passwords). Sealed at rest with the session, ' +
+      'never answered or logged; a wrong or revoked one is 422 `provider_credentials_rejected`',
+  })
+  @Optional()
+  @IsString()
+  @Length(1, 256)
+  app_password?: string;
 }
 
 /** `GET /social-accounts/callback/{provider}`: what the network appended to the redirect URI. */

@@ -21,6 +21,11 @@ export class FacebookNetwork extends OAuthNetwork {
     return `https://graph.facebook.com/${FACEBOOK_GRAPH_VERSION}/oauth/access_token`;
   }
 
+  /** Page tokens do not expire; a user token cannot be renewed without the user: reconnecting is the way. */
+  override refreshRequest(): undefined {
+    return undefined;
+  }
+
   profileEndpoint(): string {
     return `https://graph.facebook.com/${FACEBOOK_GRAPH_VERSION}/me?fields=id,name,picture.type(large)`;
   }

@@ -1,6 +1,7 @@
 import { ProviderError } from '../provider-error.js';
 import { httpUrl, OAuthNetwork, pick, requireAccountId, text } from '../oauth/oauth-network.js';
-import type { ConnectedIdentity, ProviderGrant } from '../social-provider.js';
+import type { ProviderRequest } from '../provider-http.js';
+import type { ConnectedIdentity, OAuthClient, ProviderGrant } from '../social-provider.js';
 
 /**
  * Instagram professional accounts (Instagram API with Instagram Login). Its
@@ -18,6 +19,11 @@ export class InstagramNetwork extends OAuthNetwork {
 
   tokenEndpoint(): string {
     return 'https://api.instagram.com/oauth/access_token';
+  }
+
+  /** Long-lived tokens (60 days) are renewed with themselves: `GET /refresh_access_token?grant_type=ig_refresh_token`. */
+  override refreshRequest(_client: OAuthClient, grant: ProviderGrant): ProviderRequest {
+    return { method: 'GET', url: `https://graph.instagram.com/refresh_access_token?${new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: grant.accessToken })}` };
   }
 
   profileEndpoint(): string {

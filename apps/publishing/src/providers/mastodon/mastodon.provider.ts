@@ -1,10 +1,34 @@
+import { deliveryCall } from '../delivery-failure.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
-import { capabilityUnavailable, ProviderError } from '../provider-error.js';
+import { ProviderError } from '../provider-error.js';
 import type { ProviderHttp } from '../provider-http.js';
-import type { AccountMetrics, FollowRecommendation, OutgoingPost, PostMetrics, ProviderAccount, PublishedPost } from '../social-provider.js';
+import { DeliveryError } from '../social-provider.js';
+import type {
+  AccountMetrics,
+  FollowRecommendation,
+  OutgoingMedia,
+  OutgoingPost,
+  OutgoingPostPart,
+  PostMetrics,
+  ProviderAccount,
+  PublishedPart,
+  PublishedPost,
+} from '../social-provider.js';
 import type { MastodonNetwork } from './mastodon.network.js';
 
+/** Mastodon attaches at most 4 media to a status. */
+export const MASTODON_MAX_MEDIA = 4;
+/** Largest media file we download and upload (Mastodon's own limit for images is 16 MB, videos 99 MB). */
+export const MASTODON_MAX_MEDIA_BYTES = 40 * 1024 * 1024;
+/** How long an upload may stay "processing" (202, then 206) before the delivery is retried later. */
+const MEDIA_PROCESSING_LIMIT_MS = 30_000;
+/** Mastodon keeps an Idempotency-Key for an hour; a partial thread is resumed safely only within it. */
+const IDEMPOTENCY_WINDOW_MS = 55 * 60_000;
+/** How far back of `since` a status may be dated (clock skew between us and the server). */
+const CLOCK_SKEW_MS = 5 * 60_000;
+/** Statuses of the account read when reconciling (Mastodon's page maximum). */
+const RECONCILE_PAGE = 40;
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 /** Mastodon notes are HTML; a bio is shown as text (one pass over entities, so `&amp;lt;` stays `&lt;`). */
@@ -16,10 +40,16 @@ const plainText = (html: string) =>
     .trim();
 
 /**
- * Mastodon's API is small and stable, so its operations are built: text
- * posts, account and post counters, and the server's follow suggestions.
- * Media posts need uploads first and refuse for now. Every call goes to the
- * account's own server, bounded by `timeoutMs`.
+ * Mastodon's operations: posts (text, up to 4 media with alt text, threads
+ * as replies), account and post counters, and the server's follow
+ * suggestions. Every call goes to the account's own server, bounded by `timeoutMs`.
+ *
+ * Never twice: each status carries `Idempotency-Key: <marker>#<part index>`,
+ * which Mastodon honours for an hour (the same key answers the status it
+ * created). A thread that failed at part 2 is therefore resumed by sending it
+ * again: part 1 comes back as it was, part 2 is created. Reconciliation
+ * (`findPost`) reads the account's latest statuses since the attempt began
+ * and matches the text sent, part by part along the reply chain.
  */
 export class MastodonProvider extends OAuthProvider {
   constructor(
@@ -31,22 +61,72 @@ export class MastodonProvider extends OAuthProvider {
   }
 
   override async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
-    const [part] = post.parts;
-    if (post.parts.length > 1 || part.media.length > 0) throw capabilityUnavailable(this.platform, 'Publishing threads and media');
-    const status = [part.title, part.text, part.link].filter(Boolean).join('\n\n');
-    const answer = await this.api(account, 'POST', '/api/v1/statuses', { status });
-    const externalId = text(pick(answer, 'id'));
-    if (!externalId) throw new ProviderError('unavailable', 'mastodon answered the post without its id.');
-    const published = { externalId, externalUrl: httpUrl(pick(answer, 'url')) };
-    return { ...published, parts: [published] };
+    requireGrant(account);
+    const published: PublishedPart[] = [];
+    for (const [index, part] of post.parts.entries()) {
+      if (part.media.length > MASTODON_MAX_MEDIA) {
+        throw rejected('too_many_media', `A mastodon post carries at most ${MASTODON_MAX_MEDIA} media; part ${index + 1} has ${part.media.length}.`);
+      }
+      const mediaIds: string[] = [];
+      for (const media of part.media) mediaIds.push(await this.upload(account, media));
+      const parent = published.at(-1)?.externalId;
+      const answer = await deliveryCall(this.platform, true, () =>
+        this.api(account, 'POST', '/api/v1/statuses', {
+          json: { status: statusText(part), visibility: 'public', ...(parent ? { in_reply_to_id: parent } : {}), ...(mediaIds.length ? { media_ids: mediaIds } : {}) },
+          headers: { 'idempotency-key': partMarker(post.marker, index) },
+        }),
+      );
+      const externalId = text(pick(answer.body, 'id'));
+      if (!externalId) {
+        throw new DeliveryError({ outcome: 'ambiguous', code: 'provider_answer_unreadable', message: 'mastodon answered the post without its id.', httpStatus: answer.status });
+      }
+      published.push({ externalId, externalUrl: httpUrl(pick(answer.body, 'url')) });
+    }
+    return { ...published[0], parts: published };
   }
 
-  override async findPost(_account: ProviderAccount, _post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
-    return 'unknown';
+  /**
+   * The post when every part is among the account's latest statuses since
+   * `since` (same text, each a reply to the one before); null when none is
+   * and the page reaches back before `since`, or when only the first parts
+   * are there and the Idempotency-Key still holds (sending again resumes the
+   * thread); 'unknown' when the server cannot be asked or cannot tell.
+   */
+  override async findPost(account: ProviderAccount, post: OutgoingPost, since: Date): Promise<PublishedPost | null | 'unknown'> {
+    if (!account.grant) return 'unknown';
+    const accountId = account.externalId.split('@')[0];
+    let statuses: unknown[];
+    try {
+      const answer = await this.api(account, 'GET', `/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=${RECONCILE_PAGE}`);
+      if (!Array.isArray(answer.body)) return 'unknown';
+      statuses = answer.body;
+    } catch {
+      return 'unknown';
+    }
+    const earliest = since.getTime() - CLOCK_SKEW_MS;
+    const recent = statuses.filter((status) => Date.parse(text(pick(status, 'created_at'))) >= earliest);
+    const found: PublishedPart[] = [];
+    for (const part of post.parts) {
+      const wanted = normalize(statusText(part));
+      const parent = found.at(-1)?.externalId ?? null;
+      const match = recent.find(
+        (status) =>
+          normalize(plainText(text(pick(status, 'content')))) === wanted &&
+          mediaCount(status) === part.media.length &&
+          (parent === null || text(pick(status, 'in_reply_to_id')) === parent),
+      );
+      if (!match) break;
+      found.push({ externalId: text(pick(match, 'id')), externalUrl: httpUrl(pick(match, 'url')) });
+    }
+    if (found.length === post.parts.length) return { ...found[0], parts: found };
+    if (found.length > 0) return Date.now() - since.getTime() < IDEMPOTENCY_WINDOW_MS ? null : 'unknown';
+    // Nothing matched: certain only when the page reaches back before the attempt.
+    const reachesBack = statuses.length < RECONCILE_PAGE || recent.length < statuses.length;
+    return reachesBack ? null : 'unknown';
   }
 
   override async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
-    const answer = await this.api(account, 'GET', '/api/v1/accounts/verify_credentials');
+    const answer = (await this.api(account, 'GET', '/api/v1/accounts/verify_credentials')).body;
     return { followers: count(pick(answer, 'followers_count')), following: count(pick(answer, 'following_count')), posts: count(pick(answer, 'statuses_count')) };
   }
 
@@ -54,7 +134,7 @@ export class MastodonProvider extends OAuthProvider {
   override async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
     const metrics: PostMetrics[] = [];
     for (const externalId of externalIds) {
-      const answer = await this.api(account, 'GET', `/api/v1/statuses/${encodeURIComponent(externalId)}`);
+      const answer = (await this.api(account, 'GET', `/api/v1/statuses/${encodeURIComponent(externalId)}`)).body;
       metrics.push({
         externalId,
         views: 0,
@@ -68,7 +148,7 @@ export class MastodonProvider extends OAuthProvider {
 
   /** The server's suggestions (`/api/v2/suggestions`), in its order; the score falls with the rank. */
   override async fetchFollowRecommendations(account: ProviderAccount, limit: number): Promise<FollowRecommendation[]> {
-    const answer = await this.api(account, 'GET', `/api/v2/suggestions?limit=${Math.max(1, Math.min(limit, 80))}`);
+    const answer = (await this.api(account, 'GET', `/api/v2/suggestions?limit=${Math.max(1, Math.min(limit, 80))}`)).body;
     const suggestions = Array.isArray(answer) ? answer : [];
     return suggestions
       .map((suggestion, index) => ({ suggestion, index, suggested: pick(suggestion, 'account') }))
@@ -88,12 +168,68 @@ export class MastodonProvider extends OAuthProvider {
       }));
   }
 
-  private api(account: ProviderAccount, method: 'GET' | 'POST', path: string, json?: unknown): Promise<unknown> {
+  /** Uploads one media file (read from our media URL) and waits while the server processes it; the media id. */
+  private async upload(account: ProviderAccount, media: OutgoingMedia): Promise<string> {
+    const file = await deliveryCall(this.platform, false, () => this.http.download(media.url, MASTODON_MAX_MEDIA_BYTES, AbortSignal.timeout(Math.max(this.timeoutMs, 30_000))));
+    const form = new FormData();
+    form.set('file', new Blob([file.data], { type: media.mimeType || file.contentType || 'application/octet-stream' }), 'upload');
+    if (media.altText) form.set('description', media.altText.slice(0, 1500));
+    const answer = await deliveryCall(this.platform, false, () => this.api(account, 'POST', '/api/v2/media', { multipart: form }));
+    const id = text(pick(answer.body, 'id'));
+    if (!id) throw new DeliveryError({ outcome: 'retryable', code: 'provider_error', message: 'mastodon answered the upload without its id.', httpStatus: answer.status });
+    // 202: still processing; GET /api/v1/media/:id answers 206 until it is done.
+    let status = answer.status;
+    const deadline = Date.now() + MEDIA_PROCESSING_LIMIT_MS;
+    for (let wait = 100; status !== 200; wait = Math.min(wait * 2, 2_000)) {
+      if (Date.now() + wait > deadline) {
+        throw new DeliveryError({ outcome: 'retryable', code: 'media_processing_timeout', message: 'mastodon was still processing the media; trying again later.', httpStatus: status });
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      status = (await deliveryCall(this.platform, false, () => this.api(account, 'GET', `/api/v1/media/${encodeURIComponent(id)}`))).status;
+    }
+    return id;
+  }
+
+  private async api(
+    account: ProviderAccount,
+    method: 'GET' | 'POST',
+    path: string,
+    body: { json?: unknown; multipart?: FormData; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: unknown }> {
     if (!account.grant) throw new ProviderError('refused', 'The account holds no grant; connect it again.');
-    return this.http.json(
+    return this.http.call(
       this.platform,
-      { method, url: `${account.instanceUrl}${path}`, headers: { authorization: `Bearer ${account.grant.accessToken}` }, json },
+      {
+        method,
+        url: `${account.instanceUrl}${path}`,
+        headers: { authorization: `Bearer ${account.grant.accessToken}`, ...body.headers },
+        json: body.json,
+        multipart: body.multipart,
+      },
       AbortSignal.timeout(this.timeoutMs),
     );
   }
 }
+
+/** The status of one part: title, text and link, each once (the renderer may have put the link in the text already). */
+export function statusText(part: OutgoingPostPart): string {
+  const link = part.link && !part.text.includes(part.link) ? part.link : '';
+  return [part.title, part.text, link].filter(Boolean).join('\n\n');
+}
+
+/** The marker of one part of a post: what the network deduplicates on. */
+export const partMarker = (marker: string, index: number) => `${marker}#${index}`;
+
+const normalize = (value: string) => value.replace(/\s+/g, ' ').trim();
+const mediaCount = (status: unknown) => {
+  const attachments = pick(status, 'media_attachments');
+  return Array.isArray(attachments) ? attachments.length : 0;
+};
+
+function requireGrant(account: ProviderAccount): void {
+  if (!account.grant) {
+    throw new DeliveryError({ outcome: 'rejected', kind: 'auth', code: 'provider_auth_rejected', message: 'The account holds no grant; connect it again.', httpStatus: 0 });
+  }
+}
+
+const rejected = (code: string, message: string) => new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });

@@ -54,6 +54,30 @@ export abstract class OAuthNetwork {
   tokenRequest(client: OAuthClient, request: { code: string; redirectUri: string; codeVerifier?: string }): ProviderRequest {
     const form = new URLSearchParams({ grant_type: 'authorization_code', code: request.code, redirect_uri: request.redirectUri });
     if (request.codeVerifier) form.set('code_verifier', request.codeVerifier);
+    return this.authenticated(client, form);
+  }
+
+  /**
+   * The request renewing an expiring grant: RFC 6749 §6 (`grant_type=refresh_token`,
+   * the client authenticated as for the code); networks that renew another
+   * way override it (Meta's long-lived tokens), and networks whose grants
+   * cannot be renewed answer undefined. Throws ProviderError('refused')
+   * when the grant holds no refresh token: only reconnecting helps.
+   */
+  refreshRequest(client: OAuthClient, grant: ProviderGrant): ProviderRequest | undefined {
+    if (!grant.refreshToken) throw new ProviderError('refused', `The ${this.platform} grant holds no refresh token.`);
+    return this.authenticated(client, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: grant.refreshToken }));
+  }
+
+  /** A renewal's answer: a grant like a code exchange's, keeping the refresh token when the network did not rotate it (Google). */
+  readRefreshedGrant(body: unknown, previous: ProviderGrant, now: Date): ProviderGrant {
+    const grant = this.readGrant(body, now);
+    if (!grant.refreshToken && previous.refreshToken) grant.refreshToken = previous.refreshToken;
+    return grant;
+  }
+
+  /** A token-endpoint form with the client's authentication (RFC 6749 §2.3.1). */
+  private authenticated(client: OAuthClient, form: URLSearchParams): ProviderRequest {
     const headers: Record<string, string> = {};
     if (this.clientAuthentication === 'client_secret_basic' && client.clientSecret) {
       // RFC 6749 §2.3.1: both parts form-encoded before base64.

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { ProviderHttp } from '../provider-http.js';
 import { DiscordNetwork } from '../discord/discord.network.js';
+import { FacebookNetwork } from '../facebook/facebook.network.js';
+import { ThreadsNetwork } from '../threads/threads.network.js';
+import { YouTubeNetwork } from '../youtube/youtube.network.js';
 import { OAuthProvider } from './oauth-provider.js';
 
 const client = { clientId: 'c', clientSecret: 's', instanceUrl: '' };
@@ -28,5 +31,30 @@ describe('OAuthProvider', () => {
     await expect(provider.fetchAccountMetrics(account)).rejects.toMatchObject(refusal);
     await expect(provider.fetchPostMetrics(account, ['p'])).rejects.toMatchObject(refusal);
     await expect(provider.fetchFollowRecommendations(account, 5)).rejects.toMatchObject(refusal);
+  });
+
+  it('renews with the refresh_token grant, keeping a refresh token the network did not rotate (Google)', async () => {
+    const asked: Array<{ url: string; body: string }> = [];
+    const http = new ProviderHttp({}, undefined, async (url, init) => {
+      asked.push({ url: String(url), body: String(init?.body) });
+      return new Response(JSON.stringify({ access_token: 'new', expires_in: 3600, scope: 'a b' }), { status: 200 });
+    });
+    const grant = await new OAuthProvider(new YouTubeNetwork(), http).refreshGrant(client, { accessToken: 'old', refreshToken: 'rt' }, AbortSignal.timeout(1_000));
+    expect(grant).toMatchObject({ accessToken: 'new', refreshToken: 'rt', scopes: ['a', 'b'] });
+    expect(asked[0].url).toBe('https://oauth2.googleapis.com/token');
+    expect(Object.fromEntries(new URLSearchParams(asked[0].body))).toEqual({ grant_type: 'refresh_token', refresh_token: 'rt', client_id: 'c', client_secret: 's' });
+  });
+
+  it("renews Meta's long-lived tokens with themselves, and refuses what cannot be renewed", async () => {
+    const urls: string[] = [];
+    const http = new ProviderHttp({}, undefined, async (url) => {
+      urls.push(String(url));
+      return new Response(JSON.stringify({ access_token: 'long', expires_in: 5_184_000 }), { status: 200 });
+    });
+    await expect(new OAuthProvider(new ThreadsNetwork(), http).refreshGrant(client, { accessToken: 'tok' }, AbortSignal.timeout(1_000))).resolves.toMatchObject({ accessToken: 'long' });
+    expect(urls).toEqual(['https://graph.threads.net/refresh_access_token?grant_type=th_refresh_token&access_token=tok']);
+    await expect(new OAuthProvider(new FacebookNetwork(), http).refreshGrant(client, { accessToken: 'tok' }, AbortSignal.timeout(1_000))).rejects.toMatchObject({ failure: 'refused' });
+    await expect(new OAuthProvider(new DiscordNetwork(), http).refreshGrant(client, { accessToken: 'tok' }, AbortSignal.timeout(1_000))).rejects.toMatchObject({ failure: 'refused' });
+    expect(urls).toHaveLength(1);
   });
 });

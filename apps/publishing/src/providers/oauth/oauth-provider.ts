@@ -63,6 +63,14 @@ export class OAuthProvider implements OAuthConnectProvider {
     return this.network.readGrant(answer, new Date());
   }
 
+  /** Renews the grant at the network (see OAuthNetwork.refreshRequest); throws a ProviderError (`refused`: reconnect). */
+  async refreshGrant(client: OAuthClient, grant: ProviderGrant, signal: AbortSignal): Promise<ProviderGrant> {
+    const request = this.network.refreshRequest(client, grant);
+    if (!request) throw new ProviderError('refused', `${this.platform} grants cannot be renewed; connect the account again.`);
+    const answer = await this.http.json(this.platform, request, signal);
+    return this.network.readRefreshedGrant(answer, grant, new Date());
+  }
+
   async fetchIdentity(client: OAuthClient, grant: ProviderGrant, signal: AbortSignal): Promise<ConnectedIdentity> {
     const answer = await this.http.json(
       this.platform,

@@ -1,5 +1,6 @@
 import { httpUrl, OAuthNetwork, pick, requireAccountId, text } from '../oauth/oauth-network.js';
-import type { ConnectedIdentity } from '../social-provider.js';
+import type { ProviderRequest } from '../provider-http.js';
+import type { ConnectedIdentity, OAuthClient, ProviderGrant } from '../social-provider.js';
 
 /** Threads (Meta's Threads API): comma-separated scopes, client secret in the form. */
 export class ThreadsNetwork extends OAuthNetwork {
@@ -13,6 +14,11 @@ export class ThreadsNetwork extends OAuthNetwork {
 
   tokenEndpoint(): string {
     return 'https://graph.threads.net/oauth/access_token';
+  }
+
+  /** Long-lived tokens (60 days) are renewed with themselves: `GET /refresh_access_token?grant_type=th_refresh_token`. */
+  override refreshRequest(_client: OAuthClient, grant: ProviderGrant): ProviderRequest {
+    return { method: 'GET', url: `https://graph.threads.net/refresh_access_token?${new URLSearchParams({ grant_type: 'th_refresh_token', access_token: grant.accessToken })}` };
   }
 
   profileEndpoint(): string {

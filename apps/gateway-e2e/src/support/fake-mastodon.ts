@@ -1,0 +1,50 @@
+import { expect } from '@jest/globals';
+import type { FakeMastodonAccountRequest, FakeMastodonStatus, ScriptedFailure } from '@social/testing';
+
+/**
+ * The fake Mastodon server global setup starts (E2E_FAKE_MASTODON_URL is its
+ * control API); publishing reaches it as every mastodon server through
+ * PROVIDER_API_ORIGINS. It passes OAuth and unknown tokens on to the fake
+ * OAuth network, so an account is connected as usual (approveAtNetwork) and
+ * becomes postable here once its access token is registered with
+ * `mastodonAccount`.
+ */
+const controlUrl = (): string => {
+  const url = process.env.E2E_FAKE_MASTODON_URL;
+  if (!url) throw new Error('E2E_FAKE_MASTODON_URL is not set: run the e2e suites through jest (global setup starts the fake Mastodon server).');
+  return url;
+};
+
+async function control(method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${controlUrl()}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status).toBeLessThan(300);
+  return response.json();
+}
+
+/** An account of the fake server reached with `access_token`; answers it as Mastodon would (`id`, `username`…). */
+export function mastodonAccount(account: FakeMastodonAccountRequest): Promise<{ id: string; username: string }> {
+  return control('POST', '/accounts', account);
+}
+
+/** A file the platform can download as media: its URL. */
+export async function mastodonMediaFile(name: string, contentType: string, size: number): Promise<string> {
+  return (await control('POST', '/files', { name, content_type: contentType, size })).url;
+}
+
+/** Every status posted, oldest first. */
+export function mastodonStatuses(): Promise<FakeMastodonStatus[]> {
+  return control('GET', '/statuses');
+}
+
+/** The server's next answer(s) at `path` fail as described. */
+export async function failNextAtMastodon(failure: ScriptedFailure): Promise<void> {
+  await control('POST', '/failures', failure);
+}
+
+export async function clearMastodonFailures(): Promise<void> {
+  await control('DELETE', '/failures');
+}

@@ -1,0 +1,376 @@
+import { Agent, RichText, XRPCError } from '@atproto/api';
+import type { Logger } from 'pino';
+import { deliveryCall } from '../delivery-failure.js';
+import { httpUrl, pick, text } from '../oauth/oauth-network.js';
+import { ProviderApiOrigins, redirectOrigin } from '../provider-api-origins.js';
+import { ProviderError } from '../provider-error.js';
+import { notSent, ProviderHttp, retryAfterMs } from '../provider-http.js';
+import { trackSending } from '../request-sending.js';
+import { DeliveryError } from '../social-provider.js';
+import type {
+  AccountMetrics,
+  ConnectedIdentity,
+  CredentialsConnectProvider,
+  CredentialsSignIn,
+  FollowRecommendation,
+  OutgoingMedia,
+  OutgoingPost,
+  OutgoingPostPart,
+  PostMetrics,
+  ProviderAccount,
+  ProviderGrant,
+  PublishedPart,
+  PublishedPost,
+} from '../social-provider.js';
+import { recordKey } from './record-key.js';
+
+/** Bluesky's own entryway: where accounts sign in when the connect names no PDS. */
+export const BLUESKY_DEFAULT_SERVICE = 'https://bsky.social';
+const POST_COLLECTION = 'app.bsky.feed.post';
+/** Bluesky shows at most 4 images per post, each at most 1,000,000 bytes. */
+export const BLUESKY_MAX_IMAGES = 4;
+export const BLUESKY_MAX_IMAGE_BYTES = 1_000_000;
+/** getPosts takes at most 25 URIs. */
+const POSTS_PER_READ = 25;
+/** XRPC errors that mean the session (not the post) is the problem. */
+const SESSION_ERRORS = new Set(['ExpiredToken', 'InvalidToken', 'AuthenticationRequired', 'AuthRequiredError', 'AccountTakedown', 'AccountDeactivated']);
+
+/** What the sealed grant of a Bluesky account holds beyond ProviderGrant's tokens (accessJwt, refreshJwt, expiry of the access JWT). */
+export interface BlueskyGrant extends ProviderGrant {
+  /** The app password, so a session can be created again once the refresh token has died. */
+  appPassword: string;
+  /** The account's DID and PDS origin (also the account's external_id and instance_url). */
+  did: string;
+  pds: string;
+}
+
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
+
+/**
+ * Bluesky over the AT Protocol, with `@atproto/api`'s XRPC client on a fetch
+ * of ours (PROVIDER_API_ORIGINS applied to the PDS, a time limit per call,
+ * whether the request left known, never a token logged).
+ *
+ * Connecting signs in with a handle and an app password
+ * (com.atproto.server.createSession); the grant is the session's JWTs
+ * (`expiresAt` read from the access JWT) and the app password, sealed.
+ * Publishing writes `app.bsky.feed.post` records with com.atproto.repo.createRecord
+ * under a record key derived from the marker and the part index (recordKey):
+ * a part that exists already (a retry, a lost answer) is found with getRecord
+ * and kept, so a retried thread continues where it stopped and never
+ * duplicates, and `findPost` is a getRecord per part. Text carries facets
+ * for links and hashtags, a link without images becomes a link card
+ * (app.bsky.embed.external), images are uploaded blobs (app.bsky.embed.images,
+ * ≤ 4, with alt text), more parts are replies ({root, parent}).
+ */
+export class BlueskyProvider implements CredentialsConnectProvider {
+  readonly platform = 'bluesky';
+  readonly connectMode = 'credentials';
+  readonly defaultInstanceUrl = BLUESKY_DEFAULT_SERVICE;
+
+  constructor(
+    private readonly origins: ProviderApiOrigins,
+    private readonly http: ProviderHttp,
+    private readonly timeoutMs: number,
+    private readonly logger?: Logger,
+    private readonly fetchFn: typeof fetch = fetch,
+  ) {}
+
+  async signIn(request: { instanceUrl: string; identifier: string; password: string }, signal: AbortSignal): Promise<CredentialsSignIn> {
+    const session = await this.createSession(request.instanceUrl, request.identifier, request.password, signal);
+    const did = text(pick(session, 'did'));
+    if (!did.startsWith('did:')) throw new ProviderError('unavailable', 'bluesky answered a session without a DID.');
+    const instanceUrl = pdsOf(pick(session, 'didDoc')) ?? request.instanceUrl;
+    const grant = grantOf(session, request.password, instanceUrl);
+    const profile = await this.xrpc(instanceUrl, grant.accessToken, signal, (agent) => agent.app.bsky.actor.getProfile({ actor: did }));
+    const identity: ConnectedIdentity = {
+      externalId: did,
+      username: text(pick(profile, 'handle')) || text(pick(session, 'handle')),
+      displayName: text(pick(profile, 'displayName')) || text(pick(session, 'handle')),
+      avatarUrl: httpUrl(pick(profile, 'avatar')),
+    };
+    return { identity, grant, instanceUrl };
+  }
+
+  /** refreshSession with the refresh JWT (which rotates); when that is dead, a new session from the app password. */
+  async refreshGrant(account: ProviderAccount, signal: AbortSignal): Promise<ProviderGrant> {
+    const grant = blueskyGrant(account);
+    if (grant.refreshToken) {
+      try {
+        const session = await this.xrpc(account.instanceUrl, grant.refreshToken, signal, (agent) => agent.com.atproto.server.refreshSession());
+        return grantOf(session, grant.appPassword, account.instanceUrl);
+      } catch (error) {
+        if (!(error instanceof ProviderError) || error.failure !== 'refused') throw error;
+        this.logger?.info({ platform: this.platform, accountId: account.id, networkCode: error.networkCode }, 'refresh token refused; signing in again');
+      }
+    }
+    if (!grant.appPassword) throw new ProviderError('refused', 'The account holds no app password; connect it again.');
+    const session = await this.createSession(account.instanceUrl, account.externalId, grant.appPassword, signal);
+    return grantOf(session, grant.appPassword, account.instanceUrl);
+  }
+
+  async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
+    if (!account.grant) {
+      throw new DeliveryError({ outcome: 'rejected', kind: 'auth', code: 'provider_auth_rejected', message: 'The account holds no grant; connect it again.', httpStatus: 0 });
+    }
+    const session = { grant: account.grant };
+    const refs: Array<{ uri: string; cid: string }> = [];
+    for (const [index, part] of post.parts.entries()) {
+      const rkey = recordKey(post.marker, index);
+      const existing = await deliveryCall(this.platform, false, () => this.getPost(account, session, rkey));
+      if (existing) {
+        refs.push(existing);
+        continue;
+      }
+      const record = await this.record(account, session, part, refs[0], refs.at(-1));
+      try {
+        const created = await deliveryCall(this.platform, true, () =>
+          this.call(account, session, (agent) => agent.com.atproto.repo.createRecord({ repo: account.externalId, collection: POST_COLLECTION, rkey, record })),
+        );
+        refs.push({ uri: text(pick(created, 'uri')), cid: text(pick(created, 'cid')) });
+      } catch (error) {
+        // Refused because the record exists (a parallel attempt wrote it): keep that one.
+        const failure = (error as DeliveryError).failure;
+        const found = failure?.outcome === 'rejected' && failure.kind === 'validation' ? await this.getPost(account, session, rkey).catch(() => null) : null;
+        if (!found) throw error;
+        refs.push(found);
+      }
+      if (!refs.at(-1)!.uri || !refs.at(-1)!.cid) {
+        throw new DeliveryError({ outcome: 'ambiguous', code: 'provider_answer_unreadable', message: 'bluesky answered the post without its URI.', httpStatus: 200 });
+      }
+    }
+    const parts = refs.map((ref) => this.published(ref.uri));
+    return { ...parts[0], parts };
+  }
+
+  /** Every part by its record key: the post when all exist; null when one does not (publishing again continues the thread); 'unknown' when the PDS cannot say. */
+  async findPost(account: ProviderAccount, post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
+    if (!account.grant) return 'unknown';
+    const session = { grant: account.grant };
+    const parts: PublishedPart[] = [];
+    for (const index of post.parts.keys()) {
+      let found: { uri: string } | null;
+      try {
+        found = await this.getPost(account, session, recordKey(post.marker, index));
+      } catch {
+        return 'unknown';
+      }
+      if (!found) return null;
+      parts.push(this.published(found.uri));
+    }
+    return { ...parts[0], parts };
+  }
+
+  async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
+    const profile = await this.call(account, { grant: requireGrant(account) }, (agent) => agent.app.bsky.actor.getProfile({ actor: account.externalId }));
+    return { followers: count(pick(profile, 'followersCount')), following: count(pick(profile, 'followsCount')), posts: count(pick(profile, 'postsCount')) };
+  }
+
+  /** Likes, replies and reposts of the posts that still exist (at:// URIs); Bluesky counts no views: 0. */
+  async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
+    const session = { grant: requireGrant(account) };
+    const metrics: PostMetrics[] = [];
+    for (let start = 0; start < externalIds.length; start += POSTS_PER_READ) {
+      const uris = externalIds.slice(start, start + POSTS_PER_READ);
+      const answer = await this.call(account, session, (agent) => agent.app.bsky.feed.getPosts({ uris }));
+      const posts = pick(answer, 'posts');
+      for (const post of Array.isArray(posts) ? posts : []) {
+        metrics.push({
+          externalId: text(pick(post, 'uri')),
+          views: 0,
+          likes: count(pick(post, 'likeCount')),
+          comments: count(pick(post, 'replyCount')),
+          reposts: count(pick(post, 'repostCount')),
+        });
+      }
+    }
+    return metrics;
+  }
+
+  /** app.bsky.actor.getSuggestions, in Bluesky's order; the score falls with the rank. */
+  async fetchFollowRecommendations(account: ProviderAccount, limit: number): Promise<FollowRecommendation[]> {
+    const answer = await this.call(account, { grant: requireGrant(account) }, (agent) => agent.app.bsky.actor.getSuggestions({ limit: Math.max(1, Math.min(limit, 100)) }));
+    const actors = pick(answer, 'actors');
+    const list = Array.isArray(actors) ? actors.filter((actor) => text(pick(actor, 'did'))) : [];
+    return list.map((actor, index) => ({
+      remoteAccountId: text(pick(actor, 'did')),
+      handle: text(pick(actor, 'handle')),
+      displayName: text(pick(actor, 'displayName')) || text(pick(actor, 'handle')),
+      avatarUrl: httpUrl(pick(actor, 'avatar')),
+      bio: text(pick(actor, 'description')),
+      profileUrl: `https://bsky.app/profile/${text(pick(actor, 'handle')) || text(pick(actor, 'did'))}`,
+      followersCount: count(pick(actor, 'followersCount')),
+      followingCount: count(pick(actor, 'followsCount')),
+      mutualCount: 0,
+      score: Number(Math.max(0.05, 1 - index / Math.max(list.length, 1)).toFixed(2)),
+      signals: ['suggested_by_bluesky'],
+    }));
+  }
+
+  /** The post record of one part: text with facets, a reply to the thread, images or a link card. */
+  private async record(
+    account: ProviderAccount,
+    session: { grant: ProviderGrant },
+    part: OutgoingPostPart,
+    root: { uri: string; cid: string } | undefined,
+    parent: { uri: string; cid: string } | undefined,
+  ): Promise<Record<string, unknown>> {
+    if (part.media.length > BLUESKY_MAX_IMAGES) {
+      throw rejected('too_many_media', `A bluesky post carries at most ${BLUESKY_MAX_IMAGES} images; this one has ${part.media.length}.`);
+    }
+    const notImage = part.media.find((media) => !media.mimeType.startsWith('image/'));
+    if (notImage) {
+      throw new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable', message: 'Publishing videos to bluesky is not available yet.', httpStatus: 0 });
+    }
+    const card = part.link && part.media.length === 0;
+    let body = part.text;
+    if (!card && part.title) body = [part.title, body].filter(Boolean).join('\n\n');
+    if (!card && part.link && !body.includes(part.link)) body = [body, part.link].filter(Boolean).join('\n\n');
+    const richText = new RichText({ text: body });
+    richText.detectFacetsWithoutResolution();
+    const record: Record<string, unknown> = { $type: POST_COLLECTION, text: richText.text, createdAt: new Date().toISOString() };
+    if (richText.facets?.length) record.facets = richText.facets;
+    if (root && parent) record.reply = { root, parent };
+    if (part.media.length > 0) {
+      const images = [];
+      for (const media of part.media) images.push({ alt: media.altText.slice(0, 2000), image: await this.uploadImage(account, session, media) });
+      record.embed = { $type: 'app.bsky.embed.images', images };
+    } else if (card) {
+      record.embed = { $type: 'app.bsky.embed.external', external: { uri: part.link, title: part.title.slice(0, 300), description: '' } };
+    }
+    return record;
+  }
+
+  private async uploadImage(account: ProviderAccount, session: { grant: ProviderGrant }, media: OutgoingMedia): Promise<unknown> {
+    const file = await deliveryCall(this.platform, false, () => this.http.download(media.url, BLUESKY_MAX_IMAGE_BYTES, AbortSignal.timeout(Math.max(this.timeoutMs, 30_000))));
+    const answer = await deliveryCall(this.platform, false, () =>
+      this.call(account, session, (agent) => agent.com.atproto.repo.uploadBlob(file.data, { encoding: media.mimeType || file.contentType })),
+    );
+    const blob = pick(answer, 'blob');
+    if (!blob) throw new DeliveryError({ outcome: 'retryable', code: 'provider_error', message: 'bluesky answered the upload without its blob.', httpStatus: 200 });
+    return blob;
+  }
+
+  /** The record of one part, or null when the PDS says it does not exist. */
+  private async getPost(account: ProviderAccount, session: { grant: ProviderGrant }, rkey: string): Promise<{ uri: string; cid: string } | null> {
+    try {
+      const answer = await this.call(account, session, (agent) => agent.com.atproto.repo.getRecord({ repo: account.externalId, collection: POST_COLLECTION, rkey }));
+      return { uri: text(pick(answer, 'uri')), cid: text(pick(answer, 'cid')) };
+    } catch (error) {
+      if (error instanceof ProviderError && (error.networkCode === 'RecordNotFound' || error.call?.status === 404)) return null;
+      throw error;
+    }
+  }
+
+  private published(uri: string): PublishedPart {
+    const [, did, , rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri) ?? [];
+    return { externalId: uri, externalUrl: did && rkey ? `https://bsky.app/profile/${did}/post/${rkey}` : '' };
+  }
+
+  /**
+   * One authenticated call for the account. An expired access token is
+   * renewed once through `account.renewGrant` (ProviderAccounts stores the new
+   * session) and the call repeated; `session` carries the renewed grant to
+   * the next calls of the same operation.
+   */
+  private async call<T>(account: ProviderAccount, session: { grant: ProviderGrant }, run: (agent: Agent) => Promise<{ data: T }>): Promise<T> {
+    try {
+      return await this.xrpc(account.instanceUrl, session.grant.accessToken, AbortSignal.timeout(this.timeoutMs), run);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.networkCode !== 'ExpiredToken' || !account.renewGrant) throw error;
+      session.grant = await account.renewGrant();
+      return this.xrpc(account.instanceUrl, session.grant.accessToken, AbortSignal.timeout(this.timeoutMs), run);
+    }
+  }
+
+  private async createSession(service: string, identifier: string, password: string, signal: AbortSignal): Promise<unknown> {
+    return this.xrpc(service, undefined, signal, (agent) => agent.com.atproto.server.createSession({ identifier, password }));
+  }
+
+  /** One XRPC call to `service` with `token` as the Bearer; every failure a ProviderError with its call details. */
+  private async xrpc<T>(service: string, token: string | undefined, signal: AbortSignal, run: (agent: Agent) => Promise<{ data: T }>): Promise<T> {
+    const agent = new Agent(async (path: string, init: RequestInit) => {
+      const url = redirectOrigin(this.origins, this.platform, new URL(path, service).toString());
+      const headers = new Headers(init.headers);
+      if (token) headers.set('authorization', `Bearer ${token}`);
+      const startedAt = Date.now();
+      const sending = trackSending();
+      try {
+        const response = await sending.run(() => this.fetchFn(url, { ...init, headers, signal, redirect: 'manual' }));
+        this.logger?.debug({ platform: this.platform, method: init.method, path: new URL(url).pathname, status: response.status, ms: Date.now() - startedAt }, 'network answered');
+        return response;
+      } catch (error) {
+        const details = { status: 0, sent: sending.sent() ?? !notSent(error) };
+        if (signal.aborted) throw new ProviderError('timeout', 'bluesky did not answer in time.', undefined, details);
+        this.logger?.warn({ platform: this.platform, method: init.method, path: new URL(url).pathname, sent: details.sent }, 'network unreachable');
+        throw new ProviderError('unavailable', 'bluesky could not be reached.', undefined, details);
+      }
+    });
+    try {
+      return (await run(agent)).data;
+    } catch (error) {
+      throw asProviderError(error, signal);
+    }
+  }
+}
+
+/** An XRPC failure as a ProviderError: session errors count as 401 (reconnect or renew), other 4xx as refusals, the rest unavailable. */
+function asProviderError(error: unknown, signal: AbortSignal): unknown {
+  if (error instanceof ProviderError) return error;
+  if (!(error instanceof XRPCError)) return error;
+  if (error.cause instanceof ProviderError) return error.cause;
+  const status = error.status;
+  const networkCode = /^[A-Za-z]{1,64}$/.test(error.error ?? '') ? error.error : undefined;
+  if (status < 100) {
+    // No usable answer: the body broke off or did not match the lexicon.
+    if (signal.aborted) return new ProviderError('timeout', 'bluesky did not answer in time.', undefined, { status: 0, sent: true });
+    return new ProviderError('unavailable', 'bluesky answered something we cannot read.', networkCode, { status: status === 2 ? 200 : 0, sent: true });
+  }
+  const headers = new Headers(Object.entries(error.headers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const details = { status: networkCode && SESSION_ERRORS.has(networkCode) ? 401 : status, sent: true, retryAfterMs: retryAfterMs(headers) };
+  if (status >= 400 && status < 500 && status !== 429) return new ProviderError('refused', `bluesky refused the request (HTTP ${status}${networkCode ? ` ${networkCode}` : ''}).`, networkCode, details);
+  return new ProviderError('unavailable', `bluesky answered HTTP ${status}.`, networkCode, details);
+}
+
+/** A session answer as the grant we seal; `expiresAt` from the access JWT's `exp`. */
+function grantOf(session: unknown, appPassword: string, pds: string): BlueskyGrant {
+  const accessToken = text(pick(session, 'accessJwt'));
+  const refreshToken = text(pick(session, 'refreshJwt'));
+  const did = text(pick(session, 'did'));
+  if (!accessToken || !refreshToken || !did) throw new ProviderError('unavailable', 'bluesky answered a session without its tokens.');
+  const grant: BlueskyGrant = { accessToken, refreshToken, appPassword, did, pds, scopes: [] };
+  const expiresAt = jwtExpiry(accessToken);
+  if (expiresAt) grant.expiresAt = expiresAt;
+  return grant;
+}
+
+/** The `exp` of a JWT as RFC 3339, or undefined (we never verify it: the PDS does). */
+export function jwtExpiry(jwt: string): string | undefined {
+  try {
+    const exp = Number(JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')).exp);
+    return Number.isFinite(exp) && exp > 0 ? new Date(exp * 1000).toISOString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The PDS of a DID document (its `#atproto_pds` service), when the session carried one. */
+function pdsOf(didDoc: unknown): string | undefined {
+  const services = pick(didDoc, 'service');
+  if (!Array.isArray(services)) return undefined;
+  const pds = services.find((service) => text(pick(service, 'id')).endsWith('#atproto_pds'));
+  const endpoint = httpUrl(pick(pds, 'serviceEndpoint'));
+  return endpoint ? new URL(endpoint).origin : undefined;
+}
+
+function blueskyGrant(account: ProviderAccount): BlueskyGrant {
+  const grant = requireGrant(account) as Partial<BlueskyGrant> & ProviderGrant;
+  return { ...grant, appPassword: grant.appPassword ?? '', did: grant.did ?? account.externalId, pds: grant.pds ?? account.instanceUrl };
+}
+
+function requireGrant(account: ProviderAccount): ProviderGrant {
+  if (!account.grant) throw new ProviderError('refused', 'The account holds no grant; connect it again.');
+  return account.grant;
+}
+
+const rejected = (code: string, message: string) => new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });

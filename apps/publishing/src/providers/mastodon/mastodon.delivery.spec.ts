@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { FakeMastodon, FakeMastodonStatus, startFakeMastodon } from '@social/testing';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ProviderHttp } from '../provider-http.js';
+import { DeliveryError, type OutgoingPost, type OutgoingPostPart, type ProviderAccount } from '../social-provider.js';
+import { MastodonNetwork } from './mastodon.network.js';
+import { MastodonProvider } from './mastodon.provider.js';
+
+/**
+ * The Mastodon adapter over real HTTP against a fake Mastodon server
+ * (libs/testing): what it posts, and how each failure becomes a DeliveryFailure.
+ */
+describe('Mastodon delivery (against a fake Mastodon server)', () => {
+  let fake: FakeMastodon;
+  let account: ProviderAccount;
+  let provider: MastodonProvider;
+
+  const control = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${fake.controlUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return response.json() as Promise<any>;
+  };
+  const posted = (): Promise<FakeMastodonStatus[]> => control('GET', '/statuses');
+  const part = (text: string, extra: Partial<OutgoingPostPart> = {}): OutgoingPostPart => ({ text, title: '', link: '', media: [], ...extra });
+  const post = (...parts: OutgoingPostPart[]): OutgoingPost => ({ marker: randomUUID(), parts });
+  const failureOf = async (promise: Promise<unknown>) => {
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(DeliveryError);
+    return (error as DeliveryError).failure;
+  };
+
+  beforeAll(async () => {
+    fake = await startFakeMastodon();
+    const token = `tok-${randomUUID()}`;
+    const me = await control('POST', '/accounts', { access_token: token, username: 'ada' });
+    // Another account, so the server has someone to suggest.
+    await control('POST', '/accounts', { access_token: `tok-${randomUUID()}`, username: 'grace' });
+    const host = new URL(fake.origin).host;
+    account = { id: randomUUID(), platform: 'mastodon', externalId: `${me.id}@${host}`, username: `ada@${host}`, instanceUrl: fake.origin, grant: { accessToken: token } };
+    provider = new MastodonProvider(new MastodonNetwork(), new ProviderHttp({}), 1_000);
+  });
+
+  beforeEach(async () => {
+    await control('DELETE', '/state');
+  });
+
+  afterAll(async () => {
+    await fake.stop();
+  });
+
+  it('posts text with title and link, once, keyed by the marker', async () => {
+    const sent = post(part('We shipped.', { title: 'Launch', link: 'https://example.com/launch' }));
+    const published = await provider.publish(account, sent);
+    const [status] = await posted();
+    expect(status).toMatchObject({ text: 'Launch\n\nWe shipped.\n\nhttps://example.com/launch', in_reply_to_id: null, idempotency_key: `${sent.marker}#0`, visibility: 'public' });
+    expect(published).toEqual({ externalId: status.id, externalUrl: `${fake.origin}/@ada/${status.id}`, parts: [{ externalId: status.id, externalUrl: `${fake.origin}/@ada/${status.id}` }] });
+    // The same delivery sent again is the same status (Mastodon honours the Idempotency-Key).
+    await expect(provider.publish(account, sent)).resolves.toEqual(published);
+    expect(await posted()).toHaveLength(1);
+  });
+
+  it('posts a thread as replies, in order', async () => {
+    const published = await provider.publish(account, post(part('1/3 first'), part('2/3 second'), part('3/3 third')));
+    const statuses = await posted();
+    expect(statuses.map((status) => status.text)).toEqual(['1/3 first', '2/3 second', '3/3 third']);
+    expect(statuses.map((status) => status.in_reply_to_id)).toEqual([null, statuses[0].id, statuses[1].id]);
+    expect(published.parts.map((item) => item.externalId)).toEqual(statuses.map((status) => status.id));
+    expect(published.externalId).toBe(statuses[0].id);
+  });
+
+  it('uploads media with alt text, waits while the server processes it, and attaches it', async () => {
+    const { url } = await control('POST', '/files', { name: `${randomUUID()}.png`, content_type: 'image/png', size: 2048 });
+    await control('POST', '/processing', { polls: 2 });
+    await provider.publish(account, post(part('A picture', { media: [{ url, mimeType: 'image/png', altText: 'A red square' }] })));
+    const [status] = await posted();
+    const media = await control('GET', '/media');
+    expect(media).toEqual([expect.objectContaining({ size: 2048, mime_type: 'image/png', description: 'A red square', polls_left: 0 })]);
+    expect(status.media_ids).toEqual([media[0].id]);
+  });
+
+  it('refuses more than 4 media and media over the size cap without posting anything', async () => {
+    const media = { url: `${fake.filesUrl}/none.png`, mimeType: 'image/png', altText: '' };
+    await expect(failureOf(provider.publish(account, post(part('x', { media: [media, media, media, media, media] }))))).resolves.toMatchObject({
+      outcome: 'rejected',
+      kind: 'validation',
+      code: 'too_many_media',
+    });
+    const { url } = await control('POST', '/files', { name: `${randomUUID()}.png`, content_type: 'image/png', size: 41 * 1024 * 1024 });
+    await expect(failureOf(provider.publish(account, post(part('x', { media: [{ url, mimeType: 'image/png', altText: '' }] }))))).resolves.toMatchObject({
+      outcome: 'rejected',
+      kind: 'validation',
+      code: 'media_too_large',
+    });
+    expect(await posted()).toEqual([]);
+  });
+
+  it.each([
+    ['a rate limit, with its Retry-After', { status: 429, headers: { 'retry-after': '3' } }, { outcome: 'retryable', code: 'provider_rate_limited', httpStatus: 429, retryAfterMs: 3000 }],
+    ['a 5xx', { status: 503 }, { outcome: 'retryable', code: 'provider_error', httpStatus: 503 }],
+    ['a revoked token', { status: 401, body: { error: 'The access token was revoked' } }, { outcome: 'rejected', kind: 'auth', httpStatus: 401 }],
+    ['a refused text', { status: 422, body: { error: 'Validation failed' } }, { outcome: 'rejected', kind: 'validation', code: 'provider_rejected', httpStatus: 422 }],
+    ['a stall after the request was sent', { delay_ms: 3_000 }, { outcome: 'ambiguous', code: 'provider_timeout' }],
+    ['a connection dropped before the answer', { drop_after_handling: true }, { outcome: 'ambiguous', code: 'provider_connection_lost' }],
+    ['a connection reset mid-answer', { cut_answer: true }, { outcome: 'ambiguous', code: 'provider_answer_unreadable', httpStatus: 200 }],
+  ])('classifies %s', async (_name, failure, expected) => {
+    await control('POST', '/failures', { path: '/api/v1/statuses', method: 'POST', ...failure });
+    await expect(failureOf(provider.publish(account, post(part(`classified ${randomUUID()}`))))).resolves.toMatchObject(expected);
+  });
+
+  it('calls an unreachable server retryable: nothing was sent', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const gone = { ...account, instanceUrl: `http://127.0.0.1:${port}` };
+    await expect(failureOf(provider.publish(gone, post(part('hello'))))).resolves.toMatchObject({ outcome: 'retryable', code: 'provider_unavailable' });
+  });
+
+  it('finds a post whose answer was lost, and says null when it was never created', async () => {
+    const since = new Date();
+    const lost = post(part('Lost answer, <created> anyway & then some\n\nsee https://example.com/a/path/longer/than/thirty/characters #tag'));
+    await control('POST', '/failures', { path: '/api/v1/statuses', drop_after_handling: true });
+    await expect(failureOf(provider.publish(account, lost))).resolves.toMatchObject({ outcome: 'ambiguous' });
+    const [status] = await posted();
+    await expect(provider.findPost(account, lost, since)).resolves.toEqual({
+      externalId: status.id,
+      externalUrl: `${fake.origin}/@ada/${status.id}`,
+      parts: [{ externalId: status.id, externalUrl: `${fake.origin}/@ada/${status.id}` }],
+    });
+    await expect(provider.findPost(account, post(part('Never sent')), since)).resolves.toBeNull();
+    // The same text with a picture is another post.
+    const withMedia = { ...lost, parts: [{ ...lost.parts[0], media: [{ url: `${fake.filesUrl}/x.png`, mimeType: 'image/png', altText: '' }] }] };
+    await expect(provider.findPost(account, withMedia, since)).resolves.toBeNull();
+  });
+
+  it("answers 'unknown' when the server cannot be asked", async () => {
+    await control('POST', '/failures', { path: `/api/v1/accounts/${account.externalId.split('@')[0]}/statuses`, status: 503 });
+    await expect(provider.findPost(account, post(part('x')), new Date())).resolves.toBe('unknown');
+  });
+
+  it('resumes a thread that failed at part 2 without duplicating part 1', async () => {
+    const since = new Date();
+    const thread = post(part('Thread one'), part('Thread two'), part('Thread three'));
+    let calls = 0;
+    const counting = new MastodonProvider(
+      new MastodonNetwork(),
+      new ProviderHttp({}, undefined, async (url, init) => {
+        calls += 1;
+        // The second status of the first attempt never answers.
+        if (String(url).endsWith('/api/v1/statuses') && calls === 2) {
+          await fetch(url, init);
+          throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'UND_ERR_SOCKET' } });
+        }
+        return fetch(url, init);
+      }),
+      1_000,
+    );
+    await expect(failureOf(counting.publish(account, thread))).resolves.toMatchObject({ outcome: 'ambiguous' });
+    expect((await posted()).map((status) => status.text)).toEqual(['Thread one', 'Thread two']);
+    // Reconciling: only the first parts exist, and the keys still hold, so sending again is safe.
+    await expect(provider.findPost(account, thread, since)).resolves.toBeNull();
+    const published = await provider.publish(account, thread);
+    const statuses = await posted();
+    expect(statuses.map((status) => status.text)).toEqual(['Thread one', 'Thread two', 'Thread three']);
+    expect(statuses[2].in_reply_to_id).toBe(statuses[1].id);
+    expect(published.parts.map((item) => item.externalId)).toEqual(statuses.map((status) => status.id));
+    await expect(provider.findPost(account, thread, since)).resolves.toEqual(published);
+  });
+
+  it('reads counters and suggestions from the server', async () => {
+    await provider.publish(account, post(part('counted')));
+    await expect(provider.fetchAccountMetrics(account)).resolves.toEqual({ followers: 10, following: 3, posts: 1 });
+    const [status] = await posted();
+    await expect(provider.fetchPostMetrics(account, [status.id])).resolves.toEqual([{ externalId: status.id, views: 0, likes: 5, comments: 0, reposts: 2 }]);
+    await expect(provider.fetchFollowRecommendations(account, 5)).resolves.toEqual([expect.objectContaining({ handle: 'grace', bio: 'Fake & friendly' })]);
+  });
+});

@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerUnlessLost, cidOf, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailure, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+
+/** An account of the fake PDS: signs in with `handle` (or its DID) and `password` (an app password). */
+export interface FakeBlueskyAccountRequest {
+  handle: string;
+  password: string;
+  did?: string;
+  display_name?: string;
+  followers_count?: number;
+  follows_count?: number;
+}
+
+export interface FakeBlueskyRecord {
+  uri: string;
+  cid: string;
+  did: string;
+  collection: string;
+  rkey: string;
+  value: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface FakeBluesky extends FakeServer {
+  /** Media files the adapter downloads: `${origin}/files/<name>`, created with POST /__control/files. */
+  filesUrl: string;
+}
+
+interface Account extends FakeBlueskyAccountRequest {
+  did: string;
+}
+
+interface Token {
+  did: string;
+  kind: 'access' | 'refresh';
+  expiresAt: number;
+  revoked: boolean;
+}
+
+const TID = /^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$/;
+const MAX_BLOB_BYTES = 5_000_000;
+const MAX_GRAPHEMES = 300;
+const graphemes = (text: string) => [...new Intl.Segmenter().segment(text)].length;
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * A fake Bluesky PDS (and entryway, and AppView) on a real HTTP server,
+ * answering the XRPC endpoints the adapter calls with the AT Protocol's shapes:
+ * com.atproto.server.createSession / refreshSession (JWT-shaped tokens with
+ * `exp`; refresh tokens rotate: a used one is revoked), com.atproto.repo.createRecord
+ * (explicit rkeys must be TIDs; an existing rkey is refused; replies must name
+ * existing records; text ≤ 300 graphemes) / getRecord (400 RecordNotFound) /
+ * uploadBlob, app.bsky.actor.getProfile / getSuggestions, app.bsky.feed.getPosts.
+ * An expired access token answers 400 ExpiredToken; an unknown one 401.
+ * Control API (`/__control`): POST /accounts, POST /files `{name, content_type,
+ * size}`, GET /records (every record created, oldest first), GET /sessions
+ * (counts of createSession and refreshSession calls), POST /tokens
+ * `{access_ttl_seconds}` (lifetime of new access tokens), POST /expire-access
+ * (every access token expires now), POST /revoke-refresh (every refresh token
+ * dies), POST/DELETE /failures (ScriptedFailure, paths `/xrpc/<nsid>`),
+ * DELETE /state.
+ */
+export async function startFakeBluesky(): Promise<FakeBluesky> {
+  const accounts = new Map<string, Account>();
+  const tokens = new Map<string, Token>();
+  let records: FakeBlueskyRecord[] = [];
+  const blobs = new Map<string, { mimeType: string; size: number }>();
+  const files = new Map<string, { contentType: string; data: Buffer }>();
+  const failures = new ScriptedFailures();
+  const sessions = { created: 0, refreshed: 0 };
+  let accessTtlSeconds = 7200;
+  let origin = '';
+
+  const issue = (did: string, kind: Token['kind'], ttlSeconds: number) => {
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + ttlSeconds;
+    const jwt = `${b64url({ typ: kind === 'access' ? 'at+jwt' : 'refresh+jwt', alg: 'ES256K' })}.${b64url({
+      scope: kind === 'access' ? 'com.atproto.appPass' : 'com.atproto.refresh',
+      sub: did,
+      iat: now,
+      exp,
+      jti: randomBytes(8).toString('hex'),
+    })}.${randomBytes(32).toString('base64url')}`;
+    tokens.set(jwt, { did, kind, expiresAt: exp * 1000, revoked: false });
+    return jwt;
+  };
+  const session = (account: Account) => ({
+    did: account.did,
+    handle: account.handle,
+    accessJwt: issue(account.did, 'access', accessTtlSeconds),
+    refreshJwt: issue(account.did, 'refresh', 90 * 86400),
+    active: true,
+  });
+  const byDid = (did: string) => [...accounts.values()].find((account) => account.did === did);
+  const profile = (account: Account) => ({
+    did: account.did,
+    handle: account.handle,
+    displayName: account.display_name ?? account.handle,
+    avatar: `https://cdn.bsky.app/img/avatar/plain/${account.did}/bafkreiavatar@jpeg`,
+    description: 'A fake account',
+    followersCount: account.followers_count ?? 12,
+    followsCount: account.follows_count ?? 4,
+    postsCount: records.filter((record) => record.did === account.did && record.collection === 'app.bsky.feed.post').length,
+  });
+  const find = (uri: string) => records.find((record) => record.uri === uri);
+
+  async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const body = req.method === 'POST' ? JSON.parse((await readRaw(req)).toString('utf8') || '{}') : undefined;
+    if (path === '/accounts' && req.method === 'POST') {
+      const request = body as FakeBlueskyAccountRequest;
+      if (!request.handle || !request.password) return sendJson(res, 400, { error: 'handle and password are required' });
+      const did = request.did ?? `did:plc:${randomBytes(15).toString('base64url').toLowerCase().replace(/[^a-z2-7]/g, 'a').slice(0, 24)}`;
+      accounts.set(did, { ...request, did });
+      return sendJson(res, 201, { did, handle: request.handle });
+    }
+    if (path === '/files' && req.method === 'POST') {
+      const { name, content_type, size } = body as { name: string; content_type: string; size: number };
+      files.set(name, { contentType: content_type, data: randomBytes(size) });
+      return sendJson(res, 201, { url: `${origin}/files/${name}` });
+    }
+    if (path === '/records' && req.method === 'GET') return sendJson(res, 200, records);
+    if (path === '/sessions' && req.method === 'GET') return sendJson(res, 200, sessions);
+    if (path === '/tokens' && req.method === 'POST') {
+      accessTtlSeconds = Number((body as { access_ttl_seconds?: number }).access_ttl_seconds ?? 7200);
+      return sendJson(res, 200, { access_ttl_seconds: accessTtlSeconds });
+    }
+    if (path === '/expire-access' && req.method === 'POST') {
+      for (const token of tokens.values()) if (token.kind === 'access') token.expiresAt = Date.now() - 1000;
+      return sendJson(res, 200, { expired: true });
+    }
+    if (path === '/revoke-refresh' && req.method === 'POST') {
+      for (const token of tokens.values()) if (token.kind === 'refresh') token.revoked = true;
+      return sendJson(res, 200, { revoked: true });
+    }
+    if (path === '/failures' && req.method === 'POST') {
+      failures.add(body as ScriptedFailure);
+      return sendJson(res, 201, body);
+    }
+    if (path === '/failures' && req.method === 'DELETE') {
+      failures.clear();
+      return sendJson(res, 200, { deleted: true });
+    }
+    if (path === '/state' && req.method === 'DELETE') {
+      records = [];
+      failures.clear();
+      accessTtlSeconds = 7200;
+      sessions.created = 0;
+      sessions.refreshed = 0;
+      return sendJson(res, 200, { deleted: true });
+    }
+    return sendJson(res, 404, { error: 'not found' });
+  }
+
+  /** The DID a Bearer access token acts for, or the refusal already sent. */
+  function authorize(req: IncomingMessage, res: ServerResponse, kind: Token['kind']): string | undefined {
+    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+    const token = tokens.get(bearer);
+    if (!token || token.kind !== kind) {
+      sendJson(res, 401, { error: 'AuthenticationRequired', message: 'Authentication Required' });
+      return undefined;
+    }
+    if (token.revoked || token.expiresAt <= Date.now()) {
+      sendJson(res, 400, { error: 'ExpiredToken', message: token.revoked ? 'Token has been revoked' : 'Token has expired' });
+      return undefined;
+    }
+    return token.did;
+  }
+
+  async function xrpc(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    if (method === 'GET' && path.startsWith('/files/')) {
+      const file = files.get(decodeURIComponent(path.slice('/files/'.length)));
+      if (!file) return sendJson(res, 404, { error: 'NotFound' });
+      res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length) });
+      return void res.end(file.data);
+    }
+    const raw = await readRaw(req);
+    const failure = failures.take(method, path);
+    if (await failures.before(failure, req, res)) return;
+    const answer = (status: number, body: unknown) => answerUnlessLost(failure, req, res, status, body);
+    const input = () => JSON.parse(raw.toString('utf8') || '{}') as Record<string, any>;
+    const nsid = path.startsWith('/xrpc/') ? path.slice('/xrpc/'.length) : '';
+    const query = url.searchParams;
+
+    switch (nsid) {
+      case 'com.atproto.server.createSession': {
+        const { identifier, password } = input();
+        const account = [...accounts.values()].find((candidate) => candidate.handle === identifier || candidate.did === identifier);
+        if (!account || account.password !== password) return sendJson(res, 401, { error: 'AuthenticationRequired', message: 'Invalid identifier or password' });
+        sessions.created += 1;
+        return answer(200, session(account));
+      }
+      case 'com.atproto.server.refreshSession': {
+        const did = authorize(req, res, 'refresh');
+        if (!did) return;
+        // Refresh tokens rotate: the one used is spent.
+        tokens.get(req.headers.authorization!.slice(7))!.revoked = true;
+        sessions.refreshed += 1;
+        return answer(200, session(byDid(did)!));
+      }
+      case 'com.atproto.repo.getRecord': {
+        const uri = `at://${query.get('repo')}/${query.get('collection')}/${query.get('rkey')}`;
+        const record = find(uri);
+        if (!record) return sendJson(res, 400, { error: 'RecordNotFound', message: `Could not locate record: ${uri}` });
+        return answer(200, { uri: record.uri, cid: record.cid, value: record.value });
+      }
+    }
+    const did = authorize(req, res, 'access');
+    if (!did) return;
+    const account = byDid(did)!;
+    switch (nsid) {
+      case 'com.atproto.repo.createRecord': {
+        const { repo, collection, rkey, record } = input();
+        if (repo !== did && repo !== account.handle) return sendJson(res, 401, { error: 'AuthRequiredError', message: 'Input/repo must be the authenticated account' });
+        if (rkey !== undefined && !TID.test(rkey)) return sendJson(res, 400, { error: 'InvalidRequest', message: 'Invalid rkey' });
+        const key = rkey ?? `3l${randomBytes(8).toString('hex').replace(/[^a-z2-7]/g, 'a').slice(0, 11)}`;
+        const uri = `at://${did}/${collection}/${key}`;
+        if (find(uri)) return sendJson(res, 400, { error: 'InvalidRequest', message: `Record already exists: ${uri}` });
+        if (collection === 'app.bsky.feed.post') {
+          if (typeof record?.text !== 'string' || graphemes(record.text) > MAX_GRAPHEMES) {
+            return sendJson(res, 400, { error: 'InvalidRequest', message: `Invalid app.bsky.feed.post record: Record/text must not be longer than ${MAX_GRAPHEMES} graphemes` });
+          }
+          if (record.reply && (!find(record.reply.root?.uri) || !find(record.reply.parent?.uri))) {
+            return sendJson(res, 400, { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record: reply refers to an unknown record' });
+          }
+          const images = record.embed?.images;
+          if (Array.isArray(images) && (images.length > 4 || images.some((image: any) => !blobs.has(image?.image?.ref?.$link)))) {
+            return sendJson(res, 400, { error: 'InvalidRequest', message: 'Invalid app.bsky.embed.images: unknown blob or more than 4 images' });
+          }
+        }
+        const cid = cidOf(JSON.stringify(record));
+        records.push({ uri, cid, did, collection, rkey: key, value: record, created_at: new Date().toISOString() });
+        return answer(200, { uri, cid, commit: { cid: cidOf(`${uri}${cid}`), rev: key }, validationStatus: 'valid' });
+      }
+      case 'com.atproto.repo.uploadBlob': {
+        if (raw.length > MAX_BLOB_BYTES) return sendJson(res, 400, { error: 'BlobTooLarge', message: 'This file is too large' });
+        const cid = cidOf(raw, 0x55);
+        const mimeType = String(req.headers['content-type'] ?? 'application/octet-stream');
+        blobs.set(cid, { mimeType, size: raw.length });
+        return answer(200, { blob: { $type: 'blob', ref: { $link: cid }, mimeType, size: raw.length } });
+      }
+      case 'app.bsky.actor.getProfile': {
+        const actor = query.get('actor') ?? '';
+        const target = byDid(actor) ?? [...accounts.values()].find((candidate) => candidate.handle === actor);
+        if (!target) return sendJson(res, 400, { error: 'InvalidRequest', message: 'Profile not found' });
+        return answer(200, profile(target));
+      }
+      case 'app.bsky.feed.getPosts': {
+        const posts = query
+          .getAll('uris')
+          .map(find)
+          .filter((record): record is FakeBlueskyRecord => record !== undefined)
+          .map((record) => ({
+            uri: record.uri,
+            cid: record.cid,
+            author: { did: record.did, handle: byDid(record.did)?.handle ?? 'handle.invalid' },
+            record: record.value,
+            replyCount: records.filter((other) => (other.value.reply as any)?.parent?.uri === record.uri).length,
+            repostCount: 3,
+            likeCount: 7,
+            quoteCount: 0,
+            indexedAt: record.created_at,
+          }));
+        return answer(200, { posts });
+      }
+      case 'app.bsky.actor.getSuggestions': {
+        const limit = Number(query.get('limit') ?? 50);
+        const actors = [...accounts.values()]
+          .filter((candidate) => candidate.did !== did)
+          .slice(0, limit)
+          .map((other) => ({ did: other.did, handle: other.handle, displayName: other.display_name ?? '', description: 'Suggested by the fake', avatar: profile(other).avatar }));
+        return answer(200, { actors });
+      }
+    }
+    return sendJson(res, 404, { error: 'MethodNotImplemented', message: 'Method Not Implemented' });
+  }
+
+  const server = await startFakeServer((req, res, url) =>
+    url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? control(req, res, url.pathname.slice(CONTROL_PREFIX.length)) : xrpc(req, res, url),
+  );
+  origin = server.origin;
+  return { ...server, filesUrl: `${origin}/files` };
+}

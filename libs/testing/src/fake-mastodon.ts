@@ -1,0 +1,290 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerUnlessLost, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailure, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+
+/** An account of the fake server, reached with `access_token` as a Bearer. */
+export interface FakeMastodonAccountRequest {
+  access_token: string;
+  username: string;
+  display_name?: string;
+  followers_count?: number;
+  following_count?: number;
+}
+
+export interface FakeMastodonStatus {
+  id: string;
+  created_at: string;
+  /** The text as sent (what a test checks). */
+  text: string;
+  /** The HTML Mastodon answers. */
+  content: string;
+  in_reply_to_id: string | null;
+  media_ids: string[];
+  idempotency_key: string;
+  account_id: string;
+  visibility: string;
+}
+
+export interface FakeMastodonMedia {
+  id: string;
+  account_id: string;
+  size: number;
+  mime_type: string;
+  description: string;
+  /** GET /api/v1/media/:id answers 206 this many more times before 200. */
+  polls_left: number;
+}
+
+export interface FakeMastodon extends FakeServer {
+  /** Media files the adapter downloads: `${origin}/files/<name>`, created with POST /__control/files. */
+  filesUrl: string;
+}
+
+interface Account extends FakeMastodonAccountRequest {
+  id: string;
+}
+
+const MAX_CHARACTERS = 500;
+const MAX_MEDIA_BYTES = 16 * 1024 * 1024;
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+/** Roughly what Mastodon renders: paragraphs, line breaks, links with their invisible parts. */
+const toHtml = (text: string) =>
+  text
+    .split(/\n{2,}/)
+    .map(
+      (paragraph) =>
+        `<p>${escapeHtml(paragraph)
+          .replace(/(https?:\/\/)([^\s<]{0,30})([^\s<]*)/g, '<a href="$1$2$3" rel="nofollow noopener" target="_blank"><span class="invisible">$1</span><span class="ellipsis">$2</span><span class="invisible">$3</span></a>')
+          .replace(/\n/g, '<br />')}</p>`,
+    )
+    .join('');
+
+/**
+ * A fake Mastodon server on a real HTTP server, for the adapter specs (and
+ * the lead's delivery e2e). It implements what the adapter calls, with
+ * Mastodon's shapes: POST /api/v1/statuses (Idempotency-Key honoured per
+ * account, replies, media_ids, 500-character limit → 422), POST
+ * /api/v2/media (multipart; 202 while "processing") and GET
+ * /api/v1/media/:id (206 until processed), GET /api/v1/accounts/verify_credentials,
+ * /api/v1/accounts/:id/statuses, /api/v1/statuses/:id, /api/v2/suggestions.
+ * Unknown Bearer → 401. Control API (`/__control`): POST /accounts, POST
+ * /files `{name, content_type, size}`, GET /statuses (everything posted,
+ * oldest first), GET /media, POST/DELETE /failures (ScriptedFailure),
+ * POST /processing `{polls}` (how many 206 a new upload answers), DELETE /state.
+ *
+ * With `upstream` (the fake OAuth network's origin), what this server does
+ * not know — `/oauth/*` and requests whose Bearer is not one of its accounts —
+ * is passed to it as is, so a stack can connect a mastodon account through
+ * the OAuth fake and then publish to it here (register the same access token
+ * with POST /accounts).
+ */
+export async function startFakeMastodon(options: { upstream?: string } = {}): Promise<FakeMastodon> {
+  const accounts = new Map<string, Account>();
+  let statuses: FakeMastodonStatus[] = [];
+  let media = new Map<string, FakeMastodonMedia>();
+  const files = new Map<string, { contentType: string; data: Buffer }>();
+  const failures = new ScriptedFailures();
+  let processingPolls = 0;
+  let nextId = 110_000_000_000_000_000n;
+  const newId = () => String((nextId += 1n));
+  let origin = '';
+
+  const statusJson = (status: FakeMastodonStatus) => {
+    const account = [...accounts.values()].find((candidate) => candidate.id === status.account_id)!;
+    return {
+      id: status.id,
+      created_at: status.created_at,
+      in_reply_to_id: status.in_reply_to_id,
+      in_reply_to_account_id: status.in_reply_to_id ? status.account_id : null,
+      visibility: status.visibility,
+      uri: `${origin}/users/${account.username}/statuses/${status.id}`,
+      url: `${origin}/@${account.username}/${status.id}`,
+      content: status.content,
+      replies_count: statuses.filter((candidate) => candidate.in_reply_to_id === status.id).length,
+      reblogs_count: 2,
+      favourites_count: 5,
+      media_attachments: status.media_ids.map((id) => ({ id, type: 'image', url: `${origin}/media/${id}`, description: media.get(id)?.description ?? null })),
+      account: accountJson(account),
+    };
+  };
+  const accountJson = (account: Account) => ({
+    id: account.id,
+    username: account.username,
+    acct: account.username,
+    display_name: account.display_name ?? account.username,
+    avatar: `${origin}/avatars/${account.id}.png`,
+    url: `${origin}/@${account.username}`,
+    note: '<p>Fake &amp; friendly</p>',
+    followers_count: account.followers_count ?? 10,
+    following_count: account.following_count ?? 3,
+    statuses_count: statuses.filter((status) => status.account_id === account.id).length,
+  });
+  const mediaJson = (item: FakeMastodonMedia) => ({
+    id: item.id,
+    type: 'image',
+    url: item.polls_left > 0 ? null : `${origin}/media/${item.id}`,
+    preview_url: null,
+    description: item.description || null,
+  });
+
+  async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const body = req.method === 'POST' ? JSON.parse((await readRaw(req)).toString('utf8') || '{}') : undefined;
+    if (path === '/accounts' && req.method === 'POST') {
+      const request = body as FakeMastodonAccountRequest;
+      if (!request.access_token || !request.username) return sendJson(res, 400, { error: 'access_token and username are required' });
+      const account = { ...request, id: newId() };
+      accounts.set(request.access_token, account);
+      return sendJson(res, 201, accountJson(account));
+    }
+    if (path === '/files' && req.method === 'POST') {
+      const { name, content_type, size } = body as { name: string; content_type: string; size: number };
+      files.set(name, { contentType: content_type, data: randomBytes(size) });
+      return sendJson(res, 201, { url: `${origin}/files/${name}` });
+    }
+    if (path === '/statuses' && req.method === 'GET') return sendJson(res, 200, statuses);
+    if (path === '/media' && req.method === 'GET') return sendJson(res, 200, [...media.values()]);
+    if (path === '/processing' && req.method === 'POST') {
+      processingPolls = Number((body as { polls?: number }).polls ?? 0);
+      return sendJson(res, 200, { polls: processingPolls });
+    }
+    if (path === '/failures' && req.method === 'POST') {
+      failures.add(body as ScriptedFailure);
+      return sendJson(res, 201, body);
+    }
+    if (path === '/failures' && req.method === 'DELETE') {
+      failures.clear();
+      return sendJson(res, 200, { deleted: true });
+    }
+    if (path === '/state' && req.method === 'DELETE') {
+      statuses = [];
+      media = new Map();
+      failures.clear();
+      processingPolls = 0;
+      return sendJson(res, 200, { deleted: true });
+    }
+    return sendJson(res, 404, { error: 'not found' });
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    if (method === 'GET' && path.startsWith('/files/')) {
+      const file = files.get(decodeURIComponent(path.slice('/files/'.length)));
+      if (!file) return sendJson(res, 404, { error: 'Record not found' });
+      res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length) });
+      return void res.end(file.data);
+    }
+    const raw = await readRaw(req);
+    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+    if (options.upstream && (path.startsWith('/oauth/') || !accounts.has(bearer))) return forward(req, res, url, raw, options.upstream);
+    const failure = failures.take(method, path);
+    if (await failures.before(failure, req, res)) return;
+    const answer = (status: number, body: unknown) => answerUnlessLost(failure, req, res, status, body);
+    const account = accounts.get(bearer);
+    if (!account) return sendJson(res, 401, { error: 'The access token is invalid' });
+
+    if (method === 'POST' && path === '/api/v1/statuses') {
+      const body = JSON.parse(raw.toString('utf8') || '{}') as { status?: string; in_reply_to_id?: string; media_ids?: string[]; visibility?: string };
+      const key = String(req.headers['idempotency-key'] ?? '');
+      const seen = key && statuses.find((status) => status.account_id === account.id && status.idempotency_key === key);
+      if (seen) return answer(200, statusJson(seen));
+      const text = body.status ?? '';
+      const mediaIds = body.media_ids ?? [];
+      if (!text && mediaIds.length === 0) return sendJson(res, 422, { error: "Validation failed: Text can't be blank" });
+      if ([...text].length > MAX_CHARACTERS) return sendJson(res, 422, { error: `Validation failed: Text character limit of ${MAX_CHARACTERS} exceeded` });
+      if (mediaIds.length > 4) return sendJson(res, 422, { error: 'Validation failed: Media attachments too many' });
+      for (const id of mediaIds) {
+        const item = media.get(id);
+        if (!item || item.account_id !== account.id) return sendJson(res, 422, { error: 'Validation failed: media not found' });
+        if (item.polls_left > 0) return sendJson(res, 422, { error: 'Cannot attach files that have not finished processing. Try again in a moment!' });
+      }
+      if (body.in_reply_to_id && !statuses.some((status) => status.id === body.in_reply_to_id)) return sendJson(res, 404, { error: 'Record not found' });
+      const status: FakeMastodonStatus = {
+        id: newId(),
+        created_at: new Date().toISOString(),
+        text,
+        content: toHtml(text),
+        in_reply_to_id: body.in_reply_to_id ?? null,
+        media_ids: mediaIds,
+        idempotency_key: key,
+        account_id: account.id,
+        visibility: body.visibility ?? 'public',
+      };
+      statuses.push(status);
+      return answer(200, statusJson(status));
+    }
+    if (method === 'POST' && path === '/api/v2/media') {
+      const form = await new Response(raw, { headers: { 'content-type': String(req.headers['content-type'] ?? '') } }).formData();
+      const file = form.get('file');
+      if (!(file instanceof Blob)) return sendJson(res, 422, { error: 'Validation failed: File is missing' });
+      if (file.size > MAX_MEDIA_BYTES) return sendJson(res, 422, { error: 'Validation failed: File file size must be less than 16 MB' });
+      const item: FakeMastodonMedia = {
+        id: newId(),
+        account_id: account.id,
+        size: file.size,
+        mime_type: file.type,
+        description: String(form.get('description') ?? ''),
+        polls_left: processingPolls,
+      };
+      media.set(item.id, item);
+      return answer(item.polls_left > 0 ? 202 : 200, mediaJson(item));
+    }
+    const mediaMatch = /^\/api\/v1\/media\/([^/]+)$/.exec(path);
+    if (method === 'GET' && mediaMatch) {
+      const item = media.get(mediaMatch[1]);
+      if (!item || item.account_id !== account.id) return sendJson(res, 404, { error: 'Record not found' });
+      if (item.polls_left > 0) {
+        item.polls_left -= 1;
+        return answer(206, mediaJson({ ...item, polls_left: 1 }));
+      }
+      return answer(200, mediaJson(item));
+    }
+    if (method === 'GET' && path === '/api/v1/accounts/verify_credentials') return answer(200, accountJson(account));
+    const timeline = /^\/api\/v1\/accounts\/([^/]+)\/statuses$/.exec(path);
+    if (method === 'GET' && timeline) {
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 20), 40);
+      const own = statuses.filter((status) => status.account_id === timeline[1]).reverse().slice(0, limit);
+      return answer(200, own.map(statusJson));
+    }
+    const one = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path);
+    if (method === 'GET' && one) {
+      const status = statuses.find((candidate) => candidate.id === one[1]);
+      return status ? answer(200, statusJson(status)) : sendJson(res, 404, { error: 'Record not found' });
+    }
+    if (method === 'GET' && path === '/api/v2/suggestions') {
+      const others = [...accounts.values()].filter((candidate) => candidate.id !== account.id);
+      return answer(200, others.map((other) => ({ source: 'global', sources: ['featured'], account: accountJson(other) })));
+    }
+    return sendJson(res, 404, { error: 'Not found' });
+  }
+
+  const server = await startFakeServer((req, res, url) =>
+    url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? control(req, res, url.pathname.slice(CONTROL_PREFIX.length)) : api(req, res, url),
+  );
+  origin = server.origin;
+  return { ...server, filesUrl: `${origin}/files` };
+}
+
+/** Passes a request on to `upstream` unchanged and its answer back (a dropped upstream connection drops this one). */
+async function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, upstream: string): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${upstream}${url.pathname}${url.search}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+      redirect: 'manual',
+    });
+  } catch {
+    req.socket.destroy();
+    return;
+  }
+  const answer = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
+  res.end(answer);
+}

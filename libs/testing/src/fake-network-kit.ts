@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * What the fake networks (fake Mastodon, fake Bluesky PDS) share: a real HTTP
+ * server with a control API under `/__control`, and scripted failures.
+ */
+export const CONTROL_PREFIX = '/__control';
+
+/**
+ * The next `times` (default 1) requests to `path` (and `method`, when given) fail:
+ * - `status` (+ `body`, `headers`, e.g. `{"retry-after": "2"}`): that answer instead of the real one;
+ * - `delay_ms`: wait first (a stall longer than the client's timeout);
+ * - `drop`: close the connection without handling the request;
+ * - `drop_after_handling`: do the work (the post is created) and close the
+ *   connection instead of answering — the answer is lost (an ambiguous outcome);
+ * - `cut_answer`: do the work, send the status line, headers and half the
+ *   body, then close the connection (a reset mid-answer).
+ */
+export interface ScriptedFailure {
+  path: string;
+  method?: string;
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delay_ms?: number;
+  drop?: boolean;
+  drop_after_handling?: boolean;
+  cut_answer?: boolean;
+  times?: number;
+}
+
+export interface FakeServer {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  /** `${origin}/__control` */
+  controlUrl: string;
+  stop(): Promise<void>;
+}
+
+export const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+export async function readRaw(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Scripted failures of one fake: `take` consumes the first matching one. */
+export class ScriptedFailures {
+  private failures: Array<ScriptedFailure & { left: number }> = [];
+
+  add(failure: ScriptedFailure): void {
+    this.failures.push({ ...failure, left: failure.times ?? 1 });
+  }
+
+  clear(): void {
+    this.failures = [];
+  }
+
+  take(method: string, path: string): ScriptedFailure | undefined {
+    const failure = this.failures.find((candidate) => candidate.path === path && (!candidate.method || candidate.method === method) && candidate.left > 0);
+    if (failure) failure.left -= 1;
+    return failure;
+  }
+
+  /**
+   * Plays the part of a failure that comes before the work: true when the
+   * request was answered (or dropped) and the caller must stop.
+   */
+  async before(failure: ScriptedFailure | undefined, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (!failure) return false;
+    if (failure.delay_ms) await new Promise((resolve) => setTimeout(resolve, failure.delay_ms).unref());
+    if (failure.drop) {
+      req.socket.destroy();
+      return true;
+    }
+    if (failure.status) {
+      sendJson(res, failure.status, failure.body ?? { error: 'ScriptedFailure', message: 'scripted failure' }, failure.headers);
+      return true;
+    }
+    return false;
+  }
+}
+
+/** Answers the work's result, unless `failure` says to lose it (dropped before, or cut in the middle of, the answer). */
+export function answerUnlessLost(failure: ScriptedFailure | undefined, req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+  if (failure?.drop_after_handling) return void req.socket.destroy();
+  if (failure?.cut_answer) {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    res.write(text.slice(0, Math.floor(text.length / 2)), () => req.socket.destroy());
+    return;
+  }
+  sendJson(res, status, body);
+}
+
+/** Starts `handler` on 127.0.0.1 at a free port; a throw answers 400 (a fake must never hang its client). */
+export async function startFakeServer(handler: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>): Promise<FakeServer> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    handler(req, res, url).catch((error: unknown) => {
+      if (!res.headersSent && !res.destroyed) sendJson(res, 400, { error: 'InvalidRequest', message: String((error as Error)?.message ?? error) });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    controlUrl: `${origin}${CONTROL_PREFIX}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** A CIDv1 (sha2-256, base32) of `bytes`, as AT Protocol servers answer: `codec` 0x71 dag-cbor (records) or 0x55 raw (blobs). */
+export function cidOf(bytes: Uint8Array | string, codec = 0x71): string {
+  const digest = createHash('sha256').update(bytes).digest();
+  const raw = Buffer.concat([Buffer.from([0x01, codec, 0x12, 0x20]), digest]);
+  let bits = 0;
+  let value = 0;
+  let out = 'b';
+  for (const byte of raw) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
+  return out;
+}
