@@ -78,6 +78,8 @@ export default async function globalSetup() {
       AI_TIMEOUT_MS: '1500',
       // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network.
       ...fakeNetworkEnvironment(network.origin),
+      // Expired upload sessions are swept every second (suites expire them by hand).
+      MEDIA_SWEEP_INTERVAL_MS: '1000',
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
