@@ -7,3 +7,4 @@ export * from './smtp-sink.js';
 export * from './admin-environment.js';
 export * from './fake-ai.js';
 export * from './fake-social-network.js';
+export * from './fake-s3.js';

@@ -42,19 +42,19 @@ describe('media: the library, content, and E18 tags', () => {
     const beyond = await content(item.id, owner.token, { range: `bytes=${bytes.length}-` });
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
-    expect((await beyond.json()).code).toBe('range_not_satisfiable');
+    expect(((await beyond.json()) as { code: string }).code).toBe('range_not_satisfiable');
 
     // Without a token: 401. A pending item: 409.
     expect((await fetch(`${baseUrl()}/media/${item.id}/content`)).status).toBe(401);
     const pending = await openSession(owner.token, { workspace_id: workspaceId, filename: 'p.png', size: 10 });
     const notReady = await content(pending.body.media_id, owner.token);
     expect(notReady.status).toBe(409);
-    expect((await notReady.json()).code).toBe('media_not_ready');
+    expect(((await notReady.json()) as { code: string }).code).toBe('media_not_ready');
   });
 
   it('lists ready items newest first a page at a time, with cursors bound to their filters', async () => {
     const { owner, workspaceId } = await createTenant();
-    const items = [];
+    const items: any[] = [];
     for (let i = 0; i < 3; i += 1) items.push(await uploadMedia(owner.token, workspaceId, pngBytes(i + 1, 1)));
     const first = await call('GET', `/media?workspace_id=${workspaceId}&limit=2`, { token: owner.token });
     expect(first.status).toBe(200);
@@ -146,7 +146,7 @@ describe('media: the library, content, and E18 tags', () => {
     const { owner, workspaceId } = await createTenant();
     const tag = (await createTag(owner.token, workspaceId, 'hero')).body;
     const other = (await createTag(owner.token, workspaceId, 'alpha')).body;
-    const items = [];
+    const items: any[] = [];
     for (let i = 0; i < 12; i += 1) items.push(await uploadMedia(owner.token, workspaceId, pngBytes(i + 1, 2)));
 
     const tagged = await call('PUT', `/media/${items[0].id}/tags`, { token: owner.token, body: { tag_ids: [tag.id, other.id, tag.id] } });

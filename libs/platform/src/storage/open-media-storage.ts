@@ -15,7 +15,14 @@ export function s3OptionsFrom(settings: Pick<InstanceSettings, 'string'>): S3Sto
   };
   const complete = Object.values(options).every((value) => value !== '');
   if (settings.string('media_storage_driver') === 's3') {
-    const missing = Object.entries(options).filter(([, value]) => value === '').map(([name]) => name);
+    const keys: Record<keyof S3StorageOptions, string> = {
+      endpoint: 's3_endpoint',
+      bucket: 's3_bucket',
+      region: 's3_region',
+      accessKeyId: 's3_access_key_id',
+      secretAccessKey: 's3_secret_access_key',
+    };
+    const missing = (Object.keys(keys) as Array<keyof S3StorageOptions>).filter((name) => options[name] === '').map((name) => keys[name]);
     if (missing.length > 0) throw new Error(`media_storage_driver is s3 but these S3 settings are empty: ${missing.join(', ')}`);
     return options;
   }

@@ -1,7 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
-import type { ByteRange, DirectUploadTarget, MediaStorage } from './media-storage.js';
+import { type ByteRange, type DirectUploadTarget, type MediaStorage, sliceStream } from './media-storage.js';
 
 export interface S3StorageOptions {
   endpoint: string;
@@ -26,6 +26,9 @@ export class S3Storage implements MediaStorage {
       endpoint: options.endpoint,
       region: options.region || 'us-east-1',
       forcePathStyle: true,
+      // Plain bodies (no aws-chunked checksum trailers), which every S3-compatible server understands.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
     });
   }
@@ -39,7 +42,21 @@ export class S3Storage implements MediaStorage {
 
   async put(key: string, body: Readable, size?: number): Promise<{ size: number }> {
     if (size === undefined) throw new Error('S3 puts need the size');
-    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentLength: size }));
+    // A body that fails (a client gone mid-upload) aborts the request: S3 then keeps nothing.
+    const abort = new AbortController();
+    let failure: unknown;
+    const onError = (error: unknown) => {
+      failure = error;
+      abort.abort(error);
+    };
+    body.once('error', onError);
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentLength: size }), { abortSignal: abort.signal });
+    } catch (error) {
+      throw failure ?? error;
+    } finally {
+      body.off('error', onError);
+    }
     return { size };
   }
 
@@ -48,7 +65,13 @@ export class S3Storage implements MediaStorage {
       const answer = await this.client.send(
         new GetObjectCommand({ Bucket: this.options.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
       );
-      return answer.Body as Readable;
+      const body = answer.Body as Readable;
+      if (!range) return body;
+      // A server that answers more than the range (some S3-compatible ones do for `bytes=0-0`): cut it here.
+      const sent = /^bytes (\d+)-(\d+)\//.exec(answer.ContentRange ?? '');
+      const first = sent ? Number(sent[1]) : 0;
+      const last = sent ? Number(sent[2]) : Number.MAX_SAFE_INTEGER;
+      return first === range.start && last === range.end ? body : sliceStream(body, { start: range.start - first, end: range.end - first });
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
