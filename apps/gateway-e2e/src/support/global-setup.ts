@@ -100,6 +100,8 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_NETWORK_URL = network.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
+  // Gateways verify media upload URLs with a key derived from it.
+  process.env.E2E_SECRETS_KEY = secrets.secretsKey;
   const state: E2eState = { stack, nats, database, mail, ai, network };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }
