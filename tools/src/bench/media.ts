@@ -145,8 +145,8 @@ export async function seedMediaLibrary(databaseUrl: string, workspaceId: string,
   try {
     await db.query(
       `INSERT INTO media.media_items (id, workspace_id, filename, size, status, mime_type, sha256, width, height, object_key, created_by, created_at, expires_at)
-       SELECT gen_random_uuid(), $1, 'seeded-' || n || '.png', 1000 + n, 'ready', 'image/png', encode(sha256(($1::text || n)::bytea), 'hex'),
-              1080, 1080, 'workspaces/' || $1 || '/media/seeded-' || n, $2, now() - n * interval '1 second', now()
+       SELECT gen_random_uuid(), $1::uuid, 'seeded-' || n || '.png', 1000 + n, 'ready', 'image/png', encode(sha256(($1::text || n)::bytea), 'hex'),
+              1080, 1080, 'workspaces/' || $1::text || '/media/seeded-' || n, $2::uuid, now() - n * interval '1 second', now()
          FROM generate_series(1, $3::int) AS n`,
       [workspaceId, userId, LISTED_ITEMS],
     );
