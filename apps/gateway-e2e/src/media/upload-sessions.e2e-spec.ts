@@ -115,6 +115,22 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect(library.body.items.map((item: { id: string }) => item.id)).toEqual([first.id]);
   });
 
+  it('racing completions of the same bytes keep one item: both answer it', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const bytes = pngBytes(30, 30, 2000);
+    const sessions = await Promise.all([1, 2, 3].map((n) => openSession(owner.token, { workspace_id: workspaceId, filename: `race-${n}.png`, size: bytes.length })));
+    for (const session of sessions) expect((await putBytes(session.body.upload.url, bytes)).status).toBe(204);
+    const answers = await Promise.all(sessions.map((session) => complete(owner.token, session.body.media_id, workspaceId)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const ids = new Set(answers.map((answer) => answer.body.id));
+    expect(ids.size).toBe(1);
+    const library = await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token });
+    expect(library.body.items.map((item: { id: string }) => item.id)).toEqual([...ids]);
+    const kept = sessions.filter((session) => ids.has(session.body.media_id));
+    expect(kept).toHaveLength(1);
+    for (const session of sessions) expect(await objectExists(session.body.upload.object_key)).toBe(ids.has(session.body.media_id));
+  });
+
   it('stores project_asset_id and answers it back', async () => {
     const { owner, workspaceId } = await createTenant();
     const assetId = randomUUID();
