@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { MediaStorage } from '@social/platform';
 import type { Logger } from 'pino';
 import { ApiTokensController } from './accounts/api-tokens.controller.js';
 import { AuthController } from './accounts/auth.controller.js';
@@ -20,6 +21,10 @@ import { HealthController } from './health/health.controller.js';
 import { ProblemFilter } from './http/problem.filter.js';
 import { SchemaInterceptor } from './http/schema.interceptor.js';
 import { GATEWAY_LOGGER } from './logger.js';
+import { MediaController } from './media/media.controller.js';
+import { MediaTagsController } from './media/media-tags.controller.js';
+import { GATEWAY_MEDIA_STORAGE } from './media/media-storage.js';
+import { UploadSessionsController } from './media/upload-sessions.controller.js';
 import { MutesController } from './notifications/mutes.controller.js';
 import { PreferencesController } from './notifications/preferences.controller.js';
 import { PublicationBuildsController } from './publishing/publication-builds.controller.js';
@@ -34,7 +39,7 @@ import { WorkspacesController } from './tenancy/workspaces.controller.js';
 
 @Module({})
 export class GatewayModule {
-  static forRoot(config: GatewayConfig, nats: NatsConnection, logger: Logger): DynamicModule {
+  static forRoot(config: GatewayConfig, nats: NatsConnection, logger: Logger, mediaStorage: MediaStorage): DynamicModule {
     return {
       module: GatewayModule,
       imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS)],
@@ -60,10 +65,14 @@ export class GatewayModule {
         VoiceProfilesController,
         PublicationBuildsController,
         PublicationsController,
+        UploadSessionsController,
+        MediaTagsController,
+        MediaController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: GATEWAY_LOGGER, useValue: logger },
+        { provide: GATEWAY_MEDIA_STORAGE, useValue: mediaStorage },
         RevokedSessions,
         TokenRateLimiter,
         { provide: APP_GUARD, useClass: BearerAuthGuard },

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ConfigError, connectNats, createLogger, InstanceSettings, loadConfig, NestPinoLogger } from '@social/platform';
+import { ConfigError, connectNats, createLogger, InstanceSettings, loadConfig, NestPinoLogger, openMediaStorage } from '@social/platform';
 import { gatewaySettings } from './config.js';
 import { mountDocs } from './docs/docs.js';
 import { GatewayModule } from './gateway.module.js';
@@ -22,9 +22,11 @@ async function main() {
     // The public address is an instance setting (database > PUBLIC_BASE_URL > unset), read once at start-up.
     const settings = await InstanceSettings.load(nats, logger);
     config = { ...config, PUBLIC_BASE_URL: settings.string('public_base_url').replace(/\/+$/, '') || undefined };
+    // Upload and content bytes go between the client and storage here, never over NATS (the media service's settings choose the storage).
+    const mediaStorage = await openMediaStorage(settings, nats);
     settings.close();
     const app = await NestFactory.create<NestFastifyApplication>(
-      GatewayModule.forRoot(config, nats, logger),
+      GatewayModule.forRoot(config, nats, logger, mediaStorage),
       new FastifyAdapter(fastifyOptions(config)),
       { bodyParser: false, logger: new NestPinoLogger(logger) },
     );

@@ -4,4 +4,5 @@ export * from './notifications/index.js';
 export * from './tenancy/index.js';
 export * from './admin/index.js';
 export * from './publishing/index.js';
+export * from './media/index.js';
 export * from './services.js';

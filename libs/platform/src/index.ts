@@ -31,3 +31,7 @@ export * from './http/read-limited.js';
 export * from './database/daily-counts.js';
 export * from './events/workspace-purge.js';
 export * from './validation/usage-requests.js';
+export * from './storage/media-storage.js';
+export * from './storage/nats-object-storage.js';
+export * from './storage/open-media-storage.js';
+export * from './storage/upload-token.js';

@@ -10,3 +10,4 @@ export * from './fake-social-network.js';
 export * from './fake-network-kit.js';
 export * from './fake-mastodon.js';
 export * from './fake-bluesky.js';
+export * from './fake-s3.js';

@@ -26,6 +26,8 @@ export interface StackOptions {
 
 export interface RunningStack {
   baseUrl: string;
+  /** Each app's process id (the benchmark samples the gateway's memory). */
+  pids: Partial<Record<AppName, number>>;
   stop(): Promise<void>;
 }
 
@@ -77,5 +79,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await stop();
     throw error;
   }
-  return { baseUrl, stop };
+  const pids = Object.fromEntries([...processes].map(([app, child]) => [app, child.pid]));
+  return { baseUrl, pids, stop };
 }

@@ -12,6 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
+import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
@@ -22,7 +23,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 // The issue's targets.
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
-// `all` (default), `throughput` (the ratio runs only) or `admin-users` (E9 only).
+// `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only) or `media-uploads` (the upload figures only).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -55,8 +56,8 @@ interface Row {
 }
 
 /** Env first (for a stack started by hand), then what `npm start` wrote. */
-function stackCoordinates(): { baseUrl: string; databaseUrl: string } {
-  let file: { baseUrl?: string; databaseUrl?: string } = {};
+function stackCoordinates(): { baseUrl: string; databaseUrl: string; natsUrl?: string; gatewayPid?: number } {
+  let file: { baseUrl?: string; databaseUrl?: string; natsUrl?: string; pids?: { gateway?: number } } = {};
   const stackFile = join(dataDir, 'stack.json');
   if (existsSync(stackFile)) file = JSON.parse(readFileSync(stackFile, 'utf8'));
   const baseUrl = process.env.BENCH_BASE_URL ?? file.baseUrl;
@@ -66,7 +67,8 @@ function stackCoordinates(): { baseUrl: string; databaseUrl: string } {
     console.error('  (or set BENCH_BASE_URL and DATABASE_URL for a stack started by hand)');
     process.exit(1);
   }
-  return { baseUrl: baseUrl.replace(/\/$/, ''), databaseUrl };
+  const gatewayPid = Number(process.env.BENCH_GATEWAY_PID ?? file.pids?.gateway) || undefined;
+  return { baseUrl: baseUrl.replace(/\/$/, ''), databaseUrl, natsUrl: process.env.NATS_URL ?? file.natsUrl, gatewayPid };
 }
 
 /** Forks baseline.js and waits for it to report the port it listens on. */
@@ -199,7 +201,7 @@ async function idleShare(): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const { baseUrl, databaseUrl } = stackCoordinates();
+  const { baseUrl, databaseUrl, natsUrl, gatewayPid } = stackCoordinates();
   const machine = { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}` };
   console.log(`bench: ${baseUrl}, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s each, ${ROUNDS} round(s)`);
   console.log(`machine: ${machine.cpus} CPUs, node ${machine.node}, ${machine.platform}`);
@@ -215,6 +217,15 @@ async function main(): Promise<void> {
     return;
   }
 
+  if (ONLY === 'media-uploads') {
+    const { token } = await register(baseUrl);
+    const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);
+    const media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, writeTo);
+    writeResults({ machine, idleBefore: idle, media });
+    if (!media.ratioMet || !media.rssMet) process.exitCode = 1;
+    return;
+  }
+
   const baseline = startBaseline(databaseUrl);
   // Whatever happens (error, Ctrl-C), the child must not outlive us.
   const killBaseline = (): void => void (baseline.child.exitCode === null && baseline.child.kill('SIGTERM'));
@@ -227,12 +238,14 @@ async function main(): Promise<void> {
     const publications = await publicationWorkspaces(baseUrl, token, 200);
     const create = { method: 'POST' as const, body: JSON.stringify(publicationDraft(publications.writeTo, 'Bench')), untargeted: true };
     const json = { ...auth, 'content-type': 'application/json' };
+    await seedMediaLibrary(databaseUrl, publications.listFrom, userId);
     const targets: Target[] = [
       { name: 'baseline GET /users/:id', url: `http://127.0.0.1:${port}/users/${userId}` },
       { name: 'gateway GET /auth/me', url: `${baseUrl}/auth/me`, headers: auth },
       { name: 'gateway GET /notifications/preferences', url: `${baseUrl}/notifications/preferences`, headers: auth },
       { name: 'gateway GET /publications (page of 50 of 200)', url: `${baseUrl}/publications?workspace_id=${publications.listFrom}`, headers: auth, untargeted: true },
       { name: 'gateway POST /publications', url: `${baseUrl}/publications`, headers: json, ...create },
+      { name: 'gateway GET /media (page of 50 of 200)', url: `${baseUrl}/media?workspace_id=${publications.listFrom}`, headers: auth, untargeted: true },
       {
         name: 'gateway POST /publications, fresh Idempotency-Key',
         url: `${baseUrl}/publications`,
@@ -280,13 +293,28 @@ async function main(): Promise<void> {
       return { target: r.target, met };
     });
 
-    if (ONLY === 'all') directory = await benchDirectory(baseUrl, databaseUrl);
+    let media: MediaUploadFigures | undefined;
+    if (ONLY === 'all') {
+      directory = await benchDirectory(baseUrl, databaseUrl);
+      media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, publications.writeTo);
+    }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory });
-    if (failed.length > 0 || (directory && !directory.met)) process.exitCode = 1;
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media });
+    if (failed.length > 0 || (directory && !directory.met) || (media && (!media.ratioMet || !media.rssMet))) process.exitCode = 1;
   } finally {
     killBaseline();
   }
+}
+
+/** The upload figures and their verdicts. */
+async function mediaUploads(baseUrl: string, natsUrl: string | undefined, gatewayPid: number | undefined, token: string, workspaceId: string): Promise<MediaUploadFigures> {
+  if (!natsUrl) throw new Error('bench: the stack\'s NATS_URL is unknown (.data/stack.json or NATS_URL)');
+  console.log('\nmedia uploads:');
+  const media = await benchMediaUploads({ baseUrl, natsUrl, gatewayPid, token, workspaceId });
+  console.log(`targets: upload through the gateway >= ${UPLOAD_RATIO_TARGET} of a direct object-store put; gateway RSS growth < ${RSS_GROWTH_TARGET_MIB} MiB`);
+  console.log(`  ${media.ratioMet ? 'MET    ' : 'NOT MET'} ${media.uploadMiB} MiB upload: ${media.ratio.toFixed(2)} of the direct put`);
+  console.log(`  ${media.rssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB upload: gateway RSS grew ${media.gatewayRssGrowthMiB.toFixed(1)} MiB`);
+  return media;
 }
 
 function writeResults(results: object): void {

@@ -68,7 +68,7 @@ async function main() {
     env: { SMTP_URL: smtpUrl },
   });
   stops.unshift(stack.stop);
-  writeFileSync(join(DATA_DIR, 'stack.json'), JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl }, null, 2));
+  writeFileSync(join(DATA_DIR, 'stack.json'), JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl, pids: stack.pids }, null, 2));
   log(`ready: ${publicBaseUrl}  (API docs: ${publicBaseUrl}/docs; Ctrl-C stops everything)`);
 }
 

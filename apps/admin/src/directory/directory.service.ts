@@ -68,6 +68,8 @@ export class DirectoryService {
           workspace_count: counts.workspace_count ?? 0,
           publication_count: counts.publication_count ?? 0,
           social_account_count: counts.social_account_count ?? 0,
+          media_item_count: counts.media_item_count ?? 0,
+          media_bytes: counts.media_bytes ?? 0,
           plan_ids: [],
         };
       }),
@@ -91,6 +93,8 @@ export class DirectoryService {
       total_workspaces: sum('total_workspaces'),
       total_publications: sum('total_publications'),
       published_last_30_days: sum('published_last_30_days'),
+      total_media_items: sum('total_media_items'),
+      total_media_bytes: sum('total_media_bytes'),
       user_registration_trend: trend('user_registration_trend'),
       publication_trend: trend('publication_trend'),
       usage_complete: reports.complete,

@@ -58,6 +58,8 @@ describe('admin: user directory (E9) and overview (E7)', () => {
       workspace_count: 0,
       publication_count: 0,
       social_account_count: 0,
+      media_item_count: 0,
+      media_bytes: 0,
       plan_ids: [],
     });
     // Memberships are counted by accounts for the whole page at once.

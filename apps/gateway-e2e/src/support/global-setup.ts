@@ -85,6 +85,8 @@ export default async function globalSetup() {
       AI_TIMEOUT_MS: '1500',
       // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network and the fake PDS.
       ...fakeNetworkEnvironment(network.origin, { bluesky: bluesky.origin, mastodon: mastodon.origin }),
+      // Expired upload sessions are swept every second (suites expire them by hand).
+      MEDIA_SWEEP_INTERVAL_MS: '1000',
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
@@ -109,6 +111,8 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_MASTODON_URL = mastodon.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
+  // Gateways verify media upload URLs with a key derived from it.
+  process.env.E2E_SECRETS_KEY = secrets.secretsKey;
   const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

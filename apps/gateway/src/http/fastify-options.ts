@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem, toProblem } from './problem-response.js';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
+import { RAW_UPLOAD_CONTENT_TYPE, UPLOAD_CONTENT_ROUTE } from '../media/media-storage.js';
 
 const API_PREFIX = '/api/v1';
 const SCHEMAS_PREFIX = '/api/v1/schemas/';
@@ -48,8 +49,12 @@ export function fastifyOptions(config: GatewayConfig) {
 /** Request ids on every response, an access log line per request, JSON as the only body type. */
 export function configureFastify(fastify: FastifyInstance, logger: Logger) {
   fastify.removeContentTypeParser(['text/plain']);
+  // The signed upload route takes raw bytes of any type: its body is handed on as the request stream (never parsed,
+  // never buffered, no 1 MiB limit); every other route keeps JSON only.
+  fastify.addContentTypeParser(RAW_UPLOAD_CONTENT_TYPE, (_request, payload, done) => done(null, payload));
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (request.routeOptions.url === UPLOAD_CONTENT_ROUTE && request.method === 'PUT') request.headers['content-type'] = RAW_UPLOAD_CONTENT_TYPE;
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {

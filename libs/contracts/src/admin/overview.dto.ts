@@ -14,6 +14,8 @@ export class InstanceOverview {
   @ApiProperty() total_workspaces: number;
   @ApiProperty() total_publications: number;
   @ApiProperty() published_last_30_days: number;
+  @ApiProperty({ description: 'ready media items of the instance (an addition to the published shape)' }) total_media_items: number;
+  @ApiProperty({ description: 'their bytes (an addition to the published shape)' }) total_media_bytes: number;
   @ApiProperty({ type: [TrendPoint] }) user_registration_trend: TrendPoint[];
   @ApiProperty({ type: [TrendPoint] }) publication_trend: TrendPoint[];
   @ApiProperty({ description: 'false when a service did not report its totals in time (those totals show 0)' })

@@ -1,6 +1,7 @@
 import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
 import type { TrendPoint } from './overview.dto.js';
 import { PUBLISHING_SERVICE } from '../publishing/patterns.js';
+import { MEDIA_SERVICE } from '../media/patterns.js';
 
 /**
  * How the admin service learns per-user and instance-wide counts without
@@ -17,8 +18,8 @@ import { PUBLISHING_SERVICE } from '../publishing/patterns.js';
 export const usageForUsersPattern = (service: string): string => `${service}.usage.for-users`;
 export const usageTotalsPattern = (service: string): string => `${service}.usage.totals`;
 
-/** Services that report usage: accounts (memberships, activity) and publishing (publications, social accounts). */
-export const USAGE_REPORTING_SERVICES = [ACCOUNTS_SERVICE, PUBLISHING_SERVICE] as const;
+/** Services that report usage: accounts (memberships, activity), publishing (publications, social accounts), media (items, bytes). */
+export const USAGE_REPORTING_SERVICES = [ACCOUNTS_SERVICE, PUBLISHING_SERVICE, MEDIA_SERVICE] as const;
 
 /** The most user ids one `usage.for-users` request may name (an E9 page is at most 100). */
 export const MAX_USAGE_USER_IDS = 1_000;
@@ -37,6 +38,10 @@ export interface UserUsage {
   publication_count?: number;
   /** publishing: social accounts connected by the user. */
   social_account_count?: number;
+  /** media: ready media items the user uploaded. */
+  media_item_count?: number;
+  /** media: their bytes. */
+  media_bytes?: number;
   /** accounts: the user's last sign-in or token refresh (RFC 3339), "" when never. */
   last_active_at?: string;
 }
@@ -63,4 +68,7 @@ export interface UsageTotals {
   total_publications?: number;
   published_last_30_days?: number;
   publication_trend?: DailyCount[];
+  /** media: ready media items, and their bytes. */
+  total_media_items?: number;
+  total_media_bytes?: number;
 }

@@ -60,6 +60,8 @@ export class InstanceUser {
   @ApiProperty() workspace_count: number;
   @ApiProperty() publication_count: number;
   @ApiProperty() social_account_count: number;
+  @ApiProperty({ description: 'ready media items the user uploaded (an addition to the published shape)' }) media_item_count: number;
+  @ApiProperty({ description: 'their bytes (an addition to the published shape)' }) media_bytes: number;
   @ApiProperty({ type: [String], description: 'no billing provider is wired: always []' }) plan_ids: string[];
 }
 

@@ -1,0 +1,55 @@
+import type { MediaItem } from '@social/contracts';
+import type { EntityManager } from 'typeorm';
+
+/** A row of `media_items` as the queries here select it (MEDIA_ITEM_COLUMNS). */
+export interface MediaItemRow {
+  id: string;
+  workspaceId: string;
+  filename: string;
+  declaredMimeType: string;
+  declaredSha256: string;
+  size: string;
+  status: 'pending' | 'ready';
+  mimeType: string;
+  sha256: string;
+  width: number;
+  height: number;
+  durationMs: string;
+  objectKey: string;
+  projectAssetId: string | null;
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  tagIds: string[];
+}
+
+/** Select list of MediaItemRow over `media_items m`, the tag ids by tag name ignoring case. */
+export const MEDIA_ITEM_COLUMNS = `
+  m.id, m.workspace_id AS "workspaceId", m.filename, m.declared_mime_type AS "declaredMimeType",
+  m.declared_sha256 AS "declaredSha256", m.size, m.status, m.mime_type AS "mimeType", m.sha256, m.width, m.height,
+  m.duration_ms AS "durationMs", m.object_key AS "objectKey", m.project_asset_id AS "projectAssetId",
+  m.created_by AS "createdBy", m.created_at AS "createdAt", m.expires_at AS "expiresAt",
+  coalesce((SELECT array_agg(it.tag_id ORDER BY lower(t.name), t.id) FROM media_item_tags it JOIN media_tags t ON t.id = it.tag_id
+             WHERE it.media_id = m.id), '{}') AS "tagIds"`;
+
+export async function findMediaItem(db: EntityManager, id: string, lock = false): Promise<MediaItemRow | null> {
+  const [row] = await db.query<MediaItemRow[]>(`SELECT ${MEDIA_ITEM_COLUMNS} FROM media_items m WHERE m.id = $1${lock ? ' FOR UPDATE OF m' : ''}`, [id]);
+  return row ?? null;
+}
+
+export function toMediaItem(row: MediaItemRow): MediaItem {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    filename: row.filename,
+    mime_type: row.mimeType,
+    size: Number(row.size),
+    sha256: row.sha256,
+    status: row.status,
+    width: row.width,
+    height: row.height,
+    duration_ms: Number(row.durationMs),
+    tag_ids: row.tagIds,
+    created_at: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,19 @@
+import { MEDIA_SERVICE, ORGANIZATION_DELETED_SUBJECT } from '@social/contracts';
+import { AccessModule, runService } from '@social/platform';
+import { mediaSettings } from './config.js';
+import { MediaModule } from './media.module.js';
+import { mediaMigrations } from './migrations/index.js';
+import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
+
+void runService({
+  name: MEDIA_SERVICE,
+  settings: mediaSettings,
+  // Every read and write is hand-written SQL (the list is the hot read).
+  entities: [],
+  migrations: mediaMigrations,
+  // Storage driver, S3 settings, upload limits and allowed types are instance settings.
+  instanceSettings: true,
+  imports: [AccessModule, MediaModule],
+  // Deleted organizations' media (rows and objects) is purged, even if we were down when it happened.
+  eventConsumers: [{ durable: 'media-organization-deleted', subjects: [ORGANIZATION_DELETED_SUBJECT], handler: OrganizationDeletedHandler }],
+});

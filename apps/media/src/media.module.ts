@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { SessionSweeper } from './housekeeping/session-sweeper.js';
+import { LibraryHandler } from './library/library.handler.js';
+import { LibraryService } from './library/library.service.js';
+import { ReportingHandler } from './reporting/reporting.handler.js';
+import { ReportingService } from './reporting/reporting.service.js';
+import { StorageModule } from './storage/storage.module.js';
+import { TagsHandler } from './tags/tags.handler.js';
+import { TagsService } from './tags/tags.service.js';
+import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
+import { UploadSessionsHandler } from './upload-sessions/upload-sessions.handler.js';
+import { UploadSessionsService } from './upload-sessions/upload-sessions.service.js';
+
+@Module({
+  imports: [StorageModule],
+  controllers: [UploadSessionsHandler, LibraryHandler, TagsHandler, ReportingHandler],
+  providers: [UploadSessionsService, LibraryService, TagsService, ReportingService, SessionSweeper, OrganizationDeletedHandler],
+})
+export class MediaModule {}

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
+
+/** Bytes kept from the start of a file for sniffing its type and reading image dimensions. */
+const HEAD_BYTES = 512 * 1024;
+/** The largest `moov` box we read for a duration (its sample tables grow with the length of the video). */
+const MOOV_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Types refused whatever the instance allows: active content a browser would run, and executables. */
+const REFUSED_TYPES = new Set([
+  'image/svg+xml',
+  'text/html',
+  'application/xhtml+xml',
+  'application/x-msdownload',
+  'application/x-elf',
+  'application/x-mach-binary',
+  'application/x-sharedlib',
+  'application/x-executable',
+  'application/vnd.microsoft.portable-executable',
+  'application/java-archive',
+  'application/x-sh',
+]);
+
+export interface ContentFacts {
+  size: number;
+  sha256: string;
+  /** The type sniffed from the bytes; `application/octet-stream` when unknown. */
+  mimeType: string;
+  width: number;
+  height: number;
+  durationMs: number;
+}
+
+export type Sniffed = { mimeType: string } | { refused: string };
+
+/**
+ * Reads a stored object once, streamed: its SHA-256, its size, the first
+ * 512 KiB for sniffing and, for MP4/QuickTime, the `moov` box wherever it sits
+ * (top-level boxes are walked as they pass, nothing else is kept).
+ */
+export async function inspectContent(stream: Readable): Promise<ContentFacts & { refused?: string }> {
+  const hash = createHash('sha256');
+  const head: Buffer[] = [];
+  let headLength = 0;
+  const boxes = new TopLevelBoxes('moov', MOOV_MAX_BYTES);
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    if (headLength < HEAD_BYTES) {
+      const part = chunk.subarray(0, HEAD_BYTES - headLength);
+      head.push(part);
+      headLength += part.length;
+    }
+    boxes.feed(chunk, size);
+    size += chunk.length;
+  }
+  const headBuffer = Buffer.concat(head);
+  const sniffed = await sniffType(headBuffer);
+  const facts: ContentFacts & { refused?: string } = {
+    size,
+    sha256: hash.digest('hex'),
+    mimeType: 'refused' in sniffed ? '' : sniffed.mimeType,
+    width: 0,
+    height: 0,
+    durationMs: 0,
+  };
+  if ('refused' in sniffed) return { ...facts, refused: sniffed.refused };
+  if (facts.mimeType.startsWith('image/')) {
+    try {
+      const dimensions = imageSize(headBuffer);
+      facts.width = dimensions.width ?? 0;
+      facts.height = dimensions.height ?? 0;
+    } catch {
+      // Dimensions past the first 512 KiB, or a format image-size does not read: unknown (0).
+    }
+  }
+  const moov = boxes.captured();
+  if (moov) facts.durationMs = mvhdDurationMs(moov);
+  return facts;
+}
+
+/** The real type from the leading bytes; SVG, HTML, scripts and executables are refused. */
+export async function sniffType(head: Buffer): Promise<Sniffed> {
+  const detected = await fileTypeFromBuffer(head);
+  if (detected) {
+    if (REFUSED_TYPES.has(detected.mime) || detected.ext === 'exe') return { refused: `${detected.mime} files are not accepted` };
+    if (detected.mime === 'application/xml' && looksLikeMarkup(head)) return { refused: 'SVG and HTML files are not accepted' };
+    return { mimeType: detected.mime };
+  }
+  if (looksLikeMarkup(head)) return { refused: 'SVG and HTML files are not accepted' };
+  if (head.subarray(0, 2).toString('latin1') === '#!') return { refused: 'scripts are not accepted' };
+  return { mimeType: 'application/octet-stream' };
+}
+
+function looksLikeMarkup(head: Buffer): boolean {
+  const text = head.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  return /<svg[\s>]|<!doctype\s+html|<html[\s>]|<script[\s>]|<!doctype\s+svg/.test(text) || (text.startsWith('<?xml') && text.includes('<svg'));
+}
+
+/**
+ * Walks ISO-BMFF top-level boxes (`size`, `type`, optional 64-bit size) as
+ * chunks pass and keeps one box type's content, if it is not too large.
+ */
+export class TopLevelBoxes {
+  private next = 0;
+  private header = Buffer.alloc(0);
+  private headerAt = 0;
+  private capture: { start: number; end: number; parts: Buffer[] } | null = null;
+  private done: Buffer | null = null;
+  private broken = false;
+
+  constructor(
+    private readonly wanted: string,
+    private readonly maxBytes: number,
+  ) {}
+
+  feed(chunk: Buffer, offset: number): void {
+    if (this.broken || this.done) return;
+    let at = 0;
+    while (at < chunk.length && !this.broken && !this.done) {
+      const position = offset + at;
+      if (this.capture) {
+        const take = Math.min(chunk.length - at, this.capture.end - position);
+        this.capture.parts.push(chunk.subarray(at, at + take));
+        at += take;
+        if (offset + at >= this.capture.end) {
+          this.done = Buffer.concat(this.capture.parts);
+          this.capture = null;
+        }
+        continue;
+      }
+      if (position < this.next) {
+        at += Math.min(chunk.length - at, this.next - position);
+        continue;
+      }
+      // Collect a box header (8 bytes, 16 with a 64-bit size) that may straddle chunks.
+      if (this.header.length === 0) this.headerAt = position;
+      const need = 16 - this.header.length;
+      this.header = Buffer.concat([this.header, chunk.subarray(at, at + need)]);
+      at += Math.min(need, chunk.length - at);
+      if (this.header.length < 8) continue;
+      const size32 = this.header.readUInt32BE(0);
+      const type = this.header.subarray(4, 8).toString('latin1');
+      if (!/^[\x20-\x7e]{4}$/.test(type)) {
+        this.broken = true;
+        return;
+      }
+      let headerLength = 8;
+      let boxSize = size32;
+      if (size32 === 1) {
+        if (this.header.length < 16) continue;
+        boxSize = Number(this.header.readBigUInt64BE(8));
+        headerLength = 16;
+      } else if (size32 === 0) {
+        this.broken = true; // "to the end of the file": never the moov we look for in practice
+        return;
+      }
+      if (boxSize < headerLength) {
+        this.broken = true;
+        return;
+      }
+      const contentStart = this.headerAt + headerLength;
+      const end = this.headerAt + boxSize;
+      // Bytes of the header buffer past the header proper belong to the content: step back to them.
+      at -= this.header.length - headerLength;
+      this.header = Buffer.alloc(0);
+      this.next = end;
+      if (type === this.wanted && boxSize - headerLength <= this.maxBytes) {
+        this.capture = { start: contentStart, end, parts: [] };
+        if (contentStart === end) {
+          this.done = Buffer.alloc(0);
+          this.capture = null;
+        }
+      }
+    }
+  }
+
+  captured(): Buffer | null {
+    return this.done;
+  }
+}
+
+/** The movie's duration from the `mvhd` box inside a `moov` box's content; 0 when it says none. */
+export function mvhdDurationMs(moov: Buffer): number {
+  let at = 0;
+  while (at + 8 <= moov.length) {
+    const size = moov.readUInt32BE(at);
+    const type = moov.subarray(at + 4, at + 8).toString('latin1');
+    if (size < 8) return 0;
+    if (type === 'mvhd') {
+      const version = moov[at + 8];
+      if (version === 1) {
+        if (at + 40 > moov.length) return 0;
+        const timescale = moov.readUInt32BE(at + 28);
+        const duration = Number(moov.readBigUInt64BE(at + 32));
+        return timescale > 0 ? Math.round((duration * 1000) / timescale) : 0;
+      }
+      if (at + 32 > moov.length) return 0;
+      const timescale = moov.readUInt32BE(at + 20);
+      const duration = moov.readUInt32BE(at + 24);
+      return timescale > 0 && duration !== 0xffffffff ? Math.round((duration * 1000) / timescale) : 0;
+    }
+    at += size;
+  }
+  return 0;
+}

@@ -1,0 +1,232 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  CompleteUploadSessionRequest,
+  CreateUploadSessionRequest,
+  HttpReply,
+  MediaItem,
+  MediaPatterns,
+  MediaUploadSession,
+  Principal,
+  UPLOAD_SESSION_TTL_MS,
+  UploadTarget,
+} from '@social/contracts';
+import {
+  AccessControl,
+  IdempotentRequests,
+  InstanceSettings,
+  isUniqueViolation,
+  type MediaStorage,
+  mediaObjectKey,
+  Problem,
+  problems,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  UploadTokens,
+} from '@social/platform';
+import type { Logger } from 'pino';
+import { DataSource, EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import type { MediaConfig } from '../config.js';
+import { findMediaItem, MediaItemRow, toMediaItem } from '../library/media-item.row.js';
+import { MEDIA_STORAGE } from '../storage/storage.module.js';
+import { inspectContent } from './content-inspection.js';
+import { contentTypeFor, isVideo } from './media-types.js';
+
+const sessionExpired = () => new Problem(410, 'upload_session_expired', 'The upload session has expired (sessions last 1 hour); start a new one.');
+const contentRefused = (message: string) =>
+  new Problem(422, 'validation_failed', `body.content ${message}.`, { errors: [{ location: 'body.content', message }] });
+
+@Injectable()
+export class UploadSessionsService {
+  private readonly idempotency: IdempotentRequests;
+  private readonly tokens: UploadTokens;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessControl,
+    private readonly settings: InstanceSettings,
+    @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
+    @Inject(SERVICE_CONFIG) config: MediaConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+  ) {
+    this.idempotency = new IdempotentRequests(dataSource);
+    this.tokens = new UploadTokens(config.SECRETS_KEY);
+  }
+
+  /** E17: a pending item and where to send its bytes, or (200) the ready item with the same sha256 and size. */
+  async create(principal: Principal, input: CreateUploadSessionRequest, idempotencyKey: string | null): Promise<HttpReply<MediaUploadSession>> {
+    const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
+    const declaredType = input.mime_type?.toLowerCase() ?? '';
+    this.checkAllowedType(declaredType, 'body.mime_type');
+    const limit = this.limitFor(declaredType, input.filename);
+    if (input.size > limit) {
+      throw new Problem(413, 'media_too_large', `This upload may be at most ${limit} bytes.`, {
+        errors: [{ location: 'body.size', message: `must be at most ${limit} bytes`, value: input.size }],
+      });
+    }
+    const sha256 = input.sha256?.toLowerCase() ?? '';
+    const scope = {
+      key: idempotencyKey,
+      userId: principal.userId,
+      workspaceId: workspace.workspace_id,
+      operation: MediaPatterns.createUploadSession,
+      request: { ...input, workspace_id: workspace.workspace_id },
+    };
+    return this.idempotency.run<MediaUploadSession>(scope, async (db) => {
+      if (sha256) {
+        const [existing] = await db.query<Array<{ id: string }>>(
+          `SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3`,
+          [workspace.workspace_id, sha256, input.size],
+        );
+        if (existing) {
+          return {
+            status: 200,
+            body: {
+              media_id: existing.id,
+              deduped: true,
+              complete_url: '',
+              project_asset_id: input.project_asset_id?.toLowerCase() ?? '',
+              upload: { method: '', url: '', headers: {}, object_key: '', expires_at: '' },
+            },
+          };
+        }
+      }
+      const id = uuidv7();
+      const now = new Date();
+      const expiresAt = new Date(now.getTime() + UPLOAD_SESSION_TTL_MS);
+      const objectKey = mediaObjectKey(workspace.workspace_id, id);
+      await db.query(
+        `INSERT INTO media_items (id, workspace_id, filename, declared_mime_type, declared_sha256, size, status, object_key,
+                                  project_asset_id, created_by, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11)`,
+        [id, workspace.workspace_id, input.filename, declaredType, sha256, input.size, objectKey, input.project_asset_id ?? null, principal.userId, now, expiresAt],
+      );
+      const contentType = contentTypeFor(declaredType, input.filename);
+      const target = this.storage.createUploadTarget
+        ? await this.storage.createUploadTarget(objectKey, input.size, contentType, expiresAt)
+        : {
+            // Relative: the gateway puts its {base_url} in front (as it does for complete_url).
+            url: `/media/upload-session/${id}/content?token=${this.tokens.sign(id, expiresAt)}`,
+            headers: { 'Content-Type': contentType },
+          };
+      return {
+        status: 201,
+        body: {
+          media_id: id,
+          deduped: false,
+          complete_url: `/media/upload-session/${id}/complete`,
+          project_asset_id: input.project_asset_id?.toLowerCase() ?? '',
+          upload: { method: 'PUT', url: target.url, headers: target.headers, object_key: objectKey, expires_at: expiresAt.toISOString() },
+        },
+      };
+    });
+  }
+
+  /**
+   * Internal, for the gateway's signed upload route (the token is checked
+   * there): the object to write and the most bytes it may take, while the
+   * session is open.
+   */
+  async uploadTarget(id: string): Promise<UploadTarget> {
+    const item = await findMediaItem(this.dataSource.manager, id);
+    if (!item) throw problems.notFound('No such upload session.');
+    if (item.status !== 'pending') throw problems.conflict('upload_session_completed', 'This upload session is complete; its bytes can no longer change.');
+    if (item.expiresAt.getTime() <= Date.now()) throw sessionExpired();
+    return { object_key: item.objectKey, size: Number(item.size) };
+  }
+
+  /**
+   * Checks the stored bytes (size, SHA-256, real type, dimensions, duration)
+   * and makes the item ready, or answers the ready item with the same bytes
+   * (this copy is dropped). Repeating it answers the same item.
+   */
+  async complete(principal: Principal, id: string, input: CompleteUploadSessionRequest): Promise<MediaItem> {
+    const item = await this.access.requireVisible(principal, () => findMediaItem(this.dataSource.manager, id), 'editor', 'No such upload session.');
+    if (input.workspace_id.toLowerCase() !== item.workspaceId) {
+      throw problems.invalid('body.workspace_id', "must be the upload session's workspace", input.workspace_id);
+    }
+    if (item.status === 'ready') return toMediaItem(item);
+    if (item.expiresAt.getTime() <= Date.now()) throw sessionExpired();
+    const declared = Number(item.size);
+    const stored = await this.storage.stat(item.objectKey);
+    if (!stored || stored.size !== declared) {
+      throw problems.conflict(
+        'upload_incomplete',
+        stored
+          ? `The upload holds ${stored.size} of the ${declared} bytes declared; send the whole file to the upload URL again.`
+          : 'No bytes have been uploaded yet; send the file to the upload URL first.',
+        { received_bytes: stored?.size ?? 0, expected_bytes: declared },
+      );
+    }
+    const content = await this.storage.read(item.objectKey);
+    if (!content) throw problems.conflict('upload_incomplete', 'No bytes have been uploaded yet; send the file to the upload URL first.');
+    const facts = await inspectContent(content);
+    if (facts.size !== declared) {
+      throw problems.conflict('upload_incomplete', `The upload holds ${facts.size} of the ${declared} bytes declared; send the whole file again.`);
+    }
+    if (facts.refused) throw contentRefused(`is refused: ${facts.refused}`);
+    this.checkAllowedType(facts.mimeType, 'body.content');
+    const limit = this.limitFor(facts.mimeType, '');
+    if (facts.size > limit) {
+      throw new Problem(413, 'media_too_large', `A ${facts.mimeType} upload may be at most ${limit} bytes.`, {
+        errors: [{ location: 'body.content', message: `must be at most ${limit} bytes for ${facts.mimeType}` }],
+      });
+    }
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const outcome = await this.dataSource.transaction((db) => this.makeReady(db, item, facts));
+        if (outcome.dropObject) await this.dropObject(item.objectKey);
+        return outcome.item;
+      } catch (error) {
+        // A racing completion of the same bytes won the dedupe index: answer its item.
+        if (!isUniqueViolation(error) || attempt > 0) throw error;
+      }
+    }
+  }
+
+  private async makeReady(
+    db: EntityManager,
+    item: MediaItemRow,
+    facts: Awaited<ReturnType<typeof inspectContent>>,
+  ): Promise<{ item: MediaItem; dropObject: boolean }> {
+    const current = await findMediaItem(db, item.id, true);
+    if (!current) throw problems.notFound('No such upload session.');
+    if (current.status === 'ready') return { item: toMediaItem(current), dropObject: false };
+    const [duplicate] = await db.query<Array<{ id: string }>>(
+      `SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3`,
+      [item.workspaceId, facts.sha256, facts.size],
+    );
+    if (duplicate) {
+      await db.query(`DELETE FROM media_items WHERE id = $1`, [item.id]);
+      const existing = await findMediaItem(db, duplicate.id);
+      return { item: toMediaItem(existing!), dropObject: true };
+    }
+    await db.query(
+      `UPDATE media_items SET status = 'ready', mime_type = $2, sha256 = $3, width = $4, height = $5, duration_ms = $6, completed_at = now()
+        WHERE id = $1`,
+      [item.id, facts.mimeType, facts.sha256, facts.width, facts.height, facts.durationMs],
+    );
+    return { item: toMediaItem((await findMediaItem(db, item.id))!), dropObject: false };
+  }
+
+  private async dropObject(key: string): Promise<void> {
+    try {
+      await this.storage.delete(key);
+    } catch (error) {
+      // Left for nobody to read: logged, not failed (the answer is already decided).
+      this.logger.warn({ err: error, object_key: key }, 'could not delete a duplicate upload');
+    }
+  }
+
+  /** 50 MiB, videos 4 GiB (instance settings). */
+  private limitFor(mimeType: string, filename: string): number {
+    return isVideo(mimeType, filename) ? this.settings.integer('media_video_upload_limit_bytes') : this.settings.integer('media_upload_limit_bytes');
+  }
+
+  private checkAllowedType(mimeType: string, location: string): void {
+    const allowed = this.settings.list('media_allowed_mime_types').map((type) => type.toLowerCase());
+    if (!mimeType || allowed.length === 0 || allowed.includes(mimeType)) return;
+    const message = `must be one of the allowed types (${allowed.join(', ')}), not ${mimeType}`;
+    throw new Problem(422, 'validation_failed', `${location} ${message}.`, { errors: [{ location, message }] });
+  }
+}

@@ -1,0 +1,2 @@
+export * from './patterns.js';
+export * from './media.dto.js';

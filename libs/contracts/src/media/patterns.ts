@@ -1,0 +1,21 @@
+/** NATS subjects served by the media service (`<service>.<feature>.<verb>`). */
+export const MEDIA_SERVICE = 'media';
+
+export const MediaPatterns = {
+  createUploadSession: 'media.upload-sessions.create',
+  completeUploadSession: 'media.upload-sessions.complete',
+  /** Internal (gateway only): may bytes be written for this session now? → UploadTarget. */
+  uploadTarget: 'media.upload-sessions.target',
+
+  listMedia: 'media.library.list',
+  getMedia: 'media.library.get',
+  /** Internal (gateway only): where a readable item's bytes are → MediaContentTarget. */
+  mediaContent: 'media.library.content',
+  deleteMedia: 'media.library.delete',
+  setMediaTags: 'media.library.set-tags',
+
+  createTag: 'media.tags.create',
+  listTags: 'media.tags.list',
+  updateTag: 'media.tags.update',
+  deleteTag: 'media.tags.delete',
+} as const;

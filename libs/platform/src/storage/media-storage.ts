@@ -1,0 +1,63 @@
+import { Readable } from 'node:stream';
+
+/** An inclusive byte range, as HTTP `Range: bytes=start-end` names it. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** Where a client sends the bytes itself (S3: a presigned PUT). */
+export interface DirectUploadTarget {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Where media bytes live: the one interface of both adapters (NATS JetStream
+ * object store, S3-compatible). Bytes are streamed in and out, never held whole
+ * in memory and never written to local disk.
+ */
+export interface MediaStorage {
+  readonly driver: 'nats' | 's3';
+  /** S3 only: a presigned PUT the client uses directly; absent when uploads go through the gateway. */
+  createUploadTarget?(key: string, size: number, contentType: string, expiresAt: Date): Promise<DirectUploadTarget>;
+  /** Stores the stream under `key` (replacing it); rejects, leaving no object, when the stream fails. */
+  put(key: string, body: Readable, size?: number): Promise<{ size: number }>;
+  /** The object's bytes (or the range of them), or null when there is no such object. */
+  read(key: string, range?: ByteRange): Promise<Readable | null>;
+  /** The stored size, or null when there is no such object. */
+  stat(key: string): Promise<{ size: number } | null>;
+  /** Removes the object; removing one that does not exist is not an error. */
+  delete(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Keys of media objects: by workspace and media id. */
+export const mediaObjectKey = (workspaceId: string, mediaId: string): string => `workspaces/${workspaceId}/media/${mediaId}`;
+
+/** Passes at most `range` of a stream on (the object store cannot seek: it skips to the start). */
+export function sliceStream(source: Readable, range: ByteRange): Readable {
+  let position = 0;
+  const out = new Readable({
+    read() {
+      source.resume();
+    },
+    destroy(error, callback) {
+      source.destroy();
+      callback(error);
+    },
+  });
+  source.on('data', (chunk: Buffer) => {
+    const from = Math.max(0, range.start - position);
+    const to = Math.min(chunk.length, range.end + 1 - position);
+    position += chunk.length;
+    if (to > from && !out.push(chunk.subarray(from, to))) source.pause();
+    if (position > range.end) {
+      out.push(null);
+      source.destroy();
+    }
+  });
+  source.on('end', () => out.push(null));
+  source.on('error', (error) => out.destroy(error));
+  return out;
+}
