@@ -243,6 +243,29 @@ describe('durable events', () => {
     }
   });
 
+  it('survives losing its LISTEN connection: the connection is released once, and the relay listens and publishes again', async () => {
+    const relay = new OutboxRelay(replicaA, nc, quiet, { ...fast, pollIntervalMs: 200 });
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => void uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    const listeners = async () =>
+      (await replicaB.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`)) as Array<{ pid: number }>;
+    relay.start();
+    try {
+      await waitFor('the relay to listen', async () => (await listeners()).length === 1, 5_000);
+      const [{ pid }] = await listeners();
+      await replicaB.query('SELECT pg_terminate_backend($1)', [pid]);
+      await enqueueEvent(replicaB.manager, 'durable.spec-g.after-loss', { n: 1 });
+      await waitFor('the row to be published by polling', async () => (await pending()) === 0, 5_000);
+      await waitFor('a new LISTEN connection', async () => (await listeners()).some((row) => row.pid !== pid), 5_000);
+    } finally {
+      await relay.stop();
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+    expect(await inStream('durable.spec-g.after-loss')).toBe(1);
+  });
+
   it('keeps rows pending while NATS is down and publishes them once it is back; a running consumer resumes too', async () => {
     const relayConnection = await connectNats(natsUrl, 'events-spec-relay-e');
     const relay = new OutboxRelay(replicaA, relayConnection, quiet, { ...fast, pollIntervalMs: 200 });

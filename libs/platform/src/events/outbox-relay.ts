@@ -140,8 +140,12 @@ export class OutboxRelay {
       const [{ schema }] = (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows;
       client.on('notification', () => this.wake());
       client.on('error', (error) => {
+        // Only the listener in use is handed back here: a client that failed while LISTEN was being set up is
+        // released by the catch below, and one already released (stop, an earlier error) must not be released
+        // twice — pg throws from inside this event, which would crash the process (seen at shutdown).
+        if (this.listener !== client) return;
         this.logger.warn({ err: error }, 'outbox relay lost its LISTEN connection; polling until it is back');
-        if (this.listener === client) this.listener = undefined;
+        this.listener = undefined;
         client.release(error);
       });
       await client.query(`LISTEN "${outboxChannel(schema)}"`);
