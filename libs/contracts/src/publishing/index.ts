@@ -4,3 +4,4 @@ export * from './social-sets.dto.js';
 export * from './voice-profiles.dto.js';
 export * from './publication-builds.dto.js';
 export * from './publications.dto.js';
+export * from './delivery.dto.js';
