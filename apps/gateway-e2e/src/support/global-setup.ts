@@ -8,6 +8,7 @@ import {
   adminEnvironment,
   fakeNetworkEnvironment,
   createTemporaryDatabase,
+  deliveryTestEnvironment,
   findNatsServer,
   freePort,
   NATS_INSTALL_HINT,
@@ -78,6 +79,8 @@ export default async function globalSetup() {
       AI_TIMEOUT_MS: '1500',
       // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network.
       ...fakeNetworkEnvironment(network.origin),
+      // Short leases, polls and retries: delivery suites wait seconds, not minutes.
+      ...deliveryTestEnvironment(),
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
@@ -98,6 +101,8 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_NETWORK_URL = network.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
+  // For suites that start a second publishing replica (it unseals connected accounts' grants).
+  process.env.E2E_SECRETS_KEY = secrets.secretsKey;
   const state: E2eState = { stack, nats, database, mail, ai, network };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

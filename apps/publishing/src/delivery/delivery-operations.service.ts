@@ -17,7 +17,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PublicationEntity, PublicationSegmentEntity } from '../publications/publication.entity.js';
 import { PublicationsService } from '../publications/publications.service.js';
 import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
-import { notifyDue, renderAll, replaceRenditions, type TargetAccount } from './renditions.js';
+import { changedRows, notifyDue, renderAll, replaceRenditions, type TargetAccount } from './renditions.js';
 
 /** Which statuses each call leaves from (contract §4 "Delivery", transitions). */
 const FROM: Record<'schedule' | 'publish-now' | 'cancel' | 'retry', readonly string[]> = {
@@ -108,7 +108,8 @@ export class DeliveryOperations {
     await this.findVisible(principal, id, 'editor');
     await this.dataSource.transaction(async (db) => {
       await this.transition(db, id, input.expected_revision, 'retry', { status: 'publishing' });
-      const retried: unknown[] = await db.query(
+      const retried = await changedRows(
+        db,
         `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'none',
                 delivery_error_code = '', delivery_error_kind = '', delivery_error_http_status = 0, delivery_terminal_reason = '',
                 delivery_next_reconciliation_at = NULL, error_action = '', error_code = '', error_kind = '', error_message = '',
@@ -168,7 +169,8 @@ export class DeliveryOperations {
     const assignments = ['status = $4', 'revision = revision + 1', 'updated_at = now()'];
     if (set.scheduled_at !== undefined) assignments.push(`scheduled_at = $${values.push(set.scheduled_at)}`);
     if (set.social_set_id !== undefined) assignments.push(`social_set_id = $${values.push(set.social_set_id)}`);
-    const rows: Array<{ id: string }> = await db.query(
+    const rows = await changedRows(
+      db,
       `UPDATE publications SET ${assignments.join(', ')} WHERE id = $1 AND revision = $2 AND status = ANY($3::text[]) RETURNING id`,
       values,
     );
@@ -190,7 +192,7 @@ export class DeliveryOperations {
       'invalid_transition',
       `A ${status} publication cannot be ${call === 'publish-now' ? 'published now' : call === 'schedule' ? 'scheduled' : call === 'cancel' ? 'cancelled' : 'retried'}` +
         (why ? `: ${why}.` : `; only ${FROM[call].join(', ')} ones can.`),
-      { status },
+      { current_status: status },
     );
   }
 
@@ -243,7 +245,7 @@ export class DeliveryOperations {
         WHERE m.social_set_id = $1 ORDER BY m.display_order FOR SHARE OF a`,
       [set.id],
     );
-    if (rows.length === 0) throw problems.invalid(location, 'has no accounts', setId);
+    if (rows.length === 0) throw problems.invalid(location, 'holds no account to publish to', setId);
     const inactive = rows.filter((row) => row.status !== 'active');
     if (inactive.length > 0) {
       throw problems.invalid(location, `holds accounts that are not active: ${inactive.map((row) => `${row.platform} @${row.username} (${row.id})`).join(', ')}`, setId);

@@ -20,7 +20,7 @@ import type { PublishingConfig } from '../config.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import { DeliveryError, type DeliveryFailure, type OutgoingPost, type ProviderAccount, type PublishedPost } from '../providers/social-provider.js';
 import { ProviderAccounts } from '../social-accounts/provider-accounts.js';
-import { deliveryChannel, deriveStatus } from './renditions.js';
+import { changedRows, deliveryChannel, deriveStatus } from './renditions.js';
 import { errorActionFor, retryDelayMs } from './retry-policy.js';
 
 /** A rendition as the claim hands it over. */
@@ -126,7 +126,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   /** Due renditions, or ones whose holder's lease ran out, leased to this replica in one short transaction. */
   private async claim(limit: number): Promise<Claimed[]> {
     if (limit <= 0) return [];
-    return this.dataSource.query(
+    return changedRows<Claimed>(
+      this.dataSource,
       `WITH due AS (
          SELECT id FROM renditions
           WHERE next_action_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
@@ -192,7 +193,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const attempt = row.delivery_current_attempt_number + 1;
     const startedAt = new Date();
     const submitted = await this.inTransaction(row, async (db) => {
-      const updated: unknown[] = await db.query(
+      const updated = await changedRows(db, 
         `UPDATE renditions SET status = 'publishing', delivery_state = 'submitted', delivery_recovery_action = 'none',
                 delivery_current_attempt_id = $3, delivery_current_attempt_number = $4, delivery_current_attempt_created_at = $5,
                 round_attempts = round_attempts + 1, updated_at = now()
@@ -240,16 +241,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
     const delay = retryDelayMs(row.round_attempts, this.config.DELIVERY_RETRY_BASE_MS, failure.retryAfterMs);
     if (delay === null) return this.fail(row, attemptId, 'transient', failure, 'retries_exhausted');
-    const retryAt = new Date(Date.now() + delay);
     await this.inTransaction(row, async (db) => {
       await this.finishAttempt(db, attemptId, 'retry', failure);
-      const updated: unknown[] = await db.query(
+      const updated = await changedRows(db, 
         `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'retry',
                 delivery_error_code = $3, delivery_error_kind = 'transient', delivery_error_http_status = $4,
                 error_code = $3, error_kind = 'transient', error_message = $5, error_http_status = $4, error_action = 'retry',
-                error_retryable = true, error_retry_at = $6, next_action_at = $6, lease_owner = '', lease_expires_at = NULL, updated_at = now()
+                error_retryable = true, error_retry_at = now() + make_interval(secs => $6::int / 1000.0),
+                next_action_at = now() + make_interval(secs => $6::int / 1000.0), lease_owner = '', lease_expires_at = NULL, updated_at = now()
           WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [row.id, this.owner, failure.code, failure.httpStatus, failure.message, retryAt],
+        [row.id, this.owner, failure.code, failure.httpStatus, failure.message, delay],
       );
       if (updated.length === 0) throw new NotOurs();
       await db.query(`UPDATE rendition_segments SET status = 'scheduled' WHERE rendition_id = $1`, [row.id]);
@@ -261,7 +262,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const at = new Date(Date.now() + afterMs);
     await this.inTransaction(row, async (db) => {
       if (attemptId) await this.finishAttempt(db, attemptId, 'ambiguous', failure);
-      const updated: unknown[] = await db.query(
+      const updated = await changedRows(db, 
         `UPDATE renditions SET delivery_state = 'ambiguous', delivery_recovery_action = 'reconcile',
                 delivery_error_code = $3, delivery_error_http_status = $4, error_code = $3, error_message = $5, error_http_status = $4,
                 error_kind = '', error_action = '', error_retryable = false, delivery_next_reconciliation_at = $6, next_action_at = $6,
@@ -303,7 +304,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (found) return this.goLive(row, row.delivery_current_attempt_id, found, true);
     // The network says for certain it has no such post: sending again is safe.
     const requeued = await this.inTransaction(row, async (db) => {
-      const updated: unknown[] = await db.query(
+      const updated = await changedRows(db, 
         `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'none',
                 delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL, updated_at = now()
           WHERE id = $1 AND lease_owner = $2 RETURNING id`,
@@ -317,7 +318,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async goLive(row: Claimed, attemptId: string | null, published: PublishedPost, reconciled: boolean): Promise<void> {
     await this.inTransaction(row, async (db, workspaceId) => {
       if (attemptId && !reconciled) await this.finishAttempt(db, attemptId, 'live');
-      const updated: unknown[] = await db.query(
+      const updated = await changedRows(db, 
         `UPDATE renditions SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
                 external_id = $3, external_url = $4, delivery_external_id = $3, delivery_external_url = $4,
                 delivery_error_code = '', delivery_error_kind = '', delivery_error_http_status = 0, delivery_terminal_reason = '',
@@ -356,7 +357,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const action = errorActionFor(kind);
     await this.inTransaction(row, async (db, workspaceId) => {
       if (attemptId) await this.finishAttempt(db, attemptId, terminalReason === 'rejected' ? 'rejected' : 'retry', failure);
-      const updated: unknown[] = await db.query(
+      const updated = await changedRows(db, 
         `UPDATE renditions SET status = 'failed', delivery_state = 'rejected', delivery_recovery_action = 'none',
                 delivery_error_code = $3, delivery_error_kind = $4, delivery_error_http_status = $5, delivery_terminal_reason = $6,
                 error_code = $3, error_kind = $4, error_message = $7, error_http_status = $5, error_action = $8,
@@ -383,7 +384,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const code = 'delivery_outcome_unknown';
     const message = 'The network cannot tell whether the post was created; check the account and retry if it is missing.';
     await this.inTransaction(row, async (db, workspaceId) => {
-      const updated: unknown[] = await db.query(
+      const updated = await changedRows(db, 
         `UPDATE renditions SET status = 'failed', delivery_state = 'manual_resolution', delivery_recovery_action = 'manual_resolution',
                 delivery_terminal_reason = 'outcome_unknown', delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL,
                 delivery_error_code = $3, error_code = $3, error_message = $4, error_kind = 'unknown', error_action = 'check_network',

@@ -1,7 +1,7 @@
 import { SANDBOX_PROVIDER } from '@social/contracts';
 import type { FieldError } from '@social/contracts';
 import { problems } from '@social/platform';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { PublicationSegmentEntity, type PublicationEntity } from '../publications/publication.entity.js';
 import type { RenditionEntity, RenditionSegmentEntity } from '../publications/rendition.entity.js';
@@ -18,6 +18,12 @@ export interface TargetAccount {
 export interface RenderRefusal {
   account: TargetAccount;
   reason: string;
+}
+
+/** The rows an UPDATE or DELETE … RETURNING gave back (TypeORM answers those statements with [rows, count]). */
+export async function changedRows<T = { id: string }>(db: EntityManager | DataSource, sql: string, params: unknown[]): Promise<T[]> {
+  const [rows] = (await db.query(sql, params)) as [T[], number];
+  return rows;
 }
 
 /** The channel a replica's scheduler LISTENs on; NOTIFY'd in the transaction that makes a rendition due now. */

@@ -16,7 +16,7 @@ import { AccessControl, CursorCodec, entityColumns, IdempotentRequests, isUuid, 
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
-import { rerenderRenditions } from '../delivery/renditions.js';
+import { changedRows, rerenderRenditions } from '../delivery/renditions.js';
 import { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';
 import { toPublication } from './publication.mapper.js';
 import { RenditionEntity, RenditionSegmentEntity } from './rendition.entity.js';
@@ -217,7 +217,7 @@ export class PublicationsService {
    */
   async delete(principal: Principal, id: string): Promise<void> {
     await this.findVisible(principal, id, 'editor');
-    const rows: unknown[] = await this.dataSource.query(`DELETE FROM publications WHERE id = $1 AND status <> 'publishing' RETURNING id`, [id]);
+    const rows = await changedRows(this.dataSource, `DELETE FROM publications WHERE id = $1 AND status <> 'publishing' RETURNING id`, [id]);
     if (rows.length === 0 && (await this.dataSource.getRepository(PublicationEntity).existsBy({ id }))) {
       throw problems.conflict('publication_publishing', 'A publishing publication cannot be deleted; wait until its renditions are delivered.');
     }
