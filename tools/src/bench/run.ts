@@ -12,6 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
+import { benchScheduler, type SchedulerRow } from './scheduler.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
@@ -22,7 +23,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 // The issue's targets.
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
-// `all` (default), `throughput` (the ratio runs only) or `admin-users` (E9 only).
+// `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only) or `scheduler` (delivery of 10,000 renditions only).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -55,8 +56,8 @@ interface Row {
 }
 
 /** Env first (for a stack started by hand), then what `npm start` wrote. */
-function stackCoordinates(): { baseUrl: string; databaseUrl: string } {
-  let file: { baseUrl?: string; databaseUrl?: string } = {};
+function stackCoordinates(): { baseUrl: string; databaseUrl: string; natsUrl: string } {
+  let file: { baseUrl?: string; databaseUrl?: string; natsUrl?: string } = {};
   const stackFile = join(dataDir, 'stack.json');
   if (existsSync(stackFile)) file = JSON.parse(readFileSync(stackFile, 'utf8'));
   const baseUrl = process.env.BENCH_BASE_URL ?? file.baseUrl;
@@ -66,7 +67,7 @@ function stackCoordinates(): { baseUrl: string; databaseUrl: string } {
     console.error('  (or set BENCH_BASE_URL and DATABASE_URL for a stack started by hand)');
     process.exit(1);
   }
-  return { baseUrl: baseUrl.replace(/\/$/, ''), databaseUrl };
+  return { baseUrl: baseUrl.replace(/\/$/, ''), databaseUrl, natsUrl: process.env.NATS_URL ?? file.natsUrl ?? 'nats://127.0.0.1:4222' };
 }
 
 /** Forks baseline.js and waits for it to report the port it listens on. */
@@ -199,7 +200,7 @@ async function idleShare(): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const { baseUrl, databaseUrl } = stackCoordinates();
+  const { baseUrl, databaseUrl, natsUrl } = stackCoordinates();
   const machine = { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}` };
   console.log(`bench: ${baseUrl}, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s each, ${ROUNDS} round(s)`);
   console.log(`machine: ${machine.cpus} CPUs, node ${machine.node}, ${machine.platform}`);
@@ -208,6 +209,13 @@ async function main(): Promise<void> {
   if (idle < 0.8) console.log('!!! THE MACHINE IS BUSY with other work: these figures will be low and noisy\n');
 
   let directory: { rows: DirectoryRow[]; met: boolean } | undefined;
+  let scheduler: { rows: SchedulerRow[]; met: boolean } | undefined;
+  if (ONLY === 'scheduler') {
+    scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, (await register(baseUrl)).token);
+    writeResults({ machine, idleBefore: idle, scheduler });
+    if (!scheduler.met) process.exitCode = 1;
+    return;
+  }
   if (ONLY === 'admin-users') {
     directory = await benchDirectory(baseUrl, databaseUrl);
     writeResults({ machine, idleBefore: idle, directory });
@@ -281,9 +289,10 @@ async function main(): Promise<void> {
     });
 
     if (ONLY === 'all') directory = await benchDirectory(baseUrl, databaseUrl);
+    if (ONLY === 'all') scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory });
-    if (failed.length > 0 || (directory && !directory.met)) process.exitCode = 1;
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, scheduler });
+    if (failed.length > 0 || (directory && !directory.met) || (scheduler && !scheduler.met)) process.exitCode = 1;
   } finally {
     killBaseline();
   }

@@ -34,6 +34,8 @@ interface Claimed {
   delivery_current_attempt_number: number;
   round_attempts: number;
   reconcile_failures: number;
+  /** The rendition's segments as the network gets them, in order. */
+  parts: Array<{ title: string; text: string; link: string }>;
 }
 
 /** Reconciliations that could not reach the network before the rendition goes to manual resolution. */
@@ -135,7 +137,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
        UPDATE renditions r SET lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
          FROM due WHERE r.id = due.id
        RETURNING r.id, r.publication_id, r.social_account_id, r.platform, r.delivery_state, r.delivery_current_attempt_id,
-                 r.delivery_current_attempt_number, r.round_attempts, r.reconcile_failures`,
+                 r.delivery_current_attempt_number, r.round_attempts, r.reconcile_failures,
+                 (SELECT coalesce(json_agg(json_build_object(
+                           'title', coalesce(nullif(s.title_override, ''), s.title),
+                           'text', coalesce(nullif(s.body_override, ''), s.body),
+                           'link', coalesce(nullif(s.url_override, ''), s.url)) ORDER BY s.position), '[]'::json)
+                    FROM rendition_segments s WHERE s.rendition_id = r.id) AS parts`,
       [limit, this.owner, this.config.DELIVERY_LEASE_MS],
     );
   }
@@ -193,26 +200,25 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const attempt = row.delivery_current_attempt_number + 1;
     const startedAt = new Date();
     const submitted = await this.inTransaction(row, async (db) => {
-      const updated = await changedRows(db, 
-        `UPDATE renditions SET status = 'publishing', delivery_state = 'submitted', delivery_recovery_action = 'none',
-                delivery_current_attempt_id = $3, delivery_current_attempt_number = $4, delivery_current_attempt_created_at = $5,
-                round_attempts = round_attempts + 1, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 AND delivery_state = 'queued' RETURNING id`,
+      // One statement: the rendition (only while it is ours and queued), its attempt, its segments, the publication's start.
+      const [{ submitted: ok }]: Array<{ submitted: number }> = await db.query(
+        `WITH r AS (
+           UPDATE renditions SET status = 'publishing', delivery_state = 'submitted', delivery_recovery_action = 'none',
+                  delivery_current_attempt_id = $3, delivery_current_attempt_number = $4, delivery_current_attempt_created_at = $5,
+                  round_attempts = round_attempts + 1, updated_at = now()
+            WHERE id = $1 AND lease_owner = $2 AND delivery_state = 'queued' RETURNING id, publication_id),
+         a AS (
+           INSERT INTO delivery_attempts (id, rendition_id, publication_id, attempt, started_at, outcome)
+           SELECT $3, id, publication_id, $4, $5, 'submitted' FROM r RETURNING id),
+         s AS (UPDATE rendition_segments SET status = 'publishing' WHERE rendition_id IN (SELECT id FROM r) RETURNING id),
+         p AS (
+           UPDATE publications SET status = 'publishing', actual_run_at = coalesce(actual_run_at, $5), updated_at = now()
+            WHERE id IN (SELECT publication_id FROM r) AND (status <> 'publishing' OR actual_run_at IS NULL) RETURNING id)
+         SELECT (SELECT count(*) FROM r)::int AS submitted, (SELECT count(*) FROM a) AS attempts, (SELECT count(*) FROM s) AS segments,
+                (SELECT count(*) FROM p) AS publications`,
         [row.id, this.owner, attemptId, attempt, startedAt],
       );
-      if (updated.length === 0) throw new NotOurs();
-      await db.query(`UPDATE publications SET status = 'publishing', actual_run_at = coalesce(actual_run_at, $2), updated_at = now() WHERE id = $1`, [
-        row.publication_id,
-        startedAt,
-      ]);
-      await db.query(`INSERT INTO delivery_attempts (id, rendition_id, publication_id, attempt, started_at, outcome) VALUES ($1, $2, $3, $4, $5, 'submitted')`, [
-        attemptId,
-        row.id,
-        row.publication_id,
-        attempt,
-        startedAt,
-      ]);
-      await db.query(`UPDATE rendition_segments SET status = 'publishing' WHERE rendition_id = $1`, [row.id]);
+      if (ok === 0) throw new NotOurs();
     });
     if (!submitted) return;
     const current: Claimed = { ...row, delivery_state: 'submitted', delivery_current_attempt_id: attemptId, delivery_current_attempt_number: attempt, round_attempts: row.round_attempts + 1 };
@@ -317,26 +323,37 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   private async goLive(row: Claimed, attemptId: string | null, published: PublishedPost, reconciled: boolean): Promise<void> {
     await this.inTransaction(row, async (db, workspaceId) => {
-      if (attemptId && !reconciled) await this.finishAttempt(db, attemptId, 'live');
-      const updated = await changedRows(db, 
-        `UPDATE renditions SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
+      const parts = published.parts.length > 0 ? published.parts : [published];
+      const [{ live }]: Array<{ live: number }> = await db.query(
+        `WITH r AS (
+           UPDATE renditions SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
                 external_id = $3, external_url = $4, delivery_external_id = $3, delivery_external_url = $4,
                 delivery_error_code = '', delivery_error_kind = '', delivery_error_http_status = 0, delivery_terminal_reason = '',
                 error_code = '', error_kind = '', error_message = '', error_http_status = 0, error_action = '', error_retryable = false,
                 error_retry_at = NULL, delivery_next_reconciliation_at = NULL,
                 delivery_last_reconciled_at = CASE WHEN $5::boolean THEN now() ELSE delivery_last_reconciled_at END,
                 next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [row.id, this.owner, published.externalId, published.externalUrl, reconciled],
+          WHERE id = $1 AND lease_owner = $2 RETURNING id),
+         s AS (
+           UPDATE rendition_segments s SET status = 'published', external_id = p.external_id, external_url = p.external_url
+             FROM unnest($6::text[], $7::text[]) WITH ORDINALITY AS p (external_id, external_url, n)
+            WHERE s.rendition_id IN (SELECT id FROM r) AND s.position = p.n - 1 RETURNING s.id),
+         a AS (
+           UPDATE delivery_attempts SET finished_at = now(), outcome = 'live', error_code = '', error_message = '', http_status = 0
+            WHERE id = $8 AND NOT $5::boolean AND EXISTS (SELECT 1 FROM r) RETURNING id)
+         SELECT (SELECT count(*) FROM r)::int AS live, (SELECT count(*) FROM s) AS segments, (SELECT count(*) FROM a) AS attempts`,
+        [
+          row.id,
+          this.owner,
+          published.externalId,
+          published.externalUrl,
+          reconciled,
+          parts.map((part) => part.externalId),
+          parts.map((part) => part.externalUrl),
+          attemptId,
+        ],
       );
-      if (updated.length === 0) throw new NotOurs();
-      const parts = published.parts.length > 0 ? published.parts : [published];
-      await db.query(
-        `UPDATE rendition_segments s SET status = 'published', external_id = p.external_id, external_url = p.external_url
-           FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS p (external_id, external_url, n)
-          WHERE s.rendition_id = $1 AND s.position = p.n - 1`,
-        [row.id, parts.map((part) => part.externalId), parts.map((part) => part.externalUrl)],
-      );
+      if (live === 0) throw new NotOurs();
       await deriveStatus(db, row.publication_id);
       await enqueueEvent(db, RENDITION_PUBLISHED_SUBJECT, {
         ...this.eventBase(row, workspaceId),
@@ -439,20 +456,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   /** The account through ProviderAccounts (the one way to a grant) and the post from the rendition's segments; null when either is gone. */
   private async load(row: Claimed): Promise<{ account: ProviderAccount; post: OutgoingPost } | null> {
     const account = await this.accounts.find(row.social_account_id);
-    const segments: Array<{ title: string; body: string; url: string }> = await this.dataSource.query(
-      `SELECT coalesce(nullif(title_override, ''), title) AS title, coalesce(nullif(body_override, ''), body) AS body,
-              coalesce(nullif(url_override, ''), url) AS url
-         FROM rendition_segments WHERE rendition_id = $1 ORDER BY position`,
-      [row.id],
-    );
-    if (!account || segments.length === 0) {
+    if (!account || row.parts.length === 0) {
       this.logger.info({ rendition_id: row.id }, 'rendition or its account is gone; nothing to deliver');
       return null;
     }
     return {
       account,
       // The marker is the rendition's id: stable across attempts, so findPost can tell whether a lost call created the post.
-      post: { marker: row.id, parts: segments.map((segment) => ({ text: segment.body, title: segment.title, link: segment.url, media: [] })) },
+      post: { marker: row.id, parts: row.parts.map((part) => ({ ...part, media: [] })) },
     };
   }
 
