@@ -178,6 +178,67 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     expect((await account(owner.token, target.id)).body.posts_published).toBe(1);
   });
 
+  it('[sandbox:unknown-once] (a network that cannot tell): manual_resolution, the needs-attention event; retry sends it, once', async () => {
+    const { owner, workspaceId, target, publication, rendition } = await deliver('Who knows [sandbox:unknown-once]');
+    expect(publication.status).toBe('failed');
+    expect(rendition).toMatchObject({
+      status: 'failed',
+      error_code: 'delivery_outcome_unknown',
+      error_action: 'check_network',
+      delivery: expect.objectContaining({
+        state: 'manual_resolution',
+        recovery_action: 'manual_resolution',
+        terminal_reason: 'outcome_unknown',
+        last_reconciled_at: expect.stringMatching(RFC3339_MS),
+      }),
+    });
+    expect((await deliveries(owner.token, publication.id)).body.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'sandbox_no_answer' }),
+    ]);
+    await eventually(async () => {
+      expect(await renditionEvents([rendition.id])).toEqual([
+        {
+          subject: 'durable.publishing.rendition.needs-attention',
+          payload: {
+            workspace_id: workspaceId,
+            publication_id: publication.id,
+            rendition_id: rendition.id,
+            social_account_id: target.id,
+            platform: 'sandbox',
+            attempt: 1,
+            error_code: 'delivery_outcome_unknown',
+            error_message: rendition.error_message,
+            error_action: 'check_network',
+            occurred_at: expect.stringMatching(RFC3339_MS),
+          },
+        },
+      ]);
+    }, 10_000);
+    // A person checked the network and found nothing: retry sends it.
+    await retry(owner.token, publication.id, { expected_revision: publication.revision });
+    const done = await publicationWhen(owner.token, publication.id, settled);
+    expect(done.status).toBe('published');
+    expect(await postsFor(rendition.id)).toBe(1);
+  });
+
+  it('of racing calls on one revision exactly one wins; the others are 409 and nothing is doubled', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const target = await connectSandboxAccount(owner.token, workspaceId);
+    const publication = await createPublication(owner.token, workspaceId);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        i % 2 === 0
+          ? publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: [target.id] })
+          : schedule(owner.token, publication.id, { expected_revision: 1, scheduled_at: inMs(3_600_000), account_ids: [target.id] }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409)) expect(['revision_conflict', 'invalid_transition']).toContain(refused.body.code);
+    const now = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body;
+    expect(now.revision).toBe(2);
+    expect(now.renditions).toHaveLength(1);
+  });
+
   it('a failed rendition beside a live one: the publication is failed, retry sends only the failed one', async () => {
     const { owner, workspaceId } = await createTenant();
     const sandbox = await connectSandboxAccount(owner.token, workspaceId);

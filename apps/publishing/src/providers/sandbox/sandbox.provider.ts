@@ -16,6 +16,7 @@ import {
 
 /** How long `[sandbox:slow]` holds a call (a test marker: a replica killed meanwhile never stores the post). */
 export const SANDBOX_SLOW_MS = 2_000;
+const UNKNOWN_ONCE = '[sandbox:unknown-once]';
 
 /** Deterministic numbers from a seed: the same account or post always reports the same figures. */
 function seeded(seed: string, salt: string, max: number): number {
@@ -56,7 +57,9 @@ export class SandboxProvider implements InstantConnectProvider {
    * `[sandbox:reject]` refuses it (validation, not retryable);
    * `[sandbox:rate-limit-once]` answers 429 with Retry-After 1 s the first time;
    * `[sandbox:ambiguous-once]` stores it the first time but loses the answer;
-   * `[sandbox:slow]` (tests) holds the call SANDBOX_SLOW_MS before storing, so a replica can die mid-call.
+   * `[sandbox:slow]` (tests) holds the call SANDBOX_SLOW_MS before storing, so a replica can die mid-call;
+   * `[sandbox:unknown-once]` (tests) loses the answer the first time without storing, and `findPost`
+   * cannot tell (as a network without markers), so the rendition goes to manual resolution.
    */
   async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
     const text = post.parts.map((part) => part.text).join('\n\n');
@@ -76,6 +79,14 @@ export class SandboxProvider implements InstantConnectProvider {
         message: 'The sandbox network is rate limiting this account ([sandbox:rate-limit-once]).',
         httpStatus: 429,
         retryAfterMs: 1_000,
+      });
+    }
+    if (text.includes(UNKNOWN_ONCE) && (await this.firstTime(post.marker, 'unknown'))) {
+      throw new DeliveryError({
+        outcome: 'ambiguous',
+        code: 'sandbox_no_answer',
+        message: 'The sandbox network never answered ([sandbox:unknown-once]).',
+        httpStatus: 0,
       });
     }
     if (text.includes('[sandbox:slow]')) await new Promise((resolve) => setTimeout(resolve, SANDBOX_SLOW_MS));
@@ -99,13 +110,14 @@ export class SandboxProvider implements InstantConnectProvider {
     return this.publishedPost(account, id, post.parts.length);
   }
 
-  /** The sandbox always knows: the post stored under the marker, or null (none: sending again is safe). */
+  /** The sandbox knows: the post stored under the marker, or null (none: sending again is safe); `[sandbox:unknown-once]` plays a network that cannot tell. */
   async findPost(account: ProviderAccount, post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
     const [row] = await this.db().query<Array<{ id: string; parts: number }>>(
       `SELECT id, parts FROM sandbox_posts WHERE marker = $1 AND social_account_id = $2 ORDER BY created_at, id LIMIT 1`,
       [post.marker, account.id],
     );
-    return row ? this.publishedPost(account, row.id, row.parts) : null;
+    if (row) return this.publishedPost(account, row.id, row.parts);
+    return post.parts.some((part) => part.text.includes(UNKNOWN_ONCE)) ? 'unknown' : null;
   }
 
   /** Posts the sandbox accepted per account (`posts_published`); accounts it never posted for are absent. */
