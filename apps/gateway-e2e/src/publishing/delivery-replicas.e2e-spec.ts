@@ -61,4 +61,39 @@ describe('publishing: a replica killed mid-delivery (contract §4: each renditio
     expect(interrupted.length).toBeGreaterThan(0);
     for (const attempt of interrupted) expect(attempt.outcome).toBe('ambiguous');
   }, 90_000);
+
+  it('SIGTERM during the network call: the replica finishes its calls and records them before it exits (nothing left in doubt)', async () => {
+    replica = await startPublishingReplica();
+    const pid = replica.child.pid;
+    const { owner, workspaceId } = await createTenant();
+    const target = await connectSandboxAccount(owner.token, workspaceId);
+    const publications = [];
+    for (let i = 0; i < 8; i += 1) publications.push(await createPublication(owner.token, workspaceId, { source_text: `Calm ${i} [sandbox:slow]` }));
+    for (const publication of publications) await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: [target.id] });
+    const ids = publications.map((p) => p.id);
+    let held: string[] = [];
+    await waitFor(
+      'the second replica to be mid-delivery',
+      async () => {
+        const { rows } = await db.query(
+          `SELECT id FROM publishing.renditions WHERE publication_id = ANY($1::uuid[]) AND delivery_state = 'submitted' AND lease_owner LIKE $2`,
+          [ids, `%:${pid}:%`],
+        );
+        held = rows.map((row: { id: string }) => row.id);
+        return held.length > 0;
+      },
+      20_000,
+    );
+    await replica.stop();
+    // What it held went live through its own hands: one attempt each, no interruption, no reconciliation.
+    const { rows } = await db.query(
+      `SELECT r.status, r.delivery_state, r.delivery_current_attempt_number AS attempts,
+              (SELECT count(*)::int FROM publishing.sandbox_posts s WHERE s.marker = r.id::text) AS posts
+         FROM publishing.renditions r WHERE r.id = ANY($1::uuid[])`,
+      [held],
+    );
+    expect(rows.length).toBe(held.length);
+    for (const row of rows) expect(row).toEqual({ status: 'published', delivery_state: 'live', attempts: 1, posts: 1 });
+    for (const publication of publications) expect((await publicationWhen(owner.token, publication.id, settled, 40_000)).status).toBe('published');
+  }, 90_000);
 });

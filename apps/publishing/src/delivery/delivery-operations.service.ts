@@ -72,6 +72,8 @@ export class DeliveryOperations {
         social_set_id: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
       });
       await this.render(db, publication, targets, scheduledAt, publication.randomDelayMinutes);
+      // Every scheduler looks again at its next due time (this one may be sooner than what it sleeps until).
+      await notifyDue(db);
     });
     return this.publications.read(id);
   }
