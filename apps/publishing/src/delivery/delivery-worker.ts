@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
+import { ProviderError } from '../providers/provider-error.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import { DeliveryError, type DeliveryFailure, type OutgoingPost, type ProviderAccount, type PublishedPost } from '../providers/social-provider.js';
 import { ProviderAccounts } from '../social-accounts/provider-accounts.js';
@@ -190,7 +191,26 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   /** One attempt: committed as `submitted`, then the network, then the outcome. */
   private async send(row: Claimed): Promise<void> {
-    const loaded = await this.load(row);
+    let loaded: Awaited<ReturnType<DeliveryWorker['load']>>;
+    try {
+      loaded = await this.load(row);
+    } catch (error) {
+      // ProviderAccounts refreshes grants: a network that refused the refresh means the account must be reconnected.
+      if (error instanceof ProviderError && error.failure === 'refused') {
+        return this.fail(row, null, 'auth', { code: 'account_reconnect_required', message: 'The network refused the account\'s grant; reconnect the account.', httpStatus: 0 }, 'rejected');
+      }
+      if (error instanceof ProviderError) {
+        // The network could not be asked for a fresh grant: try again later; nothing was sent, so no attempt is counted.
+        this.logger.warn({ err: error, rendition_id: row.id }, 'could not get the account ready for delivery; trying again later');
+        await this.dataSource.query(
+          `UPDATE renditions SET next_action_at = now() + make_interval(secs => $3::int / 1000.0), lease_owner = '', lease_expires_at = NULL
+            WHERE id = $1 AND lease_owner = $2`,
+          [row.id, this.owner, this.config.DELIVERY_RETRY_BASE_MS * 8],
+        );
+        return;
+      }
+      throw error;
+    }
     if (!loaded) return;
     const { account, post } = loaded;
     if (row.round_attempts >= MAX_DELIVERY_ATTEMPTS) {
@@ -354,7 +374,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         ],
       );
       if (live === 0) throw new NotOurs();
-      await deriveStatus(db, row.publication_id);
+      await deriveStatus(db, row.publication_id, true);
       await enqueueEvent(db, RENDITION_PUBLISHED_SUBJECT, {
         ...this.eventBase(row, workspaceId),
         external_id: published.externalId,
@@ -384,7 +404,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       );
       if (updated.length === 0) throw new NotOurs();
       await db.query(`UPDATE rendition_segments SET status = 'failed' WHERE rendition_id = $1`, [row.id]);
-      await deriveStatus(db, row.publication_id);
+      await deriveStatus(db, row.publication_id, true);
       await enqueueEvent(db, RENDITION_FAILED_SUBJECT, {
         ...this.eventBase(row, workspaceId),
         error_code: failure.code,
@@ -411,7 +431,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       );
       if (updated.length === 0) throw new NotOurs();
       await db.query(`UPDATE rendition_segments SET status = 'failed' WHERE rendition_id = $1`, [row.id]);
-      await deriveStatus(db, row.publication_id);
+      await deriveStatus(db, row.publication_id, true);
       await enqueueEvent(db, RENDITION_NEEDS_ATTENTION_SUBJECT, {
         ...this.eventBase(row, workspaceId),
         error_code: code,

@@ -192,9 +192,12 @@ export async function replaceRenditions(
 /**
  * The publication's status from its renditions (contract §4): `publishing`
  * while any is still to be delivered, else `failed` when any failed, else
- * `published`. Only for publications whose delivery has started.
+ * `published`. Only for publications whose delivery has started (the
+ * scheduler passes `deliveryStarted`; others leave scheduled ones alone).
  */
-export async function deriveStatus(db: EntityManager, publicationId: string): Promise<void> {
+export async function deriveStatus(db: EntityManager, publicationId: string, deliveryStarted = false): Promise<void> {
+  // The scheduler's writes start delivery (a scheduled publication whose rendition failed before its first call is no longer just scheduled).
+  const from = deliveryStarted ? ['scheduled', 'publishing', 'published', 'failed'] : ['publishing', 'published', 'failed'];
   await db.query(
     `UPDATE publications p SET status = d.status, updated_at = now()
        FROM (SELECT CASE
@@ -203,8 +206,8 @@ export async function deriveStatus(db: EntityManager, publicationId: string): Pr
                       WHEN count(*) = 0 THEN 'draft'
                       ELSE 'published' END AS status
                FROM renditions WHERE publication_id = $1) d
-      WHERE p.id = $1 AND p.status IN ('publishing', 'published', 'failed') AND p.status <> d.status`,
-    [publicationId],
+      WHERE p.id = $1 AND p.status = ANY($2::text[]) AND p.status <> d.status`,
+    [publicationId, from],
   );
 }
 
