@@ -37,10 +37,11 @@ export class CreateDelivery1764300007000 implements MigrationInterface {
       )`);
     await db.query(`CREATE INDEX delivery_attempts_publication_idx ON delivery_attempts (publication_id, started_at, id)`);
     // The sandbox network: one row per post it accepted. No unique marker on purpose: a duplicate delivery shows as two rows.
+    // The posts hold tenants' text: they go with the account (disconnect, organization deletion).
     await db.query(`
       CREATE TABLE sandbox_posts (
         id uuid PRIMARY KEY,
-        social_account_id uuid NOT NULL,
+        social_account_id uuid NOT NULL REFERENCES social_accounts (id) ON DELETE CASCADE,
         marker text NOT NULL,
         -- Posts of a thread accepted in one call; each part's id is derived from this row's.
         parts integer NOT NULL CHECK (parts >= 1),
