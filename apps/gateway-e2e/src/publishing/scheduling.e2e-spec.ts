@@ -234,11 +234,17 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     }
     expect(await revisionOf(publication.id)).toBe(1);
     // A set of the workspace: its accounts, in its order, and the publication remembers it.
+    // Its members' per-network settings become the renditions' (and stay with them when rescheduled).
     const set = await call('POST', '/social-sets', { token: owner.token, body: { workspace_id: workspaceId, name: 'Mine', accounts: [{ social_account_id: mine.id }] } });
+    await db.query(`UPDATE publishing.social_set_accounts SET default_settings = '{"reply_policy": "followers"}', default_output_profile = 'compact' WHERE social_set_id = $1`, [
+      set.body.id,
+    ]);
     const bySet = await schedule(owner.token, publication.id, { expected_revision: 1, scheduled_at: at, social_set_id: set.body.id });
     expect(bySet.status).toBe(200);
     expect(bySet.body.social_set_id).toBe(set.body.id);
-    expect(bySet.body.renditions.map((r: any) => r.social_account_id)).toEqual([mine.id]);
+    expect(bySet.body.renditions.map((r: any) => [r.social_account_id, r.settings, r.output_profile])).toEqual([[mine.id, { reply_policy: 'followers' }, 'compact']]);
+    const again = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(7_200_000) });
+    expect(again.body.renditions.map((r: any) => [r.social_account_id, r.settings, r.output_profile])).toEqual([[mine.id, { reply_policy: 'followers' }, 'compact']]);
   });
 
   it('rendering per network: a long text threads on x and is refused on linkedin (422 naming the account); PATCH re-renders a scheduled one', async () => {

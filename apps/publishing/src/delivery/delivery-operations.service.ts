@@ -218,13 +218,19 @@ export class DeliveryOperations {
     if (input.social_set_id !== undefined) {
       return { accounts: await this.setAccounts(db, publication.workspaceId, input.social_set_id, 'body.social_set_id'), source: { kind: 'set' } };
     }
-    const existing: Array<{ social_account_id: string }> = await db.query(
-      `SELECT social_account_id FROM renditions WHERE publication_id = $1 ORDER BY created_at, id`,
+    const existing: Array<{ social_account_id: string; settings: Record<string, unknown>; output_profile: string }> = await db.query(
+      `SELECT social_account_id, settings, output_profile FROM renditions WHERE publication_id = $1 ORDER BY created_at, id`,
       [publication.id],
     );
     if (existing.length > 0) {
       const ids = await requireActiveAccounts(db, publication.workspaceId, existing.map((row) => row.social_account_id), () => 'body.account_ids');
-      return { accounts: await this.accountsByIds(db, ids), source: { kind: 'existing' } };
+      // The renditions' own settings stay with their accounts.
+      const accounts = (await this.accountsByIds(db, ids)).map((account, index) => ({
+        ...account,
+        settings: existing[index].settings,
+        output_profile: existing[index].output_profile,
+      }));
+      return { accounts, source: { kind: 'existing' } };
     }
     if (publication.socialSetId) {
       return { accounts: await this.setAccounts(db, publication.workspaceId, publication.socialSetId, 'body.social_set_id'), source: { kind: 'existing' } };
@@ -243,7 +249,8 @@ export class DeliveryOperations {
     const [set]: Array<{ id: string }> = await db.query(`SELECT id FROM social_sets WHERE id = $1 AND workspace_id = $2`, [setId.toLowerCase(), workspaceId]);
     if (!set) throw problems.invalid(location, 'is not a social set of this workspace', setId);
     const rows: Array<TargetAccount & { status: string }> = await db.query(
-      `SELECT a.id, a.platform, a.username, a.status FROM social_set_accounts m JOIN social_accounts a ON a.id = m.social_account_id
+      `SELECT a.id, a.platform, a.username, a.status, m.default_settings AS settings, m.default_output_profile AS output_profile
+         FROM social_set_accounts m JOIN social_accounts a ON a.id = m.social_account_id
         WHERE m.social_set_id = $1 ORDER BY m.display_order FOR SHARE OF a`,
       [set.id],
     );
@@ -252,7 +259,7 @@ export class DeliveryOperations {
     if (inactive.length > 0) {
       throw problems.invalid(location, `holds accounts that are not active: ${inactive.map((row) => `${row.platform} @${row.username} (${row.id})`).join(', ')}`, setId);
     }
-    return rows.map(({ id, platform, username }) => ({ id, platform, username }));
+    return rows.map(({ status: _status, ...account }) => account);
   }
 
   /** Renders for every target and replaces the renditions; a target whose network cannot take it is 422 naming the account. */

@@ -12,6 +12,10 @@ export interface TargetAccount {
   id: string;
   platform: string;
   username: string;
+  /** Per-network settings for its rendition: the social set member's `default_settings`, or the rendition's own when re-rendered. */
+  settings?: Record<string, unknown>;
+  /** Likewise the member's `default_output_profile`. */
+  output_profile?: string;
 }
 
 /** A target whose network cannot take the publication as it is. */
@@ -84,7 +88,7 @@ export async function replaceRenditions(
       platform: account.platform,
       targetKey: `${account.platform}:${account.id}`,
       profile: publication.contentProfile,
-      outputProfile: '',
+      outputProfile: account.output_profile ?? '',
       status: 'scheduled',
       title: publication.title,
       body: rendered.map((part) => part.text).join('\n\n'),
@@ -92,7 +96,7 @@ export async function replaceRenditions(
       formatLocked: false,
       scheduleOverride: '',
       media: [],
-      settings: {},
+      settings: account.settings ?? {},
       externalId: '',
       externalUrl: '',
       errorAction: '',
@@ -153,9 +157,9 @@ export async function replaceRenditions(
   if (renditions.length === 0) return;
   await db.query(
     `INSERT INTO renditions (id, publication_id, social_account_id, platform, target_key, profile, status, title, body,
-       delivery_target_key, created_at, updated_at, next_action_at)
+       delivery_target_key, created_at, updated_at, next_action_at, output_profile, settings)
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[])`,
+       $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::text[], $15::jsonb[])`,
     [
       renditions.map((r) => r.id),
       renditions.map((r) => r.publicationId),
@@ -170,6 +174,8 @@ export async function replaceRenditions(
       renditions.map((r) => r.createdAt.toISOString()),
       renditions.map((r) => r.updatedAt.toISOString()),
       renditions.map((r) => r.nextActionAt.toISOString()),
+      renditions.map((r) => r.outputProfile),
+      renditions.map((r) => JSON.stringify(r.settings)),
     ],
   );
   if (segments.length === 0) return;
@@ -214,7 +220,7 @@ export async function deriveStatus(db: EntityManager, publicationId: string, del
 /** PATCH of a scheduled publication: its renditions are rendered again for the same accounts and due time. */
 export async function rerenderRenditions(db: EntityManager, publication: PublicationEntity): Promise<void> {
   const existing: TargetAccount[] = await db.query(
-    `SELECT a.id, a.platform, a.username FROM renditions r JOIN social_accounts a ON a.id = r.social_account_id
+    `SELECT a.id, a.platform, a.username, r.settings, r.output_profile FROM renditions r JOIN social_accounts a ON a.id = r.social_account_id
       WHERE r.publication_id = $1 ORDER BY r.created_at, r.id`,
     [publication.id],
   );
