@@ -37,6 +37,7 @@ interface Claimed {
   reconcile_failures: number;
   /** The rendition's segments as the network gets them, in order. */
   parts: Array<{ title: string; text: string; link: string }>;
+  settings: Record<string, unknown>;
 }
 
 /** Reconciliations that could not reach the network before the rendition goes to manual resolution. */
@@ -138,7 +139,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
        UPDATE renditions r SET lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
          FROM due WHERE r.id = due.id
        RETURNING r.id, r.publication_id, r.social_account_id, r.platform, r.delivery_state, r.delivery_current_attempt_id,
-                 r.delivery_current_attempt_number, r.round_attempts, r.reconcile_failures,
+                 r.delivery_current_attempt_number, r.round_attempts, r.reconcile_failures, r.settings,
                  (SELECT coalesce(json_agg(json_build_object(
                            'title', coalesce(nullif(s.title_override, ''), s.title),
                            'text', coalesce(nullif(s.body_override, ''), s.body),
@@ -483,7 +484,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     return {
       account,
       // The marker is the rendition's id: stable across attempts, so findPost can tell whether a lost call created the post.
-      post: { marker: row.id, parts: row.parts.map((part) => ({ ...part, media: [] })) },
+      post: { marker: row.id, parts: row.parts.map((part) => ({ ...part, media: [] })), settings: row.settings },
     };
   }
 
