@@ -20,5 +20,17 @@ export const publishingSettings = {
    * exchange and profile read together), kept below the gateway's timeout.
    */
   PROVIDER_TIMEOUT_MS: setting.int(500, 9_000, 6_000),
+  /**
+   * How long a replica holds a rendition it claimed without renewing the lease
+   * (it renews every third of it while the call runs); a replica that died is
+   * taken over once it expires.
+   */
+  DELIVERY_LEASE_MS: setting.int(1_000, 600_000, 60_000),
+  /** Fallback poll of the scheduler when no NOTIFY wakes it (a due time reached, a lost listener). */
+  DELIVERY_POLL_MS: setting.int(50, 60_000, 5_000),
+  /** Renditions one replica delivers at once. */
+  DELIVERY_CONCURRENCY: setting.int(1, 500, 32),
+  /** First retry delay after a retryable error; doubles per attempt, with jitter (the network's Retry-After wins when longer). */
+  DELIVERY_RETRY_BASE_MS: setting.int(100, 600_000, 2_000),
 };
 export type PublishingConfig = ConfigOf<typeof publishingSettings>;

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AiClient } from './ai/ai-client.js';
+import { DeliveryOperations } from './delivery/delivery-operations.service.js';
+import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { DeliveryHandler } from './delivery/delivery.handler.js';
 import { ProviderApps } from './providers/provider-apps.client.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
 import { PublicationAnglesService } from './publication-builds/publication-angles.service.js';
@@ -21,7 +24,7 @@ import { VoiceProfilesHandler } from './voice-profiles/voice-profiles.handler.js
 import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js';
 
 @Module({
-  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler, ReportingHandler],
+  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler, DeliveryHandler, ReportingHandler],
   providers: [
     ProviderRegistry,
     SocialAccountsService,
@@ -36,6 +39,8 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     ProviderApps,
     secretBoxProvider,
     PublicationsService,
+    DeliveryOperations,
+    DeliveryWorker,
     ReportingService,
   ],
 })

@@ -50,6 +50,18 @@ function environmentFor(options: StackOptions): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * The scheduler tuned for tests: a short lease (a killed replica's renditions
+ * are taken over in seconds), a quick poll and retry, few deliveries at once
+ * per replica (so a second replica gets its share). Production keeps the defaults.
+ */
+export const deliveryTestEnvironment = (): Record<string, string> => ({
+  DELIVERY_LEASE_MS: '3000',
+  DELIVERY_POLL_MS: '200',
+  DELIVERY_RETRY_BASE_MS: '200',
+  DELIVERY_CONCURRENCY: '4',
+});
+
 /** Starts every app as its own process and waits until the gateway's /ready says 200. */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const env = environmentFor(options);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
+import { benchScheduler, type SchedulerRow } from './scheduler.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
@@ -23,7 +24,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 // The issue's targets.
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
-// `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only) or `media-uploads` (the upload figures only).
+// `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only)
+// or `scheduler` (delivery of 10,000 renditions only).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -56,7 +58,7 @@ interface Row {
 }
 
 /** Env first (for a stack started by hand), then what `npm start` wrote. */
-function stackCoordinates(): { baseUrl: string; databaseUrl: string; natsUrl?: string; gatewayPid?: number } {
+function stackCoordinates(): { baseUrl: string; databaseUrl: string; natsUrl: string; gatewayPid?: number } {
   let file: { baseUrl?: string; databaseUrl?: string; natsUrl?: string; pids?: { gateway?: number } } = {};
   const stackFile = join(dataDir, 'stack.json');
   if (existsSync(stackFile)) file = JSON.parse(readFileSync(stackFile, 'utf8'));
@@ -68,7 +70,7 @@ function stackCoordinates(): { baseUrl: string; databaseUrl: string; natsUrl?: s
     process.exit(1);
   }
   const gatewayPid = Number(process.env.BENCH_GATEWAY_PID ?? file.pids?.gateway) || undefined;
-  return { baseUrl: baseUrl.replace(/\/$/, ''), databaseUrl, natsUrl: process.env.NATS_URL ?? file.natsUrl, gatewayPid };
+  return { baseUrl: baseUrl.replace(/\/$/, ''), databaseUrl, natsUrl: process.env.NATS_URL ?? file.natsUrl ?? 'nats://127.0.0.1:4222', gatewayPid };
 }
 
 /** Forks baseline.js and waits for it to report the port it listens on. */
@@ -210,6 +212,13 @@ async function main(): Promise<void> {
   if (idle < 0.8) console.log('!!! THE MACHINE IS BUSY with other work: these figures will be low and noisy\n');
 
   let directory: { rows: DirectoryRow[]; met: boolean } | undefined;
+  let scheduler: { rows: SchedulerRow[]; met: boolean } | undefined;
+  if (ONLY === 'scheduler') {
+    scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, (await register(baseUrl)).token);
+    writeResults({ machine, idleBefore: idle, scheduler });
+    if (!scheduler.met) process.exitCode = 1;
+    return;
+  }
   if (ONLY === 'admin-users') {
     directory = await benchDirectory(baseUrl, databaseUrl);
     writeResults({ machine, idleBefore: idle, directory });
@@ -297,10 +306,12 @@ async function main(): Promise<void> {
     if (ONLY === 'all') {
       directory = await benchDirectory(baseUrl, databaseUrl);
       media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, publications.writeTo);
+      scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media });
-    if (failed.length > 0 || (directory && !directory.met) || (media && (!media.ratioMet || !media.rssMet))) process.exitCode = 1;
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler });
+    const mediaMissed = media && (!media.ratioMet || !media.rssMet);
+    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met)) process.exitCode = 1;
   } finally {
     killBaseline();
   }

@@ -156,6 +156,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
       avatar_url: 'https://pbs.twimg.com/profile_images/ada.jpg',
       status: 'active',
       created_at: expect.stringMatching(ISO_TIME),
+      posts_published: 0,
     });
     expect(response.headers.get('location')).toBe(`/social-accounts/${response.body.id}`);
     const { $schema: _schema, ...account } = response.body;
@@ -559,6 +560,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         ...network.expected,
         status: 'active',
         created_at: expect.stringMatching(ISO_TIME),
+        posts_published: 0,
       });
 
       const requests = await networkRequests();

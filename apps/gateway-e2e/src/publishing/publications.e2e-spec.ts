@@ -330,10 +330,10 @@ describe('publishing: publications', () => {
     expect(now.segments[0].body).toBe(now.title.replace('Racer ', ''));
   });
 
-  it('PATCH of a publication that is not draft or scheduled is 409 publication_not_editable; scheduled ones can be changed', async () => {
+  it('PATCH of a publication that is not draft, ready or scheduled is 409 publication_not_editable; scheduled ones can be changed', async () => {
     const { owner, workspaceId } = await createTenant();
     const publication = await createPublication(owner.token, workspaceId);
-    for (const status of ['ready', 'publishing', 'published', 'failed']) {
+    for (const status of ['publishing', 'published', 'failed']) {
       await db.query(`UPDATE publishing.publications SET status = $2 WHERE id = $1`, [publication.id, status]);
       expectProblem(await patch(owner.token, publication.id, { expected_revision: 1, title: 'Too late' }), 409, 'publication_not_editable');
       // A stale revision is named first: the caller's view is out of date either way.

@@ -24,6 +24,7 @@ describe('publishing: connected social accounts (sandbox)', () => {
       avatar_url: '',
       status: 'active',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      posts_published: 0,
     });
     expect(response.headers.get('location')).toBe(`/social-accounts/${response.body.id}`);
     const { $schema: _ignored, ...account } = response.body;

@@ -8,6 +8,7 @@ import {
   adminEnvironment,
   fakeNetworkEnvironment,
   createTemporaryDatabase,
+  deliveryTestEnvironment,
   findNatsServer,
   freePort,
   NATS_INSTALL_HINT,
@@ -87,6 +88,8 @@ export default async function globalSetup() {
       ...fakeNetworkEnvironment(network.origin, { bluesky: bluesky.origin, mastodon: mastodon.origin }),
       // Expired upload sessions are swept every second (suites expire them by hand).
       MEDIA_SWEEP_INTERVAL_MS: '1000',
+      // Short leases, polls and retries: delivery suites wait seconds, not minutes.
+      ...deliveryTestEnvironment(),
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
@@ -111,7 +114,7 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_MASTODON_URL = mastodon.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
-  // Gateways verify media upload URLs with a key derived from it.
+  // Gateways verify media upload URLs with a key derived from it; a second publishing replica unseals grants with it.
   process.env.E2E_SECRETS_KEY = secrets.secretsKey;
   const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;

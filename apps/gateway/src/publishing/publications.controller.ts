@@ -2,6 +2,10 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Req, Res } fr
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreatePublicationRequest,
+  DeliveryAttemptList,
+  PublicationTransitionRequest,
+  PublishNowRequest,
+  SchedulePublicationRequest,
   HttpReply,
   ListPublicationsQuery,
   Publication,
@@ -70,10 +74,78 @@ export class PublicationsController {
     return this.forward.send(PublishingPatterns.updatePublication, req, { params: { id }, body });
   }
 
+  @Post(':id/schedule')
+  @ApiOperation({
+    summary:
+      'Schedule (or reschedule) a draft, ready or scheduled publication (editors): one rendition per target account, shaped for its network, ' +
+      'due at scheduled_at plus a random 0…random_delay_minutes. Targets: social_set_id or account_ids (not both); neither keeps the current ones. ' +
+      'scheduled_at more than 60 s past or 2 years ahead, no or bad targets, a text a network cannot take: 422. Another status: 409 invalid_transition; ' +
+      'a stale expected_revision: 409 revision_conflict (with current_revision); nothing changes',
+  })
+  @Returns(Publication)
+  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  schedule(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(SchedulePublicationRequest)) body: SchedulePublicationRequest,
+  ): Promise<Publication> {
+    return this.forward.send(PublishingPatterns.schedulePublication, req, { params: { id }, body });
+  }
+
+  @Post(':id/publish-now')
+  @ApiOperation({
+    summary:
+      'Publish a draft, ready or scheduled publication now (editors): status publishing, every rendition due at once. ' +
+      'Targets as for schedule; needed when the publication has none yet. 409 invalid_transition / revision_conflict as for schedule',
+  })
+  @Returns(Publication)
+  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  publishNow(@Req() req: FastifyRequest, @Param('id') id: string, @Body(new ValidBody(PublishNowRequest)) body: PublishNowRequest): Promise<Publication> {
+    return this.forward.send(PublishingPatterns.publishPublicationNow, req, { params: { id }, body });
+  }
+
+  @Post(':id/cancel')
+  @ApiOperation({
+    summary: 'Cancel a scheduled publication before any delivery started (editors): back to draft, renditions removed. Another status: 409 invalid_transition',
+  })
+  @Returns(Publication)
+  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  cancel(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(PublicationTransitionRequest)) body: PublicationTransitionRequest,
+  ): Promise<Publication> {
+    return this.forward.send(PublishingPatterns.cancelPublication, req, { params: { id }, body });
+  }
+
+  @Post(':id/retry')
+  @ApiOperation({
+    summary:
+      'Deliver the failed renditions of a failed (or partly failed published) publication again, each with a new round of 5 attempts (editors); ' +
+      'the others are left as they are. Nothing failed: 409 invalid_transition',
+  })
+  @Returns(Publication)
+  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  retry(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(PublicationTransitionRequest)) body: PublicationTransitionRequest,
+  ): Promise<Publication> {
+    return this.forward.send(PublishingPatterns.retryPublication, req, { params: { id }, body });
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: "Every delivery attempt of the publication's renditions, oldest first" })
+  @Returns(DeliveryAttemptList)
+  @Refuses(404)
+  deliveries(@Req() req: FastifyRequest, @Param('id') id: string): Promise<DeliveryAttemptList> {
+    return this.forward.send(PublishingPatterns.listDeliveries, req, { params: { id } });
+  }
+
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a publication with its segments and renditions (editors)' })
+  @ApiOperation({ summary: 'Delete a publication with its segments, renditions and attempts (editors); not while it is publishing (409 publication_publishing)' })
   @ReturnsNothing()
-  @Refuses(403, 404)
+  @Refuses(403, 404, 409)
   async delete(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
     await this.forward.send(PublishingPatterns.deletePublication, req, { params: { id } });
   }

@@ -6,6 +6,7 @@ import { CreateOAuthStates1764300001000 } from './1764300001000-create-oauth-sta
 import { CreatePublications1764300004000 } from './1764300004000-create-publications.js';
 import { IndexPublicationsByCreator1764300005000 } from './1764300005000-index-publications-by-creator.js';
 import { CreateOutbox1764300006000 } from './1764300006000-create-outbox.js';
+import { CreateDelivery1764300007000 } from './1764300007000-create-delivery.js';
 
 /** Every migration of the publishing schema, oldest first. */
 export const publishingMigrations = [
@@ -17,4 +18,5 @@ export const publishingMigrations = [
   CreatePublications1764300004000,
   IndexPublicationsByCreator1764300005000,
   CreateOutbox1764300006000,
+  CreateDelivery1764300007000,
 ];

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { SocialPlatform } from '@social/contracts';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
 import type { PublishingConfig } from '../config.js';
 import { BlueskyProvider } from './bluesky/bluesky.provider.js';
 import { DiscordNetwork } from './discord/discord.network.js';
@@ -32,6 +33,7 @@ export class ProviderRegistry {
   constructor(
     @Inject(SERVICE_CONFIG) config: Pick<PublishingConfig, 'PROVIDER_API_ORIGINS' | 'PROVIDER_TIMEOUT_MS'>,
     @Inject(SERVICE_LOGGER) logger?: Logger,
+    @Optional() dataSource?: DataSource,
   ) {
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
@@ -46,7 +48,7 @@ export class ProviderRegistry {
       new DiscordNetwork(),
     ];
     const providers: SocialProvider[] = [
-      new SandboxProvider(),
+      new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),

@@ -68,6 +68,8 @@ export interface OutgoingPost {
   marker: string;
   /** At least one; more than one is a thread. */
   parts: OutgoingPostPart[];
+  /** The rendition's per-network settings (a social set member's defaults); absent or {} when none. */
+  settings?: Record<string, unknown>;
 }
 
 export interface PublishedPart {

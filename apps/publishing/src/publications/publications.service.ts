@@ -16,6 +16,7 @@ import { AccessControl, CursorCodec, entityColumns, IdempotentRequests, isUuid, 
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
+import { changedRows, rerenderRenditions } from '../delivery/renditions.js';
 import { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';
 import { toPublication } from './publication.mapper.js';
 import { RenditionEntity, RenditionSegmentEntity } from './rendition.entity.js';
@@ -141,6 +142,14 @@ export class PublicationsService {
     return answer;
   }
 
+  /** The publication as it is now, for an operation that already checked access. */
+  async read(id: string): Promise<Publication> {
+    const publication = await this.dataSource.getRepository(PublicationEntity).findOneBy({ id });
+    if (!publication) throw problems.notFound('No such publication.');
+    const [answer] = await this.withChildren(this.dataSource.manager, [publication]);
+    return answer;
+  }
+
   /**
    * Applies the members sent, if the caller's revision is still the stored one
    * and the status allows edits. Both conditions sit in the UPDATE's WHERE, so
@@ -158,6 +167,8 @@ export class PublicationsService {
         intent: input.intent,
         sourceUrl: input.source_url,
         metadata: input.metadata,
+        randomDelayMinutes: input.random_delay_minutes,
+        randomDelayInherited: input.random_delay_minutes === undefined ? undefined : false,
       };
       // Members left out keep their stored values.
       const changes = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined)) as Partial<PublicationEntity>;
@@ -192,15 +203,24 @@ export class PublicationsService {
         }
       }
       const updated = await db.getRepository(PublicationEntity).findOneByOrFail({ id });
+      // A scheduled publication's renditions follow the edit (contract §4: PATCH re-renders).
+      if (updated.status === 'scheduled') await rerenderRenditions(db, updated);
       const [answer] = await this.withChildren(db, [updated]);
       return answer;
     });
   }
 
-  /** Its segments and renditions go with it (ON DELETE CASCADE). */
+  /**
+   * Its segments, renditions and attempts go with it (ON DELETE CASCADE). Not
+   * while it is publishing (409 publication_publishing): a rendition may be
+   * on its way to a network, and its outcome must have somewhere to land.
+   */
   async delete(principal: Principal, id: string): Promise<void> {
     await this.findVisible(principal, id, 'editor');
-    await this.dataSource.getRepository(PublicationEntity).delete({ id });
+    const rows = await changedRows(this.dataSource, `DELETE FROM publications WHERE id = $1 AND status <> 'publishing' RETURNING id`, [id]);
+    if (rows.length === 0 && (await this.dataSource.getRepository(PublicationEntity).existsBy({ id }))) {
+      throw problems.conflict('publication_publishing', 'A publishing publication cannot be deleted; wait until its renditions are delivered.');
+    }
   }
 
   /** A path-addressed publication: 404 unless the caller can see its workspace, 403 when their role is below `need`. */

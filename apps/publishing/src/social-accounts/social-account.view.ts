@@ -1,8 +1,8 @@
 import type { SocialAccount } from '@social/contracts';
 import type { SocialAccountEntity } from './social-account.entity.js';
 
-/** The one place a stored account becomes its published shape (credentials never leave the service). */
-export function toSocialAccount(account: SocialAccountEntity): SocialAccount {
+/** The one place a stored account becomes its published shape (credentials never leave the service); `postsPublished` from the sandbox network. */
+export function toSocialAccount(account: SocialAccountEntity, postsPublished = 0): SocialAccount {
   return {
     id: account.id,
     workspace_id: account.workspaceId,
@@ -12,5 +12,6 @@ export function toSocialAccount(account: SocialAccountEntity): SocialAccount {
     avatar_url: account.avatarUrl,
     status: account.status,
     created_at: account.createdAt.toISOString(),
+    posts_published: postsPublished,
   };
 }

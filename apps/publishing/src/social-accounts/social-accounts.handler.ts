@@ -13,7 +13,6 @@ import {
 } from '@social/contracts';
 import { pathId, requirePrincipal, validateInput } from '@social/platform';
 import { OAuthConnections } from './oauth-connections.service.js';
-import { toSocialAccount } from './social-account.view.js';
 import { SocialAccountsService } from './social-accounts.service.js';
 
 @Controller()
@@ -31,7 +30,7 @@ export class SocialAccountsHandler {
 
   @MessagePattern(PublishingPatterns.getSocialAccount)
   async get(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<SocialAccount> {
-    return toSocialAccount(await this.accounts.findVisible(requirePrincipal(req), pathId(req.params.id), 'viewer'));
+    return this.accounts.get(requirePrincipal(req), pathId(req.params.id));
   }
 
   @MessagePattern(PublishingPatterns.connectSocialAccount)

@@ -11,7 +11,9 @@ import {
 import { AccessControl, InstanceSettings, isUniqueViolation, pathId, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { deriveStatus } from '../delivery/renditions.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
+import { SandboxProvider } from '../providers/sandbox/sandbox.provider.js';
 import type { ConnectedIdentity } from '../providers/social-provider.js';
 import { CredentialConnections } from './credential-connections.service.js';
 import { OAuthConnections } from './oauth-connections.service.js';
@@ -37,7 +39,21 @@ export class SocialAccountsService {
     const accounts = await this.dataSource
       .getRepository(SocialAccountEntity)
       .find({ where: { workspaceId: workspace.workspace_id }, order: { createdAt: 'ASC', id: 'ASC' } });
-    return { accounts: accounts.map(toSocialAccount) };
+    const posts = await this.postsPublished(accounts);
+    return { accounts: accounts.map((account) => toSocialAccount(account, posts.get(account.id) ?? 0)) };
+  }
+
+  async get(principal: Principal, id: string): Promise<SocialAccount> {
+    const account = await this.findVisible(principal, id, 'viewer');
+    const posts = await this.postsPublished([account]);
+    return toSocialAccount(account, posts.get(account.id) ?? 0);
+  }
+
+  /** The sandbox network's count of posts per sandbox account (contract §4 `posts_published`); other networks: none. */
+  private async postsPublished(accounts: SocialAccountEntity[]): Promise<Map<string, number>> {
+    const sandbox = this.providers.get(SANDBOX_PROVIDER);
+    const ids = accounts.filter((account) => account.platform === SANDBOX_PROVIDER).map((account) => account.id);
+    return sandbox instanceof SandboxProvider ? sandbox.countPosts(ids) : new Map();
   }
 
   /** Sandbox: the account at once (201). Bluesky: signed in at once (201, 200 when connected already). OAuth networks: where to send the user (200), completed by OAuthConnections.complete. */
@@ -82,9 +98,30 @@ export class SocialAccountsService {
     throw problems.invalid('body.provider', this.providers.unavailableReason(input.provider), input.provider);
   }
 
+  /**
+   * The account's renditions go with it (ON DELETE CASCADE): pending ones are
+   * never delivered (the scheduler finds them gone), and each publication they
+   * belonged to gets its status again from the renditions left (a scheduled
+   * one left with none is a draft again). The publications are locked first,
+   * in id order, as the scheduler locks a publication before its renditions.
+   */
   async disconnect(principal: Principal, rawId: string): Promise<void> {
     const account = await this.findVisible(principal, pathId(rawId), 'editor');
-    await this.dataSource.getRepository(SocialAccountEntity).delete({ id: account.id });
+    await this.dataSource.transaction(async (db) => {
+      const publications: Array<{ id: string }> = await db.query(
+        `SELECT id FROM publications WHERE id IN (SELECT publication_id FROM renditions WHERE social_account_id = $1) ORDER BY id FOR UPDATE`,
+        [account.id],
+      );
+      await db.query(`DELETE FROM social_accounts WHERE id = $1`, [account.id]);
+      for (const publication of publications) {
+        await deriveStatus(db, publication.id);
+        await db.query(
+          `UPDATE publications SET status = 'draft', scheduled_at = NULL, updated_at = now()
+            WHERE id = $1 AND status IN ('scheduled', 'ready') AND NOT EXISTS (SELECT 1 FROM renditions WHERE publication_id = $1)`,
+          [publication.id],
+        );
+      }
+    });
   }
 
   /** A path-addressed account: 404 unless the caller can see its workspace, 403 when their role is below `need`. */

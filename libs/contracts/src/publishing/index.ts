@@ -5,3 +5,4 @@ export * from './voice-profiles.dto.js';
 export * from './publication-builds.dto.js';
 export * from './publications.dto.js';
 export * from './account-events.js';
+export * from './delivery.dto.js';

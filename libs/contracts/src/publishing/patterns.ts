@@ -26,6 +26,11 @@ export const PublishingPatterns = {
   getPublication: 'publishing.publications.get',
   updatePublication: 'publishing.publications.update',
   deletePublication: 'publishing.publications.delete',
+  schedulePublication: 'publishing.publications.schedule',
+  publishPublicationNow: 'publishing.publications.publish-now',
+  cancelPublication: 'publishing.publications.cancel',
+  retryPublication: 'publishing.publications.retry',
+  listDeliveries: 'publishing.publications.deliveries',
 
   planAngles: 'publishing.publication-builds.angles',
 } as const;

@@ -12,7 +12,7 @@ export const CONTENT_PROFILES = ['short_text', 'thread', 'link_share', 'image_po
 export const PUBLICATION_STATUSES = ['draft', 'ready', 'scheduled', 'publishing', 'published', 'failed'] as const;
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
 /** Only these may be changed (PATCH); any other status is 409 `publication_not_editable`. */
-export const EDITABLE_PUBLICATION_STATUSES: readonly PublicationStatus[] = ['draft', 'scheduled'];
+export const EDITABLE_PUBLICATION_STATUSES: readonly PublicationStatus[] = ['draft', 'ready', 'scheduled'];
 export const DELIVERY_STATES = ['queued', 'submitted', 'processing', 'provider_scheduled', 'live', 'rejected', 'ambiguous', 'manual_resolution'] as const;
 export const RECOVERY_ACTIONS = ['none', 'retry', 'reconcile', 'manual_resolution'] as const;
 
@@ -23,6 +23,8 @@ export const PUBLICATION_BRIEF_MAX_LENGTH = 1_000;
 export const SEGMENT_DESCRIPTION_MAX_LENGTH = 5_000;
 export const URL_MAX_LENGTH = 2_048;
 export const MAX_SEGMENTS = 100;
+/** Largest random delay a publication may ask for (a day). */
+export const MAX_RANDOM_DELAY_MINUTES = 1_440;
 /** `metadata` and segment `settings`: their JSON text, and how deep they nest. */
 export const JSON_MAP_MAX_LENGTH = 65_536;
 export const JSON_MAP_MAX_DEPTH = 16;
@@ -195,6 +197,18 @@ export class UpdatePublicationRequest {
   @Optional()
   @IsJsonMap()
   metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_RANDOM_DELAY_MINUTES,
+    description: 'each rendition is due at scheduled_at plus a random 0…N minutes of its own; sets random_delay_inherited to false',
+  })
+  @Optional()
+  @IsInt({ message: '$property must be an integer' })
+  @Min(0)
+  @Max(MAX_RANDOM_DELAY_MINUTES)
+  random_delay_minutes?: number;
 
   @ApiPropertyOptional({ type: [PublicationSegmentInput], maxItems: MAX_SEGMENTS, description: 'replaces every segment, in this order' })
   @Optional()

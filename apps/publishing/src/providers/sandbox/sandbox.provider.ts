@@ -1,15 +1,22 @@
 import { createHash } from 'node:crypto';
 import { SANDBOX_PROVIDER } from '@social/contracts';
-import type {
-  AccountMetrics,
-  ConnectedIdentity,
-  FollowRecommendation,
-  InstantConnectProvider,
-  OutgoingPost,
-  PostMetrics,
-  ProviderAccount,
-  PublishedPost,
+import type { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import {
+  DeliveryError,
+  type AccountMetrics,
+  type ConnectedIdentity,
+  type FollowRecommendation,
+  type InstantConnectProvider,
+  type OutgoingPost,
+  type PostMetrics,
+  type ProviderAccount,
+  type PublishedPost,
 } from '../social-provider.js';
+
+/** How long `[sandbox:slow]` holds a call (a test marker: a replica killed meanwhile never stores the post). */
+export const SANDBOX_SLOW_MS = 2_000;
+const UNKNOWN_ONCE = '[sandbox:unknown-once]';
 
 /** Deterministic numbers from a seed: the same account or post always reports the same figures. */
 function seeded(seed: string, salt: string, max: number): number {
@@ -22,12 +29,16 @@ function digest(value: string, length = 16): string {
 
 /**
  * The built-in simulated network (contract §4): no network traffic, no
- * credentials; accepts every post and reports deterministic metrics and
- * recommendations, so trials and tests see realistic, repeatable data.
+ * credentials; accepts posts into its own table (so a duplicate delivery is
+ * visible), reports deterministic metrics and recommendations, so trials and
+ * tests see realistic, repeatable data.
  */
 export class SandboxProvider implements InstantConnectProvider {
   readonly platform = SANDBOX_PROVIDER;
   readonly connectMode = 'instant';
+
+  /** The network keeps what it accepted in `sandbox_posts` of the service's schema. */
+  constructor(private readonly dataSource?: DataSource) {}
 
   connect({ accountId, username }: { accountId: string; username?: string }): ConnectedIdentity {
     const handle = username ?? `sandbox_${accountId.replace(/-/g, '').slice(-8)}`;
@@ -40,16 +51,105 @@ export class SandboxProvider implements InstantConnectProvider {
     };
   }
 
+  /**
+   * Accepts the post into `sandbox_posts` (the network's own store) unless a
+   * marker in its text says otherwise (contract §4):
+   * `[sandbox:reject]` refuses it (validation, not retryable);
+   * `[sandbox:rate-limit-once]` answers 429 with Retry-After 1 s the first time;
+   * `[sandbox:ambiguous-once]` stores it the first time but loses the answer;
+   * `[sandbox:slow]` (tests) holds the call SANDBOX_SLOW_MS before storing, so a replica can die mid-call;
+   * `[sandbox:unknown-once]` (tests) loses the answer the first time without storing, and `findPost`
+   * cannot tell (as a network without markers), so the rendition goes to manual resolution.
+   */
   async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
-    const parts = post.parts.map((_part, index) => {
-      const externalId = `post-${digest(`${account.externalId}:${post.marker}:${index}`)}`;
-      return { externalId, externalUrl: `https://sandbox.invalid/${encodeURIComponent(account.username)}/posts/${externalId}` };
-    });
-    return { ...parts[0], parts };
+    const text = post.parts.map((part) => part.text).join('\n\n');
+    if (text.includes('[sandbox:reject]')) {
+      throw new DeliveryError({
+        outcome: 'rejected',
+        kind: 'validation',
+        code: 'sandbox_rejected',
+        message: 'The sandbox network refused this post ([sandbox:reject]).',
+        httpStatus: 422,
+      });
+    }
+    if (text.includes('[sandbox:rate-limit-once]') && (await this.firstTime(post.marker, 'rate-limit'))) {
+      throw new DeliveryError({
+        outcome: 'retryable',
+        code: 'rate_limited',
+        message: 'The sandbox network is rate limiting this account ([sandbox:rate-limit-once]).',
+        httpStatus: 429,
+        retryAfterMs: 1_000,
+      });
+    }
+    if (text.includes(UNKNOWN_ONCE) && (await this.firstTime(post.marker, 'unknown'))) {
+      throw new DeliveryError({
+        outcome: 'ambiguous',
+        code: 'sandbox_no_answer',
+        message: 'The sandbox network never answered ([sandbox:unknown-once]).',
+        httpStatus: 0,
+      });
+    }
+    if (text.includes('[sandbox:slow]')) await new Promise((resolve) => setTimeout(resolve, SANDBOX_SLOW_MS));
+    const ambiguous = text.includes('[sandbox:ambiguous-once]') && (await this.firstTime(post.marker, 'ambiguous'));
+    const id = uuidv7();
+    await this.db().query(`INSERT INTO sandbox_posts (id, social_account_id, marker, parts, text) VALUES ($1, $2, $3, $4, $5)`, [
+      id,
+      account.id,
+      post.marker,
+      post.parts.length,
+      text,
+    ]);
+    if (ambiguous) {
+      throw new DeliveryError({
+        outcome: 'ambiguous',
+        code: 'sandbox_no_answer',
+        message: 'The sandbox network took the post but never answered ([sandbox:ambiguous-once]).',
+        httpStatus: 0,
+      });
+    }
+    return this.publishedPost(account, id, post.parts.length);
   }
 
-  async findPost(_account: ProviderAccount, _post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
-    return 'unknown';
+  /** The sandbox knows: the post stored under the marker, or null (none: sending again is safe); `[sandbox:unknown-once]` plays a network that cannot tell. */
+  async findPost(account: ProviderAccount, post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
+    const [row] = await this.db().query<Array<{ id: string; parts: number }>>(
+      `SELECT id, parts FROM sandbox_posts WHERE marker = $1 AND social_account_id = $2 ORDER BY created_at, id LIMIT 1`,
+      [post.marker, account.id],
+    );
+    if (row) return this.publishedPost(account, row.id, row.parts);
+    return post.parts.some((part) => part.text.includes(UNKNOWN_ONCE)) ? 'unknown' : null;
+  }
+
+  /** Posts the sandbox accepted per account (`posts_published`); accounts it never posted for are absent. */
+  async countPosts(accountIds: string[]): Promise<Map<string, number>> {
+    if (accountIds.length === 0) return new Map();
+    const rows = await this.db().query<Array<{ id: string; count: number }>>(
+      `SELECT social_account_id AS id, count(*)::int AS count FROM sandbox_posts WHERE social_account_id = ANY($1::uuid[]) GROUP BY 1`,
+      [accountIds],
+    );
+    return new Map(rows.map((row) => [row.id, row.count]));
+  }
+
+  private publishedPost(account: ProviderAccount, id: string, parts: number): PublishedPost {
+    const published = Array.from({ length: parts }, (_, index) => {
+      const externalId = `post-${digest(`${id}:${index}`)}`;
+      return { externalId, externalUrl: `https://sandbox.invalid/${encodeURIComponent(account.username)}/posts/${externalId}` };
+    });
+    return { ...published[0], parts: published };
+  }
+
+  /** True for the first call with this marker and kind, on any replica. */
+  private async firstTime(marker: string, kind: string): Promise<boolean> {
+    const rows: unknown[] = await this.db().query(`INSERT INTO sandbox_once (marker, kind) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING marker`, [
+      marker,
+      kind,
+    ]);
+    return rows.length === 1;
+  }
+
+  private db(): DataSource {
+    if (!this.dataSource) throw new Error('The sandbox network needs the database to publish.');
+    return this.dataSource;
   }
 
   async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {

@@ -1,0 +1,285 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DeliveryAttemptList,
+  FieldError,
+  Principal,
+  Publication,
+  PublicationTargetsRequest,
+  PublicationTransitionRequest,
+  PublishNowRequest,
+  SCHEDULE_MAX_AHEAD_MS,
+  SCHEDULE_PAST_TOLERANCE_MS,
+  SchedulePublicationRequest,
+  WorkspaceRole,
+} from '@social/contracts';
+import { AccessControl, problems } from '@social/platform';
+import { DataSource, EntityManager } from 'typeorm';
+import { PublicationEntity, PublicationSegmentEntity } from '../publications/publication.entity.js';
+import { PublicationsService } from '../publications/publications.service.js';
+import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
+import { changedRows, notifyDue, renderAll, replaceRenditions, type TargetAccount } from './renditions.js';
+
+/** Which statuses each call leaves from (contract §4 "Delivery", transitions). */
+const FROM: Record<'schedule' | 'publish-now' | 'cancel' | 'retry', readonly string[]> = {
+  schedule: ['draft', 'ready', 'scheduled'],
+  'publish-now': ['draft', 'ready', 'scheduled'],
+  cancel: ['scheduled'],
+  retry: ['failed', 'published'],
+};
+type Transition = keyof typeof FROM;
+
+interface AttemptRow {
+  id: string;
+  rendition_id: string;
+  attempt: number;
+  started_at: Date;
+  finished_at: Date | null;
+  outcome: string;
+  error_code: string;
+  error_message: string;
+  http_status: number;
+}
+
+/** Where targets came from, for the 422 that names a refused one. */
+type TargetSource = { kind: 'accounts' } | { kind: 'set' } | { kind: 'existing' };
+
+/**
+ * The delivery operations on a publication (contract §4 "Delivery"):
+ * schedule, publish-now, cancel, retry and the attempts list. Each call
+ * moves the publication only from the statuses the transitions table allows
+ * and only at the revision the caller saw: both sit in one UPDATE's WHERE, so
+ * of two racing calls one wins and the other changes nothing.
+ */
+@Injectable()
+export class DeliveryOperations {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessControl,
+    private readonly publications: PublicationsService,
+  ) {}
+
+  async schedule(principal: Principal, id: string, input: SchedulePublicationRequest): Promise<Publication> {
+    const found = await this.findVisible(principal, id, 'editor');
+    const scheduledAt = new Date(input.scheduled_at);
+    const now = Date.now();
+    if (scheduledAt.getTime() < now - SCHEDULE_PAST_TOLERANCE_MS) throw problems.invalid('body.scheduled_at', 'is in the past', input.scheduled_at);
+    if (scheduledAt.getTime() > now + SCHEDULE_MAX_AHEAD_MS) throw problems.invalid('body.scheduled_at', 'is more than 2 years ahead', input.scheduled_at);
+    await this.dataSource.transaction(async (db) => {
+      const targets = await this.resolveTargets(db, found, input);
+      const publication = await this.transition(db, id, input.expected_revision, 'schedule', {
+        status: 'scheduled',
+        scheduled_at: scheduledAt,
+        social_set_id: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
+      });
+      await this.render(db, publication, targets, scheduledAt, publication.randomDelayMinutes);
+      // Every scheduler looks again at its next due time (this one may be sooner than what it sleeps until).
+      await notifyDue(db);
+    });
+    return this.publications.read(id);
+  }
+
+  async publishNow(principal: Principal, id: string, input: PublishNowRequest): Promise<Publication> {
+    const found = await this.findVisible(principal, id, 'editor');
+    await this.dataSource.transaction(async (db) => {
+      const targets = await this.resolveTargets(db, found, input);
+      const now = new Date();
+      const publication = await this.transition(db, id, input.expected_revision, 'publish-now', {
+        status: 'publishing',
+        scheduled_at: now,
+        social_set_id: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
+      });
+      // Due at once: no random delay.
+      await this.render(db, publication, targets, now, 0);
+      await notifyDue(db);
+    });
+    return this.publications.read(id);
+  }
+
+  /** Back to draft; its renditions go (none was delivered: the publication would be publishing). */
+  async cancel(principal: Principal, id: string, input: PublicationTransitionRequest): Promise<Publication> {
+    await this.findVisible(principal, id, 'editor');
+    await this.dataSource.transaction(async (db) => {
+      await this.transition(db, id, input.expected_revision, 'cancel', { status: 'draft', scheduled_at: null });
+      await db.query(`DELETE FROM renditions WHERE publication_id = $1`, [id]);
+    });
+    return this.publications.read(id);
+  }
+
+  /** The failed renditions only go again, each with a new round of attempts; the others keep what they have. */
+  async retry(principal: Principal, id: string, input: PublicationTransitionRequest): Promise<Publication> {
+    await this.findVisible(principal, id, 'editor');
+    await this.dataSource.transaction(async (db) => {
+      await this.transition(db, id, input.expected_revision, 'retry', { status: 'publishing' });
+      const retried = await changedRows(
+        db,
+        `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'none',
+                delivery_error_code = '', delivery_error_kind = '', delivery_error_http_status = 0, delivery_terminal_reason = '',
+                delivery_next_reconciliation_at = NULL, error_action = '', error_code = '', error_kind = '', error_message = '',
+                error_http_status = 0, error_retryable = false, error_retry_at = NULL,
+                round_attempts = 0, reconcile_failures = 0, next_action_at = now(), lease_owner = '', lease_expires_at = NULL,
+                updated_at = now()
+          WHERE publication_id = $1 AND status = 'failed' RETURNING id`,
+        [id],
+      );
+      // A published publication without failed renditions has nothing to retry: refused, and the UPDATE above rolls back.
+      if (retried.length === 0) throw this.invalidTransition('retry', 'published', 'it has no failed renditions');
+      await notifyDue(db);
+    });
+    return this.publications.read(id);
+  }
+
+  /** Every attempt of every rendition, oldest first. */
+  async deliveries(principal: Principal, id: string): Promise<DeliveryAttemptList> {
+    await this.findVisible(principal, id, 'viewer');
+    const rows: AttemptRow[] = await this.dataSource.query(
+      `SELECT id, rendition_id, attempt, started_at, finished_at, outcome, error_code, error_message, http_status
+         FROM delivery_attempts WHERE publication_id = $1 ORDER BY started_at, id`,
+      [id],
+    );
+    return {
+      attempts: rows.map((row) => ({
+        id: row.id,
+        rendition_id: row.rendition_id,
+        attempt: row.attempt,
+        started_at: row.started_at.toISOString(),
+        finished_at: row.finished_at ? row.finished_at.toISOString() : '',
+        outcome: row.outcome,
+        error_code: row.error_code,
+        error_message: row.error_message,
+        http_status: row.http_status,
+      })),
+    };
+  }
+
+  private findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<PublicationEntity> {
+    return this.access.requireVisible(principal, () => this.dataSource.getRepository(PublicationEntity).findOneBy({ id }), need, 'No such publication.');
+  }
+
+  /**
+   * Moves the publication if it is at the caller's revision and in a status
+   * the call leaves from (one UPDATE), adding 1 to its revision; else the
+   * refusal explained from the row: a stale revision first, then the status.
+   */
+  private async transition(
+    db: EntityManager,
+    id: string,
+    expectedRevision: number,
+    call: Transition,
+    set: { status: string; scheduled_at?: Date | null; social_set_id?: string | null },
+  ): Promise<PublicationEntity> {
+    const values: unknown[] = [id, expectedRevision, FROM[call], set.status];
+    const assignments = ['status = $4', 'revision = revision + 1', 'updated_at = now()'];
+    if (set.scheduled_at !== undefined) assignments.push(`scheduled_at = $${values.push(set.scheduled_at)}`);
+    if (set.social_set_id !== undefined) assignments.push(`social_set_id = $${values.push(set.social_set_id)}`);
+    const rows = await changedRows(
+      db,
+      `UPDATE publications SET ${assignments.join(', ')} WHERE id = $1 AND revision = $2 AND status = ANY($3::text[]) RETURNING id`,
+      values,
+    );
+    const current = await db.getRepository(PublicationEntity).findOneBy({ id });
+    if (!current) throw problems.notFound('No such publication.');
+    if (rows.length === 1) return current;
+    if (current.revision !== expectedRevision) {
+      throw problems.conflict(
+        'revision_conflict',
+        `The publication is at revision ${current.revision}, not ${expectedRevision}; read it again and retry.`,
+        { current_revision: current.revision },
+      );
+    }
+    throw this.invalidTransition(call, current.status);
+  }
+
+  private invalidTransition(call: Transition, status: string, why?: string) {
+    return problems.conflict(
+      'invalid_transition',
+      `A ${status} publication cannot be ${call === 'publish-now' ? 'published now' : call === 'schedule' ? 'scheduled' : call === 'cancel' ? 'cancelled' : 'retried'}` +
+        (why ? `: ${why}.` : `; only ${FROM[call].join(', ')} ones can.`),
+      { current_status: status },
+    );
+  }
+
+  /**
+   * The target accounts: `account_ids`, or the accounts of `social_set_id`,
+   * or, when neither is sent, the publication's renditions or its social set.
+   * Every one must be an active account of the publication's workspace (422).
+   */
+  private async resolveTargets(
+    db: EntityManager,
+    publication: PublicationEntity,
+    input: PublicationTargetsRequest,
+  ): Promise<{ accounts: TargetAccount[]; source: TargetSource }> {
+    if (input.social_set_id !== undefined && input.account_ids !== undefined) {
+      throw problems.invalid('body.account_ids', 'cannot be sent with social_set_id: name the targets one way');
+    }
+    if (input.account_ids !== undefined) {
+      const ids = await requireActiveAccounts(db, publication.workspaceId, input.account_ids, (index) => `body.account_ids[${index}]`);
+      return { accounts: await this.accountsByIds(db, ids), source: { kind: 'accounts' } };
+    }
+    if (input.social_set_id !== undefined) {
+      return { accounts: await this.setAccounts(db, publication.workspaceId, input.social_set_id, 'body.social_set_id'), source: { kind: 'set' } };
+    }
+    const existing: Array<{ social_account_id: string; settings: Record<string, unknown>; output_profile: string }> = await db.query(
+      `SELECT social_account_id, settings, output_profile FROM renditions WHERE publication_id = $1 ORDER BY created_at, id`,
+      [publication.id],
+    );
+    if (existing.length > 0) {
+      const ids = await requireActiveAccounts(db, publication.workspaceId, existing.map((row) => row.social_account_id), () => 'body.account_ids');
+      // The renditions' own settings stay with their accounts.
+      const accounts = (await this.accountsByIds(db, ids)).map((account, index) => ({
+        ...account,
+        settings: existing[index].settings,
+        output_profile: existing[index].output_profile,
+      }));
+      return { accounts, source: { kind: 'existing' } };
+    }
+    if (publication.socialSetId) {
+      return { accounts: await this.setAccounts(db, publication.workspaceId, publication.socialSetId, 'body.social_set_id'), source: { kind: 'existing' } };
+    }
+    throw problems.invalid('body.account_ids', 'is required (or social_set_id): the publication has no targets yet');
+  }
+
+  private async accountsByIds(db: EntityManager, ids: string[]): Promise<TargetAccount[]> {
+    const rows: TargetAccount[] = await db.query(`SELECT id, platform, username FROM social_accounts WHERE id = ANY($1::uuid[])`, [ids]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id)).filter((account): account is TargetAccount => account !== undefined);
+  }
+
+  /** The set's accounts in its order; the set must be the workspace's, not empty, and every account active. */
+  private async setAccounts(db: EntityManager, workspaceId: string, setId: string, location: string): Promise<TargetAccount[]> {
+    const [set]: Array<{ id: string }> = await db.query(`SELECT id FROM social_sets WHERE id = $1 AND workspace_id = $2`, [setId.toLowerCase(), workspaceId]);
+    if (!set) throw problems.invalid(location, 'is not a social set of this workspace', setId);
+    const rows: Array<TargetAccount & { status: string }> = await db.query(
+      `SELECT a.id, a.platform, a.username, a.status, m.default_settings AS settings, m.default_output_profile AS output_profile
+         FROM social_set_accounts m JOIN social_accounts a ON a.id = m.social_account_id
+        WHERE m.social_set_id = $1 ORDER BY m.display_order FOR SHARE OF a`,
+      [set.id],
+    );
+    if (rows.length === 0) throw problems.invalid(location, 'holds no account to publish to', setId);
+    const inactive = rows.filter((row) => row.status !== 'active');
+    if (inactive.length > 0) {
+      throw problems.invalid(location, `holds accounts that are not active: ${inactive.map((row) => `${row.platform} @${row.username} (${row.id})`).join(', ')}`, setId);
+    }
+    return rows.map(({ status: _status, ...account }) => account);
+  }
+
+  /** Renders for every target and replaces the renditions; a target whose network cannot take it is 422 naming the account. */
+  private async render(
+    db: EntityManager,
+    publication: PublicationEntity,
+    targets: { accounts: TargetAccount[]; source: TargetSource },
+    dueAt: Date,
+    randomDelayMinutes: number,
+  ): Promise<void> {
+    const segments = await db.getRepository(PublicationSegmentEntity).find({ where: { publicationId: publication.id }, order: { position: 'ASC' } });
+    const { parts, refusals } = renderAll(publication, segments, targets.accounts);
+    if (refusals.length > 0) {
+      const errors: FieldError[] = refusals.map(({ account, reason }) => {
+        const index = targets.accounts.indexOf(account);
+        const location = targets.source.kind === 'accounts' ? `body.account_ids[${index}]` : targets.source.kind === 'set' ? 'body.social_set_id' : 'body.account_ids';
+        return { location, message: `${account.platform} account @${account.username} (${account.id}): the text ${reason}`, value: account.id };
+      });
+      throw problems.validation(errors, errors.map((error) => `${error.location}: ${error.message}`).join('; ') + '.');
+    }
+    await replaceRenditions(db, publication, targets.accounts, parts, dueAt, randomDelayMinutes);
+  }
+}

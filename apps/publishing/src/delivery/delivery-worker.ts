@@ -1,0 +1,590 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  MAX_DELIVERY_ATTEMPTS,
+  RENDITION_FAILED_SUBJECT,
+  RENDITION_NEEDS_ATTENTION_SUBJECT,
+  RENDITION_PUBLISHED_SUBJECT,
+  type RenditionEventBase,
+  type RenditionFailedEvent,
+  type RenditionNeedsAttentionEvent,
+  type RenditionPublishedEvent,
+} from '@social/contracts';
+import { enqueueEvent, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import type { Pool, PoolClient } from 'pg';
+import type { Logger } from 'pino';
+import { DataSource, EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import type { PublishingConfig } from '../config.js';
+import { ProviderError } from '../providers/provider-error.js';
+import { ProviderRegistry } from '../providers/provider-registry.js';
+import { DeliveryError, type DeliveryFailure, type OutgoingPost, type ProviderAccount, type PublishedPost } from '../providers/social-provider.js';
+import { ProviderAccounts } from '../social-accounts/provider-accounts.js';
+import { changedRows, deliveryChannel, deriveStatus } from './renditions.js';
+import { errorActionFor, retryDelayMs } from './retry-policy.js';
+
+/** A rendition as the claim hands it over. */
+interface Claimed {
+  id: string;
+  publication_id: string;
+  social_account_id: string;
+  platform: string;
+  delivery_state: string;
+  delivery_current_attempt_id: string | null;
+  delivery_current_attempt_number: number;
+  round_attempts: number;
+  reconcile_failures: number;
+  /** The rendition's segments as the network gets them, in order. */
+  parts: Array<{ title: string; text: string; link: string }>;
+  settings: Record<string, unknown>;
+}
+
+/** Reconciliations that could not reach the network before the rendition goes to manual resolution. */
+const MAX_RECONCILE_FAILURES = 5;
+/** Thrown inside a transaction to roll it back when the rendition is no longer ours (cancelled, re-rendered, account gone). */
+class NotOurs extends Error {}
+
+/**
+ * The scheduler (contract §4 "Delivery"), one per publishing replica.
+ *
+ * Due renditions are claimed from PostgreSQL in short transactions
+ * (`FOR UPDATE SKIP LOCKED`, then a lease: `lease_owner`, `lease_expires_at`),
+ * so any number of replicas share the work and never hold the same rendition.
+ * Before calling the network the attempt is committed as `submitted`; the
+ * lease is renewed while the call runs. A rendition found `submitted` with an
+ * expired lease means its replica died mid-call: the outcome is unknown, so it
+ * becomes `ambiguous` and the network is asked (`findPost`) before anything is
+ * sent again. Outcomes, the publication's derived status and the durable
+ * event are written in one transaction that holds only while the lease is ours.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  /** Who holds a lease: host, process and a random tag (a restarted process is someone else). */
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private running?: Promise<void>;
+  private stopped = false;
+  private heartbeat?: NodeJS.Timeout;
+  private listener?: PoolClient;
+  private wakeRequested = false;
+  private interrupt?: () => void;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly providers: ProviderRegistry,
+    private readonly accounts: ProviderAccounts,
+    @Inject(SERVICE_CONFIG) private readonly config: PublishingConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.running = this.loop();
+    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(200, Math.floor(this.config.DELIVERY_LEASE_MS / 3)));
+  }
+
+  /** Claims nothing more, lets the calls in progress finish and record their outcome, then stops listening. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.interrupt?.();
+    await this.running;
+    await Promise.allSettled([...this.inFlight.values()]);
+    clearInterval(this.heartbeat);
+    const client = this.listener;
+    this.listener = undefined;
+    client?.release(true);
+  }
+
+  private async loop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      let delay = this.config.DELIVERY_POLL_MS;
+      try {
+        await this.listen();
+        const concurrency = this.config.DELIVERY_CONCURRENCY;
+        const free = concurrency - this.inFlight.size;
+        // Claim in batches: wait until a quarter of the slots are free (or all, when idle).
+        if (free >= Math.max(1, Math.floor(concurrency / 4)) || this.inFlight.size === 0) {
+          const rows = await this.claim(free);
+          for (const row of rows) this.start(row);
+          if (rows.length === free) {
+            // Saturated: more may be due; go on as soon as slots free up.
+            await this.pause(this.config.DELIVERY_POLL_MS);
+            continue;
+          }
+        } else {
+          await this.pause(this.config.DELIVERY_POLL_MS);
+          continue;
+        }
+        delay = await this.untilNextDue(delay);
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
+        this.logger.warn({ err: error, retry_in_ms: delay }, 'scheduler could not claim renditions');
+      }
+      await this.pause(delay);
+    }
+  }
+
+  /** Due renditions, or ones whose holder's lease ran out, leased to this replica in one short transaction. */
+  private async claim(limit: number): Promise<Claimed[]> {
+    if (limit <= 0) return [];
+    return changedRows<Claimed>(
+      this.dataSource,
+      `WITH due AS (
+         SELECT id FROM renditions
+          WHERE next_action_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
+          ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       UPDATE renditions r SET lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
+         FROM due WHERE r.id = due.id
+       RETURNING r.id, r.publication_id, r.social_account_id, r.platform, r.delivery_state, r.delivery_current_attempt_id,
+                 r.delivery_current_attempt_number, r.round_attempts, r.reconcile_failures, r.settings,
+                 (SELECT coalesce(json_agg(json_build_object(
+                           'title', coalesce(nullif(s.title_override, ''), s.title),
+                           'text', coalesce(nullif(s.body_override, ''), s.body),
+                           'link', coalesce(nullif(s.url_override, ''), s.url)) ORDER BY s.position), '[]'::json)
+                    FROM rendition_segments s WHERE s.rendition_id = r.id) AS parts`,
+      [limit, this.owner, this.config.DELIVERY_LEASE_MS],
+    );
+  }
+
+  /** How long to sleep: until the next future due time, at most one poll interval. */
+  private async untilNextDue(poll: number): Promise<number> {
+    const [next]: Array<{ at: Date }> = await this.dataSource.query(
+      `SELECT next_action_at AS at FROM renditions WHERE next_action_at > now() ORDER BY next_action_at LIMIT 1`,
+    );
+    return next ? Math.max(0, Math.min(poll, next.at.getTime() - Date.now() + 5)) : poll;
+  }
+
+  private start(row: Claimed): void {
+    const task = this.process(row)
+      .catch((error: unknown) => this.logger.error({ err: error, rendition_id: row.id }, 'delivery failed unexpectedly; the lease will run out and another try reconciles'))
+      .finally(() => {
+        this.inFlight.delete(row.id);
+        this.wake();
+      });
+    this.inFlight.set(row.id, task);
+  }
+
+  private async process(row: Claimed): Promise<void> {
+    switch (row.delivery_state) {
+      case 'queued':
+        return this.send(row);
+      case 'submitted':
+        // The replica that submitted it died (its lease ran out): nobody knows whether the network has it.
+        await this.markAmbiguous(row, row.delivery_current_attempt_id, {
+          outcome: 'ambiguous',
+          code: 'delivery_interrupted',
+          message: 'The replica delivering it stopped during the call; asking the network whether the post exists.',
+          httpStatus: 0,
+        });
+        return this.reconcile(row);
+      case 'ambiguous':
+        return this.reconcile(row);
+      default:
+        await this.dataSource.query(`UPDATE renditions SET next_action_at = NULL, lease_owner = '', lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2`, [
+          row.id,
+          this.owner,
+        ]);
+    }
+  }
+
+  /** One attempt: committed as `submitted`, then the network, then the outcome. */
+  private async send(row: Claimed): Promise<void> {
+    let loaded: Awaited<ReturnType<DeliveryWorker['load']>>;
+    try {
+      loaded = await this.load(row);
+    } catch (error) {
+      // ProviderAccounts refreshes grants: a network that refused the refresh means the account must be reconnected.
+      if (error instanceof ProviderError && error.failure === 'refused') {
+        return this.fail(row, null, 'auth', { code: 'account_reconnect_required', message: 'The network refused the account\'s grant; reconnect the account.', httpStatus: 0 }, 'rejected');
+      }
+      if (error instanceof ProviderError) {
+        // The network could not be asked for a fresh grant: try again later; nothing was sent, so no attempt is counted.
+        this.logger.warn({ err: error, rendition_id: row.id }, 'could not get the account ready for delivery; trying again later');
+        await this.dataSource.query(
+          `UPDATE renditions SET next_action_at = now() + make_interval(secs => $3::int / 1000.0), lease_owner = '', lease_expires_at = NULL
+            WHERE id = $1 AND lease_owner = $2`,
+          [row.id, this.owner, this.config.DELIVERY_RETRY_BASE_MS * 8],
+        );
+        return;
+      }
+      throw error;
+    }
+    if (!loaded) return;
+    const { account, post } = loaded;
+    if (row.round_attempts >= MAX_DELIVERY_ATTEMPTS) {
+      return this.fail(row, row.delivery_current_attempt_id, 'transient', { code: 'retries_exhausted', message: 'No attempts left.', httpStatus: 0 }, 'retries_exhausted');
+    }
+    const attemptId = uuidv7();
+    const attempt = row.delivery_current_attempt_number + 1;
+    const startedAt = new Date();
+    const submitted = await this.inTransaction(row, async (db) => {
+      // One statement: the rendition (only while it is ours and queued), its attempt, its segments, the publication's start.
+      const [{ submitted: ok }]: Array<{ submitted: number }> = await db.query(
+        `WITH r AS (
+           UPDATE renditions SET status = 'publishing', delivery_state = 'submitted', delivery_recovery_action = 'none',
+                  delivery_current_attempt_id = $3, delivery_current_attempt_number = $4, delivery_current_attempt_created_at = $5,
+                  round_attempts = round_attempts + 1, updated_at = now()
+            WHERE id = $1 AND lease_owner = $2 AND delivery_state = 'queued' RETURNING id, publication_id),
+         a AS (
+           INSERT INTO delivery_attempts (id, rendition_id, publication_id, attempt, started_at, outcome)
+           SELECT $3, id, publication_id, $4, $5, 'submitted' FROM r RETURNING id),
+         s AS (UPDATE rendition_segments SET status = 'publishing' WHERE rendition_id IN (SELECT id FROM r) RETURNING id),
+         p AS (
+           UPDATE publications SET status = 'publishing', actual_run_at = coalesce(actual_run_at, $5), updated_at = now()
+            WHERE id IN (SELECT publication_id FROM r) AND (status <> 'publishing' OR actual_run_at IS NULL) RETURNING id)
+         SELECT (SELECT count(*) FROM r)::int AS submitted, (SELECT count(*) FROM a) AS attempts, (SELECT count(*) FROM s) AS segments,
+                (SELECT count(*) FROM p) AS publications`,
+        [row.id, this.owner, attemptId, attempt, startedAt],
+      );
+      if (ok === 0) throw new NotOurs();
+    });
+    if (!submitted) return;
+    const current: Claimed = { ...row, delivery_state: 'submitted', delivery_current_attempt_id: attemptId, delivery_current_attempt_number: attempt, round_attempts: row.round_attempts + 1 };
+    let published: PublishedPost;
+    try {
+      published = await this.publish(account, post);
+    } catch (error) {
+      const failure: DeliveryFailure =
+        error instanceof DeliveryError
+          ? error.failure
+          : // Anything else may have happened after the request left: never resend blindly.
+            { outcome: 'ambiguous', code: 'delivery_outcome_unknown', message: 'The call to the network ended without a usable answer.', httpStatus: 0 };
+      if (!(error instanceof DeliveryError)) this.logger.warn({ err: error, rendition_id: row.id }, 'publish threw something other than a DeliveryError: ambiguous');
+      return this.afterFailure(current, attemptId, failure);
+    }
+    await this.goLive(current, attemptId, published, false);
+  }
+
+  private async afterFailure(row: Claimed, attemptId: string, failure: DeliveryFailure): Promise<void> {
+    if (failure.outcome === 'rejected') return this.fail(row, attemptId, failure.kind, failure, 'rejected');
+    if (failure.outcome === 'ambiguous') {
+      const reconcileNow = failure.code !== 'delivery_call_timeout';
+      await this.markAmbiguous(row, attemptId, failure, reconcileNow ? 0 : this.config.DELIVERY_LEASE_MS);
+      if (reconcileNow) await this.reconcile({ ...row, delivery_state: 'ambiguous' });
+      return;
+    }
+    const delay = retryDelayMs(row.round_attempts, this.config.DELIVERY_RETRY_BASE_MS, failure.retryAfterMs);
+    if (delay === null) return this.fail(row, attemptId, 'transient', failure, 'retries_exhausted');
+    await this.inTransaction(row, async (db) => {
+      await this.finishAttempt(db, attemptId, 'retry', failure);
+      const updated = await changedRows(db, 
+        `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'retry',
+                delivery_error_code = $3, delivery_error_kind = 'transient', delivery_error_http_status = $4,
+                error_code = $3, error_kind = 'transient', error_message = $5, error_http_status = $4, error_action = 'retry',
+                error_retryable = true, error_retry_at = now() + make_interval(secs => $6::int / 1000.0),
+                next_action_at = now() + make_interval(secs => $6::int / 1000.0), lease_owner = '', lease_expires_at = NULL, updated_at = now()
+          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
+        [row.id, this.owner, failure.code, failure.httpStatus, failure.message, delay],
+      );
+      if (updated.length === 0) throw new NotOurs();
+      await db.query(`UPDATE rendition_segments SET status = 'scheduled' WHERE rendition_id = $1`, [row.id]);
+    });
+  }
+
+  /** The answer was lost: `ambiguous`, to be reconciled `afterMs` from now. */
+  private async markAmbiguous(row: Claimed, attemptId: string | null, failure: DeliveryFailure, afterMs = 0): Promise<void> {
+    const at = new Date(Date.now() + afterMs);
+    await this.inTransaction(row, async (db) => {
+      if (attemptId) await this.finishAttempt(db, attemptId, 'ambiguous', failure);
+      const updated = await changedRows(db, 
+        `UPDATE renditions SET delivery_state = 'ambiguous', delivery_recovery_action = 'reconcile',
+                delivery_error_code = $3, delivery_error_http_status = $4, error_code = $3, error_message = $5, error_http_status = $4,
+                error_kind = '', error_action = '', error_retryable = false, delivery_next_reconciliation_at = $6, next_action_at = $6,
+                lease_expires_at = CASE WHEN $7::boolean THEN NULL ELSE lease_expires_at END,
+                lease_owner = CASE WHEN $7::boolean THEN '' ELSE lease_owner END, updated_at = now()
+          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
+        [row.id, this.owner, failure.code, failure.httpStatus, failure.message, at, afterMs > 0],
+      );
+      if (updated.length === 0) throw new NotOurs();
+    });
+  }
+
+  /**
+   * Asks the network whether the attempt in doubt created the post: found →
+   * live; certainly not → sent again (a new attempt); cannot tell → manual
+   * resolution. A network that cannot be asked is asked again later.
+   */
+  private async reconcile(row: Claimed): Promise<void> {
+    const loaded = await this.load(row);
+    if (!loaded) return;
+    const since = await this.attemptStart(row.delivery_current_attempt_id);
+    let found: PublishedPost | null | 'unknown';
+    try {
+      const provider = this.providers.get(row.platform);
+      found = provider ? await provider.findPost(loaded.account, loaded.post, since) : 'unknown';
+    } catch (error) {
+      const failures = row.reconcile_failures + 1;
+      this.logger.warn({ err: error, rendition_id: row.id, failures }, 'reconciliation could not ask the network');
+      if (failures >= MAX_RECONCILE_FAILURES) return this.needsAttention(row);
+      const at = new Date(Date.now() + (retryDelayMs(Math.min(failures, 4), this.config.DELIVERY_RETRY_BASE_MS, undefined) ?? 60_000));
+      await this.dataSource.query(
+        `UPDATE renditions SET reconcile_failures = $3, delivery_next_reconciliation_at = $4, next_action_at = $4, lease_owner = '', lease_expires_at = NULL
+          WHERE id = $1 AND lease_owner = $2`,
+        [row.id, this.owner, failures, at],
+      );
+      return;
+    }
+    if (found === 'unknown') return this.needsAttention(row);
+    if (found) return this.goLive(row, row.delivery_current_attempt_id, found, true);
+    // The network says for certain it has no such post: sending again is safe.
+    const requeued = await this.inTransaction(row, async (db) => {
+      const updated = await changedRows(db, 
+        `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'none',
+                delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL, updated_at = now()
+          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
+        [row.id, this.owner],
+      );
+      if (updated.length === 0) throw new NotOurs();
+    });
+    if (requeued) await this.send({ ...row, delivery_state: 'queued' });
+  }
+
+  private async goLive(row: Claimed, attemptId: string | null, published: PublishedPost, reconciled: boolean): Promise<void> {
+    await this.inTransaction(row, async (db, workspaceId) => {
+      const parts = published.parts.length > 0 ? published.parts : [published];
+      const [{ live }]: Array<{ live: number }> = await db.query(
+        `WITH r AS (
+           UPDATE renditions SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
+                external_id = $3, external_url = $4, delivery_external_id = $3, delivery_external_url = $4,
+                delivery_error_code = '', delivery_error_kind = '', delivery_error_http_status = 0, delivery_terminal_reason = '',
+                error_code = '', error_kind = '', error_message = '', error_http_status = 0, error_action = '', error_retryable = false,
+                error_retry_at = NULL, delivery_next_reconciliation_at = NULL,
+                delivery_last_reconciled_at = CASE WHEN $5::boolean THEN now() ELSE delivery_last_reconciled_at END,
+                next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
+          WHERE id = $1 AND lease_owner = $2 RETURNING id),
+         s AS (
+           UPDATE rendition_segments s SET status = 'published', external_id = p.external_id, external_url = p.external_url
+             FROM unnest($6::text[], $7::text[]) WITH ORDINALITY AS p (external_id, external_url, n)
+            WHERE s.rendition_id IN (SELECT id FROM r) AND s.position = p.n - 1 RETURNING s.id),
+         a AS (
+           UPDATE delivery_attempts SET finished_at = now(), outcome = 'live', error_code = '', error_message = '', http_status = 0
+            WHERE id = $8 AND NOT $5::boolean AND EXISTS (SELECT 1 FROM r) RETURNING id)
+         SELECT (SELECT count(*) FROM r)::int AS live, (SELECT count(*) FROM s) AS segments, (SELECT count(*) FROM a) AS attempts`,
+        [
+          row.id,
+          this.owner,
+          published.externalId,
+          published.externalUrl,
+          reconciled,
+          parts.map((part) => part.externalId),
+          parts.map((part) => part.externalUrl),
+          attemptId,
+        ],
+      );
+      if (live === 0) throw new NotOurs();
+      await deriveStatus(db, row.publication_id, true);
+      await enqueueEvent(db, RENDITION_PUBLISHED_SUBJECT, {
+        ...this.eventBase(row, workspaceId),
+        external_id: published.externalId,
+        external_url: published.externalUrl,
+      } satisfies RenditionPublishedEvent);
+    });
+  }
+
+  /** Ends the rendition `failed` (rejected, or its attempts spent). */
+  private async fail(
+    row: Claimed,
+    attemptId: string | null,
+    kind: string,
+    failure: { code: string; message: string; httpStatus: number },
+    terminalReason: 'rejected' | 'retries_exhausted',
+  ): Promise<void> {
+    const action = errorActionFor(kind);
+    await this.inTransaction(row, async (db, workspaceId) => {
+      if (attemptId) await this.finishAttempt(db, attemptId, terminalReason === 'rejected' ? 'rejected' : 'retry', failure);
+      const updated = await changedRows(db, 
+        `UPDATE renditions SET status = 'failed', delivery_state = 'rejected', delivery_recovery_action = 'none',
+                delivery_error_code = $3, delivery_error_kind = $4, delivery_error_http_status = $5, delivery_terminal_reason = $6,
+                error_code = $3, error_kind = $4, error_message = $7, error_http_status = $5, error_action = $8,
+                error_retryable = false, error_retry_at = NULL, next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
+          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
+        [row.id, this.owner, failure.code, kind, failure.httpStatus, terminalReason, failure.message, action],
+      );
+      if (updated.length === 0) throw new NotOurs();
+      await db.query(`UPDATE rendition_segments SET status = 'failed' WHERE rendition_id = $1`, [row.id]);
+      await deriveStatus(db, row.publication_id, true);
+      await enqueueEvent(db, RENDITION_FAILED_SUBJECT, {
+        ...this.eventBase(row, workspaceId),
+        error_code: failure.code,
+        error_kind: kind,
+        error_message: failure.message,
+        error_action: action,
+        terminal_reason: terminalReason,
+      } satisfies RenditionFailedEvent);
+    });
+  }
+
+  /** Nobody can tell whether the network has it: `manual_resolution`, and a person is told. */
+  private async needsAttention(row: Claimed): Promise<void> {
+    const code = 'delivery_outcome_unknown';
+    const message = 'The network cannot tell whether the post was created; check the account and retry if it is missing.';
+    await this.inTransaction(row, async (db, workspaceId) => {
+      const updated = await changedRows(db, 
+        `UPDATE renditions SET status = 'failed', delivery_state = 'manual_resolution', delivery_recovery_action = 'manual_resolution',
+                delivery_terminal_reason = 'outcome_unknown', delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL,
+                delivery_error_code = $3, error_code = $3, error_message = $4, error_kind = 'unknown', error_action = 'check_network',
+                error_retryable = false, next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
+          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
+        [row.id, this.owner, code, message],
+      );
+      if (updated.length === 0) throw new NotOurs();
+      await db.query(`UPDATE rendition_segments SET status = 'failed' WHERE rendition_id = $1`, [row.id]);
+      await deriveStatus(db, row.publication_id, true);
+      await enqueueEvent(db, RENDITION_NEEDS_ATTENTION_SUBJECT, {
+        ...this.eventBase(row, workspaceId),
+        error_code: code,
+        error_message: message,
+        error_action: 'check_network',
+      } satisfies RenditionNeedsAttentionEvent);
+    });
+  }
+
+  /**
+   * Runs `work` in a transaction that first locks the publication (always
+   * publication before rendition, as cancel and disconnect do, so they never
+   * deadlock). False when the rendition is no longer ours (cancelled,
+   * re-rendered, its account disconnected): nothing is written.
+   */
+  private async inTransaction(row: Claimed, work: (db: EntityManager, workspaceId: string) => Promise<void>): Promise<boolean> {
+    try {
+      await this.dataSource.transaction(async (db) => {
+        const [publication]: Array<{ workspace_id: string }> = await db.query(`SELECT workspace_id FROM publications WHERE id = $1 FOR UPDATE`, [
+          row.publication_id,
+        ]);
+        if (!publication) throw new NotOurs();
+        await work(db, publication.workspace_id);
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof NotOurs) {
+        this.logger.info({ rendition_id: row.id }, 'rendition no longer ours (cancelled, re-rendered or its account removed); left alone');
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  private async finishAttempt(db: EntityManager, attemptId: string, outcome: string, failure?: { code: string; message: string; httpStatus: number }): Promise<void> {
+    await db.query(
+      `UPDATE delivery_attempts SET finished_at = now(), outcome = $2, error_code = $3, error_message = $4, http_status = $5 WHERE id = $1`,
+      [attemptId, outcome, failure?.code ?? '', failure?.message ?? '', failure?.httpStatus ?? 0],
+    );
+  }
+
+  /** The account through ProviderAccounts (the one way to a grant) and the post from the rendition's segments; null when either is gone. */
+  private async load(row: Claimed): Promise<{ account: ProviderAccount; post: OutgoingPost } | null> {
+    const account = await this.accounts.find(row.social_account_id);
+    if (!account || row.parts.length === 0) {
+      this.logger.info({ rendition_id: row.id }, 'rendition or its account is gone; nothing to deliver');
+      return null;
+    }
+    return {
+      account,
+      // The marker is the rendition's id: stable across attempts, so findPost can tell whether a lost call created the post.
+      post: { marker: row.id, parts: row.parts.map((part) => ({ ...part, media: [] })), settings: row.settings },
+    };
+  }
+
+  /**
+   * The network call, bounded generously (a hung call must not hold a slot
+   * forever); a call that outlives the bound is ambiguous and reconciled only
+   * after another lease length, when it can no longer land.
+   */
+  private async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
+    const provider = this.providers.get(account.platform);
+    if (!provider) {
+      throw new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable', message: `No adapter publishes to ${account.platform}.`, httpStatus: 0 });
+    }
+    const boundMs = Math.max(this.config.PROVIDER_TIMEOUT_MS * 5, 30_000);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new DeliveryError({ outcome: 'ambiguous', code: 'delivery_call_timeout', message: 'The network did not answer in time.', httpStatus: 0 })),
+        boundMs,
+      );
+    });
+    try {
+      return await Promise.race([provider.publish(account, post), bound]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async attemptStart(attemptId: string | null): Promise<Date> {
+    if (!attemptId) return new Date(0);
+    const [attempt]: Array<{ started_at: Date }> = await this.dataSource.query(`SELECT started_at FROM delivery_attempts WHERE id = $1`, [attemptId]);
+    return attempt?.started_at ?? new Date(0);
+  }
+
+  private eventBase(row: Claimed, workspaceId: string): RenditionEventBase {
+    return {
+      workspace_id: workspaceId,
+      publication_id: row.publication_id,
+      rendition_id: row.id,
+      social_account_id: row.social_account_id,
+      platform: row.platform,
+      attempt: row.delivery_current_attempt_number,
+      occurred_at: new Date().toISOString(),
+    };
+  }
+
+  /** Keeps the leases of the calls in progress alive; a replica that stops renewing (it died) loses them. */
+  private async renewLeases(): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    try {
+      await this.dataSource.query(
+        `UPDATE renditions SET lease_expires_at = now() + make_interval(secs => $3::int / 1000.0) WHERE id = ANY($1::uuid[]) AND lease_owner = $2`,
+        [[...this.inFlight.keys()], this.owner, this.config.DELIVERY_LEASE_MS],
+      );
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not renew delivery leases');
+    }
+  }
+
+  /** One pooled connection LISTENs for "due now"; re-opened on the next round if it breaks. */
+  private async listen(): Promise<void> {
+    if (this.listener) return;
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    const client = await pool.connect();
+    try {
+      const [{ schema }] = (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows;
+      client.on('notification', () => this.wake());
+      client.on('error', (error) => {
+        this.logger.warn({ err: error }, 'scheduler lost its LISTEN connection; polling until it is back');
+        if (this.listener === client) this.listener = undefined;
+        client.release(error);
+      });
+      await client.query(`LISTEN "${deliveryChannel(schema)}"`);
+      this.listener = client;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+  }
+
+  private wake(): void {
+    this.wakeRequested = true;
+    this.interrupt?.();
+  }
+
+  private pause(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.wakeRequested) {
+      this.wakeRequested = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.interrupt = undefined;
+        this.wakeRequested = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.interrupt = done;
+    });
+  }
+}

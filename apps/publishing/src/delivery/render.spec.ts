@@ -1,0 +1,92 @@
+import { describe, expect, it } from '@jest/globals';
+import { renderFor, splitText, textLength, type RenderSource } from './render.js';
+
+const source = (extra: Partial<RenderSource> = {}): RenderSource => ({
+  contentProfile: 'short_text',
+  title: 'T',
+  sourceText: 'Hello world',
+  sourceUrl: '',
+  segments: [],
+  ...extra,
+});
+
+describe('textLength', () => {
+  it('counts graphemes, so a family emoji is one character', () => {
+    expect(textLength('a👨‍👩‍👧b')).toBe(3);
+  });
+});
+
+describe('splitText', () => {
+  it('keeps a short text whole and drops an empty one', () => {
+    expect(splitText('  hi  ', 10)).toEqual(['hi']);
+    expect(splitText('   ', 10)).toEqual([]);
+  });
+
+  it('prefers paragraphs, then sentences, then words, each piece within the limit', () => {
+    expect(splitText('aaaa bbbb\n\ncccc dddd', 10)).toEqual(['aaaa bbbb', 'cccc dddd']);
+    expect(splitText('One two. Three four. Five.', 12)).toEqual(['One two.', 'Three four.', 'Five.']);
+    expect(splitText('alpha beta gamma delta', 11)).toEqual(['alpha beta', 'gamma delta']);
+    for (const piece of splitText('word '.repeat(200), 37)) expect(textLength(piece)).toBeLessThanOrEqual(37);
+  });
+
+  it('cuts a single word longer than a post', () => {
+    expect(splitText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+  });
+});
+
+describe('renderFor', () => {
+  it('gives one post when the text fits', () => {
+    expect(renderFor('sandbox', source())).toEqual({ ok: true, parts: [{ segmentId: null, title: 'T', text: 'Hello world', link: '' }] });
+  });
+
+  it('threads a text over the limit on networks that thread', () => {
+    const result = renderFor('x', source({ sourceText: 'Sentence number one is here. '.repeat(20) }));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.parts.length).toBeGreaterThan(1);
+    for (const part of result.parts) expect(textLength(part.text)).toBeLessThanOrEqual(280);
+  });
+
+  it('refuses a text over the limit on networks that do not thread', () => {
+    const result = renderFor('linkedin', source({ sourceText: 'x '.repeat(2_000) }));
+    expect(result).toEqual({ ok: false, reason: expect.stringContaining('at most 3000') });
+  });
+
+  it('makes each segment one post, or joins them where the network has no threads', () => {
+    const segments = [
+      { id: 's1', title: '', body: 'First', url: '' },
+      { id: 's2', title: '', body: 'Second', url: 'https://example.com/2' },
+    ];
+    expect(renderFor('mastodon', source({ segments }))).toEqual({
+      ok: true,
+      parts: [
+        { segmentId: 's1', title: '', text: 'First', link: '' },
+        { segmentId: 's2', title: '', text: 'Second\n\nhttps://example.com/2', link: '' },
+      ],
+    });
+    expect(renderFor('discord', source({ segments }))).toEqual({
+      ok: true,
+      parts: [{ segmentId: null, title: 'T', text: 'First\n\nSecond\n\nhttps://example.com/2', link: '' }],
+    });
+  });
+
+  it('splits a thread publication at its paragraphs', () => {
+    const result = renderFor('bluesky', source({ contentProfile: 'thread', sourceText: 'One\n\nTwo\n\n\nThree' }));
+    expect(result.ok && result.parts.map((part) => part.text)).toEqual(['One', 'Two', 'Three']);
+  });
+
+  it('gives source_url as a link card where the network has one, appended elsewhere', () => {
+    expect(renderFor('bluesky', source({ sourceUrl: 'https://example.com' }))).toEqual({
+      ok: true,
+      parts: [{ segmentId: null, title: 'T', text: 'Hello world', link: 'https://example.com' }],
+    });
+    expect(renderFor('sandbox', source({ sourceUrl: 'https://example.com' }))).toEqual({
+      ok: true,
+      parts: [{ segmentId: null, title: 'T', text: 'Hello world\n\nhttps://example.com', link: '' }],
+    });
+  });
+
+  it('uses a default shape for a network missing from the table', () => {
+    expect(renderFor('unknown', source({ sourceText: 'y'.repeat(2_001) })).ok).toBe(false);
+  });
+});

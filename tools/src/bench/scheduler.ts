@@ -1,0 +1,167 @@
+/**
+ * The scheduler under load (issue: "10,000 renditions due at once delivered to
+ * the sandbox, all live within 60 s, with one and with two publishing replicas,
+ * zero duplicates"). Seeds through the API: sandbox accounts, publications
+ * scheduled for one shared near-future time, one rendition per account each.
+ * Then times from that due time until every rendition is `published`, and
+ * counts the sandbox's posts per rendition (its marker): a duplicate delivery
+ * would show as a second row. Run once with the stack's publishing replica,
+ * then again with a second one started here (stopped afterwards).
+ */
+import { freePort, loadOrCreateSecrets, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export const SCHEDULER_RENDITIONS = Number(process.env.BENCH_RENDITIONS ?? 10_000);
+const ACCOUNTS_PER_PUBLICATION = 10;
+const TARGET_S = 60;
+/** Requests in flight while seeding. */
+const SEED_CONCURRENCY = 16;
+
+export interface SchedulerRow {
+  replicas: number;
+  renditions: number;
+  /** From the shared due time until the last rendition was published. */
+  dueToAllLiveS: number;
+  renditionsPerS: number;
+  /** Renditions with more than one sandbox post (must be 0). */
+  duplicates: number;
+  /** Renditions without a sandbox post (must be 0). */
+  missing: number;
+  attempts: number;
+  met: boolean;
+}
+
+async function api<T>(baseUrl: string, token: string, method: string, path: string, body: object, expected: number): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await res.json().catch(() => undefined)) as T;
+  if (res.status !== expected) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** Runs `work` for 0…count-1 with at most `concurrency` in flight. */
+async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
+}
+
+/** A workspace with its sandbox accounts, and publications drafted in it, ready to be scheduled. */
+async function seed(baseUrl: string, token: string, renditions: number): Promise<{ accountIds: string[]; publicationIds: string[] }> {
+  const organization = await api<{ id: string }>(baseUrl, token, 'POST', '/organizations', { name: `Bench scheduler ${randomBytes(3).toString('hex')}` }, 201);
+  const workspace = await api<{ id: string }>(baseUrl, token, 'POST', '/workspaces', { organization_id: organization.id, name: 'Bench delivery' }, 201);
+  const accountIds: string[] = [];
+  for (let i = 0; i < ACCOUNTS_PER_PUBLICATION; i += 1) {
+    accountIds.push((await api<{ id: string }>(baseUrl, token, 'POST', '/social-accounts/connect', { workspace_id: workspace.id, provider: 'sandbox' }, 201)).id);
+  }
+  const publicationIds: string[] = new Array(Math.ceil(renditions / ACCOUNTS_PER_PUBLICATION));
+  await inParallel(publicationIds.length, SEED_CONCURRENCY, async (index) => {
+    const draft = { workspace_id: workspace.id, content_profile: 'short_text', title: `Bench ${index}`, source_text: `Scheduled bench post ${index}.` };
+    publicationIds[index] = (await api<{ id: string }>(baseUrl, token, 'POST', '/publications', draft, 201)).id;
+  });
+  return { accountIds, publicationIds };
+}
+
+/** A second publishing process on the stack's database and NATS (same secrets), for the two-replica run. */
+async function startSecondReplica(databaseUrl: string, natsUrl: string) {
+  const secrets = loadOrCreateSecrets(join(REPO_ROOT, '.data'));
+  const healthPort = await freePort();
+  const child = startProcess(process.execPath, ['apps/publishing/dist/main.js'], {
+    cwd: REPO_ROOT,
+    stdio: 'ignore',
+    env: { ...process.env, DATABASE_URL: databaseUrl, NATS_URL: natsUrl, SECRETS_KEY: secrets.secretsKey, LOG_LEVEL: 'warn', HEALTH_PORT: String(healthPort) },
+  });
+  try {
+    await waitFor('a second publishing replica', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return { stop: () => stopProcess(child) };
+}
+
+async function runOnce(baseUrl: string, token: string, db: pg.Client, replicas: number, renditions: number): Promise<SchedulerRow> {
+  console.log(`  seeding ${renditions} renditions (${ACCOUNTS_PER_PUBLICATION} sandbox accounts per publication) …`);
+  const seeded = Date.now();
+  const { accountIds, publicationIds } = await seed(baseUrl, token, renditions);
+  const createS = (Date.now() - seeded) / 1000;
+  // Schedule calls take about as long as the creates did: the shared due time leaves room for them.
+  const dueAt = new Date(Date.now() + Math.ceil(createS * 1.5 + 5) * 1000);
+  const scheduled = Date.now();
+  await inParallel(publicationIds.length, SEED_CONCURRENCY, async (index) => {
+    await api(baseUrl, token, 'POST', `/publications/${publicationIds[index]}/schedule`, { expected_revision: 1, scheduled_at: dueAt.toISOString(), account_ids: accountIds }, 200);
+  });
+  console.log(`  created in ${createS.toFixed(1)} s, scheduled in ${((Date.now() - scheduled) / 1000).toFixed(1)} s, due at ${dueAt.toISOString()}`);
+  if (Date.now() > dueAt.getTime()) console.log('  !!! scheduling ran past the due time: delivery started before the last schedule call');
+
+  const ids = publicationIds;
+  let published = 0;
+  let total = 0;
+  await waitFor(
+    'every rendition to be published',
+    async () => {
+      const { rows } = await db.query<{ published: number; total: number }>(
+        `SELECT count(*) FILTER (WHERE status = 'published')::int AS published, count(*)::int AS total
+           FROM publishing.renditions WHERE publication_id = ANY($1::uuid[])`,
+        [ids],
+      );
+      ({ published, total } = rows[0]);
+      return total > 0 && published === total;
+    },
+    Math.max(0, dueAt.getTime() - Date.now()) + 300_000,
+  ).catch((error: unknown) => console.log(`  !!! ${String(error)} (${published} of ${total} published)`));
+  const { rows: last } = await db.query<{ at: Date }>(
+    `SELECT max(finished_at) AS at FROM publishing.delivery_attempts WHERE publication_id = ANY($1::uuid[])`,
+    [ids],
+  );
+  const dueToAllLiveS = (last[0].at.getTime() - dueAt.getTime()) / 1000;
+  const { rows: counts } = await db.query<{ duplicates: number; missing: number; attempts: number }>(
+    `WITH r AS (SELECT id::text AS marker FROM publishing.renditions WHERE publication_id = ANY($1::uuid[])),
+          posts AS (SELECT marker, count(*) AS n FROM publishing.sandbox_posts WHERE marker IN (SELECT marker FROM r) GROUP BY marker)
+     SELECT (SELECT count(*) FROM posts WHERE n > 1)::int AS duplicates,
+            (SELECT count(*) FROM r WHERE marker NOT IN (SELECT marker FROM posts))::int AS missing,
+            (SELECT count(*) FROM publishing.delivery_attempts WHERE publication_id = ANY($1::uuid[]))::int AS attempts`,
+    [ids],
+  );
+  const row: SchedulerRow = {
+    replicas,
+    renditions: total,
+    dueToAllLiveS,
+    renditionsPerS: total / Math.max(0.001, dueToAllLiveS),
+    ...counts[0],
+    met: published === total && total === renditions && dueToAllLiveS <= TARGET_S && counts[0].duplicates === 0 && counts[0].missing === 0,
+  };
+  console.log(
+    `  ${replicas} replica(s): ${published}/${total} live ${dueToAllLiveS.toFixed(1)} s after due (${row.renditionsPerS.toFixed(0)}/s), ` +
+      `${row.attempts} attempts, ${row.duplicates} duplicates, ${row.missing} missing → ${row.met ? 'MET' : 'NOT MET'}`,
+  );
+  return row;
+}
+
+/** Both runs; `met` when each delivered every rendition once within the target. */
+export async function benchScheduler(baseUrl: string, databaseUrl: string, natsUrl: string, token: string): Promise<{ rows: SchedulerRow[]; met: boolean }> {
+  console.log(`\nscheduler: ${SCHEDULER_RENDITIONS} renditions due at once → sandbox; target all live within ${TARGET_S} s, zero duplicates`);
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const rows: SchedulerRow[] = [];
+  try {
+    rows.push(await runOnce(baseUrl, token, db, 1, SCHEDULER_RENDITIONS));
+    const second = await startSecondReplica(databaseUrl, natsUrl);
+    try {
+      rows.push(await runOnce(baseUrl, token, db, 2, SCHEDULER_RENDITIONS));
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    await db.end();
+  }
+  return { rows, met: rows.every((row) => row.met) };
+}
