@@ -51,6 +51,7 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
       display_name: 'Ada Lovelace',
       avatar_url: expect.stringMatching(/^https:\/\/cdn\.bsky\.app\//),
       status: 'active',
+      posts_published: 0,
       created_at: expect.stringMatching(RFC3339_MS),
     });
     expect(response.headers.get('location')).toBe(`/social-accounts/${response.body.id}`);

@@ -198,6 +198,19 @@ describe('Bluesky delivery (against a fake PDS)', () => {
     await expect(provider.findPost(account, lost, new Date())).resolves.toBe('unknown');
   });
 
+  it('never takes another post under its record key for its own (two renditions sharing a key)', async () => {
+    const first = post(part('the post that holds the key'));
+    await provider.publish(account, first);
+    const sharingTheKey: OutgoingPost = { marker: first.marker, parts: [part('another rendition, same key')] };
+    await expect(provider.findPost(account, sharingTheKey, new Date())).resolves.toBeNull();
+    await expect(failureOf(provider.publish(account, sharingTheKey))).resolves.toMatchObject({
+      outcome: 'rejected',
+      kind: 'validation',
+      code: 'provider_record_key_taken',
+    });
+    expect((await records()).map((record) => record.value.text)).toEqual(['the post that holds the key']);
+  });
+
   it('continues a thread that failed at part 2 without duplicating part 1', async () => {
     const thread = post(part('first'), part('second'), part('third'));
     await control('POST', '/failures', { path: '/xrpc/com.atproto.repo.createRecord', status: 503 });

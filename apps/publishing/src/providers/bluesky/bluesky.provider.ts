@@ -46,6 +46,43 @@ export interface BlueskyGrant extends ProviderGrant {
 
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 
+/** A post record found at a part's key. */
+interface StoredPart {
+  uri: string;
+  cid: string;
+  text: string;
+}
+
+/** A link without images becomes a link card; otherwise the link goes into the text. */
+const isCard = (part: OutgoingPostPart) => Boolean(part.link) && part.media.length === 0;
+
+/** The text a part is posted with. */
+function postText(part: OutgoingPostPart): string {
+  let body = part.text;
+  if (!isCard(part) && part.title) body = [part.title, body].filter(Boolean).join('\n\n');
+  if (!isCard(part) && part.link && !body.includes(part.link)) body = [body, part.link].filter(Boolean).join('\n\n');
+  return body;
+}
+
+/**
+ * A record at our key is ours only if it says what we send: record keys come
+ * from rendition ids, and two renditions of one account made in the same
+ * millisecond by two replicas may (about once in a million) share one. Such a
+ * post is refused rather than taken for ours.
+ */
+function ownPart(found: StoredPart, part: OutgoingPostPart): { uri: string; cid: string } {
+  if (found.text !== postText(part)) {
+    throw new DeliveryError({
+      outcome: 'rejected',
+      kind: 'validation',
+      code: 'provider_record_key_taken',
+      message: 'bluesky already holds another post under this post\'s record key; publish it again as a new publication.',
+      httpStatus: 0,
+    });
+  }
+  return { uri: found.uri, cid: found.cid };
+}
+
 /**
  * Bluesky over the AT Protocol, with `@atproto/api`'s XRPC client on a fetch
  * of ours (PROVIDER_API_ORIGINS applied to the PDS, a time limit per call,
@@ -119,7 +156,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
       const rkey = recordKey(post.marker, index);
       const existing = await deliveryCall(this.platform, false, () => this.getPost(account, session, rkey));
       if (existing) {
-        refs.push(existing);
+        refs.push(ownPart(existing, part));
         continue;
       }
       const record = await this.record(account, session, part, refs[0], refs.at(-1));
@@ -133,7 +170,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
         const failure = (error as DeliveryError).failure;
         const found = failure?.outcome === 'rejected' && failure.kind === 'validation' ? await this.getPost(account, session, rkey).catch(() => null) : null;
         if (!found) throw error;
-        refs.push(found);
+        refs.push(ownPart(found, part));
       }
       if (!refs.at(-1)!.uri || !refs.at(-1)!.cid) {
         throw new DeliveryError({ outcome: 'ambiguous', code: 'provider_answer_unreadable', message: 'bluesky answered the post without its URI.', httpStatus: 200 });
@@ -148,14 +185,15 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     if (!account.grant) return 'unknown';
     const session = { grant: account.grant };
     const parts: PublishedPart[] = [];
-    for (const index of post.parts.keys()) {
-      let found: { uri: string } | null;
+    for (const [index, part] of post.parts.entries()) {
+      let found: StoredPart | null;
       try {
         found = await this.getPost(account, session, recordKey(post.marker, index));
       } catch {
         return 'unknown';
       }
-      if (!found) return null;
+      // Another post under our key (see ownPart) means ours was never created there.
+      if (!found || found.text !== postText(part)) return null;
       parts.push(this.published(found.uri));
     }
     return { ...parts[0], parts };
@@ -222,11 +260,8 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     if (notImage) {
       throw new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable', message: 'Publishing videos to bluesky is not available yet.', httpStatus: 0 });
     }
-    const card = part.link && part.media.length === 0;
-    let body = part.text;
-    if (!card && part.title) body = [part.title, body].filter(Boolean).join('\n\n');
-    if (!card && part.link && !body.includes(part.link)) body = [body, part.link].filter(Boolean).join('\n\n');
-    const richText = new RichText({ text: body });
+    const card = isCard(part);
+    const richText = new RichText({ text: postText(part) });
     richText.detectFacetsWithoutResolution();
     const record: Record<string, unknown> = { $type: POST_COLLECTION, text: richText.text, createdAt: new Date().toISOString() };
     if (richText.facets?.length) record.facets = richText.facets;
@@ -252,10 +287,10 @@ export class BlueskyProvider implements CredentialsConnectProvider {
   }
 
   /** The record of one part, or null when the PDS says it does not exist. */
-  private async getPost(account: ProviderAccount, session: { grant: ProviderGrant }, rkey: string): Promise<{ uri: string; cid: string } | null> {
+  private async getPost(account: ProviderAccount, session: { grant: ProviderGrant }, rkey: string): Promise<StoredPart | null> {
     try {
       const answer = await this.call(account, session, (agent) => agent.com.atproto.repo.getRecord({ repo: account.externalId, collection: POST_COLLECTION, rkey }));
-      return { uri: text(pick(answer, 'uri')), cid: text(pick(answer, 'cid')) };
+      return { uri: text(pick(answer, 'uri')), cid: text(pick(answer, 'cid')), text: text(pick(pick(answer, 'value'), 'text')) };
     } catch (error) {
       if (error instanceof ProviderError && (error.networkCode === 'RecordNotFound' || error.call?.status === 404)) return null;
       throw error;

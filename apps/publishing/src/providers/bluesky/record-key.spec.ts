@@ -19,13 +19,23 @@ describe('recordKey', () => {
     const marker = uuidv7();
     const keys = new Set(Array.from({ length: 50 }, (_, index) => recordKey(marker, index)));
     expect(keys.size).toBe(50);
-    const others = new Set(Array.from({ length: 500 }, () => recordKey(uuidv7(), 0)));
-    expect(others.size).toBe(500);
+    // Ids one process makes in a burst (many in one millisecond) never share a key, whatever their parts.
+    const burst = Array.from({ length: 2_000 }, () => uuidv7());
+    const burstKeys = new Set(burst.flatMap((marker) => [0, 1, 2].map((index) => recordKey(marker, index))));
+    expect(burstKeys.size).toBe(burst.length * 3);
+    // Consecutive counter values of one millisecond (how one replica numbers a burst) differ in every part's key.
+    const msecs = Date.UTC(2026, 5, 1);
+    const counted = Array.from({ length: 1_024 }, (_, i) => uuidv7({ msecs, seq: 0x12345 + i, random: new Uint8Array(16) }));
+    const countedKeys = new Set(counted.flatMap((marker) => [0, 1, 2, 3].map((index) => recordKey(marker, index))));
+    expect(countedKeys.size).toBe(counted.length * 4);
+    // Ids of other milliseconds never do either.
+    const spread = new Set(Array.from({ length: 500 }, (_, i) => recordKey(uuidv7({ msecs: Date.UTC(2026, 0, 1) + i }), 0)));
+    expect(spread.size).toBe(500);
   });
 
   it('accepts markers that are not UUIDv7 and refuses impossible part indexes', () => {
     expect(recordKey('not-a-uuid', 3)).toMatch(TID);
-    expect(() => recordKey(uuidv7(), 1024)).toThrow(RangeError);
+    expect(() => recordKey(uuidv7(), 1000)).toThrow(RangeError);
     expect(() => recordKey(uuidv7(), -1)).toThrow(RangeError);
   });
 });
