@@ -29,6 +29,7 @@ export * from './idempotency/idempotent-requests.js';
 export * from './pagination/cursor-codec.js';
 export * from './http/read-limited.js';
 export * from './database/daily-counts.js';
+export * from './database/notified-sleep.js';
 export * from './events/workspace-purge.js';
 export * from './validation/usage-requests.js';
 export * from './storage/media-storage.js';

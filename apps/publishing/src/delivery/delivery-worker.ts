@@ -11,8 +11,7 @@ import {
   type RenditionNeedsAttentionEvent,
   type RenditionPublishedEvent,
 } from '@social/contracts';
-import { enqueueEvent, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
-import type { Pool, PoolClient } from 'pg';
+import { enqueueEvent, NotifiedSleep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -66,9 +65,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private running?: Promise<void>;
   private stopped = false;
   private heartbeat?: NodeJS.Timeout;
-  private listener?: PoolClient;
-  private wakeRequested = false;
-  private interrupt?: () => void;
+  /** Woken by the NOTIFY of renditions that became due now, and by a finished delivery (a slot is free). */
+  private readonly sleep: NotifiedSleep;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -76,7 +74,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly accounts: ProviderAccounts,
     @Inject(SERVICE_CONFIG) private readonly config: PublishingConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.sleep = new NotifiedSleep(dataSource, deliveryChannel, logger, 'scheduler');
+  }
 
   onApplicationBootstrap(): void {
     this.running = this.loop();
@@ -86,13 +86,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   /** Claims nothing more, lets the calls in progress finish and record their outcome, then stops listening. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    this.interrupt?.();
+    this.sleep.stop();
     await this.running;
     await Promise.allSettled([...this.inFlight.values()]);
     clearInterval(this.heartbeat);
-    const client = this.listener;
-    this.listener = undefined;
-    client?.release(true);
+    this.sleep.close();
   }
 
   private async loop(): Promise<void> {
@@ -100,7 +98,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     while (!this.stopped) {
       let delay = this.config.DELIVERY_POLL_MS;
       try {
-        await this.listen();
+        await this.sleep.listen();
         const concurrency = this.config.DELIVERY_CONCURRENCY;
         const free = concurrency - this.inFlight.size;
         // Claim in batches: wait until a quarter of the slots are free (or all, when idle).
@@ -109,11 +107,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           for (const row of rows) this.start(row);
           if (rows.length === free) {
             // Saturated: more may be due; go on as soon as slots free up.
-            await this.pause(this.config.DELIVERY_POLL_MS);
+            await this.sleep.pause(this.config.DELIVERY_POLL_MS);
             continue;
           }
         } else {
-          await this.pause(this.config.DELIVERY_POLL_MS);
+          await this.sleep.pause(this.config.DELIVERY_POLL_MS);
           continue;
         }
         delay = await this.untilNextDue(delay);
@@ -123,7 +121,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
         this.logger.warn({ err: error, retry_in_ms: delay }, 'scheduler could not claim renditions');
       }
-      await this.pause(delay);
+      await this.sleep.pause(delay);
     }
   }
 
@@ -162,7 +160,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       .catch((error: unknown) => this.logger.error({ err: error, rendition_id: row.id }, 'delivery failed unexpectedly; the lease will run out and another try reconciles'))
       .finally(() => {
         this.inFlight.delete(row.id);
-        this.wake();
+        this.sleep.wake();
       });
     this.inFlight.set(row.id, task);
   }
@@ -542,49 +540,5 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     } catch (error) {
       this.logger.warn({ err: error }, 'could not renew delivery leases');
     }
-  }
-
-  /** One pooled connection LISTENs for "due now"; re-opened on the next round if it breaks. */
-  private async listen(): Promise<void> {
-    if (this.listener) return;
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    const client = await pool.connect();
-    try {
-      const [{ schema }] = (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows;
-      client.on('notification', () => this.wake());
-      client.on('error', (error) => {
-        this.logger.warn({ err: error }, 'scheduler lost its LISTEN connection; polling until it is back');
-        if (this.listener === client) this.listener = undefined;
-        client.release(error);
-      });
-      await client.query(`LISTEN "${deliveryChannel(schema)}"`);
-      this.listener = client;
-    } catch (error) {
-      client.release(error as Error);
-      throw error;
-    }
-  }
-
-  private wake(): void {
-    this.wakeRequested = true;
-    this.interrupt?.();
-  }
-
-  private pause(ms: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.wakeRequested) {
-      this.wakeRequested = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.interrupt = undefined;
-        this.wakeRequested = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.interrupt = done;
-    });
   }
 }

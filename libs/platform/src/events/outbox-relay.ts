@@ -1,8 +1,8 @@
 import { jetstream, JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { PoolClient, Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
+import { NotifiedSleep } from '../database/notified-sleep.js';
 import { ensureEventStream } from './event-stream.js';
 import { outboxChannel } from './outbox.js';
 
@@ -39,9 +39,8 @@ export class OutboxRelay {
   private stopped = false;
   private streamReady = false;
   private failures = 0;
-  private listener?: PoolClient;
-  private notified = false;
-  private interrupt?: (byNotify: boolean) => void;
+  /** Woken by enqueueEvent's NOTIFY of a commit. */
+  private readonly sleep: NotifiedSleep;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -51,18 +50,20 @@ export class OutboxRelay {
   ) {
     this.js = jetstream(nc);
     this.options = { batchSize: 100, pollIntervalMs: 5_000, backoffMs: 500, maxBackoffMs: 30_000, publishTimeoutMs: 5_000, ...options };
+    this.sleep = new NotifiedSleep(dataSource, outboxChannel, logger, 'outbox relay');
   }
 
   start(): void {
     if (this.running) return;
     this.stopped = false;
+    this.sleep.resume();
     this.running = this.loop();
   }
 
   /** Finishes the batch in progress (its transaction commits or rolls back) and stops listening. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.interrupt?.(false);
+    this.sleep.stop();
     await this.running;
     this.running = undefined;
   }
@@ -72,7 +73,7 @@ export class OutboxRelay {
       let delay = this.options.pollIntervalMs;
       let wakeOnNotify = true;
       try {
-        await this.listen();
+        await this.sleep.listen();
         const full = await this.publishBatch();
         if (this.failures > 0) this.logger.info({ failures: this.failures }, 'outbox relay publishing again');
         this.failures = 0;
@@ -85,9 +86,9 @@ export class OutboxRelay {
         wakeOnNotify = false;
         this.logger.warn({ err: error, failures: this.failures, retry_in_ms: delay }, 'outbox relay could not publish; rows stay pending');
       }
-      await this.pause(delay, wakeOnNotify);
+      await this.sleep.pause(delay, wakeOnNotify);
     }
-    await this.unlisten();
+    this.sleep.close();
   }
 
   /** Publishes up to one batch; true when the batch was full (more may be waiting). */
@@ -129,62 +130,5 @@ export class OutboxRelay {
     });
     if (failure) throw failure;
     return locked === this.options.batchSize;
-  }
-
-  /** One pooled connection LISTENs for enqueueEvent's NOTIFY; re-opened on the next round if it breaks. */
-  private async listen(): Promise<void> {
-    if (this.listener) return;
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    const client = await pool.connect();
-    try {
-      const [{ schema }] = (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows;
-      client.on('notification', () => this.wake());
-      client.on('error', (error) => {
-        // Only the listener in use is handed back here: a client that failed while LISTEN was being set up is
-        // released by the catch below, and one already released (stop, an earlier error) must not be released
-        // twice — pg throws from inside this event, which would crash the process (seen at shutdown).
-        if (this.listener !== client) return;
-        this.logger.warn({ err: error }, 'outbox relay lost its LISTEN connection; polling until it is back');
-        this.listener = undefined;
-        client.release(error);
-      });
-      await client.query(`LISTEN "${outboxChannel(schema)}"`);
-      this.listener = client;
-    } catch (error) {
-      client.release(error as Error);
-      throw error;
-    }
-  }
-
-  private async unlisten(): Promise<void> {
-    const client = this.listener;
-    this.listener = undefined;
-    // Destroyed rather than returned: a pooled connection must not keep listening.
-    client?.release(true);
-  }
-
-  private wake(): void {
-    this.notified = true;
-    this.interrupt?.(true);
-  }
-
-  private pause(ms: number, wakeOnNotify: boolean): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (wakeOnNotify && this.notified) {
-      this.notified = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.interrupt = undefined;
-        this.notified = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.interrupt = (byNotify) => {
-        if (!byNotify || wakeOnNotify) done();
-      };
-    });
   }
 }
