@@ -4,7 +4,7 @@ import { problems } from '@social/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { PublicationSegmentEntity, type PublicationEntity } from '../publications/publication.entity.js';
-import type { RenditionEntity, RenditionSegmentEntity } from '../publications/rendition.entity.js';
+import type { DeliveryOutcome, RenditionEntity, RenditionSegmentEntity } from '../publications/rendition.entity.js';
 import { renderFor, type RenderedPart } from './render.js';
 
 /** A target account as rendering needs it. */
@@ -60,6 +60,19 @@ export function renderAll(
   return { parts, refusals };
 }
 
+/** Where a rendition or segment landed and why it failed, before any attempt: nowhere, no error. */
+const NOT_DELIVERED: DeliveryOutcome = {
+  externalId: '',
+  externalUrl: '',
+  errorAction: '',
+  errorCode: '',
+  errorKind: '',
+  errorMessage: '',
+  errorHttpStatus: 0,
+  errorRetryable: false,
+  errorRetryAt: null,
+};
+
 /**
  * Replaces the publication's renditions by one per account, each due at
  * `dueAt` plus a random 0…`randomDelayMinutes` minutes of its own
@@ -97,15 +110,7 @@ export async function replaceRenditions(
       scheduleOverride: '',
       media: [],
       settings: account.settings ?? {},
-      externalId: '',
-      externalUrl: '',
-      errorAction: '',
-      errorCode: '',
-      errorKind: '',
-      errorMessage: '',
-      errorHttpStatus: 0,
-      errorRetryable: false,
-      errorRetryAt: null,
+      ...NOT_DELIVERED,
       deliveryState: 'queued',
       deliveryRecoveryAction: 'none',
       deliveryTargetKey: account.platform === SANDBOX_PROVIDER ? `sandbox:${account.username}` : `${account.platform}:${account.username}`,
@@ -142,15 +147,7 @@ export async function replaceRenditions(
         mediaInherited: true,
         media: [],
         settings: {},
-        externalId: '',
-        externalUrl: '',
-        errorAction: '',
-        errorCode: '',
-        errorKind: '',
-        errorMessage: '',
-        errorHttpStatus: 0,
-        errorRetryable: false,
-        errorRetryAt: null,
+        ...NOT_DELIVERED,
       }),
     );
   }
