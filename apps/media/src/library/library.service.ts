@@ -9,20 +9,12 @@ import {
   SetMediaTagsRequest,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, CursorCodec, isUuid, type MediaStorage, preparedQuery, Problem, problems, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { AccessControl, createdAtPosition, CursorCodec, isCreatedAtPosition, type MediaStorage, preparedQuery, Problem, problems, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
 import { findMediaItem, MEDIA_ITEM_COLUMNS, MediaItemRow, toMediaItem } from './media-item.row.js';
-
-interface PagePosition {
-  at: string;
-  id: string;
-}
-
-const isPagePosition = (value: unknown): value is PagePosition =>
-  !!value && typeof (value as PagePosition).at === 'string' && !Number.isNaN(Date.parse((value as PagePosition).at)) && isUuid((value as PagePosition).id);
 
 const NO_SUCH_ITEM = 'No such media item.';
 
@@ -45,7 +37,7 @@ export class LibraryService {
     const workspace = await this.access.requireWorkspace(principal, query.workspace_id, 'viewer', 'query');
     const tagId = query.tag_id?.toLowerCase() ?? '';
     const filters = { workspace_id: workspace.workspace_id, tag_id: tagId };
-    const after = query.cursor ? this.cursors.decode(query.cursor, filters, isPagePosition) : undefined;
+    const after = query.cursor ? this.cursors.decode(query.cursor, filters, isCreatedAtPosition) : undefined;
     const limit = query.limit ?? MEDIA_PAGE_DEFAULT;
     const values: unknown[] = [workspace.workspace_id];
     const conditions = [`m.workspace_id = $1`, `m.status = 'ready'`];
@@ -63,7 +55,7 @@ export class LibraryService {
     const last = page[page.length - 1];
     return {
       items: page.map(toMediaItem),
-      next_cursor: more ? this.cursors.encode({ at: last.createdAt.toISOString(), id: last.id } satisfies PagePosition, filters) : '',
+      next_cursor: more ? this.cursors.encode(createdAtPosition(last), filters) : '',
     };
   }
 

@@ -12,7 +12,7 @@ import {
   UpdatePublicationRequest,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, CursorCodec, entityColumns, IdempotentRequests, isUuid, preparedQuery, problems, SERVICE_CONFIG } from '@social/platform';
+import { AccessControl, createdAtPosition, CursorCodec, entityColumns, IdempotentRequests, isCreatedAtPosition, preparedQuery, problems, SERVICE_CONFIG } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
@@ -20,15 +20,6 @@ import { changedRows, rerenderRenditions } from '../delivery/renditions.js';
 import { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';
 import { toPublication } from './publication.mapper.js';
 import { RenditionEntity, RenditionSegmentEntity } from './rendition.entity.js';
-
-/** Where a page ends: the last publication's sort key (newest first by created_at, then id). */
-interface PagePosition {
-  at: string;
-  id: string;
-}
-
-const isPagePosition = (value: unknown): value is PagePosition =>
-  !!value && typeof (value as PagePosition).at === 'string' && !Number.isNaN(Date.parse((value as PagePosition).at)) && isUuid((value as PagePosition).id);
 
 /** Items by key, each group in the items' order. */
 function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
@@ -113,7 +104,7 @@ export class PublicationsService {
     const workspace = await this.access.requireWorkspace(principal, query.workspace_id, 'viewer', 'query');
     const filters = { workspace_id: workspace.workspace_id, status: query.status ?? '' };
     // `cursor=` (the last page's empty next_cursor passed back) means the first page.
-    const after = query.cursor ? this.cursors.decode(query.cursor, filters, isPagePosition) : undefined;
+    const after = query.cursor ? this.cursors.decode(query.cursor, filters, isCreatedAtPosition) : undefined;
     const limit = query.limit ?? PUBLICATIONS_PAGE_DEFAULT;
     // A prepared statement per filter combination, rows in the entity's shape: the list is the hot read (see README, Performance).
     const values: unknown[] = [workspace.workspace_id];
@@ -132,7 +123,7 @@ export class PublicationsService {
     const last = publications[publications.length - 1];
     return {
       publications: await this.withChildren(this.dataSource.manager, publications),
-      next_cursor: more ? this.cursors.encode({ at: last.createdAt.toISOString(), id: last.id } satisfies PagePosition, filters) : '',
+      next_cursor: more ? this.cursors.encode(createdAtPosition(last), filters) : '',
     };
   }
 

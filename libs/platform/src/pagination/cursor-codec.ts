@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from '../crypto/canonical-json.js';
 import { problems } from '../problems/problem.js';
+import { isUuid } from '../validation/validate.js';
 
 const MAC_BYTES = 16;
 
@@ -47,3 +48,20 @@ export class CursorCodec {
     return createHmac('sha256', this.key).update(`${payload}\n${canonicalJson(filters)}`).digest().subarray(0, MAC_BYTES).toString('base64url');
   }
 }
+
+/** Where a newest-first page ends: the last item's creation time and id (the tie-breaker), as lists encode it in their cursors. */
+export interface CreatedAtPosition {
+  at: string;
+  id: string;
+}
+
+/** Validates a decoded CreatedAtPosition (a cursor of another list never passes). */
+export const isCreatedAtPosition = (value: unknown): value is CreatedAtPosition =>
+  !!value &&
+  typeof (value as CreatedAtPosition).at === 'string' &&
+  !Number.isNaN(Date.parse((value as CreatedAtPosition).at)) &&
+  isUuid((value as CreatedAtPosition).id);
+
+/** The position after `item` in a newest-first list. */
+export const createdAtPosition = (item: { createdAt: Date; id: string }): CreatedAtPosition => ({ at: item.createdAt.toISOString(), id: item.id });
+
