@@ -21,6 +21,13 @@ export const publishingSettings = {
    */
   PROVIDER_TIMEOUT_MS: setting.int(500, 9_000, 6_000),
   /**
+   * `true` lets the service call networks' servers on private, loopback and
+   * link-local addresses (self-hosted servers inside the same network). Off,
+   * only PROVIDER_API_ORIGINS may point there: users name servers (a Bluesky
+   * PDS), and must not be able to aim the service inside our network.
+   */
+  PROVIDER_ALLOW_PRIVATE_ADDRESSES: setting.oneOf(['true', 'false'] as const, 'false'),
+  /**
    * How long a replica holds a rendition it claimed without renewing the lease
    * (it renews every third of it while the call runs); a replica that died is
    * taken over once it expires.

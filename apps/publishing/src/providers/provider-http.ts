@@ -47,6 +47,9 @@ export interface ProviderAnswer {
   body: unknown;
 }
 
+/** Redirects a media download may follow. */
+const MAX_MEDIA_REDIRECTS = 5;
+
 export type FetchFunction = typeof fetch;
 
 /**
@@ -121,13 +124,23 @@ export class ProviderHttp {
    * The bytes at `url` (media to upload), at most `maxBytes`: larger is a
    * refusal (the post cannot be sent as it is), unreachable or 5xx is
    * `unavailable`. Not redirected by PROVIDER_API_ORIGINS: it is our media,
-   * not the network. Redirects are followed (media hosts use them).
+   * not the network. Redirects are followed (media hosts use them), each hop
+   * through our fetch, so none can lead to a server the fetch refuses.
    */
   async download(url: string, maxBytes: number, signal: AbortSignal): Promise<{ data: Uint8Array; contentType: string }> {
     let response: Response;
+    let target = url;
     try {
-      response = await this.fetchFn(url, { method: 'GET', signal, redirect: 'follow' });
-    } catch {
+      for (let hop = 0; ; hop++) {
+        response = await this.fetchFn(target, { method: 'GET', signal, redirect: 'manual' });
+        const location = response.headers.get('location');
+        if (![301, 302, 303, 307, 308].includes(response.status) || !location) break;
+        await response.body?.cancel();
+        if (hop === MAX_MEDIA_REDIRECTS) throw new ProviderError('unavailable', 'The media redirected too many times.', undefined, { status: response.status, sent: false });
+        target = new URL(location, target).toString();
+      }
+    } catch (error) {
+      if (error instanceof ProviderError) throw error;
       if (signal.aborted) throw new ProviderError('timeout', 'The media did not download in time.', undefined, { status: 0, sent: false });
       throw new ProviderError('unavailable', 'The media could not be downloaded.', undefined, { status: 0, sent: false });
     }

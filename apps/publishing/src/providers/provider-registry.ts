@@ -13,6 +13,7 @@ import { MastodonNetwork } from './mastodon/mastodon.network.js';
 import { MastodonProvider } from './mastodon/mastodon.provider.js';
 import { OAuthProvider } from './oauth/oauth-provider.js';
 import { ProviderHttp } from './provider-http.js';
+import { publicOnlyFetch } from './public-destination.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
 import type { SocialProvider } from './social-provider.js';
 import { ThreadsNetwork } from './threads/threads.network.js';
@@ -31,11 +32,13 @@ export class ProviderRegistry {
   private readonly providers = new Map<string, SocialProvider>();
 
   constructor(
-    @Inject(SERVICE_CONFIG) config: Pick<PublishingConfig, 'PROVIDER_API_ORIGINS' | 'PROVIDER_TIMEOUT_MS'>,
+    @Inject(SERVICE_CONFIG) config: Pick<PublishingConfig, 'PROVIDER_API_ORIGINS' | 'PROVIDER_TIMEOUT_MS' | 'PROVIDER_ALLOW_PRIVATE_ADDRESSES'>,
     @Inject(SERVICE_LOGGER) logger?: Logger,
     @Optional() dataSource?: DataSource,
   ) {
-    const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger);
+    // Every call to a network goes through one fetch that refuses servers on private addresses (see public-destination.ts).
+    const fetchFn = publicOnlyFetch(Object.values(config.PROVIDER_API_ORIGINS), config.PROVIDER_ALLOW_PRIVATE_ADDRESSES === 'true');
+    const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
     const oauthNetworks = [
       new XNetwork(),
@@ -50,7 +53,7 @@ export class ProviderRegistry {
     const providers: SocialProvider[] = [
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
-      new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger),
+      new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger, fetchFn),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
     ];
     for (const provider of providers) this.providers.set(provider.platform, provider);

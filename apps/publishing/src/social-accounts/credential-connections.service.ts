@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HttpReply, Principal, SocialAccount } from '@social/contracts';
-import { Problem, SecretBox, SERVICE_CONFIG } from '@social/platform';
+import { Problem, problems, SecretBox, SERVICE_CONFIG } from '@social/platform';
 import { DataSource } from 'typeorm';
 import type { PublishingConfig } from '../config.js';
 import { ProviderError } from '../providers/provider-error.js';
@@ -61,6 +61,10 @@ export class CredentialConnections {
 /** A network's failure as connect answers it: refused credentials 422 at body.app_password, down 502, slow 504. */
 function signInProblem(error: unknown, platform: string): unknown {
   if (!(error instanceof ProviderError)) return error;
+  if (error.networkCode === 'destination_not_public') {
+    // The server named (or the one its identity document points at) is inside a private network.
+    return problems.invalid('body.instance_url', 'must name a server on a public address');
+  }
   switch (error.failure) {
     case 'refused':
     case 'no_account': {

@@ -108,7 +108,7 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
     network = await startFakeSocialNetwork();
     pds = await startFakeBluesky();
     secrets = SecretBox.fromBase64Key(randomBytes(32).toString('base64'));
-    registry = new ProviderRegistry({ PROVIDER_API_ORIGINS: { x: network.origin, bluesky: pds.origin }, PROVIDER_TIMEOUT_MS: 1_000 });
+    registry = new ProviderRegistry({ PROVIDER_API_ORIGINS: { x: network.origin, bluesky: pds.origin }, PROVIDER_TIMEOUT_MS: 1_000, PROVIDER_ALLOW_PRIVATE_ADDRESSES: 'false' });
     const apps = { resolve: async () => appInEffect } as unknown as ProviderApps;
     accounts = new ProviderAccounts(dataSource, secrets, registry, apps, { PROVIDER_TIMEOUT_MS: 1_000 });
   });

@@ -337,6 +337,8 @@ export class BlueskyProvider implements CredentialsConnectProvider {
       } catch (error) {
         const details = { status: 0, sent: sending.sent() ?? !notSent(error) };
         if (signal.aborted) throw new ProviderError('timeout', 'bluesky did not answer in time.', undefined, details);
+        // The fetch's own refusals (a server on a private address) say what they are.
+        if (error instanceof ProviderError) throw error;
         this.logger?.warn({ platform: this.platform, method: init.method, path: new URL(url).pathname, sent: details.sent }, 'network unreachable');
         throw new ProviderError('unavailable', 'bluesky could not be reached.', undefined, details);
       }
