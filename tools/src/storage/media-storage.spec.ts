@@ -125,6 +125,12 @@ describe('media storage: S3 presigned uploads and the choice of adapter', () => 
     expect(put.status).toBe(200);
     expect(await storage.stat(key)).toEqual({ size: bytes.length });
     expect((await collect((await storage.read(key))!)).equals(bytes)).toBe(true);
+    // A completion snapshots the presigned key: the URL can still overwrite the key, never the copy.
+    const snapshot = `${key}/uploads/${randomBytes(4).toString('hex')}`;
+    expect(await storage.copy!(key, snapshot)).toBe(true);
+    expect((await fetch(target.url, { method: 'PUT', headers: target.headers, body: randomBytes(5000) })).status).toBe(200);
+    expect((await collect((await storage.read(snapshot))!)).equals(bytes)).toBe(true);
+    expect(await storage.copy!(`${key}-missing`, `${snapshot}-2`)).toBe(false);
     await storage.close();
   });
 

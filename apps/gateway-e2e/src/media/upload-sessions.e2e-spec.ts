@@ -5,7 +5,7 @@ import { call, eventually, expectProblem, locations, RFC3339_MS, schemaUrlFor } 
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { mp4Bytes, openSession, pngBytes, putBytes, sha256Of, uploadMedia } from '../support/media.js';
-import { objectExists } from '../support/object-store.js';
+import { objectExists, objectsUnder } from '../support/object-store.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
@@ -257,6 +257,47 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     });
     await eventually(async () => expect(await objectExists(opened.body.upload.object_key)).toBe(false));
     expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 409, 'upload_incomplete');
+  });
+
+  it('an upload still streaming when the session completes can neither replace nor delete the ready bytes', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const bytes = pngBytes(16, 16, 200_000);
+    const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'kept.png', size: bytes.length });
+    expect((await putBytes(opened.body.upload.url, bytes)).status).toBe(204);
+    // Two more PUTs of other bytes start (past the gateway's pending check) and stall halfway.
+    const stalled = () => {
+      const request = httpRequest(new URL(opened.body.upload.url), {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) },
+      });
+      const answer = new Promise<{ status: number; body: string } | 'gone'>((resolve) => {
+        request.on('response', (response) => {
+          const parts: Buffer[] = [];
+          response.on('data', (part: Buffer) => parts.push(part));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(parts).toString() }));
+        });
+        request.on('error', () => resolve('gone'));
+      });
+      const other = randomBytes(bytes.length);
+      request.write(other.subarray(0, bytes.length / 2));
+      return { request, other, answer };
+    };
+    const finishing = stalled();
+    const abandoned = stalled();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const completed = await complete(owner.token, opened.body.media_id, workspaceId);
+    expect(completed.body).toMatchObject({ status: 'ready', sha256: sha256Of(bytes), width: 16, height: 16 });
+    // One finishes after the completion: refused, its bytes dropped; the other goes away (its failure deletes only its own bytes).
+    finishing.request.end(finishing.other.subarray(bytes.length / 2));
+    const late = await finishing.answer;
+    expect(late === 'gone' ? late : { status: late.status, code: JSON.parse(late.body).code }).toEqual({ status: 409, code: 'upload_session_completed' });
+    abandoned.request.destroy();
+    await abandoned.answer;
+    await eventually(async () => expect(await objectsUnder(opened.body.upload.object_key)).toHaveLength(1));
+    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${opened.body.media_id}/content`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(content.status).toBe(200);
+    expect(content.headers.get('content-length')).toBe(String(bytes.length));
+    expect(sha256Of(Buffer.from(await content.arrayBuffer()))).toBe(sha256Of(bytes));
   });
 
   it('sniffs the real type: SVG, HTML and executables are 422 at body.content; MP4 duration comes from the container', async () => {

@@ -78,7 +78,8 @@ export class UploadSessionsController {
     description:
       'Any Content-Type (the one in `upload.headers`); the body is streamed into storage, never held whole. A missing or altered ' +
       '`token` is 403 `upload_token_invalid`, an expired session 410 `upload_session_expired`, a completed one 409 ' +
-      '`upload_session_completed`; a body longer than the declared size is cut off with 413 `media_too_large` and nothing is kept. ' +
+      '`upload_session_completed` (also when it completes while the body is streaming: those bytes are dropped, the item keeps ' +
+      'its own); a body longer than the declared size is cut off with 413 `media_too_large` and nothing is kept. ' +
       'Sending again replaces what was sent.',
   })
   @ApiConsumes('application/octet-stream')
@@ -103,10 +104,13 @@ export class UploadSessionsController {
     limited.on('error', (error) => {
       if (error instanceof Problem) tooLarge = error;
     });
+    // The key is this PUT's own: whatever happens here, no other upload's bytes (nor a ready item's) are touched.
+    const dropStored = () =>
+      this.storage.delete(target.object_key).catch((cause: unknown) => this.logger.warn({ err: cause, object_key: target.object_key }, 'could not delete an upload'));
     try {
       await Promise.all([pipeline(source, limited).catch(() => undefined), this.storage.put(target.object_key, limited, target.size)]);
     } catch (error) {
-      await this.storage.delete(target.object_key).catch((cause: unknown) => this.logger.warn({ err: cause }, 'could not delete a failed upload'));
+      await dropStored();
       reply.header('connection', 'close');
       if (tooLarge) throw tooLarge;
       if (error instanceof Problem) throw error;
@@ -114,6 +118,14 @@ export class UploadSessionsController {
         // The client went away mid-upload: nothing is kept, and nobody is left to answer.
         this.logger.info({ request_id: req.id }, 'upload abandoned by the client');
       }
+      throw error;
+    }
+    try {
+      // The stored bytes become the session's only while it is still pending (completion may have run meanwhile).
+      await this.forward.send(MediaPatterns.commitUpload, req, { params: { id }, body: { object_key: target.object_key } });
+    } catch (error) {
+      // Refused (completed, expired, gone): nobody will read these bytes. A lost answer (5xx) may have committed them: kept.
+      if (error instanceof Problem && error.status < 500) await dropStored();
       throw error;
     }
     await reply.status(204).send();

@@ -51,6 +51,7 @@ export class NatsObjectStorage implements MediaStorage {
   }
 
   async delete(key: string): Promise<void> {
+    if (!key) return;
     const store = await this.open();
     const info = await store.info(key);
     if (info && !info.deleted) await store.delete(key);
