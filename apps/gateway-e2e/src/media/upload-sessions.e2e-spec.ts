@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { call, eventually, expectProblem, locations, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
@@ -70,6 +71,10 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect((await complete(owner.token, session.media_id, workspaceId)).body).toEqual(completed.body);
     expectProblem(await putBytes(session.upload.url, bytes), 409, 'upload_session_completed');
     expect(await objectExists(session.upload.object_key)).toBe(true);
+    // The URL's token lets anyone write the session's bytes: the access log shows it redacted.
+    const uploadToken = new URL(session.upload.url).searchParams.get('token')!;
+    await eventually(async () => expect(readFileSync(process.env.E2E_LOG_FILE!, 'utf8')).toContain(`/media/upload-session/${session.media_id}/content?token=redacted`));
+    expect(readFileSync(process.env.E2E_LOG_FILE!, 'utf8')).not.toContain(uploadToken);
   });
 
   it('the api/v1 prefix works for the upload URL and completion too', async () => {
