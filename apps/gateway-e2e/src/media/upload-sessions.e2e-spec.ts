@@ -324,6 +324,27 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect(item).toMatchObject({ mime_type: 'video/mp4', duration_ms: 12_345, width: 0, height: 0, size: video.length });
   });
 
+  it('crafted headers claiming 0xFFFFFFFF pixels or a 2^64−1 duration complete with those values unknown (0), not a 500', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const png = await uploadMedia(owner.token, workspaceId, pngBytes(0xffffffff, 0xffffffff, 10), 'huge.png');
+    expect(png).toMatchObject({ status: 'ready', mime_type: 'image/png', width: 0, height: 0 });
+    const video = mp4Bytes(1000);
+    const mvhdAt = video.indexOf('mvhd', 0, 'latin1') - 4;
+    // Version 1: 64-bit times; timescale 1000 and a duration of 2^64−1.
+    const v1 = Buffer.alloc(8 + 112);
+    v1.writeUInt32BE(v1.length, 0);
+    v1.write('mvhd', 4, 'latin1');
+    v1[8] = 1;
+    v1.writeUInt32BE(1000, 28);
+    v1.writeBigUInt64BE(2n ** 64n - 1n, 32);
+    const moov = Buffer.alloc(8);
+    moov.writeUInt32BE(8 + v1.length, 0);
+    moov.write('moov', 4, 'latin1');
+    const crafted = Buffer.concat([video.subarray(0, mvhdAt - 8), moov, v1]);
+    const item = await uploadMedia(owner.token, workspaceId, crafted, 'forever.mp4');
+    expect(item).toMatchObject({ status: 'ready', mime_type: 'video/mp4', duration_ms: 0 });
+  });
+
   it('viewers cannot upload or complete; a workspace the caller is not in is 403', async () => {
     const { owner, workspaceId } = await createTenant();
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
