@@ -116,8 +116,16 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect(completed.body).toMatchObject({ id: first.id, filename: first.filename });
     expectProblem(await call('GET', `/media/${second.body.media_id}`, { token: owner.token }), 404);
     expect(await objectExists(second.body.upload.object_key)).toBe(false);
+    // Repeating the completion answers the same item (contract §6); its URL takes no more bytes.
+    const repeated = await complete(owner.token, second.body.media_id, workspaceId);
+    expect({ status: repeated.status, body: repeated.body }).toEqual({ status: 200, body: completed.body });
+    expectProblem(await putBytes(second.body.upload.url, bytes), 409, 'upload_session_completed');
+    expect(await objectExists(second.body.upload.object_key)).toBe(false);
     const library = await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token });
     expect(library.body.items.map((item: { id: string }) => item.id)).toEqual([first.id]);
+    // Once the item it went to is deleted, the session is gone too.
+    expect((await call('DELETE', `/media/${first.id}`, { token: owner.token })).status).toBe(204);
+    expectProblem(await complete(owner.token, second.body.media_id, workspaceId), 404);
   });
 
   it('racing completions of the same bytes keep one item: both answer it', async () => {
@@ -127,6 +135,8 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     for (const session of sessions) expect((await putBytes(session.body.upload.url, bytes)).status).toBe(204);
     const answers = await Promise.all(sessions.map((session) => complete(owner.token, session.body.media_id, workspaceId)));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const again = await Promise.all(sessions.map((session) => complete(owner.token, session.body.media_id, workspaceId)));
+    expect(again.map((answer) => answer.body)).toEqual(answers.map((answer) => answer.body));
     const ids = new Set(answers.map((answer) => answer.body.id));
     expect(ids.size).toBe(1);
     const library = await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token });

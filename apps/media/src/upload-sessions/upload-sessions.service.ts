@@ -141,7 +141,7 @@ export class UploadSessionsService {
    * session is open. The bytes become the session's only through commitUpload.
    */
   async uploadTarget(id: string): Promise<UploadTarget> {
-    const item = await findMediaItem(this.dataSource.manager, id);
+    const item = await findMediaItem(this.dataSource.manager, id, false, true);
     this.requireOpen(item);
     return { object_key: mediaUploadKey(item.workspaceId, item.id), size: Number(item.size) };
   }
@@ -154,13 +154,20 @@ export class UploadSessionsService {
    */
   async commitUpload(id: string, objectKey: string): Promise<void> {
     const replaced = await this.dataSource.transaction(async (db) => {
-      const item = await findMediaItem(db, id, true);
+      const item = await findMediaItem(db, id, true, true);
       this.requireOpen(item);
       if (!isMediaUploadKey(objectKey, item.workspaceId, item.id)) throw problems.invalid('body.object_key', "must be a key of this session's uploads", objectKey);
       await db.query(`UPDATE media_items SET object_key = $2 WHERE id = $1`, [id, objectKey]);
       return item.objectKey;
     });
     if (replaced !== objectKey) await this.dropObject(replaced);
+  }
+
+  /** The ready item a merged session's bytes went to (the tombstone goes with it, so it exists). */
+  private async mergedItem(db: EntityManager, tombstone: MediaItemRow): Promise<MediaItem> {
+    const target = tombstone.mergedInto ? await findMediaItem(db, tombstone.mergedInto) : null;
+    if (!target) throw problems.notFound('No such upload session.');
+    return toMediaItem(target);
   }
 
   private requireOpen(item: MediaItemRow | null): asserts item is MediaItemRow {
@@ -175,11 +182,12 @@ export class UploadSessionsService {
    * (this copy is dropped). Repeating it answers the same item.
    */
   async complete(principal: Principal, id: string, input: CompleteUploadSessionRequest): Promise<MediaItem> {
-    const item = await this.access.requireVisible(principal, () => findMediaItem(this.dataSource.manager, id), 'editor', 'No such upload session.');
+    const item = await this.access.requireVisible(principal, () => findMediaItem(this.dataSource.manager, id, false, true), 'editor', 'No such upload session.');
     if (input.workspace_id.toLowerCase() !== item.workspaceId) {
       throw problems.invalid('body.workspace_id', "must be the upload session's workspace", input.workspace_id);
     }
     if (item.status === 'ready') return toMediaItem(item);
+    if (item.status === 'merged') return this.mergedItem(this.dataSource.manager, item);
     if (item.expiresAt.getTime() <= Date.now()) throw sessionExpired();
     const uploaded = item.objectKey;
     const noBytes = () => problems.conflict('upload_incomplete', 'No bytes have been uploaded yet; send the file to the upload URL first.', {
@@ -260,15 +268,18 @@ export class UploadSessionsService {
     inspected: string,
     facts: Awaited<ReturnType<typeof inspectContent>>,
   ): Promise<{ item: MediaItem; objectKey: string }> {
-    const current = await findMediaItem(db, item.id, true);
+    const current = await findMediaItem(db, item.id, true, true);
     if (!current) throw problems.notFound('No such upload session.');
     if (current.status === 'ready') return { item: toMediaItem(current), objectKey: current.objectKey };
+    if (current.status === 'merged') return { item: await this.mergedItem(db, current), objectKey: '' };
     if (current.objectKey !== uploaded) {
       throw problems.conflict('upload_incomplete', 'The upload was replaced while it was being completed; complete it again.');
     }
     const duplicate = await findReadyCopy(db, item.workspaceId, facts.sha256, facts.size);
     if (duplicate) {
-      await db.query(`DELETE FROM media_items WHERE id = $1`, [item.id]);
+      // A tombstone, so that repeating this completion answers the same item.
+      await db.query(`DELETE FROM media_item_tags WHERE media_id = $1`, [item.id]);
+      await db.query(`UPDATE media_items SET status = 'merged', merged_into = $2, object_key = '', completed_at = now() WHERE id = $1`, [item.id, duplicate]);
       const existing = await findMediaItem(db, duplicate);
       return { item: toMediaItem(existing!), objectKey: '' };
     }
