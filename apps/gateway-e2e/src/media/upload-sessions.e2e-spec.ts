@@ -388,7 +388,7 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     });
   });
 
-  it('expired sessions are swept: the row and its partial object go', async () => {
+  it('expired sessions are swept: the partial object goes, completion stays 410 for a day, then the row goes', async () => {
     const { owner, workspaceId } = await createTenant();
     const bytes = pngBytes(2, 2);
     const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'a.png', size: bytes.length * 2 });
@@ -396,9 +396,20 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect(await objectExists(opened.body.upload.object_key)).toBe(true);
     await db.query(`UPDATE media.media_items SET expires_at = now() - interval '1 second' WHERE id = $1`, [opened.body.media_id]);
     await eventually(async () => {
+      const rows = await db.query(`SELECT status FROM media.media_items WHERE id = $1`, [opened.body.media_id]);
+      expect(rows.rows).toEqual([{ status: 'expired' }]);
+    }, 10_000);
+    expect(await objectExists(opened.body.upload.object_key)).toBe(false);
+    // Swept, it is still 410 (contract §6 "410 after"), at completion and at the upload route; no longer an item.
+    expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 410, 'upload_session_expired');
+    expectProblem(await putBytes(opened.body.upload.url, bytes), 410, 'upload_session_expired');
+    expectProblem(await call('GET', `/media/${opened.body.media_id}`, { token: owner.token }), 404);
+    // A day later the row goes.
+    await db.query(`UPDATE media.media_items SET expires_at = now() - interval '24 hours 1 second' WHERE id = $1`, [opened.body.media_id]);
+    await eventually(async () => {
       const rows = await db.query(`SELECT 1 FROM media.media_items WHERE id = $1`, [opened.body.media_id]);
       expect(rows.rowCount).toBe(0);
     }, 10_000);
-    expect(await objectExists(opened.body.upload.object_key)).toBe(false);
+    expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 404);
   });
 });

@@ -9,8 +9,11 @@ export interface MediaItemRow {
   declaredMimeType: string;
   declaredSha256: string;
   size: string;
-  /** `merged`: a completed session whose bytes `mergedInto` already held (a tombstone: only completion sees it). */
-  status: 'pending' | 'ready' | 'merged';
+  /**
+   * `merged`: a completed session whose bytes `mergedInto` already held; `expired`: a swept session
+   * (its bytes gone), kept a day. Both are tombstones only completion and the upload route see.
+   */
+  status: 'pending' | 'ready' | 'merged' | 'expired';
   mergedInto: string | null;
   mimeType: string;
   sha256: string;
@@ -34,10 +37,10 @@ export const MEDIA_ITEM_COLUMNS = `
   coalesce((SELECT array_agg(it.tag_id ORDER BY lower(t.name), t.id) FROM media_item_tags it JOIN media_tags t ON t.id = it.tag_id
              WHERE it.media_id = m.id), '{}') AS "tagIds"`;
 
-/** The item (pending or ready); merged tombstones only when asked for (completion answers them). */
-export async function findMediaItem(db: EntityManager, id: string, lock = false, includeMerged = false): Promise<MediaItemRow | null> {
+/** The item (pending or ready); merged and expired tombstones only when asked for (completion answers them). */
+export async function findMediaItem(db: EntityManager, id: string, lock = false, includeTombstones = false): Promise<MediaItemRow | null> {
   const [row] = await db.query<MediaItemRow[]>(
-    `SELECT ${MEDIA_ITEM_COLUMNS} FROM media_items m WHERE m.id = $1${includeMerged ? '' : ` AND m.status <> 'merged'`}${lock ? ' FOR UPDATE OF m' : ''}`,
+    `SELECT ${MEDIA_ITEM_COLUMNS} FROM media_items m WHERE m.id = $1${includeTombstones ? '' : ` AND m.status IN ('pending', 'ready')`}${lock ? ' FOR UPDATE OF m' : ''}`,
     [id],
   );
   return row ?? null;

@@ -172,6 +172,7 @@ export class UploadSessionsService {
 
   private requireOpen(item: MediaItemRow | null): asserts item is MediaItemRow {
     if (!item) throw problems.notFound('No such upload session.');
+    if (item.status === 'expired') throw sessionExpired();
     if (item.status !== 'pending') throw problems.conflict('upload_session_completed', 'This upload session is complete; its bytes can no longer change.');
     if (item.expiresAt.getTime() <= Date.now()) throw sessionExpired();
   }
@@ -188,7 +189,7 @@ export class UploadSessionsService {
     }
     if (item.status === 'ready') return toMediaItem(item);
     if (item.status === 'merged') return this.mergedItem(this.dataSource.manager, item);
-    if (item.expiresAt.getTime() <= Date.now()) throw sessionExpired();
+    if (item.status === 'expired' || item.expiresAt.getTime() <= Date.now()) throw sessionExpired();
     const uploaded = item.objectKey;
     const noBytes = () => problems.conflict('upload_incomplete', 'No bytes have been uploaded yet; send the file to the upload URL first.', {
       received_bytes: 0,
@@ -272,6 +273,7 @@ export class UploadSessionsService {
     if (!current) throw problems.notFound('No such upload session.');
     if (current.status === 'ready') return { item: toMediaItem(current), objectKey: current.objectKey };
     if (current.status === 'merged') return { item: await this.mergedItem(db, current), objectKey: '' };
+    if (current.status === 'expired') throw sessionExpired();
     if (current.objectKey !== uploaded) {
       throw problems.conflict('upload_incomplete', 'The upload was replaced while it was being completed; complete it again.');
     }
