@@ -23,6 +23,7 @@ import {
   problems,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
+  storageUnavailable,
   UploadTokens,
 } from '@social/platform';
 import type { Logger } from 'pino';
@@ -242,7 +243,11 @@ export class UploadSessionsService {
     }
     const content = await this.storage.read(key);
     if (!content) throw problems.conflict('upload_incomplete', 'No bytes have been uploaded yet; send the file to the upload URL first.');
-    const facts = await inspectContent(content);
+    const facts = await inspectContent(content).catch((error: unknown) => {
+      // The stream failing midway is storage failing (guardedStorage answers the calls, not the stream).
+      this.logger.warn({ err: error, object_key: key }, 'reading an upload from storage failed');
+      throw storageUnavailable();
+    });
     if (facts.size !== declared) {
       throw problems.conflict('upload_incomplete', `The upload holds ${facts.size} of the ${declared} bytes declared; send the whole file again.`);
     }
