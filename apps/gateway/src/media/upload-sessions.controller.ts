@@ -9,7 +9,7 @@ import {
   MediaUploadSession,
   UploadTarget,
 } from '@social/contracts';
-import { type MediaStorage, Problem, UploadTokens } from '@social/platform';
+import { type MediaStorage, Problem, uploadSessionExpired, UploadTokens } from '@social/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough, type Readable } from 'node:stream';
@@ -25,7 +25,6 @@ import { Forwarder } from '../rpc/forwarder.js';
 import { ByteLimit, GATEWAY_MEDIA_STORAGE, uploadTooLarge } from './media-storage.js';
 
 const tokenInvalid = () => new Problem(403, 'upload_token_invalid', 'The upload URL is not valid: its token is missing or has been altered.');
-const sessionExpired = () => new Problem(410, 'upload_session_expired', 'The upload session has expired (sessions last 1 hour); start a new one.');
 
 @ApiTags('Media')
 @Controller('media/upload-session')
@@ -90,7 +89,7 @@ export class UploadSessionsController {
   async upload(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const check = this.tokens.check(id, (req.query as Record<string, unknown> | undefined)?.token);
     if (check === 'invalid') throw tokenInvalid();
-    if (check === 'expired') throw sessionExpired();
+    if (check === 'expired') throw uploadSessionExpired();
     const target = await this.forward.send<UploadTarget>(MediaPatterns.uploadTarget, req, { params: { id } });
     const declared = Number(req.headers['content-length']);
     // The rest of a refused body is not read: the connection closes after the answer.

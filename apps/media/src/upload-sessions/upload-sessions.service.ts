@@ -24,6 +24,7 @@ import {
   SERVICE_CONFIG,
   SERVICE_LOGGER,
   storageUnavailable,
+  uploadSessionExpired,
   UploadTokens,
 } from '@social/platform';
 import type { Logger } from 'pino';
@@ -35,7 +36,6 @@ import { MEDIA_STORAGE } from '../storage/storage.module.js';
 import { inspectContent } from './content-inspection.js';
 import { contentTypeFor, isVideo } from './media-types.js';
 
-const sessionExpired = () => new Problem(410, 'upload_session_expired', 'The upload session has expired (sessions last 1 hour); start a new one.');
 const contentRefused = (message: string) =>
   new Problem(422, 'validation_failed', `body.content ${message}.`, { errors: [{ location: 'body.content', message }] });
 
@@ -173,9 +173,9 @@ export class UploadSessionsService {
 
   private requireOpen(item: MediaItemRow | null): asserts item is MediaItemRow {
     if (!item) throw problems.notFound('No such upload session.');
-    if (item.status === 'expired') throw sessionExpired();
+    if (item.status === 'expired') throw uploadSessionExpired();
     if (item.status !== 'pending') throw problems.conflict('upload_session_completed', 'This upload session is complete; its bytes can no longer change.');
-    if (item.expiresAt.getTime() <= Date.now()) throw sessionExpired();
+    if (item.expiresAt.getTime() <= Date.now()) throw uploadSessionExpired();
   }
 
   /**
@@ -190,7 +190,7 @@ export class UploadSessionsService {
     }
     if (item.status === 'ready') return toMediaItem(item);
     if (item.status === 'merged') return this.mergedItem(this.dataSource.manager, item);
-    if (item.status === 'expired' || item.expiresAt.getTime() <= Date.now()) throw sessionExpired();
+    if (item.status === 'expired' || item.expiresAt.getTime() <= Date.now()) throw uploadSessionExpired();
     const uploaded = item.objectKey;
     const noBytes = () => problems.conflict('upload_incomplete', 'No bytes have been uploaded yet; send the file to the upload URL first.', {
       received_bytes: 0,
@@ -278,7 +278,7 @@ export class UploadSessionsService {
     if (!current) throw problems.notFound('No such upload session.');
     if (current.status === 'ready') return { item: toMediaItem(current), objectKey: current.objectKey };
     if (current.status === 'merged') return { item: await this.mergedItem(db, current), objectKey: '' };
-    if (current.status === 'expired') throw sessionExpired();
+    if (current.status === 'expired') throw uploadSessionExpired();
     if (current.objectKey !== uploaded) {
       throw problems.conflict('upload_incomplete', 'The upload was replaced while it was being completed; complete it again.');
     }
