@@ -201,6 +201,44 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect(locations(expectProblem(reused, 422, 'idempotency_key_reused'))).toEqual(['header.idempotency-key']);
   });
 
+  it('Idempotency-Key: ten identical requests at once open one session: each answer is that 201 (once fresh, else replayed) or 409 idempotency_in_flight', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const key = randomUUID();
+    const body = { workspace_id: workspaceId, filename: 'race.png', size: 100 };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => openSession(owner.token, body, key)));
+    const count = await db.query(`SELECT count(*)::int AS n FROM media.media_items WHERE workspace_id = $1`, [workspaceId]);
+    expect(count.rows[0].n).toBe(1);
+    const created = answers.filter((answer) => answer.status === 201);
+    const fresh = created.filter((answer) => answer.headers.get('idempotent-replayed') === null);
+    expect(fresh).toHaveLength(1);
+    for (const replay of created) expect(replay.body).toEqual(fresh[0].body);
+    for (const waiting of answers.filter((answer) => answer.status !== 201)) {
+      expectProblem(waiting, 409, 'idempotency_in_flight');
+      expect(waiting.headers.get('retry-after')).toBe('1');
+    }
+    const later = await openSession(owner.token, body, key);
+    expect([later.status, later.headers.get('idempotent-replayed'), later.body]).toEqual([201, 'true', fresh[0].body]);
+  });
+
+  it('Idempotency-Key: a request still running holds its key (409 idempotency_in_flight with Retry-After; another body 422)', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const body = { workspace_id: workspaceId, filename: 'held.png', size: 100 };
+    expect((await openSession(owner.token, body, 'probe-for-fingerprint')).status).toBe(201);
+    const [{ fingerprint }] = (await db.query(`SELECT fingerprint FROM media.idempotency_keys WHERE key = 'probe-for-fingerprint' AND workspace_id = $1`, [workspaceId])).rows;
+    const key = randomUUID();
+    await db.query(
+      `INSERT INTO media.idempotency_keys (user_id, workspace_id, operation, key, fingerprint, state, claim_token, locked_until, expires_at)
+       VALUES ($1, $2, 'media.upload-sessions.create', $3, $4, 'in_flight', $5, now() + interval '30 seconds', now() + interval '24 hours')`,
+      [owner.id, workspaceId, key, fingerprint, randomUUID()],
+    );
+    const waiting = await openSession(owner.token, body, key);
+    expectProblem(waiting, 409, 'idempotency_in_flight');
+    expect(waiting.headers.get('retry-after')).toBe('1');
+    expect(locations(expectProblem(await openSession(owner.token, { ...body, size: 101 }, key), 422, 'idempotency_key_reused'))).toEqual(['header.idempotency-key']);
+    const count = await db.query(`SELECT count(*)::int AS n FROM media.media_items WHERE workspace_id = $1`, [workspaceId]);
+    expect(count.rows[0].n).toBe(1);
+  });
+
   it('the upload URL: 403 upload_token_invalid without or with an altered token, 410 once the session expired', async () => {
     const { owner, workspaceId } = await createTenant();
     const bytes = pngBytes(1, 1);
