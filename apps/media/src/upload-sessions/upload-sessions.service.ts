@@ -39,6 +39,8 @@ import { contentTypeFor, isVideo } from './media-types.js';
 const contentRefused = (message: string) =>
   new Problem(422, 'validation_failed', `body.content ${message}.`, { errors: [{ location: 'body.content', message }] });
 
+const uploadReplaced = () => problems.conflict('upload_incomplete', 'The upload was replaced while it was being completed; complete it again.');
+
 /** The ready item of the workspace holding these bytes (the dedupe index's key), if any. */
 async function findReadyCopy(db: EntityManager, workspaceId: string, sha256: string, size: number): Promise<string | undefined> {
   const [row] = await db.query<Array<{ id: string }>>(`SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3`, [
@@ -207,7 +209,13 @@ export class UploadSessionsService {
     let settled = false;
     let kept = '';
     try {
-      const facts = await this.inspect(item, inspected);
+      const facts = await this.inspect(item, inspected).catch(async (error: unknown) => {
+        // Its bytes replaced (and dropped) by a newer upload, or swept, while being read: say so.
+        const current = await findMediaItem(this.dataSource.manager, item.id, false, true);
+        if (current?.status === 'expired') throw uploadSessionExpired();
+        if (current?.status === 'pending' && current.objectKey !== uploaded) throw uploadReplaced();
+        throw error;
+      });
       for (let attempt = 0; ; attempt += 1) {
         try {
           const outcome = await this.dataSource.transaction((db) => this.makeReady(db, item, uploaded, inspected, facts));
@@ -279,9 +287,7 @@ export class UploadSessionsService {
     if (current.status === 'ready') return { item: toMediaItem(current), objectKey: current.objectKey };
     if (current.status === 'merged') return { item: await this.mergedItem(db, current), objectKey: '' };
     if (current.status === 'expired') throw uploadSessionExpired();
-    if (current.objectKey !== uploaded) {
-      throw problems.conflict('upload_incomplete', 'The upload was replaced while it was being completed; complete it again.');
-    }
+    if (current.objectKey !== uploaded) throw uploadReplaced();
     const duplicate = await findReadyCopy(db, item.workspaceId, facts.sha256, facts.size);
     if (duplicate) {
       // A tombstone, so that repeating this completion answers the same item.
