@@ -9,8 +9,7 @@ import {
   SetMediaTagsRequest,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, createdAtPosition, CursorCodec, isCreatedAtPosition, type MediaStorage, preparedQuery, Problem, problems, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
-import type { Logger } from 'pino';
+import { AccessControl, createdAtPosition, CursorCodec, isCreatedAtPosition, type MediaStorage, preparedQuery, Problem, problems, SERVICE_CONFIG } from '@social/platform';
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
@@ -27,7 +26,6 @@ export class LibraryService {
     private readonly access: AccessControl,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(SERVICE_CONFIG) config: MediaConfig,
-    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {
     this.cursors = CursorCodec.derive(config.SECRETS_KEY, 'media');
   }
