@@ -23,7 +23,7 @@ async function main() {
     const settings = await InstanceSettings.load(nats, logger);
     config = { ...config, PUBLIC_BASE_URL: settings.string('public_base_url').replace(/\/+$/, '') || undefined };
     // Upload and content bytes go between the client and storage here, never over NATS (the media service's settings choose the storage).
-    const mediaStorage = await openMediaStorage(settings, nats);
+    const mediaStorage = await openMediaStorage(settings, nats, logger);
     settings.close();
     const app = await NestFactory.create<NestFastifyApplication>(
       GatewayModule.forRoot(config, nats, logger, mediaStorage),

@@ -32,6 +32,7 @@ export * from './database/daily-counts.js';
 export * from './database/notified-sleep.js';
 export * from './events/workspace-purge.js';
 export * from './validation/usage-requests.js';
+export * from './storage/guarded-storage.js';
 export * from './storage/media-storage.js';
 export * from './storage/nats-object-storage.js';
 export * from './storage/open-media-storage.js';

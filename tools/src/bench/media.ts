@@ -2,8 +2,11 @@
  * Media under load (issue 11): a 100 MiB upload through the gateway's signed
  * URL beside a direct object-store put of the same bytes in the same run
  * (target: ≥ 0.7 of its throughput), the gateway's peak RSS growth during a
- * 1 GiB upload (target: < 64 MiB, i.e. streamed, not buffered), and
- * `GET /media?workspace_id=` (a page of 50 of 200 seeded items) req/s.
+ * 1 GiB upload (target: < 64 MiB, i.e. streamed, not buffered), the
+ * gateway's peak RSS growth during a slow download of that 1 GiB (paused for
+ * a while after its first 16 MiB: same target, i.e. pulled from the object
+ * store, not buffered), and `GET /media?workspace_id=` (a page of 50 of 200
+ * seeded items) req/s.
  */
 import { connectNats, NatsObjectStorage } from '@social/platform';
 import { randomBytes } from 'node:crypto';
@@ -30,7 +33,13 @@ export interface MediaUploadFigures {
   gatewayRssPeakMiB: number;
   gatewayRssGrowthMiB: number;
   rssMet: boolean;
+  downloadMiBPerS: number;
+  downloadRssGrowthMiB: number;
+  downloadRssMet: boolean;
 }
+
+/** An ftyp box, so the bench's bytes sniff as video/mp4 (videos may be 4 GiB; other files 50 MiB). */
+const FTYP = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2', 'latin1')]);
 
 /** `size` bytes made of one random MiB repeated, produced as they are read (the generator holds one MiB). */
 function bytesOf(size: number, block: Buffer): Readable {
@@ -71,19 +80,57 @@ function rssMiB(pid: number): number {
   return kb / 1024;
 }
 
-/** Opens a session for `size` bytes and uploads them through the gateway. */
-async function uploadThroughGateway(baseUrl: string, token: string, workspaceId: string, size: number, block: Buffer): Promise<number> {
-  const session = await postJson<{ upload: { url: string } }>(`${baseUrl}/media/upload-session`, token, {
+/** Opens a session for `size` bytes and uploads them through the gateway: the seconds it took and the media id. */
+async function uploadThroughGateway(baseUrl: string, token: string, workspaceId: string, size: number, block: Buffer): Promise<{ seconds: number; mediaId: string }> {
+  const session = await postJson<{ media_id: string; upload: { url: string } }>(`${baseUrl}/media/upload-session`, token, {
     workspace_id: workspaceId,
     filename: 'bench.mp4',
     size,
     mime_type: 'video/mp4',
   });
-  return putStream(session.upload.url, size, block);
+  return { seconds: await putStream(session.upload.url, size, block), mediaId: session.media_id };
+}
+
+/** Completes an upload and waits until the item is ready (a 1 GiB completion outlasts the gateway's 10 s timeout). */
+async function completeAndWait(baseUrl: string, token: string, workspaceId: string, mediaId: string): Promise<void> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const completing = await fetch(`${baseUrl}/media/upload-session/${mediaId}/complete`, { method: 'POST', headers, body: JSON.stringify({ workspace_id: workspaceId }) });
+  if (completing.status !== 200 && completing.status !== 504) throw new Error(`completion answered ${completing.status}: ${await completing.text()}`);
+  for (let waited = 0; waited < 600_000; waited += 1000) {
+    const item = (await (await fetch(`${baseUrl}/media/${mediaId}`, { headers })).json()) as { status?: string };
+    if (item.status === 'ready') return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error('the bench upload did not become ready');
+}
+
+/** Downloads an item's content, pausing `pauseMs` after its first 16 MiB (a slow client); resolves with the bytes and seconds. */
+function slowDownload(baseUrl: string, token: string, mediaId: string, pauseMs: number): Promise<{ bytes: number; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = request(`${baseUrl}/media/${mediaId}/content`, { headers: { authorization: `Bearer ${token}` } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`download answered ${res.statusCode}`));
+      let bytes = 0;
+      let paused = false;
+      res.on('data', (part: Buffer) => {
+        bytes += part.length;
+        if (!paused && bytes >= 16 * MIB) {
+          paused = true;
+          res.pause();
+          setTimeout(() => res.resume(), pauseMs);
+        }
+      });
+      res.on('end', () => resolve({ bytes, seconds: Number(process.hrtime.bigint() - started) / 1e9 }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 export async function benchMediaUploads(options: { baseUrl: string; natsUrl: string; gatewayPid?: number; token: string; workspaceId: string }): Promise<MediaUploadFigures> {
   const block = randomBytes(MIB);
+  FTYP.copy(block);
   const uploadMiB = Number(process.env.BENCH_MEDIA_UPLOAD_MIB ?? 100);
   const bigUploadMiB = Number(process.env.BENCH_MEDIA_BIG_UPLOAD_MIB ?? 1024);
 
@@ -100,7 +147,7 @@ export async function benchMediaUploads(options: { baseUrl: string; natsUrl: str
   await direct.delete(directKey);
   await nc.drain();
 
-  const gatewaySeconds = await uploadThroughGateway(options.baseUrl, options.token, options.workspaceId, uploadMiB * MIB, block);
+  const { seconds: gatewaySeconds } = await uploadThroughGateway(options.baseUrl, options.token, options.workspaceId, uploadMiB * MIB, block);
   const gatewayMiBPerS = uploadMiB / gatewaySeconds;
   const directMiBPerS = uploadMiB / directSeconds;
   console.log(`media: ${uploadMiB} MiB upload: gateway ${gatewayMiBPerS.toFixed(1)} MiB/s, direct object-store put ${directMiBPerS.toFixed(1)} MiB/s`);
@@ -109,16 +156,35 @@ export async function benchMediaUploads(options: { baseUrl: string; natsUrl: str
   let before = 0;
   let peak = 0;
   let bigSeconds = 0;
+  let downloadMiBPerS = 0;
+  let downloadGrowth = 0;
   if (options.gatewayPid) {
-    before = rssMiB(options.gatewayPid);
+    const pid = options.gatewayPid;
+    before = rssMiB(pid);
     peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(options.gatewayPid!))), 20);
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
+    let mediaId: string;
     try {
-      bigSeconds = await uploadThroughGateway(options.baseUrl, options.token, options.workspaceId, bigUploadMiB * MIB, block);
+      ({ seconds: bigSeconds, mediaId } = await uploadThroughGateway(options.baseUrl, options.token, options.workspaceId, bigUploadMiB * MIB, block));
     } finally {
       clearInterval(sampler);
     }
     console.log(`media: ${bigUploadMiB} MiB upload at ${(bigUploadMiB / bigSeconds).toFixed(1)} MiB/s; gateway RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB`);
+
+    // The same object downloaded by a slow client: paused 5 s after 16 MiB, then read to the end.
+    await completeAndWait(options.baseUrl, options.token, options.workspaceId, mediaId);
+    const downloadBefore = rssMiB(pid);
+    let downloadPeak = downloadBefore;
+    const downloadSampler = setInterval(() => (downloadPeak = Math.max(downloadPeak, rssMiB(pid))), 20);
+    try {
+      const download = await slowDownload(options.baseUrl, options.token, mediaId, 5000);
+      if (download.bytes !== bigUploadMiB * MIB) throw new Error(`the download gave ${download.bytes} bytes`);
+      downloadMiBPerS = bigUploadMiB / download.seconds;
+    } finally {
+      clearInterval(downloadSampler);
+    }
+    downloadGrowth = downloadPeak - downloadBefore;
+    console.log(`media: ${bigUploadMiB} MiB slow download (5 s pause) at ${downloadMiBPerS.toFixed(1)} MiB/s overall; gateway RSS ${downloadBefore.toFixed(0)} → peak ${downloadPeak.toFixed(0)} MiB`);
   } else {
     console.log('media: no gateway pid in .data/stack.json: the RSS figure is skipped');
   }
@@ -135,6 +201,9 @@ export async function benchMediaUploads(options: { baseUrl: string; natsUrl: str
     gatewayRssPeakMiB: peak,
     gatewayRssGrowthMiB: peak - before,
     rssMet: options.gatewayPid !== undefined && peak - before < RSS_GROWTH_TARGET_MIB,
+    downloadMiBPerS,
+    downloadRssGrowthMiB: downloadGrowth,
+    downloadRssMet: options.gatewayPid !== undefined && downloadGrowth < RSS_GROWTH_TARGET_MIB,
   };
 }
 

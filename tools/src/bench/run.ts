@@ -231,7 +231,7 @@ async function main(): Promise<void> {
     const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);
     const media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, writeTo);
     writeResults({ machine, idleBefore: idle, media });
-    if (!media.ratioMet || !media.rssMet) process.exitCode = 1;
+    if (!media.ratioMet || !media.rssMet || !media.downloadRssMet) process.exitCode = 1;
     return;
   }
 
@@ -310,7 +310,7 @@ async function main(): Promise<void> {
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
     writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler });
-    const mediaMissed = media && (!media.ratioMet || !media.rssMet);
+    const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
     if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met)) process.exitCode = 1;
   } finally {
     killBaseline();
@@ -325,6 +325,7 @@ async function mediaUploads(baseUrl: string, natsUrl: string | undefined, gatewa
   console.log(`targets: upload through the gateway >= ${UPLOAD_RATIO_TARGET} of a direct object-store put; gateway RSS growth < ${RSS_GROWTH_TARGET_MIB} MiB`);
   console.log(`  ${media.ratioMet ? 'MET    ' : 'NOT MET'} ${media.uploadMiB} MiB upload: ${media.ratio.toFixed(2)} of the direct put`);
   console.log(`  ${media.rssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB upload: gateway RSS grew ${media.gatewayRssGrowthMiB.toFixed(1)} MiB`);
+  console.log(`  ${media.downloadRssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB slow download: gateway RSS grew ${media.downloadRssGrowthMiB.toFixed(1)} MiB`);
   return media;
 }
 

@@ -7,7 +7,7 @@ import { expectTenantIsolation } from '../support/isolation.js';
 import { openSession, pngBytes, uploadMedia } from '../support/media.js';
 import { objectExists } from '../support/object-store.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
-import { createTenant, joinWorkspace } from '../support/tenancy.js';
+import { createTenant, createWorkspace, joinWorkspace } from '../support/tenancy.js';
 
 const content = (id: string, token: string, headers: Record<string, string> = {}) =>
   fetch(`${baseUrl()}/media/${id}/content`, { headers: { authorization: `Bearer ${token}`, ...headers } });
@@ -185,6 +185,36 @@ describe('media: the library, content, and E18 tags', () => {
     // Deleting a tag takes it off every item.
     expect((await call('DELETE', `/media/tags/${tag.id}`, { token: owner.token })).status).toBe(204);
     expect((await call('GET', `/media/${items[1].id}`, { token: owner.token })).body.tag_ids).toEqual([]);
+  });
+
+  it("a workspace-bound API token works on its workspace's media only: another workspace of the same owner is 404 by id, 403 by name", async () => {
+    const tenant = await createTenant();
+    const other = await createWorkspace(tenant.owner, tenant.organizationId, 'Other');
+    const created = await call('POST', '/api-tokens', { token: tenant.owner.token, body: { name: 'media-ci', workspace_id: tenant.workspaceId } });
+    expect(created.status).toBe(201);
+    const bound = created.body.token as string;
+    // Its own workspace: upload, complete, read, tag.
+    const mine = await uploadMedia(bound, tenant.workspaceId, pngBytes(4, 4));
+    expect((await call('GET', `/media/${mine.id}`, { token: bound })).body).toMatchObject({ id: mine.id, workspace_id: tenant.workspaceId });
+    // The other workspace's item, session and tag, made with the owner's own token.
+    const theirs = await uploadMedia(tenant.owner.token, other, pngBytes(5, 5));
+    const session = await openSession(tenant.owner.token, { workspace_id: other, filename: 'p.png', size: 10 });
+    const tag = await call('POST', '/media/tags', { token: tenant.owner.token, body: { workspace_id: other, name: 'theirs' } });
+    expect(tag.status).toBe(201);
+    expectProblem(await call('GET', `/media/${theirs.id}`, { token: bound }), 404);
+    expect((await content(theirs.id, bound)).status).toBe(404);
+    expectProblem(await call('PUT', `/media/${theirs.id}/tags`, { token: bound, body: { tag_ids: [] } }), 404);
+    expectProblem(await call('DELETE', `/media/${theirs.id}`, { token: bound }), 404);
+    expectProblem(await call('POST', `/media/upload-session/${session.body.media_id}/complete`, { token: bound, body: { workspace_id: other } }), 404);
+    expectProblem(await call('PATCH', `/media/tags/${tag.body.id}`, { token: bound, body: { name: 'x' } }), 404);
+    expectProblem(await call('DELETE', `/media/tags/${tag.body.id}`, { token: bound }), 404);
+    expectProblem(await call('GET', `/media?workspace_id=${other}`, { token: bound }), 403);
+    expectProblem(await call('GET', `/media/tags?workspace_id=${other}`, { token: bound }), 403);
+    expectProblem(await call('POST', '/media/tags', { token: bound, body: { workspace_id: other, name: 'x' } }), 403);
+    expectProblem(await openSession(bound, { workspace_id: other, filename: 'a.png', size: 10 }), 403);
+    // Nothing of the other workspace changed.
+    expect((await call('GET', `/media/${theirs.id}`, { token: tenant.owner.token })).status).toBe(200);
+    expect((await call('GET', `/media/tags?workspace_id=${other}`, { token: tenant.owner.token })).body.tags).toMatchObject([{ name: 'theirs' }]);
   });
 
   it('another tenant gets 404 for every media and tag route, 403 where it names the workspace', async () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { call, eventually, expectProblem, locations, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { mp4Bytes, openSession, pngBytes, putBytes, sha256Of, uploadMedia } from '../support/media.js';
-import { objectExists } from '../support/object-store.js';
+import { objectExists, objectsUnder } from '../support/object-store.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
@@ -70,6 +71,10 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect((await complete(owner.token, session.media_id, workspaceId)).body).toEqual(completed.body);
     expectProblem(await putBytes(session.upload.url, bytes), 409, 'upload_session_completed');
     expect(await objectExists(session.upload.object_key)).toBe(true);
+    // The URL's token lets anyone write the session's bytes: the access log shows it redacted.
+    const uploadToken = new URL(session.upload.url).searchParams.get('token')!;
+    await eventually(async () => expect(readFileSync(process.env.E2E_LOG_FILE!, 'utf8')).toContain(`/media/upload-session/${session.media_id}/content?token=redacted`));
+    expect(readFileSync(process.env.E2E_LOG_FILE!, 'utf8')).not.toContain(uploadToken);
   });
 
   it('the api/v1 prefix works for the upload URL and completion too', async () => {
@@ -111,8 +116,16 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect(completed.body).toMatchObject({ id: first.id, filename: first.filename });
     expectProblem(await call('GET', `/media/${second.body.media_id}`, { token: owner.token }), 404);
     expect(await objectExists(second.body.upload.object_key)).toBe(false);
+    // Repeating the completion answers the same item (contract §6); its URL takes no more bytes.
+    const repeated = await complete(owner.token, second.body.media_id, workspaceId);
+    expect({ status: repeated.status, body: repeated.body }).toEqual({ status: 200, body: completed.body });
+    expectProblem(await putBytes(second.body.upload.url, bytes), 409, 'upload_session_completed');
+    expect(await objectExists(second.body.upload.object_key)).toBe(false);
     const library = await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token });
     expect(library.body.items.map((item: { id: string }) => item.id)).toEqual([first.id]);
+    // Once the item it went to is deleted, the session is gone too.
+    expect((await call('DELETE', `/media/${first.id}`, { token: owner.token })).status).toBe(204);
+    expectProblem(await complete(owner.token, second.body.media_id, workspaceId), 404);
   });
 
   it('racing completions of the same bytes keep one item: both answer it', async () => {
@@ -122,6 +135,8 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     for (const session of sessions) expect((await putBytes(session.body.upload.url, bytes)).status).toBe(204);
     const answers = await Promise.all(sessions.map((session) => complete(owner.token, session.body.media_id, workspaceId)));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const again = await Promise.all(sessions.map((session) => complete(owner.token, session.body.media_id, workspaceId)));
+    expect(again.map((answer) => answer.body)).toEqual(answers.map((answer) => answer.body));
     const ids = new Set(answers.map((answer) => answer.body.id));
     expect(ids.size).toBe(1);
     const library = await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token });
@@ -184,6 +199,44 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect(count.rows[0].n).toBe(1);
     const reused = await openSession(owner.token, { ...body, size: 101 }, key);
     expect(locations(expectProblem(reused, 422, 'idempotency_key_reused'))).toEqual(['header.idempotency-key']);
+  });
+
+  it('Idempotency-Key: ten identical requests at once open one session: each answer is that 201 (once fresh, else replayed) or 409 idempotency_in_flight', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const key = randomUUID();
+    const body = { workspace_id: workspaceId, filename: 'race.png', size: 100 };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => openSession(owner.token, body, key)));
+    const count = await db.query(`SELECT count(*)::int AS n FROM media.media_items WHERE workspace_id = $1`, [workspaceId]);
+    expect(count.rows[0].n).toBe(1);
+    const created = answers.filter((answer) => answer.status === 201);
+    const fresh = created.filter((answer) => answer.headers.get('idempotent-replayed') === null);
+    expect(fresh).toHaveLength(1);
+    for (const replay of created) expect(replay.body).toEqual(fresh[0].body);
+    for (const waiting of answers.filter((answer) => answer.status !== 201)) {
+      expectProblem(waiting, 409, 'idempotency_in_flight');
+      expect(waiting.headers.get('retry-after')).toBe('1');
+    }
+    const later = await openSession(owner.token, body, key);
+    expect([later.status, later.headers.get('idempotent-replayed'), later.body]).toEqual([201, 'true', fresh[0].body]);
+  });
+
+  it('Idempotency-Key: a request still running holds its key (409 idempotency_in_flight with Retry-After; another body 422)', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const body = { workspace_id: workspaceId, filename: 'held.png', size: 100 };
+    expect((await openSession(owner.token, body, 'probe-for-fingerprint')).status).toBe(201);
+    const [{ fingerprint }] = (await db.query(`SELECT fingerprint FROM media.idempotency_keys WHERE key = 'probe-for-fingerprint' AND workspace_id = $1`, [workspaceId])).rows;
+    const key = randomUUID();
+    await db.query(
+      `INSERT INTO media.idempotency_keys (user_id, workspace_id, operation, key, fingerprint, state, claim_token, locked_until, expires_at)
+       VALUES ($1, $2, 'media.upload-sessions.create', $3, $4, 'in_flight', $5, now() + interval '30 seconds', now() + interval '24 hours')`,
+      [owner.id, workspaceId, key, fingerprint, randomUUID()],
+    );
+    const waiting = await openSession(owner.token, body, key);
+    expectProblem(waiting, 409, 'idempotency_in_flight');
+    expect(waiting.headers.get('retry-after')).toBe('1');
+    expect(locations(expectProblem(await openSession(owner.token, { ...body, size: 101 }, key), 422, 'idempotency_key_reused'))).toEqual(['header.idempotency-key']);
+    const count = await db.query(`SELECT count(*)::int AS n FROM media.media_items WHERE workspace_id = $1`, [workspaceId]);
+    expect(count.rows[0].n).toBe(1);
   });
 
   it('the upload URL: 403 upload_token_invalid without or with an altered token, 410 once the session expired', async () => {
@@ -259,6 +312,47 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 409, 'upload_incomplete');
   });
 
+  it('an upload still streaming when the session completes can neither replace nor delete the ready bytes', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const bytes = pngBytes(16, 16, 200_000);
+    const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'kept.png', size: bytes.length });
+    expect((await putBytes(opened.body.upload.url, bytes)).status).toBe(204);
+    // Two more PUTs of other bytes start (past the gateway's pending check) and stall halfway.
+    const stalled = () => {
+      const request = httpRequest(new URL(opened.body.upload.url), {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) },
+      });
+      const answer = new Promise<{ status: number; body: string } | 'gone'>((resolve) => {
+        request.on('response', (response) => {
+          const parts: Buffer[] = [];
+          response.on('data', (part: Buffer) => parts.push(part));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(parts).toString() }));
+        });
+        request.on('error', () => resolve('gone'));
+      });
+      const other = randomBytes(bytes.length);
+      request.write(other.subarray(0, bytes.length / 2));
+      return { request, other, answer };
+    };
+    const finishing = stalled();
+    const abandoned = stalled();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const completed = await complete(owner.token, opened.body.media_id, workspaceId);
+    expect(completed.body).toMatchObject({ status: 'ready', sha256: sha256Of(bytes), width: 16, height: 16 });
+    // One finishes after the completion: refused, its bytes dropped; the other goes away (its failure deletes only its own bytes).
+    finishing.request.end(finishing.other.subarray(bytes.length / 2));
+    const late = await finishing.answer;
+    expect(late === 'gone' ? late : { status: late.status, code: JSON.parse(late.body).code }).toEqual({ status: 409, code: 'upload_session_completed' });
+    abandoned.request.destroy();
+    await abandoned.answer;
+    await eventually(async () => expect(await objectsUnder(opened.body.upload.object_key)).toHaveLength(1));
+    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${opened.body.media_id}/content`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(content.status).toBe(200);
+    expect(content.headers.get('content-length')).toBe(String(bytes.length));
+    expect(sha256Of(Buffer.from(await content.arrayBuffer()))).toBe(sha256Of(bytes));
+  });
+
   it('sniffs the real type: SVG, HTML and executables are 422 at body.content; MP4 duration comes from the container', async () => {
     const { owner, workspaceId } = await createTenant();
     const refusedContent = async (bytes: Buffer, filename: string) => {
@@ -276,6 +370,27 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     const video = mp4Bytes(12_345);
     const item = await uploadMedia(owner.token, workspaceId, video, 'clip.mov');
     expect(item).toMatchObject({ mime_type: 'video/mp4', duration_ms: 12_345, width: 0, height: 0, size: video.length });
+  });
+
+  it('crafted headers claiming 0xFFFFFFFF pixels or a 2^64−1 duration complete with those values unknown (0), not a 500', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const png = await uploadMedia(owner.token, workspaceId, pngBytes(0xffffffff, 0xffffffff, 10), 'huge.png');
+    expect(png).toMatchObject({ status: 'ready', mime_type: 'image/png', width: 0, height: 0 });
+    const video = mp4Bytes(1000);
+    const mvhdAt = video.indexOf('mvhd', 0, 'latin1') - 4;
+    // Version 1: 64-bit times; timescale 1000 and a duration of 2^64−1.
+    const v1 = Buffer.alloc(8 + 112);
+    v1.writeUInt32BE(v1.length, 0);
+    v1.write('mvhd', 4, 'latin1');
+    v1[8] = 1;
+    v1.writeUInt32BE(1000, 28);
+    v1.writeBigUInt64BE(2n ** 64n - 1n, 32);
+    const moov = Buffer.alloc(8);
+    moov.writeUInt32BE(8 + v1.length, 0);
+    moov.write('moov', 4, 'latin1');
+    const crafted = Buffer.concat([video.subarray(0, mvhdAt - 8), moov, v1]);
+    const item = await uploadMedia(owner.token, workspaceId, crafted, 'forever.mp4');
+    expect(item).toMatchObject({ status: 'ready', mime_type: 'video/mp4', duration_ms: 0 });
   });
 
   it('viewers cannot upload or complete; a workspace the caller is not in is 403', async () => {
@@ -311,7 +426,7 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     });
   });
 
-  it('expired sessions are swept: the row and its partial object go', async () => {
+  it('expired sessions are swept: the partial object goes, completion stays 410 for a day, then the row goes', async () => {
     const { owner, workspaceId } = await createTenant();
     const bytes = pngBytes(2, 2);
     const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'a.png', size: bytes.length * 2 });
@@ -319,9 +434,20 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect(await objectExists(opened.body.upload.object_key)).toBe(true);
     await db.query(`UPDATE media.media_items SET expires_at = now() - interval '1 second' WHERE id = $1`, [opened.body.media_id]);
     await eventually(async () => {
+      const rows = await db.query(`SELECT status FROM media.media_items WHERE id = $1`, [opened.body.media_id]);
+      expect(rows.rows).toEqual([{ status: 'expired' }]);
+    }, 10_000);
+    expect(await objectExists(opened.body.upload.object_key)).toBe(false);
+    // Swept, it is still 410 (contract §6 "410 after"), at completion and at the upload route; no longer an item.
+    expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 410, 'upload_session_expired');
+    expectProblem(await putBytes(opened.body.upload.url, bytes), 410, 'upload_session_expired');
+    expectProblem(await call('GET', `/media/${opened.body.media_id}`, { token: owner.token }), 404);
+    // A day later the row goes.
+    await db.query(`UPDATE media.media_items SET expires_at = now() - interval '24 hours 1 second' WHERE id = $1`, [opened.body.media_id]);
+    await eventually(async () => {
       const rows = await db.query(`SELECT 1 FROM media.media_items WHERE id = $1`, [opened.body.media_id]);
       expect(rows.rowCount).toBe(0);
     }, 10_000);
-    expect(await objectExists(opened.body.upload.object_key)).toBe(false);
+    expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 404);
   });
 });

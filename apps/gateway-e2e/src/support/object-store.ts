@@ -1,16 +1,27 @@
 import { Objm } from '@nats-io/obj';
 import { connect } from '@nats-io/transport-node';
 
-/** Whether the e2e stack's media bucket holds an object under `key` (read straight from NATS, not through the API). */
-export async function objectExists(key: string): Promise<boolean> {
+/**
+ * The objects of the e2e stack's media bucket named `key` or under `key/` (an item's uploads live under its
+ * key: `<key>/uploads/<nonce>`), read straight from NATS, not through the API.
+ */
+export async function objectsUnder(key: string): Promise<string[]> {
   const url = process.env.E2E_NATS_URL_IN_USE;
   if (!url) throw new Error('E2E_NATS_URL_IN_USE is not set');
   const nc = await connect({ servers: url });
   try {
     const store = await new Objm(nc).open('media');
-    const info = await store.info(key);
-    return !!info && !info.deleted;
+    const names: string[] = [];
+    for (const info of await store.list()) {
+      if (!info.deleted && (info.name === key || info.name.startsWith(`${key}/`))) names.push(info.name);
+    }
+    return names;
   } finally {
     await nc.close();
   }
+}
+
+/** Whether the media bucket holds an object under `key` (see objectsUnder). */
+export async function objectExists(key: string): Promise<boolean> {
+  return (await objectsUnder(key)).length > 0;
 }

@@ -9,7 +9,7 @@ import {
   MediaUploadSession,
   UploadTarget,
 } from '@social/contracts';
-import { type MediaStorage, Problem, UploadTokens } from '@social/platform';
+import { type MediaStorage, Problem, uploadSessionExpired, UploadTokens } from '@social/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough, type Readable } from 'node:stream';
@@ -25,7 +25,6 @@ import { Forwarder } from '../rpc/forwarder.js';
 import { ByteLimit, GATEWAY_MEDIA_STORAGE, uploadTooLarge } from './media-storage.js';
 
 const tokenInvalid = () => new Problem(403, 'upload_token_invalid', 'The upload URL is not valid: its token is missing or has been altered.');
-const sessionExpired = () => new Problem(410, 'upload_session_expired', 'The upload session has expired (sessions last 1 hour); start a new one.');
 
 @ApiTags('Media')
 @Controller('media/upload-session')
@@ -78,7 +77,8 @@ export class UploadSessionsController {
     description:
       'Any Content-Type (the one in `upload.headers`); the body is streamed into storage, never held whole. A missing or altered ' +
       '`token` is 403 `upload_token_invalid`, an expired session 410 `upload_session_expired`, a completed one 409 ' +
-      '`upload_session_completed`; a body longer than the declared size is cut off with 413 `media_too_large` and nothing is kept. ' +
+      '`upload_session_completed` (also when it completes while the body is streaming: those bytes are dropped, the item keeps ' +
+      'its own); a body longer than the declared size is cut off with 413 `media_too_large` and nothing is kept. ' +
       'Sending again replaces what was sent.',
   })
   @ApiConsumes('application/octet-stream')
@@ -89,7 +89,7 @@ export class UploadSessionsController {
   async upload(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const check = this.tokens.check(id, (req.query as Record<string, unknown> | undefined)?.token);
     if (check === 'invalid') throw tokenInvalid();
-    if (check === 'expired') throw sessionExpired();
+    if (check === 'expired') throw uploadSessionExpired();
     const target = await this.forward.send<UploadTarget>(MediaPatterns.uploadTarget, req, { params: { id } });
     const declared = Number(req.headers['content-length']);
     // The rest of a refused body is not read: the connection closes after the answer.
@@ -103,10 +103,13 @@ export class UploadSessionsController {
     limited.on('error', (error) => {
       if (error instanceof Problem) tooLarge = error;
     });
+    // The key is this PUT's own: whatever happens here, no other upload's bytes (nor a ready item's) are touched.
+    const dropStored = () =>
+      this.storage.delete(target.object_key).catch((cause: unknown) => this.logger.warn({ err: cause, object_key: target.object_key }, 'could not delete an upload'));
     try {
       await Promise.all([pipeline(source, limited).catch(() => undefined), this.storage.put(target.object_key, limited, target.size)]);
     } catch (error) {
-      await this.storage.delete(target.object_key).catch((cause: unknown) => this.logger.warn({ err: cause }, 'could not delete a failed upload'));
+      await dropStored();
       reply.header('connection', 'close');
       if (tooLarge) throw tooLarge;
       if (error instanceof Problem) throw error;
@@ -114,6 +117,14 @@ export class UploadSessionsController {
         // The client went away mid-upload: nothing is kept, and nobody is left to answer.
         this.logger.info({ request_id: req.id }, 'upload abandoned by the client');
       }
+      throw error;
+    }
+    try {
+      // The stored bytes become the session's only while it is still pending (completion may have run meanwhile).
+      await this.forward.send(MediaPatterns.commitUpload, req, { params: { id }, body: { object_key: target.object_key } });
+    } catch (error) {
+      // Refused (completed, expired, gone): nobody will read these bytes. A lost answer (5xx) may have committed them: kept.
+      if (error instanceof Problem && error.status < 500) await dropStored();
       throw error;
     }
     await reply.status(204).send();

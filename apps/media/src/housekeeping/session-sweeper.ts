@@ -6,12 +6,15 @@ import type { MediaConfig } from '../config.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
 
 const SWEEP_BATCH = 100;
+/** How long a swept session's row stays `expired` (completing it answers 410, not 404). */
+export const EXPIRED_SESSION_GRACE = '24 hours';
 
 /**
- * Upload sessions never completed are removed an hour after they opened, with
- * whatever bytes reached storage. Each replica sweeps on its own timer; a batch
- * is claimed with FOR UPDATE SKIP LOCKED, so replicas never work on the same
- * session, and its rows are deleted only after their objects are.
+ * Upload sessions never completed lose whatever bytes reached storage an hour
+ * after they opened; their rows stay a day as `expired` (so completion answers
+ * 410), then go. Each replica sweeps on its own timer; a batch is claimed with
+ * FOR UPDATE SKIP LOCKED, so replicas never work on the same session, and its
+ * rows are marked only after their objects are deleted.
  */
 @Injectable()
 export class SessionSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -40,7 +43,7 @@ export class SessionSweeper implements OnApplicationBootstrap, OnApplicationShut
     await this.running;
   }
 
-  /** Removes expired sessions, a batch per transaction, until none is left; answers how many went. */
+  /** Expires sessions past their hour (objects deleted) and purges those a day past it, a batch per transaction; answers how many were expired. */
   async sweep(): Promise<number> {
     let removed = 0;
     for (;;) {
@@ -50,13 +53,26 @@ export class SessionSweeper implements OnApplicationBootstrap, OnApplicationShut
             ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`,
         );
         for (const session of expired) await this.storage.delete(session.object_key);
-        if (expired.length > 0) await db.query(`DELETE FROM media_items WHERE id = ANY($1::uuid[])`, [expired.map((session) => session.id)]);
+        if (expired.length > 0) {
+          const ids = expired.map((session) => session.id);
+          await db.query(`DELETE FROM media_item_tags WHERE media_id = ANY($1::uuid[])`, [ids]);
+          await db.query(`UPDATE media_items SET status = 'expired', object_key = '' WHERE id = ANY($1::uuid[])`, [ids]);
+        }
         return expired.length;
       });
       removed += count;
       if (count < SWEEP_BATCH) break;
     }
-    if (removed > 0) this.logger.info({ removed }, 'expired upload sessions removed');
+    let purged = 0;
+    for (;;) {
+      const [, count] = await this.dataSource.query<[unknown, number]>(
+        `DELETE FROM media_items WHERE id IN (SELECT id FROM media_items WHERE status = 'expired' AND expires_at < now() - interval '${EXPIRED_SESSION_GRACE}'
+                                              LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
+      );
+      purged += count;
+      if (count < SWEEP_BATCH) break;
+    }
+    if (removed > 0 || purged > 0) this.logger.info({ removed, purged }, 'expired upload sessions swept');
     return removed;
   }
 }

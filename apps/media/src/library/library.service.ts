@@ -9,8 +9,7 @@ import {
   SetMediaTagsRequest,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, createdAtPosition, CursorCodec, isCreatedAtPosition, type MediaStorage, preparedQuery, Problem, problems, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
-import type { Logger } from 'pino';
+import { AccessControl, createdAtPosition, CursorCodec, isCreatedAtPosition, type MediaStorage, preparedQuery, Problem, problems, SERVICE_CONFIG } from '@social/platform';
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
@@ -27,7 +26,6 @@ export class LibraryService {
     private readonly access: AccessControl,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(SERVICE_CONFIG) config: MediaConfig,
-    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {
     this.cursors = CursorCodec.derive(config.SECRETS_KEY, 'media');
   }
@@ -70,15 +68,18 @@ export class LibraryService {
     return { object_key: item.objectKey, mime_type: item.mimeType, size: Number(item.size), filename: item.filename };
   }
 
-  /** The row goes first (so nobody is answered the item again), then its object. */
+  /**
+   * The row is deleted and, before that commits, its object: storage being unreachable is 503
+   * `storage_unavailable` with the item kept (try again), never an item gone with its bytes left.
+   */
   async delete(principal: Principal, id: string): Promise<void> {
-    const item = await this.findVisible(principal, id, 'editor');
-    await this.dataSource.query(`DELETE FROM media_items WHERE id = $1`, [id]);
-    try {
+    await this.findVisible(principal, id, 'editor');
+    await this.dataSource.transaction(async (db) => {
+      const item = await findMediaItem(db, id, true);
+      if (!item) throw problems.notFound(NO_SUCH_ITEM);
+      await db.query(`DELETE FROM media_items WHERE id = $1`, [id]);
       await this.storage.delete(item.objectKey);
-    } catch (error) {
-      this.logger.warn({ err: error, object_key: item.objectKey }, 'could not delete a media object');
-    }
+    });
   }
 
   /**

@@ -9,7 +9,12 @@ export interface MediaItemRow {
   declaredMimeType: string;
   declaredSha256: string;
   size: string;
-  status: 'pending' | 'ready';
+  /**
+   * `merged`: a completed session whose bytes `mergedInto` already held; `expired`: a swept session
+   * (its bytes gone), kept a day. Both are tombstones only completion and the upload route see.
+   */
+  status: 'pending' | 'ready' | 'merged' | 'expired';
+  mergedInto: string | null;
   mimeType: string;
   sha256: string;
   width: number;
@@ -27,13 +32,17 @@ export interface MediaItemRow {
 export const MEDIA_ITEM_COLUMNS = `
   m.id, m.workspace_id AS "workspaceId", m.filename, m.declared_mime_type AS "declaredMimeType",
   m.declared_sha256 AS "declaredSha256", m.size, m.status, m.mime_type AS "mimeType", m.sha256, m.width, m.height,
-  m.duration_ms AS "durationMs", m.object_key AS "objectKey", m.project_asset_id AS "projectAssetId",
+  m.duration_ms AS "durationMs", m.object_key AS "objectKey", m.project_asset_id AS "projectAssetId", m.merged_into AS "mergedInto",
   m.created_by AS "createdBy", m.created_at AS "createdAt", m.expires_at AS "expiresAt",
   coalesce((SELECT array_agg(it.tag_id ORDER BY lower(t.name), t.id) FROM media_item_tags it JOIN media_tags t ON t.id = it.tag_id
              WHERE it.media_id = m.id), '{}') AS "tagIds"`;
 
-export async function findMediaItem(db: EntityManager, id: string, lock = false): Promise<MediaItemRow | null> {
-  const [row] = await db.query<MediaItemRow[]>(`SELECT ${MEDIA_ITEM_COLUMNS} FROM media_items m WHERE m.id = $1${lock ? ' FOR UPDATE OF m' : ''}`, [id]);
+/** The item (pending or ready); merged and expired tombstones only when asked for (completion answers them). */
+export async function findMediaItem(db: EntityManager, id: string, lock = false, includeTombstones = false): Promise<MediaItemRow | null> {
+  const [row] = await db.query<MediaItemRow[]>(
+    `SELECT ${MEDIA_ITEM_COLUMNS} FROM media_items m WHERE m.id = $1${includeTombstones ? '' : ` AND m.status IN ('pending', 'ready')`}${lock ? ' FOR UPDATE OF m' : ''}`,
+    [id],
+  );
   return row ?? null;
 }
 

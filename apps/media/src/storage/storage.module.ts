@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { InstanceSettings, type MediaStorage, NATS_CONNECTION, openMediaStorage } from '@social/platform';
+import { InstanceSettings, type MediaStorage, NATS_CONNECTION, openMediaStorage, SERVICE_LOGGER } from '@social/platform';
+import type { Logger } from 'pino';
 
 /** The storage adapter the instance settings choose (NATS object store unless S3 is configured). */
 export const MEDIA_STORAGE = Symbol('MEDIA_STORAGE');
@@ -10,8 +11,8 @@ export const MEDIA_STORAGE = Symbol('MEDIA_STORAGE');
   providers: [
     {
       provide: MEDIA_STORAGE,
-      inject: [InstanceSettings, NATS_CONNECTION],
-      useFactory: (settings: InstanceSettings, nats: NatsConnection): Promise<MediaStorage> => openMediaStorage(settings, nats),
+      inject: [InstanceSettings, NATS_CONNECTION, SERVICE_LOGGER],
+      useFactory: (settings: InstanceSettings, nats: NatsConnection, logger: Logger): Promise<MediaStorage> => openMediaStorage(settings, nats, logger),
     },
   ],
   exports: [MEDIA_STORAGE],

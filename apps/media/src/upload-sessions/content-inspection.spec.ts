@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { inspectContent, mvhdDurationMs, sniffType, TopLevelBoxes } from './content-inspection.js';
+import { inspectContent, knownDimension, mvhdDurationMs, sniffType, TopLevelBoxes } from './content-inspection.js';
 import { contentTypeFor, isVideo } from './media-types.js';
 
 const box = (type: string, content: Buffer, large = false) => {
@@ -18,7 +18,7 @@ const box = (type: string, content: Buffer, large = false) => {
   return Buffer.concat([header, content]);
 };
 
-const mvhd = (version: 0 | 1, timescale: number, duration: number) => {
+const mvhd = (version: 0 | 1, timescale: number, duration: number | bigint) => {
   const content = Buffer.alloc(version === 1 ? 108 : 96);
   content[0] = version;
   if (version === 1) {
@@ -26,7 +26,7 @@ const mvhd = (version: 0 | 1, timescale: number, duration: number) => {
     content.writeBigUInt64BE(BigInt(duration), 24);
   } else {
     content.writeUInt32BE(timescale, 12);
-    content.writeUInt32BE(duration, 16);
+    content.writeUInt32BE(Number(duration), 16);
   }
   return box('mvhd', content);
 };
@@ -50,6 +50,14 @@ describe('mvhd durations', () => {
     expect(mvhdDurationMs(box('trak', Buffer.alloc(4)))).toBe(0);
     expect(mvhdDurationMs(Buffer.alloc(3))).toBe(0);
   });
+
+  it('a duration past 2^31−1 ms (a crafted 2^64−1, or 30 days) is unknown: 0', () => {
+    expect(mvhdDurationMs(mvhd(1, 1000, 2n ** 64n - 1n))).toBe(0);
+    expect(mvhdDurationMs(mvhd(1, 1, 2n ** 63n))).toBe(0);
+    expect(mvhdDurationMs(mvhd(1, 1000, 30 * 24 * 3600 * 1000))).toBe(0);
+    expect(mvhdDurationMs(mvhd(1, 1000, 2 ** 31 - 1))).toBe(2 ** 31 - 1);
+    expect(mvhdDurationMs(mvhd(0, 1, 0xfffffffe))).toBe(0);
+  });
 });
 
 describe('TopLevelBoxes', () => {
@@ -70,6 +78,13 @@ describe('TopLevelBoxes', () => {
     const small = new TopLevelBoxes('moov', 10);
     small.feed(box('moov', mvhd(0, 1, 1)), 0);
     expect(small.captured()).toBeNull();
+  });
+});
+
+describe('image dimensions', () => {
+  it('only 1..2^31−1 pixels are believed; anything else is unknown (0)', () => {
+    expect([1, 640, 2 ** 31 - 1].map(knownDimension)).toEqual([1, 640, 2 ** 31 - 1]);
+    expect([0, -1, 2 ** 31, 0xffffffff, 1.5, undefined].map(knownDimension)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 });
 

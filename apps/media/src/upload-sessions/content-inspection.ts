@@ -70,8 +70,8 @@ export async function inspectContent(stream: Readable): Promise<ContentFacts & {
   if (facts.mimeType.startsWith('image/')) {
     try {
       const dimensions = imageSize(headBuffer);
-      facts.width = dimensions.width ?? 0;
-      facts.height = dimensions.height ?? 0;
+      facts.width = knownDimension(dimensions.width);
+      facts.height = knownDimension(dimensions.height);
     } catch {
       // Dimensions past the first 512 KiB, or a format image-size does not read: unknown (0).
     }
@@ -182,7 +182,16 @@ export class TopLevelBoxes {
   }
 }
 
-/** The movie's duration from the `mvhd` box inside a `moov` box's content; 0 when it says none. */
+/** Dimensions a header claims outside 1..2^31−1 pixels (a crafted 0xFFFFFFFF) are unknown: 0. */
+export const MAX_DIMENSION = 2 ** 31 - 1;
+export const knownDimension = (value: number | undefined): number =>
+  value !== undefined && Number.isInteger(value) && value >= 1 && value <= MAX_DIMENSION ? value : 0;
+
+/** Durations a header claims past 2^31−1 ms (about 24.8 days; a crafted 2^64−1) are unknown: 0. */
+export const MAX_DURATION_MS = 2 ** 31 - 1;
+const knownDurationMs = (value: number): number => (Number.isFinite(value) && value >= 0 && value <= MAX_DURATION_MS ? value : 0);
+
+/** The movie's duration from the `mvhd` box inside a `moov` box's content; 0 when it says none, or an unbelievable one. */
 export function mvhdDurationMs(moov: Buffer): number {
   let at = 0;
   while (at + 8 <= moov.length) {
@@ -195,12 +204,12 @@ export function mvhdDurationMs(moov: Buffer): number {
         if (at + 40 > moov.length) return 0;
         const timescale = moov.readUInt32BE(at + 28);
         const duration = Number(moov.readBigUInt64BE(at + 32));
-        return timescale > 0 ? Math.round((duration * 1000) / timescale) : 0;
+        return timescale > 0 ? knownDurationMs(Math.round((duration * 1000) / timescale)) : 0;
       }
       if (at + 32 > moov.length) return 0;
       const timescale = moov.readUInt32BE(at + 20);
       const duration = moov.readUInt32BE(at + 24);
-      return timescale > 0 && duration !== 0xffffffff ? Math.round((duration * 1000) / timescale) : 0;
+      return timescale > 0 && duration !== 0xffffffff ? knownDurationMs(Math.round((duration * 1000) / timescale)) : 0;
     }
     at += size;
   }

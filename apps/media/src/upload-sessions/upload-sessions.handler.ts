@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  CommitUploadRequest,
   CompleteUploadSessionRequest,
   CreateUploadSessionRequest,
   HttpReply,
@@ -10,7 +11,7 @@ import {
   RpcRequest,
   UploadTarget,
 } from '@social/contracts';
-import { idempotencyKeyOf, pathId, requirePrincipal, validateInput } from '@social/platform';
+import { idempotencyKeyOf, pathId, problems, requirePrincipal, validateInput } from '@social/platform';
 import { UploadSessionsService } from './upload-sessions.service.js';
 
 type ById = RpcRequest<unknown, unknown, { id: string }>;
@@ -38,5 +39,15 @@ export class UploadSessionsHandler {
   @MessagePattern(MediaPatterns.uploadTarget)
   target(@Payload() req: ById): Promise<UploadTarget> {
     return this.sessions.uploadTarget(pathId(req?.params?.id, 'No such upload session.'));
+  }
+
+  /** The gateway stored a whole upload under its target key: it becomes the session's bytes while the session is pending. */
+  @MessagePattern(MediaPatterns.commitUpload)
+  async commit(@Payload() req: RpcRequest<CommitUploadRequest, unknown, { id: string }>): Promise<{ committed: true }> {
+    const id = pathId(req?.params?.id, 'No such upload session.');
+    const key = req?.body?.object_key;
+    if (typeof key !== 'string') throw problems.invalid('body.object_key', 'must be a string', key);
+    await this.sessions.commitUpload(id, key);
+    return { committed: true };
   }
 }

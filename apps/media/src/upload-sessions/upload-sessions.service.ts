@@ -16,11 +16,15 @@ import {
   InstanceSettings,
   isUniqueViolation,
   type MediaStorage,
+  isMediaUploadKey,
   mediaObjectKey,
+  mediaUploadKey,
   Problem,
   problems,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
+  storageUnavailable,
+  uploadSessionExpired,
   UploadTokens,
 } from '@social/platform';
 import type { Logger } from 'pino';
@@ -32,9 +36,20 @@ import { MEDIA_STORAGE } from '../storage/storage.module.js';
 import { inspectContent } from './content-inspection.js';
 import { contentTypeFor, isVideo } from './media-types.js';
 
-const sessionExpired = () => new Problem(410, 'upload_session_expired', 'The upload session has expired (sessions last 1 hour); start a new one.');
 const contentRefused = (message: string) =>
   new Problem(422, 'validation_failed', `body.content ${message}.`, { errors: [{ location: 'body.content', message }] });
+
+const uploadReplaced = () => problems.conflict('upload_incomplete', 'The upload was replaced while it was being completed; complete it again.');
+
+/** The ready item of the workspace holding these bytes (the dedupe index's key), if any. */
+async function findReadyCopy(db: EntityManager, workspaceId: string, sha256: string, size: number): Promise<string | undefined> {
+  const [row] = await db.query<Array<{ id: string }>>(`SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3`, [
+    workspaceId,
+    sha256,
+    size,
+  ]);
+  return row?.id;
+}
 
 @Injectable()
 export class UploadSessionsService {
@@ -74,15 +89,12 @@ export class UploadSessionsService {
     };
     return this.idempotency.run<MediaUploadSession>(scope, async (db) => {
       if (sha256) {
-        const [existing] = await db.query<Array<{ id: string }>>(
-          `SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3`,
-          [workspace.workspace_id, sha256, input.size],
-        );
+        const existing = await findReadyCopy(db, workspace.workspace_id, sha256, input.size);
         if (existing) {
           return {
             status: 200,
             body: {
-              media_id: existing.id,
+              media_id: existing,
               deduped: true,
               complete_url: '',
               project_asset_id: input.project_asset_id?.toLowerCase() ?? '',
@@ -94,21 +106,25 @@ export class UploadSessionsService {
       const id = uuidv7();
       const now = new Date();
       const expiresAt = new Date(now.getTime() + UPLOAD_SESSION_TTL_MS);
-      const objectKey = mediaObjectKey(workspace.workspace_id, id);
+      const itemKey = mediaObjectKey(workspace.workspace_id, id);
+      // A presigned PUT writes one key the client keeps until it expires (completion snapshots it);
+      // gateway uploads each write a key of their own, recorded by commitUpload.
+      const presignedKey = this.storage.createUploadTarget ? mediaUploadKey(workspace.workspace_id, id) : '';
       await db.query(
         `INSERT INTO media_items (id, workspace_id, filename, declared_mime_type, declared_sha256, size, status, object_key,
                                   project_asset_id, created_by, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11)`,
-        [id, workspace.workspace_id, input.filename, declaredType, sha256, input.size, objectKey, input.project_asset_id ?? null, principal.userId, now, expiresAt],
+        [id, workspace.workspace_id, input.filename, declaredType, sha256, input.size, presignedKey, input.project_asset_id ?? null, principal.userId, now, expiresAt],
       );
       const contentType = contentTypeFor(declaredType, input.filename);
       const target = this.storage.createUploadTarget
-        ? await this.storage.createUploadTarget(objectKey, input.size, contentType, expiresAt)
+        ? await this.storage.createUploadTarget(presignedKey, input.size, contentType, expiresAt)
         : {
             // Relative: the gateway puts its {base_url} in front (as it does for complete_url).
             url: `/media/upload-session/${id}/content?token=${this.tokens.sign(id, expiresAt)}`,
             headers: { 'Content-Type': contentType },
           };
+      const objectKey = presignedKey || itemKey;
       return {
         status: 201,
         body: {
@@ -124,15 +140,44 @@ export class UploadSessionsService {
 
   /**
    * Internal, for the gateway's signed upload route (the token is checked
-   * there): the object to write and the most bytes it may take, while the
-   * session is open.
+   * there): a key for this PUT alone and the most bytes it may take, while the
+   * session is open. The bytes become the session's only through commitUpload.
    */
   async uploadTarget(id: string): Promise<UploadTarget> {
-    const item = await findMediaItem(this.dataSource.manager, id);
+    const item = await findMediaItem(this.dataSource.manager, id, false, true);
+    this.requireOpen(item);
+    return { object_key: mediaUploadKey(item.workspaceId, item.id), size: Number(item.size) };
+  }
+
+  /**
+   * Internal, after the gateway stored a whole upload under its uploadTarget key: that object becomes
+   * the session's bytes, only while the session is pending (row lock, so a completion sees one or the
+   * other); the bytes sent before are dropped. Refused once complete or expired: the gateway then
+   * deletes what it stored, and a ready item's bytes never change.
+   */
+  async commitUpload(id: string, objectKey: string): Promise<void> {
+    const replaced = await this.dataSource.transaction(async (db) => {
+      const item = await findMediaItem(db, id, true, true);
+      this.requireOpen(item);
+      if (!isMediaUploadKey(objectKey, item.workspaceId, item.id)) throw problems.invalid('body.object_key', "must be a key of this session's uploads", objectKey);
+      await db.query(`UPDATE media_items SET object_key = $2 WHERE id = $1`, [id, objectKey]);
+      return item.objectKey;
+    });
+    if (replaced !== objectKey) await this.dropObject(replaced);
+  }
+
+  /** The ready item a merged session's bytes went to (the tombstone goes with it, so it exists). */
+  private async mergedItem(db: EntityManager, tombstone: MediaItemRow): Promise<MediaItem> {
+    const target = tombstone.mergedInto ? await findMediaItem(db, tombstone.mergedInto) : null;
+    if (!target) throw problems.notFound('No such upload session.');
+    return toMediaItem(target);
+  }
+
+  private requireOpen(item: MediaItemRow | null): asserts item is MediaItemRow {
     if (!item) throw problems.notFound('No such upload session.');
+    if (item.status === 'expired') throw uploadSessionExpired();
     if (item.status !== 'pending') throw problems.conflict('upload_session_completed', 'This upload session is complete; its bytes can no longer change.');
-    if (item.expiresAt.getTime() <= Date.now()) throw sessionExpired();
-    return { object_key: item.objectKey, size: Number(item.size) };
+    if (item.expiresAt.getTime() <= Date.now()) throw uploadSessionExpired();
   }
 
   /**
@@ -141,14 +186,60 @@ export class UploadSessionsService {
    * (this copy is dropped). Repeating it answers the same item.
    */
   async complete(principal: Principal, id: string, input: CompleteUploadSessionRequest): Promise<MediaItem> {
-    const item = await this.access.requireVisible(principal, () => findMediaItem(this.dataSource.manager, id), 'editor', 'No such upload session.');
+    const item = await this.access.requireVisible(principal, () => findMediaItem(this.dataSource.manager, id, false, true), 'editor', 'No such upload session.');
     if (input.workspace_id.toLowerCase() !== item.workspaceId) {
       throw problems.invalid('body.workspace_id', "must be the upload session's workspace", input.workspace_id);
     }
     if (item.status === 'ready') return toMediaItem(item);
-    if (item.expiresAt.getTime() <= Date.now()) throw sessionExpired();
+    if (item.status === 'merged') return this.mergedItem(this.dataSource.manager, item);
+    if (item.status === 'expired' || item.expiresAt.getTime() <= Date.now()) throw uploadSessionExpired();
+    const uploaded = item.objectKey;
+    const noBytes = () => problems.conflict('upload_incomplete', 'No bytes have been uploaded yet; send the file to the upload URL first.', {
+      received_bytes: 0,
+      expected_bytes: Number(item.size),
+    });
+    if (!uploaded) throw noBytes();
+    // What is inspected must be what the item keeps: a presigned key can still be overwritten by its
+    // client, so it is snapshotted first; a gateway upload's key is written once (commitUpload).
+    let inspected = uploaded;
+    if (this.storage.copy) {
+      inspected = mediaUploadKey(item.workspaceId, item.id);
+      if (!(await this.storage.copy(uploaded, inspected))) throw noBytes();
+    }
+    let settled = false;
+    let kept = '';
+    try {
+      const facts = await this.inspect(item, inspected).catch(async (error: unknown) => {
+        // Its bytes replaced (and dropped) by a newer upload, or swept, while being read: say so.
+        const current = await findMediaItem(this.dataSource.manager, item.id, false, true);
+        if (current?.status === 'expired') throw uploadSessionExpired();
+        if (current?.status === 'pending' && current.objectKey !== uploaded) throw uploadReplaced();
+        throw error;
+      });
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const outcome = await this.dataSource.transaction((db) => this.makeReady(db, item, uploaded, inspected, facts));
+          settled = true;
+          kept = outcome.objectKey;
+          return outcome.item;
+        } catch (error) {
+          // A racing completion of the same bytes won the dedupe index: answer its item.
+          if (!isUniqueViolation(error) || attempt > 0) throw error;
+        }
+      }
+    } finally {
+      // What the item does not keep: a snapshot unless kept; once the item is settled (ready, or
+      // dropped as a duplicate), the upload too. A pending item keeps its upload for the next try.
+      for (const key of new Set([inspected, uploaded])) {
+        if (key !== kept && (key !== uploaded || settled)) await this.dropObject(key);
+      }
+    }
+  }
+
+  /** Size, SHA-256, real type, dimensions and duration of the stored bytes, refusing what may not be kept. */
+  private async inspect(item: MediaItemRow, key: string): Promise<Awaited<ReturnType<typeof inspectContent>>> {
     const declared = Number(item.size);
-    const stored = await this.storage.stat(item.objectKey);
+    const stored = await this.storage.stat(key);
     if (!stored || stored.size !== declared) {
       throw problems.conflict(
         'upload_incomplete',
@@ -158,9 +249,13 @@ export class UploadSessionsService {
         { received_bytes: stored?.size ?? 0, expected_bytes: declared },
       );
     }
-    const content = await this.storage.read(item.objectKey);
+    const content = await this.storage.read(key);
     if (!content) throw problems.conflict('upload_incomplete', 'No bytes have been uploaded yet; send the file to the upload URL first.');
-    const facts = await inspectContent(content);
+    const facts = await inspectContent(content).catch((error: unknown) => {
+      // The stream failing midway is storage failing (guardedStorage answers the calls, not the stream).
+      this.logger.warn({ err: error, object_key: key }, 'reading an upload from storage failed');
+      throw storageUnavailable();
+    });
     if (facts.size !== declared) {
       throw problems.conflict('upload_incomplete', `The upload holds ${facts.size} of the ${declared} bytes declared; send the whole file again.`);
     }
@@ -172,41 +267,42 @@ export class UploadSessionsService {
         errors: [{ location: 'body.content', message: `must be at most ${limit} bytes for ${facts.mimeType}` }],
       });
     }
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        const outcome = await this.dataSource.transaction((db) => this.makeReady(db, item, facts));
-        if (outcome.dropObject) await this.dropObject(item.objectKey);
-        return outcome.item;
-      } catch (error) {
-        // A racing completion of the same bytes won the dedupe index: answer its item.
-        if (!isUniqueViolation(error) || attempt > 0) throw error;
-      }
-    }
+    return facts;
   }
 
+  /**
+   * With the item locked: it becomes ready keeping `inspected` (its bytes are still the ones committed
+   * as `uploaded`), or it is dropped for the ready item with the same bytes. `objectKey` is the key
+   * the answered item keeps ("" when it is another item).
+   */
   private async makeReady(
     db: EntityManager,
     item: MediaItemRow,
+    uploaded: string,
+    inspected: string,
     facts: Awaited<ReturnType<typeof inspectContent>>,
-  ): Promise<{ item: MediaItem; dropObject: boolean }> {
-    const current = await findMediaItem(db, item.id, true);
+  ): Promise<{ item: MediaItem; objectKey: string }> {
+    const current = await findMediaItem(db, item.id, true, true);
     if (!current) throw problems.notFound('No such upload session.');
-    if (current.status === 'ready') return { item: toMediaItem(current), dropObject: false };
-    const [duplicate] = await db.query<Array<{ id: string }>>(
-      `SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3`,
-      [item.workspaceId, facts.sha256, facts.size],
-    );
+    if (current.status === 'ready') return { item: toMediaItem(current), objectKey: current.objectKey };
+    if (current.status === 'merged') return { item: await this.mergedItem(db, current), objectKey: '' };
+    if (current.status === 'expired') throw uploadSessionExpired();
+    if (current.objectKey !== uploaded) throw uploadReplaced();
+    const duplicate = await findReadyCopy(db, item.workspaceId, facts.sha256, facts.size);
     if (duplicate) {
-      await db.query(`DELETE FROM media_items WHERE id = $1`, [item.id]);
-      const existing = await findMediaItem(db, duplicate.id);
-      return { item: toMediaItem(existing!), dropObject: true };
+      // A tombstone, so that repeating this completion answers the same item.
+      await db.query(`DELETE FROM media_item_tags WHERE media_id = $1`, [item.id]);
+      await db.query(`UPDATE media_items SET status = 'merged', merged_into = $2, object_key = '', completed_at = now() WHERE id = $1`, [item.id, duplicate]);
+      const existing = await findMediaItem(db, duplicate);
+      return { item: toMediaItem(existing!), objectKey: '' };
     }
     await db.query(
-      `UPDATE media_items SET status = 'ready', mime_type = $2, sha256 = $3, width = $4, height = $5, duration_ms = $6, completed_at = now()
+      `UPDATE media_items SET status = 'ready', object_key = $7, mime_type = $2, sha256 = $3, width = $4, height = $5, duration_ms = $6,
+              completed_at = now()
         WHERE id = $1`,
-      [item.id, facts.mimeType, facts.sha256, facts.width, facts.height, facts.durationMs],
+      [item.id, facts.mimeType, facts.sha256, facts.width, facts.height, facts.durationMs, inspected],
     );
-    return { item: toMediaItem((await findMediaItem(db, item.id))!), dropObject: false };
+    return { item: toMediaItem((await findMediaItem(db, item.id))!), objectKey: inspected };
   }
 
   private async dropObject(key: string): Promise<void> {

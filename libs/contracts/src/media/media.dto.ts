@@ -187,10 +187,19 @@ export class MediaTagList {
 
 // ---- internal (gateway ↔ media) ----
 
-/** Where the gateway writes an upload's bytes (media.upload-sessions.target). */
+/**
+ * Where the gateway writes an upload's bytes (media.upload-sessions.target):
+ * a key of this PUT alone (`<item key>/uploads/<nonce>`), which
+ * media.upload-sessions.commit then makes the session's.
+ */
 export interface UploadTarget {
   object_key: string;
   size: number;
+}
+
+/** The gateway's commit of a stored upload (media.upload-sessions.commit, `params.id`). */
+export interface CommitUploadRequest {
+  object_key: string;
 }
 
 /** Where the gateway reads an item's bytes (media.library.content). */

@@ -6,6 +6,8 @@ export const MediaPatterns = {
   completeUploadSession: 'media.upload-sessions.complete',
   /** Internal (gateway only): may bytes be written for this session now? → UploadTarget. */
   uploadTarget: 'media.upload-sessions.target',
+  /** Internal (gateway only): the bytes written under UploadTarget.object_key become the session's, while it is pending → 204-like void. */
+  commitUpload: 'media.upload-sessions.commit',
 
   listMedia: 'media.library.list',
   getMedia: 'media.library.get',

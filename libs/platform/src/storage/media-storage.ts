@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 
 /** An inclusive byte range, as HTTP `Range: bytes=start-end` names it. */
@@ -27,13 +28,29 @@ export interface MediaStorage {
   read(key: string, range?: ByteRange): Promise<Readable | null>;
   /** The stored size, or null when there is no such object. */
   stat(key: string): Promise<{ size: number } | null>;
-  /** Removes the object; removing one that does not exist is not an error. */
+  /**
+   * S3 only (clients write presigned keys themselves, until the URL expires): copies `from` to `to`
+   * server-side, a snapshot no client can change; false when `from` does not exist.
+   */
+  copy?(from: string, to: string): Promise<boolean>;
+  /** Removes the object; removing one that does not exist (or the empty key) is not an error. */
   delete(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Keys of media objects: by workspace and media id. */
 export const mediaObjectKey = (workspaceId: string, mediaId: string): string => `workspaces/${workspaceId}/media/${mediaId}`;
+
+/**
+ * A key of its own for one write of an item's bytes, under the item's key: every upload (and, with S3,
+ * every completion's snapshot) writes a new object, so the bytes a ready item records never change.
+ */
+export const mediaUploadKey = (workspaceId: string, mediaId: string): string =>
+  `${mediaObjectKey(workspaceId, mediaId)}/uploads/${randomUUID()}`;
+
+/** Whether `key` is one of mediaUploadKey's keys of that item. */
+export const isMediaUploadKey = (key: string, workspaceId: string, mediaId: string): boolean =>
+  new RegExp(`^${mediaObjectKey(workspaceId, mediaId)}/uploads/[0-9a-f-]{36}$`).test(key);
 
 /** Passes at most `range` of a stream on (the object store cannot seek: it skips to the start). */
 export function sliceStream(source: Readable, range: ByteRange): Readable {

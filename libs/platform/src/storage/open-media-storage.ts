@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { InstanceSettings } from '../settings/instance-settings.js';
+import { guardedStorage, type StorageFailureLog } from './guarded-storage.js';
 import type { MediaStorage } from './media-storage.js';
 import { NatsObjectStorage } from './nats-object-storage.js';
 import type { S3StorageOptions } from './s3-storage.js';
@@ -29,10 +30,13 @@ export function s3OptionsFrom(settings: Pick<InstanceSettings, 'string'>): S3Sto
   return complete ? options : null;
 }
 
-/** The media storage the instance settings choose; the S3 client is loaded only when used. */
-export async function openMediaStorage(settings: Pick<InstanceSettings, 'string'>, nats: NatsConnection): Promise<MediaStorage> {
+/**
+ * The media storage the instance settings choose (the S3 client is loaded only when used), its
+ * failures answered as 503 `storage_unavailable` (guardedStorage).
+ */
+export async function openMediaStorage(settings: Pick<InstanceSettings, 'string'>, nats: NatsConnection, log?: StorageFailureLog): Promise<MediaStorage> {
   const s3 = s3OptionsFrom(settings);
-  if (!s3) return new NatsObjectStorage(nats);
+  if (!s3) return guardedStorage(new NatsObjectStorage(nats), log);
   const { S3Storage } = await import('./s3-storage.js');
-  return new S3Storage(s3);
+  return guardedStorage(new S3Storage(s3), log);
 }

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import { type ByteRange, type DirectUploadTarget, type MediaStorage, sliceStream } from './media-storage.js';
@@ -88,7 +88,18 @@ export class S3Storage implements MediaStorage {
     }
   }
 
+  async copy(from: string, to: string): Promise<boolean> {
+    try {
+      await this.client.send(new CopyObjectCommand({ Bucket: this.options.bucket, Key: to, CopySource: `${this.options.bucket}/${encodeURIComponent(from).replaceAll('%2F', '/')}` }));
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
   async delete(key: string): Promise<void> {
+    if (!key) return;
     await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
   }
 

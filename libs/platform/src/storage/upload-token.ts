@@ -1,4 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { Problem } from '../problems/problem.js';
+
+/** 410: the upload session is past its hour (the gateway's upload URL and the media service's completion). */
+export const uploadSessionExpired = (): Problem =>
+  new Problem(410, 'upload_session_expired', 'The upload session has expired (sessions last 1 hour); start a new one.');
 
 export type UploadTokenCheck = 'valid' | 'invalid' | 'expired';
 
