@@ -1,0 +1,501 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { adminCall, registerAdmin } from '../support/admin.js';
+import { call, eventually, RFC3339_MS, schemaUrlFor, TestUser } from '../support/api.js';
+import { testDatabase } from '../support/database.js';
+import { deliveries, publicationWhen, publishNow, renditionEvents, settled } from '../support/delivery.js';
+import { blueskyRecords, clearBlueskyFailures, createBlueskyAccount, failNextAtBluesky } from '../support/fake-bluesky.js';
+import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonStatuses } from '../support/fake-mastodon.js';
+import { approveAtNetwork, networkRequests } from '../support/fake-network.js';
+import { createPublication } from '../support/publishing.js';
+import { expectMatchesOwnSchema } from '../support/schemas.js';
+import { createTenant, Tenant } from '../support/tenancy.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const STATUSES = '/api/v1/statuses';
+const CREATE_RECORD = '/xrpc/com.atproto.repo.createRecord';
+
+/** Origin of a fake's public API (its control URL minus `/__control`). */
+const originOf = (controlUrl: string | undefined) => new URL(controlUrl ?? '').origin;
+
+/** The delivery state of a rendition that went live at its first attempt, every member. */
+const liveDelivery = (rendition: any, targetKey: string, extra: Record<string, unknown> = {}) => ({
+  state: 'live',
+  recovery_action: 'none',
+  target_key: targetKey,
+  current_attempt_id: expect.stringMatching(UUID),
+  current_attempt_number: 1,
+  current_attempt_created_at: expect.stringMatching(RFC3339_MS),
+  external_id: rendition.external_id,
+  external_url: rendition.external_url,
+  error_code: '',
+  error_kind: '',
+  error_http_status: 0,
+  terminal_reason: '',
+  last_reconciled_at: '',
+  next_reconciliation_at: '',
+  ...extra,
+});
+
+/**
+ * The delivery engine against the real network adapters, end to end: the
+ * gateway over HTTP, the publishing scheduler, and the fake Mastodon server /
+ * fake Bluesky PDS global setup starts (PROVIDER_API_ORIGINS points publishing at them).
+ */
+describe('publishing: delivery to mastodon and bluesky (engine + adapters against the fakes)', () => {
+  const db = testDatabase();
+  let admin: TestUser;
+  const server = `deliver-${randomUUID().slice(0, 8)}.example`;
+  const instanceUrl = `https://${server}`;
+  const clientId = `ma-delivery-${randomUUID().slice(0, 8)}`;
+  const clientSecret = `ma-secret-${randomUUID()}`;
+  let appId = '';
+
+  beforeAll(async () => {
+    admin = await registerAdmin();
+    const saved = await adminCall('POST', '/admin/provider-apps', {
+      token: admin.token,
+      body: { provider: 'mastodon', client_id: clientId, client_secret: clientSecret, instance_url: instanceUrl, redirect_uri: '', connection_mode: 'oauth', is_active: true },
+    });
+    expect(saved.status).toBe(200);
+    appId = saved.body.app.id;
+  });
+
+  afterEach(async () => {
+    await clearMastodonFailures();
+    await clearBlueskyFailures();
+  });
+
+  afterAll(async () => {
+    // The admin suites share this stack and expect the apps they create to be new.
+    if (appId) await adminCall('DELETE', `/admin/provider-apps/${appId}`, { token: admin.token });
+  });
+
+  const sealedGrant = async (accountId: string): Promise<string> =>
+    (await db.query(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [accountId])).rows[0].credentials;
+
+  /** Publishes now to one account and waits until nothing is left to deliver. */
+  async function publishTo(tenant: Tenant, publication: any, accountId: string, timeoutMs = 20_000) {
+    const started = await publishNow(tenant.owner.token, publication.id, { expected_revision: publication.revision, account_ids: [accountId] });
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ status: 'publishing', revision: publication.revision + 1 });
+    const done = await publicationWhen(tenant.owner.token, publication.id, settled, timeoutMs);
+    return { publication: done, rendition: done.renditions[0] };
+  }
+
+  /** A draft whose posts are these segments (a thread). */
+  async function threadPublication(tenant: Tenant, bodies: string[]) {
+    const created = await createPublication(tenant.owner.token, tenant.workspaceId, { content_profile: 'thread', title: '', source_text: '' });
+    const patched = await call('PATCH', `/publications/${created.id}`, {
+      token: tenant.owner.token,
+      body: { expected_revision: created.revision, segments: bodies.map((body) => ({ body })) },
+    });
+    expect(patched.status).toBe(200);
+    return patched.body;
+  }
+
+  describe('mastodon', () => {
+    const mastodonOrigin = () => originOf(process.env.E2E_FAKE_MASTODON_URL);
+
+    /**
+     * A mastodon account connected through the OAuth flow: the server knows its
+     * access token (so verify_credentials and posting are answered by the fake
+     * Mastodon server), the code is traded at the OAuth fake.
+     */
+    async function connectMastodon(tenant: Tenant, tokenResponse?: (tokens: { access_token: string; refresh_token: string }) => unknown) {
+      const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
+      const username = `ada_${randomBytes(4).toString('hex')}`;
+      const remote = await mastodonAccount({ access_token: tokens.access_token, username, display_name: 'Ada' });
+      const started = await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl } });
+      expect(started.status).toBe(200);
+      const code = await approveAtNetwork(started.body.authorization_url, {
+        client_secret: clientSecret,
+        ...tokens,
+        profile: { id: remote.id, username },
+        ...(tokenResponse ? { token_response: tokenResponse(tokens) } : {}),
+      });
+      const connected = await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, { token: tenant.owner.token });
+      expect(connected.status).toBe(201);
+      expect(connected.body).toMatchObject({ platform: 'mastodon', username: `${username}@${server}`, status: 'active' });
+      return { account: connected.body, remote, tokens, username };
+    }
+
+    const statusesOf = async (remoteId: string) => (await mastodonStatuses()).filter((status) => status.account_id === remoteId);
+    const statusUrl = (username: string, id: string) => `${mastodonOrigin()}/@${username}/${id}`;
+
+    it('publish-now goes live once: rendition and Delivery carry the status the server made, one status with the text, the published event', async () => {
+      const tenant = await createTenant();
+      const { account, remote, username } = await connectMastodon(tenant);
+      const text = `Shipping the delivery engine ${randomUUID()}`;
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: 'Release notes', source_text: text });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+
+      const statuses = await statusesOf(remote.id);
+      expect(statuses).toEqual([
+        {
+          id: expect.any(String),
+          created_at: expect.any(String),
+          text: `Release notes\n\n${text}`,
+          content: expect.any(String),
+          in_reply_to_id: null,
+          media_ids: [],
+          idempotency_key: `${rendition.id}#0`,
+          account_id: remote.id,
+          visibility: 'public',
+        },
+      ]);
+      const [status] = statuses;
+      expect(publication.status).toBe('published');
+      expect(rendition).toMatchObject({
+        platform: 'mastodon',
+        status: 'published',
+        external_id: status.id,
+        external_url: statusUrl(username, status.id),
+        error_code: '',
+        error_retryable: false,
+      });
+      expect(rendition.delivery).toEqual(liveDelivery(rendition, `mastodon:${username}@${server}`));
+      expect(rendition.segments).toEqual([expect.objectContaining({ position: 0, status: 'published', external_id: status.id })]);
+
+      const attempts = await deliveries(tenant.owner.token, publication.id);
+      expect(attempts.status).toBe(200);
+      await expectMatchesOwnSchema(attempts.body, 'DeliveryAttemptList');
+      expect(attempts.body).toEqual({
+        $schema: schemaUrlFor('DeliveryAttemptList'),
+        attempts: [
+          {
+            id: rendition.delivery.current_attempt_id,
+            rendition_id: rendition.id,
+            attempt: 1,
+            started_at: rendition.delivery.current_attempt_created_at,
+            finished_at: expect.stringMatching(RFC3339_MS),
+            outcome: 'live',
+            error_code: '',
+            error_message: '',
+            http_status: 0,
+          },
+        ],
+      });
+      await eventually(async () => {
+        expect(await renditionEvents([rendition.id])).toEqual([
+          {
+            subject: 'durable.publishing.rendition.published',
+            payload: {
+              workspace_id: tenant.workspaceId,
+              publication_id: publication.id,
+              rendition_id: rendition.id,
+              social_account_id: account.id,
+              platform: 'mastodon',
+              attempt: 1,
+              external_id: status.id,
+              external_url: rendition.external_url,
+              occurred_at: expect.stringMatching(RFC3339_MS),
+            },
+          },
+        ]);
+      }, 10_000);
+    });
+
+    it('a thread goes out as replies, each part in_reply_to the one before, in order', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      const tag = randomUUID().slice(0, 8);
+      const bodies = [`First, the problem ${tag}.`, `Second, the fix ${tag}.`, `Third, what is next ${tag}.`];
+      const draft = await threadPublication(tenant, bodies);
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+
+      const statuses = await statusesOf(remote.id);
+      expect(statuses.map((status) => status.text)).toEqual(bodies);
+      expect(statuses.map((status) => status.idempotency_key)).toEqual([0, 1, 2].map((index) => `${rendition.id}#${index}`));
+      expect(statuses.map((status) => status.in_reply_to_id)).toEqual([null, statuses[0].id, statuses[1].id]);
+      expect(rendition).toMatchObject({ status: 'published', external_id: statuses[0].id });
+      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1, external_id: statuses[0].id });
+      expect(rendition.segments.map((segment: any) => [segment.position, segment.status, segment.external_id])).toEqual(
+        statuses.map((status, index) => [index, 'published', status.id]),
+      );
+    });
+
+    it('a 429 with Retry-After is retried after it, then live: both attempts listed, one status', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 429, headers: { 'retry-after': '1' }, body: { error: 'Too many requests' } });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Busy server ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      expect(rendition).toMatchObject({ status: 'published', error_code: '', delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }) });
+      const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
+      expect(attempts).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'retry', error_code: 'provider_rate_limited', http_status: 429 }),
+        expect.objectContaining({ attempt: 2, outcome: 'live', error_code: '', error_message: '', http_status: 0 }),
+      ]);
+      expect(Date.parse(attempts[1].started_at) - Date.parse(attempts[0].finished_at)).toBeGreaterThanOrEqual(1_000);
+      const statuses = await statusesOf(remote.id);
+      expect(statuses).toHaveLength(1);
+      expect(rendition.external_id).toBe(statuses[0].id);
+    });
+
+    it('a 422 fails the rendition for good: rejected, validation, no status, the failed event', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 422, body: { error: 'Validation failed: Text character limit of 500 exceeded' } });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Refused ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('failed');
+      expect(rendition).toMatchObject({
+        status: 'failed',
+        external_id: '',
+        error_code: 'provider_rejected',
+        error_kind: 'validation',
+        error_action: 'edit_content',
+        error_message: expect.any(String),
+        error_http_status: 422,
+        error_retryable: false,
+        error_retry_at: '',
+        delivery: expect.objectContaining({
+          state: 'rejected',
+          recovery_action: 'none',
+          terminal_reason: 'rejected',
+          error_code: 'provider_rejected',
+          error_kind: 'validation',
+          error_http_status: 422,
+          external_id: '',
+        }),
+      });
+      // The network's body is never passed on.
+      expect(rendition.error_message).not.toContain('Validation failed');
+      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'rejected', error_code: 'provider_rejected', http_status: 422 }),
+      ]);
+      expect(await statusesOf(remote.id)).toEqual([]);
+      await eventually(async () => {
+        expect(await renditionEvents([rendition.id])).toEqual([
+          {
+            subject: 'durable.publishing.rendition.failed',
+            payload: {
+              workspace_id: tenant.workspaceId,
+              publication_id: publication.id,
+              rendition_id: rendition.id,
+              social_account_id: account.id,
+              platform: 'mastodon',
+              attempt: 1,
+              error_code: 'provider_rejected',
+              error_kind: 'validation',
+              error_message: rendition.error_message,
+              error_action: 'edit_content',
+              terminal_reason: 'rejected',
+              occurred_at: expect.stringMatching(RFC3339_MS),
+            },
+          },
+        ]);
+      }, 10_000);
+    });
+
+    it('an answer lost after the status was made is ambiguous, reconciled live from the timeline: one status, never sent again', async () => {
+      const tenant = await createTenant();
+      const { account, remote, username } = await connectMastodon(tenant);
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Lost answer ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      const statuses = await statusesOf(remote.id);
+      expect(statuses).toHaveLength(1);
+      expect(publication.status).toBe('published');
+      expect(rendition).toMatchObject({ status: 'published', external_id: statuses[0].id, external_url: statusUrl(username, statuses[0].id) });
+      expect(rendition.delivery).toEqual(liveDelivery(rendition, `mastodon:${username}@${server}`, { last_reconciled_at: expect.stringMatching(RFC3339_MS) }));
+      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_connection_lost' }),
+      ]);
+    });
+
+    it('a thread whose first answer was cut off halfway is reconciled and resumed: every part once, chained', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      const tag = randomUUID().slice(0, 8);
+      const bodies = [`One ${tag}.`, `Two ${tag}.`];
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', cut_answer: true });
+      const draft = await threadPublication(tenant, bodies);
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      const statuses = await statusesOf(remote.id);
+      expect(statuses.map((status) => [status.text, status.in_reply_to_id])).toEqual([
+        [bodies[0], null],
+        [bodies[1], statuses[0].id],
+      ]);
+      expect(rendition.segments.map((segment: any) => segment.external_id)).toEqual(statuses.map((status) => status.id));
+      const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
+      expect(attempts[0]).toEqual(expect.objectContaining({ attempt: 1, outcome: 'ambiguous' }));
+      expect(attempts.at(-1)).toEqual(expect.objectContaining({ outcome: 'live' }));
+    });
+
+    it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
+      const tenant = await createTenant();
+      // The server answered a token that expires in a minute (within the 5-minute renewal window).
+      const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+      // The OAuth fake rotates a refreshed grant's tokens to `<old>~<n>`: the server knows the new one as the same account.
+      await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
+      const sealedBefore = await sealedGrant(account.id);
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Fresh token ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1 });
+
+      const refreshes = (await networkRequests()).filter((request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token === tokens.refresh_token);
+      expect(refreshes).toEqual([
+        expect.objectContaining({
+          method: 'POST',
+          path: '/oauth/token',
+          form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId, client_secret: clientSecret },
+        }),
+      ]);
+      const statuses = await statusesOf(remote.id);
+      expect(statuses).toHaveLength(1);
+      expect(rendition.external_id).toBe(statuses[0].id);
+      expect(await sealedGrant(account.id)).not.toBe(sealedBefore);
+      // Renewed once: the next post uses the sealed new grant without asking again.
+      const next = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Again ${randomUUID()}` });
+      expect((await publishTo(tenant, next, account.id)).publication.status).toBe('published');
+      expect((await networkRequests()).filter((request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token))).toHaveLength(1);
+      expect(await statusesOf(remote.id)).toHaveLength(2);
+    });
+  });
+
+  describe('bluesky', () => {
+    const uniqueHandle = () => `e2e-${randomBytes(5).toString('hex')}.bsky.social`;
+    const appPassword = () => Array.from({ length: 4 }, () => randomBytes(2).toString('hex')).join('-');
+
+    async function connectBluesky(tenant: Tenant) {
+      const handle = uniqueHandle();
+      const password = appPassword();
+      const did = await createBlueskyAccount({ handle, password, display_name: 'Ada' });
+      const connected = await call('POST', '/social-accounts/connect', {
+        token: tenant.owner.token,
+        body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: password },
+      });
+      expect(connected.status).toBe(201);
+      return { account: connected.body, did, handle };
+    }
+
+    const recordsOf = async (did: string) => (await blueskyRecords()).filter((record) => record.did === did && record.collection === 'app.bsky.feed.post');
+    const webUrl = (uri: string) => {
+      const [, did, , rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri)!;
+      return `https://bsky.app/profile/${did}/post/${rkey}`;
+    };
+    async function blueskyControl(path: string, body?: unknown): Promise<any> {
+      const response = await fetch(`${process.env.E2E_FAKE_BLUESKY_URL}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(response.status).toBeLessThan(300);
+      return response.json();
+    }
+
+    it('publish-now writes one record whose link and hashtag are facets; the rendition names its at:// URI', async () => {
+      const tenant = await createTenant();
+      const { account, did, handle } = await connectBluesky(tenant);
+      const link = `https://example.com/notes/${randomUUID().slice(0, 8)}`;
+      const sourceText = `Ship notes at ${link} #buildinpublic`;
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: 'Notes', source_text: sourceText });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+
+      const records = await recordsOf(did);
+      expect(records).toHaveLength(1);
+      const [record] = records;
+      const text = `Notes\n\n${sourceText}`;
+      const at = (part: string) => {
+        const start = Buffer.byteLength(text.slice(0, text.indexOf(part)));
+        return { byteStart: start, byteEnd: start + Buffer.byteLength(part) };
+      };
+      expect(record).toEqual({
+        uri: `at://${did}/app.bsky.feed.post/${record.rkey}`,
+        cid: expect.any(String),
+        did,
+        collection: 'app.bsky.feed.post',
+        rkey: expect.stringMatching(/^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$/),
+        value: {
+          $type: 'app.bsky.feed.post',
+          text,
+          createdAt: expect.stringMatching(RFC3339_MS),
+          facets: [
+            { index: at(link), features: [{ $type: 'app.bsky.richtext.facet#link', uri: link }] },
+            { index: at('#buildinpublic'), features: [{ $type: 'app.bsky.richtext.facet#tag', tag: 'buildinpublic' }] },
+          ],
+        },
+        created_at: expect.any(String),
+      });
+      expect(publication.status).toBe('published');
+      expect(rendition).toMatchObject({ platform: 'bluesky', status: 'published', external_id: record.uri, external_url: webUrl(record.uri), error_code: '' });
+      expect(rendition.delivery).toEqual(liveDelivery(rendition, `bluesky:${handle}`));
+      expect(rendition.segments).toEqual([expect.objectContaining({ status: 'published', external_id: record.uri })]);
+      await eventually(async () => {
+        expect(await renditionEvents([rendition.id])).toEqual([
+          expect.objectContaining({
+            subject: 'durable.publishing.rendition.published',
+            payload: expect.objectContaining({ rendition_id: rendition.id, platform: 'bluesky', external_id: record.uri, external_url: webUrl(record.uri) }),
+          }),
+        ]);
+      }, 10_000);
+    });
+
+    it('a thread is records chained by reply root and parent, in order', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      const tag = randomUUID().slice(0, 8);
+      const bodies = [`Why ${tag}.`, `How ${tag}.`, `What now ${tag}.`];
+      const draft = await threadPublication(tenant, bodies);
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      const records = await recordsOf(did);
+      expect(records.map((record) => record.value.text)).toEqual(bodies);
+      const ref = (index: number) => ({ uri: records[index].uri, cid: records[index].cid });
+      expect(records.map((record) => record.value.reply)).toEqual([undefined, { root: ref(0), parent: ref(0) }, { root: ref(0), parent: ref(1) }]);
+      expect(rendition).toMatchObject({ status: 'published', external_id: records[0].uri, external_url: webUrl(records[0].uri) });
+      expect(rendition.segments.map((segment: any) => [segment.position, segment.status, segment.external_id])).toEqual(
+        records.map((record, index) => [index, 'published', record.uri]),
+      );
+    });
+
+    it.each([
+      ['dropped', { drop_after_handling: true }],
+      ['cut off halfway', { cut_answer: true }],
+    ])('a thread whose first answer was %s is reconciled and continued: one record per part', async (_name, failure) => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      const tag = randomUUID().slice(0, 8);
+      const bodies = [`Alpha ${tag}.`, `Beta ${tag}.`];
+      await failNextAtBluesky({ path: CREATE_RECORD, ...failure });
+      const draft = await threadPublication(tenant, bodies);
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      const records = await recordsOf(did);
+      expect(records.map((record) => record.value.text)).toEqual(bodies);
+      expect(records[1].value.reply).toEqual({ root: { uri: records[0].uri, cid: records[0].cid }, parent: { uri: records[0].uri, cid: records[0].cid } });
+      expect(rendition.segments.map((segment: any) => segment.external_id)).toEqual(records.map((record) => record.uri));
+      expect(rendition.delivery).toMatchObject({ state: 'live', external_id: records[0].uri, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
+      const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
+      expect(attempts).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: expect.stringMatching(/^provider_(connection_lost|answer_unreadable)$/) }),
+        expect.objectContaining({ attempt: 2, outcome: 'live' }),
+      ]);
+    });
+
+    it('an access token the PDS calls expired is renewed with the refresh session and the post goes out; the new session is sealed', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      const sealedBefore = await sealedGrant(account.id);
+      await blueskyControl('/expire-access', {});
+      const sessionsBefore = await blueskyControl('/sessions');
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `After renewal ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1 });
+      const sessionsAfter = await blueskyControl('/sessions');
+      expect(sessionsAfter).toEqual({ created: sessionsBefore.created, refreshed: sessionsBefore.refreshed + 1 });
+      const records = await recordsOf(did);
+      expect(records).toHaveLength(1);
+      expect(rendition.external_id).toBe(records[0].uri);
+      expect(await sealedGrant(account.id)).not.toBe(sealedBefore);
+      expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
+    });
+  });
+});
