@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { adminCall, registerAdmin } from '../support/admin.js';
 import { call, eventually, RFC3339_MS, schemaUrlFor, TestUser } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { deliveries, publicationWhen, publishNow, renditionEvents, settled } from '../support/delivery.js';
 import { blueskyRecords, clearBlueskyFailures, createBlueskyAccount, failNextAtBluesky } from '../support/fake-bluesky.js';
 import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonStatuses } from '../support/fake-mastodon.js';
-import { approveAtNetwork, networkRequests } from '../support/fake-network.js';
+import { approveAtNetwork, clearNetworkFailures, failNext, networkRequests } from '../support/fake-network.js';
 import { createPublication } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, Tenant } from '../support/tenancy.js';
@@ -64,12 +65,19 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
   afterEach(async () => {
     await clearMastodonFailures();
     await clearBlueskyFailures();
+    await clearNetworkFailures();
   });
 
   afterAll(async () => {
     // The admin suites share this stack and expect the apps they create to be new.
     if (appId) await adminCall('DELETE', `/admin/provider-apps/${appId}`, { token: admin.token });
   });
+
+  /** Lines of the stack's log naming this rendition that say its delivery failed unexpectedly (it was left to its lease). */
+  const unexpectedFailures = (renditionId: string) =>
+    readFileSync(process.env.E2E_LOG_FILE!, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(renditionId) && line.includes('delivery failed unexpectedly'));
 
   const sealedGrant = async (accountId: string): Promise<string> =>
     (await db.query(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [accountId])).rows[0].credentials;
@@ -356,6 +364,50 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect((await publishTo(tenant, next, account.id)).publication.status).toBe('published');
       expect((await networkRequests()).filter((request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token))).toHaveLength(1);
       expect(await statusesOf(remote.id)).toHaveLength(2);
+    });
+    it('a renewal the network refuses fails the rendition for reconnecting (no attempt, nothing posted); the account needs reconnecting', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+      await failNext({ path: '/oauth/token', status: 400, body: { error: 'invalid_grant', error_description: 'The refresh token is no longer valid' } });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Refused renewal ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('failed');
+      expect(rendition).toMatchObject({
+        status: 'failed',
+        error_code: 'account_reconnect_required',
+        error_kind: 'auth',
+        error_action: 'reconnect_account',
+        error_retryable: false,
+        delivery: expect.objectContaining({ state: 'rejected', terminal_reason: 'rejected', error_kind: 'auth', error_code: 'account_reconnect_required', current_attempt_number: 0 }),
+      });
+      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([]);
+      expect(await statusesOf(remote.id)).toEqual([]);
+      expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('reconnect_required');
+      expect(unexpectedFailures(rendition.id)).toEqual([]);
+      await eventually(async () => {
+        expect(await renditionEvents([rendition.id])).toEqual([
+          expect.objectContaining({
+            subject: 'durable.publishing.rendition.failed',
+            payload: expect.objectContaining({ rendition_id: rendition.id, error_code: 'account_reconnect_required', error_kind: 'auth', error_action: 'reconnect_account', terminal_reason: 'rejected' }),
+          }),
+        ]);
+      }, 10_000);
+    });
+
+    it('a renewal that cannot reach the network makes the rendition wait (no attempt counted), then it goes out once', async () => {
+      const tenant = await createTenant();
+      const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+      await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
+      await failNext({ path: '/oauth/token', status: 503 });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Renewal later ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1 });
+      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'live' })]);
+      expect(await statusesOf(remote.id)).toHaveLength(1);
+      expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
+      // It waited as planned, not by losing its lease after an unexpected error.
+      expect(unexpectedFailures(rendition.id)).toEqual([]);
     });
   });
 
