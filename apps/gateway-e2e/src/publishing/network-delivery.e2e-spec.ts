@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { adminCall, registerAdmin } from '../support/admin.js';
 import { call, eventually, RFC3339_MS, schemaUrlFor, TestUser } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
-import { deliveries, publicationWhen, publishNow, renditionEvents, settled } from '../support/delivery.js';
+import { deliveries, inMs, publicationWhen, publishNow, renditionEvents, retry, schedule, settled } from '../support/delivery.js';
 import { blueskyRecords, clearBlueskyFailures, createBlueskyAccount, failNextAtBluesky } from '../support/fake-bluesky.js';
 import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonStatuses } from '../support/fake-mastodon.js';
 import { approveAtNetwork, clearNetworkFailures, failNext, networkRequests } from '../support/fake-network.js';
@@ -335,6 +335,68 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(attempts.at(-1)).toEqual(expect.objectContaining({ outcome: 'live' }));
     });
 
+    it('retry after a 422 sends it again: live at attempt 2, one status', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 422, body: { error: 'Validation failed' } });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Edited and retried ${randomUUID()}` });
+      const { publication } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('failed');
+      const retried = await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision });
+      expect(retried.status).toBe(200);
+      const done = await publicationWhen(tenant.owner.token, publication.id, settled);
+      expect(done.status).toBe('published');
+      const statuses = await statusesOf(remote.id);
+      expect(statuses).toHaveLength(1);
+      expect(done.renditions[0]).toMatchObject({ status: 'published', error_code: '', external_id: statuses[0].id, delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }) });
+      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts.map((a: any) => [a.attempt, a.outcome, a.http_status])).toEqual([
+        [1, 'rejected', 422],
+        [2, 'live', 0],
+      ]);
+    });
+
+    it('a 5xx at the second part of a thread is retried and the thread resumed (the Idempotency-Key answers part one again): each part once', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      const tag = randomUUID().slice(0, 8);
+      const bodies = [`Opening ${tag}.`, `Closing ${tag}.`];
+      const draft = await threadPublication(tenant, bodies);
+      // Failures are taken in order: part one's request passes (a 1 ms pause changes nothing), part two's answers 503.
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', delay_ms: 1 });
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 503 });
+      const started = await publishNow(tenant.owner.token, draft.id, { expected_revision: draft.revision, account_ids: [account.id] });
+      expect(started.status).toBe(200);
+      const done = await publicationWhen(tenant.owner.token, draft.id, settled);
+      expect(done.status).toBe('published');
+      const statuses = await statusesOf(remote.id);
+      expect(statuses.map((status) => [status.text, status.in_reply_to_id])).toEqual([
+        [bodies[0], null],
+        [bodies[1], statuses[0].id],
+      ]);
+      expect(done.renditions[0].segments.map((segment: any) => segment.external_id)).toEqual(statuses.map((status) => status.id));
+      expect((await deliveries(tenant.owner.token, draft.id)).body.attempts.map((a: any) => [a.attempt, a.outcome, a.error_code, a.http_status])).toEqual([
+        [1, 'retry', 'provider_error', 503],
+        [2, 'live', '', 0],
+      ]);
+    });
+
+    it('a call slower than PROVIDER_TIMEOUT_MS (the status made after we gave up) is reconciled and sent again under the same key: one status', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', delay_ms: 2_500 });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Slow server ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
+      expect(attempts[0]).toEqual(expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_timeout' }));
+      expect(attempts.at(-1)).toEqual(expect.objectContaining({ outcome: 'live' }));
+      // The delayed request lands after the resend: wait until it has, then count.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const statuses = await statusesOf(remote.id);
+      expect(statuses).toHaveLength(1);
+      expect(rendition.external_id).toBe(statuses[0].id);
+    });
+
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
       const tenant = await createTenant();
       // The server answered a token that expires in a minute (within the 5-minute renewal window).
@@ -531,6 +593,70 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       ]);
     });
 
+    it('a 5xx at the second part is retried and the thread continued from the part that exists: one record per part', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      const tag = randomUUID().slice(0, 8);
+      const bodies = [`Start ${tag}.`, `Finish ${tag}.`];
+      const draft = await threadPublication(tenant, bodies);
+      await failNextAtBluesky({ path: CREATE_RECORD, delay_ms: 1 });
+      await failNextAtBluesky({ path: CREATE_RECORD, status: 502, body: { error: 'InternalServerError', message: 'Upstream failure' } });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      const records = await recordsOf(did);
+      expect(records.map((record) => record.value.text)).toEqual(bodies);
+      expect(records[1].value.reply).toEqual({ root: { uri: records[0].uri, cid: records[0].cid }, parent: { uri: records[0].uri, cid: records[0].cid } });
+      expect(rendition.segments.map((segment: any) => segment.external_id)).toEqual(records.map((record) => record.uri));
+      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts.map((a: any) => [a.attempt, a.outcome, a.error_code, a.http_status])).toEqual([
+        [1, 'retry', 'provider_error', 502],
+        [2, 'live', '', 0],
+      ]);
+    });
+
+    it('a 429 with RateLimit-Reset is retried after it, then live: one record', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      await failNextAtBluesky({ path: CREATE_RECORD, status: 429, headers: { 'ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) }, body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' } });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Rate limited ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
+      expect(attempts).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'retry', error_code: 'provider_rate_limited', http_status: 429 }),
+        expect.objectContaining({ attempt: 2, outcome: 'live' }),
+      ]);
+      const records = await recordsOf(did);
+      expect(records).toHaveLength(1);
+      expect(rendition.external_id).toBe(records[0].uri);
+    });
+
+    it('a call slower than PROVIDER_TIMEOUT_MS is reconciled and sent again under the same record key: one record', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      await failNextAtBluesky({ path: CREATE_RECORD, delay_ms: 2_500 });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Slow PDS ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts[0]).toEqual(expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_timeout' }));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const records = await recordsOf(did);
+      expect(records).toHaveLength(1);
+      expect(rendition.external_id).toBe(records[0].uri);
+    });
+
+    it('a dead refresh token too: a new session from the sealed app password, and the post goes out', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      await blueskyControl('/revoke-refresh', {});
+      await blueskyControl('/expire-access', {});
+      const sessionsBefore = await blueskyControl('/sessions');
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `New session ${randomUUID()}` });
+      const { publication } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      expect((await blueskyControl('/sessions')).created).toBe(sessionsBefore.created + 1);
+      expect(await recordsOf(did)).toHaveLength(1);
+    });
+
     it('an access token the PDS calls expired is renewed with the refresh session and the post goes out; the new session is sealed', async () => {
       const tenant = await createTenant();
       const { account, did } = await connectBluesky(tenant);
@@ -549,5 +675,62 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(await sealedGrant(account.id)).not.toBe(sealedBefore);
       expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
     });
+  });
+
+  it('one publication to a mastodon and a bluesky account: each network gets its own rendering (bluesky threads past 300, a link card), both live', async () => {
+    const tenant = await createTenant();
+    // (helpers of the describes above are per network; the connect flows are repeated here in short)
+    const maTokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
+    const maUser = `both_${randomBytes(4).toString('hex')}`;
+    const remote = await mastodonAccount({ access_token: maTokens.access_token, username: maUser });
+    const started = await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl } });
+    const code = await approveAtNetwork(started.body.authorization_url, { client_secret: clientSecret, ...maTokens, profile: { id: remote.id, username: maUser } });
+    const mastodon = (await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, { token: tenant.owner.token })).body;
+    const handle = `e2e-${randomBytes(5).toString('hex')}.bsky.social`;
+    const password = 'abcd-efgh-ijkl-mnop';
+    const did = await createBlueskyAccount({ handle, password });
+    const bluesky = (await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: password } })).body;
+
+    const tag = randomUUID().slice(0, 8);
+    const paragraphs = [`${'First paragraph words. '.repeat(8).trim()} ${tag}`, `${'Second paragraph words. '.repeat(8).trim()} ${tag}`];
+    const link = `https://example.com/story/${tag}`;
+    const created = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: paragraphs.join('\n\n') });
+    const patched = await call('PATCH', `/publications/${created.id}`, { token: tenant.owner.token, body: { expected_revision: created.revision, source_url: link } });
+    expect(patched.status).toBe(200);
+    const draft = patched.body;
+    const go = await publishNow(tenant.owner.token, draft.id, { expected_revision: draft.revision, account_ids: [mastodon.id, bluesky.id] });
+    expect(go.status).toBe(200);
+    const done = await publicationWhen(tenant.owner.token, draft.id, settled);
+    expect(done.status).toBe('published');
+    const byPlatform = Object.fromEntries(done.renditions.map((r: any) => [r.platform, r]));
+
+    const statuses = (await mastodonStatuses()).filter((status) => status.account_id === remote.id);
+    expect(statuses.map((status) => status.text)).toEqual([`${paragraphs.join('\n\n')}\n\n${link}`]);
+    expect(byPlatform.mastodon).toMatchObject({ status: 'published', external_id: statuses[0].id });
+
+    const records = (await blueskyRecords()).filter((record) => record.did === did);
+    expect(records.map((record) => record.value.text)).toEqual(paragraphs);
+    expect(records[0].value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: link, title: '', description: '' } });
+    expect(records[1].value.reply).toEqual({ root: { uri: records[0].uri, cid: records[0].cid }, parent: { uri: records[0].uri, cid: records[0].cid } });
+    expect(byPlatform.bluesky).toMatchObject({ status: 'published', external_id: records[0].uri });
+    expect(byPlatform.bluesky.segments.map((segment: any) => segment.external_id)).toEqual(records.map((record) => record.uri));
+  });
+
+  it('a scheduled publication goes out to bluesky at its time', async () => {
+    const tenant = await createTenant();
+    const handle = `e2e-${randomBytes(5).toString('hex')}.bsky.social`;
+    const did = await createBlueskyAccount({ handle, password: 'wxyz-wxyz-wxyz-wxyz' });
+    const account = (await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: 'wxyz-wxyz-wxyz-wxyz' } })).body;
+    const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Later ${randomUUID()}` });
+    const at = inMs(1_500);
+    const scheduled = await schedule(tenant.owner.token, draft.id, { expected_revision: draft.revision, scheduled_at: at, account_ids: [account.id] });
+    expect(scheduled.status).toBe(200);
+    expect(scheduled.body.status).toBe('scheduled');
+    const done = await publicationWhen(tenant.owner.token, draft.id, settled);
+    expect(done.status).toBe('published');
+    expect(Date.parse(done.actual_run_at)).toBeGreaterThanOrEqual(Date.parse(at));
+    const records = (await blueskyRecords()).filter((record) => record.did === did);
+    expect(records).toHaveLength(1);
+    expect(Date.parse(records[0].created_at)).toBeGreaterThanOrEqual(Date.parse(at));
   });
 });
