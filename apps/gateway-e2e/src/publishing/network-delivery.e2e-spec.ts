@@ -397,6 +397,34 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(rendition.external_id).toBe(statuses[0].id);
     });
 
+    it('a lost answer for a text Mastodon renders as HTML (entities, a long link, paragraphs) is still recognised when reconciling: one status', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      const text = `Tom & Jerry's <b>"best"</b> bits: https://example.com/a/very/long/path/that/mastodon/shortens?q=1&r=2\n\nSecond paragraph ${randomUUID()}\nwith a line break`;
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: 'Notes & news', source_text: text });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      const statuses = await statusesOf(remote.id);
+      expect(statuses.map((status) => status.text)).toEqual([`Notes & news\n\n${text}`]);
+      expect(publication.status).toBe('published');
+      expect(rendition).toMatchObject({ external_id: statuses[0].id, delivery: expect.objectContaining({ state: 'live', current_attempt_number: 1 }) });
+    });
+
+    it('two publications at once to an account whose grant is near expiry: renewed once (the second waits on the row lock and takes the new grant)', async () => {
+      const tenant = await createTenant();
+      const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+      await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
+      const drafts = [
+        await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Racing one ${randomUUID()}` }),
+        await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Racing two ${randomUUID()}` }),
+      ];
+      const results = await Promise.all(drafts.map((draft) => publishTo(tenant, draft, account.id)));
+      expect(results.map((result) => result.publication.status)).toEqual(['published', 'published']);
+      expect((await networkRequests()).filter((request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token))).toHaveLength(1);
+      expect(await statusesOf(remote.id)).toHaveLength(2);
+      expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
+    });
+
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
       const tenant = await createTenant();
       // The server answered a token that expires in a minute (within the 5-minute renewal window).
@@ -655,6 +683,40 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(publication.status).toBe('published');
       expect((await blueskyControl('/sessions')).created).toBe(sessionsBefore.created + 1);
       expect(await recordsOf(did)).toHaveLength(1);
+    });
+
+    it('a lost answer at the second part of a thread: reconciled live from both records, nothing sent again', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      const tag = randomUUID().slice(0, 8);
+      const bodies = [`Head ${tag}.`, `Tail ${tag}.`];
+      await failNextAtBluesky({ path: CREATE_RECORD, delay_ms: 1 });
+      await failNextAtBluesky({ path: CREATE_RECORD, drop_after_handling: true });
+      const draft = await threadPublication(tenant, bodies);
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      const records = await recordsOf(did);
+      expect(records.map((record) => record.value.text)).toEqual(bodies);
+      expect(rendition.segments.map((segment: any) => segment.external_id)).toEqual(records.map((record) => record.uri));
+      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
+      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_connection_lost' }),
+      ]);
+    });
+
+    it('two publications at once after the access token expired: the session is refreshed once, both posts go out', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      await blueskyControl('/expire-access', {});
+      const sessionsBefore = await blueskyControl('/sessions');
+      const drafts = [
+        await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Race A ${randomUUID()}` }),
+        await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Race B ${randomUUID()}` }),
+      ];
+      const results = await Promise.all(drafts.map((draft) => publishTo(tenant, draft, account.id)));
+      expect(results.map((result) => result.publication.status)).toEqual(['published', 'published']);
+      expect(await blueskyControl('/sessions')).toEqual({ created: sessionsBefore.created, refreshed: sessionsBefore.refreshed + 1 });
+      expect(await recordsOf(did)).toHaveLength(2);
     });
 
     it('an access token the PDS calls expired is renewed with the refresh session and the post goes out; the new session is sealed', async () => {
