@@ -425,6 +425,25 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
     });
 
+    it('a 401 (the token was revoked at the server) fails the rendition for reconnecting: rejected, auth, nothing posted', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 401, body: { error: 'The access token was revoked' } });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Revoked ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('failed');
+      expect(rendition).toMatchObject({
+        status: 'failed',
+        error_code: 'provider_auth_rejected',
+        error_kind: 'auth',
+        error_action: 'reconnect_account',
+        error_http_status: 401,
+        delivery: expect.objectContaining({ state: 'rejected', terminal_reason: 'rejected', error_kind: 'auth', error_http_status: 401 }),
+      });
+      expect(rendition.error_message).not.toContain('revoked');
+      expect(await statusesOf(remote.id)).toEqual([]);
+    });
+
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
       const tenant = await createTenant();
       // The server answered a token that expires in a minute (within the 5-minute renewal window).
@@ -717,6 +736,30 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(results.map((result) => result.publication.status)).toEqual(['published', 'published']);
       expect(await blueskyControl('/sessions')).toEqual({ created: sessionsBefore.created, refreshed: sessionsBefore.refreshed + 1 });
       expect(await recordsOf(did)).toHaveLength(2);
+    });
+
+    it('a dead session and a revoked app password: the rendition fails for reconnecting, the account needs reconnecting, nothing posted', async () => {
+      const tenant = await createTenant();
+      const { account, did, handle } = await connectBluesky(tenant);
+      // The user revoked the app password (the PDS knows the account by another one now) and every token died.
+      await createBlueskyAccount({ handle, did, password: appPassword() });
+      await blueskyControl('/revoke-refresh', {});
+      await blueskyControl('/expire-access', {});
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Nobody home ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('failed');
+      expect(rendition).toMatchObject({
+        status: 'failed',
+        error_kind: 'auth',
+        error_action: 'reconnect_account',
+        error_retryable: false,
+        delivery: expect.objectContaining({ state: 'rejected', terminal_reason: 'rejected', error_kind: 'auth' }),
+      });
+      // Refused while publishing (the PDS said ExpiredToken, renewal was refused): the renewal's own DeliveryError (README "Grant renewal").
+      expect(rendition.error_code).toBe('provider_auth_rejected');
+      expect(await recordsOf(did)).toEqual([]);
+      expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('reconnect_required');
+      expect(unexpectedFailures(rendition.id)).toEqual([]);
     });
 
     it('an access token the PDS calls expired is renewed with the refresh session and the post goes out; the new session is sealed', async () => {
