@@ -444,6 +444,20 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(await statusesOf(remote.id)).toEqual([]);
     });
 
+    it('a lost answer whose first reconciliation cannot read the timeline (503) is reconciled again later, then live: one status', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
+      await failNextAtMastodon({ path: `/api/v1/accounts/${remote.id}/statuses`, method: 'GET', status: 503 });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Blip while reconciling ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      const statuses = await statusesOf(remote.id);
+      expect(statuses).toHaveLength(1);
+      expect(publication.status).toBe('published');
+      expect(rendition).toMatchObject({ status: 'published', external_id: statuses[0].id });
+      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
+    });
+
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
       const tenant = await createTenant();
       // The server answered a token that expires in a minute (within the 5-minute renewal window).
@@ -760,6 +774,23 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(await recordsOf(did)).toEqual([]);
       expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('reconnect_required');
       expect(unexpectedFailures(rendition.id)).toEqual([]);
+    });
+
+    it('a lost answer whose first reconciliation the PDS fails (502) is reconciled again later, then live: one record', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      const GET_RECORD = '/xrpc/com.atproto.repo.getRecord';
+      await failNextAtBluesky({ path: CREATE_RECORD, drop_after_handling: true });
+      // getRecord: the look-up before creating passes, the reconciliation's first one fails.
+      await failNextAtBluesky({ path: GET_RECORD, delay_ms: 1 });
+      await failNextAtBluesky({ path: GET_RECORD, status: 502, body: { error: 'InternalServerError', message: 'Upstream failure' } });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `PDS blip ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      const records = await recordsOf(did);
+      expect(records).toHaveLength(1);
+      expect(publication.status).toBe('published');
+      expect(rendition).toMatchObject({ status: 'published', external_id: records[0].uri });
+      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
     });
 
     it('an access token the PDS calls expired is renewed with the refresh session and the post goes out; the new session is sealed', async () => {
