@@ -458,6 +458,37 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
     });
 
+    it('a reconciliation that never reaches the server ends in manual resolution (the needs-attention event); retry resends under the same key: still one status', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
+      await failNextAtMastodon({ path: `/api/v1/accounts/${remote.id}/statuses`, method: 'GET', status: 503, times: 5 });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Nobody can tell ${randomUUID()}` });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('failed');
+      expect(rendition).toMatchObject({
+        status: 'failed',
+        error_code: 'delivery_outcome_unknown',
+        error_action: 'check_network',
+        delivery: expect.objectContaining({ state: 'manual_resolution', recovery_action: 'manual_resolution', terminal_reason: 'outcome_unknown', current_attempt_number: 1 }),
+      });
+      await eventually(async () => {
+        expect(await renditionEvents([rendition.id])).toEqual([
+          expect.objectContaining({
+            subject: 'durable.publishing.rendition.needs-attention',
+            payload: expect.objectContaining({ rendition_id: rendition.id, platform: 'mastodon', error_code: 'delivery_outcome_unknown', error_action: 'check_network' }),
+          }),
+        ]);
+      }, 10_000);
+      // A person retries: the server answers the status it made for the same Idempotency-Key.
+      expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
+      const done = await publicationWhen(tenant.owner.token, publication.id, settled);
+      expect(done.status).toBe('published');
+      const statuses = await statusesOf(remote.id);
+      expect(statuses).toHaveLength(1);
+      expect(done.renditions[0]).toMatchObject({ external_id: statuses[0].id, delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }) });
+    });
+
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
       const tenant = await createTenant();
       // The server answered a token that expires in a minute (within the 5-minute renewal window).
