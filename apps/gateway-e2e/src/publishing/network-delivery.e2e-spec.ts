@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { adminCall, registerAdmin } from '../support/admin.js';
 import { call, eventually, RFC3339_MS, schemaUrlFor, TestUser } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
-import { deliveries, inMs, publicationWhen, publishNow, renditionEvents, retry, schedule, settled } from '../support/delivery.js';
+import { fakeNetworkEnvironment } from '@social/testing';
+import { deliveries, inMs, publicationWhen, publishNow, renditionEvents, retry, schedule, settled, startPublishingReplica } from '../support/delivery.js';
 import { blueskyRecords, clearBlueskyFailures, createBlueskyAccount, failNextAtBluesky } from '../support/fake-bluesky.js';
 import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonStatuses } from '../support/fake-mastodon.js';
 import { approveAtNetwork, clearNetworkFailures, failNext, networkRequests } from '../support/fake-network.js';
@@ -488,6 +489,31 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(statuses).toHaveLength(1);
       expect(done.renditions[0]).toMatchObject({ external_id: statuses[0].id, delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }) });
     });
+
+    it('with a second publishing replica running, six deliveries at once for an account whose grant is near expiry: renewed once, every post once', async () => {
+      const replica = await startPublishingReplica(
+        fakeNetworkEnvironment(originOf(process.env.E2E_FAKE_NETWORK_URL), {
+          bluesky: originOf(process.env.E2E_FAKE_BLUESKY_URL),
+          mastodon: originOf(process.env.E2E_FAKE_MASTODON_URL),
+        }),
+      );
+      try {
+        const tenant = await createTenant();
+        const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+        await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
+        const drafts = [];
+        for (let i = 0; i < 6; i += 1) drafts.push(await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Replica race ${i} ${randomUUID()}` }));
+        const results = await Promise.all(drafts.map((draft) => publishTo(tenant, draft, account.id)));
+        expect(results.map((result) => result.publication.status)).toEqual(drafts.map(() => 'published'));
+        expect((await networkRequests()).filter((request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token))).toHaveLength(1);
+        const statuses = await statusesOf(remote.id);
+        expect(statuses).toHaveLength(6);
+        expect(new Set(statuses.map((status) => status.idempotency_key))).toEqual(new Set(results.map((result) => `${result.rendition.id}#0`)));
+        expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
+      } finally {
+        await replica.stop();
+      }
+    }, 60_000);
 
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
       const tenant = await createTenant();
