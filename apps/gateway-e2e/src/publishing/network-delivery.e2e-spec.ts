@@ -515,6 +515,46 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       }
     }, 60_000);
 
+    it("a 429 with Mastodon's X-RateLimit-Reset (no Retry-After) waits until the reset, then live", async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 429, headers: { 'x-ratelimit-reset': new Date(Date.now() + 1_500).toISOString() }, body: { error: 'Too many requests' } });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Reset later ${randomUUID()}` });
+      const { publication } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('published');
+      const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
+      expect(attempts.map((a: any) => [a.attempt, a.outcome, a.error_code, a.http_status])).toEqual([
+        [1, 'retry', 'provider_rate_limited', 429],
+        [2, 'live', '', 0],
+      ]);
+      // The reset was about 1.5 s after the request; the backoff alone (200 ms base) would have been far shorter.
+      expect(Date.parse(attempts[1].started_at) - Date.parse(attempts[0].finished_at)).toBeGreaterThanOrEqual(900);
+      expect(await statusesOf(remote.id)).toHaveLength(1);
+    });
+
+    it('a thread whose second part is rejected fails; retry keeps the part already posted (same Idempotency-Key) and adds the rest', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      const tag = randomUUID().slice(0, 8);
+      const bodies = [`Kept ${tag}.`, `Refused then accepted ${tag}.`];
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', delay_ms: 1 });
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 422, body: { error: 'Validation failed' } });
+      const draft = await threadPublication(tenant, bodies);
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('failed');
+      expect(rendition).toMatchObject({ status: 'failed', error_code: 'provider_rejected', error_kind: 'validation' });
+      expect((await statusesOf(remote.id)).map((status) => status.text)).toEqual([bodies[0]]);
+      expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
+      const done = await publicationWhen(tenant.owner.token, publication.id, settled);
+      expect(done.status).toBe('published');
+      const statuses = await statusesOf(remote.id);
+      expect(statuses.map((status) => [status.text, status.in_reply_to_id])).toEqual([
+        [bodies[0], null],
+        [bodies[1], statuses[0].id],
+      ]);
+      expect(done.renditions[0].segments.map((segment: any) => segment.external_id)).toEqual(statuses.map((status) => status.id));
+    });
+
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
       const tenant = await createTenant();
       // The server answered a token that expires in a minute (within the 5-minute renewal window).
@@ -848,6 +888,48 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(publication.status).toBe('published');
       expect(rendition).toMatchObject({ status: 'published', external_id: records[0].uri });
       expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
+    });
+
+    it('a thread whose second part is rejected fails; retry keeps the record already made (found under its key) and adds the rest', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      const tag = randomUUID().slice(0, 8);
+      const bodies = [`Stays ${tag}.`, `Comes later ${tag}.`];
+      await failNextAtBluesky({ path: CREATE_RECORD, delay_ms: 1 });
+      await failNextAtBluesky({ path: CREATE_RECORD, status: 400, body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record' } });
+      const draft = await threadPublication(tenant, bodies);
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(publication.status).toBe('failed');
+      expect(rendition).toMatchObject({ status: 'failed', error_code: 'provider_rejected', error_kind: 'validation', error_http_status: 400 });
+      const first = await recordsOf(did);
+      expect(first.map((record) => record.value.text)).toEqual([bodies[0]]);
+      expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
+      const done = await publicationWhen(tenant.owner.token, publication.id, settled);
+      expect(done.status).toBe('published');
+      const records = await recordsOf(did);
+      expect(records.map((record) => record.value.text)).toEqual(bodies);
+      expect(records[0].uri).toBe(first[0].uri);
+      expect(records[1].value.reply).toEqual({ root: { uri: records[0].uri, cid: records[0].cid }, parent: { uri: records[0].uri, cid: records[0].cid } });
+    });
+
+    it('an access token about to expire is renewed before the post (no ExpiredToken on the way)', async () => {
+      const tenant = await createTenant();
+      // New sessions get access tokens living 60 s: inside the 5-minute renewal window from the start.
+      await blueskyControl('/tokens', { access_ttl_seconds: 60 });
+      let connected: Awaited<ReturnType<typeof connectBluesky>>;
+      try {
+        connected = await connectBluesky(tenant);
+      } finally {
+        await blueskyControl('/tokens', { access_ttl_seconds: 7200 });
+      }
+      const sealedBefore = await sealedGrant(connected.account.id);
+      const sessionsBefore = await blueskyControl('/sessions');
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Renewed first ${randomUUID()}` });
+      const { publication } = await publishTo(tenant, draft, connected.account.id);
+      expect(publication.status).toBe('published');
+      expect(await blueskyControl('/sessions')).toEqual({ created: sessionsBefore.created, refreshed: sessionsBefore.refreshed + 1 });
+      expect(await sealedGrant(connected.account.id)).not.toBe(sealedBefore);
+      expect(await recordsOf(connected.did)).toHaveLength(1);
     });
 
     it('an access token the PDS calls expired is renewed with the refresh session and the post goes out; the new session is sealed', async () => {
