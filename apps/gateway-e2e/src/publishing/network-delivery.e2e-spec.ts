@@ -614,6 +614,29 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       }, 10_000);
     });
 
+    it('after a refused renewal, connecting the account again (200, same identity) and retrying delivers it', async () => {
+      const tenant = await createTenant();
+      const { account, remote, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+      await failNext({ path: '/oauth/token', status: 400, body: { error: 'invalid_grant' } });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Reconnected ${randomUUID()}` });
+      const { publication } = await publishTo(tenant, draft, account.id);
+      expect(publication.renditions[0]).toMatchObject({ status: 'failed', error_code: 'account_reconnect_required' });
+      // The user connects the same account again: new tokens for the same server account.
+      const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
+      await mastodonAccount({ access_token: tokens.access_token, username, id: remote.id });
+      const started = await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl } });
+      const code = await approveAtNetwork(started.body.authorization_url, { client_secret: clientSecret, ...tokens, profile: { id: remote.id, username } });
+      const again = await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, { token: tenant.owner.token });
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ id: account.id, status: 'active' });
+      expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
+      const done = await publicationWhen(tenant.owner.token, publication.id, settled);
+      expect(done.status).toBe('published');
+      const statuses = await statusesOf(remote.id);
+      expect(statuses).toHaveLength(1);
+      expect(done.renditions[0]).toMatchObject({ status: 'published', external_id: statuses[0].id, error_code: '' });
+    });
+
     it('a renewal that cannot reach the network makes the rendition wait (no attempt counted), then it goes out once', async () => {
       const tenant = await createTenant();
       const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
