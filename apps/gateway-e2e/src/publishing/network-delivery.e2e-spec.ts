@@ -555,6 +555,23 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(done.renditions[0].segments.map((segment: any) => segment.external_id)).toEqual(statuses.map((status) => status.id));
     });
 
+    it('a text just under 500 characters with a title: what is sent stays within the server\'s limit and goes out', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      const words = `${randomUUID().slice(0, 8)} ${'word '.repeat(200)}`.slice(0, 495).trim();
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: 'Release notes', source_text: words });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(rendition).toMatchObject({ status: 'published', error_code: '' });
+      expect(publication.status).toBe('published');
+      const statuses = await statusesOf(remote.id);
+      for (const status of statuses) expect([...status.text].length).toBeLessThanOrEqual(500);
+      // Split in two: the title heads the first part, the text continues in a reply.
+      expect(statuses).toHaveLength(2);
+      expect(statuses[0].text.startsWith('Release notes\n\n')).toBe(true);
+      expect(statuses[1].in_reply_to_id).toBe(statuses[0].id);
+      expect(`${statuses[0].text.slice('Release notes\n\n'.length)} ${statuses[1].text}`).toBe(words);
+    });
+
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
       const tenant = await createTenant();
       // The server answered a token that expires in a minute (within the 5-minute renewal window).
@@ -953,6 +970,21 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(await blueskyControl('/sessions')).toEqual({ created: sessionsBefore.created, refreshed: sessionsBefore.refreshed + 1 });
       expect(await sealedGrant(connected.account.id)).not.toBe(sealedBefore);
       expect(await recordsOf(connected.did)).toHaveLength(1);
+    });
+
+    it('a text just under 300 graphemes with a title: what is sent stays within the PDS limit and goes out', async () => {
+      const tenant = await createTenant();
+      const { account, did } = await connectBluesky(tenant);
+      const words = `${randomUUID().slice(0, 8)} ${'word '.repeat(100)}`.slice(0, 295).trim();
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: 'Release notes', source_text: words });
+      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+      expect(rendition).toMatchObject({ status: 'published', error_code: '' });
+      expect(publication.status).toBe('published');
+      const records = await recordsOf(did);
+      for (const record of records) expect([...new Intl.Segmenter().segment(String(record.value.text))].length).toBeLessThanOrEqual(300);
+      expect(records).toHaveLength(2);
+      expect(`${String(records[0].value.text).replace(/^Release notes\n\n/, '')} ${String(records[1].value.text)}`).toBe(words);
+      expect(String(records[0].value.text).startsWith('Release notes\n\n')).toBe(true);
     });
 
     it('an access token the PDS calls expired is renewed with the refresh session and the post goes out; the new session is sealed', async () => {
