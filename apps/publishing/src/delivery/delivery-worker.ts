@@ -322,6 +322,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       // from ProviderAccounts) means the network cannot be asked now, not an unexpected error to loop on.
       const loaded = await this.load(row);
       if (!loaded) return;
+      loaded.post.ownedElsewhere = await this.ownedElsewhere(row);
       const provider = this.providers.get(row.platform);
       found = provider ? await provider.findPost(loaded.account, loaded.post, since) : 'unknown';
     } catch (error) {
@@ -520,6 +521,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * External ids of the account's posts that other renditions already own (every thread part), from the
+   * last day: findPost must not take one of them for this rendition's post (Mastodon matches by text).
+   */
+  private async ownedElsewhere(row: Claimed): Promise<string[]> {
+    const rows: Array<{ external_id: string }> = await this.dataSource.query(
+      `SELECT s.external_id FROM rendition_segments s JOIN renditions r ON r.id = s.rendition_id
+        WHERE r.social_account_id = $1 AND r.id <> $2 AND s.external_id <> '' AND r.updated_at > now() - interval '1 day'`,
+      [row.social_account_id, row.id],
+    );
+    return rows.map((owned) => owned.external_id);
   }
 
   private async attemptStart(attemptId: string | null): Promise<Date> {

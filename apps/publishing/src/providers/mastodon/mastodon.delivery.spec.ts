@@ -139,6 +139,8 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     // The same text with a picture is another post.
     const withMedia = { ...lost, parts: [{ ...lost.parts[0], media: [{ url: `${fake.filesUrl}/x.png`, mimeType: 'image/png', altText: '' }] }] };
     await expect(provider.findPost(account, withMedia, since)).resolves.toBeNull();
+    // A status another rendition owns is never this post, however alike the text.
+    await expect(provider.findPost(account, { ...lost, ownedElsewhere: [status.id] }, since)).resolves.toBeNull();
   });
 
   it('throws when the server cannot be asked (the engine reconciles again later), and answers once it can', async () => {

@@ -103,11 +103,15 @@ export class MastodonProvider extends OAuthProvider {
     const statuses: unknown[] = answer.body;
     const earliest = since.getTime() - CLOCK_SKEW_MS;
     const recent = statuses.filter((status) => Date.parse(text(pick(status, 'created_at'))) >= earliest);
+    // A status another rendition owns is never this one, whatever its text: the account may have posted the
+    // same words minutes ago, and taking that status for ours would mark a post that never went out as live.
+    const ownedElsewhere = new Set(post.ownedElsewhere ?? []);
+    const candidates = recent.filter((status) => !ownedElsewhere.has(text(pick(status, 'id'))));
     const found: PublishedPart[] = [];
     for (const part of post.parts) {
       const wanted = normalize(statusText(part));
       const parent = found.at(-1)?.externalId ?? null;
-      const match = recent.find(
+      const match = candidates.find(
         (status) =>
           normalize(plainText(text(pick(status, 'content')))) === wanted &&
           mediaCount(status) === part.media.length &&
