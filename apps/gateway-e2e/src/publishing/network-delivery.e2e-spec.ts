@@ -572,6 +572,24 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(`${statuses[0].text.slice('Release notes\n\n'.length)} ${statuses[1].text}`).toBe(words);
     });
 
+    it('a lost request for a text the account posted minutes ago is not taken for that older status: it goes out, two statuses', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      const text = `Same words twice ${randomUUID()}`;
+      const first = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: text });
+      const earlier = await publishTo(tenant, first, account.id);
+      expect(earlier.publication.status).toBe('published');
+      // The connection drops before the server handles the request: nothing is created, the outcome is unknown to us.
+      await failNextAtMastodon({ path: STATUSES, method: 'POST', drop: true });
+      const second = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: text });
+      const { publication, rendition } = await publishTo(tenant, second, account.id);
+      expect(publication.status).toBe('published');
+      const statuses = await statusesOf(remote.id);
+      expect(statuses.map((status) => status.idempotency_key)).toEqual([`${earlier.rendition.id}#0`, `${rendition.id}#0`]);
+      expect(rendition.external_id).toBe(statuses[1].id);
+      expect(rendition.external_id).not.toBe(earlier.rendition.external_id);
+    });
+
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
       const tenant = await createTenant();
       // The server answered a token that expires in a minute (within the 5-minute renewal window).
