@@ -5,7 +5,7 @@ import { adminCall, registerAdmin } from '../support/admin.js';
 import { call, eventually, RFC3339_MS, schemaUrlFor, TestUser } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { fakeNetworkEnvironment } from '@social/testing';
-import { deliveries, inMs, publicationWhen, publishNow, renditionEvents, retry, schedule, settled, startPublishingReplica } from '../support/delivery.js';
+import { cancel, deliveries, inMs, publicationWhen, publishNow, renditionEvents, retry, schedule, settled, startPublishingReplica } from '../support/delivery.js';
 import { blueskyRecords, clearBlueskyFailures, createBlueskyAccount, failNextAtBluesky } from '../support/fake-bluesky.js';
 import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonStatuses } from '../support/fake-mastodon.js';
 import { approveAtNetwork, clearNetworkFailures, failNext, networkRequests } from '../support/fake-network.js';
@@ -588,6 +588,24 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(statuses.map((status) => status.idempotency_key)).toEqual([`${earlier.rendition.id}#0`, `${rendition.id}#0`]);
       expect(rendition.external_id).toBe(statuses[1].id);
       expect(rendition.external_id).not.toBe(earlier.rendition.external_id);
+    });
+
+    it('a scheduled publication cancelled before its time, and one whose account is disconnected, never reach the server', async () => {
+      const tenant = await createTenant();
+      const { account, remote } = await connectMastodon(tenant);
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Called off ${randomUUID()}` });
+      const scheduled = await schedule(tenant.owner.token, draft.id, { expected_revision: draft.revision, scheduled_at: inMs(1_500), account_ids: [account.id] });
+      expect(scheduled.status).toBe(200);
+      const cancelled = await cancel(tenant.owner.token, draft.id, { expected_revision: scheduled.body.revision });
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body).toMatchObject({ status: 'draft', renditions: [] });
+      const other = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Account gone ${randomUUID()}` });
+      expect((await schedule(tenant.owner.token, other.id, { expected_revision: other.revision, scheduled_at: inMs(1_500), account_ids: [account.id] })).status).toBe(200);
+      expect((await call('DELETE', `/social-accounts/${account.id}`, { token: tenant.owner.token })).status).toBe(204);
+      // Past both due times (and a scheduler round or two).
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(await statusesOf(remote.id)).toEqual([]);
+      expect((await call('GET', `/publications/${other.id}`, { token: tenant.owner.token })).body).toMatchObject({ status: 'draft', renditions: [] });
     });
 
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
