@@ -9,6 +9,8 @@ export interface FakeMastodonAccountRequest {
   display_name?: string;
   followers_count?: number;
   following_count?: number;
+  /** Another token of an account made before (the id it answered): a server knows an account by every token it issued, e.g. after a refresh. */
+  id?: string;
 }
 
 export interface FakeMastodonStatus {
@@ -132,7 +134,8 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
     if (path === '/accounts' && req.method === 'POST') {
       const request = body as FakeMastodonAccountRequest;
       if (!request.access_token || !request.username) return sendJson(res, 400, { error: 'access_token and username are required' });
-      const account = { ...request, id: newId() };
+      if (request.id && ![...accounts.values()].some((known) => known.id === request.id)) return sendJson(res, 400, { error: 'unknown account id' });
+      const account = { ...request, id: request.id ?? newId() };
       accounts.set(request.access_token, account);
       return sendJson(res, 201, accountJson(account));
     }

@@ -73,8 +73,11 @@ export interface PublishingReplica {
   stop(): Promise<void>;
 }
 
-/** Another publishing process on the suites' NATS and database: it answers requests and runs its own scheduler. */
-export async function startPublishingReplica(): Promise<PublishingReplica> {
+/**
+ * Another publishing process on the suites' NATS and database: it answers requests and runs its own scheduler.
+ * `env` adds to its environment (e.g. fakeNetworkEnvironment, so it reaches the fake networks as the stack does).
+ */
+export async function startPublishingReplica(env: Record<string, string> = {}): Promise<PublishingReplica> {
   const healthPort = await freePort();
   const child = startProcess(process.execPath, ['apps/publishing/dist/main.js'], {
     cwd: REPO_ROOT,
@@ -87,6 +90,7 @@ export async function startPublishingReplica(): Promise<PublishingReplica> {
       HEALTH_PORT: String(healthPort),
       LOG_LEVEL: 'warn',
       ...deliveryTestEnvironment(),
+      ...env,
     },
   });
   try {

@@ -16,7 +16,6 @@ import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
-import { ProviderError } from '../providers/provider-error.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import { DeliveryError, type DeliveryFailure, type OutgoingPost, type ProviderAccount, type PublishedPost } from '../providers/social-provider.js';
 import { ProviderAccounts } from '../social-accounts/provider-accounts.js';
@@ -194,11 +193,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     try {
       loaded = await this.load(row);
     } catch (error) {
-      // ProviderAccounts refreshes grants: a network that refused the refresh means the account must be reconnected.
-      if (error instanceof ProviderError && error.failure === 'refused') {
-        return this.fail(row, null, 'auth', { code: 'account_reconnect_required', message: 'The network refused the account\'s grant; reconnect the account.', httpStatus: 0 }, 'rejected');
+      // ProviderAccounts renews grants and reports what went wrong as a DeliveryError (never a ProviderError:
+      // it classifies those itself). Caught as ProviderError before, a refused renewal escaped as "unexpected"
+      // and the rendition was claimed again each lease, forever; so it is matched as ProviderAccounts throws it.
+      if (error instanceof DeliveryError && error.failure.outcome === 'rejected') {
+        const { failure } = error;
+        // The network refused to renew the grant (the account is now reconnect_required): the account must be reconnected.
+        if (failure.code === 'provider_auth_rejected') {
+          return this.fail(row, null, 'auth', { code: 'account_reconnect_required', message: 'The network refused the account\'s grant; reconnect the account.', httpStatus: 0 }, 'rejected');
+        }
+        // E.g. no provider app can renew it (provider_not_configured): the reason as it is.
+        return this.fail(row, null, failure.kind, failure, 'rejected');
       }
-      if (error instanceof ProviderError) {
+      if (error instanceof DeliveryError) {
         // The network could not be asked for a fresh grant: try again later; nothing was sent, so no attempt is counted.
         this.logger.warn({ err: error, rendition_id: row.id }, 'could not get the account ready for delivery; trying again later');
         await this.dataSource.query(
@@ -306,11 +313,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * resolution. A network that cannot be asked is asked again later.
    */
   private async reconcile(row: Claimed): Promise<void> {
-    const loaded = await this.load(row);
-    if (!loaded) return;
     const since = await this.attemptStart(row.delivery_current_attempt_id);
     let found: PublishedPost | null | 'unknown';
     try {
+      // Inside the try: getting the account may renew its grant, and a renewal that fails (a DeliveryError
+      // from ProviderAccounts) means the network cannot be asked now, not an unexpected error to loop on.
+      const loaded = await this.load(row);
+      if (!loaded) return;
+      loaded.post.ownedElsewhere = await this.ownedElsewhere(row);
       const provider = this.providers.get(row.platform);
       found = provider ? await provider.findPost(loaded.account, loaded.post, since) : 'unknown';
     } catch (error) {
@@ -509,6 +519,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * External ids of the account's posts that other renditions already own (every thread part), from the
+   * last day: findPost must not take one of them for this rendition's post (Mastodon matches by text).
+   */
+  private async ownedElsewhere(row: Claimed): Promise<string[]> {
+    const rows: Array<{ external_id: string }> = await this.dataSource.query(
+      `SELECT s.external_id FROM rendition_segments s JOIN renditions r ON r.id = s.rendition_id
+        WHERE r.social_account_id = $1 AND r.id <> $2 AND s.external_id <> '' AND r.updated_at > now() - interval '1 day'`,
+      [row.social_account_id, row.id],
+    );
+    return rows.map((owned) => owned.external_id);
   }
 
   private async attemptStart(attemptId: string | null): Promise<Date> {

@@ -90,3 +90,19 @@ describe('renderFor', () => {
     expect(renderFor('unknown', source({ sourceText: 'y'.repeat(2_001) })).ok).toBe(false);
   });
 });
+
+describe('renderFor: the title counts where the network gets it in the text', () => {
+  it('splits a titled text that fits alone but not with its title; a link card carries the title instead', () => {
+    const text = 'word '.repeat(60).trim(); // 299 graphemes
+    const titled = renderFor('bluesky', source({ title: 'Release notes', sourceText: text }));
+    expect(titled.ok).toBe(true);
+    const parts = (titled as { parts: Array<{ title: string; text: string }> }).parts;
+    expect(parts.length).toBeGreaterThan(1);
+    expect(textLength(`${parts[0].title}\n\n${parts[0].text}`)).toBeLessThanOrEqual(300);
+    expect(parts.map((part) => part.text).join(' ')).toBe(text);
+    // On a card the title is not in the text: the text alone is measured.
+    expect(renderFor('bluesky', source({ title: 'Release notes', sourceText: text, sourceUrl: 'https://example.com' }))).toMatchObject({ ok: true, parts: [{ text }] });
+    // A network without threads refuses it, counting the title.
+    expect(renderFor('discord', source({ title: 'T', sourceText: 'a'.repeat(1_998) }))).toEqual({ ok: false, reason: expect.stringContaining('2001 characters long with its title') });
+  });
+});

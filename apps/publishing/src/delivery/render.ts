@@ -156,15 +156,23 @@ export function renderFor(platform: string, source: RenderSource): RenderResult 
   }
   const parts: RenderedPart[] = [];
   for (const post of posts) {
+    // The adapters send a post's title at the head of its text ("title, blank line, text"; Mastodon always,
+    // Bluesky unless a link card shows it), and the network counts it. Measuring the text alone let a titled
+    // post of up to the limit through, which the network then refused (Mastodon 422, Bluesky 400).
+    const titled = post.title !== '' && !(shape.linkCard && post.link !== '');
+    const titleCost = titled ? textLength(post.title) + (post.text === '' ? 0 : 2) : 0;
     const length = textLength(post.text);
-    if (length <= shape.maxLength) {
+    if (length + titleCost <= shape.maxLength) {
       parts.push(post);
       continue;
     }
-    if (!shape.threads) {
-      return { ok: false, reason: `is ${length} characters long; ${platform} takes at most ${shape.maxLength} in one post and has no threads` };
+    // Split so that every piece fits beside the title (only the first piece carries it).
+    const budget = shape.maxLength - (titled ? textLength(post.title) + 2 : 0);
+    if (!shape.threads || budget < 1) {
+      const what = titled ? `is ${length + titleCost} characters long with its title` : `is ${length} characters long`;
+      return { ok: false, reason: `${what}; ${platform} takes at most ${shape.maxLength} in one post${shape.threads ? '' : ' and has no threads'}` };
     }
-    splitText(post.text, shape.maxLength).forEach((text, index) =>
+    splitText(post.text, budget).forEach((text, index) =>
       parts.push({ segmentId: post.segmentId, title: index === 0 ? post.title : '', text, link: index === 0 ? post.link : '' }),
     );
   }

@@ -70,6 +70,12 @@ export interface OutgoingPost {
   parts: OutgoingPostPart[];
   /** The rendition's per-network settings (a social set member's defaults); absent or {} when none. */
   settings?: Record<string, unknown>;
+  /**
+   * For `findPost`: posts of the same account that other renditions already own (their external ids, every
+   * thread part). A network searched by content (Mastodon) may hold the same text twice; one of these is
+   * never this post.
+   */
+  ownedElsewhere?: string[];
 }
 
 export interface PublishedPart {

@@ -187,7 +187,7 @@ describe('Bluesky delivery (against a fake PDS)', () => {
     await expect(provider.refreshGrant(revoked, AbortSignal.timeout(1_000))).rejects.toMatchObject({ failure: 'refused' });
   });
 
-  it('finds a post whose answer was lost; null for one never created; unknown when the PDS fails', async () => {
+  it('finds a post whose answer was lost; null for one never created; throws when the PDS fails (asked again later)', async () => {
     const lost = post(part('lost answer'));
     await control('POST', '/failures', { path: '/xrpc/com.atproto.repo.createRecord', drop_after_handling: true });
     await expect(failureOf(provider.publish(account, lost))).resolves.toMatchObject({ outcome: 'ambiguous' });
@@ -195,7 +195,8 @@ describe('Bluesky delivery (against a fake PDS)', () => {
     await expect(provider.findPost(account, lost, new Date())).resolves.toMatchObject({ externalId: record.uri, parts: [{ externalId: record.uri }] });
     await expect(provider.findPost(account, post(part('never sent')), new Date())).resolves.toBeNull();
     await control('POST', '/failures', { path: '/xrpc/com.atproto.repo.getRecord', status: 502 });
-    await expect(provider.findPost(account, lost, new Date())).resolves.toBe('unknown');
+    await expect(provider.findPost(account, lost, new Date())).rejects.toMatchObject({ failure: 'unavailable' });
+    await expect(provider.findPost(account, lost, new Date())).resolves.toMatchObject({ externalId: record.uri });
   });
 
   it('never takes another post under its record key for its own (two renditions sharing a key)', async () => {

@@ -180,18 +180,15 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     return { ...parts[0], parts };
   }
 
-  /** Every part by its record key: the post when all exist; null when one does not (publishing again continues the thread); 'unknown' when the PDS cannot say. */
+  /** Every part by its record key: the post when all exist; null when one does not (publishing again continues the thread); throws when the PDS cannot be asked (the engine asks again later). */
   async findPost(account: ProviderAccount, post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
     if (!account.grant) return 'unknown';
     const session = { grant: account.grant };
     const parts: PublishedPart[] = [];
     for (const [index, part] of post.parts.entries()) {
-      let found: StoredPart | null;
-      try {
-        found = await this.getPost(account, session, recordKey(post.marker, index));
-      } catch {
-        return 'unknown';
-      }
+      // A PDS that cannot be asked now throws: the engine asks again with backoff, then goes to manual
+      // resolution (answering 'unknown' sent the rendition to manual resolution at the first 5xx).
+      const found = await this.getPost(account, session, recordKey(post.marker, index));
       // Another post under our key (see ownPart) means ours was never created there.
       if (!found || found.text !== postText(part)) return null;
       parts.push(this.published(found.uri));

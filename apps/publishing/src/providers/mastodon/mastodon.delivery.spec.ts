@@ -139,11 +139,14 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     // The same text with a picture is another post.
     const withMedia = { ...lost, parts: [{ ...lost.parts[0], media: [{ url: `${fake.filesUrl}/x.png`, mimeType: 'image/png', altText: '' }] }] };
     await expect(provider.findPost(account, withMedia, since)).resolves.toBeNull();
+    // A status another rendition owns is never this post, however alike the text.
+    await expect(provider.findPost(account, { ...lost, ownedElsewhere: [status.id] }, since)).resolves.toBeNull();
   });
 
-  it("answers 'unknown' when the server cannot be asked", async () => {
+  it('throws when the server cannot be asked (the engine reconciles again later), and answers once it can', async () => {
     await control('POST', '/failures', { path: `/api/v1/accounts/${account.externalId.split('@')[0]}/statuses`, status: 503 });
-    await expect(provider.findPost(account, post(part('x')), new Date())).resolves.toBe('unknown');
+    await expect(provider.findPost(account, post(part('x')), new Date())).rejects.toMatchObject({ failure: 'unavailable' });
+    await expect(provider.findPost(account, post(part('x')), new Date())).resolves.toBeNull();
   });
 
   it('resumes a thread that failed at part 2 without duplicating part 1', async () => {

@@ -90,26 +90,28 @@ export class MastodonProvider extends OAuthProvider {
    * `since` (same text, each a reply to the one before); null when none is
    * and the page reaches back before `since`, or when only the first parts
    * are there and the Idempotency-Key still holds (sending again resumes the
-   * thread); 'unknown' when the server cannot be asked or cannot tell.
+   * thread); 'unknown' when the server cannot tell; throws when it cannot be asked (the engine asks again later).
    */
   override async findPost(account: ProviderAccount, post: OutgoingPost, since: Date): Promise<PublishedPost | null | 'unknown'> {
     if (!account.grant) return 'unknown';
     const accountId = account.externalId.split('@')[0];
-    let statuses: unknown[];
-    try {
-      const answer = await this.api(account, 'GET', `/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=${RECONCILE_PAGE}`);
-      if (!Array.isArray(answer.body)) return 'unknown';
-      statuses = answer.body;
-    } catch {
-      return 'unknown';
-    }
+    // A server that cannot be asked now (5xx, timeout, unreachable) throws: the engine asks again with
+    // backoff, then goes to manual resolution. Answering 'unknown' here sent a post whose answer was
+    // lost to manual resolution at the first transient failure of the reconciliation.
+    const answer = await this.api(account, 'GET', `/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=${RECONCILE_PAGE}`);
+    if (!Array.isArray(answer.body)) return 'unknown';
+    const statuses: unknown[] = answer.body;
     const earliest = since.getTime() - CLOCK_SKEW_MS;
     const recent = statuses.filter((status) => Date.parse(text(pick(status, 'created_at'))) >= earliest);
+    // A status another rendition owns is never this one, whatever its text: the account may have posted the
+    // same words minutes ago, and taking that status for ours would mark a post that never went out as live.
+    const ownedElsewhere = new Set(post.ownedElsewhere ?? []);
+    const candidates = recent.filter((status) => !ownedElsewhere.has(text(pick(status, 'id'))));
     const found: PublishedPart[] = [];
     for (const part of post.parts) {
       const wanted = normalize(statusText(part));
       const parent = found.at(-1)?.externalId ?? null;
-      const match = recent.find(
+      const match = candidates.find(
         (status) =>
           normalize(plainText(text(pick(status, 'content')))) === wanted &&
           mediaCount(status) === part.media.length &&
