@@ -1,5 +1,5 @@
-import { expect } from '@jest/globals';
 import type { FakeMastodonAccountRequest, FakeMastodonStatus, ScriptedFailure } from '@social/testing';
+import { fakeControl } from './fake-control.js';
 
 /**
  * The fake Mastodon server global setup starts (E2E_FAKE_MASTODON_URL is its
@@ -9,21 +9,7 @@ import type { FakeMastodonAccountRequest, FakeMastodonStatus, ScriptedFailure } 
  * becomes postable here once its access token is registered with
  * `mastodonAccount`.
  */
-const controlUrl = (): string => {
-  const url = process.env.E2E_FAKE_MASTODON_URL;
-  if (!url) throw new Error('E2E_FAKE_MASTODON_URL is not set: run the e2e suites through jest (global setup starts the fake Mastodon server).');
-  return url;
-};
-
-async function control(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${controlUrl()}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status).toBeLessThan(300);
-  return response.json();
-}
+const control = fakeControl('E2E_FAKE_MASTODON_URL', 'the fake Mastodon server');
 
 /** An account of the fake server reached with `access_token`; answers it as Mastodon would (`id`, `username`…). */
 export function mastodonAccount(account: FakeMastodonAccountRequest): Promise<{ id: string; username: string }> {

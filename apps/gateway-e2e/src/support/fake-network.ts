@@ -1,26 +1,12 @@
-import { expect } from '@jest/globals';
 import type { FakeFailure, FakeGrantRequest, RecordedRequest } from '@social/testing';
+import { fakeControl } from './fake-control.js';
 
 /**
  * The fake OAuth network global setup starts (E2E_FAKE_NETWORK_URL is its
  * control API); publishing reaches it for every OAuth network through
  * PROVIDER_API_ORIGINS. Suites play the user at the network with it.
  */
-const controlUrl = (): string => {
-  const url = process.env.E2E_FAKE_NETWORK_URL;
-  if (!url) throw new Error('E2E_FAKE_NETWORK_URL is not set: run the e2e suites through jest (global setup starts the fake network).');
-  return url;
-};
-
-async function control(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${controlUrl()}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status).toBeLessThan(300);
-  return response.json();
-}
+const control = fakeControl('E2E_FAKE_NETWORK_URL', 'the fake network');
 
 export type Approval = Omit<FakeGrantRequest, 'client_id' | 'redirect_uri' | 'code_challenge'>;
 
