@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { call, eventually, RFC3339_MS, schemaUrlFor } from '../support/api.js';
+import { call, eventually, expectProblem, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { deliveries, inMs, publicationWhen, publishNow, renditionEvents, retry, schedule, settled } from '../support/delivery.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
@@ -285,5 +285,25 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     await schedule(owner.token, other.id, { expected_revision: 1, scheduled_at: inMs(3_600_000), account_ids: [c.id] });
     await call('DELETE', `/social-accounts/${c.id}`, { token: owner.token });
     expect((await call('GET', `/publications/${other.id}`, { token: owner.token })).body).toMatchObject({ status: 'draft', renditions: [], scheduled_at: '' });
+  });
+
+  it('an account cannot be disconnected while a post is being delivered to it: 409 account_delivering, nothing lost', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const target = await connectSandboxAccount(owner.token, workspaceId);
+    // [sandbox:slow] holds the call 2 s: the rendition is `submitted` meanwhile.
+    const publication = await createPublication(owner.token, workspaceId, { source_text: 'Slow one [sandbox:slow]' });
+    expect((await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: [target.id] })).status).toBe(200);
+    const submitted = await publicationWhen(owner.token, publication.id, (p) => p.renditions[0]?.delivery.state === 'submitted', 5_000);
+    const refused = await call('DELETE', `/social-accounts/${target.id}`, { token: owner.token });
+    const problem = expectProblem(refused, 409, 'account_delivering');
+    expect(problem.detail).toContain(submitted.renditions[0].id);
+    expect((await account(owner.token, target.id)).status).toBe(200);
+    const done = await publicationWhen(owner.token, publication.id, settled);
+    expect(done.status).toBe('published');
+    expect(done.renditions[0].id).toBe(submitted.renditions[0].id);
+    expect(await postsFor(done.renditions[0].id)).toBe(1);
+    // Once it has settled the account goes, and the published publication stays published.
+    expect((await call('DELETE', `/social-accounts/${target.id}`, { token: owner.token })).status).toBe(204);
+    expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.status).toBe('published');
   });
 });
