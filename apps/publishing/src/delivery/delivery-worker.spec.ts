@@ -162,4 +162,26 @@ describe('DeliveryWorker: leases', () => {
     expect(await rendition(id)).toMatchObject({ delivery_state: 'submitted' });
     expect(network.calls).toEqual([id]);
   });
+
+  it('spending the last attempt after a reconcile leaves the previous attempt\'s outcome as it was', async () => {
+    const id = await dueRendition();
+    const attemptId = randomUUID();
+    // As after a reconcile found nothing: queued again, five attempts spent, the last one ambiguous.
+    await dataSource.query(
+      `INSERT INTO delivery_attempts (id, rendition_id, publication_id, attempt, started_at, finished_at, outcome, error_code)
+       SELECT $1, id, publication_id, 5, now() - interval '1 minute', now() - interval '50 seconds', 'ambiguous', 'delivery_outcome_unknown' FROM renditions WHERE id = $2`,
+      [attemptId, id],
+    );
+    await dataSource.query(
+      `UPDATE renditions SET delivery_current_attempt_id = $2, delivery_current_attempt_number = 5, round_attempts = 5 WHERE id = $1`,
+      [id, attemptId],
+    );
+    worker(true).onApplicationBootstrap();
+    await until(async () => (await rendition(id)).status === 'failed');
+    const [row] = await dataSource.query(`SELECT delivery_terminal_reason, error_code FROM renditions WHERE id = $1`, [id]);
+    expect(row).toEqual({ delivery_terminal_reason: 'retries_exhausted', error_code: 'retries_exhausted' });
+    const [attempt] = await dataSource.query(`SELECT outcome, error_code FROM delivery_attempts WHERE id = $1`, [attemptId]);
+    expect(attempt).toEqual({ outcome: 'ambiguous', error_code: 'delivery_outcome_unknown' });
+    expect(network.calls).toEqual([]);
+  });
 });

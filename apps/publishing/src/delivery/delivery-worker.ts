@@ -246,7 +246,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (!loaded) return;
     const { account, post } = loaded;
     if (row.round_attempts >= MAX_DELIVERY_ATTEMPTS) {
-      return this.fail(row, row.delivery_current_attempt_id, 'transient', { code: 'retries_exhausted', message: 'No attempts left.', httpStatus: 0 }, 'retries_exhausted');
+      // Recorded on the rendition only: the previous attempt (reconciled, found missing) keeps its own outcome.
+      return this.fail(row, null, 'transient', { code: 'retries_exhausted', message: 'No attempts left.', httpStatus: 0 }, 'retries_exhausted');
     }
     const attemptId = uuidv7();
     const attempt = row.delivery_current_attempt_number + 1;
