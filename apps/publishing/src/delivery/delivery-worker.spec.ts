@@ -184,4 +184,22 @@ describe('DeliveryWorker: leases', () => {
     expect(attempt).toEqual({ outcome: 'ambiguous', error_code: 'delivery_outcome_unknown' });
     expect(network.calls).toEqual([]);
   });
+
+  it('after a claim failure the backoff holds: wake-ups (NOTIFY, finished deliveries) do not cut it short', async () => {
+    const replica = worker(true);
+    let claims = 0;
+    (replica as unknown as { claim: () => Promise<never> }).claim = async () => {
+      claims += 1;
+      throw new Error('connection refused');
+    };
+    replica.onApplicationBootstrap();
+    await until(() => claims === 1);
+    // The first backoff is 500 ms; wake it every 20 ms for 400 ms.
+    for (let i = 0; i < 20; i += 1) {
+      (replica as unknown as { wake: () => void }).wake();
+      await sleep(20);
+    }
+    expect(claims).toBe(1);
+    await until(() => claims === 2, 1_000);
+  });
 });

@@ -127,7 +127,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
         this.logger.warn({ err: error, retry_in_ms: delay }, 'scheduler could not claim renditions');
       }
-      await this.pause(delay);
+      // After a failure the backoff holds: neither a NOTIFY nor a finished delivery cuts it short.
+      await this.pause(delay, failures === 0);
     }
   }
 
@@ -635,9 +636,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.interrupt?.();
   }
 
-  private pause(ms: number): Promise<void> {
+  /** Sleeps `ms`; a wake() ends it early only when `wakeable` (shutdown always does). */
+  private pause(ms: number, wakeable = true): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    if (this.wakeRequested) {
+    if (wakeable && this.wakeRequested) {
       this.wakeRequested = false;
       return Promise.resolve();
     }
@@ -649,7 +651,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.interrupt = done;
+      this.interrupt = wakeable ? done : () => (this.stopped ? done() : undefined);
     });
   }
 }
