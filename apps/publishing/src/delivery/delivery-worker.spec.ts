@@ -7,7 +7,7 @@ import type { DataSource } from 'typeorm';
 import type { PublishingConfig } from '../config.js';
 import { publishingMigrations } from '../migrations/index.js';
 import type { ProviderRegistry } from '../providers/provider-registry.js';
-import type { OutgoingPost, ProviderAccount, PublishedPost } from '../providers/social-provider.js';
+import { DeliveryError, type OutgoingPost, type ProviderAccount, type PublishedPost } from '../providers/social-provider.js';
 import type { ProviderAccounts } from '../social-accounts/provider-accounts.js';
 import { DeliveryWorker } from './delivery-worker.js';
 
@@ -29,9 +29,12 @@ describe('DeliveryWorker: leases', () => {
     publish: (_account: ProviderAccount, post: OutgoingPost, signal?: AbortSignal): Promise<PublishedPost> => {
       network.calls.push(post.marker);
       network.signals.push(signal);
+      if (network.failWith) return Promise.reject(network.failWith);
       return new Promise((resolve) => gates.push(() => resolve({ externalId: `ext-${network.calls.length}`, externalUrl: 'https://sandbox.example/p', parts: [] })));
     },
     findPost: async (): Promise<null> => null,
+    /** When set, every call fails with it at once. */
+    failWith: undefined as DeliveryError | undefined,
   };
   const registry = { get: () => network } as unknown as ProviderRegistry;
   const config = {
@@ -107,6 +110,7 @@ describe('DeliveryWorker: leases', () => {
     await Promise.all(workers.splice(0).map((w) => w.beforeApplicationShutdown()));
     network.calls = [];
     network.signals = [];
+    network.failWith = undefined;
     await dataSource.query(`DELETE FROM publications`);
   });
 
@@ -201,5 +205,38 @@ describe('DeliveryWorker: leases', () => {
     }
     expect(claims).toBe(1);
     await until(() => claims === 2, 1_000);
+  });
+
+  it('a network that refuses the account\'s authorization at publish marks the account reconnect_required and tells its owner, once', async () => {
+    network.failWith = new DeliveryError({
+      outcome: 'rejected',
+      kind: 'auth',
+      code: 'provider_auth_rejected',
+      message: "sandbox refused the account's authorization; reconnect the account.",
+      httpStatus: 401,
+    });
+    const first = await dueRendition();
+    const [{ social_account_id: accountId }] = await dataSource.query(`SELECT social_account_id FROM renditions WHERE id = $1`, [first]);
+    // A second rendition of the same account, failing the same way.
+    const second = await dueRendition();
+    await dataSource.query(`UPDATE renditions SET social_account_id = $2 WHERE id = $1`, [second, accountId]);
+    worker(true).onApplicationBootstrap();
+    await until(async () => (await rendition(first)).status === 'failed' && (await rendition(second)).status === 'failed');
+    const [account] = await dataSource.query(`SELECT status FROM social_accounts WHERE id = $1`, [accountId]);
+    expect(account.status).toBe('reconnect_required');
+    const events = await dataSource.query(`SELECT payload FROM outbox_events WHERE subject = 'durable.publishing.account.needs-attention' AND payload->>'social_account_id' = $1`, [
+      accountId,
+    ]);
+    expect(events).toEqual([
+      {
+        payload: {
+          workspace_id: expect.any(String),
+          social_account_id: accountId,
+          platform: 'sandbox',
+          reason: 'grant_rejected',
+          occurred_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        },
+      },
+    ]);
   });
 });

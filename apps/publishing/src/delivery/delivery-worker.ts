@@ -19,7 +19,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import { DeliveryError, type DeliveryFailure, type OutgoingPost, type ProviderAccount, type PublishedPost } from '../providers/social-provider.js';
-import { ProviderAccounts } from '../social-accounts/provider-accounts.js';
+import { markReconnectRequired, ProviderAccounts } from '../social-accounts/provider-accounts.js';
 import { changedRows, deliveryChannel, deriveStatus } from './renditions.js';
 import { errorActionFor, retryDelayMs } from './retry-policy.js';
 
@@ -450,6 +450,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       );
       if (updated.length === 0) throw new NotOurs();
       await db.query(`UPDATE rendition_segments SET status = 'failed' WHERE rendition_id = $1`, [row.id]);
+      // The network refused the account's authorization: the account must be reconnected (its owner told once).
+      if (kind === 'auth' && attemptId) await markReconnectRequired(db, row.social_account_id, 'grant_rejected');
       await deriveStatus(db, row.publication_id, true);
       await enqueueEvent(db, RENDITION_FAILED_SUBJECT, {
         ...this.eventBase(row, workspaceId),

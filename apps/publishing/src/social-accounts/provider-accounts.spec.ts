@@ -186,6 +186,13 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
     expect(await refreshRequests()).toHaveLength(1);
   });
 
+  it('refuses an account that needs reconnecting even when its grant does not expire soon', async () => {
+    const { id } = await xAccount(3_600_000);
+    await dataSource.query(`UPDATE social_accounts SET status = 'reconnect_required' WHERE id = $1`, [id]);
+    await expect(failureOf(accounts.find(id))).resolves.toMatchObject({ outcome: 'rejected', kind: 'auth', code: 'provider_auth_rejected' });
+    expect(await refreshRequests()).toHaveLength(0);
+  });
+
   it('leaves everything as it was when the network cannot be reached (retryable)', async () => {
     const { id, grant } = await xAccount(60_000);
     await networkControl('POST', '/failures', { path: '/2/oauth2/token', drop: true });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { ACCOUNT_NEEDS_ATTENTION_SUBJECT, AccountNeedsAttentionEvent } from '@social/contracts';
+import { ACCOUNT_NEEDS_ATTENTION_SUBJECT, type AccountAttentionReason, type AccountNeedsAttentionEvent } from '@social/contracts';
 import { enqueueEvent, SecretBox, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
@@ -55,6 +55,16 @@ export class ProviderAccounts {
   async find(accountId: string): Promise<ProviderAccount | null> {
     const row = await this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id: accountId });
     if (!row) return null;
+    if (row.status === 'reconnect_required') {
+      // Its grant was refused (at renewal or at publish): nothing goes out until it is connected again.
+      throw new DeliveryError({
+        outcome: 'rejected',
+        kind: 'auth',
+        code: 'provider_auth_rejected',
+        message: `${row.platform} refused the account's authorization; connect the account again.`,
+        httpStatus: 0,
+      });
+    }
     const account = this.toProviderAccount(row);
     if (account.grant && this.renewable(account) && expiresSoon(account.grant)) {
       account.grant = await this.renew(account, account.grant.accessToken, false);
@@ -207,15 +217,7 @@ export class ProviderAccounts {
   }
 
   private async needsReconnect(manager: EntityManager, row: LockedRow): Promise<void> {
-    await manager.query(`UPDATE social_accounts SET status = 'reconnect_required', updated_at = now() WHERE id = $1`, [row.id]);
-    const event: AccountNeedsAttentionEvent = {
-      workspace_id: row.workspace_id,
-      social_account_id: row.id,
-      platform: row.platform,
-      reason: 'grant_refresh_refused',
-      occurred_at: new Date().toISOString(),
-    };
-    await enqueueEvent(manager, ACCOUNT_NEEDS_ATTENTION_SUBJECT, event);
+    await markReconnectRequired(manager, row.id, 'grant_refresh_refused');
     this.logger?.info({ accountId: row.id, platform: row.platform }, 'grant renewal refused; account needs reconnecting');
   }
 
@@ -226,6 +228,27 @@ export class ProviderAccounts {
   private seal(accountId: string, grant: ProviderGrant): string {
     return this.secrets.seal(JSON.stringify(grant), `social_accounts:${accountId}`);
   }
+}
+
+/**
+ * Sets an active account `reconnect_required` and writes
+ * `durable.publishing.account.needs-attention`, in the caller's transaction;
+ * nothing when it is not active (so its owner is told once).
+ */
+export async function markReconnectRequired(manager: EntityManager, accountId: string, reason: AccountAttentionReason): Promise<void> {
+  const [rows]: [Array<{ workspace_id: string; platform: string }>, number] = await manager.query(
+    `UPDATE social_accounts SET status = 'reconnect_required', updated_at = now() WHERE id = $1 AND status = 'active' RETURNING workspace_id, platform`,
+    [accountId],
+  );
+  const [row] = rows;
+  if (!row) return;
+  await enqueueEvent(manager, ACCOUNT_NEEDS_ATTENTION_SUBJECT, {
+    workspace_id: row.workspace_id,
+    social_account_id: accountId,
+    platform: row.platform,
+    reason,
+    occurred_at: new Date().toISOString(),
+  } satisfies AccountNeedsAttentionEvent);
 }
 
 function expiresSoon(grant: ProviderGrant, now = Date.now()): boolean {
