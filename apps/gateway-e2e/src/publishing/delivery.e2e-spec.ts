@@ -168,6 +168,54 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     expect(await postsFor(rendition.id)).toBe(1);
   });
 
+  it('five retryable failures fail the rendition: retries_exhausted, every attempt kept, the failed event once', async () => {
+    const { owner, workspaceId, target, publication, rendition } = await deliver('Always busy [sandbox:rate-limit-always]');
+    expect(publication.status).toBe('failed');
+    expect(rendition).toMatchObject({
+      status: 'failed',
+      error_code: 'rate_limited',
+      error_kind: 'transient',
+      error_action: 'retry',
+      error_http_status: 429,
+      error_retryable: false,
+      error_retry_at: '',
+      delivery: expect.objectContaining({
+        state: 'rejected',
+        terminal_reason: 'retries_exhausted',
+        error_code: 'rate_limited',
+        error_kind: 'transient',
+        error_http_status: 429,
+        current_attempt_number: 5,
+      }),
+    });
+    const attempts = (await deliveries(owner.token, publication.id)).body.attempts;
+    expect(attempts).toEqual(
+      [1, 2, 3, 4, 5].map((attempt) => expect.objectContaining({ attempt, outcome: 'retry', error_code: 'rate_limited', http_status: 429, finished_at: expect.stringMatching(RFC3339_MS) })),
+    );
+    expect(await postsFor(rendition.id)).toBe(0);
+    await eventually(async () => {
+      expect(await renditionEvents([rendition.id])).toEqual([
+        {
+          subject: 'durable.publishing.rendition.failed',
+          payload: {
+            workspace_id: workspaceId,
+            publication_id: publication.id,
+            rendition_id: rendition.id,
+            social_account_id: target.id,
+            platform: 'sandbox',
+            attempt: 5,
+            error_code: 'rate_limited',
+            error_kind: 'transient',
+            error_message: rendition.error_message,
+            error_action: 'retry',
+            terminal_reason: 'retries_exhausted',
+            occurred_at: expect.stringMatching(RFC3339_MS),
+          },
+        },
+      ]);
+    }, 10_000);
+  });
+
   it('[sandbox:ambiguous-once] stores the post but loses the answer: reconciled live, never sent again', async () => {
     const { owner, target, publication, rendition } = await deliver('Lost answer [sandbox:ambiguous-once]');
     expect(publication.status).toBe('published');
