@@ -240,6 +240,15 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
         last_reconciled_at: expect.stringMatching(RFC3339_MS),
       }),
     });
+    // The Delivery's copies are the rendition's, never drifting apart.
+    expect(rendition.error_kind).toBe('unknown');
+    expect(rendition.delivery).toMatchObject({
+      error_code: rendition.error_code,
+      error_kind: rendition.error_kind,
+      error_http_status: rendition.error_http_status,
+      external_id: rendition.external_id,
+      external_url: rendition.external_url,
+    });
     expect((await deliveries(owner.token, publication.id)).body.attempts).toEqual([
       expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'sandbox_no_answer' }),
     ]);

@@ -315,7 +315,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       await this.finishAttempt(db, attemptId, 'retry', failure);
       const updated = await changedRows(db, 
         `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'retry',
-                delivery_error_code = $3, delivery_error_kind = 'transient', delivery_error_http_status = $4,
                 error_code = $3, error_kind = 'transient', error_message = $5, error_http_status = $4, error_action = 'retry',
                 error_retryable = true, error_retry_at = now() + make_interval(secs => $6::int / 1000.0),
                 next_action_at = now() + make_interval(secs => $6::int / 1000.0), lease_owner = '', lease_expires_at = NULL, updated_at = now()
@@ -334,7 +333,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       if (attemptId) await this.finishAttempt(db, attemptId, 'ambiguous', failure);
       const updated = await changedRows(db, 
         `UPDATE renditions SET delivery_state = 'ambiguous', delivery_recovery_action = 'reconcile',
-                delivery_error_code = $3, delivery_error_http_status = $4, error_code = $3, error_message = $5, error_http_status = $4,
+                error_code = $3, error_message = $5, error_http_status = $4,
                 error_kind = '', error_action = '', error_retryable = false, delivery_next_reconciliation_at = $6, next_action_at = $6,
                 lease_expires_at = CASE WHEN $7::boolean THEN NULL ELSE lease_expires_at END,
                 lease_owner = CASE WHEN $7::boolean THEN '' ELSE lease_owner END, updated_at = now()
@@ -393,8 +392,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       const [{ live }]: Array<{ live: number }> = await db.query(
         `WITH r AS (
            UPDATE renditions SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
-                external_id = $3, external_url = $4, delivery_external_id = $3, delivery_external_url = $4,
-                delivery_error_code = '', delivery_error_kind = '', delivery_error_http_status = 0, delivery_terminal_reason = '',
+                external_id = $3, external_url = $4, delivery_terminal_reason = '',
                 error_code = '', error_kind = '', error_message = '', error_http_status = 0, error_action = '', error_retryable = false,
                 error_retry_at = NULL, delivery_next_reconciliation_at = NULL,
                 delivery_last_reconciled_at = CASE WHEN $5::boolean THEN now() ELSE delivery_last_reconciled_at END,
@@ -442,7 +440,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       if (attemptId) await this.finishAttempt(db, attemptId, terminalReason === 'rejected' ? 'rejected' : 'retry', failure);
       const updated = await changedRows(db, 
         `UPDATE renditions SET status = 'failed', delivery_state = 'rejected', delivery_recovery_action = 'none',
-                delivery_error_code = $3, delivery_error_kind = $4, delivery_error_http_status = $5, delivery_terminal_reason = $6,
+                delivery_terminal_reason = $6,
                 error_code = $3, error_kind = $4, error_message = $7, error_http_status = $5, error_action = $8,
                 error_retryable = false, error_retry_at = NULL, next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
           WHERE id = $1 AND lease_owner = $2 RETURNING id`,
@@ -472,7 +470,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       const updated = await changedRows(db, 
         `UPDATE renditions SET status = 'failed', delivery_state = 'manual_resolution', delivery_recovery_action = 'manual_resolution',
                 delivery_terminal_reason = 'outcome_unknown', delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL,
-                delivery_error_code = $3, error_code = $3, error_message = $4, error_kind = 'unknown', error_action = 'check_network',
+                error_code = $3, error_message = $4, error_kind = 'unknown', error_action = 'check_network',
                 error_retryable = false, next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
           WHERE id = $1 AND lease_owner = $2 RETURNING id`,
         [row.id, row.lease, code, message],

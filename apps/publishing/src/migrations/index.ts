@@ -8,6 +8,7 @@ import { IndexPublicationsByCreator1764300005000 } from './1764300005000-index-p
 import { CreateOutbox1764300006000 } from './1764300006000-create-outbox.js';
 import { CreateDelivery1764300007000 } from './1764300007000-create-delivery.js';
 import { AddGrantRenewalClaim1764300008000 } from './1764300008000-add-grant-renewal-claim.js';
+import { DropDeliveryOutcomeCopies1764300009000 } from './1764300009000-drop-delivery-outcome-copies.js';
 
 /** Every migration of the publishing schema, oldest first. */
 export const publishingMigrations = [
@@ -21,4 +22,5 @@ export const publishingMigrations = [
   CreateOutbox1764300006000,
   CreateDelivery1764300007000,
   AddGrantRenewalClaim1764300008000,
+  DropDeliveryOutcomeCopies1764300009000,
 ];
