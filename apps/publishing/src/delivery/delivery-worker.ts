@@ -311,18 +311,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
     const delay = retryDelayMs(row.round_attempts, this.config.DELIVERY_RETRY_BASE_MS, failure.retryAfterMs);
     if (delay === null) return this.fail(row, attemptId, 'transient', failure, 'retries_exhausted');
-    await this.inTransaction(row, async (db) => {
-      await this.finishAttempt(db, attemptId, 'retry', failure);
-      const updated = await changedRows(db, 
-        `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'retry',
-                error_code = $3, error_kind = 'transient', error_message = $5, error_http_status = $4, error_action = 'retry',
-                error_retryable = true, error_retry_at = now() + make_interval(secs => $6::int / 1000.0),
-                next_action_at = now() + make_interval(secs => $6::int / 1000.0), lease_owner = '', lease_expires_at = NULL, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [row.id, row.lease, failure.code, failure.httpStatus, failure.message, delay],
-      );
-      if (updated.length === 0) throw new NotOurs();
-      await db.query(`UPDATE rendition_segments SET status = 'scheduled' WHERE rendition_id = $1`, [row.id]);
+    await this.settle(row, {
+      attempt: { id: attemptId, outcome: 'retry', failure },
+      set: `status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'retry',
+            error_code = $3, error_kind = 'transient', error_message = $5, error_http_status = $4, error_action = 'retry',
+            error_retryable = true, error_retry_at = now() + make_interval(secs => $6::int / 1000.0),
+            next_action_at = now() + make_interval(secs => $6::int / 1000.0)`,
+      params: [failure.code, failure.httpStatus, failure.message, delay],
+      segments: 'scheduled',
     });
   }
 
@@ -436,29 +432,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     terminalReason: 'rejected' | 'retries_exhausted',
   ): Promise<void> {
     const action = errorActionFor(kind);
-    await this.inTransaction(row, async (db, workspaceId) => {
-      if (attemptId) await this.finishAttempt(db, attemptId, terminalReason === 'rejected' ? 'rejected' : 'retry', failure);
-      const updated = await changedRows(db, 
-        `UPDATE renditions SET status = 'failed', delivery_state = 'rejected', delivery_recovery_action = 'none',
-                delivery_terminal_reason = $6,
-                error_code = $3, error_kind = $4, error_message = $7, error_http_status = $5, error_action = $8,
-                error_retryable = false, error_retry_at = NULL, next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [row.id, row.lease, failure.code, kind, failure.httpStatus, terminalReason, failure.message, action],
-      );
-      if (updated.length === 0) throw new NotOurs();
-      await db.query(`UPDATE rendition_segments SET status = 'failed' WHERE rendition_id = $1`, [row.id]);
+    await this.settle(row, {
+      attempt: attemptId ? { id: attemptId, outcome: terminalReason === 'rejected' ? 'rejected' : 'retry', failure } : undefined,
+      set: `status = 'failed', delivery_state = 'rejected', delivery_recovery_action = 'none', delivery_terminal_reason = $6,
+            error_code = $3, error_kind = $4, error_message = $7, error_http_status = $5, error_action = $8,
+            error_retryable = false, error_retry_at = NULL, next_action_at = NULL`,
+      params: [failure.code, kind, failure.httpStatus, terminalReason, failure.message, action],
+      segments: 'failed',
       // The network refused the account's authorization: the account must be reconnected (its owner told once).
-      if (kind === 'auth' && attemptId) await markReconnectRequired(db, row.social_account_id, 'grant_rejected');
-      await deriveStatus(db, row.publication_id, true);
-      await enqueueEvent(db, RENDITION_FAILED_SUBJECT, {
-        ...this.eventBase(row, workspaceId),
-        error_code: failure.code,
-        error_kind: kind,
-        error_message: failure.message,
-        error_action: action,
-        terminal_reason: terminalReason,
-      } satisfies RenditionFailedEvent);
+      also: kind === 'auth' && attemptId ? (db) => markReconnectRequired(db, row.social_account_id, 'grant_rejected') : undefined,
+      event: {
+        subject: RENDITION_FAILED_SUBJECT,
+        payload: { error_code: failure.code, error_kind: kind, error_message: failure.message, error_action: action, terminal_reason: terminalReason },
+      },
     });
   }
 
@@ -466,24 +452,50 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async needsAttention(row: Claimed): Promise<void> {
     const code = 'delivery_outcome_unknown';
     const message = 'The network cannot tell whether the post was created; check the account and retry if it is missing.';
+    await this.settle(row, {
+      set: `status = 'failed', delivery_state = 'manual_resolution', delivery_recovery_action = 'manual_resolution',
+            delivery_terminal_reason = 'outcome_unknown', delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL,
+            error_code = $3, error_message = $4, error_kind = 'unknown', error_action = 'check_network',
+            error_retryable = false, next_action_at = NULL`,
+      params: [code, message],
+      segments: 'failed',
+      event: { subject: RENDITION_NEEDS_ATTENTION_SUBJECT, payload: { error_code: code, error_message: message, error_action: 'check_network' } },
+    });
+  }
+
+  /**
+   * One outcome that gives the rendition up (lease released), in one
+   * transaction under the claim's lease: the attempt finished, the rendition
+   * (`set`, parameters from $3; nothing at all when the lease is no longer
+   * this claim's), its segments' status, then (with an event) the
+   * publication's derived status and the durable event.
+   */
+  private async settle(
+    row: Claimed,
+    outcome: {
+      attempt?: { id: string; outcome: string; failure: { code: string; message: string; httpStatus: number } };
+      set: string;
+      params: unknown[];
+      segments: 'scheduled' | 'failed';
+      also?: (db: EntityManager) => Promise<void>;
+      event?:
+        | { subject: typeof RENDITION_FAILED_SUBJECT; payload: Omit<RenditionFailedEvent, keyof RenditionEventBase> }
+        | { subject: typeof RENDITION_NEEDS_ATTENTION_SUBJECT; payload: Omit<RenditionNeedsAttentionEvent, keyof RenditionEventBase> };
+    },
+  ): Promise<void> {
     await this.inTransaction(row, async (db, workspaceId) => {
-      const updated = await changedRows(db, 
-        `UPDATE renditions SET status = 'failed', delivery_state = 'manual_resolution', delivery_recovery_action = 'manual_resolution',
-                delivery_terminal_reason = 'outcome_unknown', delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL,
-                error_code = $3, error_message = $4, error_kind = 'unknown', error_action = 'check_network',
-                error_retryable = false, next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [row.id, row.lease, code, message],
+      if (outcome.attempt) await this.finishAttempt(db, outcome.attempt.id, outcome.attempt.outcome, outcome.attempt.failure);
+      const updated = await changedRows(
+        db,
+        `UPDATE renditions SET ${outcome.set}, lease_owner = '', lease_expires_at = NULL, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id`,
+        [row.id, row.lease, ...outcome.params],
       );
       if (updated.length === 0) throw new NotOurs();
-      await db.query(`UPDATE rendition_segments SET status = 'failed' WHERE rendition_id = $1`, [row.id]);
+      await db.query(`UPDATE rendition_segments SET status = $2 WHERE rendition_id = $1`, [row.id, outcome.segments]);
+      await outcome.also?.(db);
+      if (!outcome.event) return;
       await deriveStatus(db, row.publication_id, true);
-      await enqueueEvent(db, RENDITION_NEEDS_ATTENTION_SUBJECT, {
-        ...this.eventBase(row, workspaceId),
-        error_code: code,
-        error_message: message,
-        error_action: 'check_network',
-      } satisfies RenditionNeedsAttentionEvent);
+      await enqueueEvent(db, outcome.event.subject, { ...this.eventBase(row, workspaceId), ...outcome.event.payload });
     });
   }
 
