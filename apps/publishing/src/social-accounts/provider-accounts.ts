@@ -174,12 +174,14 @@ export class ProviderAccounts {
         await this.releaseClaim(claimed.id, claimed.renewing_until);
         throw error;
       }
-      // Stored even if the claim ran out meanwhile: the network has rotated the refresh token, the old one is spent.
+      // Stored even if the claim ran out meanwhile (the network has rotated the refresh token, the old one is spent),
+      // unless the account was connected again meanwhile: its new grant stands.
       await this.dataSource.query(
         `UPDATE social_accounts SET credentials = $2, updated_at = now(), renewing_until = CASE WHEN renewing_until = $3 THEN NULL ELSE renewing_until END
-          WHERE id = $1`,
-        [claimed.id, this.seal(claimed.id, grant), claimed.renewing_until],
+          WHERE id = $1 AND credentials = $4`,
+        [claimed.id, this.seal(claimed.id, grant), claimed.renewing_until, claimed.credentials],
       );
+      await this.releaseClaim(claimed.id, claimed.renewing_until);
       return { kind: 'renewed', grant };
     }
   }
