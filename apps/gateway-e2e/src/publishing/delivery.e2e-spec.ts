@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { call, eventually, RFC3339_MS, schemaUrlFor } from '../support/api.js';
+import { call, eventually, expectProblem, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { deliveries, inMs, publicationWhen, publishNow, renditionEvents, retry, schedule, settled } from '../support/delivery.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
@@ -168,6 +168,54 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     expect(await postsFor(rendition.id)).toBe(1);
   });
 
+  it('five retryable failures fail the rendition: retries_exhausted, every attempt kept, the failed event once', async () => {
+    const { owner, workspaceId, target, publication, rendition } = await deliver('Always busy [sandbox:rate-limit-always]');
+    expect(publication.status).toBe('failed');
+    expect(rendition).toMatchObject({
+      status: 'failed',
+      error_code: 'rate_limited',
+      error_kind: 'transient',
+      error_action: 'retry',
+      error_http_status: 429,
+      error_retryable: false,
+      error_retry_at: '',
+      delivery: expect.objectContaining({
+        state: 'rejected',
+        terminal_reason: 'retries_exhausted',
+        error_code: 'rate_limited',
+        error_kind: 'transient',
+        error_http_status: 429,
+        current_attempt_number: 5,
+      }),
+    });
+    const attempts = (await deliveries(owner.token, publication.id)).body.attempts;
+    expect(attempts).toEqual(
+      [1, 2, 3, 4, 5].map((attempt) => expect.objectContaining({ attempt, outcome: 'retry', error_code: 'rate_limited', http_status: 429, finished_at: expect.stringMatching(RFC3339_MS) })),
+    );
+    expect(await postsFor(rendition.id)).toBe(0);
+    await eventually(async () => {
+      expect(await renditionEvents([rendition.id])).toEqual([
+        {
+          subject: 'durable.publishing.rendition.failed',
+          payload: {
+            workspace_id: workspaceId,
+            publication_id: publication.id,
+            rendition_id: rendition.id,
+            social_account_id: target.id,
+            platform: 'sandbox',
+            attempt: 5,
+            error_code: 'rate_limited',
+            error_kind: 'transient',
+            error_message: rendition.error_message,
+            error_action: 'retry',
+            terminal_reason: 'retries_exhausted',
+            occurred_at: expect.stringMatching(RFC3339_MS),
+          },
+        },
+      ]);
+    }, 10_000);
+  });
+
   it('[sandbox:ambiguous-once] stores the post but loses the answer: reconciled live, never sent again', async () => {
     const { owner, target, publication, rendition } = await deliver('Lost answer [sandbox:ambiguous-once]');
     expect(publication.status).toBe('published');
@@ -191,6 +239,15 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
         terminal_reason: 'outcome_unknown',
         last_reconciled_at: expect.stringMatching(RFC3339_MS),
       }),
+    });
+    // The Delivery's copies are the rendition's, never drifting apart.
+    expect(rendition.error_kind).toBe('unknown');
+    expect(rendition.delivery).toMatchObject({
+      error_code: rendition.error_code,
+      error_kind: rendition.error_kind,
+      error_http_status: rendition.error_http_status,
+      external_id: rendition.external_id,
+      external_url: rendition.external_url,
     });
     expect((await deliveries(owner.token, publication.id)).body.attempts).toEqual([
       expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'sandbox_no_answer' }),
@@ -285,5 +342,25 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     await schedule(owner.token, other.id, { expected_revision: 1, scheduled_at: inMs(3_600_000), account_ids: [c.id] });
     await call('DELETE', `/social-accounts/${c.id}`, { token: owner.token });
     expect((await call('GET', `/publications/${other.id}`, { token: owner.token })).body).toMatchObject({ status: 'draft', renditions: [], scheduled_at: '' });
+  });
+
+  it('an account cannot be disconnected while a post is being delivered to it: 409 account_delivering, nothing lost', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const target = await connectSandboxAccount(owner.token, workspaceId);
+    // [sandbox:slow] holds the call 2 s: the rendition is `submitted` meanwhile.
+    const publication = await createPublication(owner.token, workspaceId, { source_text: 'Slow one [sandbox:slow]' });
+    expect((await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: [target.id] })).status).toBe(200);
+    const submitted = await publicationWhen(owner.token, publication.id, (p) => p.renditions[0]?.delivery.state === 'submitted', 5_000);
+    const refused = await call('DELETE', `/social-accounts/${target.id}`, { token: owner.token });
+    const problem = expectProblem(refused, 409, 'account_delivering');
+    expect(problem.detail).toContain(submitted.renditions[0].id);
+    expect((await account(owner.token, target.id)).status).toBe(200);
+    const done = await publicationWhen(owner.token, publication.id, settled);
+    expect(done.status).toBe('published');
+    expect(done.renditions[0].id).toBe(submitted.renditions[0].id);
+    expect(await postsFor(done.renditions[0].id)).toBe(1);
+    // Once it has settled the account goes, and the published publication stays published.
+    expect((await call('DELETE', `/social-accounts/${target.id}`, { token: owner.token })).status).toBe(204);
+    expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.status).toBe('published');
   });
 });

@@ -443,12 +443,11 @@ describe('publishing: publications', () => {
       `INSERT INTO publishing.renditions (id, publication_id, social_account_id, platform, target_key, profile, output_profile, status, title, body, description,
          format_locked, schedule_override, media, settings, external_id, external_url, error_action, error_code, error_kind, error_message, error_http_status,
          error_retryable, error_retry_at, delivery_state, delivery_recovery_action, delivery_target_key, delivery_current_attempt_id,
-         delivery_current_attempt_number, delivery_current_attempt_created_at, delivery_external_id, delivery_external_url, delivery_error_code,
-         delivery_error_kind, delivery_error_http_status, delivery_terminal_reason, delivery_last_reconciled_at, delivery_next_reconciliation_at, created_at, updated_at)
+         delivery_current_attempt_number, delivery_current_attempt_created_at, delivery_terminal_reason, delivery_last_reconciled_at, delivery_next_reconciliation_at, created_at, updated_at)
        VALUES ($1, $2, $3, 'sandbox', 'sandbox:a', 'thread', 'thread_post', 'failed', 'RT', 'RB', 'RD', true, '2026-12-01T10:00:00.000Z',
          '[{"id": "m1", "width": 640, "frame_rate": 24.5, "public_url_ready": true}]', '{"k": "v"}', 'x1', 'https://sandbox.example/x1', 'retry', 'rate_limited',
-         'transient', 'slow down', 429, true, '2026-12-01T10:05:00.000Z', 'rejected', 'retry', 'sandbox:a:1', $4, 2, '2026-12-01T10:00:01.000Z', 'dx', 'https://sandbox.example/dx',
-         'd_code', 'd_kind', 503, 'gave up', '2026-12-01T10:01:00.000Z', '2026-12-01T11:00:00.000Z', now(), now())`,
+         'transient', 'slow down', 429, true, '2026-12-01T10:05:00.000Z', 'rejected', 'retry', 'sandbox:a:1', $4, 2, '2026-12-01T10:00:01.000Z',
+         'gave up', '2026-12-01T10:01:00.000Z', '2026-12-01T11:00:00.000Z', now(), now())`,
       [renditionId, publication.id, account.id, randomUUID()],
     );
     await db.query(
@@ -500,11 +499,11 @@ describe('publishing: publications', () => {
         current_attempt_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         current_attempt_number: 2,
         current_attempt_created_at: '2026-12-01T10:00:01.000Z',
-        external_id: 'dx',
-        external_url: 'https://sandbox.example/dx',
-        error_code: 'd_code',
-        error_kind: 'd_kind',
-        error_http_status: 503,
+        external_id: 'x1',
+        external_url: 'https://sandbox.example/x1',
+        error_code: 'rate_limited',
+        error_kind: 'transient',
+        error_http_status: 429,
         terminal_reason: 'gave up',
         last_reconciled_at: '2026-12-01T10:01:00.000Z',
         next_reconciliation_at: '2026-12-01T11:00:00.000Z',

@@ -106,9 +106,12 @@ export class SocialAccountsController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Disconnect an account (editors): it leaves its social sets and voice assignments' })
+  @ApiOperation({
+    summary: 'Disconnect an account (editors): it leaves its social sets and voice assignments',
+    description: 'Its pending renditions go with it. 409 `account_delivering` while one of them is being delivered (submitted or ambiguous).',
+  })
   @ReturnsNothing()
-  @Refuses(403, 404)
+  @Refuses(403, 404, 409)
   async disconnect(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
     await this.forward.send(PublishingPatterns.disconnectSocialAccount, req, { params: { id } });
   }

@@ -113,7 +113,7 @@ export class DeliveryOperations {
       const retried = await changedRows(
         db,
         `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'none',
-                delivery_error_code = '', delivery_error_kind = '', delivery_error_http_status = 0, delivery_terminal_reason = '',
+                delivery_terminal_reason = '',
                 delivery_next_reconciliation_at = NULL, error_action = '', error_code = '', error_kind = '', error_message = '',
                 error_http_status = 0, error_retryable = false, error_retry_at = NULL,
                 round_attempts = 0, reconcile_failures = 0, next_action_at = now(), lease_owner = '', lease_expires_at = NULL,

@@ -18,7 +18,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import { DeliveryError, type DeliveryFailure, type OutgoingPost, type ProviderAccount, type PublishedPost } from '../providers/social-provider.js';
-import { ProviderAccounts } from '../social-accounts/provider-accounts.js';
+import { markReconnectRequired, ProviderAccounts } from '../social-accounts/provider-accounts.js';
 import { changedRows, deliveryChannel, deriveStatus } from './renditions.js';
 import { errorActionFor, retryDelayMs } from './retry-policy.js';
 
@@ -31,6 +31,10 @@ interface Claimed {
   delivery_state: string;
   delivery_current_attempt_id: string | null;
   delivery_current_attempt_number: number;
+  /** When the current attempt started (its call may land until then + the call's bound). */
+  delivery_current_attempt_created_at: Date | null;
+  /** This claim's lease (`lease_owner`): every later write holds only while it is still this value. */
+  lease: string;
   round_attempts: number;
   reconcile_failures: number;
   /** The rendition's segments as the network gets them, in order. */
@@ -60,7 +64,8 @@ class NotOurs extends Error {}
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   /** Who holds a lease: host, process and a random tag (a restarted process is someone else). */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** The renditions this replica is delivering, by id: the claim's lease, until when it was last renewed, and how to abort the call. */
+  private readonly inFlight = new Map<string, { task?: Promise<void>; lease: string; leaseUntil: number; abort: AbortController }>();
   private running?: Promise<void>;
   private stopped = false;
   private heartbeat?: NodeJS.Timeout;
@@ -87,7 +92,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.stopped = true;
     this.sleep.stop();
     await this.running;
-    await Promise.allSettled([...this.inFlight.values()]);
+    await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.task));
     clearInterval(this.heartbeat);
     this.sleep.close();
   }
@@ -120,29 +125,37 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
         this.logger.warn({ err: error, retry_in_ms: delay }, 'scheduler could not claim renditions');
       }
-      await this.sleep.pause(delay);
+      // After a failure the backoff holds: neither a NOTIFY nor a finished delivery cuts it short.
+      await this.sleep.pause(delay, failures === 0);
     }
   }
 
-  /** Due renditions, or ones whose holder's lease ran out, leased to this replica in one short transaction. */
+  /**
+   * Due renditions, or ones whose holder's lease ran out, leased in one short
+   * transaction, each under a lease of its own (`owner/uuid`): a later write
+   * of an older claim of the same rendition, even by this replica, finds the
+   * lease changed and writes nothing. Renditions this replica is still
+   * delivering are never claimed again (their lease may have run out while
+   * renewals could not reach the database; the call is still running).
+   */
   private async claim(limit: number): Promise<Claimed[]> {
     if (limit <= 0) return [];
     return changedRows<Claimed>(
       this.dataSource,
       `WITH due AS (
          SELECT id FROM renditions
-          WHERE next_action_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
+          WHERE next_action_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now()) AND NOT (id = ANY($4::uuid[]))
           ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       UPDATE renditions r SET lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
+       UPDATE renditions r SET lease_owner = $2 || '/' || gen_random_uuid(), lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
          FROM due WHERE r.id = due.id
        RETURNING r.id, r.publication_id, r.social_account_id, r.platform, r.delivery_state, r.delivery_current_attempt_id,
-                 r.delivery_current_attempt_number, r.round_attempts, r.reconcile_failures, r.settings,
+                 r.delivery_current_attempt_number, r.delivery_current_attempt_created_at, r.lease_owner AS lease, r.round_attempts, r.reconcile_failures, r.settings,
                  (SELECT coalesce(json_agg(json_build_object(
                            'title', coalesce(nullif(s.title_override, ''), s.title),
                            'text', coalesce(nullif(s.body_override, ''), s.body),
                            'link', coalesce(nullif(s.url_override, ''), s.url)) ORDER BY s.position), '[]'::json)
                     FROM rendition_segments s WHERE s.rendition_id = r.id) AS parts`,
-      [limit, this.owner, this.config.DELIVERY_LEASE_MS],
+      [limit, this.owner, this.config.DELIVERY_LEASE_MS, [...this.inFlight.keys()]],
     );
   }
 
@@ -155,40 +168,52 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private start(row: Claimed): void {
-    const task = this.process(row)
+    const entry = { lease: row.lease, leaseUntil: Date.now() + this.config.DELIVERY_LEASE_MS, abort: new AbortController() };
+    this.inFlight.set(row.id, entry);
+    const task = this.process(row, entry.abort.signal)
       .catch((error: unknown) => this.logger.error({ err: error, rendition_id: row.id }, 'delivery failed unexpectedly; the lease will run out and another try reconciles'))
       .finally(() => {
-        this.inFlight.delete(row.id);
+        if (this.inFlight.get(row.id) === entry) this.inFlight.delete(row.id);
         this.sleep.wake();
       });
-    this.inFlight.set(row.id, task);
+    Object.assign(entry, { task });
   }
 
-  private async process(row: Claimed): Promise<void> {
+  private async process(row: Claimed, signal: AbortSignal): Promise<void> {
     switch (row.delivery_state) {
       case 'queued':
-        return this.send(row);
-      case 'submitted':
-        // The replica that submitted it died (its lease ran out): nobody knows whether the network has it.
-        await this.markAmbiguous(row, row.delivery_current_attempt_id, {
-          outcome: 'ambiguous',
-          code: 'delivery_interrupted',
-          message: 'The replica delivering it stopped during the call; asking the network whether the post exists.',
-          httpStatus: 0,
-        });
-        return this.reconcile(row);
+        return this.send(row, signal);
+      case 'submitted': {
+        // The replica that submitted it stopped renewing its lease (it died, or could not reach the database): nobody
+        // knows whether the network has it, and that replica's call may still land until its start + the call's bound.
+        const started = row.delivery_current_attempt_created_at?.getTime() ?? 0;
+        const afterMs = Math.max(0, started + this.publishBoundMs() - Date.now());
+        await this.markAmbiguous(
+          row,
+          row.delivery_current_attempt_id,
+          {
+            outcome: 'ambiguous',
+            code: 'delivery_interrupted',
+            message: 'The replica delivering it stopped during the call; asking the network whether the post exists.',
+            httpStatus: 0,
+          },
+          afterMs,
+        );
+        if (afterMs === 0) await this.reconcile(row, signal);
+        return;
+      }
       case 'ambiguous':
-        return this.reconcile(row);
+        return this.reconcile(row, signal);
       default:
         await this.dataSource.query(`UPDATE renditions SET next_action_at = NULL, lease_owner = '', lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2`, [
           row.id,
-          this.owner,
+          row.lease,
         ]);
     }
   }
 
   /** One attempt: committed as `submitted`, then the network, then the outcome. */
-  private async send(row: Claimed): Promise<void> {
+  private async send(row: Claimed, signal: AbortSignal): Promise<void> {
     let loaded: Awaited<ReturnType<DeliveryWorker['load']>>;
     try {
       loaded = await this.load(row);
@@ -211,7 +236,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         await this.dataSource.query(
           `UPDATE renditions SET next_action_at = now() + make_interval(secs => $3::int / 1000.0), lease_owner = '', lease_expires_at = NULL
             WHERE id = $1 AND lease_owner = $2`,
-          [row.id, this.owner, this.config.DELIVERY_RETRY_BASE_MS * 8],
+          [row.id, row.lease, this.config.DELIVERY_RETRY_BASE_MS * 8],
         );
         return;
       }
@@ -220,7 +245,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (!loaded) return;
     const { account, post } = loaded;
     if (row.round_attempts >= MAX_DELIVERY_ATTEMPTS) {
-      return this.fail(row, row.delivery_current_attempt_id, 'transient', { code: 'retries_exhausted', message: 'No attempts left.', httpStatus: 0 }, 'retries_exhausted');
+      // Recorded on the rendition only: the previous attempt (reconciled, found missing) keeps its own outcome.
+      return this.fail(row, null, 'transient', { code: 'retries_exhausted', message: 'No attempts left.', httpStatus: 0 }, 'retries_exhausted');
     }
     const attemptId = uuidv7();
     const attempt = row.delivery_current_attempt_number + 1;
@@ -242,15 +268,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
             WHERE id IN (SELECT publication_id FROM r) AND (status <> 'publishing' OR actual_run_at IS NULL) RETURNING id)
          SELECT (SELECT count(*) FROM r)::int AS submitted, (SELECT count(*) FROM a) AS attempts, (SELECT count(*) FROM s) AS segments,
                 (SELECT count(*) FROM p) AS publications`,
-        [row.id, this.owner, attemptId, attempt, startedAt],
+        [row.id, row.lease, attemptId, attempt, startedAt],
       );
       if (ok === 0) throw new NotOurs();
     });
     if (!submitted) return;
-    const current: Claimed = { ...row, delivery_state: 'submitted', delivery_current_attempt_id: attemptId, delivery_current_attempt_number: attempt, round_attempts: row.round_attempts + 1 };
+    const current: Claimed = {
+      ...row,
+      delivery_state: 'submitted',
+      delivery_current_attempt_id: attemptId,
+      delivery_current_attempt_number: attempt,
+      delivery_current_attempt_created_at: startedAt,
+      round_attempts: row.round_attempts + 1,
+    };
     let published: PublishedPost;
     try {
-      published = await this.publish(account, post);
+      published = await this.publish(account, post, signal);
     } catch (error) {
       const failure: DeliveryFailure =
         error instanceof DeliveryError
@@ -258,34 +291,32 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           : // Anything else may have happened after the request left: never resend blindly.
             { outcome: 'ambiguous', code: 'delivery_outcome_unknown', message: 'The call to the network ended without a usable answer.', httpStatus: 0 };
       if (!(error instanceof DeliveryError)) this.logger.warn({ err: error, rendition_id: row.id }, 'publish threw something other than a DeliveryError: ambiguous');
-      return this.afterFailure(current, attemptId, failure);
+      return this.afterFailure(current, attemptId, failure, signal);
     }
     await this.goLive(current, attemptId, published, false);
   }
 
-  private async afterFailure(row: Claimed, attemptId: string, failure: DeliveryFailure): Promise<void> {
+  private async afterFailure(row: Claimed, attemptId: string, failure: DeliveryFailure, signal: AbortSignal): Promise<void> {
     if (failure.outcome === 'rejected') return this.fail(row, attemptId, failure.kind, failure, 'rejected');
     if (failure.outcome === 'ambiguous') {
-      const reconcileNow = failure.code !== 'delivery_call_timeout';
-      await this.markAmbiguous(row, attemptId, failure, reconcileNow ? 0 : this.config.DELIVERY_LEASE_MS);
-      if (reconcileNow) await this.reconcile({ ...row, delivery_state: 'ambiguous' });
+      // A call given up on (timed out, or aborted when the lease could not be renewed) may still land: reconcile once it cannot.
+      const givenUp = failure.code === 'delivery_call_timeout' || failure.code === 'delivery_lease_lost';
+      const started = row.delivery_current_attempt_created_at?.getTime() ?? Date.now();
+      const afterMs = givenUp ? Math.max(this.config.DELIVERY_LEASE_MS, started + this.publishBoundMs() - Date.now()) : 0;
+      await this.markAmbiguous(row, attemptId, failure, afterMs);
+      if (afterMs === 0) await this.reconcile({ ...row, delivery_state: 'ambiguous' }, signal);
       return;
     }
     const delay = retryDelayMs(row.round_attempts, this.config.DELIVERY_RETRY_BASE_MS, failure.retryAfterMs);
     if (delay === null) return this.fail(row, attemptId, 'transient', failure, 'retries_exhausted');
-    await this.inTransaction(row, async (db) => {
-      await this.finishAttempt(db, attemptId, 'retry', failure);
-      const updated = await changedRows(db, 
-        `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'retry',
-                delivery_error_code = $3, delivery_error_kind = 'transient', delivery_error_http_status = $4,
-                error_code = $3, error_kind = 'transient', error_message = $5, error_http_status = $4, error_action = 'retry',
-                error_retryable = true, error_retry_at = now() + make_interval(secs => $6::int / 1000.0),
-                next_action_at = now() + make_interval(secs => $6::int / 1000.0), lease_owner = '', lease_expires_at = NULL, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [row.id, this.owner, failure.code, failure.httpStatus, failure.message, delay],
-      );
-      if (updated.length === 0) throw new NotOurs();
-      await db.query(`UPDATE rendition_segments SET status = 'scheduled' WHERE rendition_id = $1`, [row.id]);
+    await this.settle(row, {
+      attempt: { id: attemptId, outcome: 'retry', failure },
+      set: `status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'retry',
+            error_code = $3, error_kind = 'transient', error_message = $5, error_http_status = $4, error_action = 'retry',
+            error_retryable = true, error_retry_at = now() + make_interval(secs => $6::int / 1000.0),
+            next_action_at = now() + make_interval(secs => $6::int / 1000.0)`,
+      params: [failure.code, failure.httpStatus, failure.message, delay],
+      segments: 'scheduled',
     });
   }
 
@@ -296,12 +327,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       if (attemptId) await this.finishAttempt(db, attemptId, 'ambiguous', failure);
       const updated = await changedRows(db, 
         `UPDATE renditions SET delivery_state = 'ambiguous', delivery_recovery_action = 'reconcile',
-                delivery_error_code = $3, delivery_error_http_status = $4, error_code = $3, error_message = $5, error_http_status = $4,
+                error_code = $3, error_message = $5, error_http_status = $4,
                 error_kind = '', error_action = '', error_retryable = false, delivery_next_reconciliation_at = $6, next_action_at = $6,
                 lease_expires_at = CASE WHEN $7::boolean THEN NULL ELSE lease_expires_at END,
                 lease_owner = CASE WHEN $7::boolean THEN '' ELSE lease_owner END, updated_at = now()
           WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [row.id, this.owner, failure.code, failure.httpStatus, failure.message, at, afterMs > 0],
+        [row.id, row.lease, failure.code, failure.httpStatus, failure.message, at, afterMs > 0],
       );
       if (updated.length === 0) throw new NotOurs();
     });
@@ -312,8 +343,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * live; certainly not → sent again (a new attempt); cannot tell → manual
    * resolution. A network that cannot be asked is asked again later.
    */
-  private async reconcile(row: Claimed): Promise<void> {
-    const since = await this.attemptStart(row.delivery_current_attempt_id);
+  private async reconcile(row: Claimed, signal: AbortSignal): Promise<void> {
+    const since = row.delivery_current_attempt_created_at ?? new Date(0);
     let found: PublishedPost | null | 'unknown';
     try {
       // Inside the try: getting the account may renew its grant, and a renewal that fails (a DeliveryError
@@ -331,7 +362,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       await this.dataSource.query(
         `UPDATE renditions SET reconcile_failures = $3, delivery_next_reconciliation_at = $4, next_action_at = $4, lease_owner = '', lease_expires_at = NULL
           WHERE id = $1 AND lease_owner = $2`,
-        [row.id, this.owner, failures, at],
+        [row.id, row.lease, failures, at],
       );
       return;
     }
@@ -343,11 +374,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'none',
                 delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL, updated_at = now()
           WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [row.id, this.owner],
+        [row.id, row.lease],
       );
       if (updated.length === 0) throw new NotOurs();
     });
-    if (requeued) await this.send({ ...row, delivery_state: 'queued' });
+    if (requeued) await this.send({ ...row, delivery_state: 'queued' }, signal);
   }
 
   private async goLive(row: Claimed, attemptId: string | null, published: PublishedPost, reconciled: boolean): Promise<void> {
@@ -356,8 +387,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       const [{ live }]: Array<{ live: number }> = await db.query(
         `WITH r AS (
            UPDATE renditions SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
-                external_id = $3, external_url = $4, delivery_external_id = $3, delivery_external_url = $4,
-                delivery_error_code = '', delivery_error_kind = '', delivery_error_http_status = 0, delivery_terminal_reason = '',
+                external_id = $3, external_url = $4, delivery_terminal_reason = '',
                 error_code = '', error_kind = '', error_message = '', error_http_status = 0, error_action = '', error_retryable = false,
                 error_retry_at = NULL, delivery_next_reconciliation_at = NULL,
                 delivery_last_reconciled_at = CASE WHEN $5::boolean THEN now() ELSE delivery_last_reconciled_at END,
@@ -373,7 +403,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
          SELECT (SELECT count(*) FROM r)::int AS live, (SELECT count(*) FROM s) AS segments, (SELECT count(*) FROM a) AS attempts`,
         [
           row.id,
-          this.owner,
+          row.lease,
           published.externalId,
           published.externalUrl,
           reconciled,
@@ -401,27 +431,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     terminalReason: 'rejected' | 'retries_exhausted',
   ): Promise<void> {
     const action = errorActionFor(kind);
-    await this.inTransaction(row, async (db, workspaceId) => {
-      if (attemptId) await this.finishAttempt(db, attemptId, terminalReason === 'rejected' ? 'rejected' : 'retry', failure);
-      const updated = await changedRows(db, 
-        `UPDATE renditions SET status = 'failed', delivery_state = 'rejected', delivery_recovery_action = 'none',
-                delivery_error_code = $3, delivery_error_kind = $4, delivery_error_http_status = $5, delivery_terminal_reason = $6,
-                error_code = $3, error_kind = $4, error_message = $7, error_http_status = $5, error_action = $8,
-                error_retryable = false, error_retry_at = NULL, next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [row.id, this.owner, failure.code, kind, failure.httpStatus, terminalReason, failure.message, action],
-      );
-      if (updated.length === 0) throw new NotOurs();
-      await db.query(`UPDATE rendition_segments SET status = 'failed' WHERE rendition_id = $1`, [row.id]);
-      await deriveStatus(db, row.publication_id, true);
-      await enqueueEvent(db, RENDITION_FAILED_SUBJECT, {
-        ...this.eventBase(row, workspaceId),
-        error_code: failure.code,
-        error_kind: kind,
-        error_message: failure.message,
-        error_action: action,
-        terminal_reason: terminalReason,
-      } satisfies RenditionFailedEvent);
+    await this.settle(row, {
+      attempt: attemptId ? { id: attemptId, outcome: terminalReason === 'rejected' ? 'rejected' : 'retry', failure } : undefined,
+      set: `status = 'failed', delivery_state = 'rejected', delivery_recovery_action = 'none', delivery_terminal_reason = $6,
+            error_code = $3, error_kind = $4, error_message = $7, error_http_status = $5, error_action = $8,
+            error_retryable = false, error_retry_at = NULL, next_action_at = NULL`,
+      params: [failure.code, kind, failure.httpStatus, terminalReason, failure.message, action],
+      segments: 'failed',
+      // The network refused the account's authorization: the account must be reconnected (its owner told once).
+      also: kind === 'auth' && attemptId ? (db) => markReconnectRequired(db, row.social_account_id, 'grant_rejected') : undefined,
+      event: {
+        subject: RENDITION_FAILED_SUBJECT,
+        payload: { error_code: failure.code, error_kind: kind, error_message: failure.message, error_action: action, terminal_reason: terminalReason },
+      },
     });
   }
 
@@ -429,24 +451,50 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async needsAttention(row: Claimed): Promise<void> {
     const code = 'delivery_outcome_unknown';
     const message = 'The network cannot tell whether the post was created; check the account and retry if it is missing.';
+    await this.settle(row, {
+      set: `status = 'failed', delivery_state = 'manual_resolution', delivery_recovery_action = 'manual_resolution',
+            delivery_terminal_reason = 'outcome_unknown', delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL,
+            error_code = $3, error_message = $4, error_kind = 'unknown', error_action = 'check_network',
+            error_retryable = false, next_action_at = NULL`,
+      params: [code, message],
+      segments: 'failed',
+      event: { subject: RENDITION_NEEDS_ATTENTION_SUBJECT, payload: { error_code: code, error_message: message, error_action: 'check_network' } },
+    });
+  }
+
+  /**
+   * One outcome that gives the rendition up (lease released), in one
+   * transaction under the claim's lease: the attempt finished, the rendition
+   * (`set`, parameters from $3; nothing at all when the lease is no longer
+   * this claim's), its segments' status, then (with an event) the
+   * publication's derived status and the durable event.
+   */
+  private async settle(
+    row: Claimed,
+    outcome: {
+      attempt?: { id: string; outcome: string; failure: { code: string; message: string; httpStatus: number } };
+      set: string;
+      params: unknown[];
+      segments: 'scheduled' | 'failed';
+      also?: (db: EntityManager) => Promise<void>;
+      event?:
+        | { subject: typeof RENDITION_FAILED_SUBJECT; payload: Omit<RenditionFailedEvent, keyof RenditionEventBase> }
+        | { subject: typeof RENDITION_NEEDS_ATTENTION_SUBJECT; payload: Omit<RenditionNeedsAttentionEvent, keyof RenditionEventBase> };
+    },
+  ): Promise<void> {
     await this.inTransaction(row, async (db, workspaceId) => {
-      const updated = await changedRows(db, 
-        `UPDATE renditions SET status = 'failed', delivery_state = 'manual_resolution', delivery_recovery_action = 'manual_resolution',
-                delivery_terminal_reason = 'outcome_unknown', delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL,
-                delivery_error_code = $3, error_code = $3, error_message = $4, error_kind = 'unknown', error_action = 'check_network',
-                error_retryable = false, next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [row.id, this.owner, code, message],
+      if (outcome.attempt) await this.finishAttempt(db, outcome.attempt.id, outcome.attempt.outcome, outcome.attempt.failure);
+      const updated = await changedRows(
+        db,
+        `UPDATE renditions SET ${outcome.set}, lease_owner = '', lease_expires_at = NULL, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id`,
+        [row.id, row.lease, ...outcome.params],
       );
       if (updated.length === 0) throw new NotOurs();
-      await db.query(`UPDATE rendition_segments SET status = 'failed' WHERE rendition_id = $1`, [row.id]);
+      await db.query(`UPDATE rendition_segments SET status = $2 WHERE rendition_id = $1`, [row.id, outcome.segments]);
+      await outcome.also?.(db);
+      if (!outcome.event) return;
       await deriveStatus(db, row.publication_id, true);
-      await enqueueEvent(db, RENDITION_NEEDS_ATTENTION_SUBJECT, {
-        ...this.eventBase(row, workspaceId),
-        error_code: code,
-        error_message: message,
-        error_action: 'check_network',
-      } satisfies RenditionNeedsAttentionEvent);
+      await enqueueEvent(db, outcome.event.subject, { ...this.eventBase(row, workspaceId), ...outcome.event.payload });
     });
   }
 
@@ -501,23 +549,28 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * forever); a call that outlives the bound is ambiguous and reconciled only
    * after another lease length, when it can no longer land.
    */
-  private async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
+  private async publish(account: ProviderAccount, post: OutgoingPost, signal: AbortSignal): Promise<PublishedPost> {
     const provider = this.providers.get(account.platform);
     if (!provider) {
       throw new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable', message: `No adapter publishes to ${account.platform}.`, httpStatus: 0 });
     }
-    const boundMs = Math.max(this.config.PROVIDER_TIMEOUT_MS * 5, 30_000);
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     const bound = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new DeliveryError({ outcome: 'ambiguous', code: 'delivery_call_timeout', message: 'The network did not answer in time.', httpStatus: 0 })),
-        boundMs,
+        this.publishBoundMs(),
       );
+      onAbort = () =>
+        reject(new DeliveryError({ outcome: 'ambiguous', code: 'delivery_lease_lost', message: 'The delivery lease could not be renewed; the call was abandoned.', httpStatus: 0 }));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      return await Promise.race([provider.publish(account, post), bound]);
+      return await Promise.race([provider.publish(account, post, signal), bound]);
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -534,10 +587,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     return rows.map((owned) => owned.external_id);
   }
 
-  private async attemptStart(attemptId: string | null): Promise<Date> {
-    if (!attemptId) return new Date(0);
-    const [attempt]: Array<{ started_at: Date }> = await this.dataSource.query(`SELECT started_at FROM delivery_attempts WHERE id = $1`, [attemptId]);
-    return attempt?.started_at ?? new Date(0);
+  /** How long one publish call may take; past it (from the attempt's start) it can no longer land. */
+  private publishBoundMs(): number {
+    return Math.max(this.config.PROVIDER_TIMEOUT_MS * 5, 30_000);
   }
 
   private eventBase(row: Claimed, workspaceId: string): RenditionEventBase {
@@ -552,16 +604,33 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     };
   }
 
-  /** Keeps the leases of the calls in progress alive; a replica that stops renewing (it died) loses them. */
+  /**
+   * Keeps the leases of the calls in progress alive; a replica that stops
+   * renewing (it died) loses them. A call whose lease was taken over, or
+   * would run out before the next renewal because renewals fail, is aborted:
+   * whoever claims the rendition next reconciles it once the call can no
+   * longer land.
+   */
   private async renewLeases(): Promise<void> {
     if (this.inFlight.size === 0) return;
+    const entries = [...this.inFlight.entries()];
+    const sentAt = Date.now();
+    const interval = Math.max(200, Math.floor(this.config.DELIVERY_LEASE_MS / 3));
     try {
-      await this.dataSource.query(
-        `UPDATE renditions SET lease_expires_at = now() + make_interval(secs => $3::int / 1000.0) WHERE id = ANY($1::uuid[]) AND lease_owner = $2`,
-        [[...this.inFlight.keys()], this.owner, this.config.DELIVERY_LEASE_MS],
+      const renewed = await changedRows(
+        this.dataSource,
+        `UPDATE renditions r SET lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
+           FROM unnest($1::uuid[], $2::text[]) AS l (id, lease) WHERE r.id = l.id AND r.lease_owner = l.lease RETURNING r.id`,
+        [entries.map(([id]) => id), entries.map(([, entry]) => entry.lease), this.config.DELIVERY_LEASE_MS],
       );
+      const kept = new Set(renewed.map((row) => row.id));
+      for (const [id, entry] of entries) {
+        if (kept.has(id)) entry.leaseUntil = sentAt + this.config.DELIVERY_LEASE_MS;
+        else if (this.inFlight.get(id) === entry) entry.abort.abort();
+      }
     } catch (error) {
       this.logger.warn({ err: error }, 'could not renew delivery leases');
+      for (const [, entry] of entries) if (entry.leaseUntil - Date.now() < interval) entry.abort.abort();
     }
   }
 }

@@ -117,11 +117,6 @@ export async function replaceRenditions(
       deliveryCurrentAttemptId: null,
       deliveryCurrentAttemptNumber: 0,
       deliveryCurrentAttemptCreatedAt: null,
-      deliveryExternalId: '',
-      deliveryExternalUrl: '',
-      deliveryErrorCode: '',
-      deliveryErrorKind: '',
-      deliveryErrorHttpStatus: 0,
       deliveryTerminalReason: '',
       deliveryLastReconciledAt: null,
       deliveryNextReconciliationAt: null,
@@ -195,7 +190,7 @@ export async function replaceRenditions(
 /**
  * The publication's status from its renditions (contract §4): `publishing`
  * while any is still to be delivered, else `failed` when any failed, else
- * `published`. Only for publications whose delivery has started (the
+ * `published` (kept when none is left: its posts are live). Only for publications whose delivery has started (the
  * scheduler passes `deliveryStarted`; others leave scheduled ones alone).
  */
 export async function deriveStatus(db: EntityManager, publicationId: string, deliveryStarted = false): Promise<void> {
@@ -209,7 +204,9 @@ export async function deriveStatus(db: EntityManager, publicationId: string, del
                       WHEN count(*) = 0 THEN 'draft'
                       ELSE 'published' END AS status
                FROM renditions WHERE publication_id = $1) d
-      WHERE p.id = $1 AND p.status = ANY($2::text[]) AND p.status <> d.status`,
+      WHERE p.id = $1 AND p.status = ANY($2::text[]) AND p.status <> d.status
+        -- A published publication whose renditions all went (their accounts disconnected) stays published: its posts are live.
+        AND NOT (p.status = 'published' AND d.status = 'draft')`,
     [publicationId, from],
   );
 }

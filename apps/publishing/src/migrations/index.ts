@@ -7,6 +7,8 @@ import { CreatePublications1764300004000 } from './1764300004000-create-publicat
 import { IndexPublicationsByCreator1764300005000 } from './1764300005000-index-publications-by-creator.js';
 import { CreateOutbox1764300006000 } from './1764300006000-create-outbox.js';
 import { CreateDelivery1764300007000 } from './1764300007000-create-delivery.js';
+import { AddGrantRenewalClaim1764300008000 } from './1764300008000-add-grant-renewal-claim.js';
+import { DropDeliveryOutcomeCopies1764300009000 } from './1764300009000-drop-delivery-outcome-copies.js';
 
 /** Every migration of the publishing schema, oldest first. */
 export const publishingMigrations = [
@@ -19,4 +21,6 @@ export const publishingMigrations = [
   IndexPublicationsByCreator1764300005000,
   CreateOutbox1764300006000,
   CreateDelivery1764300007000,
+  AddGrantRenewalClaim1764300008000,
+  DropDeliveryOutcomeCopies1764300009000,
 ];

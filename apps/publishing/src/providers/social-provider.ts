@@ -140,8 +140,12 @@ export interface FollowRecommendation {
 /** Everything every network does once an account is connected. */
 export interface SocialProviderOperations {
   readonly platform: SocialPlatform;
-  /** Sends the post; throws a DeliveryError saying how it failed. */
-  publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost>;
+  /**
+   * Sends the post; throws a DeliveryError saying how it failed. `signal`
+   * aborts when the scheduler gives the call up (its lease could not be
+   * renewed): an adapter may stop there (the delivery is ambiguous anyway).
+   */
+  publish(account: ProviderAccount, post: OutgoingPost, signal?: AbortSignal): Promise<PublishedPost>;
   /**
    * Reconciliation of an ambiguous delivery: asks the network whether `post`
    * (found by its marker, or by what was sent since `since`, the start of the

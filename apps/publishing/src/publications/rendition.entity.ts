@@ -38,11 +38,6 @@ export class RenditionEntity extends DeliveryOutcome {
   @Column('uuid', { name: 'delivery_current_attempt_id', nullable: true }) deliveryCurrentAttemptId: string | null;
   @Column('integer', { name: 'delivery_current_attempt_number' }) deliveryCurrentAttemptNumber: number;
   @Column('timestamptz', { name: 'delivery_current_attempt_created_at', nullable: true }) deliveryCurrentAttemptCreatedAt: Date | null;
-  @Column('text', { name: 'delivery_external_id' }) deliveryExternalId: string;
-  @Column('text', { name: 'delivery_external_url' }) deliveryExternalUrl: string;
-  @Column('text', { name: 'delivery_error_code' }) deliveryErrorCode: string;
-  @Column('text', { name: 'delivery_error_kind' }) deliveryErrorKind: string;
-  @Column('integer', { name: 'delivery_error_http_status' }) deliveryErrorHttpStatus: number;
   @Column('text', { name: 'delivery_terminal_reason' }) deliveryTerminalReason: string;
   @Column('timestamptz', { name: 'delivery_last_reconciled_at', nullable: true }) deliveryLastReconciledAt: Date | null;
   @Column('timestamptz', { name: 'delivery_next_reconciliation_at', nullable: true }) deliveryNextReconciliationAt: Date | null;

@@ -152,6 +152,22 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
     expect(third!.grant).toEqual(first!.grant);
   });
 
+  it('holds no transaction (no connection, no row lock) while the network renews', async () => {
+    const { id } = await xAccount(60_000);
+    await networkControl('POST', '/failures', { path: '/2/oauth2/token', delay_ms: 600 });
+    const renewing = Promise.all([accounts.find(id), accounts.find(id)]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Mid-call: the row can be locked at once, and no connection sits idle in a transaction.
+    await dataSource.transaction(async (manager) => {
+      await expect(manager.query(`SELECT id FROM social_accounts WHERE id = $1 FOR UPDATE NOWAIT`, [id])).resolves.toHaveLength(1);
+    });
+    const idle = await dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`);
+    expect(idle[0].n).toBe(0);
+    const [first, second] = await renewing;
+    expect(await refreshRequests()).toHaveLength(1);
+    expect(second!.grant).toEqual(first!.grant);
+  });
+
   it('marks the account reconnect_required and writes the needs-attention event when the network refuses the refresh', async () => {
     const { id } = await xAccount(60_000);
     await networkControl('POST', '/failures', { path: '/2/oauth2/token', status: 400, body: { error: 'invalid_grant' } });
@@ -168,6 +184,13 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
     // It stays refused without asking the network again.
     await expect(failureOf(accounts.find(id))).resolves.toMatchObject({ outcome: 'rejected', kind: 'auth' });
     expect(await refreshRequests()).toHaveLength(1);
+  });
+
+  it('refuses an account that needs reconnecting even when its grant does not expire soon', async () => {
+    const { id } = await xAccount(3_600_000);
+    await dataSource.query(`UPDATE social_accounts SET status = 'reconnect_required' WHERE id = $1`, [id]);
+    await expect(failureOf(accounts.find(id))).resolves.toMatchObject({ outcome: 'rejected', kind: 'auth', code: 'provider_auth_rejected' });
+    expect(await refreshRequests()).toHaveLength(0);
   });
 
   it('leaves everything as it was when the network cannot be reached (retryable)', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { ACCOUNT_NEEDS_ATTENTION_SUBJECT, AccountNeedsAttentionEvent } from '@social/contracts';
+import { ACCOUNT_NEEDS_ATTENTION_SUBJECT, type AccountAttentionReason, type AccountNeedsAttentionEvent } from '@social/contracts';
 import { enqueueEvent, SecretBox, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
@@ -9,6 +9,7 @@ import { ProviderApps } from '../providers/provider-apps.client.js';
 import { ProviderError } from '../providers/provider-error.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import { DeliveryError, type ProviderAccount, type ProviderGrant, type SocialProvider } from '../providers/social-provider.js';
+import { changedRows } from '../delivery/renditions.js';
 import { SocialAccountEntity } from './social-account.entity.js';
 
 /** A grant expiring within this is renewed before it is handed out. */
@@ -31,9 +32,10 @@ type Renewal = { kind: 'renewed'; grant: ProviderGrant } | { kind: 'refused' } |
  * The one way the service hands a connected account to its network adapter:
  * the row with its grant unsealed, renewed first when it expires within 5
  * minutes (OAuth refresh tokens, Bluesky sessions). Renewal runs under a
- * row lock (`SELECT … FOR UPDATE`) and re-reads the grant under it: refresh
- * tokens rotate, so of two replicas only the first renews and the second
- * gets the new grant. A network that refuses the renewal marks the account
+ * claim (`renewing_until`, one short statement; no transaction is open
+ * during the network call) and re-reads the grant with it: refresh tokens
+ * rotate, so of two replicas only the first renews and the second waits for
+ * the claim to end and gets the new grant. A network that refuses the renewal marks the account
  * `reconnect_required` and writes `durable.publishing.account.needs-attention`
  * in the same transaction; the caller gets a DeliveryError rejected/auth. A
  * network that cannot be reached leaves everything as it was (retryable).
@@ -53,6 +55,16 @@ export class ProviderAccounts {
   async find(accountId: string): Promise<ProviderAccount | null> {
     const row = await this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id: accountId });
     if (!row) return null;
+    if (row.status === 'reconnect_required') {
+      // Its grant was refused (at renewal or at publish): nothing goes out until it is connected again.
+      throw new DeliveryError({
+        outcome: 'rejected',
+        kind: 'auth',
+        code: 'provider_auth_rejected',
+        message: `${row.platform} refused the account's authorization; connect the account again.`,
+        httpStatus: 0,
+      });
+    }
     const account = this.toProviderAccount(row);
     if (account.grant && this.renewable(account) && expiresSoon(account.grant)) {
       account.grant = await this.renew(account, account.grant.accessToken, false);
@@ -85,37 +97,22 @@ export class ProviderAccounts {
   }
 
   /**
-   * Renews under the row lock. `staleToken` is the access token the caller
-   * holds: when the row's differs, another replica renewed meanwhile and its
-   * grant is answered as is. `expired` says the network refused the token
-   * (renew whatever its expiry); otherwise only a grant still expiring soon is renewed.
+   * Renews under a claim (`renewing_until`, set in one short statement), with
+   * no transaction open during the network call: many renewals at once never
+   * hold the pool's connections (the scheduler's lease renewals need them).
+   * `staleToken` is the access token the caller holds: when the row's
+   * differs, another replica renewed meanwhile and its grant is answered as
+   * is; a replica that finds the claim taken waits for it to end and reads the
+   * grant then, so two replicas never both use one refresh token. `expired`
+   * says the network refused the token (renew whatever its expiry);
+   * otherwise only a grant still expiring soon is renewed.
    */
   private async renew(account: ProviderAccount, staleToken: string, expired: boolean): Promise<ProviderGrant> {
     const provider = this.registry.get(account.platform)!;
+    const claimMs = this.config.PROVIDER_TIMEOUT_MS * 2 + 5_000;
     let renewal: Renewal;
     try {
-      renewal = await this.dataSource.transaction(async (manager) => {
-        const [row] = await manager.query<LockedRow[]>(
-          `SELECT id, workspace_id, platform, external_id, username, instance_url, status, credentials FROM social_accounts WHERE id = $1 FOR UPDATE`,
-          [account.id],
-        );
-        if (!row || !row.credentials) return { kind: 'gone' } as const;
-        if (row.status !== 'active') return { kind: 'refused' } as const;
-        const current = this.open(row.id, row.credentials);
-        if (current.accessToken !== staleToken || (!expired && !expiresSoon(current))) return { kind: 'renewed', grant: current } as const;
-        let grant: ProviderGrant;
-        try {
-          grant = await this.ask(provider, { ...account, instanceUrl: row.instance_url, grant: current });
-        } catch (error) {
-          if (error instanceof ProviderError && (error.failure === 'refused' || error.failure === 'no_account')) {
-            await this.needsReconnect(manager, row);
-            return { kind: 'refused' } as const;
-          }
-          throw error;
-        }
-        await manager.query(`UPDATE social_accounts SET credentials = $2, updated_at = now() WHERE id = $1`, [row.id, this.seal(row.id, grant)]);
-        return { kind: 'renewed', grant } as const;
-      });
+      renewal = await this.renewUnderClaim(provider, account, staleToken, expired, claimMs);
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
       this.logger?.warn({ accountId: account.id, platform: account.platform, err: { message: (error as Error).message } }, 'grant renewal failed; trying again later');
@@ -130,6 +127,76 @@ export class ProviderAccounts {
       message: `${account.platform} refused to renew the account's authorization; connect the account again.`,
       httpStatus: 401,
     });
+  }
+
+  private async renewUnderClaim(provider: SocialProvider, account: ProviderAccount, staleToken: string, expired: boolean, claimMs: number): Promise<Renewal> {
+    const giveUpAt = Date.now() + claimMs * 2;
+    for (;;) {
+      // The claim: the row, unless another replica is renewing it (its claim not yet run out). Milliseconds, so it compares equal from JS.
+      const [claimed] = await changedRows<LockedRow & { renewing_until: Date }>(
+        this.dataSource,
+        `UPDATE social_accounts SET renewing_until = date_trunc('milliseconds', now() + make_interval(secs => $2::int / 1000.0))
+          WHERE id = $1 AND (renewing_until IS NULL OR renewing_until < now())
+          RETURNING id, workspace_id, platform, external_id, username, instance_url, status, credentials, renewing_until`,
+        [account.id, claimMs],
+      );
+      const row: LockedRow | undefined =
+        claimed ??
+        (
+          await this.dataSource.query<LockedRow[]>(
+            `SELECT id, workspace_id, platform, external_id, username, instance_url, status, credentials FROM social_accounts WHERE id = $1`,
+            [account.id],
+          )
+        )[0];
+      const settled = this.settledWithoutRenewing(row, staleToken, expired);
+      if (settled) {
+        if (claimed) await this.releaseClaim(claimed.id, claimed.renewing_until);
+        return settled;
+      }
+      if (!claimed) {
+        // Another replica is renewing it: its grant, once stored, answers this caller too.
+        if (Date.now() > giveUpAt) throw new Error('another replica has been renewing the grant for too long');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
+      const current = this.open(claimed.id, claimed.credentials);
+      let grant: ProviderGrant;
+      try {
+        grant = await this.ask(provider, { ...account, instanceUrl: claimed.instance_url, grant: current });
+      } catch (error) {
+        if (error instanceof ProviderError && (error.failure === 'refused' || error.failure === 'no_account')) {
+          await this.dataSource.transaction(async (manager) => {
+            await this.needsReconnect(manager, claimed);
+            await manager.query(`UPDATE social_accounts SET renewing_until = NULL WHERE id = $1 AND renewing_until = $2`, [claimed.id, claimed.renewing_until]);
+          });
+          return { kind: 'refused' };
+        }
+        await this.releaseClaim(claimed.id, claimed.renewing_until);
+        throw error;
+      }
+      // Stored even if the claim ran out meanwhile (the network has rotated the refresh token, the old one is spent),
+      // unless the account was connected again meanwhile: its new grant stands.
+      await this.dataSource.query(
+        `UPDATE social_accounts SET credentials = $2, updated_at = now(), renewing_until = CASE WHEN renewing_until = $3 THEN NULL ELSE renewing_until END
+          WHERE id = $1 AND credentials = $4`,
+        [claimed.id, this.seal(claimed.id, grant), claimed.renewing_until, claimed.credentials],
+      );
+      await this.releaseClaim(claimed.id, claimed.renewing_until);
+      return { kind: 'renewed', grant };
+    }
+  }
+
+  /** What the row answers without a renewal (gone, not active, renewed by another replica, or no longer expiring); undefined when it must be renewed. */
+  private settledWithoutRenewing(row: LockedRow | undefined, staleToken: string, expired: boolean): Renewal | undefined {
+    if (!row || !row.credentials) return { kind: 'gone' };
+    if (row.status !== 'active') return { kind: 'refused' };
+    const current = this.open(row.id, row.credentials);
+    if (current.accessToken !== staleToken || (!expired && !expiresSoon(current))) return { kind: 'renewed', grant: current };
+    return undefined;
+  }
+
+  private async releaseClaim(accountId: string, claim: Date): Promise<void> {
+    await this.dataSource.query(`UPDATE social_accounts SET renewing_until = NULL WHERE id = $1 AND renewing_until = $2`, [accountId, claim]);
   }
 
   /** The network's renewal, bounded by PROVIDER_TIMEOUT_MS; OAuth networks renew as the provider app in effect. */
@@ -152,15 +219,7 @@ export class ProviderAccounts {
   }
 
   private async needsReconnect(manager: EntityManager, row: LockedRow): Promise<void> {
-    await manager.query(`UPDATE social_accounts SET status = 'reconnect_required', updated_at = now() WHERE id = $1`, [row.id]);
-    const event: AccountNeedsAttentionEvent = {
-      workspace_id: row.workspace_id,
-      social_account_id: row.id,
-      platform: row.platform,
-      reason: 'grant_refresh_refused',
-      occurred_at: new Date().toISOString(),
-    };
-    await enqueueEvent(manager, ACCOUNT_NEEDS_ATTENTION_SUBJECT, event);
+    await markReconnectRequired(manager, row.id, 'grant_refresh_refused');
     this.logger?.info({ accountId: row.id, platform: row.platform }, 'grant renewal refused; account needs reconnecting');
   }
 
@@ -171,6 +230,27 @@ export class ProviderAccounts {
   private seal(accountId: string, grant: ProviderGrant): string {
     return this.secrets.seal(JSON.stringify(grant), `social_accounts:${accountId}`);
   }
+}
+
+/**
+ * Sets an active account `reconnect_required` and writes
+ * `durable.publishing.account.needs-attention`, in the caller's transaction;
+ * nothing when it is not active (so its owner is told once).
+ */
+export async function markReconnectRequired(manager: EntityManager, accountId: string, reason: AccountAttentionReason): Promise<void> {
+  const [rows]: [Array<{ workspace_id: string; platform: string }>, number] = await manager.query(
+    `UPDATE social_accounts SET status = 'reconnect_required', updated_at = now() WHERE id = $1 AND status = 'active' RETURNING workspace_id, platform`,
+    [accountId],
+  );
+  const [row] = rows;
+  if (!row) return;
+  await enqueueEvent(manager, ACCOUNT_NEEDS_ATTENTION_SUBJECT, {
+    workspace_id: row.workspace_id,
+    social_account_id: accountId,
+    platform: row.platform,
+    reason,
+    occurred_at: new Date().toISOString(),
+  } satisfies AccountNeedsAttentionEvent);
 }
 
 function expiresSoon(grant: ProviderGrant, now = Date.now()): boolean {

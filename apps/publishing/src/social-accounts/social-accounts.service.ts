@@ -104,6 +104,10 @@ export class SocialAccountsService {
    * belonged to gets its status again from the renditions left (a scheduled
    * one left with none is a draft again). The publications are locked first,
    * in id order, as the scheduler locks a publication before its renditions.
+   * While any of its renditions is being delivered (`submitted`: the call is
+   * out; `ambiguous`: it may have created the post) it is 409
+   * `account_delivering`: deleting the rendition would lose a live post's
+   * outcome and let publishing again duplicate it.
    */
   async disconnect(principal: Principal, rawId: string): Promise<void> {
     const account = await this.findVisible(principal, pathId(rawId), 'editor');
@@ -112,6 +116,17 @@ export class SocialAccountsService {
         `SELECT id FROM publications WHERE id IN (SELECT publication_id FROM renditions WHERE social_account_id = $1) ORDER BY id FOR UPDATE`,
         [account.id],
       );
+      // Under the publications' locks: the scheduler commits `submitted` only while holding its publication's.
+      const [delivering]: Array<{ id: string }> = await db.query(
+        `SELECT id FROM renditions WHERE social_account_id = $1 AND delivery_state IN ('submitted', 'ambiguous') LIMIT 1`,
+        [account.id],
+      );
+      if (delivering) {
+        throw problems.conflict(
+          'account_delivering',
+          `A post is being delivered to this account (rendition ${delivering.id}); disconnect it once the delivery has settled.`,
+        );
+      }
       await db.query(`DELETE FROM social_accounts WHERE id = $1`, [account.id]);
       for (const publication of publications) {
         await deriveStatus(db, publication.id);

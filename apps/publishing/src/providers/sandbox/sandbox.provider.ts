@@ -57,6 +57,7 @@ export class SandboxProvider implements InstantConnectProvider {
    * `[sandbox:reject]` refuses it (validation, not retryable);
    * `[sandbox:rate-limit-once]` answers 429 with Retry-After 1 s the first time;
    * `[sandbox:ambiguous-once]` stores it the first time but loses the answer;
+   * `[sandbox:rate-limit-always]` (tests) answers 429 without Retry-After every time, so the attempts run out;
    * `[sandbox:slow]` (tests) holds the call SANDBOX_SLOW_MS before storing, so a replica can die mid-call;
    * `[sandbox:unknown-once]` (tests) loses the answer the first time without storing, and `findPost`
    * cannot tell (as a network without markers), so the rendition goes to manual resolution.
@@ -79,6 +80,14 @@ export class SandboxProvider implements InstantConnectProvider {
         message: 'The sandbox network is rate limiting this account ([sandbox:rate-limit-once]).',
         httpStatus: 429,
         retryAfterMs: 1_000,
+      });
+    }
+    if (text.includes('[sandbox:rate-limit-always]')) {
+      throw new DeliveryError({
+        outcome: 'retryable',
+        code: 'rate_limited',
+        message: 'The sandbox network is rate limiting this account ([sandbox:rate-limit-always]).',
+        httpStatus: 429,
       });
     }
     if (text.includes(UNKNOWN_ONCE) && (await this.firstTime(post.marker, 'unknown'))) {
