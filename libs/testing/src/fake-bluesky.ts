@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerUnlessLost, cidOf, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailure, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+import { answerUnlessLost, cidOf, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
 
 /** An account of the fake PDS: signs in with `handle` (or its DID) and `password` (an app password). */
 export interface FakeBlueskyAccountRequest {
@@ -133,14 +133,7 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       for (const token of tokens.values()) if (token.kind === 'refresh') token.revoked = true;
       return sendJson(res, 200, { revoked: true });
     }
-    if (path === '/failures' && req.method === 'POST') {
-      failures.add(body as ScriptedFailure);
-      return sendJson(res, 201, body);
-    }
-    if (path === '/failures' && req.method === 'DELETE') {
-      failures.clear();
-      return sendJson(res, 200, { deleted: true });
-    }
+    if (failures.control(path, req.method, body, res)) return;
     if (path === '/state' && req.method === 'DELETE') {
       records = [];
       failures.clear();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerUnlessLost, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailure, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+import { answerUnlessLost, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
 
 /** An account of the fake server, reached with `access_token` as a Bearer. */
 export interface FakeMastodonAccountRequest {
@@ -150,14 +150,7 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       processingPolls = Number((body as { polls?: number }).polls ?? 0);
       return sendJson(res, 200, { polls: processingPolls });
     }
-    if (path === '/failures' && req.method === 'POST') {
-      failures.add(body as ScriptedFailure);
-      return sendJson(res, 201, body);
-    }
-    if (path === '/failures' && req.method === 'DELETE') {
-      failures.clear();
-      return sendJson(res, 200, { deleted: true });
-    }
+    if (failures.control(path, req.method, body, res)) return;
     if (path === '/state' && req.method === 'DELETE') {
       statuses = [];
       media = new Map();

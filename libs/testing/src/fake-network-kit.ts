@@ -63,6 +63,22 @@ export class ScriptedFailures {
     this.failures = [];
   }
 
+  /** The control routes every fake offers: POST /failures scripts one, DELETE /failures clears them; true when answered. */
+  control(path: string, method: string | undefined, body: unknown, res: ServerResponse): boolean {
+    if (path !== '/failures') return false;
+    if (method === 'POST') {
+      this.add(body as ScriptedFailure);
+      sendJson(res, 201, body);
+      return true;
+    }
+    if (method === 'DELETE') {
+      this.clear();
+      sendJson(res, 200, { deleted: true });
+      return true;
+    }
+    return false;
+  }
+
   take(method: string, path: string): ScriptedFailure | undefined {
     const failure = this.failures.find((candidate) => candidate.path === path && (!candidate.method || candidate.method === method) && candidate.left > 0);
     if (failure) failure.left -= 1;

@@ -1,9 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-/** Where the control API lives on the fake's origin. */
-const CONTROL_PREFIX = '/__control';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CONTROL_PREFIX, type FakeServer, readRaw, sendJson, startFakeServer } from './fake-network-kit.js';
 
 /** What the user "approved" at the network: the code it will redirect with, and what it answers for it. */
 export interface FakeGrantRequest {
@@ -42,13 +39,8 @@ export interface RecordedRequest {
   received_at: string;
 }
 
-export interface FakeSocialNetwork {
-  /** http://127.0.0.1:<port>: what PROVIDER_API_ORIGINS points each network at. */
-  origin: string;
-  /** `${origin}/__control`: POST /grants, GET/DELETE /requests, POST/DELETE /failures. */
-  controlUrl: string;
-  stop(): Promise<void>;
-}
+/** `origin` is what PROVIDER_API_ORIGINS points each network at; `controlUrl` takes POST /grants, GET/DELETE /requests, POST/DELETE /failures. */
+export type FakeSocialNetwork = FakeServer;
 
 interface StoredGrant extends FakeGrantRequest {
   code: string;
@@ -57,16 +49,7 @@ interface StoredGrant extends FakeGrantRequest {
   refreshes?: number;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+const readBody = async (req: IncomingMessage): Promise<string> => (await readRaw(req)).toString('utf8');
 
 /**
  * A fake OAuth social network for the e2e suites, on a real HTTP server (the
@@ -88,27 +71,27 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
     const body = req.method === 'POST' ? JSON.parse((await readBody(req)) || '{}') : undefined;
     if (path === '/grants' && req.method === 'POST') {
       const grant = body as FakeGrantRequest;
-      if (!grant?.client_id || !grant.redirect_uri || !grant.access_token) return json(res, 400, { error: 'client_id, redirect_uri and access_token are required' });
+      if (!grant?.client_id || !grant.redirect_uri || !grant.access_token) return sendJson(res, 400, { error: 'client_id, redirect_uri and access_token are required' });
       const code = `code-${randomBytes(12).toString('hex')}`;
       grants.set(code, { ...grant, code, used: false });
-      return json(res, 201, { code });
+      return sendJson(res, 201, { code });
     }
-    if (path === '/requests' && req.method === 'GET') return json(res, 200, recorded);
+    if (path === '/requests' && req.method === 'GET') return sendJson(res, 200, recorded);
     if (path === '/requests' && req.method === 'DELETE') {
       recorded.length = 0;
-      return json(res, 200, { deleted: true });
+      return sendJson(res, 200, { deleted: true });
     }
     if (path === '/failures' && req.method === 'POST') {
       const failure = body as FakeFailure;
-      if (!failure?.path) return json(res, 400, { error: 'path is required' });
+      if (!failure?.path) return sendJson(res, 400, { error: 'path is required' });
       failures.push({ ...failure, left: failure.times ?? 1 });
-      return json(res, 201, failure);
+      return sendJson(res, 201, failure);
     }
     if (path === '/failures' && req.method === 'DELETE') {
       failures = [];
-      return json(res, 200, { deleted: true });
+      return sendJson(res, 200, { deleted: true });
     }
-    return json(res, 404, { error: 'not found' });
+    return sendJson(res, 404, { error: 'not found' });
   }
 
   function tokenAnswer(form: Record<string, string>, authorization: string | undefined): { status: number; body: unknown } {
@@ -172,47 +155,27 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
         req.socket.destroy();
         return;
       }
-      if (failure.status) return json(res, failure.status, failure.body ?? { error: 'scripted_failure' });
+      if (failure.status) return sendJson(res, failure.status, failure.body ?? { error: 'scripted_failure' });
     }
     if (req.method === 'POST' && form.grant_type === 'refresh_token') {
       const answer = refreshAnswer(form);
-      return json(res, answer.status, answer.body);
+      return sendJson(res, answer.status, answer.body);
     }
     if (req.method === 'POST' && form.grant_type === 'authorization_code') {
       const answer = tokenAnswer(form, req.headers.authorization);
-      return json(res, answer.status, answer.body);
+      return sendJson(res, answer.status, answer.body);
     }
     const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : undefined;
     if (req.method === 'GET' && bearer) {
       const grant = [...grants.values()].find((candidate) => candidate.used && candidate.access_token === bearer);
-      return grant ? json(res, 200, grant.profile) : json(res, 401, { error: 'invalid_token' });
+      return grant ? sendJson(res, 200, grant.profile) : sendJson(res, 401, { error: 'invalid_token' });
     }
-    return json(res, 404, { error: 'not_found' });
+    return sendJson(res, 404, { error: 'not_found' });
   }
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://fake-network');
-    const work = url.pathname.startsWith(`${CONTROL_PREFIX}/`)
-      ? control(req, res, url.pathname.slice(CONTROL_PREFIX.length))
-      : network(req, res, url);
-    work.catch(() => {
-      if (!res.headersSent) json(res, 400, { error: 'bad request' });
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    controlUrl: `${origin}${CONTROL_PREFIX}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return startFakeServer((req, res, url) =>
+    url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? control(req, res, url.pathname.slice(CONTROL_PREFIX.length)) : network(req, res, url),
+  );
 }
 
 /** The networks that connect by OAuth, all pointed at the fake. */
