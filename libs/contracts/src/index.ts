@@ -5,4 +5,6 @@ export * from './tenancy/index.js';
 export * from './admin/index.js';
 export * from './publishing/index.js';
 export * from './media/index.js';
+export * from './creative/index.js';
+export * from './insights/index.js';
 export * from './services.js';

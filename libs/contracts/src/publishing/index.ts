@@ -6,3 +6,4 @@ export * from './publication-builds.dto.js';
 export * from './publications.dto.js';
 export * from './account-events.js';
 export * from './delivery.dto.js';
+export * from './provider-insights.js';

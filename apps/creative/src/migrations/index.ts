@@ -1,0 +1,2 @@
+/** Every migration of the creative schema, oldest first. */
+export const creativeMigrations = [];

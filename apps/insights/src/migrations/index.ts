@@ -1,0 +1,2 @@
+/** Every migration of the insights schema, oldest first. */
+export const insightsMigrations = [];

@@ -1,0 +1,13 @@
+import { Injectable } from '@nestjs/common';
+import { DurableEventHandler, purgeDeletedWorkspaces } from '@social/platform';
+import { DataSource } from 'typeorm';
+
+/** Purges what insights keeps for the deleted workspaces (every table with a workspace_id). */
+@Injectable()
+export class OrganizationDeletedHandler implements DurableEventHandler {
+  constructor(private readonly dataSource: DataSource) {}
+
+  handle(_subject: string, payload: unknown): Promise<void> {
+    return purgeDeletedWorkspaces(this.dataSource, payload, []);
+  }
+}

@@ -1,0 +1,2 @@
+/** NATS subjects served by the creative service (`<service>.<feature>.<verb>`). */
+export const CREATIVE_SERVICE = 'creative';
