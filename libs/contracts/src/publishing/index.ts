@@ -7,3 +7,4 @@ export * from './publications.dto.js';
 export * from './account-events.js';
 export * from './delivery.dto.js';
 export * from './provider-insights.js';
+export * from './sandbox-metrics.js';

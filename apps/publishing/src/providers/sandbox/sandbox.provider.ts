@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { SANDBOX_PROVIDER } from '@social/contracts';
+import { SANDBOX_PROVIDER, sandboxAccountMetrics, sandboxDigest as digest, sandboxFollowRecommendations, sandboxPostMetrics } from '@social/contracts';
 import type { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import {
@@ -19,14 +18,6 @@ export const SANDBOX_SLOW_MS = 2_000;
 const UNKNOWN_ONCE = '[sandbox:unknown-once]';
 
 /** Deterministic numbers from a seed: the same account or post always reports the same figures. */
-function seeded(seed: string, salt: string, max: number): number {
-  return createHash('sha256').update(`${salt}:${seed}`).digest().readUInt32BE(0) % (max + 1);
-}
-
-function digest(value: string, length = 16): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, length);
-}
-
 /**
  * The built-in simulated network (contract §4): no network traffic, no
  * credentials; accepts posts into its own table (so a duplicate delivery is
@@ -162,44 +153,14 @@ export class SandboxProvider implements InstantConnectProvider {
   }
 
   async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
-    return {
-      followers: 100 + seeded(account.externalId, 'followers', 9_900),
-      following: 10 + seeded(account.externalId, 'following', 990),
-      posts: seeded(account.externalId, 'posts', 500),
-    };
+    return sandboxAccountMetrics(account.externalId);
   }
 
   async fetchPostMetrics(_account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
-    return externalIds.map((externalId) => {
-      const views = 50 + seeded(externalId, 'views', 5_000);
-      return {
-        externalId,
-        views,
-        likes: seeded(externalId, 'likes', Math.floor(views / 5)),
-        comments: seeded(externalId, 'comments', Math.floor(views / 50)),
-        reposts: seeded(externalId, 'reposts', Math.floor(views / 40)),
-      };
-    });
+    return externalIds.map(sandboxPostMetrics);
   }
 
   async fetchFollowRecommendations(account: ProviderAccount, limit: number): Promise<FollowRecommendation[]> {
-    return Array.from({ length: Math.min(limit, 20) }, (_, index) => {
-      const seed = `${account.externalId}:${index}`;
-      const handle = `sandbox_peer_${digest(seed, 6)}`;
-      return {
-        remoteAccountId: `sandbox-${digest(seed)}`,
-        handle,
-        displayName: `Sandbox peer ${index + 1}`,
-        avatarUrl: '',
-        bio: 'A simulated account on the sandbox network.',
-        profileUrl: `https://sandbox.invalid/${handle}`,
-        followersCount: seeded(seed, 'followers', 20_000),
-        followingCount: seeded(seed, 'following', 2_000),
-        mutualCount: seeded(seed, 'mutuals', 25),
-        // Best first: scores fall with the index.
-        score: Number((0.95 - index * 0.04).toFixed(2)),
-        signals: index % 2 === 0 ? ['mutual_followers'] : ['similar_topics'],
-      };
-    });
+    return sandboxFollowRecommendations(account.externalId, limit);
   }
 }

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The sandbox network's numbers (contract §4: it "reports deterministic
+ * metrics and recommendations"). One definition: the sandbox adapter answers
+ * with these, and tests that read them back through analytics (E24) and
+ * growth (E23) compute what they expect with the same functions.
+ */
+
+/** A number in 0..max derived from the seed, the same on every call. */
+export function sandboxSeeded(seed: string, salt: string, max: number): number {
+  return createHash('sha256').update(`${salt}:${seed}`).digest().readUInt32BE(0) % (max + 1);
+}
+
+export function sandboxDigest(value: string, length = 16): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, length);
+}
+
+/** An account's counters, from its external id. */
+export function sandboxAccountMetrics(accountExternalId: string): { followers: number; following: number; posts: number } {
+  return {
+    followers: 100 + sandboxSeeded(accountExternalId, 'followers', 9_900),
+    following: 10 + sandboxSeeded(accountExternalId, 'following', 990),
+    posts: sandboxSeeded(accountExternalId, 'posts', 500),
+  };
+}
+
+/** A post's counters, from its external id. */
+export function sandboxPostMetrics(externalId: string): { externalId: string; views: number; likes: number; comments: number; reposts: number } {
+  const views = 50 + sandboxSeeded(externalId, 'views', 5_000);
+  return {
+    externalId,
+    views,
+    likes: sandboxSeeded(externalId, 'likes', Math.floor(views / 5)),
+    comments: sandboxSeeded(externalId, 'comments', Math.floor(views / 50)),
+    reposts: sandboxSeeded(externalId, 'reposts', Math.floor(views / 40)),
+  };
+}
+
+/** Up to 20 accounts to follow, best first, from the account's external id. */
+export function sandboxFollowRecommendations(accountExternalId: string, limit: number) {
+  return Array.from({ length: Math.min(limit, 20) }, (_, index) => {
+    const seed = `${accountExternalId}:${index}`;
+    const handle = `sandbox_peer_${sandboxDigest(seed, 6)}`;
+    return {
+      remoteAccountId: `sandbox-${sandboxDigest(seed)}`,
+      handle,
+      displayName: `Sandbox peer ${index + 1}`,
+      avatarUrl: '',
+      bio: 'A simulated account on the sandbox network.',
+      profileUrl: `https://sandbox.invalid/${handle}`,
+      followersCount: sandboxSeeded(seed, 'followers', 20_000),
+      followingCount: sandboxSeeded(seed, 'following', 2_000),
+      mutualCount: sandboxSeeded(seed, 'mutuals', 25),
+      // Best first: scores fall with the index.
+      score: Number((0.95 - index * 0.04).toFixed(2)),
+      signals: index % 2 === 0 ? ['mutual_followers'] : ['similar_topics'],
+    };
+  });
+}
