@@ -18,6 +18,8 @@ import { RevokedSessions } from './auth/revoked-sessions.js';
 import { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import { GATEWAY_CONFIG, GatewayConfig } from './config.js';
 import { HealthController } from './health/health.controller.js';
+import { AnalyticsController } from './insights/analytics.controller.js';
+import { GrowthController } from './insights/growth.controller.js';
 import { ProblemFilter } from './http/problem.filter.js';
 import { SchemaInterceptor } from './http/schema.interceptor.js';
 import { GATEWAY_LOGGER } from './logger.js';
@@ -68,6 +70,8 @@ export class GatewayModule {
         UploadSessionsController,
         MediaTagsController,
         MediaController,
+        GrowthController,
+        AnalyticsController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

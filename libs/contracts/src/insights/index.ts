@@ -1,1 +1,3 @@
 export * from './patterns.js';
+export * from './growth.dto.js';
+export * from './analytics.dto.js';

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import type { PublishedRenditionSummary, RenditionPublishedEvent } from '@social/contracts';
+import { DurableEventHandler, isUuid } from '@social/platform';
+import { DataSource } from 'typeorm';
+import { rememberAccounts } from '../accounts/account-directory.js';
+import { ProviderClient } from '../sync/provider-client.js';
+import { rememberRenditions } from './rendition-store.js';
+
+/**
+ * `durable.publishing.rendition.published` (durable `insights-rendition-published`):
+ * stores the rendition (title, excerpt and profile from publishing's listing)
+ * and schedules its measurements: at once, +1 h, +24 h, +7 d. Idempotent.
+ * Publishing unreachable: the throw brings the event back later.
+ */
+@Injectable()
+export class RenditionPublishedHandler implements DurableEventHandler {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly provider: ProviderClient,
+  ) {}
+
+  async handle(_subject: string, payload: unknown): Promise<void> {
+    const event = payload as Partial<RenditionPublishedEvent> | null;
+    if (!event || !isUuid(event.rendition_id) || !isUuid(event.workspace_id) || !isUuid(event.social_account_id) || !isUuid(event.publication_id)) return;
+    const page = await this.provider.listPublishedRenditions({ workspace_id: event.workspace_id, rendition_ids: [event.rendition_id], limit: 1 });
+    const listed = page.renditions.find((r) => r.rendition_id === event.rendition_id);
+    const rendition: PublishedRenditionSummary = listed ?? {
+      rendition_id: event.rendition_id,
+      publication_id: event.publication_id,
+      workspace_id: event.workspace_id,
+      social_account_id: event.social_account_id,
+      platform: event.platform ?? '',
+      title: '',
+      content_profile: '',
+      excerpt: '',
+      external_id: event.external_id ?? '',
+      external_url: event.external_url ?? '',
+      published_at: event.occurred_at ?? new Date().toISOString(),
+    };
+    const accounts = await this.provider.listAccounts({ workspace_id: event.workspace_id, account_ids: [event.social_account_id], limit: 1 });
+    // The account was disconnected meanwhile: nothing to measure.
+    if (accounts.accounts.length === 0) return;
+    await this.dataSource.transaction(async (db) => {
+      await rememberRenditions(db, [rendition]);
+      await rememberAccounts(db, accounts.accounts);
+    });
+  }
+}

@@ -1,0 +1,62 @@
+import type { EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+
+export type JobKind = 'growth_refresh' | 'account_metrics' | 'rendition_metrics' | 'follow';
+
+export interface JobSpec {
+  kind: JobKind;
+  workspaceId: string;
+  accountId: string;
+  renditionId?: string;
+  growthItemId?: string;
+  /** Default now. */
+  runAt?: Date;
+}
+
+/** The channel workers LISTEN on (channels are database-wide: one per schema). */
+export const syncChannel = (schema: string) => `${schema}_sync_jobs`;
+
+/** What a pending job is deduplicated on: one queued job per account and kind (per rendition and due time; per growth item). */
+export function dedupeKey(spec: JobSpec): string {
+  switch (spec.kind) {
+    case 'rendition_metrics':
+      return `rendition_metrics:${spec.renditionId}:${(spec.runAt ?? new Date(0)).toISOString()}`;
+    case 'follow':
+      return `follow:${spec.growthItemId}`;
+    default:
+      return `${spec.kind}:${spec.accountId}`;
+  }
+}
+
+/**
+ * Queues a job unless one with the same dedupe key is queued already (the
+ * partial unique index decides, so concurrent requests on any replica agree);
+ * answers the queued job either way, and wakes the workers.
+ */
+export async function enqueueJob(db: EntityManager, spec: JobSpec): Promise<{ id: string; created: boolean }> {
+  const key = dedupeKey(spec);
+  for (;;) {
+    const inserted: Array<{ id: string }> = await db.query(
+      `INSERT INTO sync_jobs (id, workspace_id, kind, dedupe_key, account_id, rendition_id, growth_item_id, state, run_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, now())
+       ON CONFLICT (dedupe_key) WHERE state = 'queued' DO NOTHING RETURNING id`,
+      [uuidv7(), spec.workspaceId, spec.kind, key, spec.accountId, spec.renditionId ?? null, spec.growthItemId ?? null, spec.runAt ?? new Date()],
+    );
+    if (inserted.length === 1) {
+      await db.query(`SELECT pg_notify($1, '')`, [syncChannel(await currentSchema(db))]);
+      return { id: inserted[0].id, created: true };
+    }
+    const [existing]: Array<{ id: string }> = await db.query(`SELECT id FROM sync_jobs WHERE dedupe_key = $1 AND state = 'queued'`, [key]);
+    // Claimed between the two statements: queue a new one.
+    if (existing) return { id: existing.id, created: false };
+  }
+}
+
+let schemaName: string | undefined;
+async function currentSchema(db: EntityManager): Promise<string> {
+  if (!schemaName) {
+    const [{ schema }]: Array<{ schema: string }> = await db.query(`SELECT current_schema() AS schema`);
+    schemaName = schema;
+  }
+  return schemaName;
+}

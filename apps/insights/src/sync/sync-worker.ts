@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { NotifiedSleep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import type { InsightsConfig } from '../config.js';
+import { DailyPlanner } from './daily-planner.js';
+import { backoffAt, ClaimedJob, JobEnd, JobRunner } from './job-runner.js';
+import { syncChannel } from './sync-jobs.js';
+
+/**
+ * The sync worker, one per insights replica. Due jobs are claimed in short
+ * transactions (`FOR UPDATE SKIP LOCKED`, then a lease of their own), so
+ * replicas share the work and never run the same job; the lease is renewed
+ * while a job runs, and a job whose replica died is claimed again once its
+ * lease has run out. A rate limit or an outage queues the job again at the
+ * network's reset time; the dedupe index keeps one queued job per key.
+ */
+@Injectable()
+export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly inFlight = new Map<string, { task?: Promise<void>; lease: string }>();
+  private running?: Promise<void>;
+  private stopped = false;
+  private heartbeat?: NodeJS.Timeout;
+  private readonly sleep: NotifiedSleep;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: JobRunner,
+    private readonly planner: DailyPlanner,
+    @Inject(SERVICE_CONFIG) private readonly config: InsightsConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+  ) {
+    this.sleep = new NotifiedSleep(dataSource, syncChannel, logger, 'sync worker');
+  }
+
+  onApplicationBootstrap(): void {
+    this.running = this.loop();
+    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(200, Math.floor(this.config.INSIGHTS_LEASE_MS / 3)));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.sleep.stop();
+    await this.running;
+    await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.task));
+    clearInterval(this.heartbeat);
+    this.sleep.close();
+  }
+
+  private async loop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      let delay = this.config.INSIGHTS_POLL_MS;
+      try {
+        await this.sleep.listen();
+        await this.planner.planIfDue();
+        const free = this.config.INSIGHTS_CONCURRENCY - this.inFlight.size;
+        const rows = await this.claim(free);
+        for (const row of rows) this.start(row);
+        if (rows.length === 0 || rows.length < free) delay = await this.untilNextDue(delay);
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
+        this.logger.warn({ err: error, retry_in_ms: delay }, 'sync worker could not claim jobs');
+      }
+      await this.sleep.pause(delay, failures === 0);
+    }
+  }
+
+  private async claim(limit: number): Promise<ClaimedJob[]> {
+    if (limit <= 0) return [];
+    return this.dataSource.query<ClaimedJob[]>(
+      `WITH due AS (
+         SELECT id FROM sync_jobs
+          WHERE (state = 'queued' AND run_at <= now()) OR (state = 'running' AND lease_expires_at < now() AND NOT (id = ANY($4::uuid[])))
+          ORDER BY run_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       UPDATE sync_jobs j SET state = 'running', lease_owner = $2 || '/' || gen_random_uuid(),
+              lease_expires_at = now() + make_interval(secs => $3::int / 1000.0), attempts = j.attempts + 1
+         FROM due WHERE j.id = due.id
+       RETURNING j.id, j.kind, j.workspace_id, j.account_id, j.rendition_id, j.growth_item_id, j.lease_owner AS lease, j.attempts`,
+      [limit, this.owner, this.config.INSIGHTS_LEASE_MS, [...this.inFlight.keys()]],
+    );
+  }
+
+  private async untilNextDue(poll: number): Promise<number> {
+    const [next]: Array<{ at: Date }> = await this.dataSource.query(
+      `SELECT run_at AS at FROM sync_jobs WHERE state = 'queued' AND run_at > now() ORDER BY run_at LIMIT 1`,
+    );
+    return next ? Math.max(0, Math.min(poll, next.at.getTime() - Date.now() + 5)) : poll;
+  }
+
+  private start(job: ClaimedJob): void {
+    const entry: { task?: Promise<void>; lease: string } = { lease: job.lease };
+    this.inFlight.set(job.id, entry);
+    entry.task = this.runner
+      .run(job)
+      .catch((error: unknown): JobEnd => {
+        this.logger.warn({ err: error, job_id: job.id, kind: job.kind }, 'sync job could not run; retrying later');
+        return { outcome: 'error', retryAt: backoffAt(job.attempts) };
+      })
+      .then((end) => this.finish(job, end))
+      .catch((error: unknown) => this.logger.error({ err: error, job_id: job.id }, 'sync job outcome not recorded; its lease will run out and it runs again'))
+      .finally(() => {
+        if (this.inFlight.get(job.id) === entry) this.inFlight.delete(job.id);
+        this.sleep.wake();
+      });
+  }
+
+  /**
+   * Done, or queued again at `retryAt`, while the lease is ours. When another
+   * job with the same key was queued meanwhile, that one covers it: this one ends.
+   */
+  private async finish(job: ClaimedJob, end: JobEnd): Promise<void> {
+    if (end.retryAt) {
+      const requeued: unknown[] = await this.dataSource.query(
+        `UPDATE sync_jobs j SET state = 'queued', run_at = $3, lease_owner = NULL, lease_expires_at = NULL, outcome = $4
+          WHERE j.id = $1 AND j.lease_owner = $2
+            AND NOT EXISTS (SELECT 1 FROM sync_jobs o WHERE o.dedupe_key = j.dedupe_key AND o.state = 'queued')
+          RETURNING j.id`,
+        [job.id, job.lease, end.retryAt, end.outcome],
+      );
+      if (requeued.length === 1) return;
+    }
+    await this.dataSource.query(
+      `UPDATE sync_jobs SET state = $3, outcome = $4, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2`,
+      [job.id, job.lease, end.outcome === 'ok' ? 'done' : 'failed', end.outcome],
+    );
+  }
+
+  private async renewLeases(): Promise<void> {
+    const leases = [...this.inFlight.values()].map((entry) => entry.lease);
+    if (leases.length === 0) return;
+    try {
+      await this.dataSource.query(
+        `UPDATE sync_jobs SET lease_expires_at = now() + make_interval(secs => $2::int / 1000.0) WHERE lease_owner = ANY($1::text[]) AND state = 'running'`,
+        [leases, this.config.INSIGHTS_LEASE_MS],
+      );
+    } catch (error) {
+      this.logger.warn({ err: error }, 'sync worker could not renew its leases');
+    }
+  }
+}
