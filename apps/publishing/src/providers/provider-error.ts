@@ -21,6 +21,8 @@ export interface ProviderCallDetails {
   status: number;
   /** From `Retry-After` or the network's rate-limit reset header, when it sent one. */
   retryAfterMs?: number;
+  /** The same wait as the time it ends (epoch ms): the network's reset time exactly, for answers that name it. */
+  retryAt?: number;
   /**
    * false only when the request certainly never reached the network
    * (connection refused, DNS, TLS, connect timeout); true once it may have.

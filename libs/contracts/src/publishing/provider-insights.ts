@@ -1,3 +1,7 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsDateString, IsInt, IsObject, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
+import { Optional } from '../common/optional.js';
+
 /**
  * Internal NATS requests the insights service makes of publishing (issue 15):
  * the network adapters and every account's grant live in publishing, so
@@ -76,6 +80,53 @@ export interface ProviderRecommendationsRequest extends ProviderAccountRequest {
 export interface ProviderFollowRequest extends ProviderAccountRequest {
   /** The network's id of the account to follow (a recommendation's `remote_account_id`). */
   remote_account_id: string;
+}
+
+// ---- request validation (publishing validates every payload with these; internal only, so no OpenAPI) ----
+
+const uuid = { message: '$property must be a UUID' };
+const integer = { message: '$property must be an integer' };
+
+/** Most ids or rows one request may name or ask for. */
+export const PROVIDER_INSIGHTS_MAX_PAGE = 1000;
+/** Most posts one post-metrics request may name. */
+export const PROVIDER_INSIGHTS_MAX_POSTS = 100;
+
+export class ListProviderAccountsInput implements ListProviderAccountsRequest {
+  @Optional() @IsUUID('all', uuid) workspace_id?: string;
+  @Optional() @IsArray() @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_PAGE) @IsUUID('all', { each: true, message: '$property must contain UUIDs' }) account_ids?: string[];
+  @Optional() @IsUUID('all', uuid) after_id?: string;
+  @Optional() @IsInt(integer) @Min(1) @Max(PROVIDER_INSIGHTS_MAX_PAGE) limit?: number;
+}
+
+export class PublishedRenditionsCursorInput {
+  @IsDateString({ strict: true }, { message: '$property must be an RFC 3339 date-time' }) published_at: string;
+  @IsUUID('all', uuid) rendition_id: string;
+}
+
+export class ListPublishedRenditionsInput implements ListPublishedRenditionsRequest {
+  @Optional() @IsUUID('all', uuid) workspace_id?: string;
+  @Optional() @IsUUID('all', uuid) social_account_id?: string;
+  @Optional() @IsArray() @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_PAGE) @IsUUID('all', { each: true, message: '$property must contain UUIDs' }) rendition_ids?: string[];
+  @Optional() @IsObject() @ValidateNested() @Type(() => PublishedRenditionsCursorInput) after?: PublishedRenditionsCursorInput;
+  @Optional() @IsInt(integer) @Min(1) @Max(PROVIDER_INSIGHTS_MAX_PAGE) limit?: number;
+}
+
+export class ProviderAccountInput implements ProviderAccountRequest {
+  @IsUUID('all', uuid) workspace_id: string;
+  @IsUUID('all', uuid) account_id: string;
+}
+
+export class ProviderPostMetricsInput extends ProviderAccountInput implements ProviderPostMetricsRequest {
+  @IsArray() @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_POSTS) @IsString({ each: true }) @Length(1, 2048, { each: true }) external_ids: string[];
+}
+
+export class ProviderRecommendationsInput extends ProviderAccountInput implements ProviderRecommendationsRequest {
+  @IsInt(integer) @Min(1) @Max(100) limit: number;
+}
+
+export class ProviderFollowInput extends ProviderAccountInput implements ProviderFollowRequest {
+  @IsString() @Length(1, 512) remote_account_id: string;
 }
 
 // ---- answers ----

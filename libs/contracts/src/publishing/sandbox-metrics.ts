@@ -58,3 +58,13 @@ export function sandboxFollowRecommendations(accountExternalId: string, limit: n
     };
   });
 }
+
+/**
+ * Following an account on the sandbox: `requested` when the peer approves its
+ * followers, which it does when its seeded follower count (from its id, the
+ * recommendation's `remoteAccountId`) is odd; `following` otherwise. The same
+ * id always answers the same.
+ */
+export function sandboxFollowState(remoteAccountId: string): 'following' | 'requested' {
+  return sandboxSeeded(remoteAccountId, 'followers', 20_000) % 2 === 1 ? 'requested' : 'following';
+}

@@ -6,6 +6,7 @@ import type { ProviderHttp } from '../provider-http.js';
 import { DeliveryError } from '../social-provider.js';
 import type {
   AccountMetrics,
+  FollowOutcome,
   FollowRecommendation,
   OutgoingMedia,
   OutgoingPost,
@@ -132,11 +133,17 @@ export class MastodonProvider extends OAuthProvider {
     return { followers: count(pick(answer, 'followers_count')), following: count(pick(answer, 'following_count')), posts: count(pick(answer, 'statuses_count')) };
   }
 
-  /** Mastodon counts no views: `views` is 0. */
+  /** Mastodon counts no views: `views` is 0. A status the server no longer has (404) is left out, as Bluesky's getPosts does. */
   override async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
     const metrics: PostMetrics[] = [];
     for (const externalId of externalIds) {
-      const answer = (await this.api(account, 'GET', `/api/v1/statuses/${encodeURIComponent(externalId)}`)).body;
+      let answer: unknown;
+      try {
+        answer = (await this.api(account, 'GET', `/api/v1/statuses/${encodeURIComponent(externalId)}`)).body;
+      } catch (error) {
+        if (error instanceof ProviderError && error.call?.status === 404) continue;
+        throw error;
+      }
       metrics.push({
         externalId,
         views: 0,
@@ -146,6 +153,12 @@ export class MastodonProvider extends OAuthProvider {
       });
     }
     return metrics;
+  }
+
+  /** POST /api/v1/accounts/:id/follow; the relationship says `requested` when the account approves its followers (locked). */
+  override async follow(account: ProviderAccount, remoteAccountId: string): Promise<FollowOutcome> {
+    const answer = (await this.api(account, 'POST', `/api/v1/accounts/${encodeURIComponent(remoteAccountId)}/follow`, { json: {} })).body;
+    return pick(answer, 'requested') === true && pick(answer, 'following') !== true ? 'requested' : 'following';
   }
 
   /** The server's suggestions (`/api/v2/suggestions`), in its order; the score falls with the rank. */
