@@ -62,6 +62,13 @@ export const deliveryTestEnvironment = (): Record<string, string> => ({
   DELIVERY_CONCURRENCY: '4',
 });
 
+/** The insights sync worker tuned for tests: quick polls, a short lease (a dead replica's jobs are taken over in seconds). */
+export const insightsTestEnvironment = (): Record<string, string> => ({
+  INSIGHTS_POLL_MS: '200',
+  INSIGHTS_LEASE_MS: '3000',
+  INSIGHTS_CONCURRENCY: '4',
+});
+
 /** Starts every app as its own process and waits until the gateway's /ready says 200. */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const env = environmentFor(options);

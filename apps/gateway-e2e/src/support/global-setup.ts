@@ -9,6 +9,7 @@ import {
   fakeNetworkEnvironment,
   createTemporaryDatabase,
   deliveryTestEnvironment,
+  insightsTestEnvironment,
   findNatsServer,
   freePort,
   NATS_INSTALL_HINT,
@@ -90,6 +91,8 @@ export default async function globalSetup() {
       MEDIA_SWEEP_INTERVAL_MS: '1000',
       // Short leases, polls and retries: delivery suites wait seconds, not minutes.
       ...deliveryTestEnvironment(),
+      // Sync jobs poll and take over quickly too.
+      ...insightsTestEnvironment(),
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {

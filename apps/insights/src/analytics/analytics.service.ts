@@ -124,7 +124,7 @@ export class AnalyticsService {
     await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     const accountIds = input.account_id
       ? [(await this.accounts.require(input.workspace_id, input.account_id)).id]
-      : (await this.accounts.listWorkspace(input.workspace_id)).filter((a) => a.status === 'connected').map((a) => a.id);
+      : (await this.accounts.listWorkspace(input.workspace_id)).map((a) => a.id);
     if (accountIds.length === 0) return { job_id: '', status: 'done' };
     const jobs = await this.dataSource.transaction(async (db) => {
       const ids: string[] = [];

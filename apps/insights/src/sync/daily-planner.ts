@@ -39,7 +39,7 @@ export class DailyPlanner {
       do {
         const page = await this.provider.listAccounts({ limit: 500, ...(after ? { after_id: after } : {}) });
         await rememberAccounts(db, page.accounts);
-        for (const account of page.accounts.filter((a) => a.status === 'connected')) {
+        for (const account of page.accounts) {
           await enqueueJob(db, { kind: 'account_metrics', workspaceId: account.workspace_id, accountId: account.id });
           await enqueueJob(db, { kind: 'growth_refresh', workspaceId: account.workspace_id, accountId: account.id });
           count += 1;
