@@ -251,7 +251,8 @@ describe('insights: stored analytics (E24, contract §7)', () => {
       [{ cursor: 'garbage' }, 'query.cursor'],
       [{ color: 'red' }, 'query.color'],
     ] as const) {
-      expect(locations(expectProblem(await get(query as Record<string, string | number>), 422))).toEqual([location]);
+      // Every problem found names the parameter (a non-integer limit breaks several of its rules at once).
+      expect([...new Set(locations(expectProblem(await get(query as Record<string, string | number>), 422)))]).toEqual([location]);
     }
     expect(locations(expectProblem(await call('GET', '/analytics', { token: tenant.owner.token }), 422))).toEqual(['query.workspace_id']);
     expectProblem(await get({ account_id: randomUUID() }), 404, 'not_found');

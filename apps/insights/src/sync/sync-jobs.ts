@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 
 export type JobKind = 'growth_refresh' | 'account_metrics' | 'rendition_metrics' | 'follow';
@@ -43,7 +43,7 @@ export async function enqueueJob(db: EntityManager, spec: JobSpec): Promise<{ id
       [uuidv7(), spec.workspaceId, spec.kind, key, spec.accountId, spec.renditionId ?? null, spec.growthItemId ?? null, spec.runAt ?? new Date()],
     );
     if (inserted.length === 1) {
-      await db.query(`SELECT pg_notify($1, '')`, [syncChannel(await currentSchema(db))]);
+      await db.query(`SELECT pg_notify(current_schema() || '_sync_jobs', '')`);
       return { id: inserted[0].id, created: true };
     }
     const [existing]: Array<{ id: string }> = await db.query(`SELECT id FROM sync_jobs WHERE dedupe_key = $1 AND state = 'queued'`, [key]);
@@ -52,11 +52,8 @@ export async function enqueueJob(db: EntityManager, spec: JobSpec): Promise<{ id
   }
 }
 
-let schemaName: string | undefined;
-async function currentSchema(db: EntityManager): Promise<string> {
-  if (!schemaName) {
-    const [{ schema }]: Array<{ schema: string }> = await db.query(`SELECT current_schema() AS schema`);
-    schemaName = schema;
-  }
-  return schemaName;
+/** The rows an UPDATE … RETURNING changed (TypeORM answers `[rows, count]` for an UPDATE). */
+export async function updatedRows<T = { id: string }>(db: EntityManager | DataSource, sql: string, params: unknown[]): Promise<T[]> {
+  const [rows] = (await db.query(sql, params)) as [T[], number];
+  return rows;
 }

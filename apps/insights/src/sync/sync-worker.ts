@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import type { InsightsConfig } from '../config.js';
 import { DailyPlanner } from './daily-planner.js';
 import { backoffAt, ClaimedJob, JobEnd, JobRunner } from './job-runner.js';
-import { syncChannel } from './sync-jobs.js';
+import { syncChannel, updatedRows } from './sync-jobs.js';
 
 /**
  * The sync worker, one per insights replica. Due jobs are claimed in short
@@ -73,7 +73,8 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
 
   private async claim(limit: number): Promise<ClaimedJob[]> {
     if (limit <= 0) return [];
-    return this.dataSource.query<ClaimedJob[]>(
+    return updatedRows<ClaimedJob>(
+      this.dataSource,
       `WITH due AS (
          SELECT id FROM sync_jobs
           WHERE (state = 'queued' AND run_at <= now()) OR (state = 'running' AND lease_expires_at < now() AND NOT (id = ANY($4::uuid[])))
@@ -116,7 +117,8 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
    */
   private async finish(job: ClaimedJob, end: JobEnd): Promise<void> {
     if (end.retryAt) {
-      const requeued: unknown[] = await this.dataSource.query(
+      const requeued = await updatedRows(
+        this.dataSource,
         `UPDATE sync_jobs j SET state = 'queued', run_at = $3, lease_owner = NULL, lease_expires_at = NULL, outcome = $4
           WHERE j.id = $1 AND j.lease_owner = $2
             AND NOT EXISTS (SELECT 1 FROM sync_jobs o WHERE o.dedupe_key = j.dedupe_key AND o.state = 'queued')

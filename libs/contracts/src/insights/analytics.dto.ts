@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsIn, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { Optional } from '../common/optional.js';
 import { IsQueryInteger } from '../common/query-integer.js';
@@ -28,7 +29,8 @@ export class AnalyticsQuery {
 
   @ApiPropertyOptional({ type: 'integer', enum: ANALYTICS_DAYS, default: 30, description: 'reporting window in days, ending today (UTC)' })
   @Optional()
-  @IsQueryInteger()
+  // Digits become a number; anything else stays and fails the one check (a single error per location).
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value))
   @IsIn(ANALYTICS_DAYS as unknown as number[], { message: '$property must be one of 7, 30, 90' })
   days?: number;
 
