@@ -12,7 +12,7 @@ export const MEASUREMENT_OFFSETS_MS = [0, 3_600_000, 86_400_000, 7 * 86_400_000]
  * accounts insights does not know yet make the account known (its name
  * follows the next listing).
  */
-export async function rememberRenditions(db: EntityManager, renditions: PublishedRenditionSummary[]): Promise<void> {
+export async function rememberRenditions(db: EntityManager, renditions: PublishedRenditionSummary[], options: { measureNow: boolean } = { measureNow: true }): Promise<void> {
   for (const r of renditions) {
     await db.query(
       `INSERT INTO accounts (id, workspace_id, platform) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
@@ -26,13 +26,18 @@ export async function rememberRenditions(db: EntityManager, renditions: Publishe
        RETURNING (xmax = 0) AS created`,
       [r.rendition_id, r.workspace_id, r.publication_id, r.social_account_id, r.platform, r.title, r.excerpt, r.content_profile, r.external_id, r.external_url, r.published_at],
     );
-    if ((inserted[0] as { created: boolean } | undefined)?.created) await scheduleMeasurements(db, r);
+    if ((inserted[0] as { created: boolean } | undefined)?.created) await scheduleMeasurements(db, r, options.measureNow);
   }
 }
 
-export async function scheduleMeasurements(db: EntityManager, r: { rendition_id: string; workspace_id: string; social_account_id: string; published_at: string }) {
+/** `measureNow` false: the caller measures it itself (the account metrics job that discovered it). */
+export async function scheduleMeasurements(
+  db: EntityManager,
+  r: { rendition_id: string; workspace_id: string; social_account_id: string; published_at: string },
+  measureNow: boolean,
+) {
   const published = Date.parse(r.published_at);
-  for (const offset of MEASUREMENT_OFFSETS_MS) {
+  for (const offset of MEASUREMENT_OFFSETS_MS.slice(measureNow ? 0 : 1)) {
     const runAt = new Date(published + offset);
     // Measurements long past (a backfilled rendition) collapse into the immediate one.
     if (offset > 0 && runAt.getTime() < Date.now()) continue;

@@ -225,7 +225,7 @@ export class JobRunner {
         limit: PAGE,
         ...(after ? { after } : {}),
       });
-      await rememberRenditions(this.dataSource.manager, page.renditions as PublishedRenditionSummary[]);
+      await rememberRenditions(this.dataSource.manager, page.renditions as PublishedRenditionSummary[], { measureNow: false });
       if (!page.next_after || page.renditions.length === 0) return;
       after = page.next_after;
     }
