@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
+import { benchInsightsAnalytics, benchInsightsSync, type InsightsFigures } from './insights.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
 
 const CONNECTIONS = 50;
@@ -25,7 +26,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
 // `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only)
-// or `scheduler` (delivery of 10,000 renditions only).
+// `scheduler` (delivery of 10,000 renditions only), `insights-analytics` (E24 over 50 accounts and 5,000 renditions)
+// or `insights-sync` (a metrics sync of 1,000 sandbox accounts).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -219,6 +221,14 @@ async function main(): Promise<void> {
     if (!scheduler.met) process.exitCode = 1;
     return;
   }
+  if (ONLY === 'insights-analytics' || ONLY === 'insights-sync') {
+    const { token } = await register(baseUrl);
+    const insights: InsightsFigures =
+      ONLY === 'insights-analytics' ? { analytics: await benchInsightsAnalytics(baseUrl, databaseUrl, token) } : { sync: await benchInsightsSync(baseUrl, databaseUrl, token) };
+    writeResults({ machine, idleBefore: idle, insights });
+    if (insights.analytics && !insights.analytics.met) process.exitCode = 1;
+    return;
+  }
   if (ONLY === 'admin-users') {
     directory = await benchDirectory(baseUrl, databaseUrl);
     writeResults({ machine, idleBefore: idle, directory });
@@ -303,15 +313,17 @@ async function main(): Promise<void> {
     });
 
     let media: MediaUploadFigures | undefined;
+    let insights: InsightsFigures | undefined;
     if (ONLY === 'all') {
       directory = await benchDirectory(baseUrl, databaseUrl);
       media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, publications.writeTo);
       scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
+      insights = { analytics: await benchInsightsAnalytics(baseUrl, databaseUrl, token), sync: await benchInsightsSync(baseUrl, databaseUrl, token) };
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler });
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, insights });
     const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
-    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met)) process.exitCode = 1;
+    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || (insights?.analytics && !insights.analytics.met)) process.exitCode = 1;
   } finally {
     killBaseline();
   }
