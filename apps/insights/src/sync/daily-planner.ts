@@ -8,6 +8,7 @@ import { enqueueJob } from './sync-jobs.js';
 
 /** How often a replica checks whether today was planned. */
 const CHECK_EVERY_MS = 60_000;
+const RETRY_AFTER_FAILURE_MS = 5_000;
 
 /**
  * Every connected account is synced daily: the first replica to find today
@@ -28,7 +29,8 @@ export class DailyPlanner {
 
   async planIfDue(): Promise<void> {
     if (Date.now() < this.nextCheck) return;
-    this.nextCheck = Date.now() + CHECK_EVERY_MS;
+    // After a failure (publishing not up yet) the next try comes sooner than the next check.
+    this.nextCheck = Date.now() + RETRY_AFTER_FAILURE_MS;
     const planned = await this.dataSource.transaction(async (db) => {
       const claimed: unknown[] = await db.query(
         `INSERT INTO planner_runs (day, planned_at, accounts) VALUES ((now() AT TIME ZONE 'UTC')::date, now(), 0) ON CONFLICT DO NOTHING RETURNING day`,
@@ -49,6 +51,7 @@ export class DailyPlanner {
       await db.query(`UPDATE planner_runs SET accounts = $1 WHERE day = (now() AT TIME ZONE 'UTC')::date`, [count]);
       return count;
     });
+    this.nextCheck = Date.now() + CHECK_EVERY_MS;
     if (planned >= 0) this.logger.info({ accounts: planned }, 'planned the daily sync');
   }
 }

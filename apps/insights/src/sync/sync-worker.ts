@@ -56,7 +56,8 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
       let delay = this.config.INSIGHTS_POLL_MS;
       try {
         await this.sleep.listen();
-        await this.planner.planIfDue();
+        // Planning needs publishing; a planner that cannot reach it must not stop the claiming.
+        await this.planner.planIfDue().catch((error: unknown) => this.logger.warn({ err: error }, 'daily sync planning failed; retrying shortly'));
         const free = this.config.INSIGHTS_CONCURRENCY - this.inFlight.size;
         const rows = await this.claim(free);
         for (const row of rows) this.start(row);
