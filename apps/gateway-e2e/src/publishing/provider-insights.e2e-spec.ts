@@ -215,10 +215,10 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     });
 
     it('answers sandboxFollowRecommendations and follows one with sandboxFollowState', async () => {
-      const answer = await rpc.ask(P.recommendations, { ...ref(), limit: 7 });
+      const answer = await rpc.ask(P.recommendations, { ...ref(), limit: 20 });
       expect(answer).toEqual({
         status: 'ok',
-        data: sandboxFollowRecommendations(externalId, 7).map((r) => ({
+        data: sandboxFollowRecommendations(externalId, 20).map((r) => ({
           remote_account_id: r.remoteAccountId,
           handle: r.handle,
           display_name: r.displayName,
@@ -238,7 +238,7 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
         expect(followed).toEqual({ status: 'ok', data: { follow_state: sandboxFollowState(recommendation.remote_account_id) } });
         states.add(followed.data.follow_state);
       }
-      // Seven peers: both outcomes occur (the rule is odd/even seeded followers).
+      // Twenty peers: both outcomes occur (odd/even seeded followers; all twenty alike is a 2^-19 chance).
       expect([...states].sort()).toEqual(['following', 'requested']);
     });
 
@@ -284,15 +284,42 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     });
   });
 
+  it('networks whose adapters offer none of this (OAuth networks) answer unsupported for every call, never pretending', async () => {
+    const tenant = await createTenant();
+    // An X account as the OAuth connect stores it (its grant does not matter: nothing is asked of X).
+    const id = randomUUID();
+    await db.query(
+      `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url, status, credentials, connected_by, created_at, updated_at)
+       VALUES ($1, $2, 'x', $3, 'ada_x', 'Ada', '', '', 'active', '', $4, now(), now())`,
+      [id, tenant.workspaceId, `x-${randomUUID()}`, tenant.owner.id],
+    );
+    const ref = { workspace_id: tenant.workspaceId, account_id: id };
+    const requests: Array<[string, Record<string, unknown>, string]> = [
+      [P.accountMetrics, {}, 'Account metrics'],
+      [P.postMetrics, { external_ids: ['1'] }, 'Post metrics'],
+      [P.recommendations, { limit: 3 }, 'Follow recommendations'],
+      [P.follow, { remote_account_id: '12' }, 'Following accounts'],
+    ];
+    for (const [pattern, extra, capability] of requests) {
+      expect(await rpc.ask(pattern, { ...ref, ...extra })).toEqual({
+        status: 'unsupported',
+        code: 'provider_capability_unavailable',
+        message: `${capability} is not available for x accounts yet.`,
+      });
+    }
+    expect(await accountStatus(tenant, id)).toBe('active');
+  });
+
   describe('mastodon', () => {
     /** A mastodon account connected through the OAuth flow; the fake server knows its token. */
-    async function connectMastodon(tenant: Tenant, counters: { followers_count?: number; following_count?: number } = {}) {
+    async function connectMastodon(tenant: Tenant, counters: { followers_count?: number; following_count?: number } = {}, scope?: string) {
       const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
       const username = `ada_${randomBytes(4).toString('hex')}`;
       const remote = await mastodonAccount({ access_token: tokens.access_token, username, display_name: 'Ada', ...counters });
       const started = await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl } });
       expect(started.status).toBe(200);
-      const code = await approveAtNetwork(started.body.authorization_url, { client_secret: clientSecret, ...tokens, profile: { id: remote.id, username } });
+      const tokenResponse = scope === undefined ? {} : { token_response: { ...tokens, token_type: 'bearer', expires_in: 7200, scope } };
+      const code = await approveAtNetwork(started.body.authorization_url, { client_secret: clientSecret, ...tokens, profile: { id: remote.id, username }, ...tokenResponse });
       const connected = await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, { token: tenant.owner.token });
       expect(connected.status).toBe(201);
       return { account: connected.body, remote };
@@ -320,6 +347,24 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       expect(await rpc.ask(P.follow, { ...ref, remote_account_id: peer.id })).toEqual({ status: 'ok', data: { follow_state: 'requested' } });
       expect((await mastodonFollows()).filter((follow) => follow.account_id === remote.id)).toEqual([{ account_id: remote.id, target_id: peer.id, requested: true }]);
       expect(await rpc.ask(P.follow, { ...ref, remote_account_id: '31337' })).toMatchObject({ status: 'not_found' });
+    });
+
+    it('a grant without write:follows answers permission_required naming it, sends nothing, and leaves the account active', async () => {
+      const tenant = await createTenant();
+      const granted = 'read:accounts read:statuses read:follows write:statuses write:media';
+      const { account, remote } = await connectMastodon(tenant, {}, granted);
+      const peer = await mastodonAccount({ access_token: `at-${randomUUID()}`, username: `peer_${randomBytes(3).toString('hex')}` });
+      expect((await rpc.ask(P.listAccounts, { account_ids: [account.id] })).accounts[0]).toMatchObject({ platform: 'mastodon', scopes: granted.split(' '), status: 'active' });
+      expect(await rpc.ask(P.follow, { workspace_id: tenant.workspaceId, account_id: account.id, remote_account_id: peer.id })).toEqual({
+        status: 'permission_required',
+        missing_scopes: ['write:follows'],
+        code: 'provider_scope_missing',
+        message: expect.any(String),
+      });
+      expect((await mastodonFollows()).filter((follow) => follow.account_id === remote.id)).toEqual([]);
+      expect(await accountStatus(tenant, account.id)).toBe('active');
+      // The rest still works with this grant.
+      expect(await rpc.ask(P.accountMetrics, { workspace_id: tenant.workspaceId, account_id: account.id })).toMatchObject({ status: 'ok' });
     });
 
     it("429 is rate_limited until the server's X-RateLimit-Reset; 5xx is temporarily_unavailable; nothing changes on the account", async () => {

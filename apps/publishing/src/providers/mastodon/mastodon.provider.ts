@@ -1,7 +1,7 @@
 import { deliveryCall } from '../delivery-failure.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
-import { ProviderError } from '../provider-error.js';
+import { MissingScopes, ProviderError } from '../provider-error.js';
 import type { ProviderHttp } from '../provider-http.js';
 import { DeliveryError } from '../social-provider.js';
 import type {
@@ -30,6 +30,8 @@ const IDEMPOTENCY_WINDOW_MS = 55 * 60_000;
 const CLOCK_SKEW_MS = 5 * 60_000;
 /** Statuses of the account read when reconciling (Mastodon's page maximum). */
 const RECONCILE_PAGE = 40;
+/** Scopes that allow POST /api/v1/accounts/:id/follow (`follow` and `write` are Mastodon's older, wider ones). */
+const FOLLOW_SCOPES = ['write:follows', 'write', 'follow'];
 /** Statuses read at once for post metrics. */
 const POST_READS_IN_FLIGHT = 6;
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
@@ -171,6 +173,11 @@ export class MastodonProvider extends OAuthProvider {
 
   /** POST /api/v1/accounts/:id/follow; the relationship says `requested` when the account approves its followers (locked). */
   override async follow(account: ProviderAccount, remoteAccountId: string): Promise<FollowOutcome> {
+    // Grants name their scopes; one without a follow scope is refused before anything is sent (the server would answer 403).
+    const scopes = account.grant?.scopes ?? [];
+    if (scopes.length > 0 && !scopes.some((scope) => FOLLOW_SCOPES.includes(scope))) {
+      throw new MissingScopes(['write:follows'], 'The account was connected without permission to follow accounts; connect it again to grant it.');
+    }
     const answer = (await this.api(account, 'POST', `/api/v1/accounts/${encodeURIComponent(remoteAccountId)}/follow`, { json: {} })).body;
     return pick(answer, 'requested') === true && pick(answer, 'following') !== true ? 'requested' : 'following';
   }
