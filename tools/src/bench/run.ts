@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
 import { benchInsightsAnalytics, benchInsightsSync, type InsightsFigures } from './insights.js';
+import { benchProviderInsights, type ProviderInsightsRow } from './provider-insights.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
 
 const CONNECTIONS = 50;
@@ -25,9 +26,9 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 // The issue's targets.
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
-// `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only)
-// `scheduler` (delivery of 10,000 renditions only), `insights-analytics` (E24 over 50 accounts and 5,000 renditions)
-// or `insights-sync` (a metrics sync of 1,000 sandbox accounts).
+// `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only),
+// `scheduler` (delivery of 10,000 renditions only), `provider-insights` (insights' internal requests to publishing only),
+// `insights-analytics` (E24 over 50 accounts and 5,000 renditions) or `insights-sync` (a metrics sync of 1,000 sandbox accounts).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -221,6 +222,13 @@ async function main(): Promise<void> {
     if (!scheduler.met) process.exitCode = 1;
     return;
   }
+  let providerInsights: { rows: ProviderInsightsRow[]; met: boolean } | undefined;
+  if (ONLY === 'provider-insights') {
+    providerInsights = await benchProviderInsights(baseUrl, databaseUrl, natsUrl, (await register(baseUrl)).token);
+    writeResults({ machine, idleBefore: idle, providerInsights });
+    if (!providerInsights.met) process.exitCode = 1;
+    return;
+  }
   if (ONLY === 'insights-analytics' || ONLY === 'insights-sync') {
     const { token } = await register(baseUrl);
     const insights: InsightsFigures =
@@ -318,12 +326,14 @@ async function main(): Promise<void> {
       directory = await benchDirectory(baseUrl, databaseUrl);
       media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, publications.writeTo);
       scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
+      providerInsights = await benchProviderInsights(baseUrl, databaseUrl, natsUrl, token);
       insights = { analytics: await benchInsightsAnalytics(baseUrl, databaseUrl, token), sync: await benchInsightsSync(baseUrl, databaseUrl, token) };
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, insights });
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, providerInsights, insights });
     const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
-    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || (insights?.analytics && !insights.analytics.met)) process.exitCode = 1;
+    const insightsMissed = (providerInsights && !providerInsights.met) || (insights?.analytics && !insights.analytics.met);
+    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || insightsMissed) process.exitCode = 1;
   } finally {
     killBaseline();
   }

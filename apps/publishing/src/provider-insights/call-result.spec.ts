@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { problems } from '@social/platform';
-import { capabilityUnavailable, ProviderError } from '../providers/provider-error.js';
+import { capabilityUnavailable, MissingScopes, ProviderError } from '../providers/provider-error.js';
 import { DeliveryError } from '../providers/social-provider.js';
 import { DEFAULT_RETRY_MS, toFailedCall } from './call-result.js';
 
@@ -40,6 +40,13 @@ describe('toFailedCall', () => {
         reconnect: true,
       });
     }
+  });
+
+  it('a grant without the scope an operation needs: permission_required naming it, the account left active', () => {
+    expect(map(new MissingScopes(['write:follows'], 'Connect it again to follow.'))).toEqual({
+      result: { status: 'permission_required', missing_scopes: ['write:follows'], code: 'provider_scope_missing', message: 'Connect it again to follow.' },
+      reconnect: false,
+    });
   });
 
   it('a missing provider app is not the account\'s fault: failed, never marked', () => {

@@ -1,6 +1,6 @@
 import type { ProviderCallResult } from '@social/contracts';
 import { Problem } from '@social/platform';
-import { ProviderError } from '../providers/provider-error.js';
+import { MissingScopes, ProviderError } from '../providers/provider-error.js';
 import { DeliveryError } from '../providers/social-provider.js';
 
 /** When the network names no wait (a 429 without reset headers, a 5xx): ask again in a minute. */
@@ -20,7 +20,9 @@ const at = (now: number, waitMs: number | undefined) => new Date(now + (waitMs ?
  * - 429 → `rate_limited`, `retry_at` the network's reset (`Retry-After`,
  *   `X-RateLimit-Reset`, `ratelimit-reset`), else now + 60 s;
  * - 401/403, a refused grant or renewal, no grant → `permission_required`
- *   (`reconnect`: the account is marked `reconnect_required`), except a
+ *   (`reconnect`: the account is marked `reconnect_required`); a grant without
+ *   the operation's scope (MissingScopes) → `permission_required` naming them,
+ *   the account left active (publishing still works); a
  *   missing provider app (`provider_not_configured`: not the account's fault) → `failed`;
  * - 404 → `not_found`; a capability the adapter lacks → `unsupported`;
  * - 5xx, a timeout, an unreachable network, an outcome in doubt → `temporarily_unavailable`;
@@ -50,6 +52,10 @@ export function toFailedCall(error: unknown, platform: string, now = Date.now())
   const unsupported = (message: string): FailedCall => ({ result: { status: 'unsupported', code: 'provider_capability_unavailable', message }, reconnect: false });
 
   if (error instanceof Problem && error.code === 'provider_capability_unavailable') return unsupported(error.detail);
+  if (error instanceof MissingScopes) {
+    // Publishing still works with this grant: the account stays active; connecting it again grants the scopes.
+    return { result: { status: 'permission_required', missing_scopes: error.scopes, code: 'provider_scope_missing', message: error.message }, reconnect: false };
+  }
   if (error instanceof DeliveryError) {
     const failure = error.failure;
     if (failure.outcome === 'retryable') {

@@ -86,7 +86,7 @@ export class ProviderInsightsService {
     if (input.workspace_id !== undefined) where.push(`p.workspace_id = ${param(input.workspace_id.toLowerCase())}`);
     if (input.social_account_id !== undefined) where.push(`r.social_account_id = ${param(input.social_account_id.toLowerCase())}`);
     if (input.rendition_ids !== undefined) where.push(`r.id = ANY(${param(input.rendition_ids.map((id) => id.toLowerCase()))}::uuid[])`);
-    if (input.after !== undefined) {
+    if (input.after) {
       where.push(`(r.published_at, r.id) > (${param(new Date(input.after.published_at))}::timestamptz, ${param(input.after.rendition_id.toLowerCase())}::uuid)`);
     }
     const rows: RenditionRow[] = await this.dataSource.query(

@@ -44,6 +44,22 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * The account's grant lacks what an operation needs (a Mastodon account
+ * connected before `write:follows` was asked for): nothing was sent. The
+ * account stays active (publishing still works); connecting it again grants
+ * the scopes.
+ */
+export class MissingScopes extends Error {
+  constructor(
+    readonly scopes: string[],
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MissingScopes';
+  }
+}
+
 /** An OAuth `error` member worth repeating to a client: a short snake_case code, never free text. */
 export function oauthErrorCode(body: unknown): string | undefined {
   const error = (body as { error?: unknown } | null)?.error;

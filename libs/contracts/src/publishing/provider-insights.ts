@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDateString, IsInt, IsObject, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDateString, IsInt, IsObject, IsString, IsUUID, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { Optional } from '../common/optional.js';
 
 /**
@@ -55,8 +55,8 @@ export interface ListPublishedRenditionsRequest {
   workspace_id?: string;
   social_account_id?: string;
   rendition_ids?: string[];
-  /** Keyset: renditions published after this (published_at, rendition_id) pair. */
-  after?: { published_at: string; rendition_id: string };
+  /** Keyset: renditions published after this (published_at, rendition_id) pair; absent or null: from the oldest (so the previous page's `next_after` may be passed as it is). */
+  after?: { published_at: string; rendition_id: string } | null;
   /** 1–1000, default 500. */
   limit?: number;
 }
@@ -108,7 +108,12 @@ export class ListPublishedRenditionsInput implements ListPublishedRenditionsRequ
   @Optional() @IsUUID('all', uuid) workspace_id?: string;
   @Optional() @IsUUID('all', uuid) social_account_id?: string;
   @Optional() @IsArray() @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_PAGE) @IsUUID('all', { each: true, message: '$property must contain UUIDs' }) rendition_ids?: string[];
-  @Optional() @IsObject() @ValidateNested() @Type(() => PublishedRenditionsCursorInput) after?: PublishedRenditionsCursorInput;
+  /** null is the first page too: a caller may pass the previous page's `next_after` as it is. */
+  @ValidateIf((_object, value) => value !== undefined && value !== null)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PublishedRenditionsCursorInput)
+  after?: PublishedRenditionsCursorInput | null;
   @Optional() @IsInt(integer) @Min(1) @Max(PROVIDER_INSIGHTS_MAX_PAGE) limit?: number;
 }
 

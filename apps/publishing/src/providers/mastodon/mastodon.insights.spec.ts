@@ -72,6 +72,17 @@ describe('Mastodon insights calls (against a fake Mastodon server)', () => {
     ]);
   });
 
+  it('reads many statuses a few at a time and answers them in the order asked; one failing status fails the call', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 15; i += 1) ids.push(await publish(`post ${i} ${randomUUID()}`));
+    for (const [i, id] of ids.entries()) await control('POST', `/statuses/${id}/counts`, { favourites_count: i });
+    const answer = await provider.fetchPostMetrics(account, [...ids].reverse());
+    expect(answer.map((metrics) => [metrics.externalId, metrics.likes])).toEqual([...ids].reverse().map((id) => [id, ids.indexOf(id)]));
+    await control('POST', '/failures', { path: `/api/v1/statuses/${ids[7]}`, status: 503 });
+    const error = await caught(provider.fetchPostMetrics(account, ids));
+    expect(toFailedCall(error, 'mastodon').result).toMatchObject({ status: 'temporarily_unavailable', code: 'provider_error' });
+  });
+
   it("answers the server's suggestions with their counters, at most `limit`", async () => {
     const all = await provider.fetchFollowRecommendations(account, 10);
     expect(all.map((recommendation) => recommendation.remoteAccountId)).toEqual([grace.id, linus.id]);
@@ -88,6 +99,14 @@ describe('Mastodon insights calls (against a fake Mastodon server)', () => {
       { account_id: me, target_id: grace.id, requested: false },
       { account_id: me, target_id: linus.id, requested: true },
     ]);
+  });
+
+  it('a grant naming its scopes without write:follows is refused before anything is sent; wider scopes (write, follow) may follow', async () => {
+    const narrow = { ...account, grant: { ...account.grant!, scopes: ['read:accounts', 'write:statuses'] } };
+    const error = await caught(provider.follow(narrow, grace.id));
+    expect(toFailedCall(error, 'mastodon')).toMatchObject({ result: { status: 'permission_required', missing_scopes: ['write:follows'], code: 'provider_scope_missing' }, reconnect: false });
+    expect(await control('GET', '/follows')).toEqual([]);
+    await expect(provider.follow({ ...account, grant: { ...account.grant!, scopes: ['read', 'write'] } }, grace.id)).resolves.toBe('following');
   });
 
   it('an unknown account to follow is not_found', async () => {
