@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sandboxAccountMetrics, sandboxPostMetrics } from '@social/contracts';
 import { call, eventually, expectProblem, locations, RFC3339_MS } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
-import { analyticsUrl, analyticsWhen, publishToSandbox, sandboxExternalId } from '../support/insights.js';
+import { analyticsUrl, analyticsWhen, publishNowTo, sandboxExternalId } from '../support/insights.js';
 import { connectSandboxAccount } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
@@ -28,8 +28,8 @@ describe('insights: stored analytics (E24, contract §7)', () => {
       await connectSandboxAccount(tenant.owner.token, tenant.workspaceId, names[0]),
       await connectSandboxAccount(tenant.owner.token, tenant.workspaceId, names[1]),
     ];
-    const a = await publishToSandbox(tenant.owner.token, tenant.workspaceId, [accounts[0].id, accounts[1].id], 'Publication A for analytics');
-    const b = await publishToSandbox(tenant.owner.token, tenant.workspaceId, [accounts[0].id], 'Publication B for analytics');
+    const a = await publishNowTo(tenant.owner.token, tenant.workspaceId, [accounts[0].id, accounts[1].id], 'Publication A for analytics');
+    const b = await publishNowTo(tenant.owner.token, tenant.workspaceId, [accounts[0].id], 'Publication B for analytics');
     const refresh = await call('POST', '/analytics/refresh', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId } });
     expect(refresh.status).toBe(202);
     const body = await analyticsWhen(

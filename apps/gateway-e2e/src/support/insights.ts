@@ -39,8 +39,8 @@ export async function analyticsWhen(token: string, url: string, done: (body: any
   return last;
 }
 
-/** Publishes a new publication now to the accounts on the sandbox and returns it once published (renditions with external ids). */
-export async function publishToSandbox(token: string, workspaceId: string, accountIds: string[], text: string): Promise<any> {
+/** Publishes a new publication now to the accounts and returns it once published (renditions with external ids). */
+export async function publishNowTo(token: string, workspaceId: string, accountIds: string[], text: string): Promise<any> {
   const publication = await createPublication(token, workspaceId, { source_text: text, title: text.slice(0, 40) });
   const started = await publishNow(token, publication.id, { expected_revision: 1, account_ids: accountIds });
   expect(started.status).toBe(200);
