@@ -11,9 +11,10 @@ import { ProviderClient } from './sync/provider-client.js';
 import { SyncWorker } from './sync/sync-worker.js';
 import { AccountDisconnectedHandler } from './tenancy/account-disconnected.handler.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
+import { PendingWorkHandler } from './tenancy/pending-work.handler.js';
 
 @Module({
-  controllers: [GrowthHandler, AnalyticsHandler],
+  controllers: [GrowthHandler, AnalyticsHandler, PendingWorkHandler],
   providers: [
     ProviderClient,
     AccountDirectory,

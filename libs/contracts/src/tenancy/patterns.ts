@@ -1,4 +1,5 @@
 import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
+import { INSIGHTS_SERVICE } from '../insights/patterns.js';
 import { PUBLISHING_SERVICE } from '../publishing/patterns.js';
 
 /** Organizations, workspaces, memberships and invitations live in the accounts service. */
@@ -43,6 +44,7 @@ export const ORGANIZATION_DELETED_SUBJECT = 'durable.tenancy.organization-delete
 /**
  * The services that own work tied to workspaces and answer `pendingWorkPattern`.
  * Accounts reports its undelivered purge events; publishing its scheduled
- * publications and the writes to social networks in flight.
+ * publications and the writes to social networks in flight; insights its
+ * queued sync jobs and the follows being sent.
  */
-export const PENDING_WORK_SERVICES = [ACCOUNTS_SERVICE, PUBLISHING_SERVICE] as const;
+export const PENDING_WORK_SERVICES = [ACCOUNTS_SERVICE, PUBLISHING_SERVICE, INSIGHTS_SERVICE] as const;
