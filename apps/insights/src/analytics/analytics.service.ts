@@ -81,6 +81,7 @@ interface TotalsRow {
   previous_engagement: string | null;
   first_collected: Date | null;
   last_collected: Date | null;
+  days: DayRow[];
 }
 
 interface PublicationRow {
@@ -155,38 +156,33 @@ export class AnalyticsService {
     const base = [workspaceId, start, accountId, native];
     const where = `r.workspace_id = $1 AND r.published_at >= $2 AND ($3::uuid IS NULL OR r.social_account_id = $3) AND $4::boolean`;
 
-    const [accountRows, days_, totals, content, publications] = await Promise.all([
+    const [accountRows, [total], content, publications] = await Promise.all([
       this.accountRows(workspaceId, accountId, start),
-      this.dataSource.query<DayRow[]>(
-        `WITH f AS (SELECT r.id, r.publication_id, r.title, r.platform, r.views, r.engagement, to_char(r.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS d
-                      FROM renditions r WHERE ${where}),
-              ranked AS (SELECT f.*, row_number() OVER (PARTITION BY d ORDER BY views DESC, id DESC) AS rv,
-                                row_number() OVER (PARTITION BY d ORDER BY engagement DESC, id DESC) AS re FROM f)
-         SELECT d, sum(views) AS views, sum(engagement) AS engagement,
-                json_agg(json_build_object('key', id, 'label', title, 'platform', platform, 'publication_id', publication_id, 'value', views) ORDER BY rv) FILTER (WHERE rv <= 5) AS view_items,
-                json_agg(json_build_object('key', id, 'label', title, 'platform', platform, 'publication_id', publication_id, 'value', engagement) ORDER BY re) FILTER (WHERE re <= 5) AS engagement_items
-           FROM ranked GROUP BY d ORDER BY d`,
-        base,
-      ),
+      // One scan of the window: the daily trends with their top contributors, and the totals; the previous window only sums.
       this.dataSource.query<TotalsRow[]>(
-        `SELECT count(*) FILTER (WHERE r.published_at >= $2)::int AS total,
-                count(r.collected_at) FILTER (WHERE r.published_at >= $2)::int AS measured,
-                sum(r.views) FILTER (WHERE r.published_at >= $2) AS views,
-                sum(r.engagement) FILTER (WHERE r.published_at >= $2) AS engagement,
-                count(DISTINCT r.publication_id) FILTER (WHERE r.published_at >= $2)::int AS publications,
-                count(DISTINCT r.social_account_id) FILTER (WHERE r.published_at >= $2)::int AS destinations,
-                sum(r.views) FILTER (WHERE r.published_at < $2) AS previous_views,
-                sum(r.engagement) FILTER (WHERE r.published_at < $2) AS previous_engagement,
-                min(r.collected_at) FILTER (WHERE r.published_at >= $2) AS first_collected,
-                max(r.collected_at) FILTER (WHERE r.published_at >= $2) AS last_collected
-           FROM renditions r
-          WHERE r.workspace_id = $1 AND r.published_at >= $5 AND ($3::uuid IS NULL OR r.social_account_id = $3) AND $4::boolean`,
+        `WITH f AS MATERIALIZED (
+                SELECT r.id, r.publication_id, r.social_account_id, r.title, r.platform, r.views, r.engagement, r.collected_at,
+                       to_char(r.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS d
+                  FROM renditions r WHERE ${where}),
+              ranked AS (SELECT f.*, row_number() OVER (PARTITION BY d ORDER BY views DESC, id DESC) AS rv,
+                                row_number() OVER (PARTITION BY d ORDER BY engagement DESC, id DESC) AS re FROM f),
+              days AS (
+                SELECT d, sum(views) AS views, sum(engagement) AS engagement,
+                       json_agg(json_build_object('key', id, 'label', title, 'platform', platform, 'publication_id', publication_id, 'value', views) ORDER BY rv) FILTER (WHERE rv <= 5) AS view_items,
+                       json_agg(json_build_object('key', id, 'label', title, 'platform', platform, 'publication_id', publication_id, 'value', engagement) ORDER BY re) FILTER (WHERE re <= 5) AS engagement_items
+                  FROM ranked GROUP BY d)
+         SELECT t.*, p.previous_views, p.previous_engagement, (SELECT coalesce(json_agg(days ORDER BY d), '[]'::json) FROM days) AS days
+           FROM (SELECT count(*)::int AS total, count(collected_at)::int AS measured, sum(views) AS views, sum(engagement) AS engagement,
+                        count(DISTINCT publication_id)::int AS publications, count(DISTINCT social_account_id)::int AS destinations,
+                        min(collected_at) AS first_collected, max(collected_at) AS last_collected FROM f) t,
+                (SELECT sum(r.views) AS previous_views, sum(r.engagement) AS previous_engagement FROM renditions r
+                  WHERE r.workspace_id = $1 AND r.published_at >= $5 AND r.published_at < $2 AND ($3::uuid IS NULL OR r.social_account_id = $3) AND $4::boolean) p`,
         [...base, previousStart],
       ),
       this.contentPage(where, base, sort, limit, position?.l === 'c' ? position : null),
       this.publicationPage(where, base, sort, limit, position?.l === 'p' ? position : null),
     ]);
-    const [total] = totals;
+    const days_ = total.days;
     const top = await this.topEngagement(where, base, total.measured);
 
     const accounts = accountRows.map((row) => this.toAccount(row, now));
