@@ -23,7 +23,7 @@ describe('AnalyticsService (E24) over stored history', () => {
   let service: AnalyticsService;
   const principal = { userId: randomUUID() } as Principal;
   const workspace = randomUUID();
-  const accounts = [randomUUID(), randomUUID()];
+  const accounts: string[] = [randomUUID(), randomUUID()];
   /** views, likes, comments, reposts; days ago. */
   const renditions = [
     { daysAgo: 1, account: 0, views: 100, likes: 10, comments: 2, reposts: 1 },
