@@ -236,6 +236,8 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       for (const recommendation of answer.data) {
         const followed = await rpc.ask(P.follow, { ...ref(), remote_account_id: recommendation.remote_account_id });
         expect(followed).toEqual({ status: 'ok', data: { follow_state: sandboxFollowState(recommendation.remote_account_id) } });
+        // The documented rule, against the count the recommendation showed: odd followers approve their followers.
+        expect(followed.data.follow_state).toBe(recommendation.followers_count % 2 === 1 ? 'requested' : 'following');
         states.add(followed.data.follow_state);
       }
       // Twenty peers: both outcomes occur (odd/even seeded followers; all twenty alike is a 2^-19 chance).
