@@ -169,6 +169,28 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       expect(byIds).toEqual({ renditions: [], next_after: null });
     });
 
+    it("a thread's excerpt is what was sent first (at most 200 characters)", async () => {
+      const created = await createPublication(a.owner.token, a.workspaceId, { content_profile: 'thread', title: '', source_text: '' });
+      const first = `Thread opener ${randomUUID()} ${'x'.repeat(240)}`;
+      const patched = await call('PATCH', `/publications/${created.id}`, {
+        token: a.owner.token,
+        body: { expected_revision: created.revision, segments: [{ body: first }, { body: `Second part ${randomUUID()}` }] },
+      });
+      expect(patched.status).toBe(200);
+      const started = await publishNow(a.owner.token, created.id, { expected_revision: patched.body.revision, account_ids: [second.id] });
+      expect(started.status).toBe(200);
+      const done = await publicationWhen(a.owner.token, created.id, settled, 20_000);
+      expect(done.status).toBe('published');
+      const { rows } = await db.query(
+        `SELECT s.body FROM publishing.rendition_segments s WHERE s.rendition_id = $1 ORDER BY s.position LIMIT 1`,
+        [done.renditions[0].id],
+      );
+      const page = await rpc.ask(P.listPublishedRenditions, { rendition_ids: [done.renditions[0].id] });
+      expect(page.renditions).toEqual([expect.objectContaining({ rendition_id: done.renditions[0].id, content_profile: 'thread', excerpt: rows[0].body.slice(0, 200) })]);
+      expect(page.renditions[0].excerpt.startsWith('Thread opener')).toBe(true);
+      expect(page.renditions[0].excerpt).toHaveLength(200);
+    });
+
     it('refuses bad payloads with 422 naming each member, never a 500 or a hang', async () => {
       const bad = await rpc.problem(P.listAccounts, { workspace_id: 'nope', limit: 0, after_id: 7, extra: true });
       expect(bad.status).toBe(422);
