@@ -283,7 +283,9 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       }
       case 'app.bsky.actor.getSuggestions': {
         const limit = Number(query.get('limit') ?? 50);
+        // The newest accounts first (a suite sharing the fake with others finds the ones it just made within the page).
         const actors = [...accounts.values()]
+          .reverse()
           .filter((candidate) => candidate.did !== did)
           .slice(0, limit)
           .map((other) => ({ did: other.did, handle: other.handle, displayName: other.display_name ?? '', description: 'Suggested by the fake', avatar: profile(other).avatar }));
