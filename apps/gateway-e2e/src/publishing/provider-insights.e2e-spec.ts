@@ -13,7 +13,7 @@ import { adminCall, registerAdmin } from '../support/admin.js';
 import { call, eventually, RFC3339_MS, TestUser } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { publicationWhen, publishNow, settled } from '../support/delivery.js';
-import { clearBlueskyFailures, createBlueskyAccount, failNextAtBluesky, setBlueskyPostCounts } from '../support/fake-bluesky.js';
+import { clearBlueskyFailures, createBlueskyAccount, expireBlueskyAccessTokens, failNextAtBluesky, setBlueskyPostCounts } from '../support/fake-bluesky.js';
 import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonFollows, setMastodonStatusCounts } from '../support/fake-mastodon.js';
 import { approveAtNetwork, clearNetworkFailures } from '../support/fake-network.js';
 import { accountEvents, publishingRpc, PublishingRpc } from '../support/provider-insights.js';
@@ -467,6 +467,18 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       const reset = Math.floor(Date.now() / 1000) + 240;
       await failNextAtBluesky({ path: '/xrpc/app.bsky.actor.getProfile', status: 429, headers: { 'ratelimit-reset': String(reset) }, body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' } });
       expect(await rpc.ask(P.accountMetrics, ref)).toEqual({ status: 'rate_limited', retry_at: new Date(reset * 1000).toISOString(), code: 'provider_rate_limited', message: expect.any(String) });
+    });
+
+    it('an expired session is renewed on the way (ExpiredToken → refreshSession), and the answer is ok', async () => {
+      const tenant = await createTenant();
+      const { account } = await connectBluesky(tenant);
+      const sealed = async () => (await db.query(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [account.id])).rows[0].credentials;
+      const before = await sealed();
+      await expireBlueskyAccessTokens();
+      expect(await rpc.ask(P.accountMetrics, { workspace_id: tenant.workspaceId, account_id: account.id })).toEqual({ status: 'ok', data: { followers: 77, following: 12, posts: 0 } });
+      // The renewed session was stored for the next call.
+      expect(await sealed()).not.toBe(before);
+      expect(await accountStatus(tenant, account.id)).toBe('active');
     });
 
     it('a refused session (401) answers permission_required and the account reads reconnect_required', async () => {
