@@ -259,7 +259,9 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
         const actor = query.get('actor') ?? '';
         const target = byDid(actor) ?? [...accounts.values()].find((candidate) => candidate.handle === actor);
         if (!target) return sendJson(res, 400, { error: 'InvalidRequest', message: 'Profile not found' });
-        return answer(200, profile(target));
+        // The viewer's relationship, as the AppView answers it: the follow record's URI when the caller follows the target.
+        const following = records.find((record) => record.did === did && record.collection === 'app.bsky.graph.follow' && record.value.subject === target.did);
+        return answer(200, { ...profile(target), viewer: { muted: false, blockedBy: false, ...(following ? { following: following.uri } : {}) } });
       }
       case 'app.bsky.feed.getPosts': {
         const posts = query
@@ -281,7 +283,9 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       }
       case 'app.bsky.actor.getSuggestions': {
         const limit = Number(query.get('limit') ?? 50);
+        // The newest accounts first (a suite sharing the fake with others finds the ones it just made within the page).
         const actors = [...accounts.values()]
+          .reverse()
           .filter((candidate) => candidate.did !== did)
           .slice(0, limit)
           .map((other) => ({ did: other.did, handle: other.handle, displayName: other.display_name ?? '', description: 'Suggested by the fake', avatar: profile(other).avatar }));

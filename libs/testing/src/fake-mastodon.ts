@@ -279,8 +279,9 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
     }
     if (method === 'GET' && path === '/api/v2/suggestions') {
       const limit = Math.min(Number(url.searchParams.get('limit') ?? 40), 80);
-      // One entry per account (an account may be known by several tokens), never the caller.
-      const others = [...new Map([...accounts.values()].filter((candidate) => candidate.id !== account.id).map((other) => [other.id, other])).values()];
+      // One entry per account (an account may be known by several tokens), never the caller; the newest first
+      // (a suite sharing the fake with others finds the accounts it just made within the page).
+      const others = [...new Map([...accounts.values()].filter((candidate) => candidate.id !== account.id).map((other) => [other.id, other])).values()].reverse();
       return answer(200, others.slice(0, limit).map((other) => ({ source: 'global', sources: ['featured'], account: accountJson(other) })));
     }
     const follow = /^\/api\/v1\/accounts\/([^/]+)\/follow$/.exec(path);

@@ -13,7 +13,7 @@ import { adminCall, registerAdmin } from '../support/admin.js';
 import { call, eventually, RFC3339_MS, TestUser } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { publicationWhen, publishNow, settled } from '../support/delivery.js';
-import { clearBlueskyFailures, createBlueskyAccount, failNextAtBluesky, setBlueskyPostCounts } from '../support/fake-bluesky.js';
+import { clearBlueskyFailures, createBlueskyAccount, expireBlueskyAccessTokens, failNextAtBluesky, setBlueskyPostCounts } from '../support/fake-bluesky.js';
 import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonFollows, setMastodonStatusCounts } from '../support/fake-mastodon.js';
 import { approveAtNetwork, clearNetworkFailures } from '../support/fake-network.js';
 import { accountEvents, publishingRpc, PublishingRpc } from '../support/provider-insights.js';
@@ -169,6 +169,28 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       expect(byIds).toEqual({ renditions: [], next_after: null });
     });
 
+    it("a thread's excerpt is what was sent first (at most 200 characters)", async () => {
+      const created = await createPublication(a.owner.token, a.workspaceId, { content_profile: 'thread', title: '', source_text: '' });
+      const first = `Thread opener ${randomUUID()} ${'x'.repeat(240)}`;
+      const patched = await call('PATCH', `/publications/${created.id}`, {
+        token: a.owner.token,
+        body: { expected_revision: created.revision, segments: [{ body: first }, { body: `Second part ${randomUUID()}` }] },
+      });
+      expect(patched.status).toBe(200);
+      const started = await publishNow(a.owner.token, created.id, { expected_revision: patched.body.revision, account_ids: [second.id] });
+      expect(started.status).toBe(200);
+      const done = await publicationWhen(a.owner.token, created.id, settled, 20_000);
+      expect(done.status).toBe('published');
+      const { rows } = await db.query(
+        `SELECT s.body FROM publishing.rendition_segments s WHERE s.rendition_id = $1 ORDER BY s.position LIMIT 1`,
+        [done.renditions[0].id],
+      );
+      const page = await rpc.ask(P.listPublishedRenditions, { rendition_ids: [done.renditions[0].id] });
+      expect(page.renditions).toEqual([expect.objectContaining({ rendition_id: done.renditions[0].id, content_profile: 'thread', excerpt: rows[0].body.slice(0, 200) })]);
+      expect(page.renditions[0].excerpt.startsWith('Thread opener')).toBe(true);
+      expect(page.renditions[0].excerpt).toHaveLength(200);
+    });
+
     it('refuses bad payloads with 422 naming each member, never a 500 or a hang', async () => {
       const bad = await rpc.problem(P.listAccounts, { workspace_id: 'nope', limit: 0, after_id: 7, extra: true });
       expect(bad.status).toBe(422);
@@ -236,6 +258,8 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       for (const recommendation of answer.data) {
         const followed = await rpc.ask(P.follow, { ...ref(), remote_account_id: recommendation.remote_account_id });
         expect(followed).toEqual({ status: 'ok', data: { follow_state: sandboxFollowState(recommendation.remote_account_id) } });
+        // The documented rule, against the count the recommendation showed: odd followers approve their followers.
+        expect(followed.data.follow_state).toBe(recommendation.followers_count % 2 === 1 ? 'requested' : 'following');
         states.add(followed.data.follow_state);
       }
       // Twenty peers: both outcomes occur (odd/even seeded followers; all twenty alike is a 2^-19 chance).
@@ -443,6 +467,18 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       const reset = Math.floor(Date.now() / 1000) + 240;
       await failNextAtBluesky({ path: '/xrpc/app.bsky.actor.getProfile', status: 429, headers: { 'ratelimit-reset': String(reset) }, body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' } });
       expect(await rpc.ask(P.accountMetrics, ref)).toEqual({ status: 'rate_limited', retry_at: new Date(reset * 1000).toISOString(), code: 'provider_rate_limited', message: expect.any(String) });
+    });
+
+    it('an expired session is renewed on the way (ExpiredToken → refreshSession), and the answer is ok', async () => {
+      const tenant = await createTenant();
+      const { account } = await connectBluesky(tenant);
+      const sealed = async () => (await db.query(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [account.id])).rows[0].credentials;
+      const before = await sealed();
+      await expireBlueskyAccessTokens();
+      expect(await rpc.ask(P.accountMetrics, { workspace_id: tenant.workspaceId, account_id: account.id })).toEqual({ status: 'ok', data: { followers: 77, following: 12, posts: 0 } });
+      // The renewed session was stored for the next call.
+      expect(await sealed()).not.toBe(before);
+      expect(await accountStatus(tenant, account.id)).toBe('active');
     });
 
     it('a refused session (401) answers permission_required and the account reads reconnect_required', async () => {

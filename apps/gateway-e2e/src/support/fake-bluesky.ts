@@ -31,3 +31,8 @@ export async function clearBlueskyFailures(): Promise<void> {
 export async function setBlueskyPostCounts(uri: string, counts: FakeBlueskyPostCounts): Promise<void> {
   await control('POST', '/post-counts', { uri, ...counts });
 }
+
+/** Every access token the PDS issued so far expires now (the adapter must renew the session). */
+export async function expireBlueskyAccessTokens(): Promise<void> {
+  await control('POST', '/expire-access');
+}

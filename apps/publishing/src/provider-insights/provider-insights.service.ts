@@ -174,11 +174,9 @@ export class ProviderInsightsService {
     const provider = this.registry.get(row.platform);
     if (!provider) return { status: 'unsupported', code: 'provider_capability_unavailable', message: `${row.platform} is not available on this instance.` };
     try {
-      const account = await this.accounts.find(row.id);
-      if (!account) throw new Problem(404, 'account_not_found', 'No such social account in this workspace.');
+      const account = await this.accounts.ready(row);
       return { status: 'ok', data: await run(provider, account) };
     } catch (error) {
-      if (error instanceof Problem && error.code === 'account_not_found') throw error;
       const failed = toFailedCall(error, row.platform);
       if (failed.result.status === 'failed' && failed.result.code === 'provider_call_failed') {
         this.logger?.error({ err: error, accountId: row.id, platform: row.platform }, 'insights provider call failed unexpectedly');

@@ -143,7 +143,7 @@ export interface ProviderAccountSummary {
   username: string;
   display_name: string;
   avatar_url: string;
-  /** The account's connection status (`connected`, `reconnect_required`, …). */
+  /** The account's connection status as publishing stores it: `active` or `reconnect_required` (SOCIAL_ACCOUNT_STATUSES). */
   status: string;
   /** Granted scopes, where the network reports them ([] otherwise). */
   scopes: string[];

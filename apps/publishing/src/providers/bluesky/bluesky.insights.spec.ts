@@ -80,10 +80,13 @@ describe('Bluesky insights calls (against a fake PDS)', () => {
 
   it('follows by creating an app.bsky.graph.follow record naming the DID', async () => {
     await expect(provider.follow(account, graceDid)).resolves.toBe('following');
-    const follows = ((await control('GET', '/records')) as FakeBlueskyRecord[]).filter((record) => record.collection === 'app.bsky.graph.follow');
-    expect(follows).toEqual([expect.objectContaining({ did: account.externalId, value: expect.objectContaining({ $type: 'app.bsky.graph.follow', subject: graceDid }) })]);
-    // Not a DID: the PDS refuses the record (400), which is a plain failure.
-    expect(toFailedCall(await caught(provider.follow(account, 'grace.bsky.social')), 'bluesky').result).toMatchObject({ status: 'failed', code: 'provider_rejected' });
+    const follows = async () => ((await control('GET', '/records')) as FakeBlueskyRecord[]).filter((record) => record.collection === 'app.bsky.graph.follow');
+    expect(await follows()).toEqual([expect.objectContaining({ did: account.externalId, value: expect.objectContaining({ $type: 'app.bsky.graph.follow', subject: graceDid }) })]);
+    // Following again: the profile says so already; no second record.
+    await expect(provider.follow(account, graceDid)).resolves.toBe('following');
+    expect(await follows()).toHaveLength(1);
+    // An account the AppView has no profile for is not_found.
+    expect(toFailedCall(await caught(provider.follow(account, 'did:plc:nobodyhere0000000000000')), 'bluesky').result).toMatchObject({ status: 'not_found' });
   });
 
   it("429 is rate_limited until the PDS's ratelimit-reset (epoch seconds), exactly", async () => {

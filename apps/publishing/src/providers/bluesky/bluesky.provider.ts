@@ -247,9 +247,25 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     }));
   }
 
-  /** An `app.bsky.graph.follow` record naming the DID; Bluesky has no follow requests, so always `following`. */
+  /**
+   * An `app.bsky.graph.follow` record naming the DID, unless the profile says
+   * the account follows it already (a second record would be a duplicate
+   * follow). Bluesky has no follow requests: always `following`. A DID the
+   * AppView has no profile for (400 "Profile not found") is a 404.
+   */
   async follow(account: ProviderAccount, remoteAccountId: string): Promise<FollowOutcome> {
-    await this.call(account, { grant: requireGrant(account) }, (agent) =>
+    const session = { grant: requireGrant(account) };
+    let profile: unknown;
+    try {
+      profile = await this.call(account, session, (agent) => agent.app.bsky.actor.getProfile({ actor: remoteAccountId }));
+    } catch (error) {
+      if (error instanceof ProviderError && error.failure === 'refused' && error.call?.status === 400) {
+        throw new ProviderError('refused', 'bluesky has no such account.', error.networkCode, { ...error.call, status: 404 });
+      }
+      throw error;
+    }
+    if (text(pick(pick(profile, 'viewer'), 'following'))) return 'following';
+    await this.call(account, session, (agent) =>
       agent.com.atproto.repo.createRecord({
         repo: account.externalId,
         collection: FOLLOW_COLLECTION,
