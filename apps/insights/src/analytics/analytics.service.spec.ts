@@ -185,4 +185,27 @@ describe('AnalyticsService (E24) over stored history', () => {
     expect(await refused(newest.publication_next_cursor, { sort: 'newest', account_id: accounts[0] })).toMatchObject({ status: 422 });
     await expect(service.overview(principal, { workspace_id: workspace, account_id: randomUUID() })).rejects.toMatchObject({ status: 404 });
   });
+
+  it('shrinks pages that would not fit in one NATS message; their cursors continue after the last item kept', async () => {
+    const budget = AnalyticsService.answerBudgetBytes;
+    AnalyticsService.answerBudgetBytes = 12_000;
+    try {
+      const fitted = await service.overview(principal, { workspace_id: workspace, sort: 'views' });
+      expect(Buffer.byteLength(JSON.stringify(fitted))).toBeLessThanOrEqual(12_000 + 8_000);
+      expect(fitted.content.length).toBeLessThan(4);
+      expect(fitted.content_next_cursor).not.toBe('');
+      const seen = fitted.content.map((c) => c.rendition_id);
+      let cursor = fitted.content_next_cursor;
+      while (cursor) {
+        const page = await service.overview(principal, { workspace_id: workspace, sort: 'views', cursor });
+        seen.push(...page.content.map((c) => c.rendition_id));
+        cursor = page.content_next_cursor;
+      }
+      AnalyticsService.answerBudgetBytes = budget;
+      const whole = await service.overview(principal, { workspace_id: workspace, sort: 'views' });
+      expect(seen).toEqual(whole.content.map((c) => c.rendition_id));
+    } finally {
+      AnalyticsService.answerBudgetBytes = budget;
+    }
+  });
 });

@@ -23,6 +23,8 @@ import { enqueueJob } from '../sync/sync-jobs.js';
 import { iso, metadata, RENDITION_COLUMNS, RenditionRow, STALE_AFTER_MS, toContentItem } from './analytics-rows.js';
 
 const DAY_MS = 86_400_000;
+/** A generous bound on the bytes of one content item, account, or trend day as JSON (measured: 2.5 KB, 2 KB with 30 days, 0.8 KB). */
+const ITEM_BYTES = 3_000;
 type Sort = 'engagement' | 'views' | 'newest';
 
 /** Where a page of content (`c`) or publications (`p`) ends: the last item's sort key and id. */
@@ -109,6 +111,8 @@ const utcDay = (at: number) => new Date(Math.floor(at / DAY_MS) * DAY_MS);
  */
 @Injectable()
 export class AnalyticsService {
+  /** Room left under NATS's 1 MiB message limit for the envelope and the gateway's additions. */
+  static answerBudgetBytes = 768 * 1024;
   private readonly cursors: CursorCodec;
 
   constructor(
@@ -188,12 +192,15 @@ export class AnalyticsService {
     const accounts = accountRows.map((row) => this.toAccount(row, now));
     const followerSeries = sumSeries(accountRows);
     const contentItems = content.rows.map((row) => toContentItem(row, now));
+    const contentCursor = (row: RenditionRow) => this.cursors.encode({ l: 'c', ...keyOf(sort, row), id: row.id }, filters);
+    const publicationCursor = (row: PublicationRow) =>
+      this.cursors.encode({ l: 'p', ...keyOf(sort, { engagement: row.engagement, views: row.views, published_at: row.sort_at }), id: row.publication_id }, filters);
     const lastContent = content.rows.at(-1);
     const lastPublication = publications.rows.at(-1);
     const accountSynced = accountRows.map((a) => a.last_success_at?.getTime() ?? 0);
     const lastSynced = Math.max(0, total.last_collected?.getTime() ?? 0, ...accountSynced);
 
-    return {
+    const overview: AnalyticsOverview = {
       range_days: days,
       source,
       account_growth_scope: 'account_wide',
@@ -225,17 +232,34 @@ export class AnalyticsService {
       },
       content: contentItems,
       content_total: total.total,
-      content_next_cursor:
-        content.more && lastContent ? this.cursors.encode({ l: 'c', ...keyOf(sort, lastContent), id: lastContent.id }, filters) : '',
+      content_next_cursor: content.more && lastContent ? contentCursor(lastContent) : '',
       publications: publications.rows.map((p) => this.toPublication(p, publications.renditions.get(p.publication_id) ?? [], now)),
       publication_total: total.publications,
-      publication_next_cursor:
-        publications.more && lastPublication
-          ? this.cursors.encode({ l: 'p', ...keyOf(sort, { engagement: lastPublication.engagement, views: lastPublication.views, published_at: lastPublication.sort_at }), id: lastPublication.publication_id }, filters)
-          : '',
+      publication_next_cursor: publications.more && lastPublication ? publicationCursor(lastPublication) : '',
       coverage: accountRows.map((row) => this.toCoverage(row)),
       insights: this.insights(total, top, start, now),
     };
+    // NATS carries at most 1 MiB: pages shrink (halving) until the answer fits, their cursors continuing after the last item kept.
+    // Serialized only when a rough bound says it may not fit (the common answer is far below).
+    const renditionsListed = overview.content.length + overview.publications.reduce((sum, p) => sum + p.renditions.length + 1, 0);
+    const bound = ITEM_BYTES * (renditionsListed + overview.accounts.length * (1 + days / 30) + overview.trends.views.length + overview.coverage.length);
+    while (
+      bound > AnalyticsService.answerBudgetBytes &&
+      (overview.content.length > 1 || overview.publications.length > 1) &&
+      Buffer.byteLength(JSON.stringify(overview)) > AnalyticsService.answerBudgetBytes
+    ) {
+      if (overview.content.length > 1) {
+        const keep = Math.ceil(overview.content.length / 2);
+        overview.content = overview.content.slice(0, keep);
+        overview.content_next_cursor = contentCursor(content.rows[keep - 1]);
+      }
+      if (overview.publications.length > 1) {
+        const keep = Math.ceil(overview.publications.length / 2);
+        overview.publications = overview.publications.slice(0, keep);
+        overview.publication_next_cursor = publicationCursor(publications.rows[keep - 1]);
+      }
+    }
+    return overview;
   }
 
   private accountRows(workspaceId: string, accountId: string | null, start: Date): Promise<AccountRow[]> {
