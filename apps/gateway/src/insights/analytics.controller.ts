@@ -24,7 +24,7 @@ export class AnalyticsController {
       "Account growth (followers, `follower_series`, `trends.followers`) is account-wide whatever `source`: one snapshot per account per day, `follower_delta` the window's last minus its first. " +
       "Summary deltas of content metrics compare with the content published in the previous window of the same length. impressions and reach are not reported by any network yet (0, measured 0). " +
       '`cursor` takes either next cursor: `content_next_cursor` pages content (publications stay on their first page), `publication_next_cursor` pages publications; ' +
-      'both are bound to workspace_id, days, account_id, source and sort (422 otherwise). An account_id that is not a connected account of the workspace is 404.',
+      'both are bound to workspace_id, days, account_id, source and sort (422 otherwise). A page holds at most `limit` items, fewer when the answer would pass 768 KB (follow its cursor). An account_id that is not a connected account of the workspace is 404.',
   })
   @Returns(AnalyticsOverview)
   @Refuses(403, 404, 422)
