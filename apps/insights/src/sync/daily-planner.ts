@@ -15,7 +15,8 @@ const RETRY_AFTER_FAILURE_MS = 5_000;
  * unplanned inserts today's `planner_runs` row and, in the same transaction,
  * pages through every connected account (publishing's listing) and queues
  * its account metrics and growth refresh. The row lock makes the others skip
- * it; a replica dying midway rolls back, and another plans the day.
+ * it; a replica dying midway rolls back, and another plans the day. The
+ * same transaction drops jobs that finished more than a week ago.
  */
 @Injectable()
 export class DailyPlanner {
@@ -49,6 +50,8 @@ export class DailyPlanner {
         after = page.next_after_id;
       } while (after);
       await db.query(`UPDATE planner_runs SET accounts = $1 WHERE day = (now() AT TIME ZONE 'UTC')::date`, [count]);
+      // Finished jobs are kept a week (what ran, and how it ended), then dropped.
+      await db.query(`DELETE FROM sync_jobs WHERE state IN ('done', 'failed') AND finished_at < now() - interval '7 days'`);
       return count;
     });
     this.nextCheck = Date.now() + CHECK_EVERY_MS;

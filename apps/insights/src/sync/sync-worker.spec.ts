@@ -256,6 +256,8 @@ describe('insights sync jobs', () => {
 
   it('plans the day once across replicas: every account gets its metrics and growth jobs', async () => {
     const accounts = Array.from({ length: 3 }, () => account());
+    const old = (await enqueueJob(dataSource.manager, { kind: 'growth_refresh', workspaceId: randomUUID(), accountId: randomUUID() })).id;
+    await dataSource.query(`UPDATE sync_jobs SET state = 'done', finished_at = now() - interval '8 days' WHERE id = $1`, [old]);
     const planners = [new DailyPlanner(dataSource, client, logger), new DailyPlanner(dataSource, client, logger)];
     await Promise.all(planners.map((p) => p.planIfDue()));
     const jobs = await dataSource.query(`SELECT kind, account_id FROM sync_jobs ORDER BY kind, account_id`);
@@ -263,6 +265,8 @@ describe('insights sync jobs', () => {
       ['account_metrics', 'growth_refresh'].flatMap((kind) => accounts.map((a) => ({ kind, account_id: a.id })).sort((x, y) => x.account_id.localeCompare(y.account_id))),
     );
     expect(await dataSource.query(`SELECT accounts FROM planner_runs`)).toEqual([{ accounts: 3 }]);
+    // A job finished over a week ago went with the planning.
+    expect(await job(old)).toBeUndefined();
   });
 
   it('a disconnected account loses its jobs and stored insights; redelivery changes nothing', async () => {
