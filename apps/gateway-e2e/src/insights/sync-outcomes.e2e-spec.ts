@@ -91,6 +91,23 @@ describe('insights: sync outcomes through a real network adapter (issue 15)', ()
     expect(second.body.job_id).toBe(first.body.job_id);
   });
 
+  it('a rate-limited growth refresh is recorded in the sync state and stays the one queued refresh until the reset', async () => {
+    const tenant = await createTenant();
+    const { account } = await connectMastodon(tenant);
+    const reset = new Date(Date.now() + 7 * 60_000).toISOString();
+    await failNextAtMastodon({ path: '/api/v2/suggestions', status: 429, headers: { 'x-ratelimit-reset': reset }, body: { error: 'Too many requests' } });
+    const refresh = () => call('POST', '/growth/refresh', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, account_id: account.id } });
+    const first = await refresh();
+    expect(first.status).toBe(202);
+    const growth = await growthWhen(tenant.owner.token, tenant.workspaceId, account.id, (b) => b.sync_state.status === 'rate_limited');
+    expect(growth).toMatchObject({ items: [], sync_state: { error_code: 'provider_rate_limited', last_success_at: null, last_attempted_at: expect.stringMatching(RFC3339_MS) } });
+    const second = await refresh();
+    expect(second.status).toBe(202);
+    expect(second.body).toEqual({ $schema: expect.any(String), job_id: first.body.job_id, status: 'queued' });
+    // The state still tells why nothing was refreshed.
+    expect((await call('GET', growthUrl(tenant.workspaceId, account.id), { token: tenant.owner.token })).body.sync_state.status).toBe('rate_limited');
+  });
+
   it('a refused grant is permission_required for analytics and growth, and publishing raises account needs-attention', async () => {
     const tenant = await createTenant();
     const { account } = await connectMastodon(tenant);

@@ -148,7 +148,8 @@ export class GrowthService {
     const account = await this.accounts.require(input.workspace_id, input.account_id);
     const job = await this.dataSource.transaction(async (db) => {
       const queued = await enqueueJob(db, { kind: 'growth_refresh', workspaceId: account.workspaceId, accountId: account.id });
-      await ensureGrowthState(db, account.id, 'queued');
+      // A refresh already queued (e.g. waiting for a rate limit's reset) keeps the state its last attempt recorded.
+      if (queued.created) await ensureGrowthState(db, account.id, 'queued');
       return queued;
     });
     return { job_id: job.id, status: 'queued' };
