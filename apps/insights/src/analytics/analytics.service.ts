@@ -417,7 +417,18 @@ export class AnalyticsService {
       period,
     };
     if (!top) {
-      return [{ ...base, status: 'unavailable', reason: 'missing_measurements', value: 0, account_id: '', platform: '', username: '', content: null }];
+      const content = {
+        account_id: '',
+        platform: '',
+        username: '',
+        title: '',
+        excerpt: '',
+        reference: { account_content_id: '', type: 'native' },
+        source: 'native',
+        published_at: null,
+        collected_at: null,
+      };
+      return [{ ...base, status: 'unavailable', reason: 'missing_measurements', value: 0, account_id: '', platform: '', username: '', content }];
     }
     return [
       {

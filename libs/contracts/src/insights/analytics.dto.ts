@@ -243,7 +243,7 @@ export class Insight {
   @ApiProperty({ type: 'integer', description: 'content items compared' }) comparison_sample: number;
   @ApiProperty({ type: 'integer', description: 'accounts the compared content went to' }) destination_count: number;
   @ApiProperty({ type: 'integer', description: 'content items with measurements' }) measured_count: number;
-  @ApiProperty({ type: InsightContent, nullable: true }) content: InsightContent | null;
+  @ApiProperty({ type: InsightContent, description: 'the content the insight names (empty strings and null times when unavailable)' }) content: InsightContent;
   @ApiProperty({ type: InsightPeriod }) period: InsightPeriod;
 }
 
