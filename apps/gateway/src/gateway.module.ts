@@ -33,6 +33,8 @@ import { SocialSetsController } from './publishing/social-sets.controller.js';
 import { VoiceProfilesController } from './publishing/voice-profiles.controller.js';
 import { PublicationsController } from './publishing/publications.controller.js';
 import { RpcModule } from './rpc/rpc.module.js';
+import { ThemesController } from './creative/themes.controller.js';
+import { VideoProjectsController } from './creative/video-projects.controller.js';
 import { InvitationsController } from './tenancy/invitations.controller.js';
 import { OrganizationsController } from './tenancy/organizations.controller.js';
 import { WorkspacesController } from './tenancy/workspaces.controller.js';
@@ -68,6 +70,8 @@ export class GatewayModule {
         UploadSessionsController,
         MediaTagsController,
         MediaController,
+        VideoProjectsController,
+        ThemesController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
