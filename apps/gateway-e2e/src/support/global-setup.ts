@@ -88,6 +88,8 @@ export default async function globalSetup() {
       ...fakeNetworkEnvironment(network.origin, { bluesky: bluesky.origin, mastodon: mastodon.origin }),
       // Expired upload sessions are swept every second (suites expire them by hand).
       MEDIA_SWEEP_INTERVAL_MS: '1000',
+      // Trashed video projects past their retention are purged within a second (suites age them by hand).
+      CREATIVE_SWEEP_INTERVAL_MS: '1000',
       // Short leases, polls and retries: delivery suites wait seconds, not minutes.
       ...deliveryTestEnvironment(),
     },
