@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
+import { benchCreativeVideo, type CreativeVideoFigures } from './creative-video.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
@@ -25,7 +26,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
 // `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only)
-// or `scheduler` (delivery of 10,000 renditions only).
+// `scheduler` (delivery of 10,000 renditions only) or `creative-video` (PUT /video-projects/{id} with a 200 KB document only).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -226,6 +227,15 @@ async function main(): Promise<void> {
     return;
   }
 
+  if (ONLY === 'creative-video') {
+    const { token } = await register(baseUrl);
+    const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);
+    const creativeVideo = await videoProjectWrites(baseUrl, token, writeTo);
+    writeResults({ machine, idleBefore: idle, creativeVideo });
+    if (Object.keys(creativeVideo.failures).length > 0) process.exitCode = 1;
+    return;
+  }
+
   if (ONLY === 'media-uploads') {
     const { token } = await register(baseUrl);
     const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);
@@ -303,18 +313,33 @@ async function main(): Promise<void> {
     });
 
     let media: MediaUploadFigures | undefined;
+    let creativeVideo: CreativeVideoFigures | undefined;
     if (ONLY === 'all') {
+      creativeVideo = await videoProjectWrites(baseUrl, token, publications.writeTo);
       directory = await benchDirectory(baseUrl, databaseUrl);
       media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, publications.writeTo);
       scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler });
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, creativeVideo });
     const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
-    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met)) process.exitCode = 1;
+    const videoFailed = creativeVideo && Object.keys(creativeVideo.failures).length > 0;
+    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || videoFailed) process.exitCode = 1;
   } finally {
     killBaseline();
   }
+}
+
+/** PUT /video-projects/{id} with a 200 KB document: every request a new head revision (untargeted: compare run against run). */
+async function videoProjectWrites(baseUrl: string, token: string, workspaceId: string): Promise<CreativeVideoFigures> {
+  const connections = Number(process.env.BENCH_VIDEO_CONNECTIONS ?? 10);
+  console.log(`\nvideo projects: PUT /video-projects/{id} (200 KB document), ${connections} connections, each on its own project`);
+  const figures = await benchCreativeVideo({ baseUrl, token, workspaceId, connections, warmupS: WARMUP_S, durationS: DURATION_S });
+  console.log(
+    `  ${figures.requests} new head revisions of ${(figures.documentBytes / 1024).toFixed(0)} KB: ${figures.reqPerSec.toFixed(1)} req/s, ` +
+      `p50 ${figures.p50Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, failures ${JSON.stringify(figures.failures)}`,
+  );
+  return figures;
 }
 
 /** The upload figures and their verdicts. */
