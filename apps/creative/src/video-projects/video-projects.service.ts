@@ -66,7 +66,8 @@ export class VideoProjectsService {
         [id, workspace.workspace_id, input.name, JSON.stringify(input.document), state.status, state.reason, principal.userId, now],
       );
       await insertRevision(db, id, 1, workspace.workspace_id, input.name, input.document, principal.userId, now);
-      return toVideoProject((await findProject(db, id))!);
+      const [created] = await db.query<VideoProjectRow[]>(`SELECT ${PROJECT_SUMMARY_COLUMNS} FROM video_projects p WHERE p.id = $1`, [id]);
+      return toVideoProject({ ...created, document: input.document });
     });
   }
 
@@ -187,11 +188,12 @@ export class VideoProjectsService {
       const state = await syncStateOf(db, project.id, document);
       const now = new Date();
       const values: unknown[] = [project.id, JSON.stringify(document), name, state.status, state.reason, now, principal.userId];
-      const [moved] = await db.query<[Array<{ head_revision: number; name: string }>, number]>(
-        `UPDATE video_projects SET head_revision = head_revision + 1, document = $2, name = coalesce($3, name), sync_status = $4, attention_reason = $5,
+      // The answer is built from the row's summary and the document in hand: 200 KB are not read back.
+      const [moved] = await db.query<[VideoProjectRow[], number]>(
+        `UPDATE video_projects AS p SET head_revision = head_revision + 1, document = $2, name = coalesce($3, name), sync_status = $4, attention_reason = $5,
                 updated_at = $6, updated_by = $7
           WHERE id = $1 AND trashed_at IS NULL${expected === null ? '' : ` AND head_revision = $${values.push(expected)}`}
-          RETURNING head_revision, name`,
+          RETURNING ${PROJECT_SUMMARY_COLUMNS}`,
         values,
       );
       if (moved.length === 0) {
@@ -204,9 +206,9 @@ export class VideoProjectsService {
           { current_revision: current.headRevision },
         );
       }
-      const [{ head_revision: revision, name: storedName }] = moved;
-      await insertRevision(db, project.id, revision, project.workspaceId, storedName, document, principal.userId, now);
-      return toVideoProject((await findProject(db, project.id))!);
+      const [head] = moved;
+      await insertRevision(db, project.id, head.headRevision, project.workspaceId, head.name, document, principal.userId, now);
+      return toVideoProject({ ...head, document });
     });
   }
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { workspaceToken } from '../support/admin.js';
 import { call, eventually, expectProblem, locations, registerUser } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
+import { expectTenantIsolation } from '../support/isolation.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
@@ -102,6 +103,23 @@ describe('creative: themes and organization theme defaults (E12)', () => {
       new Set(['body.assignments_locked', 'body.default_reference']),
     );
     expectProblem(await call('PUT', '/theme-settings/organization', { token: owner.token, rawBody: '{"organization_id":', headers: { 'content-type': 'application/json' } }), 400);
+  });
+
+  it('another tenant replays every theme route on the organization: 403, and nothing the owner sees changes', async () => {
+    const { owner, organizationId } = await createTenant();
+    const intruder = await createTenant();
+    expect((await putSettings(owner.token, midnight(organizationId))).status).toBe(200);
+    await expectTenantIsolation({
+      url: `/organizations/${organizationId}`,
+      ownerToken: owner.token,
+      intruderToken: intruder.owner.token,
+      ownerView: [`/theme-settings/organization?organization_id=${organizationId}`, `/themes?organization_id=${organizationId}`],
+      attempts: [
+        { method: 'GET', path: `/themes?organization_id=${organizationId}`, status: 403 },
+        { method: 'GET', path: `/theme-settings/organization?organization_id=${organizationId}`, status: 403 },
+        { method: 'PUT', path: '/theme-settings/organization', body: midnight(organizationId, false), status: 403 },
+      ],
+    });
   });
 
   it('organization deletion purges its theme settings', async () => {
