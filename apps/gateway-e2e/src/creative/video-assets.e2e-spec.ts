@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { adminCall, registerAdmin } from '../support/admin.js';
 import { call, eventually, expectProblem, locations, RFC3339_MS } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
@@ -133,6 +134,13 @@ describe('creative: project assets (E20) and their media', () => {
     const library = await openSession(owner.token, { workspace_id: workspaceId, filename: 'same.mp4', size: bytes.length, sha256: sha256Of(bytes) });
     expect(library.status).toBe(201);
     expect(library.body.deduped).toBe(false);
+    // Not a library item: tags do not count it, nor does the admin directory.
+    const tag = await call('POST', '/media/tags', { token: owner.token, body: { workspace_id: workspaceId, name: 'Raw' } });
+    expect((await call('PUT', `/media/${session.media_id}/tags`, { token: owner.token, body: { tag_ids: [tag.body.id] } })).status).toBe(200);
+    expect((await call('GET', `/media/tags?workspace_id=${workspaceId}`, { token: owner.token })).body.tags).toEqual([expect.objectContaining({ id: tag.body.id, item_count: 0 })]);
+    const admin = await registerAdmin();
+    const page = await adminCall('GET', `/admin/users?search=${encodeURIComponent(owner.email)}`, { token: admin.token });
+    expect(page.body.users).toEqual([expect.objectContaining({ id: owner.id, media_item_count: 0, media_bytes: 0 })]);
     // A ready asset takes no other upload.
     const again = await openSession(owner.token, { workspace_id: workspaceId, filename: 'again.mp4', size: bytes.length, project_asset_id: asset.id });
     expect(expectProblem(again, 409, 'project_asset_not_pending').errors).toEqual([expect.objectContaining({ location: 'body.project_asset_id' })]);

@@ -127,6 +127,28 @@ describe('creative: video projects', () => {
     );
   });
 
+  it('answers malformed bodies and paths with 4xx, never 500', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const project = await newProject(owner.token, workspaceId);
+    const json = { 'content-type': 'application/json' };
+    expectProblem(await call('POST', '/video-projects', { token: owner.token, rawBody: '{"workspace_id":', headers: json }), 400);
+    expectProblem(await call('PUT', `/video-projects/${project.id}`, { token: owner.token, rawBody: '[1, 2]', headers: json }), 400);
+    expectProblem(await call('POST', '/video-projects', { token: owner.token, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }), 415);
+    const huge = { workspace_id: workspaceId, name: 'Huge', document: videoDocument([], { padding: 'x'.repeat(1_100_000) }) };
+    expectProblem(await createProject(owner.token, huge), 413);
+    expectProblem(await getProject(owner.token, 'not-a-uuid'), 404, 'not_found');
+    expectProblem(await getProject(owner.token, randomUUID()), 404, 'not_found');
+    expectProblem(await call('GET', `/video-projects/${project.id}/revisions/99999999999`, { token: owner.token }), 404);
+    expect(locations(expectProblem(await call('GET', `/video-projects/${project.id}/revisions?limit=0`, { token: owner.token }), 422))).toEqual(['query.limit']);
+    expect(locations(expectProblem(await createProject(owner.token, { workspace_id: workspaceId, name: 'Nul', document: videoDocument([], { tracks: [{ id: 'a\u0000', kind: 'text', clips: [] }] }) }), 422))).toEqual([
+      'body.document.tracks[0].id',
+    ]);
+    const tooMany = videoDocument([], { tracks: [{ id: 't', kind: 'text', clips: Array.from({ length: 2_001 }, (_, i) => ({ id: `c${i}`, start_ms: i, duration_ms: 1, text: '' })) }] });
+    expect(locations(expectProblem(await createProject(owner.token, { workspace_id: workspaceId, name: 'Many', document: tooMany }), 422))).toEqual(['body.document.tracks[0].clips']);
+    expectProblem(await call('GET', `/video-projects?workspace_id=${workspaceId}`), 401);
+    expectProblem(await call('GET', `/video-projects/${project.id}`, { token: 'not-a-token' }), 401);
+  });
+
   it('pages the list newest first with cursors bound to workspace_id and trashed; bad queries are 422', async () => {
     const { owner, organizationId, workspaceId } = await createTenant();
     const created = [];
