@@ -141,6 +141,8 @@ describe('creative: project assets (E20) and their media', () => {
     const admin = await registerAdmin();
     const page = await adminCall('GET', `/admin/users?search=${encodeURIComponent(owner.email)}`, { token: admin.token });
     expect(page.body.users).toEqual([expect.objectContaining({ id: owner.id, media_item_count: 0, media_bytes: 0 })]);
+    // Its item goes only with the asset.
+    expectProblem(await call('DELETE', `/media/${session.media_id}`, { token: owner.token }), 409, 'media_of_project_asset');
     // A ready asset takes no other upload.
     const again = await openSession(owner.token, { workspace_id: workspaceId, filename: 'again.mp4', size: bytes.length, project_asset_id: asset.id });
     expect(expectProblem(again, 409, 'project_asset_not_pending').errors).toEqual([expect.objectContaining({ location: 'body.project_asset_id' })]);

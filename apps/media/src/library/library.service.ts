@@ -74,7 +74,10 @@ export class LibraryService {
    * `storage_unavailable` with the item kept (try again), never an item gone with its bytes left.
    */
   async delete(principal: Principal, id: string): Promise<void> {
-    await this.findVisible(principal, id, 'editor');
+    const visible = await this.findVisible(principal, id, 'editor');
+    if (visible.projectAssetId) {
+      throw problems.conflict('media_of_project_asset', "This item holds a video project's asset; delete the project asset (DELETE /video-projects/{id}/assets/{asset_id}) instead.");
+    }
     await this.dataSource.transaction(async (db) => {
       const item = await findMediaItem(db, id, true);
       if (!item) throw problems.notFound(NO_SUCH_ITEM);
