@@ -6,8 +6,9 @@ import { refreshSyncStatus } from '../video-projects/video-project.row.js';
 
 /**
  * `durable.media.project-asset.completed`: the asset becomes ready with its media item, and its
- * project's sync status follows. Idempotent: setting the same values again changes nothing; an
- * asset deleted meanwhile is simply not found (media drops the item on the deletion event).
+ * project's sync status follows (a failed one too: its bytes were sent again and kept). Idempotent:
+ * a ready asset keeps its item, so a redelivery changes nothing; an asset deleted meanwhile is
+ * simply not found (media drops the item on the deletion event).
  */
 @Injectable()
 export class AssetUploadCompletedHandler implements DurableEventHandler {
@@ -20,7 +21,7 @@ export class AssetUploadCompletedHandler implements DurableEventHandler {
       const updated = await db.query<[Array<{ project_id: string }>, number]>(
         `UPDATE project_assets SET status = 'ready', attention_reason = '', media_id = $3, sha256 = $4, size = $5, mime_type = coalesce(nullif($6, ''), mime_type),
                 updated_at = now()
-          WHERE id = $1 AND workspace_id = $2 AND (status <> 'ready' OR media_id = $3) RETURNING project_id`,
+          WHERE id = $1 AND workspace_id = $2 AND status <> 'ready' RETURNING project_id`,
         [event.project_asset_id, event.workspace_id, event.media_id, String(event.sha256 ?? ''), Number(event.size) || 1, String(event.mime_type ?? '')],
       );
       for (const row of updated[0]) await refreshSyncStatus(db, row.project_id);
@@ -28,7 +29,7 @@ export class AssetUploadCompletedHandler implements DurableEventHandler {
   }
 }
 
-/** `durable.media.project-asset.failed`: a pending asset becomes failed with the reason (a ready one stays ready). */
+/** `durable.media.project-asset.failed`: a pending asset becomes failed with the reason (the first reason stays; a ready one stays ready). */
 @Injectable()
 export class AssetUploadFailedHandler implements DurableEventHandler {
   constructor(private readonly dataSource: DataSource) {}
@@ -39,7 +40,7 @@ export class AssetUploadFailedHandler implements DurableEventHandler {
     await this.dataSource.transaction(async (db) => {
       const updated = await db.query<[Array<{ project_id: string }>, number]>(
         `UPDATE project_assets SET status = 'failed', attention_reason = $3, updated_at = now()
-          WHERE id = $1 AND workspace_id = $2 AND status <> 'ready' RETURNING project_id`,
+          WHERE id = $1 AND workspace_id = $2 AND status = 'pending' RETURNING project_id`,
         [event.project_asset_id, event.workspace_id, String(event.reason || 'upload_failed').slice(0, 200)],
       );
       for (const row of updated[0]) await refreshSyncStatus(db, row.project_id);

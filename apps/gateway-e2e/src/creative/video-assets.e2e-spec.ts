@@ -179,16 +179,28 @@ describe('creative: project assets (E20) and their media', () => {
 
   it('refused bytes make the asset failed (content_refused) and the project needs attention (asset_failed)', async () => {
     const { owner, workspaceId } = await createTenant();
-    const script = Buffer.from('#!/bin/sh\necho not a video\n'.repeat(4));
+    const script = Buffer.from('#!/bin/sh\necho not a video\n'.repeat(20));
     const project = await newProject(owner.token, workspaceId);
     const asset = await newAsset(owner.token, project.id, workspaceId, { size: script.length });
     await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument([asset.id]), expected_head_revision: 1 });
-    const { completed } = await uploadForAsset(owner.token, workspaceId, asset.id, script);
+    const { session, completed } = await uploadForAsset(owner.token, workspaceId, asset.id, script);
     expect(locations(expectProblem(completed, 422, 'validation_failed'))).toEqual(['body.content']);
     await eventually(async () => {
       expect((await getAsset(owner.token, project.id, asset.id)).body).toEqual(expect.objectContaining({ status: 'failed', attention_reason: 'content_refused', media_id: '' }));
     }, 10_000);
     expect((await getProject(owner.token, project.id)).body).toEqual(expect.objectContaining({ sync_status: 'attention', attention_reason: 'asset_failed' }));
+    // The session is still open: a real video of the same size sent again completes it, and the asset recovers.
+    const video = mp4Bytes(1_500, script.length - 152);
+    expect(video.length).toBe(script.length);
+    expect((await putBytes(session.upload.url, video, session.upload.headers)).status).toBe(204);
+    const retried = await call('POST', `/media/upload-session/${session.media_id}/complete`, { token: owner.token, body: { workspace_id: workspaceId } });
+    expect(retried.status).toBe(200);
+    await eventually(async () => {
+      expect((await getAsset(owner.token, project.id, asset.id)).body).toEqual(
+        expect.objectContaining({ status: 'ready', attention_reason: '', media_id: session.media_id, sha256: sha256Of(video) }),
+      );
+    }, 10_000);
+    expect((await getProject(owner.token, project.id)).body).toEqual(expect.objectContaining({ sync_status: 'synced', attention_reason: '' }));
   });
 
   it('an upload session that expires makes its asset failed (upload_expired)', async () => {
