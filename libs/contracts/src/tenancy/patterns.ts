@@ -1,5 +1,6 @@
 import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
 import { PUBLISHING_SERVICE } from '../publishing/patterns.js';
+import type { WorkspaceRole } from './access.js';
 
 /** Organizations, workspaces, memberships and invitations live in the accounts service. */
 export const TenancyPatterns = {
@@ -26,6 +27,8 @@ export const TenancyPatterns = {
   acceptInvitation: 'accounts.invitations.accept',
   /** Service to service: a user's effective role in a workspace (the access helper asks this). */
   resolveWorkspaceAccess: 'accounts.access.workspace',
+  /** Service to service: who may see a workspace at `min_role` or above, with their addresses (notifications' recipients). */
+  workspaceRecipients: 'accounts.tenancy.workspace-recipients',
 } as const;
 
 /**

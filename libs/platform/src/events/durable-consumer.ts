@@ -17,13 +17,20 @@ export interface DurableConsumerOptions {
    * handling the same event twice leaves the same state as handling it once.
    * Throwing makes the event come back later.
    */
-  handle(subject: string, payload: unknown): Promise<void>;
+  handle(subject: string, payload: unknown, meta: DurableEventMeta): Promise<void>;
   logger: Logger;
   /** Redelivery delay after the first failure; doubles per delivery up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
   /** How long an event may go unacknowledged (the process died) before JetStream redelivers it; a running handler extends it. */
   ackWaitMs?: number;
+}
+
+/** Where an event came from: its `Nats-Msg-Id` (the outbox row id, stable across redeliveries) and stream sequence. */
+export interface DurableEventMeta {
+  /** The producer's event id (`Nats-Msg-Id`); `stream-<seq>` when the publisher set none. */
+  eventId: string;
+  seq: number;
 }
 
 export interface DurableConsumer {
@@ -63,7 +70,8 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
     // A long purge is still in progress: keep the event from going to another replica meanwhile.
     const progress = setInterval(() => msg.working(), ackWaitMs / 3);
     try {
-      await options.handle(msg.subject, payload);
+      const eventId = msg.headers?.get('Nats-Msg-Id') || `stream-${msg.seq}`;
+      await options.handle(msg.subject, payload, { eventId, seq: msg.seq });
     } catch (error) {
       const delivery = msg.info.deliveryCount;
       const delay = Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (delivery - 1));
