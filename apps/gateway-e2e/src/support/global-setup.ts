@@ -9,6 +9,7 @@ import {
   fakeNetworkEnvironment,
   createTemporaryDatabase,
   deliveryTestEnvironment,
+  notificationsTestEnvironment,
   findNatsServer,
   freePort,
   NATS_INSTALL_HINT,
@@ -90,6 +91,8 @@ export default async function globalSetup() {
       MEDIA_SWEEP_INTERVAL_MS: '1000',
       // Short leases, polls and retries: delivery suites wait seconds, not minutes.
       ...deliveryTestEnvironment(),
+      // Digests checked twice a second, mail retried after 0.3 s doubling: notification suites wait seconds.
+      ...notificationsTestEnvironment(),
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {

@@ -1,6 +1,5 @@
 import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
 import { PUBLISHING_SERVICE } from '../publishing/patterns.js';
-import type { WorkspaceRole } from './access.js';
 
 /** Organizations, workspaces, memberships and invitations live in the accounts service. */
 export const TenancyPatterns = {
@@ -42,6 +41,12 @@ export const MEMBERSHIP_CHANGED_SUBJECT = 'events.tenancy.membership-changed';
 
 /** Durable (outbox → JetStream): an organization and its workspaces are gone; each service purges its data for them. */
 export const ORGANIZATION_DELETED_SUBJECT = 'durable.tenancy.organization-deleted';
+
+/**
+ * Durable (outbox → JetStream): a member's role in a workspace or an
+ * organization changed (`workspace_id` or `organization_id` is set, never both).
+ */
+export const ROLE_CHANGED_SUBJECT = 'durable.tenancy.role-changed';
 
 /**
  * The services that own work tied to workspaces and answer `pendingWorkPattern`.
