@@ -13,9 +13,8 @@ import {
   WorkspaceList,
   WorkspaceMember,
   WorkspaceMemberList,
-  WorkspaceRecipients,
-  WorkspaceRecipientsRequest,
 } from '@social/contracts';
+import type { WorkspaceRecipients, WorkspaceRecipientsRequest } from '@social/contracts';
 import { requireAccountPrincipal, requirePrincipal, validateInput } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { WorkspaceAccessLookup, workspaceRecipients } from './workspace-access.lookup.js';

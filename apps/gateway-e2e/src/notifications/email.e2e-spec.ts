@@ -58,7 +58,7 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
   it('an account-wide mute holds optional topics (in-app and mail) until it ends; critical ones pass at once', async () => {
     const tenant = await createTenant();
     await setTopic(tenant.owner, 'post_published', { email_frequency: 'immediate', in_app: true });
-    const endsAt = new Date(Date.now() + 4_000).toISOString();
+    const endsAt = new Date(Date.now() + 5_000).toISOString();
     const mute = await call('POST', '/notifications/mutes', { token: tenant.owner.token, body: { starts_at: new Date(Date.now() - 1_000).toISOString(), ends_at: endsAt } });
     expect(mute.status).toBe(201);
     const held = `held-${randomUUID().slice(0, 8)}`;
@@ -67,11 +67,12 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
     await failed(tenant, critical);
     await waitForNotification(tenant.owner.token, withMarker(critical));
     await waitForMail(tenant.owner.email, withMarker(critical));
+    expect(Date.now()).toBeLessThan(Date.parse(endsAt));
     expect((await inbox(tenant.owner.token)).notifications.some(withMarker(held))).toBe(false);
     expect((await call('GET', '/notifications/unread-count', { token: tenant.owner.token })).body.count).toBe(1);
     expect((await mailsTo(tenant.owner.email)).some(withMarker(held))).toBe(false);
     // When the mute ends, the held item appears (at the top, at the mute's end) and its mail leaves.
-    const item = await waitForNotification(tenant.owner.token, withMarker(held), 10_000);
+    const item = await waitForNotification(tenant.owner.token, withMarker(held), 15_000);
     expect(Date.parse(item.created_at)).toBe(Date.parse(endsAt));
     expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(endsAt));
     const mail = await waitForMail(tenant.owner.email, withMarker(held), 5_000);
