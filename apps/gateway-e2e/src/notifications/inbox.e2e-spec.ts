@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ACCOUNT_NEEDS_ATTENTION_SUBJECT, SECURITY_ACTION_SUBJECT } from '@social/contracts';
+import { ACCOUNT_NEEDS_ATTENTION_SUBJECT, RENDITION_NEEDS_ATTENTION_SUBJECT, SECURITY_ACTION_SUBJECT } from '@social/contracts';
 import { randomUUID } from 'node:crypto';
 import { call, expectProblem, locations, registerUser, RFC3339_MS, schemaUrlFor, TestUser } from '../support/api.js';
 import { workspaceToken } from '../support/admin.js';
@@ -101,10 +101,30 @@ describe('notifications: in-app inbox and event sources (contract §8 "Delivery 
       reason: 'grant_refresh_refused',
       occurred_at: new Date().toISOString(),
     });
+    const publicationId = randomUUID();
+    await publishDurableEvent(RENDITION_NEEDS_ATTENTION_SUBJECT, {
+      workspace_id: tenant.workspaceId,
+      publication_id: publicationId,
+      rendition_id: randomUUID(),
+      social_account_id: accountId,
+      platform: 'mastodon',
+      attempt: 2,
+      occurred_at: new Date().toISOString(),
+      error_code: 'delivery_ambiguous',
+      error_message: 'The network did not answer',
+      error_action: 'check',
+    });
+    // A payload without a workspace is acknowledged and makes nothing (never retried forever, never a 500).
+    await publishDurableEvent(ACCOUNT_NEEDS_ATTENTION_SUBJECT, { social_account_id: accountId, platform: 'mastodon' });
     for (const user of [tenant.owner, editor]) {
-      const item = await waitForNotification(user.token, (n) => n.topic === 'account_needs_attention');
-      expect(item).toMatchObject({ link: `/social-accounts/${accountId}`, workspace_id: tenant.workspaceId });
+      const item = await waitForNotification(user.token, (n) => n.link === `/social-accounts/${accountId}`);
+      expect(item).toMatchObject({ topic: 'account_needs_attention', workspace_id: tenant.workspaceId, title: 'Your mastodon account needs to be connected again' });
+      const rendition = await waitForNotification(user.token, (n) => n.link === `/publications/${publicationId}`);
+      expect(rendition).toMatchObject({ topic: 'account_needs_attention', title: 'A post to mastodon needs your attention' });
+      expect(rendition.body).toContain('The network did not answer');
     }
+    await pause(300);
+    expect((await inbox(tenant.owner.token)).notifications).toHaveLength(2);
     expect((await inbox(viewer.token)).notifications).toEqual([]);
   });
 
