@@ -17,6 +17,9 @@ import { RoleChangedSource, SecurityActionSource } from './sources/accounts.sour
 import { AccountNeedsAttentionSource, RenditionFailedSource, RenditionNeedsAttentionSource, RenditionPublishedSource } from './sources/publishing.sources.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 
+/** Events one replica turns into notifications at once, per source. */
+const SOURCE_CONCURRENCY = 8;
+
 void runService({
   name: NOTIFICATIONS_SERVICE,
   settings: notificationsSettings,
@@ -27,13 +30,14 @@ void runService({
   // smtp_url, smtp_from (mail) and public_app_url (links in mail), like accounts.
   instanceSettings: true,
   // One durable consumer per subject (nats-server 2.9: one filter each); each event source is one handler.
+  // Sources handle several events at once: each is one short transaction keyed by (event, recipient).
   eventConsumers: [
     { durable: 'notifications-organization-deleted', subjects: [ORGANIZATION_DELETED_SUBJECT], handler: OrganizationDeletedHandler },
-    { durable: 'notifications-rendition-published', subjects: [RENDITION_PUBLISHED_SUBJECT], handler: RenditionPublishedSource },
-    { durable: 'notifications-rendition-failed', subjects: [RENDITION_FAILED_SUBJECT], handler: RenditionFailedSource },
-    { durable: 'notifications-rendition-needs-attention', subjects: [RENDITION_NEEDS_ATTENTION_SUBJECT], handler: RenditionNeedsAttentionSource },
-    { durable: 'notifications-account-needs-attention', subjects: [ACCOUNT_NEEDS_ATTENTION_SUBJECT], handler: AccountNeedsAttentionSource },
-    { durable: 'notifications-security-action', subjects: [SECURITY_ACTION_SUBJECT], handler: SecurityActionSource },
-    { durable: 'notifications-role-changed', subjects: [ROLE_CHANGED_SUBJECT], handler: RoleChangedSource },
+    { durable: 'notifications-rendition-published', subjects: [RENDITION_PUBLISHED_SUBJECT], handler: RenditionPublishedSource, concurrency: SOURCE_CONCURRENCY },
+    { durable: 'notifications-rendition-failed', subjects: [RENDITION_FAILED_SUBJECT], handler: RenditionFailedSource, concurrency: SOURCE_CONCURRENCY },
+    { durable: 'notifications-rendition-needs-attention', subjects: [RENDITION_NEEDS_ATTENTION_SUBJECT], handler: RenditionNeedsAttentionSource, concurrency: SOURCE_CONCURRENCY },
+    { durable: 'notifications-account-needs-attention', subjects: [ACCOUNT_NEEDS_ATTENTION_SUBJECT], handler: AccountNeedsAttentionSource, concurrency: SOURCE_CONCURRENCY },
+    { durable: 'notifications-security-action', subjects: [SECURITY_ACTION_SUBJECT], handler: SecurityActionSource, concurrency: SOURCE_CONCURRENCY },
+    { durable: 'notifications-role-changed', subjects: [ROLE_CHANGED_SUBJECT], handler: RoleChangedSource, concurrency: SOURCE_CONCURRENCY },
   ],
 });

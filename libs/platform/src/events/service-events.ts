@@ -21,6 +21,8 @@ export interface EventConsumerDefinition {
   durable: string;
   subjects: string[];
   handler: Type<DurableEventHandler>;
+  /** Events this process handles at once (default 1); the handler must then tolerate running beside itself. */
+  concurrency?: number;
 }
 
 /** The outbox relay and durable consumers of one service process, started and stopped by `runService`. */
@@ -53,6 +55,7 @@ export class ServiceEvents {
           subjects: definition.subjects,
           handle: (subject, payload, meta) => handler.handle(subject, payload, meta),
           logger: this.logger,
+          concurrency: definition.concurrency,
         }),
       );
     }
