@@ -110,6 +110,8 @@ export default async function globalSetup() {
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_LOG_FILE = logFile;
   process.env.E2E_MAIL_URL = mail.controlUrl;
+  // For suites that start a replica of a service that sends mail (notifications).
+  process.env.E2E_SMTP_URL = mail.smtpUrl;
   process.env.E2E_AI_URL = ai.controlUrl;
   process.env.E2E_AI_API_KEY = aiApiKey;
   process.env.E2E_FAKE_NETWORK_URL = network.controlUrl;
