@@ -40,14 +40,16 @@ export class WorkspaceAccessLookup {
  * owners and admins of its organization as admins.
  */
 const WORKSPACE_RECIPIENTS_SQL = `
-  SELECT w.name AS workspace_name, u.id AS user_id, u.email, u.email_verified,
+  WITH ws AS (SELECT id, name, organization_id FROM workspaces WHERE id = $1),
+       ids AS (SELECT wm.user_id FROM workspace_members wm WHERE wm.workspace_id = $1
+               UNION
+               SELECT om.user_id FROM organization_members om JOIN ws ON om.organization_id = ws.organization_id
+                WHERE om.role IN ('owner', 'admin'))
+  SELECT ws.name AS workspace_name, u.id AS user_id, u.email, u.email_verified,
          CASE WHEN om.role IN ('owner', 'admin') THEN 'admin' ELSE wm.role END AS role
-    FROM workspaces w
-    JOIN users u ON EXISTS (SELECT 1 FROM workspace_members x WHERE x.workspace_id = w.id AND x.user_id = u.id)
-                 OR EXISTS (SELECT 1 FROM organization_members y WHERE y.organization_id = w.organization_id AND y.user_id = u.id AND y.role IN ('owner', 'admin'))
-    LEFT JOIN workspace_members wm ON wm.workspace_id = w.id AND wm.user_id = u.id
-    LEFT JOIN organization_members om ON om.organization_id = w.organization_id AND om.user_id = u.id
-   WHERE w.id = $1
+    FROM ws JOIN ids ON true JOIN users u ON u.id = ids.user_id
+    LEFT JOIN workspace_members wm ON wm.workspace_id = ws.id AND wm.user_id = u.id
+    LEFT JOIN organization_members om ON om.organization_id = ws.organization_id AND om.user_id = u.id
    ORDER BY u.id`;
 
 /** Who sees workspace `workspaceId` at `minRole` or above, with their addresses; nobody for an unknown workspace. */

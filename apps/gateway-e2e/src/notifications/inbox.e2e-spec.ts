@@ -126,6 +126,18 @@ describe('notifications: in-app inbox and event sources (contract §8 "Delivery 
     await pause(300);
     expect((await inbox(tenant.owner.token)).notifications).toHaveLength(2);
     expect((await inbox(viewer.token)).notifications).toEqual([]);
+    // Someone who joins now receives the workspace's next event (recipients are asked anew after a membership change).
+    const joiner = await joinWorkspace(tenant.owner, tenant.workspaceId, 'editor');
+    const laterAccount = randomUUID();
+    await publishDurableEvent(ACCOUNT_NEEDS_ATTENTION_SUBJECT, {
+      workspace_id: tenant.workspaceId,
+      social_account_id: laterAccount,
+      platform: 'bluesky',
+      reason: 'grant_rejected',
+      occurred_at: new Date().toISOString(),
+    });
+    await waitForNotification(joiner.token, (n) => n.link === `/social-accounts/${laterAccount}`);
+    expect((await inbox(joiner.token)).notifications).toHaveLength(1);
   });
 
   it('real account changes notify the user concerned: a new API token (security_action), a role change (access_changed)', async () => {
