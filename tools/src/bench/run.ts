@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
+import { benchNotifications, type NotificationFigures } from './notifications.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
 import { benchCreativeVideo, type CreativeVideoFigures } from './creative-video.js';
 
@@ -26,7 +27,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
 // `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only)
-// `scheduler` (delivery of 10,000 renditions only) or `creative-video` (PUT /video-projects/{id} with a 200 KB document only).
+// `scheduler` (delivery of 10,000 renditions only), `notifications` (event → in-app latency and GET /notifications)
+// or `creative-video` (PUT /video-projects/{id} with a 200 KB document only).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -220,6 +222,12 @@ async function main(): Promise<void> {
     if (!scheduler.met) process.exitCode = 1;
     return;
   }
+  if (ONLY === 'notifications') {
+    const notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
+    writeResults({ machine, idleBefore: idle, notifications });
+    if (!notifications.met) process.exitCode = 1;
+    return;
+  }
   if (ONLY === 'admin-users') {
     directory = await benchDirectory(baseUrl, databaseUrl);
     writeResults({ machine, idleBefore: idle, directory });
@@ -314,17 +322,22 @@ async function main(): Promise<void> {
 
     let media: MediaUploadFigures | undefined;
     let creativeVideo: CreativeVideoFigures | undefined;
+    let notifications: NotificationFigures | undefined;
     if (ONLY === 'all') {
       creativeVideo = await videoProjectWrites(baseUrl, token, publications.writeTo);
       directory = await benchDirectory(baseUrl, databaseUrl);
       media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, publications.writeTo);
       scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
+      // A user of its own: the inbox's 1,000 items must not mix with the scheduler's post_published ones.
+      notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, creativeVideo });
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, notifications, creativeVideo });
     const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
     const videoFailed = creativeVideo && Object.keys(creativeVideo.failures).length > 0;
-    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || videoFailed) process.exitCode = 1;
+    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || (notifications && !notifications.met) || videoFailed) {
+      process.exitCode = 1;
+    }
   } finally {
     killBaseline();
   }
