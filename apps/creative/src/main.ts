@@ -10,6 +10,8 @@ void runService({
   settings: creativeSettings,
   entities: [],
   migrations: creativeMigrations,
+  // Rendering reads and writes media's object storage, which the instance settings choose.
+  instanceSettings: true,
   imports: [AccessModule, CreativeModule],
   eventConsumers: [{ durable: 'creative-organization-deleted', subjects: [ORGANIZATION_DELETED_SUBJECT], handler: OrganizationDeletedHandler }],
 });

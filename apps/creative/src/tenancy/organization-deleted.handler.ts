@@ -8,6 +8,6 @@ export class OrganizationDeletedHandler implements DurableEventHandler {
   constructor(private readonly dataSource: DataSource) {}
 
   handle(_subject: string, payload: unknown): Promise<void> {
-    return purgeDeletedWorkspaces(this.dataSource, payload, []);
+    return purgeDeletedWorkspaces(this.dataSource, payload, ['image_design_revisions', 'image_designs', 'image_templates']);
   }
 }
