@@ -13,6 +13,11 @@ export class TemplatesHandler {
     return this.templates.list(requirePrincipal(req), validateInput(ListTemplatesQuery, req.query, 'query'));
   }
 
+  @MessagePattern(ImageEditorPatterns.getTemplate)
+  get(@Payload() req: RpcRequest<unknown, Record<string, unknown>, { id: string }>): Promise<ImageEditorTemplate> {
+    return this.templates.get(requirePrincipal(req), String(req.params?.id ?? ''));
+  }
+
   @MessagePattern(ImageEditorPatterns.createTemplate)
   create(@Payload() req: RpcRequest): Promise<ImageEditorTemplate> {
     return this.templates.create(requirePrincipal(req), validateInput(CreateTemplateRequest, req.body, 'body'));

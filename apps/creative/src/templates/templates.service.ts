@@ -82,6 +82,14 @@ export class TemplatesService {
     return toTemplate((await this.find(id))!);
   }
 
+  /** Viewers: a built-in template by its preset key, or one of a workspace's by id. */
+  async get(principal: Principal, id: string): Promise<ImageEditorTemplate> {
+    const builtIn = BUILT_IN_TEMPLATES.find((template) => template.id === id);
+    if (builtIn) return builtIn;
+    if (!isUuid(id)) throw problems.notFound(NO_SUCH_TEMPLATE);
+    return toTemplate(await this.access.requireVisible(principal, () => this.find(id.toLowerCase()), 'viewer', NO_SUCH_TEMPLATE));
+  }
+
   /** Editors. A built-in template is 409 `template_built_in` (it is everyone's); anything else unknown 404. */
   async delete(principal: Principal, id: string): Promise<void> {
     if (BUILT_IN_TEMPLATES.some((template) => template.id === id)) {

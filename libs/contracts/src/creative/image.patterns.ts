@@ -11,6 +11,7 @@ export const ImageEditorPatterns = {
   getRevision: 'creative.design-revisions.get',
   restoreRevision: 'creative.design-revisions.restore',
   listTemplates: 'creative.templates.list',
+  getTemplate: 'creative.templates.get',
   createTemplate: 'creative.templates.create',
   deleteTemplate: 'creative.templates.delete',
 } as const;
