@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { createCanvas, GlobalFonts, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
-import type { ImageGradient, ImageLayer, ImagePage } from '@social/contracts';
+import type { ImageGradient, ImageLayer } from '@social/contracts';
 import type { RenderJob, RenderOutcome } from './render-job.js';
 
 /** The bundled font (Inter, SIL OFL, from @fontsource/inter): text renders the same on every machine, fonts installed or not. */
