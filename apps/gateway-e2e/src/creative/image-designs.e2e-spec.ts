@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { call, expectProblem, locations, RFC3339_MS, registerUser, schemaUrlFor } from '../support/api.js';
+import { call, expectProblem, RFC3339_MS, registerUser, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { createDesign, simpleDocument } from '../support/image-editor.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
+import { where } from '../support/image-editor.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -115,15 +116,15 @@ describe('image editor: designs and revisions', () => {
     // Another workspace's template looks unknown.
     const other = await createTenant();
     const foreign = await call('POST', '/image-editor/designs', { token: other.owner.token, body: { workspace_id: other.workspaceId, name: 'X', template_id: template.body.id } });
-    expect(locations(expectProblem(foreign, 422, 'validation_failed'))).toEqual(['body.template_id']);
+    expect(where(expectProblem(foreign, 422, 'validation_failed'))).toEqual(['body.template_id']);
     for (const templateId of ['no-such-preset', randomUUID()]) {
       const unknown = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'X', template_id: templateId } });
-      expect(locations(expectProblem(unknown, 422, 'validation_failed'))).toEqual(['body.template_id']);
+      expect(where(expectProblem(unknown, 422, 'validation_failed'))).toEqual(['body.template_id']);
     }
     const both = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'X', template_id: 'instagram-square', document: simpleDocument() } });
-    expect(locations(expectProblem(both, 422))).toEqual(['body.template_id']);
+    expect(where(expectProblem(both, 422))).toEqual(['body.template_id']);
     const neither = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'X' } });
-    expect(locations(expectProblem(neither, 422))).toEqual(['body.document']);
+    expect(where(expectProblem(neither, 422))).toEqual(['body.document']);
   });
 
   it('validates the document in depth, each problem at its location', async () => {
@@ -163,7 +164,7 @@ describe('image editor: designs and revisions', () => {
     for (const [document, expected] of cases) {
       const { problem } = await invalidDocument(owner.token, workspaceId, document);
       try {
-        expect(locations(problem)).toEqual(expected);
+        expect(where(problem)).toEqual(expected);
       } catch {
         throw new Error(`${JSON.stringify(document)}: ${JSON.stringify(problem.errors)}`);
       }
@@ -173,27 +174,27 @@ describe('image editor: designs and revisions', () => {
     expect(grouped.document.pages[0].layers[1].parent_id).toBe('g');
     const many = Array.from({ length: 1001 }, (_, i) => ({ id: `l${i}`, type: 'shape' }));
     const { problem } = await invalidDocument(owner.token, workspaceId, simpleDocument({}, { layers: many }));
-    expect(locations(problem)).toEqual(['body.document.pages[0].layers']);
+    expect(where(problem)).toEqual(['body.document.pages[0].layers']);
     // Body-level rules.
     const noName = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, document: simpleDocument() } });
-    expect(locations(expectProblem(noName, 422))).toEqual(['body.name']);
+    expect(where(expectProblem(noName, 422))).toEqual(['body.name']);
     const badWorkspace = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: 'nope', name: 'x', document: simpleDocument() } });
-    expect(locations(expectProblem(badWorkspace, 422))).toEqual(['body.workspace_id']);
+    expect(where(expectProblem(badWorkspace, 422))).toEqual(['body.workspace_id']);
     const extra = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'x', document: simpleDocument(), owner: 'me' } });
-    expect(locations(expectProblem(extra, 422))).toEqual(['body.owner']);
+    expect(where(expectProblem(extra, 422))).toEqual(['body.owner']);
     expectProblem(await call('POST', '/image-editor/designs', { token: owner.token, rawBody: '{"workspace_id":', headers: { 'content-type': 'application/json' } }), 400);
     expectProblem(await call('POST', '/image-editor/designs', { token: owner.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415);
   });
 
-  it('takes documents up to 5 MiB; larger bodies are 413', async () => {
+  it('takes documents up to the JSON body limit (1 MiB); larger bodies are 413', async () => {
     const { owner, workspaceId } = await createTenant();
-    const layers = Array.from({ length: 200 }, (_, i) => ({ id: `t${i}`, type: 'text', text: { text: 'x'.repeat(10_000) } }));
+    const layers = Array.from({ length: 90 }, (_, i) => ({ id: `t${i}`, type: 'text', text: { text: 'x'.repeat(10_000) } }));
     const big = simpleDocument({}, { layers });
-    expect(JSON.stringify(big).length).toBeGreaterThan(1024 * 1024);
+    expect(JSON.stringify(big).length).toBeGreaterThan(900 * 1024);
     const design = await createDesign(owner.token, workspaceId, big);
-    expect(design.document.pages[0].layers).toHaveLength(200);
-    const huge = simpleDocument({ pages: Array.from({ length: 3 }, (_, p) => ({ id: `p${p}`, layers })) });
-    expect(JSON.stringify(huge).length).toBeGreaterThan(5 * 1024 * 1024);
+    expect(design.document.pages[0].layers).toHaveLength(90);
+    const huge = simpleDocument({ pages: Array.from({ length: 2 }, (_, p) => ({ id: `p${p}`, layers })) });
+    expect(JSON.stringify(huge).length).toBeGreaterThan(1024 * 1024);
     expectProblem(await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'Huge', document: huge } }), 413);
   });
 
@@ -216,9 +217,9 @@ describe('image editor: designs and revisions', () => {
 
     const other = await createTenant();
     const foreignCursor = await call('GET', `/image-editor/designs?workspace_id=${other.workspaceId}&cursor=${encodeURIComponent(first.body.next_cursor)}`, { token: other.owner.token });
-    expect(locations(expectProblem(foreignCursor, 422))).toEqual(['query.cursor']);
+    expect(where(expectProblem(foreignCursor, 422))).toEqual(['query.cursor']);
     const tampered = await call('GET', `/image-editor/designs?workspace_id=${workspaceId}&cursor=${encodeURIComponent(first.body.next_cursor.slice(0, -2) + 'xx')}`, { token: owner.token });
-    expect(locations(expectProblem(tampered, 422))).toEqual(['query.cursor']);
+    expect(where(expectProblem(tampered, 422))).toEqual(['query.cursor']);
     for (const [query, location] of [
       ['limit=0', 'query.limit'],
       ['limit=101', 'query.limit'],
@@ -226,9 +227,9 @@ describe('image editor: designs and revisions', () => {
       ['sort=name', 'query.sort'],
     ]) {
       const bad = await call('GET', `/image-editor/designs?workspace_id=${workspaceId}&${query}`, { token: owner.token });
-      expect(locations(expectProblem(bad, 422))).toEqual([location]);
+      expect(where(expectProblem(bad, 422))).toEqual([location]);
     }
-    expect(locations(expectProblem(await call('GET', '/image-editor/designs', { token: owner.token }), 422))).toEqual(['query.workspace_id']);
+    expect(where(expectProblem(await call('GET', '/image-editor/designs', { token: owner.token }), 422))).toEqual(['query.workspace_id']);
     expectProblem(await call('GET', `/image-editor/designs?workspace_id=${other.workspaceId}`, { token: owner.token }), 403, 'workspace_forbidden');
     expectProblem(await call('GET', `/image-editor/designs?workspace_id=${randomUUID()}`, { token: owner.token }), 403, 'workspace_forbidden');
   });
@@ -312,14 +313,14 @@ describe('image editor: designs and revisions', () => {
     expect(page2.body.next_cursor).toBe('');
     const otherDesign = await createDesign(owner.token, workspaceId);
     const wrongDesign = await call('GET', `/image-editor/designs/${otherDesign.id}/revisions?cursor=${encodeURIComponent(page1.body.next_cursor)}`, { token: owner.token });
-    expect(locations(expectProblem(wrongDesign, 422))).toEqual(['query.cursor']);
+    expect(where(expectProblem(wrongDesign, 422))).toEqual(['query.cursor']);
 
     // PATCH rules.
-    expect(locations(expectProblem(await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: {} }), 422))).toEqual(['body']);
-    expect(locations(expectProblem(await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: { name: '' } }), 422))).toEqual(['body.name']);
+    expect(where(expectProblem(await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: {} }), 422))).toEqual(['body']);
+    expect(where(expectProblem(await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: { name: '' } }), 422))).toEqual(['body.name']);
     const badDoc = await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: { document: simpleDocument({ width_px: 9000 }) } });
-    expect(locations(expectProblem(badDoc, 422))).toEqual(['body.document.width_px']);
-    expect(locations(expectProblem(await call('POST', `/image-editor/designs/${design.id}/revisions`, { token: owner.token, body: { name: 5 } }), 422))).toEqual(['body.name']);
+    expect(where(expectProblem(badDoc, 422))).toEqual(['body.document.width_px']);
+    expect(where(expectProblem(await call('POST', `/image-editor/designs/${design.id}/revisions`, { token: owner.token, body: { name: 5 } }), 422))).toEqual(['body.name']);
   });
 
   it('keeps the newest 50 autosaves of a design and drops expired ones', async () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { baseUrl, call, expectProblem, locations, RFC3339_MS, schemaUrlFor } from '../support/api.js';
+import { baseUrl, call, expectProblem, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { createDesign, expectColor, pixelsOf, simpleDocument, solidPng } from '../support/image-editor.js';
 import { uploadMedia } from '../support/media.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
+import { where } from '../support/image-editor.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
 const contentOf = async (id: string, token: string): Promise<Buffer> => {
@@ -107,10 +108,10 @@ describe('image editor: export rendering', () => {
     const { owner, workspaceId } = await createTenant();
     const other = await createTenant();
     const design = await createDesign(owner.token, workspaceId);
-    expect(locations(expectProblem(await exportDesign(owner.token, design.id, { page_id: 'nope' }), 422, 'validation_failed'))).toEqual(['body.page_id']);
-    expect(locations(expectProblem(await exportDesign(owner.token, design.id, { format: 'gif' }), 422))).toEqual(['body.format']);
-    expect(locations(expectProblem(await exportDesign(owner.token, design.id, { scale: 2 }), 422))).toEqual(['body.scale']);
-    expect(locations(expectProblem(await exportDesign(owner.token, design.id, { page_id: 7 }), 422))).toEqual(['body.page_id']);
+    expect(where(expectProblem(await exportDesign(owner.token, design.id, { page_id: 'nope' }), 422, 'validation_failed'))).toEqual(['body.page_id']);
+    expect(where(expectProblem(await exportDesign(owner.token, design.id, { format: 'gif' }), 422))).toEqual(['body.format']);
+    expect(where(expectProblem(await exportDesign(owner.token, design.id, { scale: 2 }), 422))).toEqual(['body.scale']);
+    expect(where(expectProblem(await exportDesign(owner.token, design.id, { page_id: 7 }), 422))).toEqual(['body.page_id']);
     expectProblem(await exportDesign(owner.token, randomUUID()), 404);
 
     const foreignItem = await uploadMedia(other.owner.token, other.workspaceId, solidPng(4, 4, '#123456'));
@@ -131,7 +132,7 @@ describe('image editor: export rendering', () => {
       ),
     );
     const refused = await exportDesign(owner.token, images.id);
-    expect(locations(expectProblem(refused, 422, 'validation_failed'))).toEqual([
+    expect(where(expectProblem(refused, 422, 'validation_failed'))).toEqual([
       'document.pages[0].background.image.media_id',
       'document.pages[0].layers[1].image.media_id',
       'document.pages[0].layers[2].image.media_id',

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { call, expectProblem, locations, RFC3339_MS, schemaUrlFor } from '../support/api.js';
+import { call, expectProblem, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { simpleDocument } from '../support/image-editor.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
+import { where } from '../support/image-editor.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
 const BUILT_IN = [
@@ -98,13 +99,13 @@ describe('image editor: templates (E22)', () => {
     ];
     for (const [extra, expected] of cases) {
       const response = await createTemplate(owner.token, workspaceId, 'T', extra);
-      expect(locations(expectProblem(response, 422, 'validation_failed'))).toEqual(expected);
+      expect(where(expectProblem(response, 422, 'validation_failed'))).toEqual(expected);
     }
     expectProblem(await createTemplate(viewer.token, workspaceId, 'T'), 403, 'insufficient_role');
     const other = await createTenant();
     expectProblem(await createTemplate(other.owner.token, workspaceId, 'T'), 403, 'workspace_forbidden');
     expectProblem(await call('GET', `/image-editor/templates?workspace_id=${workspaceId}`, { token: other.owner.token }), 403, 'workspace_forbidden');
-    expect(locations(expectProblem(await call('GET', '/image-editor/templates?workspace_id=x', { token: owner.token }), 422))).toEqual(['query.workspace_id']);
+    expect(where(expectProblem(await call('GET', '/image-editor/templates?workspace_id=x', { token: owner.token }), 422))).toEqual(['query.workspace_id']);
 
     const template = await createTemplate(owner.token, workspaceId, 'Doomed');
     expectProblem(await call('DELETE', `/image-editor/templates/${template.body.id}`, { token: viewer.token }), 403, 'insufficient_role');

@@ -51,6 +51,9 @@ export async function pixelsOf(bytes: Buffer): Promise<{ width: number; height: 
   };
 }
 
+/** The distinct `errors[].location`s of a problem, in order (a member breaking several rules is named once). */
+export const where = (problem: { errors?: Array<{ location: string }> }) => [...new Set((problem.errors ?? []).map((e) => e.location))];
+
 /** Close to a colour, allowing for anti-aliasing and JPEG. */
 export function expectColor(actual: [number, number, number, number], expected: [number, number, number], tolerance = 8) {
   for (let i = 0; i < 3; i += 1) expect(Math.abs(actual[i] - expected[i])).toBeLessThanOrEqual(tolerance);

@@ -46,18 +46,11 @@ export function fastifyOptions(config: GatewayConfig) {
   };
 }
 
-/** Editor documents may be larger than other JSON bodies (contract §1: 5 MiB): the routes whose bodies carry one. */
-export const DOCUMENT_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
-const DOCUMENT_ROUTES = /^\/image-editor\/(designs|templates)(\/:id)?$/;
-
 /** Request ids on every response, an access log line per request, JSON as the only body type. */
 export function configureFastify(fastify: FastifyInstance, logger: Logger) {
   fastify.removeContentTypeParser(['text/plain']);
   // The signed upload route takes raw bytes of any type: its body is handed on as the request stream (never parsed,
   // never buffered, no 1 MiB limit); every other route keeps JSON only.
-  fastify.addHook('onRoute', (route) => {
-    if (DOCUMENT_ROUTES.test(route.url ?? '')) route.bodyLimit = Math.max(route.bodyLimit ?? 0, DOCUMENT_BODY_LIMIT_BYTES);
-  });
   fastify.addContentTypeParser(RAW_UPLOAD_CONTENT_TYPE, (_request, payload, done) => done(null, payload));
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
