@@ -12,6 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
+import { benchCreativeExport, benchCreativeTemplates, type CreativeExportFigures, type CreativeTemplatesFigures } from './creative-image.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
 
@@ -24,8 +25,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 // The issue's targets.
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
-// `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only)
-// or `scheduler` (delivery of 10,000 renditions only).
+// `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only),
+// `scheduler` (delivery of 10,000 renditions only), `creative-templates` (E22 under load) or `creative-export` (1080×1080 PNG exports).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -226,6 +227,15 @@ async function main(): Promise<void> {
     return;
   }
 
+  if (ONLY === 'creative-templates' || ONLY === 'creative-export') {
+    const { token } = await register(baseUrl);
+    const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);
+    const creative = await creativeImage(baseUrl, token, writeTo, ONLY);
+    writeResults({ machine, idleBefore: idle, creative });
+    if (creative.failed) process.exitCode = 1;
+    return;
+  }
+
   if (ONLY === 'media-uploads') {
     const { token } = await register(baseUrl);
     const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);
@@ -303,15 +313,17 @@ async function main(): Promise<void> {
     });
 
     let media: MediaUploadFigures | undefined;
+    let creative: Awaited<ReturnType<typeof creativeImage>> | undefined;
     if (ONLY === 'all') {
       directory = await benchDirectory(baseUrl, databaseUrl);
       media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, publications.writeTo);
       scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
+      creative = await creativeImage(baseUrl, token, publications.writeTo, ONLY);
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler });
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, creative });
     const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
-    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met)) process.exitCode = 1;
+    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || creative?.failed) process.exitCode = 1;
   } finally {
     killBaseline();
   }
@@ -327,6 +339,32 @@ async function mediaUploads(baseUrl: string, natsUrl: string | undefined, gatewa
   console.log(`  ${media.rssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB upload: gateway RSS grew ${media.gatewayRssGrowthMiB.toFixed(1)} MiB`);
   console.log(`  ${media.downloadRssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB slow download: gateway RSS grew ${media.downloadRssGrowthMiB.toFixed(1)} MiB`);
   return media;
+}
+
+/** The image editor's figures: E22 under load and 1080×1080 PNG exports (failures void them). */
+async function creativeImage(
+  baseUrl: string,
+  token: string,
+  workspaceId: string,
+  only: string,
+): Promise<{ templates?: CreativeTemplatesFigures; exports?: CreativeExportFigures; failed: boolean }> {
+  let templates: CreativeTemplatesFigures | undefined;
+  let exports: CreativeExportFigures | undefined;
+  if (only !== 'creative-export') {
+    console.log('\nimage editor templates (E22):');
+    templates = await benchCreativeTemplates(baseUrl, token, workspaceId);
+    console.log(
+      `  GET /image-editor/templates (${templates.templates} templates): ${templates.reqPerSec.toFixed(0)} req/s, p50 ${templates.p50Ms.toFixed(1)} ms, ` +
+        `p99 ${templates.p99Ms.toFixed(1)} ms, ${templates.non2xx} non-2xx, ${templates.errors} errors`,
+    );
+  }
+  if (only !== 'creative-templates') {
+    console.log('\nimage editor export (1080×1080 PNG, one at a time):');
+    exports = await benchCreativeExport(baseUrl, token, workspaceId);
+    console.log(`  ${exports.exports} exports: p50 ${exports.p50Ms.toFixed(0)} ms, p99 ${exports.p99Ms.toFixed(0)} ms, ${exports.meanBytes} bytes each, ${exports.failures} failures`);
+  }
+  const failed = Boolean((templates && (templates.non2xx > 0 || templates.errors > 0)) || (exports && exports.failures > 0));
+  return { templates, exports, failed };
 }
 
 function writeResults(results: object): void {
