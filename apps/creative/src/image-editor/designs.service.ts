@@ -22,7 +22,7 @@ import {
   UserProfile,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, CursorCodec, isCreatedAtPosition, problems, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { AccessControl, CursorCodec, isCreatedAtPosition, Problem, problems, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -160,7 +160,7 @@ export class DesignsService {
       const first = design.document.pages[0];
       preview = (await this.renderer.renderToMedia(principal, design, first.id, 'png', `${design.id}-${first.id}-preview`)).id;
     } catch (error) {
-      if (!(error instanceof Error && 'status' in error && (error as { status: number }).status === 422)) throw error;
+      if (!(error instanceof Problem && error.status === 422)) throw error;
       this.logger.info({ design_id: id, err: error }, 'checkpoint without a preview: the first page cannot be rendered');
     }
     const actorName = await this.authorName(principal);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import {
   type FieldError,
   type HttpReply,
@@ -19,7 +19,7 @@ import type { CreativeConfig } from '../config.js';
 import { checkRenderBudget, renderBudgetExceeded } from './render-budget.js';
 import type { RenderJob, RenderOutcome } from './render-job.js';
 import { CREATIVE_MEDIA_STORAGE } from './storage.module.js';
-import { runInWorker, WorkerTimeout } from './worker-runner.js';
+import { WarmWorkers, WorkerTimeout } from './worker-runner.js';
 
 const RENDER_WORKER = new URL('./render-worker.js', import.meta.url);
 /** The bytes of all images one page may show together (the render worker holds them all). */
@@ -39,13 +39,21 @@ export interface RenderableDesign {
  * to its key, commit, complete: media sniffs, hashes and deduplicates as for any upload).
  */
 @Injectable()
-export class DesignRenderer {
+export class DesignRenderer implements OnModuleDestroy {
+  private readonly workers = new WarmWorkers(RENDER_WORKER);
+
   constructor(
     private readonly rpc: RpcClient,
     @Inject(CREATIVE_MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(SERVICE_CONFIG) private readonly config: CreativeConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.workers.warm();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.workers.close();
+  }
 
   async renderToMedia(principal: Principal, design: RenderableDesign, pageId: string, format: 'png' | 'jpeg' | string, filenameBase: string): Promise<MediaItem> {
     const kind = format === 'jpeg' ? 'jpeg' : 'png';
@@ -71,7 +79,7 @@ export class DesignRenderer {
     };
     let outcome: RenderOutcome;
     try {
-      outcome = await runInWorker<RenderOutcome>(RENDER_WORKER, job, this.config.RENDER_TIMEOUT_MS);
+      outcome = await this.workers.run<RenderOutcome>(job, this.config.RENDER_TIMEOUT_MS);
     } catch (error) {
       if (error instanceof WorkerTimeout) {
         throw renderBudgetExceeded(`The page did not render within the ${this.config.RENDER_TIMEOUT_MS} ms budget; simplify it (fewer or smaller layers, effects, images).`);

@@ -7,7 +7,7 @@ import type { RenderJob, RenderOutcome } from './render-job.js';
 export const BUNDLED_FONT = 'Inter';
 let fontsRegistered = false;
 
-function registerFonts(): void {
+export function registerFonts(): void {
   if (fontsRegistered) return;
   const require = createRequire(import.meta.url);
   for (const weight of ['400', '700']) {

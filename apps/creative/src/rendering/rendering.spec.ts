@@ -4,7 +4,7 @@ import type { ImageEditorDocument, ImagePage } from '@social/contracts';
 import { Problem } from '@social/platform';
 import { renderPage } from './page-painter.js';
 import { checkRenderBudget } from './render-budget.js';
-import { runInWorker, WorkerTimeout } from './worker-runner.js';
+import { WarmWorkers, WorkerTimeout } from './worker-runner.js';
 
 const page = (layers: number): ImagePage => ({ id: 'p', layers: Array.from({ length: layers }, (_, i) => ({ id: `l${i}`, type: 'shape' })) });
 const document = (width: number, height: number, pages: ImagePage[]): ImageEditorDocument => ({ width_px: width, height_px: height, pages });
@@ -25,13 +25,27 @@ describe('rendering', () => {
     expect(codeOf(() => checkRenderBudget(document(8193, 8192, [page(1)]), page(1)))).toBe('422 render_budget_exceeded');
   });
 
-  it('terminates a worker that outlives its budget and says so', async () => {
-    const started = Date.now();
-    const forever = runInWorker('for (;;) {}', null, 300, { eval: true });
-    await expect(forever).rejects.toBeInstanceOf(WorkerTimeout);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    await expect(runInWorker("require('node:worker_threads').parentPort.postMessage(41 + 1)", null, 5_000, { eval: true })).resolves.toBe(42);
-    await expect(runInWorker("throw new Error('broken')", null, 5_000, { eval: true })).rejects.toThrow('broken');
+  it('runs each job in a warm worker, terminates one that outlives its budget, and keeps serving', async () => {
+    const workers = new WarmWorkers(
+      `const { parentPort } = require('node:worker_threads');
+       parentPort.once('message', (job) => {
+         if (job === 'forever') for (;;) {}
+         if (job === 'throw') throw new Error('broken');
+         parentPort.postMessage(job + 1);
+       });`,
+      { eval: true },
+    );
+    try {
+      const started = Date.now();
+      await expect(workers.run('forever', 300)).rejects.toBeInstanceOf(WorkerTimeout);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await expect(workers.run(41, 5_000)).resolves.toBe(42);
+      await expect(workers.run('throw', 5_000)).rejects.toThrow('broken');
+      // Each job gets a worker of its own, even at once.
+      await expect(Promise.all([workers.run(1, 5_000), workers.run(2, 5_000), workers.run(3, 5_000)])).resolves.toEqual([2, 3, 4]);
+    } finally {
+      await workers.close();
+    }
   });
 
   it('paints the background, shapes in z-order, rotated and hidden layers, text with the bundled font, and images', async () => {
