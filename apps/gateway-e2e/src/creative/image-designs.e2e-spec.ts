@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { call, expectProblem, RFC3339_MS, registerUser, schemaUrlFor } from '../support/api.js';
+import { call, eventually, expectProblem, RFC3339_MS, registerUser, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { createDesign, simpleDocument } from '../support/image-editor.js';
 import { expectTenantIsolation } from '../support/isolation.js';
@@ -323,6 +323,21 @@ describe('image editor: designs and revisions', () => {
     expect(where(expectProblem(await call('POST', `/image-editor/designs/${design.id}/revisions`, { token: owner.token, body: { name: 5 } }), 422))).toEqual(['body.name']);
   });
 
+  it('racing saves each get a revision of their own, and the head is the last one written', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const design = await createDesign(owner.token, workspaceId);
+    const saves = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: { document: simpleDocument({ title: `T${i}` }) } })),
+    );
+    expect(saves.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const history = await call('GET', `/image-editor/designs/${design.id}/revisions`, { token: owner.token });
+    expect(history.body.revisions.map((r: any) => r.revision)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    const head = await call('GET', `/image-editor/designs/${design.id}`, { token: owner.token });
+    expect(head.body.head_revision_id).toBe(history.body.revisions[0].id);
+    const newest = await call('GET', `/image-editor/designs/${design.id}/revisions/${history.body.revisions[0].id}`, { token: owner.token });
+    expect(newest.body.document).toEqual(head.body.document);
+  });
+
   it('keeps the newest 50 autosaves of a design and drops expired ones', async () => {
     const { owner, workspaceId } = await createTenant();
     const design = await createDesign(owner.token, workspaceId);
@@ -370,6 +385,30 @@ describe('image editor: designs and revisions', () => {
     expect(rows[0].n).toBe(0);
     expectProblem(await call('GET', '/image-editor/designs/not-a-uuid', { token: owner.token }), 404);
     expectProblem(await call('GET', `/image-editor/designs/${design.id}`), 401);
+  });
+
+  it("organization deletion purges the organization's designs, revisions and templates (and nobody else's)", async () => {
+    const tenant = await createTenant();
+    const bystander = await createTenant();
+    const design = await createDesign(tenant.owner.token, tenant.workspaceId);
+    await call('PATCH', `/image-editor/designs/${design.id}`, { token: tenant.owner.token, body: { name: 'Saved' } });
+    const template = await call('POST', '/image-editor/templates', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, name: 'T', category: 'c', document: simpleDocument() } });
+    expect(template.status).toBe(201);
+    const kept = await createDesign(bystander.owner.token, bystander.workspaceId);
+    const rows = async (workspaceId: string) =>
+      (
+        await db.query(
+          `SELECT (SELECT count(*)::int FROM creative.image_designs WHERE workspace_id = $1) AS designs,
+                  (SELECT count(*)::int FROM creative.image_design_revisions WHERE workspace_id = $1) AS revisions,
+                  (SELECT count(*)::int FROM creative.image_templates WHERE workspace_id = $1) AS templates`,
+          [workspaceId],
+        )
+      ).rows[0];
+    expect(await rows(tenant.workspaceId)).toEqual({ designs: 1, revisions: 2, templates: 1 });
+    expect((await call('DELETE', `/organizations/${tenant.organizationId}`, { token: tenant.owner.token })).status).toBe(202);
+    await eventually(async () => expect(await rows(tenant.workspaceId)).toEqual({ designs: 0, revisions: 0, templates: 0 }), 15_000);
+    expect(await rows(bystander.workspaceId)).toEqual({ designs: 1, revisions: 1, templates: 0 });
+    expect((await call('GET', `/image-editor/designs/${kept.id}`, { token: bystander.owner.token })).status).toBe(200);
   });
 
   it('another tenant cannot see or touch a design, its revisions or its exports', async () => {
