@@ -6,5 +6,7 @@ export const creativeSettings = {
   SECRETS_KEY: setting.base64Key(32),
   /** The time budget of one page render (image editor export and checkpoint previews); a slower page is 422 `render_budget_exceeded`. */
   RENDER_TIMEOUT_MS: setting.int(100, 10_000, 7_000),
+  /** Renders one replica runs at once; more wait up to RENDER_TIMEOUT_MS for a turn, then 503 `render_busy`. */
+  RENDER_CONCURRENCY: setting.int(1, 16, 2),
 };
 export type CreativeConfig = ConfigOf<typeof creativeSettings>;

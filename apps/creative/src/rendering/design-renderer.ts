@@ -19,6 +19,7 @@ import type { CreativeConfig } from '../config.js';
 import { checkRenderBudget, renderBudgetExceeded } from './render-budget.js';
 import type { RenderJob, RenderOutcome } from './render-job.js';
 import { CREATIVE_MEDIA_STORAGE } from './storage.module.js';
+import { RenderSlots } from './render-slots.js';
 import { WarmWorkers, WorkerTimeout } from './worker-runner.js';
 
 const RENDER_WORKER = new URL('./render-worker.js', import.meta.url);
@@ -41,6 +42,7 @@ export interface RenderableDesign {
 @Injectable()
 export class DesignRenderer implements OnModuleDestroy {
   private readonly workers = new WarmWorkers(RENDER_WORKER);
+  private readonly slots: RenderSlots;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -48,6 +50,7 @@ export class DesignRenderer implements OnModuleDestroy {
     @Inject(SERVICE_CONFIG) private readonly config: CreativeConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {
+    this.slots = new RenderSlots(config.RENDER_CONCURRENCY);
     this.workers.warm();
   }
 
@@ -77,6 +80,8 @@ export class DesignRenderer implements OnModuleDestroy {
       matteColor: design.document.export_defaults?.matte_color ?? '',
       images,
     };
+    const release = await this.slots.acquire(this.config.RENDER_TIMEOUT_MS);
+    if (!release) throw problems.unavailable('render_busy', 'Every renderer is busy; try again shortly.', 2);
     let outcome: RenderOutcome;
     try {
       outcome = await this.workers.run<RenderOutcome>(job, this.config.RENDER_TIMEOUT_MS);
@@ -87,6 +92,8 @@ export class DesignRenderer implements OnModuleDestroy {
       this.logger.warn({ err: error, design_id: design.id }, 'a render worker failed');
       if (error instanceof Error && /memory/i.test(error.message)) throw renderBudgetExceeded('The page needs more memory to render than a render may use.');
       throw error;
+    } finally {
+      release();
     }
     if (!outcome.ok) {
       const errors = outcome.undecodable.flatMap((mediaId) => (referenced.get(mediaId) ?? []).map((location) => ({ location, message: 'is a media item that is not an image the renderer can read', value: mediaId })));

@@ -95,3 +95,34 @@ describe('rendering', () => {
     expect(outcome).toEqual({ ok: false, undecodable: ['junk'] });
   });
 });
+
+describe('render slots', () => {
+  it('lets `size` renders run at once, queues the rest in order, and gives up after the wait', async () => {
+    const { RenderSlots } = await import('./render-slots.js');
+    const slots = new RenderSlots(2);
+    const first = await slots.acquire(100);
+    const second = await slots.acquire(100);
+    expect(first && second).toBeTruthy();
+    const order: string[] = [];
+    const third = slots.acquire(1_000).then((release) => {
+      order.push('third');
+      return release;
+    });
+    const fourth = slots.acquire(1_000).then((release) => {
+      order.push('fourth');
+      return release;
+    });
+    expect(await slots.acquire(20)).toBe(false);
+    (first as () => void)();
+    (first as () => void)(); // releasing twice frees one slot only
+    const thirdRelease = await third;
+    expect(order).toEqual(['third']);
+    (second as () => void)();
+    const fourthRelease = await fourth;
+    expect(order).toEqual(['third', 'fourth']);
+    expect(slots.busy).toBe(2);
+    (thirdRelease as () => void)();
+    (fourthRelease as () => void)();
+    expect(slots.busy).toBe(0);
+  });
+});
