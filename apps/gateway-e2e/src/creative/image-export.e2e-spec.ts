@@ -83,6 +83,20 @@ describe('image editor: export rendering', () => {
     expectColor(jpeg.at(100, 50), [0, 255, 255], 12);
   });
 
+  it('renders several exports at once (more than the replica renders at a time: they queue)', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const designs = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => createDesign(owner.token, workspaceId, simpleDocument({}, { background: { type: 'color', color: `#0${i}0000` } }))),
+    );
+    const exported = await Promise.all(designs.map((design) => exportDesign(owner.token, design.id)));
+    expect(exported.map((r) => r.status)).toEqual(Array(5).fill(201));
+    expect(new Set(exported.map((r) => r.body.id)).size).toBe(5);
+    // The same page again is the same bytes: media deduplicates it to the item it has.
+    const again = await exportDesign(owner.token, designs[0].id);
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(exported[0].body.id);
+  });
+
   it('a checkpoint renders the first page as the preview of the design and of the revision', async () => {
     const { owner, workspaceId } = await createTenant();
     const design = await createDesign(owner.token, workspaceId);
