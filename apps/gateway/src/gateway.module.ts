@@ -27,6 +27,7 @@ import { MediaController } from './media/media.controller.js';
 import { MediaTagsController } from './media/media-tags.controller.js';
 import { GATEWAY_MEDIA_STORAGE } from './media/media-storage.js';
 import { UploadSessionsController } from './media/upload-sessions.controller.js';
+import { InboxController } from './notifications/inbox.controller.js';
 import { MutesController } from './notifications/mutes.controller.js';
 import { PreferencesController } from './notifications/preferences.controller.js';
 import { PublicationBuildsController } from './publishing/publication-builds.controller.js';
@@ -51,6 +52,7 @@ export class GatewayModule {
         MeController,
         PreferencesController,
         MutesController,
+        InboxController,
         ReauthController,
         PasskeysController,
         EmailChangeController,

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
 import { benchCreativeExport, benchCreativeTemplates, type CreativeExportFigures, type CreativeTemplatesFigures } from './creative-image.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
+import { benchNotifications, type NotificationFigures } from './notifications.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
 
 const CONNECTIONS = 50;
@@ -26,7 +27,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
 // `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only),
-// `scheduler` (delivery of 10,000 renditions only), `creative-templates` (E22 under load) or `creative-export` (1080×1080 PNG exports).
+// `scheduler` (delivery of 10,000 renditions only), `notifications` (event → in-app latency and GET /notifications),
+// `creative-templates` (E22 under load) or `creative-export` (1080×1080 PNG exports).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -220,6 +222,12 @@ async function main(): Promise<void> {
     if (!scheduler.met) process.exitCode = 1;
     return;
   }
+  if (ONLY === 'notifications') {
+    const notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
+    writeResults({ machine, idleBefore: idle, notifications });
+    if (!notifications.met) process.exitCode = 1;
+    return;
+  }
   if (ONLY === 'admin-users') {
     directory = await benchDirectory(baseUrl, databaseUrl);
     writeResults({ machine, idleBefore: idle, directory });
@@ -313,17 +321,22 @@ async function main(): Promise<void> {
     });
 
     let media: MediaUploadFigures | undefined;
+    let notifications: NotificationFigures | undefined;
     let creative: Awaited<ReturnType<typeof creativeImage>> | undefined;
     if (ONLY === 'all') {
       directory = await benchDirectory(baseUrl, databaseUrl);
       media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, publications.writeTo);
       scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
+      // A user of its own: the inbox's 1,000 items must not mix with the scheduler's post_published ones.
+      notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
       creative = await creativeImage(baseUrl, token, publications.writeTo, ONLY);
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, creative });
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, notifications, creative });
     const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
-    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || creative?.failed) process.exitCode = 1;
+    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || (notifications && !notifications.met) || creative?.failed) {
+      process.exitCode = 1;
+    }
   } finally {
     killBaseline();
   }

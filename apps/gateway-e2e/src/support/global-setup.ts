@@ -9,6 +9,7 @@ import {
   fakeNetworkEnvironment,
   createTemporaryDatabase,
   deliveryTestEnvironment,
+  notificationsTestEnvironment,
   findNatsServer,
   freePort,
   NATS_INSTALL_HINT,
@@ -92,6 +93,8 @@ export default async function globalSetup() {
       MEDIA_SWEEP_INTERVAL_MS: '1000',
       // Short leases, polls and retries: delivery suites wait seconds, not minutes.
       ...deliveryTestEnvironment(),
+      // Digests checked twice a second, mail retried after 0.3 s doubling: notification suites wait seconds.
+      ...notificationsTestEnvironment(),
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
@@ -109,6 +112,8 @@ export default async function globalSetup() {
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_LOG_FILE = logFile;
   process.env.E2E_MAIL_URL = mail.controlUrl;
+  // For suites that start a replica of a service that sends mail (notifications).
+  process.env.E2E_SMTP_URL = mail.smtpUrl;
   process.env.E2E_AI_URL = ai.controlUrl;
   process.env.E2E_AI_API_KEY = aiApiKey;
   process.env.E2E_FAKE_NETWORK_URL = network.controlUrl;
