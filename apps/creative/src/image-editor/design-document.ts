@@ -1,4 +1,4 @@
-import { IMAGE_DOCUMENT_SCHEMA_VERSION, type FieldError, type ImageEditorDocument } from '@social/contracts';
+import { IMAGE_DOCUMENT_MAX_BYTES, IMAGE_DOCUMENT_SCHEMA_VERSION, type FieldError, type ImageEditorDocument } from '@social/contracts';
 import { problems } from '@social/platform';
 
 type Json = Record<string, unknown>;
@@ -71,4 +71,18 @@ export function checkDocumentReferences(doc: ImageEditorDocument, at: string): v
     });
   });
   if (errors.length > 0) throw problems.validation(errors, errors.map((e) => `${e.location} ${e.message}`).join('; ') + '.');
+}
+
+/** A normalized document's JSON must stay within `maxBytes` (422 at `at`). */
+export function checkDocumentSize(document: ImageEditorDocument, at: string, maxBytes = IMAGE_DOCUMENT_MAX_BYTES): void {
+  const bytes = Buffer.byteLength(JSON.stringify(document));
+  if (bytes > maxBytes) throw problems.invalid(at, `must be at most ${maxBytes} bytes as JSON once stored (with defaults); it is ${bytes}`);
+}
+
+/** What a request sends as a document, checked (references, then size once normalized) and normalized for storing. */
+export function documentToStore(document: ImageEditorDocument, at: string, maxBytes = IMAGE_DOCUMENT_MAX_BYTES): ImageEditorDocument {
+  checkDocumentReferences(document, at);
+  const stored = normalizeDocument(document);
+  checkDocumentSize(stored, at, maxBytes);
+  return stored;
 }

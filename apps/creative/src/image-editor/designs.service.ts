@@ -6,6 +6,7 @@ import {
   CreateDesignRequest,
   CreateRevisionRequest,
   DESIGN_PAGE_DEFAULT,
+  DESIGN_PAGE_MAX_BYTES,
   ExportDesignRequest,
   ImageEditorDesign,
   ImageEditorDesignList,
@@ -29,7 +30,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { CreativeConfig } from '../config.js';
 import { DesignRenderer } from '../rendering/design-renderer.js';
 import { TemplatesService } from '../templates/templates.service.js';
-import { checkDocumentReferences, normalizeDocument } from './design-document.js';
+import { documentToStore, normalizeDocument } from './design-document.js';
 import { DESIGN_COLUMNS, DesignRow, findDesign, LIVE_REVISION, REVISION_COLUMNS, RevisionRow, toDesign, toRevision, toRevisionSummary } from './design.row.js';
 
 const NO_SUCH_DESIGN = 'No such design.';
@@ -62,8 +63,7 @@ export class DesignsService {
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     let document: ImageEditorDocument;
     if (input.document) {
-      checkDocumentReferences(input.document, 'body.document');
-      document = normalizeDocument(input.document);
+      document = documentToStore(input.document, 'body.document');
     } else {
       const template = await this.templates.findUsable(workspace.workspace_id, input.template_id!);
       if (!template) throw problems.invalid('body.template_id', 'is not a built-in template nor a template of the workspace', input.template_id);
@@ -97,8 +97,15 @@ export class DesignsService {
       `SELECT ${DESIGN_COLUMNS} FROM image_designs d WHERE ${conditions.join(' AND ')} ORDER BY d.updated_at DESC, d.id DESC LIMIT $${values.push(limit + 1)}`,
       values,
     );
-    const more = rows.length > limit;
-    const page = rows.slice(0, limit);
+    // At most `limit` designs, and fewer when their documents would make the page too big to send.
+    const page: DesignRow[] = [];
+    let bytes = 0;
+    for (const row of rows.slice(0, limit)) {
+      bytes += Buffer.byteLength(JSON.stringify(row.document));
+      if (page.length > 0 && bytes > DESIGN_PAGE_MAX_BYTES) break;
+      page.push(row);
+    }
+    const more = rows.length > page.length;
     const last = page[page.length - 1];
     return {
       designs: page.map(toDesign),
@@ -114,8 +121,7 @@ export class DesignsService {
   async update(principal: Principal, id: string, input: UpdateDesignRequest): Promise<ImageEditorDesign> {
     await this.findVisible(principal, id, 'editor');
     if (input.name === undefined && input.document === undefined) throw problems.invalid('body', 'must carry name or document');
-    if (input.document) checkDocumentReferences(input.document, 'body.document');
-    const document = input.document ? normalizeDocument(input.document) : undefined;
+    const document = input.document ? documentToStore(input.document, 'body.document') : undefined;
     const actorName = await this.authorName(principal);
     await this.dataSource.transaction(async (db) => {
       const design = await findDesign(db, id, true);

@@ -6,12 +6,13 @@ import {
   ImageEditorTemplateList,
   ListTemplatesQuery,
   MAX_TEMPLATES_PER_WORKSPACE,
+  TEMPLATE_DOCUMENT_MAX_BYTES,
   Principal,
 } from '@social/contracts';
 import { AccessControl, isUuid, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { checkDocumentReferences, normalizeDocument } from '../image-editor/design-document.js';
+import { documentToStore } from '../image-editor/design-document.js';
 import { BUILT_IN_TEMPLATES } from './built-in-templates.js';
 
 interface TemplateRow {
@@ -58,11 +59,10 @@ export class TemplatesService {
     return { can_edit: workspace.role !== 'viewer', templates: [...BUILT_IN_TEMPLATES, ...rows.map(toTemplate)] };
   }
 
-  /** Editors; at most 200 per workspace (409 `too_many_templates`), counted under a per-workspace lock. */
+  /** Editors; at most 50 per workspace (409 `too_many_templates`), counted under a per-workspace lock. */
   async create(principal: Principal, input: CreateTemplateRequest): Promise<ImageEditorTemplate> {
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
-    checkDocumentReferences(input.document, 'body.document');
-    const document = normalizeDocument(input.document);
+    const document = documentToStore(input.document, 'body.document', TEMPLATE_DOCUMENT_MAX_BYTES);
     const id = uuidv7();
     await this.dataSource.transaction(async (db) => {
       await db.query(`SELECT pg_advisory_xact_lock(hashtext('creative.templates:' || $1))`, [workspace.workspace_id]);

@@ -25,7 +25,8 @@ const DOCUMENT_RULES =
   'The document (ImageEditorDocument) is checked member by member, each problem at its location (`body.document.pages[0].layers[2].type`): ' +
   'width_px and height_px 1–8,192, 1–50 pages, page ids unique, layer ids unique in their page, layer `type` one of text, image, shape, paint, group, ' +
   'a `parent_id` naming a group layer of the page, every nested member of its type; unknown members are refused. ' +
-  "Stored and answered with the document's, pages' and layers' own members filled with their defaults.";
+  "Stored and answered with the document's, pages' and layers' own members filled with their defaults; at most 900 KiB so stored " +
+  '(422 at `body.document`).';
 
 @ApiTags('Image editor')
 @ApiBearerAuth()
@@ -53,7 +54,10 @@ export class DesignsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "The workspace's designs, most recently updated first, a page at a time" })
+  @ApiOperation({
+    summary: "The workspace's designs, most recently updated first, a page at a time",
+    description: 'A page holds at most `limit` designs, and fewer once their documents reach 768 KiB (then `next_cursor` continues).',
+  })
   @Returns(ImageEditorDesignList)
   @Refuses(403, 422)
   list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListDesignsQuery)) query: ListDesignsQuery): Promise<ImageEditorDesignList> {

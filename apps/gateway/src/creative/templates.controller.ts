@@ -38,7 +38,8 @@ export class TemplatesController {
   @Post()
   @ApiOperation({
     summary: 'Create a workspace template (editors)',
-    description: 'The document is checked as a design\'s. At most 200 templates per workspace (409 `too_many_templates`).',
+    description: 'The document is checked as a design\'s, and is at most 16 KiB as stored (422 at `body.document`): the whole list crosses ' +
+      'the service bus in one message. At most 50 templates per workspace (409 `too_many_templates`).',
   })
   @Returns(ImageEditorTemplate, 201)
   @Refuses(400, 403, 409, 413, 415, 422)

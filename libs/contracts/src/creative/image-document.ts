@@ -21,6 +21,12 @@ export const IMAGE_MAX_PAGES = 50;
 /** Layers a page may hold at all; rendering takes at most RENDER_MAX_LAYERS (422 `render_budget_exceeded` beyond). */
 export const IMAGE_MAX_LAYERS_PER_PAGE = 1_000;
 export const RENDER_MAX_LAYERS = 200;
+/**
+ * A stored document (defaults filled) at most this long as JSON: a design crosses NATS whole
+ * (nats-server's default max_payload is 1 MiB), so requests are held to the 1 MiB JSON body limit
+ * and what they store to 900 KiB (422 at `body.document` beyond).
+ */
+export const IMAGE_DOCUMENT_MAX_BYTES = 900 * 1024;
 export const RENDER_MAX_PIXELS = 8_192 * 8_192;
 
 export const IMAGE_LAYER_TYPES = ['text', 'image', 'shape', 'paint', 'group'] as const;

@@ -12,6 +12,8 @@ export const REVISION_KINDS = ['autosave', 'checkpoint', 'restore'] as const;
 /** Autosaves expire after 7 days; the newest 50 of a design are kept (older ones go at the next autosave). */
 export const AUTOSAVE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const AUTOSAVES_KEPT = 50;
+/** A page of designs stops early once its documents reach this many bytes of JSON (the page crosses NATS whole). */
+export const DESIGN_PAGE_MAX_BYTES = 768 * 1024;
 
 const UUID_MESSAGE = { message: '$property must be a UUID' };
 

@@ -5,8 +5,13 @@ import { DocumentMember, ImageEditorDocument } from './image-document.js';
 
 export const TEMPLATE_NAME_MAX_LENGTH = 200;
 export const TEMPLATE_CATEGORY_MAX_LENGTH = 80;
-/** Templates are picked from a menu answered whole (409 `too_many_templates` beyond). */
-export const MAX_TEMPLATES_PER_WORKSPACE = 200;
+/**
+ * Templates are picked from a menu answered whole, and the whole menu crosses NATS in one message
+ * (1 MiB): at most 50 per workspace (409 `too_many_templates` beyond), each document at most 16 KiB
+ * as stored (422 at `body.document`). Images are media ids, so real templates are a few KiB.
+ */
+export const MAX_TEMPLATES_PER_WORKSPACE = 50;
+export const TEMPLATE_DOCUMENT_MAX_BYTES = 16 * 1024;
 
 const UUID_MESSAGE = { message: '$property must be a UUID' };
 
