@@ -1,10 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TrashSweeper } from './housekeeping/trash-sweeper.js';
+import { DesignsHandler } from './image-editor/designs.handler.js';
+import { DesignsService } from './image-editor/designs.service.js';
 import { AssetUploadCompletedHandler, AssetUploadFailedHandler } from './project-assets/asset-upload-events.handler.js';
 import { ProjectAssetsHandler } from './project-assets/project-assets.handler.js';
 import { ProjectAssetsService } from './project-assets/project-assets.service.js';
+import { DesignRenderer } from './rendering/design-renderer.js';
+import { CreativeStorageModule } from './rendering/storage.module.js';
 import { ReportingHandler } from './reporting/reporting.handler.js';
 import { ReportingService } from './reporting/reporting.service.js';
+import { TemplatesHandler } from './templates/templates.handler.js';
+import { TemplatesService } from './templates/templates.service.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 import { ThemesHandler } from './themes/themes.handler.js';
 import { ThemesService } from './themes/themes.service.js';
@@ -12,7 +18,8 @@ import { VideoProjectsHandler } from './video-projects/video-projects.handler.js
 import { VideoProjectsService } from './video-projects/video-projects.service.js';
 
 @Module({
-  controllers: [VideoProjectsHandler, ProjectAssetsHandler, ThemesHandler, ReportingHandler],
+  imports: [CreativeStorageModule],
+  controllers: [VideoProjectsHandler, ProjectAssetsHandler, ThemesHandler, ReportingHandler, DesignsHandler, TemplatesHandler],
   providers: [
     OrganizationDeletedHandler,
     VideoProjectsService,
@@ -22,6 +29,9 @@ import { VideoProjectsService } from './video-projects/video-projects.service.js
     TrashSweeper,
     AssetUploadCompletedHandler,
     AssetUploadFailedHandler,
+    DesignsService,
+    TemplatesService,
+    DesignRenderer,
   ],
 })
 export class CreativeModule {}

@@ -11,6 +11,8 @@ void runService({
   settings: creativeSettings,
   entities: [],
   migrations: creativeMigrations,
+  // Rendering reads and writes media's object storage, which the instance settings choose.
+  instanceSettings: true,
   imports: [AccessModule, CreativeModule],
   // Deleted project assets reach media (it drops their bytes) through the outbox.
   outbox: true,

@@ -17,6 +17,8 @@ import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { RevokedSessions } from './auth/revoked-sessions.js';
 import { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import { GATEWAY_CONFIG, GatewayConfig } from './config.js';
+import { DesignsController } from './creative/designs.controller.js';
+import { TemplatesController } from './creative/templates.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { ProblemFilter } from './http/problem.filter.js';
 import { SchemaInterceptor } from './http/schema.interceptor.js';
@@ -74,6 +76,8 @@ export class GatewayModule {
         MediaController,
         VideoProjectsController,
         ThemesController,
+        DesignsController,
+        TemplatesController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

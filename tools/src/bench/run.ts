@@ -12,6 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
+import { benchCreativeExport, benchCreativeTemplates, type CreativeExportFigures, type CreativeTemplatesFigures } from './creative-image.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
 import { benchNotifications, type NotificationFigures } from './notifications.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
@@ -26,9 +27,10 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 // The issue's targets.
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
-// `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only)
-// `scheduler` (delivery of 10,000 renditions only), `notifications` (event → in-app latency and GET /notifications)
-// or `creative-video` (PUT /video-projects/{id} with a 200 KB document only).
+// `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only),
+// `scheduler` (delivery of 10,000 renditions only), `notifications` (event → in-app latency and GET /notifications),
+// `creative-video` (PUT /video-projects/{id} with a 200 KB document only), `creative-templates` (E22 under load)
+// or `creative-export` (1080×1080 PNG exports).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -244,6 +246,15 @@ async function main(): Promise<void> {
     return;
   }
 
+  if (ONLY === 'creative-templates' || ONLY === 'creative-export') {
+    const { token } = await register(baseUrl);
+    const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);
+    const creative = await creativeImage(baseUrl, token, writeTo, ONLY);
+    writeResults({ machine, idleBefore: idle, creative });
+    if (creative.failed) process.exitCode = 1;
+    return;
+  }
+
   if (ONLY === 'media-uploads') {
     const { token } = await register(baseUrl);
     const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);
@@ -323,6 +334,7 @@ async function main(): Promise<void> {
     let media: MediaUploadFigures | undefined;
     let creativeVideo: CreativeVideoFigures | undefined;
     let notifications: NotificationFigures | undefined;
+    let creative: Awaited<ReturnType<typeof creativeImage>> | undefined;
     if (ONLY === 'all') {
       creativeVideo = await videoProjectWrites(baseUrl, token, publications.writeTo);
       directory = await benchDirectory(baseUrl, databaseUrl);
@@ -330,12 +342,13 @@ async function main(): Promise<void> {
       scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
       // A user of its own: the inbox's 1,000 items must not mix with the scheduler's post_published ones.
       notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
+      creative = await creativeImage(baseUrl, token, publications.writeTo, ONLY);
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, notifications, creativeVideo });
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, notifications, creativeVideo, creative });
     const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
     const videoFailed = creativeVideo && Object.keys(creativeVideo.failures).length > 0;
-    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || (notifications && !notifications.met) || videoFailed) {
+    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || (notifications && !notifications.met) || videoFailed || creative?.failed) {
       process.exitCode = 1;
     }
   } finally {
@@ -365,6 +378,32 @@ async function mediaUploads(baseUrl: string, natsUrl: string | undefined, gatewa
   console.log(`  ${media.rssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB upload: gateway RSS grew ${media.gatewayRssGrowthMiB.toFixed(1)} MiB`);
   console.log(`  ${media.downloadRssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB slow download: gateway RSS grew ${media.downloadRssGrowthMiB.toFixed(1)} MiB`);
   return media;
+}
+
+/** The image editor's figures: E22 under load and 1080×1080 PNG exports (failures void them). */
+async function creativeImage(
+  baseUrl: string,
+  token: string,
+  workspaceId: string,
+  only: string,
+): Promise<{ templates?: CreativeTemplatesFigures; exports?: CreativeExportFigures; failed: boolean }> {
+  let templates: CreativeTemplatesFigures | undefined;
+  let exports: CreativeExportFigures | undefined;
+  if (only !== 'creative-export') {
+    console.log('\nimage editor templates (E22):');
+    templates = await benchCreativeTemplates(baseUrl, token, workspaceId);
+    console.log(
+      `  GET /image-editor/templates (${templates.templates} templates): ${templates.reqPerSec.toFixed(0)} req/s, p50 ${templates.p50Ms.toFixed(1)} ms, ` +
+        `p99 ${templates.p99Ms.toFixed(1)} ms, ${templates.non2xx} non-2xx, ${templates.errors} errors`,
+    );
+  }
+  if (only !== 'creative-templates') {
+    console.log('\nimage editor export (1080×1080 PNG, one at a time):');
+    exports = await benchCreativeExport(baseUrl, token, workspaceId);
+    console.log(`  ${exports.exports} exports: p50 ${exports.p50Ms.toFixed(0)} ms, p99 ${exports.p99Ms.toFixed(0)} ms, ${exports.meanBytes} bytes each, ${exports.failures} failures`);
+  }
+  const failed = Boolean((templates && (templates.non2xx > 0 || templates.errors > 0)) || (exports && exports.failures > 0));
+  return { templates, exports, failed };
 }
 
 function writeResults(results: object): void {

@@ -4,7 +4,14 @@ import { DurableEventHandler, isUuid, purgeDeletedWorkspaces } from '@social/pla
 import { DataSource } from 'typeorm';
 
 /** Children before parents: every table of creative with a workspace_id. */
-const WORKSPACE_OWNED_TABLES = ['project_assets', 'video_project_revisions', 'video_projects'] as const;
+const WORKSPACE_OWNED_TABLES = [
+  'project_assets',
+  'video_project_revisions',
+  'video_projects',
+  'image_design_revisions',
+  'image_designs',
+  'image_templates',
+] as const;
 
 /**
  * Purges what creative keeps for the deleted workspaces (every table with a

@@ -78,6 +78,8 @@ export default async function globalSetup() {
     // The suites play the proxy in front: each call says which client address it comes from.
     env: {
       RPC_TIMEOUT_MS: '5000',
+      // A render's time budget stays inside RPC_TIMEOUT_MS, so a slow page is 422, never the gateway's 504.
+      RENDER_TIMEOUT_MS: '2000',
       TRUST_PROXY: 'true',
       SMTP_URL: mail.smtpUrl,
       ...adminEnvironment(),
