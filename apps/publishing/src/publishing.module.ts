@@ -3,6 +3,8 @@ import { AiClient } from './ai/ai-client.js';
 import { DeliveryOperations } from './delivery/delivery-operations.service.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { DeliveryHandler } from './delivery/delivery.handler.js';
+import { ProviderInsightsHandler } from './provider-insights/provider-insights.handler.js';
+import { ProviderInsightsService } from './provider-insights/provider-insights.service.js';
 import { ProviderApps } from './providers/provider-apps.client.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
 import { PublicationAnglesService } from './publication-builds/publication-angles.service.js';
@@ -24,7 +26,7 @@ import { VoiceProfilesHandler } from './voice-profiles/voice-profiles.handler.js
 import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js';
 
 @Module({
-  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler, DeliveryHandler, ReportingHandler],
+  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler, DeliveryHandler, ReportingHandler, ProviderInsightsHandler],
   providers: [
     ProviderRegistry,
     SocialAccountsService,
@@ -42,6 +44,7 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     DeliveryOperations,
     DeliveryWorker,
     ReportingService,
+    ProviderInsightsService,
   ],
 })
 export class PublishingModule {}

@@ -12,6 +12,14 @@ export interface FakeBlueskyAccountRequest {
   follows_count?: number;
 }
 
+/** Counters a test sets on a post (app.bsky.feed.getPosts answers them); unset ones keep the fake's defaults. */
+export interface FakeBlueskyPostCounts {
+  likeCount?: number;
+  repostCount?: number;
+  replyCount?: number;
+  quoteCount?: number;
+}
+
 export interface FakeBlueskyRecord {
   uri: string;
   cid: string;
@@ -53,8 +61,10 @@ const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
  * existing records; text ≤ 300 graphemes) / getRecord (400 RecordNotFound) /
  * uploadBlob, app.bsky.actor.getProfile / getSuggestions, app.bsky.feed.getPosts.
  * An expired access token answers 400 ExpiredToken; an unknown one 401.
+ * Follows are `app.bsky.graph.follow` records (createRecord; the subject must be a DID).
  * Control API (`/__control`): POST /accounts, POST /files `{name, content_type,
- * size}`, GET /records (every record created, oldest first), GET /sessions
+ * size}`, GET /records (every record created, oldest first), POST /post-counts
+ * `{uri, likeCount?, repostCount?, replyCount?, quoteCount?}` (what getPosts answers), GET /sessions
  * (counts of createSession and refreshSession calls), POST /tokens
  * `{access_ttl_seconds}` (lifetime of new access tokens), POST /expire-access
  * (every access token expires now), POST /revoke-refresh (every refresh token
@@ -65,6 +75,7 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
   const accounts = new Map<string, Account>();
   const tokens = new Map<string, Token>();
   let records: FakeBlueskyRecord[] = [];
+  let counts = new Map<string, FakeBlueskyPostCounts>();
   const blobs = new Map<string, { mimeType: string; size: number }>();
   const files = new Map<string, { contentType: string; data: Buffer }>();
   const failures = new ScriptedFailures();
@@ -120,6 +131,12 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       return sendJson(res, 201, { url: `${origin}/files/${name}` });
     }
     if (path === '/records' && req.method === 'GET') return sendJson(res, 200, records);
+    if (path === '/post-counts' && req.method === 'POST') {
+      const { uri, ...set } = body as FakeBlueskyPostCounts & { uri: string };
+      if (!find(uri)) return sendJson(res, 404, { error: 'unknown record' });
+      counts.set(uri, { ...counts.get(uri), ...set });
+      return sendJson(res, 200, counts.get(uri));
+    }
     if (path === '/sessions' && req.method === 'GET') return sendJson(res, 200, sessions);
     if (path === '/tokens' && req.method === 'POST') {
       accessTtlSeconds = Number((body as { access_ttl_seconds?: number }).access_ttl_seconds ?? 7200);
@@ -136,6 +153,7 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
     if (failures.control(path, req.method, body, res)) return;
     if (path === '/state' && req.method === 'DELETE') {
       records = [];
+      counts = new Map();
       failures.clear();
       accessTtlSeconds = 7200;
       sessions.created = 0;
@@ -211,6 +229,9 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
         const key = rkey ?? `3l${randomBytes(8).toString('hex').replace(/[^a-z2-7]/g, 'a').slice(0, 11)}`;
         const uri = `at://${did}/${collection}/${key}`;
         if (find(uri)) return sendJson(res, 400, { error: 'InvalidRequest', message: `Record already exists: ${uri}` });
+        if (collection === 'app.bsky.graph.follow' && (typeof record?.subject !== 'string' || !record.subject.startsWith('did:'))) {
+          return sendJson(res, 400, { error: 'InvalidRequest', message: 'Invalid app.bsky.graph.follow record: Record/subject must be a did' });
+        }
         if (collection === 'app.bsky.feed.post') {
           if (typeof record?.text !== 'string' || graphemes(record.text) > MAX_GRAPHEMES) {
             return sendJson(res, 400, { error: 'InvalidRequest', message: `Invalid app.bsky.feed.post record: Record/text must not be longer than ${MAX_GRAPHEMES} graphemes` });
@@ -238,7 +259,9 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
         const actor = query.get('actor') ?? '';
         const target = byDid(actor) ?? [...accounts.values()].find((candidate) => candidate.handle === actor);
         if (!target) return sendJson(res, 400, { error: 'InvalidRequest', message: 'Profile not found' });
-        return answer(200, profile(target));
+        // The viewer's relationship, as the AppView answers it: the follow record's URI when the caller follows the target.
+        const following = records.find((record) => record.did === did && record.collection === 'app.bsky.graph.follow' && record.value.subject === target.did);
+        return answer(200, { ...profile(target), viewer: { muted: false, blockedBy: false, ...(following ? { following: following.uri } : {}) } });
       }
       case 'app.bsky.feed.getPosts': {
         const posts = query
@@ -250,17 +273,19 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
             cid: record.cid,
             author: { did: record.did, handle: byDid(record.did)?.handle ?? 'handle.invalid' },
             record: record.value,
-            replyCount: records.filter((other) => (other.value.reply as any)?.parent?.uri === record.uri).length,
-            repostCount: 3,
-            likeCount: 7,
-            quoteCount: 0,
+            replyCount: counts.get(record.uri)?.replyCount ?? records.filter((other) => (other.value.reply as any)?.parent?.uri === record.uri).length,
+            repostCount: counts.get(record.uri)?.repostCount ?? 3,
+            likeCount: counts.get(record.uri)?.likeCount ?? 7,
+            quoteCount: counts.get(record.uri)?.quoteCount ?? 0,
             indexedAt: record.created_at,
           }));
         return answer(200, { posts });
       }
       case 'app.bsky.actor.getSuggestions': {
         const limit = Number(query.get('limit') ?? 50);
+        // The newest accounts first (a suite sharing the fake with others finds the ones it just made within the page).
         const actors = [...accounts.values()]
+          .reverse()
           .filter((candidate) => candidate.did !== did)
           .slice(0, limit)
           .map((other) => ({ did: other.did, handle: other.handle, displayName: other.display_name ?? '', description: 'Suggested by the fake', avatar: profile(other).avatar }));

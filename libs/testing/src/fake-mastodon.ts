@@ -9,6 +9,8 @@ export interface FakeMastodonAccountRequest {
   display_name?: string;
   followers_count?: number;
   following_count?: number;
+  /** Approves its followers: following it answers a relationship with `requested`. */
+  locked?: boolean;
   /** Another token of an account made before (the id it answered): a server knows an account by every token it issued, e.g. after a refresh. */
   id?: string;
 }
@@ -25,6 +27,20 @@ export interface FakeMastodonStatus {
   idempotency_key: string;
   account_id: string;
   visibility: string;
+}
+
+/** Counters a test sets on a status (GET /api/v1/statuses/:id answers them); unset ones keep the fake's defaults. */
+export interface FakeMastodonStatusCounts {
+  replies_count?: number;
+  reblogs_count?: number;
+  favourites_count?: number;
+}
+
+/** A follow made through POST /api/v1/accounts/:id/follow. */
+export interface FakeMastodonFollow {
+  account_id: string;
+  target_id: string;
+  requested: boolean;
 }
 
 export interface FakeMastodonMedia {
@@ -68,10 +84,12 @@ const toHtml = (text: string) =>
  * account, replies, media_ids, 500-character limit → 422), POST
  * /api/v2/media (multipart; 202 while "processing") and GET
  * /api/v1/media/:id (206 until processed), GET /api/v1/accounts/verify_credentials,
- * /api/v1/accounts/:id/statuses, /api/v1/statuses/:id, /api/v2/suggestions.
+ * /api/v1/accounts/:id/statuses, /api/v1/statuses/:id, /api/v2/suggestions,
+ * POST /api/v1/accounts/:id/follow (`requested` when the account is locked).
  * Unknown Bearer → 401. Control API (`/__control`): POST /accounts, POST
  * /files `{name, content_type, size}`, GET /statuses (everything posted,
- * oldest first), GET /media, POST/DELETE /failures (ScriptedFailure),
+ * oldest first), POST /statuses/:id/counts (FakeMastodonStatusCounts), GET
+ * /follows (every follow made), GET /media, POST/DELETE /failures (ScriptedFailure),
  * POST /processing `{polls}` (how many 206 a new upload answers), DELETE /state.
  *
  * With `upstream` (the fake OAuth network's origin), what this server does
@@ -83,6 +101,8 @@ const toHtml = (text: string) =>
 export async function startFakeMastodon(options: { upstream?: string } = {}): Promise<FakeMastodon> {
   const accounts = new Map<string, Account>();
   let statuses: FakeMastodonStatus[] = [];
+  let counts = new Map<string, FakeMastodonStatusCounts>();
+  let follows: FakeMastodonFollow[] = [];
   let media = new Map<string, FakeMastodonMedia>();
   const files = new Map<string, { contentType: string; data: Buffer }>();
   const failures = new ScriptedFailures();
@@ -102,9 +122,9 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       uri: `${origin}/users/${account.username}/statuses/${status.id}`,
       url: `${origin}/@${account.username}/${status.id}`,
       content: status.content,
-      replies_count: statuses.filter((candidate) => candidate.in_reply_to_id === status.id).length,
-      reblogs_count: 2,
-      favourites_count: 5,
+      replies_count: counts.get(status.id)?.replies_count ?? statuses.filter((candidate) => candidate.in_reply_to_id === status.id).length,
+      reblogs_count: counts.get(status.id)?.reblogs_count ?? 2,
+      favourites_count: counts.get(status.id)?.favourites_count ?? 5,
       media_attachments: status.media_ids.map((id) => ({ id, type: 'image', url: `${origin}/media/${id}`, description: media.get(id)?.description ?? null })),
       account: accountJson(account),
     };
@@ -117,6 +137,7 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
     avatar: `${origin}/avatars/${account.id}.png`,
     url: `${origin}/@${account.username}`,
     note: '<p>Fake &amp; friendly</p>',
+    locked: account.locked ?? false,
     followers_count: account.followers_count ?? 10,
     following_count: account.following_count ?? 3,
     statuses_count: statuses.filter((status) => status.account_id === account.id).length,
@@ -145,6 +166,13 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       return sendJson(res, 201, { url: `${origin}/files/${name}` });
     }
     if (path === '/statuses' && req.method === 'GET') return sendJson(res, 200, statuses);
+    const countsOf = /^\/statuses\/([^/]+)\/counts$/.exec(path);
+    if (countsOf && req.method === 'POST') {
+      if (!statuses.some((status) => status.id === countsOf[1])) return sendJson(res, 404, { error: 'unknown status' });
+      counts.set(countsOf[1], { ...counts.get(countsOf[1]), ...(body as FakeMastodonStatusCounts) });
+      return sendJson(res, 200, counts.get(countsOf[1]));
+    }
+    if (path === '/follows' && req.method === 'GET') return sendJson(res, 200, follows);
     if (path === '/media' && req.method === 'GET') return sendJson(res, 200, [...media.values()]);
     if (path === '/processing' && req.method === 'POST') {
       processingPolls = Number((body as { polls?: number }).polls ?? 0);
@@ -153,6 +181,8 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
     if (failures.control(path, req.method, body, res)) return;
     if (path === '/state' && req.method === 'DELETE') {
       statuses = [];
+      counts = new Map();
+      follows = [];
       media = new Map();
       failures.clear();
       processingPolls = 0;
@@ -248,8 +278,19 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       return status ? answer(200, statusJson(status)) : sendJson(res, 404, { error: 'Record not found' });
     }
     if (method === 'GET' && path === '/api/v2/suggestions') {
-      const others = [...accounts.values()].filter((candidate) => candidate.id !== account.id);
-      return answer(200, others.map((other) => ({ source: 'global', sources: ['featured'], account: accountJson(other) })));
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 40), 80);
+      // One entry per account (an account may be known by several tokens), never the caller; the newest first
+      // (a suite sharing the fake with others finds the accounts it just made within the page).
+      const others = [...new Map([...accounts.values()].filter((candidate) => candidate.id !== account.id).map((other) => [other.id, other])).values()].reverse();
+      return answer(200, others.slice(0, limit).map((other) => ({ source: 'global', sources: ['featured'], account: accountJson(other) })));
+    }
+    const follow = /^\/api\/v1\/accounts\/([^/]+)\/follow$/.exec(path);
+    if (method === 'POST' && follow) {
+      const target = [...accounts.values()].find((candidate) => candidate.id === follow[1]);
+      if (!target) return sendJson(res, 404, { error: 'Record not found' });
+      const requested = target.locked ?? false;
+      if (!follows.some((known) => known.account_id === account.id && known.target_id === target.id)) follows.push({ account_id: account.id, target_id: target.id, requested });
+      return answer(200, { id: target.id, following: !requested, requested, showing_reblogs: true, notifying: false, followed_by: false, blocking: false, muting: false });
     }
     return sendJson(res, 404, { error: 'Not found' });
   }

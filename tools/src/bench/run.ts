@@ -15,6 +15,7 @@ import { benchDirectory, DirectoryRow } from './admin-users.js';
 import { benchCreativeExport, benchCreativeTemplates, type CreativeExportFigures, type CreativeTemplatesFigures } from './creative-image.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
 import { benchNotifications, type NotificationFigures } from './notifications.js';
+import { benchProviderInsights, type ProviderInsightsRow } from './provider-insights.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
 import { benchCreativeVideo, type CreativeVideoFigures } from './creative-video.js';
 
@@ -29,8 +30,8 @@ const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
 // `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only),
 // `scheduler` (delivery of 10,000 renditions only), `notifications` (event → in-app latency and GET /notifications),
-// `creative-video` (PUT /video-projects/{id} with a 200 KB document only), `creative-templates` (E22 under load)
-// or `creative-export` (1080×1080 PNG exports).
+// `creative-video` (PUT /video-projects/{id} with a 200 KB document only), `creative-templates` (E22 under load),
+// `creative-export` (1080×1080 PNG exports) or `provider-insights` (insights' internal requests to publishing only).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -230,6 +231,14 @@ async function main(): Promise<void> {
     if (!notifications.met) process.exitCode = 1;
     return;
   }
+
+  let providerInsights: { rows: ProviderInsightsRow[]; met: boolean } | undefined;
+  if (ONLY === 'provider-insights') {
+    providerInsights = await benchProviderInsights(baseUrl, databaseUrl, natsUrl, (await register(baseUrl)).token);
+    writeResults({ machine, idleBefore: idle, providerInsights });
+    if (!providerInsights.met) process.exitCode = 1;
+    return;
+  }
   if (ONLY === 'admin-users') {
     directory = await benchDirectory(baseUrl, databaseUrl);
     writeResults({ machine, idleBefore: idle, directory });
@@ -343,12 +352,14 @@ async function main(): Promise<void> {
       // A user of its own: the inbox's 1,000 items must not mix with the scheduler's post_published ones.
       notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
       creative = await creativeImage(baseUrl, token, publications.writeTo, ONLY);
+      providerInsights = await benchProviderInsights(baseUrl, databaseUrl, natsUrl, token);
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, notifications, creativeVideo, creative });
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, notifications, creativeVideo, creative, providerInsights });
     const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
     const videoFailed = creativeVideo && Object.keys(creativeVideo.failures).length > 0;
-    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || (notifications && !notifications.met) || videoFailed || creative?.failed) {
+    const insightsFailed = providerInsights && !providerInsights.met;
+    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || (notifications && !notifications.met) || videoFailed || creative?.failed || insightsFailed) {
       process.exitCode = 1;
     }
   } finally {

@@ -432,7 +432,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         app: { client_id: 'ma-e2e', instance_url: `https://${server}` },
         connect: { instance_url: `https://${server.toUpperCase()}/` },
         authorize: `https://${server}/oauth/authorize`,
-        scope: 'read:accounts read:statuses read:follows write:statuses write:media',
+        scope: 'read:accounts read:statuses read:follows write:statuses write:media write:follows',
         pkce: true,
         tokenPath: '/oauth/token',
         profilePath: '/api/v1/accounts/verify_credentials',

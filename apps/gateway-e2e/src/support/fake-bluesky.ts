@@ -1,4 +1,4 @@
-import type { FakeBlueskyAccountRequest, FakeBlueskyRecord, ScriptedFailure } from '@social/testing';
+import type { FakeBlueskyAccountRequest, FakeBlueskyPostCounts, FakeBlueskyRecord, ScriptedFailure } from '@social/testing';
 import { fakeControl } from './fake-control.js';
 
 /**
@@ -25,4 +25,14 @@ export async function failNextAtBluesky(failure: ScriptedFailure): Promise<void>
 
 export async function clearBlueskyFailures(): Promise<void> {
   await control('DELETE', '/failures');
+}
+
+/** Sets what app.bsky.feed.getPosts answers for a post's counters. */
+export async function setBlueskyPostCounts(uri: string, counts: FakeBlueskyPostCounts): Promise<void> {
+  await control('POST', '/post-counts', { uri, ...counts });
+}
+
+/** Every access token the PDS issued so far expires now (the adapter must renew the session). */
+export async function expireBlueskyAccessTokens(): Promise<void> {
+  await control('POST', '/expire-access');
 }

@@ -1,4 +1,4 @@
-import type { FakeMastodonAccountRequest, FakeMastodonStatus, ScriptedFailure } from '@social/testing';
+import type { FakeMastodonAccountRequest, FakeMastodonFollow, FakeMastodonStatus, FakeMastodonStatusCounts, ScriptedFailure } from '@social/testing';
 import { fakeControl } from './fake-control.js';
 
 /**
@@ -33,4 +33,14 @@ export async function failNextAtMastodon(failure: ScriptedFailure): Promise<void
 
 export async function clearMastodonFailures(): Promise<void> {
   await control('DELETE', '/failures');
+}
+
+/** Sets what GET /api/v1/statuses/:id answers for a status's counters. */
+export async function setMastodonStatusCounts(statusId: string, counts: FakeMastodonStatusCounts): Promise<void> {
+  await control('POST', `/statuses/${statusId}/counts`, counts);
+}
+
+/** Every follow made at the server, oldest first. */
+export function mastodonFollows(): Promise<FakeMastodonFollow[]> {
+  return control('GET', '/follows');
 }

@@ -387,7 +387,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       const [{ live }]: Array<{ live: number }> = await db.query(
         `WITH r AS (
            UPDATE renditions SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
-                external_id = $3, external_url = $4, delivery_terminal_reason = '',
+                external_id = $3, external_url = $4, delivery_terminal_reason = '', published_at = now(),
                 error_code = '', error_kind = '', error_message = '', error_http_status = 0, error_action = '', error_retryable = false,
                 error_retry_at = NULL, delivery_next_reconciliation_at = NULL,
                 delivery_last_reconciled_at = CASE WHEN $5::boolean THEN now() ELSE delivery_last_reconciled_at END,

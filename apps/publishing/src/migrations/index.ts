@@ -9,6 +9,8 @@ import { CreateOutbox1764300006000 } from './1764300006000-create-outbox.js';
 import { CreateDelivery1764300007000 } from './1764300007000-create-delivery.js';
 import { AddGrantRenewalClaim1764300008000 } from './1764300008000-add-grant-renewal-claim.js';
 import { DropDeliveryOutcomeCopies1764300009000 } from './1764300009000-drop-delivery-outcome-copies.js';
+import { AddRenditionPublishedAt1764300010000 } from './1764300010000-add-rendition-published-at.js';
+import { IndexSocialAccountsByWorkspace1764300011000 } from './1764300011000-index-social-accounts-by-workspace.js';
 
 /** Every migration of the publishing schema, oldest first. */
 export const publishingMigrations = [
@@ -23,4 +25,6 @@ export const publishingMigrations = [
   CreateDelivery1764300007000,
   AddGrantRenewalClaim1764300008000,
   DropDeliveryOutcomeCopies1764300009000,
+  AddRenditionPublishedAt1764300010000,
+  IndexSocialAccountsByWorkspace1764300011000,
 ];

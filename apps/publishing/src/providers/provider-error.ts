@@ -21,6 +21,8 @@ export interface ProviderCallDetails {
   status: number;
   /** From `Retry-After` or the network's rate-limit reset header, when it sent one. */
   retryAfterMs?: number;
+  /** The same wait as the time it ends (epoch ms): the network's reset time exactly, for answers that name it. */
+  retryAt?: number;
   /**
    * false only when the request certainly never reached the network
    * (connection refused, DNS, TLS, connect timeout); true once it may have.
@@ -39,6 +41,22 @@ export class ProviderError extends Error {
   ) {
     super(message);
     this.name = 'ProviderError';
+  }
+}
+
+/**
+ * The account's grant lacks what an operation needs (a Mastodon account
+ * connected before `write:follows` was asked for): nothing was sent. The
+ * account stays active (publishing still works); connecting it again grants
+ * the scopes.
+ */
+export class MissingScopes extends Error {
+  constructor(
+    readonly scopes: string[],
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MissingScopes';
   }
 }
 

@@ -109,7 +109,7 @@ export class ProviderHttp {
     }
     this.logger?.debug({ platform, method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'network answered');
     const parsed = parseJson(text);
-    const details: ProviderCallDetails = { status: response.status, sent: true, retryAfterMs: retryAfterMs(response.headers) };
+    const details: ProviderCallDetails = { status: response.status, sent: true, ...waitOf(response.headers) };
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
       throw new ProviderError('refused', `${platform} refused the request (HTTP ${response.status}).`, networkErrorCode(parsed), details);
     }
@@ -199,6 +199,12 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
     return Math.min(Math.max(0, Math.round(ms)), MAX_RETRY_AFTER_MS);
   }
   return undefined;
+}
+
+/** The wait a network's answer asks for, as a duration and as the time it ends; {} when none. */
+export function waitOf(headers: Headers, now = Date.now()): Pick<ProviderCallDetails, 'retryAfterMs' | 'retryAt'> {
+  const wait = retryAfterMs(headers, now);
+  return wait === undefined ? {} : { retryAfterMs: wait, retryAt: now + wait };
 }
 
 /** An OAuth `error` or an XRPC `error` name, when well-formed. */

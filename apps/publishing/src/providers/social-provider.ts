@@ -157,7 +157,16 @@ export interface SocialProviderOperations {
   fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics>;
   fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]>;
   fetchFollowRecommendations(account: ProviderAccount, limit: number): Promise<FollowRecommendation[]>;
+  /**
+   * Follows one remote account (a recommendation's `remoteAccountId`):
+   * `requested` when the remote account approves its followers. Throws a
+   * ProviderError, or a `provider_capability_unavailable` problem where the
+   * network offers no way to follow.
+   */
+  follow(account: ProviderAccount, remoteAccountId: string): Promise<FollowOutcome>;
 }
+
+export type FollowOutcome = 'following' | 'requested';
 
 /** A network that connects at once, without leaving the platform (the sandbox). */
 export interface InstantConnectProvider extends SocialProviderOperations {

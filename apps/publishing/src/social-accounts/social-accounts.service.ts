@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ACCOUNT_DISCONNECTED_SUBJECT,
+  AccountDisconnectedEvent,
   ConnectSocialAccountRequest,
   HttpReply,
   Principal,
@@ -8,7 +10,7 @@ import {
   SocialAccountAuthorization,
   SocialAccountList,
 } from '@social/contracts';
-import { AccessControl, InstanceSettings, isUniqueViolation, pathId, problems } from '@social/platform';
+import { AccessControl, enqueueEvent, InstanceSettings, isUniqueViolation, pathId, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { deriveStatus } from '../delivery/renditions.js';
@@ -107,7 +109,8 @@ export class SocialAccountsService {
    * While any of its renditions is being delivered (`submitted`: the call is
    * out; `ambiguous`: it may have created the post) it is 409
    * `account_delivering`: deleting the rendition would lose a live post's
-   * outcome and let publishing again duplicate it.
+   * outcome and let publishing again duplicate it. The deletion writes
+   * `durable.publishing.account.disconnected` in the same transaction.
    */
   async disconnect(principal: Principal, rawId: string): Promise<void> {
     const account = await this.findVisible(principal, pathId(rawId), 'editor');
@@ -128,6 +131,13 @@ export class SocialAccountsService {
         );
       }
       await db.query(`DELETE FROM social_accounts WHERE id = $1`, [account.id]);
+      // Insights stops syncing it and drops what it kept (issue 15): in the same transaction, through the outbox.
+      await enqueueEvent(db, ACCOUNT_DISCONNECTED_SUBJECT, {
+        workspace_id: account.workspaceId,
+        social_account_id: account.id,
+        platform: account.platform,
+        occurred_at: new Date().toISOString(),
+      } satisfies AccountDisconnectedEvent);
       for (const publication of publications) {
         await deriveStatus(db, publication.id);
         await db.query(

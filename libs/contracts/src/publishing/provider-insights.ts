@@ -1,3 +1,7 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsDateString, IsInt, IsObject, IsString, IsUUID, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { Optional } from '../common/optional.js';
+
 /**
  * Internal NATS requests the insights service makes of publishing (issue 15):
  * the network adapters and every account's grant live in publishing, so
@@ -51,8 +55,8 @@ export interface ListPublishedRenditionsRequest {
   workspace_id?: string;
   social_account_id?: string;
   rendition_ids?: string[];
-  /** Keyset: renditions published after this (published_at, rendition_id) pair. */
-  after?: { published_at: string; rendition_id: string };
+  /** Keyset: renditions published after this (published_at, rendition_id) pair; absent or null: from the oldest (so the previous page's `next_after` may be passed as it is). */
+  after?: { published_at: string; rendition_id: string } | null;
   /** 1–1000, default 500. */
   limit?: number;
 }
@@ -78,6 +82,58 @@ export interface ProviderFollowRequest extends ProviderAccountRequest {
   remote_account_id: string;
 }
 
+// ---- request validation (publishing validates every payload with these; internal only, so no OpenAPI) ----
+
+const uuid = { message: '$property must be a UUID' };
+const integer = { message: '$property must be an integer' };
+
+/** Most ids or rows one request may name or ask for. */
+export const PROVIDER_INSIGHTS_MAX_PAGE = 1000;
+/** Most posts one post-metrics request may name. */
+export const PROVIDER_INSIGHTS_MAX_POSTS = 100;
+
+export class ListProviderAccountsInput implements ListProviderAccountsRequest {
+  @Optional() @IsUUID('all', uuid) workspace_id?: string;
+  @Optional() @IsArray() @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_PAGE) @IsUUID('all', { each: true, message: '$property must contain UUIDs' }) account_ids?: string[];
+  @Optional() @IsUUID('all', uuid) after_id?: string;
+  @Optional() @IsInt(integer) @Min(1) @Max(PROVIDER_INSIGHTS_MAX_PAGE) limit?: number;
+}
+
+export class PublishedRenditionsCursorInput {
+  @IsDateString({ strict: true }, { message: '$property must be an RFC 3339 date-time' }) published_at: string;
+  @IsUUID('all', uuid) rendition_id: string;
+}
+
+export class ListPublishedRenditionsInput implements ListPublishedRenditionsRequest {
+  @Optional() @IsUUID('all', uuid) workspace_id?: string;
+  @Optional() @IsUUID('all', uuid) social_account_id?: string;
+  @Optional() @IsArray() @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_PAGE) @IsUUID('all', { each: true, message: '$property must contain UUIDs' }) rendition_ids?: string[];
+  /** null is the first page too: a caller may pass the previous page's `next_after` as it is. */
+  @ValidateIf((_object, value) => value !== undefined && value !== null)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PublishedRenditionsCursorInput)
+  after?: PublishedRenditionsCursorInput | null;
+  @Optional() @IsInt(integer) @Min(1) @Max(PROVIDER_INSIGHTS_MAX_PAGE) limit?: number;
+}
+
+export class ProviderAccountInput implements ProviderAccountRequest {
+  @IsUUID('all', uuid) workspace_id: string;
+  @IsUUID('all', uuid) account_id: string;
+}
+
+export class ProviderPostMetricsInput extends ProviderAccountInput implements ProviderPostMetricsRequest {
+  @IsArray() @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_POSTS) @IsString({ each: true }) @Length(1, 2048, { each: true }) external_ids: string[];
+}
+
+export class ProviderRecommendationsInput extends ProviderAccountInput implements ProviderRecommendationsRequest {
+  @IsInt(integer) @Min(1) @Max(100) limit: number;
+}
+
+export class ProviderFollowInput extends ProviderAccountInput implements ProviderFollowRequest {
+  @IsString() @Length(1, 512) remote_account_id: string;
+}
+
 // ---- answers ----
 
 export interface ProviderAccountSummary {
@@ -87,7 +143,7 @@ export interface ProviderAccountSummary {
   username: string;
   display_name: string;
   avatar_url: string;
-  /** The account's connection status (`connected`, `reconnect_required`, …). */
+  /** The account's connection status as publishing stores it: `active` or `reconnect_required` (SOCIAL_ACCOUNT_STATUSES). */
   status: string;
   /** Granted scopes, where the network reports them ([] otherwise). */
   scopes: string[];

@@ -42,14 +42,16 @@ export function sandboxFollowRecommendations(accountExternalId: string, limit: n
   return Array.from({ length: Math.min(limit, 20) }, (_, index) => {
     const seed = `${accountExternalId}:${index}`;
     const handle = `sandbox_peer_${sandboxDigest(seed, 6)}`;
+    const remoteAccountId = `sandbox-${sandboxDigest(seed)}`;
     return {
-      remoteAccountId: `sandbox-${sandboxDigest(seed)}`,
+      remoteAccountId,
       handle,
       displayName: `Sandbox peer ${index + 1}`,
       avatarUrl: '',
       bio: 'A simulated account on the sandbox network.',
       profileUrl: `https://sandbox.invalid/${handle}`,
-      followersCount: sandboxSeeded(seed, 'followers', 20_000),
+      // From the peer's id, so following it (sandboxFollowState) agrees with the count shown here.
+      followersCount: sandboxPeerFollowers(remoteAccountId),
       followingCount: sandboxSeeded(seed, 'following', 2_000),
       mutualCount: sandboxSeeded(seed, 'mutuals', 25),
       // Best first: scores fall with the index.
@@ -57,4 +59,19 @@ export function sandboxFollowRecommendations(accountExternalId: string, limit: n
       signals: index % 2 === 0 ? ['mutual_followers'] : ['similar_topics'],
     };
   });
+}
+
+/** A sandbox peer's follower count, from its id (a recommendation's `remoteAccountId`). */
+export function sandboxPeerFollowers(remoteAccountId: string): number {
+  return sandboxSeeded(remoteAccountId, 'followers', 20_000);
+}
+
+/**
+ * Following an account on the sandbox: `requested` when the peer approves its
+ * followers, which it does when its follower count (sandboxPeerFollowers, the
+ * `followersCount` its recommendation shows) is odd; `following` otherwise.
+ * The same id always answers the same.
+ */
+export function sandboxFollowState(remoteAccountId: string): 'following' | 'requested' {
+  return sandboxPeerFollowers(remoteAccountId) % 2 === 1 ? 'requested' : 'following';
 }

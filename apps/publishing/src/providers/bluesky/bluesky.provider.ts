@@ -4,7 +4,7 @@ import { deliveryCall } from '../delivery-failure.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { ProviderApiOrigins, redirectOrigin } from '../provider-api-origins.js';
 import { ProviderError } from '../provider-error.js';
-import { notSent, ProviderHttp, retryAfterMs } from '../provider-http.js';
+import { notSent, ProviderHttp, waitOf } from '../provider-http.js';
 import { trackSending } from '../request-sending.js';
 import { DeliveryError } from '../social-provider.js';
 import type {
@@ -12,6 +12,7 @@ import type {
   ConnectedIdentity,
   CredentialsConnectProvider,
   CredentialsSignIn,
+  FollowOutcome,
   FollowRecommendation,
   OutgoingMedia,
   OutgoingPost,
@@ -27,6 +28,7 @@ import { recordKey } from './record-key.js';
 /** Bluesky's own entryway: where accounts sign in when the connect names no PDS. */
 export const BLUESKY_DEFAULT_SERVICE = 'https://bsky.social';
 const POST_COLLECTION = 'app.bsky.feed.post';
+const FOLLOW_COLLECTION = 'app.bsky.graph.follow';
 /** Bluesky shows at most 4 images per post, each at most 1,000,000 bytes. */
 export const BLUESKY_MAX_IMAGES = 4;
 export const BLUESKY_MAX_IMAGE_BYTES = 1_000_000;
@@ -201,7 +203,10 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     return { followers: count(pick(profile, 'followersCount')), following: count(pick(profile, 'followsCount')), posts: count(pick(profile, 'postsCount')) };
   }
 
-  /** Likes, replies and reposts of the posts that still exist (at:// URIs); Bluesky counts no views: 0. */
+  /**
+   * Likes, replies and reposts of the posts that still exist (at:// URIs; a deleted one is absent); quotes count as
+   * reposts (a repost with words added). Bluesky counts no views: 0.
+   */
   async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
     const session = { grant: requireGrant(account) };
     const metrics: PostMetrics[] = [];
@@ -215,7 +220,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
           views: 0,
           likes: count(pick(post, 'likeCount')),
           comments: count(pick(post, 'replyCount')),
-          reposts: count(pick(post, 'repostCount')),
+          reposts: count(pick(post, 'repostCount')) + count(pick(post, 'quoteCount')),
         });
       }
     }
@@ -240,6 +245,34 @@ export class BlueskyProvider implements CredentialsConnectProvider {
       score: Number(Math.max(0.05, 1 - index / Math.max(list.length, 1)).toFixed(2)),
       signals: ['suggested_by_bluesky'],
     }));
+  }
+
+  /**
+   * An `app.bsky.graph.follow` record naming the DID, unless the profile says
+   * the account follows it already (a second record would be a duplicate
+   * follow). Bluesky has no follow requests: always `following`. A DID the
+   * AppView has no profile for (400 "Profile not found") is a 404.
+   */
+  async follow(account: ProviderAccount, remoteAccountId: string): Promise<FollowOutcome> {
+    const session = { grant: requireGrant(account) };
+    let profile: unknown;
+    try {
+      profile = await this.call(account, session, (agent) => agent.app.bsky.actor.getProfile({ actor: remoteAccountId }));
+    } catch (error) {
+      if (error instanceof ProviderError && error.failure === 'refused' && error.call?.status === 400) {
+        throw new ProviderError('refused', 'bluesky has no such account.', error.networkCode, { ...error.call, status: 404 });
+      }
+      throw error;
+    }
+    if (text(pick(pick(profile, 'viewer'), 'following'))) return 'following';
+    await this.call(account, session, (agent) =>
+      agent.com.atproto.repo.createRecord({
+        repo: account.externalId,
+        collection: FOLLOW_COLLECTION,
+        record: { $type: FOLLOW_COLLECTION, subject: remoteAccountId, createdAt: new Date().toISOString() },
+      }),
+    );
+    return 'following';
   }
 
   /** The post record of one part: text with facets, a reply to the thread, images or a link card. */
@@ -361,7 +394,7 @@ function asProviderError(error: unknown, signal: AbortSignal): unknown {
     return new ProviderError('unavailable', 'bluesky answered something we cannot read.', networkCode, { status: status === 2 ? 200 : 0, sent: true });
   }
   const headers = new Headers(Object.entries(error.headers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-  const details = { status: networkCode && SESSION_ERRORS.has(networkCode) ? 401 : status, sent: true, retryAfterMs: retryAfterMs(headers) };
+  const details = { status: networkCode && SESSION_ERRORS.has(networkCode) ? 401 : status, sent: true, ...waitOf(headers) };
   if (status >= 400 && status < 500 && status !== 429) return new ProviderError('refused', `bluesky refused the request (HTTP ${status}${networkCode ? ` ${networkCode}` : ''}).`, networkCode, details);
   return new ProviderError('unavailable', `bluesky answered HTTP ${status}.`, networkCode, details);
 }

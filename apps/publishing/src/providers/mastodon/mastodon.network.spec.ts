@@ -14,7 +14,7 @@ describe('Mastodon settings', () => {
 
   it('asks for granular scopes with a PKCE challenge', () => {
     const url = new URL(network.authorizationUrl(client, { redirectUri: 'https://app.example/cb', state: 'st', codeChallenge: 'ch' }));
-    expect(url.searchParams.get('scope')).toBe('read:accounts read:statuses read:follows write:statuses write:media');
+    expect(url.searchParams.get('scope')).toBe('read:accounts read:statuses read:follows write:statuses write:media write:follows');
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     const form = network.tokenRequest(client, { code: 'c', redirectUri: 'r', codeVerifier: 'v' }).form!;
     expect(form.get('client_secret')).toBe('m-secret');

@@ -9,7 +9,8 @@ import type { ConnectedIdentity, OAuthClient } from '../social-provider.js';
  */
 export class MastodonNetwork extends OAuthNetwork {
   readonly platform = 'mastodon';
-  readonly scopes = ['read:accounts', 'read:statuses', 'read:follows', 'write:statuses', 'write:media'];
+  /** `write:follows`: following a recommended account (insights, issue 15). */
+  readonly scopes = ['read:accounts', 'read:statuses', 'read:follows', 'write:statuses', 'write:media', 'write:follows'];
   override readonly pkce = true;
   override readonly hasInstances = true;
 

@@ -1,11 +1,12 @@
 import { deliveryCall } from '../delivery-failure.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
-import { ProviderError } from '../provider-error.js';
+import { MissingScopes, ProviderError } from '../provider-error.js';
 import type { ProviderHttp } from '../provider-http.js';
 import { DeliveryError } from '../social-provider.js';
 import type {
   AccountMetrics,
+  FollowOutcome,
   FollowRecommendation,
   OutgoingMedia,
   OutgoingPost,
@@ -29,6 +30,10 @@ const IDEMPOTENCY_WINDOW_MS = 55 * 60_000;
 const CLOCK_SKEW_MS = 5 * 60_000;
 /** Statuses of the account read when reconciling (Mastodon's page maximum). */
 const RECONCILE_PAGE = 40;
+/** Scopes that allow POST /api/v1/accounts/:id/follow (`follow` and `write` are Mastodon's older, wider ones). */
+const FOLLOW_SCOPES = ['write:follows', 'write', 'follow'];
+/** Statuses read at once for post metrics. */
+const POST_READS_IN_FLIGHT = 6;
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 /** Mastodon notes are HTML; a bio is shown as text (one pass over entities, so `&amp;lt;` stays `&lt;`). */
@@ -132,20 +137,49 @@ export class MastodonProvider extends OAuthProvider {
     return { followers: count(pick(answer, 'followers_count')), following: count(pick(answer, 'following_count')), posts: count(pick(answer, 'statuses_count')) };
   }
 
-  /** Mastodon counts no views: `views` is 0. */
+  /**
+   * One GET /api/v1/statuses/:id per post, POST_READS_IN_FLIGHT at a time (insights asks up to 100 at once).
+   * Mastodon counts no views: `views` is 0. A status the server no longer has (404) is left out, as Bluesky's
+   * getPosts does; any other failure fails the call.
+   */
   override async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
-    const metrics: PostMetrics[] = [];
-    for (const externalId of externalIds) {
-      const answer = (await this.api(account, 'GET', `/api/v1/statuses/${encodeURIComponent(externalId)}`)).body;
-      metrics.push({
-        externalId,
-        views: 0,
-        likes: count(pick(answer, 'favourites_count')),
-        comments: count(pick(answer, 'replies_count')),
-        reposts: count(pick(answer, 'reblogs_count')),
-      });
+    const metrics: Array<PostMetrics | undefined> = new Array(externalIds.length);
+    let next = 0;
+    const read = async (): Promise<void> => {
+      while (next < externalIds.length) {
+        const index = next++;
+        const externalId = externalIds[index];
+        let answer: unknown;
+        try {
+          answer = (await this.api(account, 'GET', `/api/v1/statuses/${encodeURIComponent(externalId)}`)).body;
+        } catch (error) {
+          if (error instanceof ProviderError && error.call?.status === 404) continue;
+          // The others stop taking posts: the call has failed.
+          next = externalIds.length;
+          throw error;
+        }
+        metrics[index] = {
+          externalId,
+          views: 0,
+          likes: count(pick(answer, 'favourites_count')),
+          comments: count(pick(answer, 'replies_count')),
+          reposts: count(pick(answer, 'reblogs_count')),
+        };
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(POST_READS_IN_FLIGHT, externalIds.length) }, read));
+    return metrics.filter((item): item is PostMetrics => item !== undefined);
+  }
+
+  /** POST /api/v1/accounts/:id/follow; the relationship says `requested` when the account approves its followers (locked). */
+  override async follow(account: ProviderAccount, remoteAccountId: string): Promise<FollowOutcome> {
+    // Grants name their scopes; one without a follow scope is refused before anything is sent (the server would answer 403).
+    const scopes = account.grant?.scopes ?? [];
+    if (scopes.length > 0 && !scopes.some((scope) => FOLLOW_SCOPES.includes(scope))) {
+      throw new MissingScopes(['write:follows'], 'The account was connected without permission to follow accounts; connect it again to grant it.');
     }
-    return metrics;
+    const answer = (await this.api(account, 'POST', `/api/v1/accounts/${encodeURIComponent(remoteAccountId)}/follow`, { json: {} })).body;
+    return pick(answer, 'requested') === true && pick(answer, 'following') !== true ? 'requested' : 'following';
   }
 
   /** The server's suggestions (`/api/v2/suggestions`), in its order; the score falls with the rank. */

@@ -4,6 +4,7 @@ import { DeliveryError } from '../social-provider.js';
 import type {
   AccountMetrics,
   ConnectedIdentity,
+  FollowOutcome,
   FollowRecommendation,
   OAuthClient,
   OAuthConnectProvider,
@@ -113,5 +114,9 @@ export class OAuthProvider implements OAuthConnectProvider {
 
   async fetchFollowRecommendations(_account: ProviderAccount, _limit: number): Promise<FollowRecommendation[]> {
     throw capabilityUnavailable(this.platform, 'Follow recommendations');
+  }
+
+  async follow(_account: ProviderAccount, _remoteAccountId: string): Promise<FollowOutcome> {
+    throw capabilityUnavailable(this.platform, 'Following accounts');
   }
 }

@@ -1,10 +1,12 @@
-import { SANDBOX_PROVIDER, sandboxAccountMetrics, sandboxDigest as digest, sandboxFollowRecommendations, sandboxPostMetrics } from '@social/contracts';
+import { SANDBOX_PROVIDER, sandboxAccountMetrics, sandboxDigest as digest, sandboxFollowRecommendations, sandboxFollowState, sandboxPostMetrics } from '@social/contracts';
 import type { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { ProviderError } from '../provider-error.js';
 import {
   DeliveryError,
   type AccountMetrics,
   type ConnectedIdentity,
+  type FollowOutcome,
   type FollowRecommendation,
   type InstantConnectProvider,
   type OutgoingPost,
@@ -162,5 +164,14 @@ export class SandboxProvider implements InstantConnectProvider {
 
   async fetchFollowRecommendations(account: ProviderAccount, limit: number): Promise<FollowRecommendation[]> {
     return sandboxFollowRecommendations(account.externalId, limit);
+  }
+
+  /** Deterministic (sandboxFollowState): the same peer always answers the same. */
+  async follow(_account: ProviderAccount, remoteAccountId: string): Promise<FollowOutcome> {
+    // Only the sandbox's own peers exist there (the ids its recommendations carry).
+    if (!/^sandbox-[0-9a-f]{16}$/.test(remoteAccountId)) {
+      throw new ProviderError('refused', 'The sandbox network has no such account.', 'not_found', { status: 404, sent: true });
+    }
+    return sandboxFollowState(remoteAccountId);
   }
 }
