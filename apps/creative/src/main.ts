@@ -1,8 +1,9 @@
-import { CREATIVE_SERVICE, ORGANIZATION_DELETED_SUBJECT } from '@social/contracts';
+import { CREATIVE_SERVICE, ORGANIZATION_DELETED_SUBJECT, PROJECT_ASSET_COMPLETED_SUBJECT, PROJECT_ASSET_FAILED_SUBJECT } from '@social/contracts';
 import { AccessModule, runService } from '@social/platform';
 import { creativeSettings } from './config.js';
 import { CreativeModule } from './creative.module.js';
 import { creativeMigrations } from './migrations/index.js';
+import { AssetUploadCompletedHandler, AssetUploadFailedHandler } from './project-assets/asset-upload-events.handler.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 
 void runService({
@@ -10,6 +11,15 @@ void runService({
   settings: creativeSettings,
   entities: [],
   migrations: creativeMigrations,
+  // Rendering reads and writes media's object storage, which the instance settings choose.
+  instanceSettings: true,
   imports: [AccessModule, CreativeModule],
-  eventConsumers: [{ durable: 'creative-organization-deleted', subjects: [ORGANIZATION_DELETED_SUBJECT], handler: OrganizationDeletedHandler }],
+  // Deleted project assets reach media (it drops their bytes) through the outbox.
+  outbox: true,
+  eventConsumers: [
+    { durable: 'creative-organization-deleted', subjects: [ORGANIZATION_DELETED_SUBJECT], handler: OrganizationDeletedHandler },
+    // One subject per consumer (nats-server 2.9): media's outcomes of project asset uploads.
+    { durable: 'creative-project-asset-completed', subjects: [PROJECT_ASSET_COMPLETED_SUBJECT], handler: AssetUploadCompletedHandler },
+    { durable: 'creative-project-asset-failed', subjects: [PROJECT_ASSET_FAILED_SUBJECT], handler: AssetUploadFailedHandler },
+  ],
 });

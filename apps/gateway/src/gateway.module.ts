@@ -17,6 +17,8 @@ import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { RevokedSessions } from './auth/revoked-sessions.js';
 import { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import { GATEWAY_CONFIG, GatewayConfig } from './config.js';
+import { DesignsController } from './creative/designs.controller.js';
+import { TemplatesController } from './creative/templates.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { AnalyticsController } from './insights/analytics.controller.js';
 import { GrowthController } from './insights/growth.controller.js';
@@ -27,6 +29,7 @@ import { MediaController } from './media/media.controller.js';
 import { MediaTagsController } from './media/media-tags.controller.js';
 import { GATEWAY_MEDIA_STORAGE } from './media/media-storage.js';
 import { UploadSessionsController } from './media/upload-sessions.controller.js';
+import { InboxController } from './notifications/inbox.controller.js';
 import { MutesController } from './notifications/mutes.controller.js';
 import { PreferencesController } from './notifications/preferences.controller.js';
 import { PublicationBuildsController } from './publishing/publication-builds.controller.js';
@@ -35,6 +38,8 @@ import { SocialSetsController } from './publishing/social-sets.controller.js';
 import { VoiceProfilesController } from './publishing/voice-profiles.controller.js';
 import { PublicationsController } from './publishing/publications.controller.js';
 import { RpcModule } from './rpc/rpc.module.js';
+import { ThemesController } from './creative/themes.controller.js';
+import { VideoProjectsController } from './creative/video-projects.controller.js';
 import { InvitationsController } from './tenancy/invitations.controller.js';
 import { OrganizationsController } from './tenancy/organizations.controller.js';
 import { WorkspacesController } from './tenancy/workspaces.controller.js';
@@ -51,6 +56,7 @@ export class GatewayModule {
         MeController,
         PreferencesController,
         MutesController,
+        InboxController,
         ReauthController,
         PasskeysController,
         EmailChangeController,
@@ -72,6 +78,10 @@ export class GatewayModule {
         MediaController,
         GrowthController,
         AnalyticsController,
+        VideoProjectsController,
+        ThemesController,
+        DesignsController,
+        TemplatesController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

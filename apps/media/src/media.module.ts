@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SessionSweeper } from './housekeeping/session-sweeper.js';
 import { LibraryHandler } from './library/library.handler.js';
 import { LibraryService } from './library/library.service.js';
+import { ProjectAssetDeletedHandler } from './project-assets/project-asset-deleted.handler.js';
 import { ReportingHandler } from './reporting/reporting.handler.js';
 import { ReportingService } from './reporting/reporting.service.js';
 import { StorageModule } from './storage/storage.module.js';
@@ -14,6 +15,6 @@ import { UploadSessionsService } from './upload-sessions/upload-sessions.service
 @Module({
   imports: [StorageModule],
   controllers: [UploadSessionsHandler, LibraryHandler, TagsHandler, ReportingHandler],
-  providers: [UploadSessionsService, LibraryService, TagsService, ReportingService, SessionSweeper, OrganizationDeletedHandler],
+  providers: [UploadSessionsService, LibraryService, TagsService, ReportingService, SessionSweeper, OrganizationDeletedHandler, ProjectAssetDeletedHandler],
 })
 export class MediaModule {}

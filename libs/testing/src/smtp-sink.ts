@@ -8,20 +8,23 @@ export interface SinkMessage {
   from: string;
   subject: string;
   text: string;
+  /** The HTML part; "" for plain-text mail. */
+  html: string;
   received_at: string;
 }
 
 export interface SmtpSink {
   /** smtp://127.0.0.1:<port>, for SMTP_URL. */
   smtpUrl: string;
-  /** http://127.0.0.1:<port> of the control API (GET/DELETE /messages, PUT /refuse). */
+  /** http://127.0.0.1:<port> of the control API (GET/DELETE /messages, PUT /refuse, PUT /refuse-address). */
   controlUrl: string;
   stop(): Promise<void>;
 }
 
-/** Refusals look like a real server's permanent failure, so callers see `responseCode` 550. */
-function refusal(): Error {
-  return Object.assign(new Error('Mailbox unavailable (sink set to refuse)'), { responseCode: 550 });
+/** Refusals look like a real server's failure: permanent 550 by default, or the code the test set (451: try again later). */
+function refusal(code = 550): Error {
+  const text = code >= 500 ? 'Mailbox unavailable' : 'Mailbox busy, try again later';
+  return Object.assign(new Error(`${text} (sink set to refuse)`), { responseCode: code });
 }
 
 /**
@@ -32,13 +35,16 @@ function refusal(): Error {
 export async function startSmtpSink(options: { print?: boolean } = {}): Promise<SmtpSink> {
   const messages: SinkMessage[] = [];
   let refusing = false;
+  /** Recipients refused one by one (lower-cased address → SMTP code), however `refusing` is set. */
+  const refusedAddresses = new Map<string, number>();
 
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
-    onRcptTo(_address, _session, callback) {
-      callback(refusing ? refusal() : undefined);
+    onRcptTo(address, _session, callback) {
+      const code = refusedAddresses.get(address.address.toLowerCase());
+      callback(refusing ? refusal() : code ? refusal(code) : undefined);
     },
     onData(stream, session, callback) {
       if (refusing) {
@@ -55,6 +61,7 @@ export async function startSmtpSink(options: { print?: boolean } = {}): Promise<
               from: mail.from?.text ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : ''),
               subject: mail.subject ?? '',
               text: mail.text ?? '',
+              html: typeof mail.html === 'string' ? mail.html : '',
               received_at: receivedAt,
             };
             messages.push(message);
@@ -106,6 +113,16 @@ export async function startSmtpSink(options: { print?: boolean } = {}): Promise<
       if (typeof body.refuse !== 'boolean') return { status: 400, body: { error: 'refuse must be a boolean' } };
       refusing = body.refuse;
       return { status: 200, body: { refuse: refusing } };
+    }
+    if (url.pathname === '/refuse-address' && req.method === 'PUT') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { address?: unknown; code?: unknown };
+      if (typeof body.address !== 'string') return { status: 400, body: { error: 'address must be a string' } };
+      if (body.code === null || body.code === undefined) refusedAddresses.delete(body.address.toLowerCase());
+      else if (typeof body.code === 'number' && body.code >= 400 && body.code < 600) refusedAddresses.set(body.address.toLowerCase(), body.code);
+      else return { status: 400, body: { error: 'code must be a 4xx/5xx number, or null to accept again' } };
+      return { status: 200, body: { address: body.address, code: body.code ?? null } };
     }
     return { status: 404, body: { error: 'not found' } };
   }

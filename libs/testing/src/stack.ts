@@ -69,6 +69,13 @@ export const insightsTestEnvironment = (): Record<string, string> => ({
   INSIGHTS_CONCURRENCY: '4',
 });
 
+/** Notifications tuned for tests: digests checked every half second, mail polled and retried quickly. */
+export const notificationsTestEnvironment = (): Record<string, string> => ({
+  NOTIFICATIONS_DIGEST_POLL_MS: '500',
+  NOTIFICATIONS_EMAIL_POLL_MS: '200',
+  NOTIFICATIONS_EMAIL_RETRY_BASE_MS: '300',
+});
+
 /** Starts every app as its own process and waits until the gateway's /ready says 200. */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const env = environmentFor(options);

@@ -12,10 +12,13 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
+import { benchCreativeExport, benchCreativeTemplates, type CreativeExportFigures, type CreativeTemplatesFigures } from './creative-image.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
 import { benchInsightsAnalytics, benchInsightsSync, type InsightsFigures } from './insights.js';
+import { benchNotifications, type NotificationFigures } from './notifications.js';
 import { benchProviderInsights, type ProviderInsightsRow } from './provider-insights.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
+import { benchCreativeVideo, type CreativeVideoFigures } from './creative-video.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
@@ -27,7 +30,9 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
 // `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only),
-// `scheduler` (delivery of 10,000 renditions only), `provider-insights` (insights' internal requests to publishing only),
+// `scheduler` (delivery of 10,000 renditions only), `notifications` (event → in-app latency and GET /notifications),
+// `creative-video` (PUT /video-projects/{id} with a 200 KB document only), `creative-templates` (E22 under load),
+// `creative-export` (1080×1080 PNG exports), `provider-insights` (insights' internal requests to publishing only),
 // `insights-analytics` (E24 over 50 accounts and 5,000 renditions) or `insights-sync` (a metrics sync of 1,000 sandbox accounts).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
@@ -222,6 +227,13 @@ async function main(): Promise<void> {
     if (!scheduler.met) process.exitCode = 1;
     return;
   }
+  if (ONLY === 'notifications') {
+    const notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
+    writeResults({ machine, idleBefore: idle, notifications });
+    if (!notifications.met) process.exitCode = 1;
+    return;
+  }
+
   let providerInsights: { rows: ProviderInsightsRow[]; met: boolean } | undefined;
   if (ONLY === 'provider-insights') {
     providerInsights = await benchProviderInsights(baseUrl, databaseUrl, natsUrl, (await register(baseUrl)).token);
@@ -241,6 +253,24 @@ async function main(): Promise<void> {
     directory = await benchDirectory(baseUrl, databaseUrl);
     writeResults({ machine, idleBefore: idle, directory });
     if (!directory.met) process.exitCode = 1;
+    return;
+  }
+
+  if (ONLY === 'creative-video') {
+    const { token } = await register(baseUrl);
+    const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);
+    const creativeVideo = await videoProjectWrites(baseUrl, token, writeTo);
+    writeResults({ machine, idleBefore: idle, creativeVideo });
+    if (Object.keys(creativeVideo.failures).length > 0) process.exitCode = 1;
+    return;
+  }
+
+  if (ONLY === 'creative-templates' || ONLY === 'creative-export') {
+    const { token } = await register(baseUrl);
+    const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);
+    const creative = await creativeImage(baseUrl, token, writeTo, ONLY);
+    writeResults({ machine, idleBefore: idle, creative });
+    if (creative.failed) process.exitCode = 1;
     return;
   }
 
@@ -322,21 +352,43 @@ async function main(): Promise<void> {
 
     let media: MediaUploadFigures | undefined;
     let insights: InsightsFigures | undefined;
+    let creativeVideo: CreativeVideoFigures | undefined;
+    let notifications: NotificationFigures | undefined;
+    let creative: Awaited<ReturnType<typeof creativeImage>> | undefined;
     if (ONLY === 'all') {
+      creativeVideo = await videoProjectWrites(baseUrl, token, publications.writeTo);
       directory = await benchDirectory(baseUrl, databaseUrl);
       media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, publications.writeTo);
       scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
+      // A user of its own: the inbox's 1,000 items must not mix with the scheduler's post_published ones.
+      notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
+      creative = await creativeImage(baseUrl, token, publications.writeTo, ONLY);
       providerInsights = await benchProviderInsights(baseUrl, databaseUrl, natsUrl, token);
       insights = { analytics: await benchInsightsAnalytics(baseUrl, databaseUrl, token), sync: await benchInsightsSync(baseUrl, databaseUrl, token) };
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, providerInsights, insights });
+    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, notifications, creativeVideo, creative, providerInsights, insights });
     const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
-    const insightsMissed = (providerInsights && !providerInsights.met) || (insights?.analytics && !insights.analytics.met);
-    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || insightsMissed) process.exitCode = 1;
+    const videoFailed = creativeVideo && Object.keys(creativeVideo.failures).length > 0;
+    const insightsFailed = (providerInsights && !providerInsights.met) || (insights?.analytics && !insights.analytics.met);
+    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || (notifications && !notifications.met) || videoFailed || creative?.failed || insightsFailed) {
+      process.exitCode = 1;
+    }
   } finally {
     killBaseline();
   }
+}
+
+/** PUT /video-projects/{id} with a 200 KB document: every request a new head revision (untargeted: compare run against run). */
+async function videoProjectWrites(baseUrl: string, token: string, workspaceId: string): Promise<CreativeVideoFigures> {
+  const connections = Number(process.env.BENCH_VIDEO_CONNECTIONS ?? 10);
+  console.log(`\nvideo projects: PUT /video-projects/{id} (200 KB document), ${connections} connections, each on its own project`);
+  const figures = await benchCreativeVideo({ baseUrl, token, workspaceId, connections, warmupS: WARMUP_S, durationS: DURATION_S });
+  console.log(
+    `  ${figures.requests} new head revisions of ${(figures.documentBytes / 1024).toFixed(0)} KB: ${figures.reqPerSec.toFixed(1)} req/s, ` +
+      `p50 ${figures.p50Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, failures ${JSON.stringify(figures.failures)}`,
+  );
+  return figures;
 }
 
 /** The upload figures and their verdicts. */
@@ -349,6 +401,32 @@ async function mediaUploads(baseUrl: string, natsUrl: string | undefined, gatewa
   console.log(`  ${media.rssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB upload: gateway RSS grew ${media.gatewayRssGrowthMiB.toFixed(1)} MiB`);
   console.log(`  ${media.downloadRssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB slow download: gateway RSS grew ${media.downloadRssGrowthMiB.toFixed(1)} MiB`);
   return media;
+}
+
+/** The image editor's figures: E22 under load and 1080×1080 PNG exports (failures void them). */
+async function creativeImage(
+  baseUrl: string,
+  token: string,
+  workspaceId: string,
+  only: string,
+): Promise<{ templates?: CreativeTemplatesFigures; exports?: CreativeExportFigures; failed: boolean }> {
+  let templates: CreativeTemplatesFigures | undefined;
+  let exports: CreativeExportFigures | undefined;
+  if (only !== 'creative-export') {
+    console.log('\nimage editor templates (E22):');
+    templates = await benchCreativeTemplates(baseUrl, token, workspaceId);
+    console.log(
+      `  GET /image-editor/templates (${templates.templates} templates): ${templates.reqPerSec.toFixed(0)} req/s, p50 ${templates.p50Ms.toFixed(1)} ms, ` +
+        `p99 ${templates.p99Ms.toFixed(1)} ms, ${templates.non2xx} non-2xx, ${templates.errors} errors`,
+    );
+  }
+  if (only !== 'creative-templates') {
+    console.log('\nimage editor export (1080×1080 PNG, one at a time):');
+    exports = await benchCreativeExport(baseUrl, token, workspaceId);
+    console.log(`  ${exports.exports} exports: p50 ${exports.p50Ms.toFixed(0)} ms, p99 ${exports.p99Ms.toFixed(0)} ms, ${exports.meanBytes} bytes each, ${exports.failures} failures`);
+  }
+  const failed = Boolean((templates && (templates.non2xx > 0 || templates.errors > 0)) || (exports && exports.failures > 0));
+  return { templates, exports, failed };
 }
 
 function writeResults(results: object): void {

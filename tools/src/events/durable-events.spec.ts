@@ -222,6 +222,40 @@ describe('durable events', () => {
     }
   });
 
+  it('handles up to `concurrency` events at once, acknowledges each once, passes the Nats-Msg-Id, and finishes them on stop', async () => {
+    let running = 0;
+    let peak = 0;
+    const handled: Array<{ n: number; eventId: string }> = [];
+    const consumer = await consumeDurableEvents(nc, {
+      durable: 'spec-g',
+      subjects: ['durable.spec-g.>'],
+      handle: async (_subject, payload, meta) => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await sleep(30);
+        handled.push({ n: (payload as { n: number }).n, eventId: meta.eventId });
+        running -= 1;
+      },
+      logger: quiet,
+      concurrency: 4,
+    });
+    try {
+      const js = jetstream(nc);
+      for (let n = 0; n < 20; n++) await js.publish('durable.spec-g.happened', JSON.stringify({ n }), { msgID: `spec-g-${n}` });
+      await waitFor('every event', async () => handled.length >= 20, 10_000);
+      await sleep(300);
+      expect(handled.map((h) => h.n).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+      expect(handled.every((h) => h.eventId === `spec-g-${h.n}`)).toBe(true);
+      expect(peak).toBe(4);
+      const info = await (await jetstreamManager(nc)).consumers.info(EVENT_STREAM, 'spec-g');
+      expect(info.num_ack_pending).toBe(0);
+      expect(info.num_pending).toBe(0);
+    } finally {
+      await consumer.stop();
+    }
+    expect(running).toBe(0);
+  });
+
   it('re-creates its durable consumer when it was deleted', async () => {
     const received: string[] = [];
     const consumer = await consumeDurableEvents(nc, {

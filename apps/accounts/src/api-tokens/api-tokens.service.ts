@@ -17,6 +17,7 @@ import { DataSource, IsNull, LessThan, MoreThan, Or } from 'typeorm';
 import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-tokens.js';
 import { UserEntity } from '../users/user.entity.js';
 import { ApiTokenEntity } from './api-token.entity.js';
+import { enqueueSecurityAction } from '../users/security-events.js';
 
 /** `last_used_at` is a hint, not an audit log: written at most once a minute per token. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -69,6 +70,7 @@ export class ApiTokensService {
         lastUsedAt: null,
         revokedAt: null,
       });
+      await enqueueSecurityAction(db, userId, 'api_token_created', saved.name);
       return { token: secret.token, item: toApiToken(saved) };
     });
   }

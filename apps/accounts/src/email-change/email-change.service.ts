@@ -17,6 +17,7 @@ import { toUserProfile } from '../profile/user-profile.mapper.js';
 import { ReauthService } from '../reauth/reauth.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { accountGone, emailTaken, normalizeEmail } from '../users/users.js';
+import { enqueueSecurityAction } from '../users/security-events.js';
 import { EmailChangeEntity } from './email-change.entity.js';
 
 const CODE_TTL_MS = 15 * 60_000;
@@ -154,6 +155,7 @@ export class EmailChangeService {
       });
       await changes.update({ id: change.id }, { status: 'confirmed', resolvedAt: new Date() });
       const revoked = await this.auth.revokeOtherSessions(db, user.id, principal.sessionId, 'email_changed');
+      await enqueueSecurityAction(db, user.id, 'email_changed', change.newEmail);
       return { profile: toUserProfile(saved), revoked };
     });
     if (outcome.error) throw outcome.error;

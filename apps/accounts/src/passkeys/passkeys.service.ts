@@ -18,6 +18,7 @@ import { UserEntity } from '../users/user.entity.js';
 import { PasskeyChallengeEntity, PasskeyEntity } from './passkey.entity.js';
 import { relyingPartyFrom, RelyingParty } from './relying-party.js';
 import { accountGone } from '../users/users.js';
+import { enqueueSecurityAction } from '../users/security-events.js';
 
 const CHALLENGE_TTL_MS = 10 * 60_000;
 const RP_NAME = 'Social Publishing Platform';
@@ -133,16 +134,22 @@ export class PasskeysService {
         throw error;
       });
       await db.getRepository(PasskeyChallengeEntity).update({ id: challenge.id }, { usedAt: new Date() });
+      await enqueueSecurityAction(db, principal.userId, 'passkey_added', input.name.trim() || 'Passkey');
     });
     return this.securityStatus(principal.userId);
   }
 
   /** Another user's passkey is answered exactly like a missing one. */
   async delete(userId: string, passkeyId: string): Promise<void> {
-    const result = isUuid(passkeyId)
-      ? await this.dataSource.getRepository(PasskeyEntity).delete({ id: passkeyId, userId })
-      : { affected: 0 };
-    if (!result.affected) throw problems.notFound('No such passkey.');
+    if (!isUuid(passkeyId)) throw problems.notFound('No such passkey.');
+    await this.dataSource.transaction(async (db) => {
+      const [rows] = (await db.query('DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING name', [passkeyId, userId])) as [
+        Array<{ name: string }>,
+        number,
+      ];
+      if (!rows.length) throw problems.notFound('No such passkey.');
+      await enqueueSecurityAction(db, userId, 'passkey_removed', rows[0].name);
+    });
   }
 
   /** What the user can really sign in with, read live. */

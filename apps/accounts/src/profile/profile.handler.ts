@@ -2,7 +2,9 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AccountsPatterns,
+  ContactList,
   GetContactRequest,
+  ListContactsRequest,
   RpcRequest,
   SecurityStatus,
   UpdateProfileRequest,
@@ -37,5 +39,11 @@ export class ProfileHandler {
   @MessagePattern(AccountsPatterns.getContact)
   contact(@Payload() query: GetContactRequest): Promise<UserContact> {
     return this.profiles.contact(query.userId);
+  }
+
+  /** Service-to-service: several users' addresses at once ("" for users that are gone). */
+  @MessagePattern(AccountsPatterns.listContacts)
+  contacts(@Payload() query: ListContactsRequest): Promise<ContactList> {
+    return this.profiles.contacts(Array.isArray(query?.user_ids) ? query.user_ids : []);
   }
 }

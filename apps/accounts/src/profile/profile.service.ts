@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { SecurityStatus, UpdateProfileRequest, UserContact, UserProfile } from '@social/contracts';
-import { preparedQuery, problems } from '@social/platform';
+import { ContactList, SecurityStatus, UpdateProfileRequest, UserContact, UserProfile } from '@social/contracts';
+import { isUuid, preparedQuery, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { PasskeysService } from '../passkeys/passkeys.service.js';
 import { SELECT_USER_BY_ID, UserEntity, userFromRow, UserRow } from '../users/user.entity.js';
@@ -52,6 +52,19 @@ export class ProfileService {
   async contact(userId: string): Promise<UserContact> {
     const user = await this.find(userId);
     return { userId: user.id, email: user.email, emailVerified: user.emailVerified };
+  }
+
+  async contacts(userIds: string[]): Promise<ContactList> {
+    const ids = [...new Set(userIds.filter(isUuid).map((id) => id.toLowerCase()))].slice(0, 1000);
+    const rows = (await this.dataSource.query('SELECT id, email, email_verified FROM users WHERE id = ANY($1::uuid[])', [ids])) as Array<{
+      id: string;
+      email: string;
+      email_verified: boolean;
+    }>;
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return {
+      contacts: ids.map((id) => ({ user_id: id, email: found.get(id)?.email ?? '', email_verified: found.get(id)?.email_verified ?? false })),
+    };
   }
 
   private async find(userId: string): Promise<UserEntity> {

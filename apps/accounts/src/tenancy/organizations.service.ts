@@ -8,6 +8,7 @@ import {
 import { pathId, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, EntityManager } from 'typeorm';
+import { enqueueRoleChanged } from '../users/security-events.js';
 import { MembershipEvents } from './membership-events.js';
 
 export interface OrganizationRow {
@@ -116,11 +117,26 @@ export class OrganizationsService {
     const member = await this.findMember(organizationId, memberId);
     if (member.role === 'owner') throw problems.conflict('owner_role_fixed', "The owner's role cannot be changed.");
     // One statement, so a member removed meanwhile is a 404 rather than a 200 for nothing.
-    const [rows] = (await this.dataSource.query(
-      `UPDATE organization_members SET role = $3 WHERE organization_id = $1 AND user_id = $2 AND role <> 'owner'
-       RETURNING joined_at`,
-      [organizationId, member.user_id, role],
-    )) as [unknown[], number];
+    const rows = await this.dataSource.transaction(async (db) => {
+      const [updated] = (await db.query(
+        `WITH before AS (SELECT role FROM organization_members WHERE organization_id = $1 AND user_id = $2 FOR UPDATE)
+         UPDATE organization_members m SET role = $3 FROM before b
+          WHERE m.organization_id = $1 AND m.user_id = $2 AND m.role <> 'owner'
+      RETURNING m.joined_at, b.role AS previous_role`,
+        [organizationId, member.user_id, role],
+      )) as [Array<{ previous_role: string }>, number];
+      if (updated.length && updated[0].previous_role !== role) {
+        await enqueueRoleChanged(db, {
+          organization_id: caller.id,
+          name: caller.name,
+          user_id: member.user_id,
+          role,
+          previous_role: updated[0].previous_role,
+          changed_by_user_id: userId,
+        });
+      }
+      return updated;
+    });
     if (!rows.length) throw problems.notFound('No such member.');
     this.events.changed([member.user_id]);
     return toMember({ ...member, role });

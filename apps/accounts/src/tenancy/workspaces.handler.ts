@@ -14,8 +14,10 @@ import {
   WorkspaceMember,
   WorkspaceMemberList,
 } from '@social/contracts';
+import type { WorkspaceRecipients, WorkspaceRecipientsRequest } from '@social/contracts';
 import { requireAccountPrincipal, requirePrincipal, validateInput } from '@social/platform';
-import { WorkspaceAccessLookup } from './workspace-access.lookup.js';
+import { DataSource } from 'typeorm';
+import { WorkspaceAccessLookup, workspaceRecipients } from './workspace-access.lookup.js';
 import { WorkspacesService } from './workspaces.service.js';
 
 type Path = { id: string; user_id?: string };
@@ -25,6 +27,7 @@ export class WorkspacesHandler {
   constructor(
     private readonly workspaces: WorkspacesService,
     private readonly lookup: WorkspaceAccessLookup,
+    private readonly dataSource: DataSource,
   ) {}
 
   @MessagePattern(TenancyPatterns.createWorkspace)
@@ -73,5 +76,11 @@ export class WorkspacesHandler {
   @MessagePattern(TenancyPatterns.resolveWorkspaceAccess)
   resolve(@Payload() request: ResolveWorkspaceAccessRequest): Promise<WorkspaceAccess> {
     return this.lookup.find(request.user_id, request.workspace_id);
+  }
+
+  /** Service to service: notifications asks who receives a workspace's messages (memberships stay here). */
+  @MessagePattern(TenancyPatterns.workspaceRecipients)
+  recipients(@Payload() request: WorkspaceRecipientsRequest): Promise<WorkspaceRecipients> {
+    return workspaceRecipients(this.dataSource, request?.workspace_id, request?.min_role);
   }
 }

@@ -3,6 +3,7 @@ import { CreateWorkspaceRequest, Principal, Workspace, WorkspaceMember, Workspac
 import { AccessControl, explainingConstraint, GrantedWorkspaceAccess, pathId, Problem, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
+import { enqueueRoleChanged } from '../users/security-events.js';
 import { MembershipEvents } from './membership-events.js';
 import { OrganizationsService, toMember } from './organizations.service.js';
 import { WORKSPACES_WITH_ROLE_SQL } from './workspace-access.lookup.js';
@@ -116,12 +117,27 @@ export class WorkspacesService {
   async updateMember(principal: Principal, workspaceId: string, rawMemberId: string, role: string): Promise<WorkspaceMember> {
     const access = await this.access.requireWorkspace(principal, pathId(workspaceId), 'admin', 'path');
     const memberId = pathId(rawMemberId, 'No such member.');
-    const rows = ((await this.dataSource.query(
-          `UPDATE workspace_members m SET role = $3 FROM users u
-            WHERE m.workspace_id = $1 AND m.user_id = $2 AND u.id = m.user_id
-        RETURNING m.user_id, u.email, u.display_name, m.role, m.joined_at`,
-          [access.workspace_id, memberId, role],
-        )) as [Array<Parameters<typeof toMember>[0]>, number])[0];
+    const rows = await this.dataSource.transaction(async (db) => {
+      // The CTE reads the row as it was before the update: the previous role, for the role-changed event.
+      const [updated] = (await db.query(
+        `WITH before AS (SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2 FOR UPDATE)
+         UPDATE workspace_members m SET role = $3 FROM users u, before b
+          WHERE m.workspace_id = $1 AND m.user_id = $2 AND u.id = m.user_id
+      RETURNING m.user_id, u.email, u.display_name, m.role, m.joined_at, b.role AS previous_role`,
+        [access.workspace_id, memberId, role],
+      )) as [Array<Parameters<typeof toMember>[0] & { previous_role: string }>, number];
+      if (updated.length && updated[0].previous_role !== role) {
+        await enqueueRoleChanged(db, {
+          workspace_id: access.workspace_id,
+          name: access.workspace_name,
+          user_id: memberId,
+          role,
+          previous_role: updated[0].previous_role,
+          changed_by_user_id: principal.userId,
+        });
+      }
+      return updated;
+    });
     if (!rows.length) throw problems.notFound('No such member.');
     this.events.changed([memberId]);
     return toMember(rows[0]);

@@ -70,6 +70,7 @@ export class DirectoryService {
           social_account_count: counts.social_account_count ?? 0,
           media_item_count: counts.media_item_count ?? 0,
           media_bytes: counts.media_bytes ?? 0,
+          video_project_count: counts.video_project_count ?? 0,
           plan_ids: [],
         };
       }),
@@ -95,6 +96,7 @@ export class DirectoryService {
       published_last_30_days: sum('published_last_30_days'),
       total_media_items: sum('total_media_items'),
       total_media_bytes: sum('total_media_bytes'),
+      total_video_projects: sum('total_video_projects'),
       user_registration_trend: trend('user_registration_trend'),
       publication_trend: trend('publication_trend'),
       usage_complete: reports.complete,

@@ -1,2 +1,5 @@
+import { CreateVideoProjects1764700000000 } from './1764700000000-create-video-projects.js';
+import { CreateImageEditor1764800000000 } from './1764800000000-create-image-editor.js';
+
 /** Every migration of the creative schema, oldest first. */
-export const creativeMigrations = [];
+export const creativeMigrations = [CreateVideoProjects1764700000000, CreateImageEditor1764800000000];

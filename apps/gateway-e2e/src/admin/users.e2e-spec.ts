@@ -60,6 +60,7 @@ describe('admin: user directory (E9) and overview (E7)', () => {
       social_account_count: 0,
       media_item_count: 0,
       media_bytes: 0,
+      video_project_count: 0,
       plan_ids: [],
     });
     // Memberships are counted by accounts for the whole page at once.

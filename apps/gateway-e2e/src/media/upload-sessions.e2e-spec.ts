@@ -146,9 +146,18 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     for (const session of sessions) expect(await objectExists(session.body.upload.object_key)).toBe(ids.has(session.body.media_id));
   });
 
-  it('stores project_asset_id and answers it back', async () => {
+  it('stores project_asset_id (a pending asset of a video project in the workspace) and answers it back', async () => {
     const { owner, workspaceId } = await createTenant();
-    const assetId = randomUUID();
+    const project = await call('POST', '/video-projects', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'Film', document: { schema_version: 1, width_px: 1280, height_px: 720, frame_rate: 25, duration_ms: 1_000, tracks: [] } },
+    });
+    const asset = await call('POST', `/video-projects/${project.body.id}/assets`, {
+      token: owner.token,
+      body: { workspace_id: workspaceId, original_filename: 'clip.mp4', mime_type: 'video/mp4', size: 10 },
+    });
+    expect(asset.status).toBe(201);
+    const assetId: string = asset.body.id;
     const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'clip.mp4', size: 10, project_asset_id: assetId.toUpperCase() });
     expect(opened.body.project_asset_id).toBe(assetId);
     const row = await db.query(`SELECT project_asset_id FROM media.media_items WHERE id = $1`, [opened.body.media_id]);

@@ -10,6 +10,7 @@ import {
   createTemporaryDatabase,
   deliveryTestEnvironment,
   insightsTestEnvironment,
+  notificationsTestEnvironment,
   findNatsServer,
   freePort,
   NATS_INSTALL_HINT,
@@ -78,6 +79,8 @@ export default async function globalSetup() {
     // The suites play the proxy in front: each call says which client address it comes from.
     env: {
       RPC_TIMEOUT_MS: '5000',
+      // A render's time budget stays inside RPC_TIMEOUT_MS, so a slow page is 422, never the gateway's 504.
+      RENDER_TIMEOUT_MS: '2000',
       TRUST_PROXY: 'true',
       SMTP_URL: mail.smtpUrl,
       ...adminEnvironment(),
@@ -89,10 +92,14 @@ export default async function globalSetup() {
       ...fakeNetworkEnvironment(network.origin, { bluesky: bluesky.origin, mastodon: mastodon.origin }),
       // Expired upload sessions are swept every second (suites expire them by hand).
       MEDIA_SWEEP_INTERVAL_MS: '1000',
+      // Trashed video projects past their retention are purged within a second (suites age them by hand).
+      CREATIVE_SWEEP_INTERVAL_MS: '1000',
       // Short leases, polls and retries: delivery suites wait seconds, not minutes.
       ...deliveryTestEnvironment(),
       // Sync jobs poll and take over quickly too.
       ...insightsTestEnvironment(),
+      // Digests checked twice a second, mail retried after 0.3 s doubling: notification suites wait seconds.
+      ...notificationsTestEnvironment(),
     },
     stdio: ['ignore', log, log],
   }).catch(async (error: unknown) => {
@@ -110,6 +117,8 @@ export default async function globalSetup() {
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_LOG_FILE = logFile;
   process.env.E2E_MAIL_URL = mail.controlUrl;
+  // For suites that start a replica of a service that sends mail (notifications).
+  process.env.E2E_SMTP_URL = mail.smtpUrl;
   process.env.E2E_AI_URL = ai.controlUrl;
   process.env.E2E_AI_API_KEY = aiApiKey;
   process.env.E2E_FAKE_NETWORK_URL = network.controlUrl;

@@ -43,3 +43,16 @@ export async function setMailRefusing(refuse: boolean): Promise<void> {
 export async function clearMail(): Promise<void> {
   await fetch(`${mailUrl()}/messages`, { method: 'DELETE' });
 }
+
+/**
+ * Makes the sink refuse one recipient with `code` (550: permanently, 451: try again later),
+ * or accept it again with `null`; other recipients are unaffected.
+ */
+export async function refuseAddress(address: string, code: number | null): Promise<void> {
+  const response = await fetch(`${mailUrl()}/refuse-address`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ address, code }),
+  });
+  if (response.status !== 200) throw new Error(`mail sink answered ${response.status}`);
+}

@@ -67,9 +67,12 @@ export class MediaController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a media item and its bytes (editors)' })
+  @ApiOperation({
+    summary: 'Delete a media item and its bytes (editors)',
+    description: "An item holding a video project's asset goes only with that asset (409 `media_of_project_asset`).",
+  })
   @ReturnsNothing()
-  @Refuses(403, 404)
+  @Refuses(403, 404, 409)
   async delete(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
     await this.forward.send(MediaPatterns.deleteMedia, req, { params: { id } });
   }

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateMuteRequest, NotificationMute, NotificationsPatterns } from '@social/contracts';
+import { CreateMuteRequest, NotificationMute, NotificationMuteList, NotificationsPatterns } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
@@ -26,6 +26,22 @@ export class MutesController {
     const mute = await this.forward.send<NotificationMute>(NotificationsPatterns.createMute, req, { body });
     reply.header('location', `/notifications/mutes/${mute.id}`);
     return mute;
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The caller's mutes that have not ended, soonest first" })
+  @Returns(NotificationMuteList)
+  @Refuses(401, 429, 503, 504)
+  list(@Req() req: FastifyRequest): Promise<NotificationMuteList> {
+    return this.forward.send(NotificationsPatterns.listMutes, req);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One of the caller\'s mutes (also once ended); another user\'s is 404' })
+  @Returns(NotificationMute)
+  @Refuses(401, 404, 429, 503, 504)
+  get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<NotificationMute> {
+    return this.forward.send(NotificationsPatterns.getMute, req, { params: { id } });
   }
 
   @Delete(':id')

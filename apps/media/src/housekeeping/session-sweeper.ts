@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
+import { announceAssetFailed } from '../upload-sessions/upload-sessions.service.js';
 
 const SWEEP_BATCH = 100;
 /** How long a swept session's row stays `expired` (completing it answers 410, not 404). */
@@ -48,8 +49,8 @@ export class SessionSweeper implements OnApplicationBootstrap, OnApplicationShut
     let removed = 0;
     for (;;) {
       const count = await this.dataSource.transaction(async (db) => {
-        const expired = await db.query<Array<{ id: string; object_key: string }>>(
-          `SELECT id, object_key FROM media_items WHERE status = 'pending' AND expires_at < now()
+        const expired = await db.query<Array<{ id: string; object_key: string; workspace_id: string; project_asset_id: string | null }>>(
+          `SELECT id, object_key, workspace_id, project_asset_id FROM media_items WHERE status = 'pending' AND expires_at < now()
             ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`,
         );
         for (const session of expired) await this.storage.delete(session.object_key);
@@ -57,6 +58,12 @@ export class SessionSweeper implements OnApplicationBootstrap, OnApplicationShut
           const ids = expired.map((session) => session.id);
           await db.query(`DELETE FROM media_item_tags WHERE media_id = ANY($1::uuid[])`, [ids]);
           await db.query(`UPDATE media_items SET status = 'expired', object_key = '' WHERE id = ANY($1::uuid[])`, [ids]);
+          // The project assets these uploads were for have failed (their projects show it).
+          for (const session of expired) {
+            if (session.project_asset_id) {
+              await announceAssetFailed(db, { id: session.id, workspaceId: session.workspace_id, projectAssetId: session.project_asset_id }, 'upload_expired');
+            }
+          }
         }
         return expired.length;
       });

@@ -30,7 +30,7 @@ export class LibraryService {
     this.cursors = CursorCodec.derive(config.SECRETS_KEY, 'media');
   }
 
-  /** Ready items, newest first (created_at, then id), one index range scan per page; `tag_id` narrows to one tag. */
+  /** Ready library items (not those of project assets), newest first (created_at, then id), one index range scan per page; `tag_id` narrows to one tag. */
   async list(principal: Principal, query: ListMediaQuery): Promise<MediaList> {
     const workspace = await this.access.requireWorkspace(principal, query.workspace_id, 'viewer', 'query');
     const tagId = query.tag_id?.toLowerCase() ?? '';
@@ -38,7 +38,8 @@ export class LibraryService {
     const after = query.cursor ? this.cursors.decode(query.cursor, filters, isCreatedAtPosition) : undefined;
     const limit = query.limit ?? MEDIA_PAGE_DEFAULT;
     const values: unknown[] = [workspace.workspace_id];
-    const conditions = [`m.workspace_id = $1`, `m.status = 'ready'`];
+    // Items of video-project assets are private to their project: never in the library.
+    const conditions = [`m.workspace_id = $1`, `m.status = 'ready'`, `m.project_asset_id IS NULL`];
     if (tagId) conditions.push(`EXISTS (SELECT 1 FROM media_item_tags it WHERE it.media_id = m.id AND it.tag_id = $${values.push(tagId)}::uuid)`);
     if (after) conditions.push(`(m.created_at, m.id) < ($${values.push(after.at)}::timestamptz, $${values.push(after.id)}::uuid)`);
     const rows = await preparedQuery<MediaItemRow>(
@@ -73,7 +74,10 @@ export class LibraryService {
    * `storage_unavailable` with the item kept (try again), never an item gone with its bytes left.
    */
   async delete(principal: Principal, id: string): Promise<void> {
-    await this.findVisible(principal, id, 'editor');
+    const visible = await this.findVisible(principal, id, 'editor');
+    if (visible.projectAssetId) {
+      throw problems.conflict('media_of_project_asset', "This item holds a video project's asset; delete the project asset (DELETE /video-projects/{id}/assets/{asset_id}) instead.");
+    }
     await this.dataSource.transaction(async (db) => {
       const item = await findMediaItem(db, id, true);
       if (!item) throw problems.notFound(NO_SUCH_ITEM);

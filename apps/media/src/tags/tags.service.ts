@@ -15,7 +15,7 @@ interface TagRow {
 /** `item_count` is counted on read (ready items carrying the tag): always right, however tagging races. */
 const TAG_COLUMNS = `t.id, t.workspace_id AS "workspaceId", t.name, t.created_at AS "createdAt",
   (SELECT count(*)::int FROM media_item_tags it JOIN media_items m ON m.id = it.media_id
-    WHERE it.tag_id = t.id AND m.status = 'ready') AS "itemCount"`;
+    WHERE it.tag_id = t.id AND m.status = 'ready' AND m.project_asset_id IS NULL) AS "itemCount"`;
 const NO_SUCH_TAG = 'No such media tag.';
 const NAME_INDEX = 'media_tags_name_idx';
 

@@ -7,11 +7,20 @@ import {
   MediaPatterns,
   MediaUploadSession,
   Principal,
+  PROJECT_ASSET_COMPLETED_SUBJECT,
+  PROJECT_ASSET_FAILED_SUBJECT,
+  ProjectAssetCheck,
+  ProjectAssetCheckRequest,
+  ProjectAssetCompletedEvent,
+  ProjectAssetFailedEvent,
+  VideoProjectPatterns,
   UPLOAD_SESSION_TTL_MS,
   UploadTarget,
 } from '@social/contracts';
 import {
   AccessControl,
+  enqueueEvent,
+  explainingConstraint,
   IdempotentRequests,
   InstanceSettings,
   isUniqueViolation,
@@ -21,6 +30,7 @@ import {
   mediaUploadKey,
   Problem,
   problems,
+  RpcClient,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
   storageUnavailable,
@@ -41,14 +51,39 @@ const contentRefused = (message: string) =>
 
 const uploadReplaced = () => problems.conflict('upload_incomplete', 'The upload was replaced while it was being completed; complete it again.');
 
-/** The ready item of the workspace holding these bytes (the dedupe index's key), if any. */
+/** The ready library item of the workspace holding these bytes (the dedupe index's key), if any; project assets' items never count. */
 async function findReadyCopy(db: EntityManager, workspaceId: string, sha256: string, size: number): Promise<string | undefined> {
-  const [row] = await db.query<Array<{ id: string }>>(`SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3`, [
+  const [row] = await db.query<Array<{ id: string }>>(
+    `SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3 AND project_asset_id IS NULL`,
+    [
     workspaceId,
-    sha256,
-    size,
-  ]);
+      sha256,
+      size,
+    ],
+  );
   return row?.id;
+}
+
+const PROJECT_ASSET_UPLOAD_INDEX = 'media_items_project_asset_idx';
+const uploadAlreadyOpen = () =>
+  new Problem(409, 'project_asset_upload_exists', 'The project asset already has an open or completed upload; send its bytes there.', {
+    errors: [{ location: 'body.project_asset_id', message: 'already has an open or completed upload' }],
+  });
+
+/** One open or ready upload per project asset (the unique index settles races). */
+async function requireNoUploadFor(db: EntityManager, projectAssetId: string): Promise<void> {
+  const [row] = await db.query<Array<{ id: string }>>(`SELECT id FROM media_items WHERE project_asset_id = $1 AND status IN ('pending', 'ready')`, [projectAssetId]);
+  if (row) throw uploadAlreadyOpen();
+}
+
+/** Tells creative the upload of a project asset was refused or expired (the asset becomes failed), in the caller's transaction. */
+export async function announceAssetFailed(db: EntityManager, item: { id: string; workspaceId: string; projectAssetId: string }, reason: string): Promise<void> {
+  await enqueueEvent(db, PROJECT_ASSET_FAILED_SUBJECT, {
+    workspace_id: item.workspaceId,
+    project_asset_id: item.projectAssetId,
+    media_id: item.id,
+    reason,
+  } satisfies ProjectAssetFailedEvent);
 }
 
 @Injectable()
@@ -60,6 +95,7 @@ export class UploadSessionsService {
     private readonly dataSource: DataSource,
     private readonly access: AccessControl,
     private readonly settings: InstanceSettings,
+    private readonly rpc: RpcClient,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(SERVICE_CONFIG) config: MediaConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
@@ -80,6 +116,8 @@ export class UploadSessionsService {
       });
     }
     const sha256 = input.sha256?.toLowerCase() ?? '';
+    const projectAssetId = input.project_asset_id?.toLowerCase() ?? null;
+    if (projectAssetId) await this.checkProjectAsset(workspace.workspace_id, projectAssetId, input.size);
     const scope = {
       key: idempotencyKey,
       userId: principal.userId,
@@ -88,7 +126,8 @@ export class UploadSessionsService {
       request: { ...input, workspace_id: workspace.workspace_id },
     };
     return this.idempotency.run<MediaUploadSession>(scope, async (db) => {
-      if (sha256) {
+      // A project asset's bytes are its own item (private to the project): never deduplicated.
+      if (sha256 && !projectAssetId) {
         const existing = await findReadyCopy(db, workspace.workspace_id, sha256, input.size);
         if (existing) {
           return {
@@ -103,6 +142,7 @@ export class UploadSessionsService {
           };
         }
       }
+      if (projectAssetId) await requireNoUploadFor(db, projectAssetId);
       const id = uuidv7();
       const now = new Date();
       const expiresAt = new Date(now.getTime() + UPLOAD_SESSION_TTL_MS);
@@ -110,11 +150,16 @@ export class UploadSessionsService {
       // A presigned PUT writes one key the client keeps until it expires (completion snapshots it);
       // gateway uploads each write a key of their own, recorded by commitUpload.
       const presignedKey = this.storage.createUploadTarget ? mediaUploadKey(workspace.workspace_id, id) : '';
-      await db.query(
-        `INSERT INTO media_items (id, workspace_id, filename, declared_mime_type, declared_sha256, size, status, object_key,
-                                  project_asset_id, created_by, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11)`,
-        [id, workspace.workspace_id, input.filename, declaredType, sha256, input.size, presignedKey, input.project_asset_id ?? null, principal.userId, now, expiresAt],
+      await explainingConstraint(
+        () =>
+          db.query(
+            `INSERT INTO media_items (id, workspace_id, filename, declared_mime_type, declared_sha256, size, status, object_key,
+                                      project_asset_id, created_by, created_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11)`,
+            [id, workspace.workspace_id, input.filename, declaredType, sha256, input.size, presignedKey, projectAssetId, principal.userId, now, expiresAt],
+          ),
+        PROJECT_ASSET_UPLOAD_INDEX,
+        uploadAlreadyOpen,
       );
       const contentType = contentTypeFor(declaredType, input.filename);
       const target = this.storage.createUploadTarget
@@ -136,6 +181,28 @@ export class UploadSessionsService {
         },
       };
     });
+  }
+
+  /**
+   * E17 with `project_asset_id`: creative must know it as a pending asset of this workspace, reserved
+   * for this size. Its refusals are E17's, located at the member: unknown (or another workspace's)
+   * 422, not pending or its project trashed 409 (creative's code), another size 422 at `body.size`.
+   */
+  private async checkProjectAsset(workspaceId: string, projectAssetId: string, size: number): Promise<void> {
+    let asset: ProjectAssetCheck;
+    try {
+      asset = await this.rpc.send<ProjectAssetCheck>(VideoProjectPatterns.checkAsset, {
+        workspace_id: workspaceId,
+        project_asset_id: projectAssetId,
+      } satisfies ProjectAssetCheckRequest);
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      const location = 'body.project_asset_id';
+      if (error.status === 404) throw problems.invalid(location, 'must be a project asset of a video project in this workspace', projectAssetId);
+      if (error.status === 409) throw new Problem(409, error.code, error.detail, { errors: [{ location, message: error.detail, value: projectAssetId }] });
+      throw error;
+    }
+    if (asset.size !== size) throw problems.invalid('body.size', `must be the size reserved for the project asset (${asset.size})`, size);
   }
 
   /**
@@ -214,6 +281,12 @@ export class UploadSessionsService {
         const current = await findMediaItem(this.dataSource.manager, item.id, false, true);
         if (current?.status === 'expired') throw uploadSessionExpired();
         if (current?.status === 'pending' && current.objectKey !== uploaded) throw uploadReplaced();
+        // Bytes we refuse to keep: the project asset they were for has failed (another upload may still complete it).
+        if (item.projectAssetId && error instanceof Problem && (error.status === 422 || error.status === 413)) {
+          const projectAssetId = item.projectAssetId;
+          const reason = error.status === 413 ? 'content_too_large' : 'content_refused';
+          await this.dataSource.transaction((db) => announceAssetFailed(db, { id: item.id, workspaceId: item.workspaceId, projectAssetId }, reason));
+        }
         throw error;
       });
       for (let attempt = 0; ; attempt += 1) {
@@ -288,7 +361,7 @@ export class UploadSessionsService {
     if (current.status === 'merged') return { item: await this.mergedItem(db, current), objectKey: '' };
     if (current.status === 'expired') throw uploadSessionExpired();
     if (current.objectKey !== uploaded) throw uploadReplaced();
-    const duplicate = await findReadyCopy(db, item.workspaceId, facts.sha256, facts.size);
+    const duplicate = current.projectAssetId ? undefined : await findReadyCopy(db, item.workspaceId, facts.sha256, facts.size);
     if (duplicate) {
       // A tombstone, so that repeating this completion answers the same item.
       await db.query(`DELETE FROM media_item_tags WHERE media_id = $1`, [item.id]);
@@ -302,6 +375,17 @@ export class UploadSessionsService {
         WHERE id = $1`,
       [item.id, facts.mimeType, facts.sha256, facts.width, facts.height, facts.durationMs, inspected],
     );
+    if (current.projectAssetId) {
+      // The asset becomes ready with this item iff the item does.
+      await enqueueEvent(db, PROJECT_ASSET_COMPLETED_SUBJECT, {
+        workspace_id: item.workspaceId,
+        project_asset_id: current.projectAssetId,
+        media_id: item.id,
+        sha256: facts.sha256,
+        size: facts.size,
+        mime_type: facts.mimeType,
+      } satisfies ProjectAssetCompletedEvent);
+    }
     return { item: toMediaItem((await findMediaItem(db, item.id))!), objectKey: inspected };
   }
 

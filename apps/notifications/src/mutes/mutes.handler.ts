@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateMuteRequest, NotificationMute, NotificationsPatterns, RpcRequest } from '@social/contracts';
+import { CreateMuteRequest, NotificationMute, NotificationMuteList, NotificationsPatterns, RpcRequest } from '@social/contracts';
 import { requireAccountPrincipal, validateInput } from '@social/platform';
 import { MutesService } from './mutes.service.js';
 
@@ -11,6 +11,16 @@ export class MutesHandler {
   @MessagePattern(NotificationsPatterns.createMute)
   create(@Payload() req: RpcRequest<CreateMuteRequest>): Promise<NotificationMute> {
     return this.mutes.create(requireAccountPrincipal(req), validateInput(CreateMuteRequest, req.body, 'body'));
+  }
+
+  @MessagePattern(NotificationsPatterns.listMutes)
+  list(@Payload() req: RpcRequest): Promise<NotificationMuteList> {
+    return this.mutes.list(requireAccountPrincipal(req).userId);
+  }
+
+  @MessagePattern(NotificationsPatterns.getMute)
+  get(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<NotificationMute> {
+    return this.mutes.get(requireAccountPrincipal(req).userId, req.params.id);
   }
 
   @MessagePattern(NotificationsPatterns.deleteMute)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CreateMuteRequest, NotificationMute, Principal } from '@social/contracts';
+import { CreateMuteRequest, NotificationMute, NotificationMuteList, Principal } from '@social/contracts';
 import { AccessControl, isUuid, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, MoreThan } from 'typeorm';
@@ -56,6 +56,22 @@ export class MutesService {
       });
       return toNotificationMute(mute);
     });
+  }
+
+  /** The caller's mutes that have not ended, soonest first (ended ones are history). */
+  async list(userId: string): Promise<NotificationMuteList> {
+    const mutes = await this.dataSource.getRepository(MuteEntity).find({
+      where: { userId, endsAt: MoreThan(new Date()) },
+      order: { startsAt: 'ASC', id: 'ASC' },
+    });
+    return { mutes: mutes.map(toNotificationMute) };
+  }
+
+  /** One of the caller's mutes, ended or not; another user's is answered exactly like a missing one. */
+  async get(userId: string, muteId: string): Promise<NotificationMute> {
+    const mute = isUuid(muteId) ? await this.dataSource.getRepository(MuteEntity).findOneBy({ id: muteId, userId }) : null;
+    if (!mute) throw problems.notFound('No such mute.');
+    return toNotificationMute(mute);
   }
 
   /** Another user's mute is answered exactly like a missing one. */

@@ -17,9 +17,10 @@ describe('topic catalogue', () => {
 
   it('keeps in-app delivery on for critical optional topics', () => {
     for (const id of ['publish_failed', 'account_needs_attention', 'reply_failed']) {
-      expect(topicDefinition(id)).toMatchObject({ transactional: false, critical_in_app: true, in_app_mutable: false });
+      // Critical topics are never muted (contract §8).
+      expect(topicDefinition(id)).toMatchObject({ transactional: false, critical_in_app: true, in_app_mutable: false, mute_applies: false });
     }
-    expect(topicDefinition('post_published')).toMatchObject({ critical_in_app: false, in_app_mutable: true });
+    expect(topicDefinition('post_published')).toMatchObject({ critical_in_app: false, in_app_mutable: true, mute_applies: true });
   });
 
   it('fills every topic missing from the stored map with its default and drops unknown ones', () => {

@@ -36,7 +36,8 @@ export const TOPIC_DEFINITIONS: TopicDefinition[] = TOPICS.map((topic) => {
     critical_in_app: critical,
     email_mutable: !transactional,
     in_app_mutable: !critical,
-    mute_applies: !transactional,
+    // Contract §8: critical and transactional topics are never muted.
+    mute_applies: !critical,
     default_preference: { email_frequency: topic.defaultEmail, in_app: true },
     email_frequencies: transactional ? ['immediate'] : [...EMAIL_FREQUENCIES],
   };

@@ -5,3 +5,4 @@ export * from './reauth.dto.js';
 export * from './passkeys.dto.js';
 export * from './email-change.dto.js';
 export * from './api-tokens.dto.js';
+export * from './security-events.js';

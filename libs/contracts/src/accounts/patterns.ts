@@ -17,6 +17,8 @@ export const AccountsPatterns = {
   verifyApiToken: 'accounts.api-tokens.verify',
   /** Asked by other services that need a user's contact address. */
   getContact: 'accounts.users.get-contact',
+  /** Several users' contact addresses at once (notifications' immediate mail and digests). */
+  listContacts: 'accounts.users.contacts',
   reauth: 'accounts.reauth.create',
   beginPasskey: 'accounts.passkeys.begin',
   finishPasskey: 'accounts.passkeys.finish',

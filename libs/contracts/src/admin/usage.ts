@@ -2,6 +2,7 @@ import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
 import type { TrendPoint } from './overview.dto.js';
 import { PUBLISHING_SERVICE } from '../publishing/patterns.js';
 import { MEDIA_SERVICE } from '../media/patterns.js';
+import { CREATIVE_SERVICE } from '../creative/patterns.js';
 
 /**
  * How the admin service learns per-user and instance-wide counts without
@@ -18,8 +19,8 @@ import { MEDIA_SERVICE } from '../media/patterns.js';
 export const usageForUsersPattern = (service: string): string => `${service}.usage.for-users`;
 export const usageTotalsPattern = (service: string): string => `${service}.usage.totals`;
 
-/** Services that report usage: accounts (memberships, activity), publishing (publications, social accounts), media (items, bytes). */
-export const USAGE_REPORTING_SERVICES = [ACCOUNTS_SERVICE, PUBLISHING_SERVICE, MEDIA_SERVICE] as const;
+/** Services that report usage: accounts (memberships, activity), publishing (publications, social accounts), media (items, bytes), creative (video projects). */
+export const USAGE_REPORTING_SERVICES = [ACCOUNTS_SERVICE, PUBLISHING_SERVICE, MEDIA_SERVICE, CREATIVE_SERVICE] as const;
 
 /** The most user ids one `usage.for-users` request may name (an E9 page is at most 100). */
 export const MAX_USAGE_USER_IDS = 1_000;
@@ -42,6 +43,8 @@ export interface UserUsage {
   media_item_count?: number;
   /** media: their bytes. */
   media_bytes?: number;
+  /** creative: video projects the user created (trashed ones too, until purged). */
+  video_project_count?: number;
   /** accounts: the user's last sign-in or token refresh (RFC 3339), "" when never. */
   last_active_at?: string;
 }
@@ -71,4 +74,6 @@ export interface UsageTotals {
   /** media: ready media items, and their bytes. */
   total_media_items?: number;
   total_media_bytes?: number;
+  /** creative: video projects (trashed ones too, until purged). */
+  total_video_projects?: number;
 }

@@ -1,2 +1,3 @@
 export * from './patterns.js';
 export * from './preferences.dto.js';
+export * from './inbox.dto.js';

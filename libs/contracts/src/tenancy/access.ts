@@ -34,6 +34,42 @@ export interface OrganizationDeletedEvent {
   deleted_at: string;
 }
 
+/** Payload of ROLE_CHANGED_SUBJECT. */
+export interface RoleChangedEvent {
+  /** uuid; the idempotency key of what consumers make from it. */
+  event_id: string;
+  workspace_id?: string;
+  organization_id?: string;
+  /** The workspace's or organization's name, for display. */
+  name: string;
+  user_id: string;
+  role: string;
+  previous_role: string;
+  changed_by_user_id: string;
+  /** RFC 3339 UTC with milliseconds. */
+  occurred_at: string;
+}
+
+/** Payload of `TenancyPatterns.workspaceRecipients` (service to service). */
+export interface WorkspaceRecipientsRequest {
+  workspace_id: string;
+  min_role: WorkspaceRole;
+}
+
+export interface WorkspaceRecipient {
+  user_id: string;
+  /** "" when unknown. */
+  email: string;
+  email_verified: boolean;
+  role: WorkspaceRole;
+}
+
+export interface WorkspaceRecipients {
+  /** "" when the workspace does not exist (then `recipients` is empty). */
+  workspace_name: string;
+  recipients: WorkspaceRecipient[];
+}
+
 export interface PendingWorkRequest {
   workspace_ids: string[];
 }

@@ -27,6 +27,8 @@ export const TenancyPatterns = {
   acceptInvitation: 'accounts.invitations.accept',
   /** Service to service: a user's effective role in a workspace (the access helper asks this). */
   resolveWorkspaceAccess: 'accounts.access.workspace',
+  /** Service to service: who may see a workspace at `min_role` or above, with their addresses (notifications' recipients). */
+  workspaceRecipients: 'accounts.tenancy.workspace-recipients',
 } as const;
 
 /**
@@ -40,6 +42,12 @@ export const MEMBERSHIP_CHANGED_SUBJECT = 'events.tenancy.membership-changed';
 
 /** Durable (outbox → JetStream): an organization and its workspaces are gone; each service purges its data for them. */
 export const ORGANIZATION_DELETED_SUBJECT = 'durable.tenancy.organization-deleted';
+
+/**
+ * Durable (outbox → JetStream): a member's role in a workspace or an
+ * organization changed (`workspace_id` or `organization_id` is set, never both).
+ */
+export const ROLE_CHANGED_SUBJECT = 'durable.tenancy.role-changed';
 
 /**
  * The services that own work tied to workspaces and answer `pendingWorkPattern`.

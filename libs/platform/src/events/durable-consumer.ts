@@ -17,13 +17,22 @@ export interface DurableConsumerOptions {
    * handling the same event twice leaves the same state as handling it once.
    * Throwing makes the event come back later.
    */
-  handle(subject: string, payload: unknown): Promise<void>;
+  handle(subject: string, payload: unknown, meta: DurableEventMeta): Promise<void>;
   logger: Logger;
   /** Redelivery delay after the first failure; doubles per delivery up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
   /** How long an event may go unacknowledged (the process died) before JetStream redelivers it; a running handler extends it. */
   ackWaitMs?: number;
+  /** Events handled at once by this process (default 1: one after the other). Order is never guaranteed anyway. */
+  concurrency?: number;
+}
+
+/** Where an event came from: its `Nats-Msg-Id` (the outbox row id, stable across redeliveries) and stream sequence. */
+export interface DurableEventMeta {
+  /** The producer's event id (`Nats-Msg-Id`); `stream-<seq>` when the publisher set none. */
+  eventId: string;
+  seq: number;
 }
 
 export interface DurableConsumer {
@@ -43,6 +52,9 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
   const retryDelayMs = options.retryDelayMs ?? 1_000;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
   const ackWaitMs = options.ackWaitMs ?? 30_000;
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  /** Events being handled (concurrency > 1); each settles by itself (ack or nak) and is awaited before a round ends. */
+  const inFlight = new Set<Promise<void>>();
   const logger = options.logger.child({ durable: options.durable });
   const config = consumerConfig(options, ackWaitMs);
   await ensureConsumer(nc, config);
@@ -63,7 +75,8 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
     // A long purge is still in progress: keep the event from going to another replica meanwhile.
     const progress = setInterval(() => msg.working(), ackWaitMs / 3);
     try {
-      await options.handle(msg.subject, payload);
+      const eventId = msg.headers?.get('Nats-Msg-Id') || `stream-${msg.seq}`;
+      await options.handle(msg.subject, payload, { eventId, seq: msg.seq });
     } catch (error) {
       const delivery = msg.info.deliveryCount;
       const delay = Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (delivery - 1));
@@ -81,16 +94,26 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
     while (!stopped) {
       try {
         const consumer = await jetstream(nc).consumers.get(EVENT_STREAM, options.durable);
-        messages = await consumer.consume({ max_messages: 10 });
+        messages = await consumer.consume({ max_messages: Math.max(10, concurrency * 2) });
         void watch(messages).catch(() => undefined);
         for await (const msg of messages) {
           // Buffered after stop(): back to the stream at once, for a replica that is still running.
           if (stopped) msg.nak();
-          else await handle(msg);
+          else if (concurrency === 1) await handle(msg);
+          else {
+            const task: Promise<void> = handle(msg)
+              .catch((error: unknown) => logger.warn({ err: error, seq: msg.seq }, 'durable event could not be settled'))
+              .finally(() => inFlight.delete(task));
+            inFlight.add(task);
+            if (inFlight.size >= concurrency) await Promise.race(inFlight);
+          }
         }
       } catch (error) {
         if (stopped) break;
         logger.warn({ err: error }, 'durable consumer interrupted; resuming');
+      } finally {
+        // The events in progress finish (and are acknowledged) before the round ends or stop() returns.
+        await Promise.allSettled([...inFlight]);
       }
       if (!stopped) {
         await new Promise((resolve) => setTimeout(resolve, 1_000));

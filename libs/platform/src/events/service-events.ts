@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { consumeDurableEvents, DurableConsumer } from './durable-consumer.js';
+import { consumeDurableEvents, DurableConsumer, type DurableEventMeta } from './durable-consumer.js';
 import { OutboxRelay } from './outbox-relay.js';
 
 /**
@@ -12,7 +12,8 @@ import { OutboxRelay } from './outbox-relay.js';
  * an event can arrive more than once (see `consumeDurableEvents`).
  */
 export interface DurableEventHandler {
-  handle(subject: string, payload: unknown): Promise<void>;
+  /** `meta.eventId` is the same on every redelivery of one event: an idempotency key. */
+  handle(subject: string, payload: unknown, meta: DurableEventMeta): Promise<void>;
 }
 
 export interface EventConsumerDefinition {
@@ -20,6 +21,8 @@ export interface EventConsumerDefinition {
   durable: string;
   subjects: string[];
   handler: Type<DurableEventHandler>;
+  /** Events this process handles at once (default 1); the handler must then tolerate running beside itself. */
+  concurrency?: number;
 }
 
 /** The outbox relay and durable consumers of one service process, started and stopped by `runService`. */
@@ -50,8 +53,9 @@ export class ServiceEvents {
         await consumeDurableEvents(this.nc, {
           durable: definition.durable,
           subjects: definition.subjects,
-          handle: (subject, payload) => handler.handle(subject, payload),
+          handle: (subject, payload, meta) => handler.handle(subject, payload, meta),
           logger: this.logger,
+          concurrency: definition.concurrency,
         }),
       );
     }

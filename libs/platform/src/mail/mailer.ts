@@ -3,11 +3,13 @@ import type { Transporter } from 'nodemailer';
 
 export type MailFailure = 'not_configured' | 'refused' | 'unreachable';
 
-/** Why a mail could not be handed to the SMTP server; callers turn it into a 503. */
+/** Why a mail could not be handed to the SMTP server; request paths turn it into a 503. */
 export class MailDeliveryError extends Error {
   constructor(
     readonly reason: MailFailure,
     message: string,
+    /** The SMTP reply code of a refusal (5xx permanent, 4xx temporary), when the server gave one. */
+    readonly responseCode?: number,
   ) {
     super(message);
     this.name = 'MailDeliveryError';
@@ -18,6 +20,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative of `text`, when the sender has one. */
+  html?: string;
 }
 
 export interface MailerSettings {
@@ -65,7 +69,7 @@ export class Mailer {
     } catch (error) {
       const { code, responseCode, message: text } = error as { code?: string; responseCode?: number; message?: string };
       const reason = !responseCode && code && UNREACHABLE_CODES.has(code) ? 'unreachable' : 'refused';
-      throw new MailDeliveryError(reason, text ?? String(error));
+      throw new MailDeliveryError(reason, text ?? String(error), responseCode);
     } finally {
       clearTimeout(deadline);
     }

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { UsageForUsersReply, UsageTotals } from '@social/contracts';
+import { usageUserIds } from '@social/platform';
+import { DataSource } from 'typeorm';
+
+/** What creative tells the admin directory and overview: video projects per creator and in all (trashed ones until purged). */
+@Injectable()
+export class ReportingService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async usageForUsers(request: unknown): Promise<UsageForUsersReply> {
+    const userIds = usageUserIds(request);
+    const rows = await this.dataSource.query<Array<{ user_id: string; projects: number }>>(
+      `SELECT u.user_id, coalesce(p.projects, 0)::int AS projects
+         FROM unnest($1::uuid[]) AS u(user_id)
+         LEFT JOIN (SELECT created_by, count(*) AS projects FROM video_projects WHERE created_by = ANY($1::uuid[]) GROUP BY created_by) p
+           ON p.created_by = u.user_id`,
+      [userIds],
+    );
+    return { usage: Object.fromEntries(rows.map((row) => [row.user_id, { video_project_count: row.projects }])) };
+  }
+
+  async totals(): Promise<UsageTotals> {
+    const [row] = await this.dataSource.query<Array<{ projects: number }>>(`SELECT count(*)::int AS projects FROM video_projects`);
+    return { total_video_projects: row.projects };
+  }
+}

@@ -1,0 +1,88 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  CreateVideoProjectRequest,
+  ListVideoProjectsQuery,
+  ListVideoRevisionsQuery,
+  ReplaceVideoProjectRequest,
+  RestoreVideoRevisionRequest,
+  RpcRequest,
+  VideoProject,
+  VideoProjectList,
+  VideoProjectPatterns,
+  VideoProjectRevision,
+  VideoRevisionList,
+} from '@social/contracts';
+import { pathId, problems, requirePrincipal, validateInput } from '@social/platform';
+import { NO_SUCH_PROJECT } from './video-project.row.js';
+import { VideoProjectsService } from './video-projects.service.js';
+
+type ById = RpcRequest<unknown, unknown, { id: string; revision?: string }>;
+
+/** A revision number in the path: not an integer is 404 (no such revision), a non-positive one 422. */
+function revisionOf(value: unknown): number {
+  const text = typeof value === 'string' ? value : '';
+  if (!/^-?\d{1,10}$/.test(text) || Number(text) > 2_147_483_647) throw problems.notFound('The video project has no such revision.');
+  if (Number(text) < 1) throw problems.invalid('path.revision', 'must be a positive integer', Number(text));
+  return Number(text);
+}
+
+@Controller()
+export class VideoProjectsHandler {
+  constructor(private readonly projects: VideoProjectsService) {}
+
+  @MessagePattern(VideoProjectPatterns.create)
+  create(@Payload() req: RpcRequest): Promise<VideoProject> {
+    const principal = requirePrincipal(req);
+    return this.projects.create(principal, validateInput(CreateVideoProjectRequest, req.body, 'body'));
+  }
+
+  @MessagePattern(VideoProjectPatterns.list)
+  list(@Payload() req: RpcRequest): Promise<VideoProjectList> {
+    const principal = requirePrincipal(req);
+    return this.projects.list(principal, validateInput(ListVideoProjectsQuery, req.query, 'query'));
+  }
+
+  @MessagePattern(VideoProjectPatterns.get)
+  get(@Payload() req: ById): Promise<VideoProject> {
+    return this.projects.get(requirePrincipal(req), pathId(req.params.id, NO_SUCH_PROJECT));
+  }
+
+  @MessagePattern(VideoProjectPatterns.replace)
+  replace(@Payload() req: ById): Promise<VideoProject> {
+    const principal = requirePrincipal(req);
+    const id = pathId(req.params.id, NO_SUCH_PROJECT);
+    return this.projects.replace(principal, id, validateInput(ReplaceVideoProjectRequest, req.body, 'body'));
+  }
+
+  @MessagePattern(VideoProjectPatterns.delete)
+  trash(@Payload() req: ById): Promise<VideoProject> {
+    return this.projects.trash(requirePrincipal(req), pathId(req.params.id, NO_SUCH_PROJECT));
+  }
+
+  @MessagePattern(VideoProjectPatterns.restore)
+  restore(@Payload() req: ById): Promise<VideoProject> {
+    return this.projects.restore(requirePrincipal(req), pathId(req.params.id, NO_SUCH_PROJECT));
+  }
+
+  @MessagePattern(VideoProjectPatterns.restoreRevision)
+  restoreRevision(@Payload() req: ById): Promise<VideoProject> {
+    const principal = requirePrincipal(req);
+    const id = pathId(req.params.id, NO_SUCH_PROJECT);
+    return this.projects.restoreRevision(principal, id, validateInput(RestoreVideoRevisionRequest, req.body, 'body'));
+  }
+
+  @MessagePattern(VideoProjectPatterns.listRevisions)
+  listRevisions(@Payload() req: ById): Promise<VideoRevisionList> {
+    const principal = requirePrincipal(req);
+    const id = pathId(req.params.id, NO_SUCH_PROJECT);
+    return this.projects.listRevisions(principal, id, validateInput(ListVideoRevisionsQuery, req.query, 'query'));
+  }
+
+  @MessagePattern(VideoProjectPatterns.getRevision)
+  getRevision(@Payload() req: ById): Promise<VideoProjectRevision> {
+    const principal = requirePrincipal(req);
+    const id = pathId(req.params.id, NO_SUCH_PROJECT);
+    return this.projects.getRevision(principal, id, revisionOf(req.params.revision));
+  }
+}

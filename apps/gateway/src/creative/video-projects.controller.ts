@@ -1,0 +1,191 @@
+import { Body, Controller, Delete, Get, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  CreateProjectAssetRequest,
+  CreateVideoProjectRequest,
+  ListVideoProjectsQuery,
+  ListVideoRevisionsQuery,
+  ProjectAsset,
+  ProjectAssetList,
+  ReplaceVideoProjectRequest,
+  RestoreVideoRevisionRequest,
+  VideoProject,
+  VideoProjectList,
+  VideoProjectPatterns,
+  VideoProjectRevision,
+  VideoRevisionList,
+} from '@social/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
+import { ValidBody } from '../http/valid-body.pipe.js';
+import { ValidQuery } from '../http/valid-query.pipe.js';
+import { Forwarder } from '../rpc/forwarder.js';
+
+const TRASHED = 'A project in the trash is 409 `project_trashed` (restore it first).';
+
+@ApiTags('Video projects')
+@ApiBearerAuth()
+@Controller('video-projects')
+export class VideoProjectsController {
+  constructor(private readonly forward: Forwarder) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create a video project (editors): head_revision 1',
+    description:
+      'The document is validated in depth (422 at each location): ids unique, clips inside `duration_ms` and not overlapping on their track, ' +
+      '`asset_id` on video/audio/overlay clips and `text` on text clips. Clips play project assets (E20) of the project: `sync_status` is ' +
+      '`pending` while one is not ready, `attention` (`attention_reason` `asset_failed` / `asset_missing`) when one failed or is not an asset of the project, else `synced`.',
+  })
+  @Returns(VideoProject, 201)
+  @Refuses(400, 403, 413, 415, 422)
+  async create(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new ValidBody(CreateVideoProjectRequest)) body: CreateVideoProjectRequest,
+  ): Promise<VideoProject> {
+    const project = await this.forward.send<VideoProject>(VideoProjectPatterns.create, req, { body });
+    reply.header('location', `/video-projects/${project.id}`);
+    return project;
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: "The workspace's video projects, newest first (without documents)",
+    description: '`trashed=true` lists the trash instead. Cursors are bound to `workspace_id` and `trashed` (422 otherwise).',
+  })
+  @Returns(VideoProjectList)
+  @Refuses(403, 422)
+  list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListVideoProjectsQuery)) query: ListVideoProjectsQuery): Promise<VideoProjectList> {
+    return this.forward.send(VideoProjectPatterns.list, req, { query: { ...query } });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One video project with its head document (a trashed one too, with `trashed_at`)' })
+  @Returns(VideoProject)
+  @Refuses(404)
+  get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<VideoProject> {
+    return this.forward.send(VideoProjectPatterns.get, req, { params: { id } });
+  }
+
+  @Put(':id')
+  @ApiOperation({
+    summary: 'Replace the document (and name): a new head revision (editors)',
+    description:
+      'Based on `expected_head_revision`: another head is 409 `revision_conflict` with `current_revision`, and nothing is written; of racing replaces ' +
+      `exactly one wins. \`workspace_id\` must be the project's own (422). ${TRASHED}`,
+  })
+  @Returns(VideoProject)
+  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  replace(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(ReplaceVideoProjectRequest)) body: ReplaceVideoProjectRequest,
+  ): Promise<VideoProject> {
+    return this.forward.send(VideoProjectPatterns.replace, req, { params: { id }, body });
+  }
+
+  @Delete(':id')
+  @ApiOperation({
+    summary: 'Move a video project to the trash (editors)',
+    description:
+      'Answers the trashed project (`trashed_at`, `retention_expires_at` 30 days later). It leaves the list (see `trashed=true`), can be restored until ' +
+      'then, and is purged after it with its revisions and assets. Trashing it again changes nothing.',
+  })
+  @Returns(VideoProject)
+  @Refuses(403, 404)
+  trash(@Req() req: FastifyRequest, @Param('id') id: string): Promise<VideoProject> {
+    return this.forward.send(VideoProjectPatterns.delete, req, { params: { id } });
+  }
+
+  @Post(':id/restore')
+  @ApiOperation({ summary: 'Take a video project out of the trash (editors); an active one answers itself, a purged one is 404' })
+  @Returns(VideoProject)
+  @Refuses(403, 404)
+  restore(@Req() req: FastifyRequest, @Param('id') id: string): Promise<VideoProject> {
+    return this.forward.send(VideoProjectPatterns.restore, req, { params: { id } });
+  }
+
+  @Post(':id/restore-revision')
+  @ApiOperation({
+    summary: 'E19: restore a revision as a new head revision (editors)',
+    description: `The revision's name and document become the next head revision; the revision itself stays. An unknown revision is 404, a non-positive one 422. ${TRASHED}`,
+  })
+  @Returns(VideoProject)
+  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  restoreRevision(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(RestoreVideoRevisionRequest)) body: RestoreVideoRevisionRequest,
+  ): Promise<VideoProject> {
+    return this.forward.send(VideoProjectPatterns.restoreRevision, req, { params: { id }, body });
+  }
+
+  @Get(':id/revisions')
+  @ApiOperation({ summary: "The project's revisions, newest first (without documents)" })
+  @Returns(VideoRevisionList)
+  @Refuses(404, 422)
+  listRevisions(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Query(new ValidQuery(ListVideoRevisionsQuery)) query: ListVideoRevisionsQuery,
+  ): Promise<VideoRevisionList> {
+    return this.forward.send(VideoProjectPatterns.listRevisions, req, { params: { id }, query: { ...query } });
+  }
+
+  @Get(':id/revisions/:revision')
+  @ApiOperation({ summary: 'One revision with its document; an unknown one is 404, a non-positive one 422 at `path.revision`' })
+  @Returns(VideoProjectRevision)
+  @Refuses(404, 422)
+  getRevision(@Req() req: FastifyRequest, @Param('id') id: string, @Param('revision') revision: string): Promise<VideoProjectRevision> {
+    return this.forward.send(VideoProjectPatterns.getRevision, req, { params: { id, revision } });
+  }
+
+  @Post(':id/assets')
+  @ApiOperation({
+    summary: 'E20: reserve a project asset (editors): pending',
+    description:
+      'Its bytes arrive through E17 with `project_asset_id` (and the same `size`); when that upload completes the asset becomes `ready` with its `media_id`, ' +
+      'or `failed` with an `attention_reason`. Its media item never appears in the workspace library. At most 500 assets per project ' +
+      `(409 \`too_many_project_assets\`). ${TRASHED}`,
+  })
+  @Returns(ProjectAsset, 201)
+  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  async createAsset(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Param('id') id: string,
+    @Body(new ValidBody(CreateProjectAssetRequest)) body: CreateProjectAssetRequest,
+  ): Promise<ProjectAsset> {
+    const asset = await this.forward.send<ProjectAsset>(VideoProjectPatterns.createAsset, req, { params: { id }, body });
+    reply.header('location', `/video-projects/${asset.project_id}/assets/${asset.id}`);
+    return asset;
+  }
+
+  @Get(':id/assets')
+  @ApiOperation({ summary: "The project's assets, oldest first; `required` tells which the head document plays" })
+  @Returns(ProjectAssetList)
+  @Refuses(404)
+  listAssets(@Req() req: FastifyRequest, @Param('id') id: string): Promise<ProjectAssetList> {
+    return this.forward.send(VideoProjectPatterns.listAssets, req, { params: { id } });
+  }
+
+  @Get(':id/assets/:asset_id')
+  @ApiOperation({ summary: 'One project asset' })
+  @Returns(ProjectAsset)
+  @Refuses(404)
+  getAsset(@Req() req: FastifyRequest, @Param('id') id: string, @Param('asset_id') assetId: string): Promise<ProjectAsset> {
+    return this.forward.send(VideoProjectPatterns.getAsset, req, { params: { id, asset_id: assetId } });
+  }
+
+  @Delete(':id/assets/:asset_id')
+  @ApiOperation({
+    summary: 'Delete a project asset (editors); its media item goes too',
+    description: `A document still playing it shows \`sync_status\` \`attention\` with \`asset_missing\`. ${TRASHED}`,
+  })
+  @ReturnsNothing()
+  @Refuses(403, 404, 409)
+  async deleteAsset(@Req() req: FastifyRequest, @Param('id') id: string, @Param('asset_id') assetId: string): Promise<void> {
+    await this.forward.send(VideoProjectPatterns.deleteAsset, req, { params: { id, asset_id: assetId } });
+  }
+}

@@ -1,0 +1,32 @@
+/** NATS subjects of the creative service's video projects, project assets and themes (`creative.<feature>.<verb>`). */
+export const VideoProjectPatterns = {
+  create: 'creative.video-projects.create',
+  list: 'creative.video-projects.list',
+  get: 'creative.video-projects.get',
+  replace: 'creative.video-projects.replace',
+  delete: 'creative.video-projects.delete',
+  restore: 'creative.video-projects.restore',
+  listRevisions: 'creative.video-projects.list-revisions',
+  getRevision: 'creative.video-projects.get-revision',
+  restoreRevision: 'creative.video-projects.restore-revision',
+
+  createAsset: 'creative.project-assets.create',
+  listAssets: 'creative.project-assets.list',
+  getAsset: 'creative.project-assets.get',
+  deleteAsset: 'creative.project-assets.delete',
+  /** Internal (media at E17): is this a pending asset of the workspace? → ProjectAssetCheck or a problem (404, 409). */
+  checkAsset: 'creative.project-assets.check',
+} as const;
+
+export const ThemePatterns = {
+  list: 'creative.themes.list',
+  getSettings: 'creative.themes.get-settings',
+  updateSettings: 'creative.themes.update-settings',
+} as const;
+
+/** Durable (media's outbox): the upload of a project asset completed; the asset becomes ready with its media item. */
+export const PROJECT_ASSET_COMPLETED_SUBJECT = 'durable.media.project-asset.completed';
+/** Durable (media's outbox): the upload of a project asset was refused or expired; the asset becomes failed. */
+export const PROJECT_ASSET_FAILED_SUBJECT = 'durable.media.project-asset.failed';
+/** Durable (creative's outbox): a project asset is gone (deleted, or its project purged); media deletes its items. */
+export const PROJECT_ASSET_DELETED_SUBJECT = 'durable.creative.project-asset.deleted';
