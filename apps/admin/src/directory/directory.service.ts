@@ -71,6 +71,7 @@ export class DirectoryService {
           media_item_count: counts.media_item_count ?? 0,
           media_bytes: counts.media_bytes ?? 0,
           video_project_count: counts.video_project_count ?? 0,
+          image_design_count: counts.image_design_count ?? 0,
           plan_ids: [],
         };
       }),
@@ -97,6 +98,7 @@ export class DirectoryService {
       total_media_items: sum('total_media_items'),
       total_media_bytes: sum('total_media_bytes'),
       total_video_projects: sum('total_video_projects'),
+      total_image_designs: sum('total_image_designs'),
       user_registration_trend: trend('user_registration_trend'),
       publication_trend: trend('publication_trend'),
       usage_complete: reports.complete,

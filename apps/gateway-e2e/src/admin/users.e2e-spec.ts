@@ -61,6 +61,7 @@ describe('admin: user directory (E9) and overview (E7)', () => {
       media_item_count: 0,
       media_bytes: 0,
       video_project_count: 0,
+      image_design_count: 0,
       plan_ids: [],
     });
     // Memberships are counted by accounts for the whole page at once.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { adminCall, registerAdmin } from '../support/admin.js';
 import { call, eventually, expectProblem, RFC3339_MS, registerUser, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { createDesign, simpleDocument } from '../support/image-editor.js';
@@ -455,5 +456,21 @@ describe('image editor: designs and revisions', () => {
         { method: 'DELETE' },
       ],
     });
+  });
+
+  it('the admin directory (E9) and overview (E7) count image designs', async () => {
+    const admin = await registerAdmin();
+    const { owner, workspaceId } = await createTenant();
+    const before = (await adminCall('GET', '/admin/overview', { token: admin.token })).body;
+    await createDesign(owner.token, workspaceId);
+    await createDesign(owner.token, workspaceId, simpleDocument(), 'Second');
+    const page = await adminCall('GET', `/admin/users?search=${encodeURIComponent(owner.email)}`, { token: admin.token });
+    expect(page.status).toBe(200);
+    await expectMatchesOwnSchema(page.body, 'InstanceUserPage');
+    expect(page.body.users).toEqual([expect.objectContaining({ id: owner.id, image_design_count: 2 })]);
+    const after = await adminCall('GET', '/admin/overview', { token: admin.token });
+    await expectMatchesOwnSchema(after.body, 'InstanceOverview');
+    expect(after.body.usage_complete).toBe(true);
+    expect(after.body.total_image_designs).toBeGreaterThanOrEqual(before.total_image_designs + 2);
   });
 });

@@ -19,7 +19,7 @@ import { CREATIVE_SERVICE } from '../creative/patterns.js';
 export const usageForUsersPattern = (service: string): string => `${service}.usage.for-users`;
 export const usageTotalsPattern = (service: string): string => `${service}.usage.totals`;
 
-/** Services that report usage: accounts (memberships, activity), publishing (publications, social accounts), media (items, bytes), creative (video projects). */
+/** Services that report usage: accounts (memberships, activity), publishing (publications, social accounts), media (items, bytes), creative (video projects, image designs). */
 export const USAGE_REPORTING_SERVICES = [ACCOUNTS_SERVICE, PUBLISHING_SERVICE, MEDIA_SERVICE, CREATIVE_SERVICE] as const;
 
 /** The most user ids one `usage.for-users` request may name (an E9 page is at most 100). */
@@ -45,6 +45,8 @@ export interface UserUsage {
   media_bytes?: number;
   /** creative: video projects the user created (trashed ones too, until purged). */
   video_project_count?: number;
+  /** creative: image editor designs the user created. */
+  image_design_count?: number;
   /** accounts: the user's last sign-in or token refresh (RFC 3339), "" when never. */
   last_active_at?: string;
 }
@@ -76,4 +78,6 @@ export interface UsageTotals {
   total_media_bytes?: number;
   /** creative: video projects (trashed ones too, until purged). */
   total_video_projects?: number;
+  /** creative: image editor designs. */
+  total_image_designs?: number;
 }

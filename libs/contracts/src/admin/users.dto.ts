@@ -63,6 +63,7 @@ export class InstanceUser {
   @ApiProperty({ description: 'ready media items the user uploaded (an addition to the published shape)' }) media_item_count: number;
   @ApiProperty({ description: 'their bytes (an addition to the published shape)' }) media_bytes: number;
   @ApiProperty({ description: 'video projects the user created, trashed ones until purged (an addition to the published shape)' }) video_project_count: number;
+  @ApiProperty({ description: 'image editor designs the user created (an addition to the published shape)' }) image_design_count: number;
   @ApiProperty({ type: [String], description: 'no billing provider is wired: always []' }) plan_ids: string[];
 }
 
