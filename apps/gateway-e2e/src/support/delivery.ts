@@ -1,9 +1,9 @@
 import { expect } from '@jest/globals';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { deliveryTestEnvironment, freePort, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
-import type { ChildProcess } from 'node:child_process';
+import { deliveryTestEnvironment, waitFor } from '@social/testing';
 import { call } from './api.js';
+import { type ServiceReplica, startServiceReplica } from './service-replica.js';
 
 export const schedule = (token: string, id: string, body: unknown) => call('POST', `/publications/${id}/schedule`, { token, body });
 export const publishNow = (token: string, id: string, body: unknown) => call('POST', `/publications/${id}/publish-now`, { token, body });
@@ -68,36 +68,11 @@ export async function renditionEvents(renditionIds: string[]): Promise<Rendition
   }
 }
 
-export interface PublishingReplica {
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
+export type PublishingReplica = ServiceReplica;
 
 /**
  * Another publishing process on the suites' NATS and database: it answers requests and runs its own scheduler.
  * `env` adds to its environment (e.g. fakeNetworkEnvironment, so it reaches the fake networks as the stack does).
  */
-export async function startPublishingReplica(env: Record<string, string> = {}): Promise<PublishingReplica> {
-  const healthPort = await freePort();
-  const child = startProcess(process.execPath, ['apps/publishing/dist/main.js'], {
-    cwd: REPO_ROOT,
-    stdio: 'ignore',
-    env: {
-      PATH: process.env.PATH,
-      NATS_URL: process.env.E2E_NATS_URL_IN_USE,
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      SECRETS_KEY: process.env.E2E_SECRETS_KEY,
-      HEALTH_PORT: String(healthPort),
-      LOG_LEVEL: 'warn',
-      ...deliveryTestEnvironment(),
-      ...env,
-    },
-  });
-  try {
-    await waitFor('a second publishing replica', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-  return { child, stop: () => stopProcess(child) };
-}
+export const startPublishingReplica = (env: Record<string, string> = {}): Promise<PublishingReplica> =>
+  startServiceReplica('publishing', { ...deliveryTestEnvironment(), ...env });
