@@ -1,9 +1,8 @@
 import { expect } from '@jest/globals';
-import { jetstream } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { deliveryTestEnvironment, waitFor } from '@social/testing';
 import { call } from './api.js';
 import { type ServiceReplica, startServiceReplica } from './service-replica.js';
+import { type StreamEvent, streamEvents } from './stream-events.js';
 
 export const schedule = (token: string, id: string, body: unknown) => call('POST', `/publications/${id}/schedule`, { token, body });
 export const publishNow = (token: string, id: string, body: unknown) => call('POST', `/publications/${id}/publish-now`, { token, body });
@@ -37,36 +36,10 @@ export async function publicationWhen(token: string, id: string, done: (publicat
 /** Settled: published or failed (nothing left to deliver). */
 export const settled = (publication: any) => publication.status === 'published' || publication.status === 'failed';
 
-export interface RenditionEvent {
-  subject: string;
-  payload: Record<string, any>;
-}
+export type RenditionEvent = StreamEvent;
 
-/** Every `durable.publishing.rendition.*` event in the stream naming one of these renditions (read with an ordered, ephemeral consumer). */
-export async function renditionEvents(renditionIds: string[]): Promise<RenditionEvent[]> {
-  const nc = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
-  try {
-    const consumer = await jetstream(nc).consumers.get('PLATFORM_EVENTS', { filter_subjects: 'durable.publishing.rendition.>' });
-    const wanted = new Set(renditionIds);
-    const events: RenditionEvent[] = [];
-    const info = await consumer.info(true);
-    let pending = info.num_pending;
-    while (pending > 0) {
-      const batch = await consumer.fetch({ max_messages: Math.min(pending, 500), expires: 2_000 });
-      let got = 0;
-      for await (const message of batch) {
-        got += 1;
-        const payload = message.json<Record<string, any>>();
-        if (wanted.has(payload.rendition_id)) events.push({ subject: message.subject, payload });
-      }
-      if (got === 0) break;
-      pending -= got;
-    }
-    return events;
-  } finally {
-    await nc.close();
-  }
-}
+/** Every `durable.publishing.rendition.*` event in the stream naming one of these renditions. */
+export const renditionEvents = (renditionIds: string[]): Promise<RenditionEvent[]> => streamEvents('durable.publishing.rendition.>', 'rendition_id', renditionIds);
 
 export type PublishingReplica = ServiceReplica;
 
