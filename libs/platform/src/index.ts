@@ -30,6 +30,7 @@ export * from './pagination/cursor-codec.js';
 export * from './http/read-limited.js';
 export * from './database/daily-counts.js';
 export * from './database/notified-sleep.js';
+export * from './database/claim-loop.js';
 export * from './events/workspace-purge.js';
 export * from './validation/usage-requests.js';
 export * from './storage/guarded-storage.js';

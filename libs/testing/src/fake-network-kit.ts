@@ -39,6 +39,16 @@ export interface FakeServer {
   stop(): Promise<void>;
 }
 
+/** One call to a fake's control API (`controlUrl` + `path`): its JSON answer, whatever the status (the caller checks what it expects). */
+export async function callControl(controlUrl: string, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${controlUrl}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return response.json();
+}
+
 export const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   if (res.destroyed) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

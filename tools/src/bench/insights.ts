@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sandboxPostMetrics } from '@social/contracts';
+import { api, inParallel } from './seeding.js';
 
 const ANALYTICS_ACCOUNTS = 50;
 const ANALYTICS_RENDITIONS = Number(process.env.BENCH_INSIGHTS_RENDITIONS ?? 5_000);
@@ -27,18 +28,6 @@ const DAY_MS = 86_400_000;
 export interface InsightsFigures {
   analytics?: { accounts: number; renditions: number; singleP50Ms: number; singleP99Ms: number; singleReqPerSec: number; tenP50Ms: number; tenReqPerSec: number; non2xx: number; met: boolean };
   sync?: { accounts: number; durationS: number; accountsPerS: number; failed: number };
-}
-
-async function api<T>(baseUrl: string, token: string, method: string, path: string, body: object, expected: number): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const answer = (await res.json().catch(() => undefined)) as T;
-  if (res.status !== expected) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, async () => { while (next < count) await work(next++); }));
 }
 
 async function workspaceWithAccounts(baseUrl: string, token: string, name: string, accounts: number): Promise<{ workspaceId: string; accountIds: string[] }> {

@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { jetstream } from '@nats-io/jetstream';
 import { connectNats } from '@social/platform';
 import { randomUUID } from 'node:crypto';
+import { api } from './seeding.js';
 
 const EVENTS = Number(process.env.BENCH_NOTIFICATION_EVENTS ?? 1_000);
 /** Events published per second (a backlog would measure the queue, not the path). */
@@ -35,17 +36,6 @@ export interface NotificationFigures {
   missing: number;
   list: { reqPerSec: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number };
   met: boolean;
-}
-
-async function api<T>(baseUrl: string, token: string, method: string, path: string, body?: object, expected = 200): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const answer = (await res.json().catch(() => undefined)) as T;
-  if (res.status !== expected) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(answer)}`);
-  return answer;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;

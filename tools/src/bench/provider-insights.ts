@@ -11,6 +11,7 @@
 import { connectNats, RpcClient } from '@social/platform';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { api, inParallel } from './seeding.js';
 
 const ACCOUNTS = 10;
 const PUBLICATIONS = Number(process.env.BENCH_INSIGHTS_PUBLICATIONS ?? 100);
@@ -25,26 +26,6 @@ export interface ProviderInsightsRow {
   p50Ms: number;
   p99Ms: number;
   problems: number;
-}
-
-async function api<T>(baseUrl: string, token: string, method: string, path: string, body: object, expected: number): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = (await res.json().catch(() => undefined)) as T;
-  if (res.status !== expected) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) await work(next++);
-    }),
-  );
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? 0;

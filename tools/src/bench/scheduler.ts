@@ -12,6 +12,7 @@ import { freePort, loadOrCreateSecrets, REPO_ROOT, startProcess, stopProcess, wa
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
+import { api, inParallel } from './seeding.js';
 
 export const SCHEDULER_RENDITIONS = Number(process.env.BENCH_RENDITIONS ?? 10_000);
 const ACCOUNTS_PER_PUBLICATION = 10;
@@ -31,27 +32,6 @@ export interface SchedulerRow {
   missing: number;
   attempts: number;
   met: boolean;
-}
-
-async function api<T>(baseUrl: string, token: string, method: string, path: string, body: object, expected: number): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = (await res.json().catch(() => undefined)) as T;
-  if (res.status !== expected) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-/** Runs `work` for 0…count-1 with at most `concurrency` in flight. */
-async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) await work(next++);
-    }),
-  );
 }
 
 /** A workspace with its sandbox accounts, and publications drafted in it, ready to be scheduled. */

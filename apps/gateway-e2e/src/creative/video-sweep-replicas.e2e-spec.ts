@@ -1,46 +1,21 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { freePort, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
-import type { ChildProcess } from 'node:child_process';
 import { call, eventually, expectProblem } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
+import { type ServiceReplica, startServiceReplica } from '../support/service-replica.js';
 import { createTenant } from '../support/tenancy.js';
 import { newAsset, newProject } from './video-fixtures.js';
 
-/** A second creative replica on the stack's database and NATS, sweeping every 200 ms. */
-async function startCreativeReplica(): Promise<ChildProcess> {
-  const healthPort = await freePort();
-  const child = startProcess(process.execPath, ['apps/creative/dist/main.js'], {
-    cwd: REPO_ROOT,
-    stdio: 'ignore',
-    env: {
-      PATH: process.env.PATH,
-      NATS_URL: process.env.E2E_NATS_URL_IN_USE,
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      SECRETS_KEY: process.env.E2E_SECRETS_KEY,
-      HEALTH_PORT: String(healthPort),
-      LOG_LEVEL: 'warn',
-      CREATIVE_SWEEP_INTERVAL_MS: '1000',
-    },
-  });
-  try {
-    await waitFor('a second creative replica', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-  return child;
-}
-
 describe('creative: the trash sweep with two replicas', () => {
   const db = testDatabase();
-  let replica: ChildProcess | undefined;
+  let replica: ServiceReplica | undefined;
   afterEach(async () => {
-    if (replica) await stopProcess(replica);
+    await replica?.stop();
     replica = undefined;
   });
 
   it('purges every expired project once: each asset is announced to media exactly once', async () => {
-    replica = await startCreativeReplica();
+    // A second creative replica on the stack's database and NATS, sweeping every second.
+    replica = await startServiceReplica('creative', { CREATIVE_SWEEP_INTERVAL_MS: '1000' });
     const { owner, workspaceId } = await createTenant();
     const projects = [];
     const assets: string[] = [];

@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { ACCOUNT_NEEDS_ATTENTION_SUBJECT } from '@social/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { adminCall, registerAdmin } from '../support/admin.js';
-import { call, eventually, RFC3339_MS, TestUser } from '../support/api.js';
-import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, setMastodonStatusCounts } from '../support/fake-mastodon.js';
+import { call, eventually, RFC3339_MS } from '../support/api.js';
+import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, setMastodonStatusCounts, mastodonAppForSuite } from '../support/fake-mastodon.js';
 import { approveAtNetwork } from '../support/fake-network.js';
 import { analyticsUrl, analyticsWhen, growthUrl, growthWhen, publishNowTo } from '../support/insights.js';
 import { accountEvents } from '../support/provider-insights.js';
@@ -17,27 +16,10 @@ import { createTenant, Tenant } from '../support/tenancy.js';
  * needs-attention).
  */
 describe('insights: sync outcomes through a real network adapter (issue 15)', () => {
-  let admin: TestUser;
-  const instanceUrl = `https://insights-sync-${randomUUID().slice(0, 8)}.example`;
-  const clientSecret = `ma-secret-${randomUUID()}`;
-  let appId = '';
-
-  beforeAll(async () => {
-    admin = await registerAdmin();
-    const saved = await adminCall('POST', '/admin/provider-apps', {
-      token: admin.token,
-      body: { provider: 'mastodon', client_id: `ma-${randomUUID().slice(0, 8)}`, client_secret: clientSecret, instance_url: instanceUrl, redirect_uri: '', connection_mode: 'oauth', is_active: true },
-    });
-    expect(saved.status).toBe(200);
-    appId = saved.body.app.id;
-  });
+  const { instanceUrl, clientSecret } = mastodonAppForSuite('insights-sync');
 
   afterEach(async () => {
     await clearMastodonFailures();
-  });
-
-  afterAll(async () => {
-    if (appId) await adminCall('DELETE', `/admin/provider-apps/${appId}`, { token: admin.token });
   });
 
   async function connectMastodon(tenant: Tenant, counters: { followers_count?: number; following_count?: number } = {}) {

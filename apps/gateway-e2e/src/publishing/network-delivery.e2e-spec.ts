@@ -1,13 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { adminCall, registerAdmin } from '../support/admin.js';
-import { call, eventually, RFC3339_MS, schemaUrlFor, TestUser } from '../support/api.js';
+import { call, eventually, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { fakeNetworkEnvironment } from '@social/testing';
 import { cancel, deliveries, inMs, publicationWhen, publishNow, renditionEvents, retry, schedule, settled, startPublishingReplica } from '../support/delivery.js';
 import { blueskyRecords, clearBlueskyFailures, createBlueskyAccount, failNextAtBluesky } from '../support/fake-bluesky.js';
-import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonStatuses } from '../support/fake-mastodon.js';
+import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonStatuses, mastodonAppForSuite } from '../support/fake-mastodon.js';
 import { approveAtNetwork, clearNetworkFailures, failNext, networkRequests } from '../support/fake-network.js';
 import { createPublication } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
@@ -46,32 +45,12 @@ const liveDelivery = (rendition: any, targetKey: string, extra: Record<string, u
  */
 describe('publishing: delivery to mastodon and bluesky (engine + adapters against the fakes)', () => {
   const db = testDatabase();
-  let admin: TestUser;
-  const server = `deliver-${randomUUID().slice(0, 8)}.example`;
-  const instanceUrl = `https://${server}`;
-  const clientId = `ma-delivery-${randomUUID().slice(0, 8)}`;
-  const clientSecret = `ma-secret-${randomUUID()}`;
-  let appId = '';
-
-  beforeAll(async () => {
-    admin = await registerAdmin();
-    const saved = await adminCall('POST', '/admin/provider-apps', {
-      token: admin.token,
-      body: { provider: 'mastodon', client_id: clientId, client_secret: clientSecret, instance_url: instanceUrl, redirect_uri: '', connection_mode: 'oauth', is_active: true },
-    });
-    expect(saved.status).toBe(200);
-    appId = saved.body.app.id;
-  });
+  const { server, instanceUrl, clientId, clientSecret } = mastodonAppForSuite('deliver');
 
   afterEach(async () => {
     await clearMastodonFailures();
     await clearBlueskyFailures();
     await clearNetworkFailures();
-  });
-
-  afterAll(async () => {
-    // The admin suites share this stack and expect the apps they create to be new.
-    if (appId) await adminCall('DELETE', `/admin/provider-apps/${appId}`, { token: admin.token });
   });
 
   /** Lines of the stack's log naming this rendition that say its delivery failed unexpectedly (it was left to its lease). */

@@ -9,12 +9,11 @@ import {
   sandboxPostMetrics,
 } from '@social/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { adminCall, registerAdmin } from '../support/admin.js';
-import { call, eventually, RFC3339_MS, TestUser } from '../support/api.js';
+import { call, eventually, RFC3339_MS } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { publicationWhen, publishNow, settled } from '../support/delivery.js';
 import { clearBlueskyFailures, createBlueskyAccount, expireBlueskyAccessTokens, failNextAtBluesky, setBlueskyPostCounts } from '../support/fake-bluesky.js';
-import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonFollows, setMastodonStatusCounts } from '../support/fake-mastodon.js';
+import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonFollows, setMastodonStatusCounts, mastodonAppForSuite } from '../support/fake-mastodon.js';
 import { approveAtNetwork, clearNetworkFailures } from '../support/fake-network.js';
 import { accountEvents, publishingRpc, PublishingRpc } from '../support/provider-insights.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
@@ -31,22 +30,10 @@ import { createTenant, joinWorkspace, Tenant } from '../support/tenancy.js';
 describe('publishing: provider calls for insights (internal NATS)', () => {
   const db = testDatabase();
   let rpc: PublishingRpc;
-  let admin: TestUser;
-  const server = `insights-${randomUUID().slice(0, 8)}.example`;
-  const instanceUrl = `https://${server}`;
-  const clientId = `ma-insights-${randomUUID().slice(0, 8)}`;
-  const clientSecret = `ma-secret-${randomUUID()}`;
-  let appId = '';
+  const { instanceUrl, clientSecret } = mastodonAppForSuite('insights');
 
   beforeAll(async () => {
     rpc = await publishingRpc();
-    admin = await registerAdmin();
-    const saved = await adminCall('POST', '/admin/provider-apps', {
-      token: admin.token,
-      body: { provider: 'mastodon', client_id: clientId, client_secret: clientSecret, instance_url: instanceUrl, redirect_uri: '', connection_mode: 'oauth', is_active: true },
-    });
-    expect(saved.status).toBe(200);
-    appId = saved.body.app.id;
   });
 
   afterEach(async () => {
@@ -56,7 +43,6 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
   });
 
   afterAll(async () => {
-    if (appId) await adminCall('DELETE', `/admin/provider-apps/${appId}`, { token: admin.token });
     await rpc.close();
   });
 

@@ -1,9 +1,8 @@
 import { expect } from '@jest/globals';
-import { jetstream } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import { deliveryTestEnvironment, freePort, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
-import type { ChildProcess } from 'node:child_process';
+import { deliveryTestEnvironment, waitFor } from '@social/testing';
 import { call } from './api.js';
+import { type ServiceReplica, startServiceReplica } from './service-replica.js';
+import { type StreamEvent, streamEvents } from './stream-events.js';
 
 export const schedule = (token: string, id: string, body: unknown) => call('POST', `/publications/${id}/schedule`, { token, body });
 export const publishNow = (token: string, id: string, body: unknown) => call('POST', `/publications/${id}/publish-now`, { token, body });
@@ -37,67 +36,16 @@ export async function publicationWhen(token: string, id: string, done: (publicat
 /** Settled: published or failed (nothing left to deliver). */
 export const settled = (publication: any) => publication.status === 'published' || publication.status === 'failed';
 
-export interface RenditionEvent {
-  subject: string;
-  payload: Record<string, any>;
-}
+export type RenditionEvent = StreamEvent;
 
-/** Every `durable.publishing.rendition.*` event in the stream naming one of these renditions (read with an ordered, ephemeral consumer). */
-export async function renditionEvents(renditionIds: string[]): Promise<RenditionEvent[]> {
-  const nc = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
-  try {
-    const consumer = await jetstream(nc).consumers.get('PLATFORM_EVENTS', { filter_subjects: 'durable.publishing.rendition.>' });
-    const wanted = new Set(renditionIds);
-    const events: RenditionEvent[] = [];
-    const info = await consumer.info(true);
-    let pending = info.num_pending;
-    while (pending > 0) {
-      const batch = await consumer.fetch({ max_messages: Math.min(pending, 500), expires: 2_000 });
-      let got = 0;
-      for await (const message of batch) {
-        got += 1;
-        const payload = message.json<Record<string, any>>();
-        if (wanted.has(payload.rendition_id)) events.push({ subject: message.subject, payload });
-      }
-      if (got === 0) break;
-      pending -= got;
-    }
-    return events;
-  } finally {
-    await nc.close();
-  }
-}
+/** Every `durable.publishing.rendition.*` event in the stream naming one of these renditions. */
+export const renditionEvents = (renditionIds: string[]): Promise<RenditionEvent[]> => streamEvents('durable.publishing.rendition.>', 'rendition_id', renditionIds);
 
-export interface PublishingReplica {
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
+export type PublishingReplica = ServiceReplica;
 
 /**
  * Another publishing process on the suites' NATS and database: it answers requests and runs its own scheduler.
  * `env` adds to its environment (e.g. fakeNetworkEnvironment, so it reaches the fake networks as the stack does).
  */
-export async function startPublishingReplica(env: Record<string, string> = {}): Promise<PublishingReplica> {
-  const healthPort = await freePort();
-  const child = startProcess(process.execPath, ['apps/publishing/dist/main.js'], {
-    cwd: REPO_ROOT,
-    stdio: 'ignore',
-    env: {
-      PATH: process.env.PATH,
-      NATS_URL: process.env.E2E_NATS_URL_IN_USE,
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      SECRETS_KEY: process.env.E2E_SECRETS_KEY,
-      HEALTH_PORT: String(healthPort),
-      LOG_LEVEL: 'warn',
-      ...deliveryTestEnvironment(),
-      ...env,
-    },
-  });
-  try {
-    await waitFor('a second publishing replica', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-  return { child, stop: () => stopProcess(child) };
-}
+export const startPublishingReplica = (env: Record<string, string> = {}): Promise<PublishingReplica> =>
+  startServiceReplica('publishing', { ...deliveryTestEnvironment(), ...env });

@@ -1,9 +1,10 @@
 import { expect } from '@jest/globals';
 import { sandboxDigest } from '@social/contracts';
-import { freePort, insightsTestEnvironment, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
+import { insightsTestEnvironment } from '@social/testing';
 import { call, eventually } from './api.js';
 import { publicationWhen, publishNow, settled } from './delivery.js';
 import { createPublication } from './publishing.js';
+import { type ServiceReplica, startServiceReplica } from './service-replica.js';
 
 /** The sandbox's id of an account connected with this handle (what its deterministic numbers are seeded with). */
 export const sandboxExternalId = (username: string) => `sandbox-${sandboxDigest(username.toLowerCase())}`;
@@ -50,31 +51,7 @@ export async function publishNowTo(token: string, workspaceId: string, accountId
   return done;
 }
 
-export interface InsightsReplica {
-  stop(): Promise<void>;
-}
+export type InsightsReplica = ServiceReplica;
 
 /** Another insights process on the suites' NATS and database: it answers requests, consumes events and runs its own sync worker. */
-export async function startInsightsReplica(): Promise<InsightsReplica> {
-  const healthPort = await freePort();
-  const child = startProcess(process.execPath, ['apps/insights/dist/main.js'], {
-    cwd: REPO_ROOT,
-    stdio: 'ignore',
-    env: {
-      PATH: process.env.PATH,
-      NATS_URL: process.env.E2E_NATS_URL_IN_USE,
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      SECRETS_KEY: process.env.E2E_SECRETS_KEY,
-      HEALTH_PORT: String(healthPort),
-      LOG_LEVEL: 'warn',
-      ...insightsTestEnvironment(),
-    },
-  });
-  try {
-    await waitFor('a second insights replica', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-  return { stop: () => stopProcess(child) };
-}
+export const startInsightsReplica = (): Promise<InsightsReplica> => startServiceReplica('insights', insightsTestEnvironment());

@@ -1,11 +1,12 @@
 import { expect } from '@jest/globals';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { freePort, notificationsTestEnvironment, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
+import { notificationsTestEnvironment } from '@social/testing';
 import { randomUUID } from 'node:crypto';
 import { call, TestUser } from './api.js';
 import { publicationWhen, schedule, settled, inMs } from './delivery.js';
 import { connectSandboxAccount, createPublication } from './publishing.js';
+import { type ServiceReplica, startServiceReplica } from './service-replica.js';
 
 /** The caller's inbox page (200), with the query given. */
 export async function inbox(token: string, query = ''): Promise<any> {
@@ -54,27 +55,5 @@ export async function publishDurableEvent(subject: string, payload: object, msgI
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Another notifications process on the suites' NATS, database and SMTP sink: it consumes events, sends mail and checks digests too. */
-export async function startNotificationsReplica(): Promise<{ stop(): Promise<void> }> {
-  const healthPort = await freePort();
-  const child = startProcess(process.execPath, ['apps/notifications/dist/main.js'], {
-    cwd: REPO_ROOT,
-    stdio: 'ignore',
-    env: {
-      PATH: process.env.PATH,
-      NATS_URL: process.env.E2E_NATS_URL_IN_USE,
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      SECRETS_KEY: process.env.E2E_SECRETS_KEY,
-      SMTP_URL: process.env.E2E_SMTP_URL,
-      HEALTH_PORT: String(healthPort),
-      LOG_LEVEL: 'warn',
-      ...notificationsTestEnvironment(),
-    },
-  });
-  try {
-    await waitFor('a second notifications replica', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-  return { stop: () => stopProcess(child) };
-}
+export const startNotificationsReplica = (): Promise<ServiceReplica> =>
+  startServiceReplica('notifications', { SMTP_URL: process.env.E2E_SMTP_URL, ...notificationsTestEnvironment() });

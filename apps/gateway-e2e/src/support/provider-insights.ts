@@ -1,6 +1,6 @@
-import { jetstream } from '@nats-io/jetstream';
 import { connect, NatsConnection } from '@nats-io/transport-node';
 import { Problem, RpcClient } from '@social/platform';
+import { type StreamEvent, streamEvents } from './stream-events.js';
 
 /**
  * Insights' side of the internal provider calls (issue 15): requests straight
@@ -34,32 +34,7 @@ export async function publishingRpc(): Promise<PublishingRpc> {
   };
 }
 
-export interface AccountEvent {
-  subject: string;
-  payload: Record<string, any>;
-}
+export type AccountEvent = StreamEvent;
 
-/** Every `durable.publishing.account.*` event in the stream naming one of these accounts (an ordered, ephemeral consumer). */
-export async function accountEvents(accountIds: string[]): Promise<AccountEvent[]> {
-  const nc = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
-  try {
-    const consumer = await jetstream(nc).consumers.get('PLATFORM_EVENTS', { filter_subjects: 'durable.publishing.account.>' });
-    const wanted = new Set(accountIds);
-    const events: AccountEvent[] = [];
-    let pending = (await consumer.info(true)).num_pending;
-    while (pending > 0) {
-      const batch = await consumer.fetch({ max_messages: Math.min(pending, 500), expires: 2_000 });
-      let got = 0;
-      for await (const message of batch) {
-        got += 1;
-        const payload = message.json<Record<string, any>>();
-        if (wanted.has(payload.social_account_id)) events.push({ subject: message.subject, payload });
-      }
-      if (got === 0) break;
-      pending -= got;
-    }
-    return events;
-  } finally {
-    await nc.close();
-  }
-}
+/** Every `durable.publishing.account.*` event in the stream naming one of these accounts. */
+export const accountEvents = (accountIds: string[]): Promise<AccountEvent[]> => streamEvents('durable.publishing.account.>', 'social_account_id', accountIds);

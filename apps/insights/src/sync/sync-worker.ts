@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { NotifiedSleep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { ClaimLoop, type LeasedWork, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { InsightsConfig } from '../config.js';
@@ -19,12 +17,7 @@ import { syncChannel, updatedRows } from './sync-jobs.js';
  */
 @Injectable()
 export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly inFlight = new Map<string, { task?: Promise<void>; lease: string }>();
-  private running?: Promise<void>;
-  private stopped = false;
-  private heartbeat?: NodeJS.Timeout;
-  private readonly sleep: NotifiedSleep;
+  private readonly claims: ClaimLoop;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -33,43 +26,32 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(SERVICE_CONFIG) private readonly config: InsightsConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {
-    this.sleep = new NotifiedSleep(dataSource, syncChannel, logger, 'sync worker');
+    this.claims = new ClaimLoop(dataSource, {
+      channelOf: syncChannel,
+      logger,
+      who: 'sync worker',
+      claimFailed: 'sync worker could not claim jobs',
+      pass: () => this.pass(),
+      renew: { ms: config.INSIGHTS_LEASE_MS, leases: (entries) => this.renewLeases(entries) },
+    });
   }
 
   onApplicationBootstrap(): void {
-    this.running = this.loop();
-    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(200, Math.floor(this.config.INSIGHTS_LEASE_MS / 3)));
+    this.claims.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.sleep.stop();
-    await this.running;
-    await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.task));
-    clearInterval(this.heartbeat);
-    this.sleep.close();
+    await this.claims.stop();
   }
 
-  private async loop(): Promise<void> {
-    let failures = 0;
-    while (!this.stopped) {
-      let delay = this.config.INSIGHTS_POLL_MS;
-      try {
-        await this.sleep.listen();
-        // Planning needs publishing; a planner that cannot reach it must not stop the claiming.
-        await this.planner.planIfDue().catch((error: unknown) => this.logger.warn({ err: error }, 'daily sync planning failed; retrying shortly'));
-        const free = this.config.INSIGHTS_CONCURRENCY - this.inFlight.size;
-        const rows = await this.claim(free);
-        for (const row of rows) this.start(row);
-        if (rows.length === 0 || rows.length < free) delay = await this.untilNextDue(delay);
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
-        this.logger.warn({ err: error, retry_in_ms: delay }, 'sync worker could not claim jobs');
-      }
-      await this.sleep.pause(delay, failures === 0);
-    }
+  private async pass(): Promise<number> {
+    const poll = this.config.INSIGHTS_POLL_MS;
+    // Planning needs publishing; a planner that cannot reach it must not stop the claiming.
+    await this.planner.planIfDue().catch((error: unknown) => this.logger.warn({ err: error }, 'daily sync planning failed; retrying shortly'));
+    const free = this.config.INSIGHTS_CONCURRENCY - this.claims.inFlight.size;
+    const rows = await this.claim(free);
+    for (const row of rows) this.start(row);
+    return rows.length === 0 || rows.length < free ? this.untilNextDue(poll) : poll;
   }
 
   private async claim(limit: number): Promise<ClaimedJob[]> {
@@ -84,7 +66,7 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
               lease_expires_at = now() + make_interval(secs => $3::int / 1000.0), attempts = j.attempts + 1
          FROM due WHERE j.id = due.id
        RETURNING j.id, j.kind, j.workspace_id, j.account_id, j.rendition_id, j.growth_item_id, j.lease_owner AS lease, j.attempts`,
-      [limit, this.owner, this.config.INSIGHTS_LEASE_MS, [...this.inFlight.keys()]],
+      [limit, this.claims.owner, this.config.INSIGHTS_LEASE_MS, this.claims.inFlightIds],
     );
   }
 
@@ -92,24 +74,20 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
     const [next]: Array<{ at: Date }> = await this.dataSource.query(
       `SELECT run_at AS at FROM sync_jobs WHERE state = 'queued' AND run_at > now() ORDER BY run_at LIMIT 1`,
     );
-    return next ? Math.max(0, Math.min(poll, next.at.getTime() - Date.now() + 5)) : poll;
+    return untilNextDue(next?.at, poll);
   }
 
   private start(job: ClaimedJob): void {
-    const entry: { task?: Promise<void>; lease: string } = { lease: job.lease };
-    this.inFlight.set(job.id, entry);
-    entry.task = this.runner
-      .run(job)
-      .catch((error: unknown): JobEnd => {
-        this.logger.warn({ err: error, job_id: job.id, kind: job.kind }, 'sync job could not run; retrying later');
-        return { outcome: 'error', retryAt: backoffAt(job.attempts) };
-      })
-      .then((end) => this.finish(job, end))
-      .catch((error: unknown) => this.logger.error({ err: error, job_id: job.id }, 'sync job outcome not recorded; its lease will run out and it runs again'))
-      .finally(() => {
-        if (this.inFlight.get(job.id) === entry) this.inFlight.delete(job.id);
-        this.sleep.wake();
-      });
+    this.claims.run(job.id, { lease: job.lease }, () =>
+      this.runner
+        .run(job)
+        .catch((error: unknown): JobEnd => {
+          this.logger.warn({ err: error, job_id: job.id, kind: job.kind }, 'sync job could not run; retrying later');
+          return { outcome: 'error', retryAt: backoffAt(job.attempts) };
+        })
+        .then((end) => this.finish(job, end))
+        .catch((error: unknown) => this.logger.error({ err: error, job_id: job.id }, 'sync job outcome not recorded; its lease will run out and it runs again')),
+    );
   }
 
   /**
@@ -134,8 +112,8 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
     );
   }
 
-  private async renewLeases(): Promise<void> {
-    const leases = [...this.inFlight.values()].map((entry) => entry.lease);
+  private async renewLeases(entries: Array<[string, LeasedWork]>): Promise<void> {
+    const leases = entries.map(([, entry]) => entry.lease);
     if (leases.length === 0) return;
     try {
       await this.dataSource.query(

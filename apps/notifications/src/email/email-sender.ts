@@ -1,8 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AccountsPatterns, ContactList, ListContactsRequest } from '@social/contracts';
-import { MailDeliveryError, NotifiedSleep, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
+import { ClaimLoop, MailDeliveryError, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { NotificationsConfig } from '../config.js';
@@ -44,10 +42,7 @@ export const isPermanentRefusal = (error: unknown): boolean =>
  */
 @Injectable()
 export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly sleep: NotifiedSleep;
-  private running?: Promise<void>;
-  private stopped = false;
+  private readonly claims: ClaimLoop;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -56,38 +51,28 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(SERVICE_CONFIG) private readonly config: NotificationsConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {
-    this.sleep = new NotifiedSleep(dataSource, emailChannel, logger, 'email sender');
+    this.claims = new ClaimLoop(dataSource, {
+      channelOf: emailChannel,
+      logger,
+      who: 'email sender',
+      claimFailed: 'email sender could not claim mail',
+      pass: () => this.pass(),
+    });
   }
 
   onApplicationBootstrap(): void {
-    this.running = this.loop();
+    this.claims.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.sleep.stop();
-    await this.running;
-    this.sleep.close();
+    await this.claims.stop();
   }
 
-  private async loop(): Promise<void> {
-    let failures = 0;
-    while (!this.stopped) {
-      let delay = this.config.NOTIFICATIONS_EMAIL_POLL_MS;
-      try {
-        await this.sleep.listen();
-        const rows = await this.claim();
-        await Promise.all(rows.map((row) => this.send(row)));
-        failures = 0;
-        if (rows.length === BATCH) continue;
-        delay = await this.untilNextDue(delay);
-      } catch (error) {
-        failures += 1;
-        delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
-        this.logger.warn({ err: error, retry_in_ms: delay }, 'email sender could not claim mail');
-      }
-      await this.sleep.pause(delay, failures === 0);
-    }
+  /** One pass: a batch claimed and sent; a full batch goes on at once. */
+  private async pass(): Promise<number | null> {
+    const rows = await this.claim();
+    await Promise.all(rows.map((row) => this.send(row)));
+    return rows.length === BATCH ? null : this.untilNextDue(this.config.NOTIFICATIONS_EMAIL_POLL_MS);
   }
 
   private async claim(): Promise<Claimed[]> {
@@ -100,7 +85,7 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
               attempts = d.attempts + 1
          FROM due WHERE d.id = due.id
        RETURNING d.id, d.user_id, d.subject, d.text_body, d.html_body, d.attempts, d.lease`,
-      [BATCH, this.owner, this.config.NOTIFICATIONS_EMAIL_LEASE_MS],
+      [BATCH, this.claims.owner, this.config.NOTIFICATIONS_EMAIL_LEASE_MS],
     )) as [Claimed[], number];
     return rows;
   }
@@ -109,7 +94,7 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
     const [next] = (await this.dataSource.query(
       `SELECT next_attempt_at AS at FROM email_deliveries WHERE status = 'pending' AND next_attempt_at > now() ORDER BY next_attempt_at LIMIT 1`,
     )) as Array<{ at: Date }>;
-    return next ? Math.max(0, Math.min(poll, next.at.getTime() - Date.now() + 5)) : poll;
+    return untilNextDue(next?.at, poll);
   }
 
   private async send(row: Claimed): Promise<void> {

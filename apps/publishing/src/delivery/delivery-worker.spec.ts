@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { NotifiedSleep, openServiceDatabase } from '@social/platform';
+import { ClaimLoop, openServiceDatabase } from '@social/platform';
 import { createTemporaryDatabase, TemporaryDatabase } from '@social/testing';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
@@ -201,7 +201,7 @@ describe('DeliveryWorker: leases', () => {
     const failedAt = Date.now();
     // The first backoff is 500 ms; wake it every 20 ms for most of it (measured, so a loaded machine cannot make it pass the backoff).
     while (Date.now() - failedAt < 350) {
-      (replica as unknown as { sleep: NotifiedSleep }).sleep.wake();
+      (replica as unknown as { claims: ClaimLoop }).claims.wake();
       await sleep(20);
     }
     expect(claims).toBe(1);

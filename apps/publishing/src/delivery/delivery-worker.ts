@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import {
   MAX_DELIVERY_ATTEMPTS,
@@ -11,7 +9,7 @@ import {
   type RenditionNeedsAttentionEvent,
   type RenditionPublishedEvent,
 } from '@social/contracts';
-import { enqueueEvent, NotifiedSleep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { ClaimLoop, enqueueEvent, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -42,6 +40,13 @@ interface Claimed {
   settings: Record<string, unknown>;
 }
 
+/** A rendition being delivered: the claim's lease, until when it was last renewed, and how to abort the call. */
+interface InFlight {
+  lease: string;
+  leaseUntil: number;
+  abort: AbortController;
+}
+
 /** Reconciliations that could not reach the network before the rendition goes to manual resolution. */
 const MAX_RECONCILE_FAILURES = 5;
 /** Thrown inside a transaction to roll it back when the rendition is no longer ours (cancelled, re-rendered, account gone). */
@@ -62,15 +67,12 @@ class NotOurs extends Error {}
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  /** Who holds a lease: host, process and a random tag (a restarted process is someone else). */
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  /** The renditions this replica is delivering, by id: the claim's lease, until when it was last renewed, and how to abort the call. */
-  private readonly inFlight = new Map<string, { task?: Promise<void>; lease: string; leaseUntil: number; abort: AbortController }>();
-  private running?: Promise<void>;
-  private stopped = false;
-  private heartbeat?: NodeJS.Timeout;
-  /** Woken by the NOTIFY of renditions that became due now, and by a finished delivery (a slot is free). */
-  private readonly sleep: NotifiedSleep;
+  /**
+   * The claim loop: the lease owner, the renditions this replica is delivering (by id: the claim's lease, until when
+   * it was last renewed, and how to abort the call), woken by the NOTIFY of renditions that became due now and by a
+   * finished delivery (a slot is free).
+   */
+  private readonly claims: ClaimLoop<InFlight>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -79,55 +81,37 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     @Inject(SERVICE_CONFIG) private readonly config: PublishingConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {
-    this.sleep = new NotifiedSleep(dataSource, deliveryChannel, logger, 'scheduler');
+    this.claims = new ClaimLoop<InFlight>(dataSource, {
+      channelOf: deliveryChannel,
+      logger,
+      who: 'scheduler',
+      claimFailed: 'scheduler could not claim renditions',
+      pass: () => this.pass(),
+      renew: { ms: config.DELIVERY_LEASE_MS, leases: (entries) => this.renewLeases(entries) },
+    });
   }
 
   onApplicationBootstrap(): void {
-    this.running = this.loop();
-    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(200, Math.floor(this.config.DELIVERY_LEASE_MS / 3)));
+    this.claims.start();
   }
 
   /** Claims nothing more, lets the calls in progress finish and record their outcome, then stops listening. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.sleep.stop();
-    await this.running;
-    await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.task));
-    clearInterval(this.heartbeat);
-    this.sleep.close();
+    await this.claims.stop();
   }
 
-  private async loop(): Promise<void> {
-    let failures = 0;
-    while (!this.stopped) {
-      let delay = this.config.DELIVERY_POLL_MS;
-      try {
-        await this.sleep.listen();
-        const concurrency = this.config.DELIVERY_CONCURRENCY;
-        const free = concurrency - this.inFlight.size;
-        // Claim in batches: wait until a quarter of the slots are free (or all, when idle).
-        if (free >= Math.max(1, Math.floor(concurrency / 4)) || this.inFlight.size === 0) {
-          const rows = await this.claim(free);
-          for (const row of rows) this.start(row);
-          if (rows.length === free) {
-            // Saturated: more may be due; go on as soon as slots free up.
-            await this.sleep.pause(this.config.DELIVERY_POLL_MS);
-            continue;
-          }
-        } else {
-          await this.sleep.pause(this.config.DELIVERY_POLL_MS);
-          continue;
-        }
-        delay = await this.untilNextDue(delay);
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
-        this.logger.warn({ err: error, retry_in_ms: delay }, 'scheduler could not claim renditions');
-      }
-      // After a failure the backoff holds: neither a NOTIFY nor a finished delivery cuts it short.
-      await this.sleep.pause(delay, failures === 0);
-    }
+  /** One pass of the claim loop: claims in batches, waiting until a quarter of the slots are free (or all, when idle). */
+  private async pass(): Promise<number> {
+    const poll = this.config.DELIVERY_POLL_MS;
+    const concurrency = this.config.DELIVERY_CONCURRENCY;
+    const busy = this.claims.inFlight.size;
+    const free = concurrency - busy;
+    if (free < Math.max(1, Math.floor(concurrency / 4)) && busy > 0) return poll;
+    const rows = await this.claim(free);
+    for (const row of rows) this.start(row);
+    // Saturated: more may be due; go on as soon as slots free up.
+    if (rows.length === free) return poll;
+    return this.untilNextDue(poll);
   }
 
   /**
@@ -155,7 +139,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
                            'text', coalesce(nullif(s.body_override, ''), s.body),
                            'link', coalesce(nullif(s.url_override, ''), s.url)) ORDER BY s.position), '[]'::json)
                     FROM rendition_segments s WHERE s.rendition_id = r.id) AS parts`,
-      [limit, this.owner, this.config.DELIVERY_LEASE_MS, [...this.inFlight.keys()]],
+      [limit, this.claims.owner, this.config.DELIVERY_LEASE_MS, this.claims.inFlightIds],
     );
   }
 
@@ -164,19 +148,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const [next]: Array<{ at: Date }> = await this.dataSource.query(
       `SELECT next_action_at AS at FROM renditions WHERE next_action_at > now() ORDER BY next_action_at LIMIT 1`,
     );
-    return next ? Math.max(0, Math.min(poll, next.at.getTime() - Date.now() + 5)) : poll;
+    return untilNextDue(next?.at, poll);
   }
 
   private start(row: Claimed): void {
     const entry = { lease: row.lease, leaseUntil: Date.now() + this.config.DELIVERY_LEASE_MS, abort: new AbortController() };
-    this.inFlight.set(row.id, entry);
-    const task = this.process(row, entry.abort.signal)
-      .catch((error: unknown) => this.logger.error({ err: error, rendition_id: row.id }, 'delivery failed unexpectedly; the lease will run out and another try reconciles'))
-      .finally(() => {
-        if (this.inFlight.get(row.id) === entry) this.inFlight.delete(row.id);
-        this.sleep.wake();
-      });
-    Object.assign(entry, { task });
+    this.claims.run(row.id, entry, () =>
+      this.process(row, entry.abort.signal).catch((error: unknown) =>
+        this.logger.error({ err: error, rendition_id: row.id }, 'delivery failed unexpectedly; the lease will run out and another try reconciles'),
+      ),
+    );
   }
 
   private async process(row: Claimed, signal: AbortSignal): Promise<void> {
@@ -611,11 +592,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * whoever claims the rendition next reconciles it once the call can no
    * longer land.
    */
-  private async renewLeases(): Promise<void> {
-    if (this.inFlight.size === 0) return;
-    const entries = [...this.inFlight.entries()];
+  private async renewLeases(entries: Array<[string, InFlight]>): Promise<void> {
+    if (entries.length === 0) return;
     const sentAt = Date.now();
-    const interval = Math.max(200, Math.floor(this.config.DELIVERY_LEASE_MS / 3));
+    const interval = this.claims.renewEveryMs;
     try {
       const renewed = await changedRows(
         this.dataSource,
@@ -626,7 +606,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       const kept = new Set(renewed.map((row) => row.id));
       for (const [id, entry] of entries) {
         if (kept.has(id)) entry.leaseUntil = sentAt + this.config.DELIVERY_LEASE_MS;
-        else if (this.inFlight.get(id) === entry) entry.abort.abort();
+        else if (this.claims.inFlight.get(id) === entry) entry.abort.abort();
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'could not renew delivery leases');

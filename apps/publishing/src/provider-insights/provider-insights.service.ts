@@ -29,19 +29,8 @@ export const DEFAULT_PAGE = 500;
 /** Characters of what was sent that a published rendition's summary carries. */
 export const EXCERPT_LENGTH = 200;
 
-interface RenditionRow {
-  rendition_id: string;
-  publication_id: string;
-  workspace_id: string;
-  social_account_id: string;
-  platform: string;
-  title: string;
-  content_profile: string;
-  excerpt: string;
-  external_id: string;
-  external_url: string;
-  published_at: Date;
-}
+/** A summary as PostgreSQL hands it over (its time still a Date). */
+type RenditionRow = Omit<PublishedRenditionSummary, 'published_at'> & { published_at: Date };
 
 /**
  * What insights asks of publishing (issue 15, internal NATS only): the

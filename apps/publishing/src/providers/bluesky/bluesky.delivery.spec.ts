@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { FakeBluesky, FakeBlueskyRecord, startFakeBluesky } from '@social/testing';
+import { callControl, FakeBluesky, FakeBlueskyRecord, startFakeBluesky } from '@social/testing';
 import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { ProviderHttp } from '../provider-http.js';
@@ -19,14 +19,7 @@ describe('Bluesky delivery (against a fake PDS)', () => {
   const handle = 'ada.bsky.social';
   const password = `app-${randomUUID()}`;
 
-  const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${fake.controlUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return response.json() as Promise<any>;
-  };
+  const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);
   const records = (): Promise<FakeBlueskyRecord[]> => control('GET', '/records');
   const part = (text: string, extra: Partial<OutgoingPostPart> = {}): OutgoingPostPart => ({ text, title: '', link: '', media: [], ...extra });
   const post = (...parts: OutgoingPostPart[]): OutgoingPost => ({ marker: uuidv7(), parts });

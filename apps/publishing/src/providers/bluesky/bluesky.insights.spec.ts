@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { FakeBluesky, FakeBlueskyRecord, startFakeBluesky } from '@social/testing';
+import { callControl, FakeBluesky, FakeBlueskyRecord, startFakeBluesky } from '@social/testing';
 import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { toFailedCall } from '../../provider-insights/call-result.js';
@@ -20,14 +20,7 @@ describe('Bluesky insights calls (against a fake PDS)', () => {
   const handle = 'ada.bsky.social';
   const password = `app-${randomUUID()}`;
 
-  const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${fake.controlUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return response.json() as Promise<any>;
-  };
+  const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);
   const caught = (promise: Promise<unknown>) =>
     promise.then(
       () => {

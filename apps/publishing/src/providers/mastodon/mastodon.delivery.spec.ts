@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { FakeMastodon, FakeMastodonStatus, startFakeMastodon } from '@social/testing';
+import { callControl, FakeMastodon, FakeMastodonStatus, startFakeMastodon } from '@social/testing';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,14 +17,7 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
   let account: ProviderAccount;
   let provider: MastodonProvider;
 
-  const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${fake.controlUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return response.json() as Promise<any>;
-  };
+  const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);
   const posted = (): Promise<FakeMastodonStatus[]> => control('GET', '/statuses');
   const part = (text: string, extra: Partial<OutgoingPostPart> = {}): OutgoingPostPart => ({ text, title: '', link: '', media: [], ...extra });
   const post = (...parts: OutgoingPostPart[]): OutgoingPost => ({ marker: randomUUID(), parts });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { FakeMastodon, startFakeMastodon } from '@social/testing';
+import { callControl, FakeMastodon, startFakeMastodon } from '@social/testing';
 import { randomUUID } from 'node:crypto';
 import { toFailedCall } from '../../provider-insights/call-result.js';
 import { ProviderHttp } from '../provider-http.js';
@@ -19,14 +19,7 @@ describe('Mastodon insights calls (against a fake Mastodon server)', () => {
   let grace: { id: string };
   let linus: { id: string };
 
-  const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${fake.controlUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return response.json() as Promise<any>;
-  };
+  const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);
   const caught = (promise: Promise<unknown>) =>
     promise.then(
       () => {
