@@ -141,6 +141,20 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
     expect((await getProject(owner.token, project.id)).body.head_revision).toBe(2);
   });
 
+  it('answers 413, not 503, to a body under 5 MiB whose JSON grows past a NATS message when re-encoded', async () => {
+    const { owner, workspaceId } = await createTenant();
+    // `1e20` is sent as 4 characters and forwarded as 21 (`100000000000000000000`): 37,000 such layers are
+    // about 5 MB as sent and 9.7 MB forwarded, more than the 8 MiB a NATS message carries.
+    const layer = (i: number) => ({ id: `${i}`, type: 'shape', transform: { x: 1e20, y: 1e20, width: 1e20, height: 1e20, rotation: 1e20 }, mask: { inset: 1e20, radius: 1e20 } });
+    const pages = Array.from({ length: 37 }, (_, p) => ({ id: `p${p}`, layers: Array.from({ length: 1000 }, (_, i) => layer(i)) }));
+    const body = JSON.stringify({ workspace_id: workspaceId, name: 'Inflating', document: { width_px: 64, height_px: 48, pages } }).replaceAll('100000000000000000000', '1e20');
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(DOCUMENT_LIMIT);
+    expect(JSON.stringify(JSON.parse(body)).length).toBeGreaterThan(8 * MiB);
+    const response = await call('POST', '/image-editor/designs', { token: owner.token, rawBody: body, headers: JSON_HEADERS });
+    expect(response.body).toMatchObject({ status: 413, code: 'body_too_large' });
+    expect((await call('GET', `/image-editor/designs?workspace_id=${workspaceId}`, { token: owner.token })).body.designs).toEqual([]);
+  });
+
   it('keeps every other JSON route at 1 MiB', async () => {
     const { owner, workspaceId } = await createTenant();
     const body = { workspace_id: workspaceId, content_profile: 'short_text', title: 'Hello', source_text: 'x'.repeat(1.5 * MiB) };
