@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { call, expectProblem } from '../support/api.js';
+import { baseUrl, call, expectProblem, sendOversized } from '../support/api.js';
 import { createDesign, simpleDocument, where } from '../support/image-editor.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
@@ -133,9 +133,9 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
     for (const [method, path, body, status] of routes) {
       const atLimit = await call(method, path, { token: owner.token, rawBody: padded(body, DOCUMENT_LIMIT), headers: JSON_HEADERS });
       expect({ method, path, status: atLimit.status }).toEqual({ method, path, status });
-      const over = await call(method, path, { token: owner.token, rawBody: padded(body, DOCUMENT_LIMIT + 1), headers: JSON_HEADERS });
-      expect(over.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect({ method, path, problem: over.body }).toMatchObject({ method, path, problem: { status: 413, code: 'body_too_large', title: 'Content Too Large' } });
+      const over = await sendOversized(baseUrl(), method, path, owner.token, padded(body, DOCUMENT_LIMIT + 1));
+      expect(over.contentType).toMatch(/^application\/problem\+json/);
+      expect({ method, path, over }).toMatchObject({ method, path, over: { status: 413, problem: { status: 413, code: 'body_too_large', title: 'Content Too Large' } } });
     }
     // The 413s changed nothing: one replace, one patch.
     expect((await getProject(owner.token, project.id)).body.head_revision).toBe(2);
@@ -158,11 +158,14 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
   it('keeps every other JSON route at 1 MiB', async () => {
     const { owner, workspaceId } = await createTenant();
     const body = { workspace_id: workspaceId, content_profile: 'short_text', title: 'Hello', source_text: 'x'.repeat(1.5 * MiB) };
-    expectProblem(await call('POST', '/publications', { token: owner.token, body }), 413, 'body_too_large');
+    expect(await sendOversized(baseUrl(), 'POST', '/publications', owner.token, JSON.stringify(body))).toMatchObject({ status: 413, problem: { code: 'body_too_large' } });
     // Another non-document route of the creative family too: restoring a revision carries no document.
     const project = await newProject(owner.token, workspaceId);
     const restore = { workspace_id: workspaceId, revision: 1 };
-    expectProblem(await call('POST', `/video-projects/${project.id}/restore-revision`, { token: owner.token, rawBody: padded(restore, MiB + 1), headers: JSON_HEADERS }), 413, 'body_too_large');
+    expect(await sendOversized(baseUrl(), 'POST', `/video-projects/${project.id}/restore-revision`, owner.token, padded(restore, MiB + 1))).toMatchObject({
+      status: 413,
+      problem: { code: 'body_too_large' },
+    });
     const withinLimit = await call('POST', `/video-projects/${project.id}/restore-revision`, { token: owner.token, rawBody: padded(restore, MiB), headers: JSON_HEADERS });
     expect(withinLimit.status).toBe(200);
   });

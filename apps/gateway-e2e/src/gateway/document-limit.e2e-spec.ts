@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PrivateNats, startPrivateNats } from '@social/testing';
+import { sendOversized } from '../support/api.js';
 import { GatewayReplica, startGatewayReplica } from '../support/gateway-replica.js';
 
 /**
@@ -28,13 +29,15 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-async function post(path: string, bytes: number): Promise<{ status: number; body: any }> {
+/** A body of `bytes` (JSON padded with whitespace), sent without a token: whole, or (`over`) only its head and start. */
+async function post(path: string, bytes: number, over = false): Promise<{ status: number; body: any }> {
   const json = JSON.stringify({ workspace_id: '00000000-0000-7000-8000-000000000000', name: 'x', document: { padding: '' } });
-  const response = await fetch(`${gateway.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: json + ' '.repeat(bytes - json.length),
-  });
+  const body = json + ' '.repeat(bytes - json.length);
+  if (over) {
+    const { status, problem } = await sendOversized(gateway.baseUrl, 'POST', path, undefined, body);
+    return { status, body: problem };
+  }
+  const response = await fetch(`${gateway.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   return { status: response.status, body: await response.json() };
 }
 
@@ -51,13 +54,13 @@ describe('a gateway on a NATS server with a 1 MiB max_payload', () => {
   it('takes document bodies up to what fits a message and answers 413 beyond', async () => {
     for (const path of ['/video-projects', '/image-editor/designs', '/image-editor/templates']) {
       expect(await post(path, LOWERED)).toMatchObject({ status: 401, body: { code: 'unauthenticated' } });
-      expect(await post(path, LOWERED + 1)).toMatchObject({ status: 413, body: { status: 413, code: 'body_too_large' } });
-      expect(await post(path, 2 * MiB)).toMatchObject({ status: 413, body: { code: 'body_too_large' } });
+      expect(await post(path, LOWERED + 1, true)).toMatchObject({ status: 413, body: { status: 413, code: 'body_too_large' } });
+      expect(await post(path, 2 * MiB, true)).toMatchObject({ status: 413, body: { code: 'body_too_large' } });
     }
   });
 
   it('keeps 1 MiB on every other JSON route', async () => {
     expect(await post('/publications', MiB)).toMatchObject({ status: 401, body: { code: 'unauthenticated' } });
-    expect(await post('/publications', MiB + 1)).toMatchObject({ status: 413, body: { code: 'body_too_large' } });
+    expect(await post('/publications', MiB + 1, true)).toMatchObject({ status: 413, body: { code: 'body_too_large' } });
   });
 });
