@@ -13,10 +13,12 @@ export const gatewaySettings = {
   RPC_TIMEOUT_MS: setting.int(100, 120_000, 10_000),
   /** Requests one token may make per minute, across all gateway replicas (contract §1). */
   TOKEN_RATE_LIMIT_PER_MINUTE: setting.int(1, 1_000_000_000, 1200),
-  /** Largest JSON body accepted (contract §1: 1 MiB). */
   /** Trust X-Forwarded-* (client address, proto, host) from the proxy in front, as behind an ingress. */
   TRUST_PROXY: setting.oneOf(['true', 'false'] as const, 'false'),
+  /** Largest JSON body accepted (contract §1: 1 MiB). */
   BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 1024 * 1024),
+  /** Largest body of a route carrying an editor or video document (contract §1: 5 MiB); lowered at start-up to what NATS's `max_payload` carries. */
+  DOCUMENT_BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 5 * 1024 * 1024),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewaySettings>;

@@ -5,6 +5,7 @@ import { ConfigError, connectNats, createLogger, InstanceSettings, loadConfig, N
 import { gatewaySettings } from './config.js';
 import { mountDocs } from './docs/docs.js';
 import { GatewayModule } from './gateway.module.js';
+import { documentBodyLimit } from './http/body-limits.js';
 import { configureFastify, fastifyOptions } from './http/fastify-options.js';
 
 async function main() {
@@ -19,6 +20,15 @@ async function main() {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   try {
     const nats = await connectNats(config.NATS_URL, 'gateway');
+    // Documents cross NATS whole: their body limit is at most what the server's max_payload carries.
+    const documentLimit = documentBodyLimit(config.DOCUMENT_BODY_LIMIT_BYTES, nats.info?.max_payload);
+    if (documentLimit.lowered) {
+      logger.warn(
+        { max_payload: documentLimit.lowered.maxPayload, document_body_limit_bytes: documentLimit.bytes, configured: documentLimit.lowered.configured },
+        `NATS max_payload is ${documentLimit.lowered.maxPayload} bytes: document bodies are limited to ${documentLimit.bytes} bytes ` +
+          '(413 beyond) instead of DOCUMENT_BODY_LIMIT_BYTES; configure the server with max_payload: 8MB',
+      );
+    }
     // The public address is an instance setting (database > PUBLIC_BASE_URL > unset), read once at start-up.
     const settings = await InstanceSettings.load(nats, logger);
     config = { ...config, PUBLIC_BASE_URL: settings.string('public_base_url').replace(/\/+$/, '') || undefined };
@@ -30,7 +40,7 @@ async function main() {
       new FastifyAdapter(fastifyOptions(config)),
       { bodyParser: false, logger: new NestPinoLogger(logger) },
     );
-    configureFastify(app.getHttpAdapter().getInstance(), logger);
+    configureFastify(app.getHttpAdapter().getInstance(), logger, documentLimit.bytes);
     app.enableShutdownHooks();
     mountDocs(app, config.PUBLIC_BASE_URL);
     await app.listen(config.PORT, '0.0.0.0');

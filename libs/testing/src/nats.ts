@@ -1,6 +1,6 @@
 import { ChildProcess, execFileSync } from 'node:child_process';
 import { Socket } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startProcess, stopProcess, waitFor } from './processes.js';
@@ -42,13 +42,41 @@ export interface PrivateNats {
   stop(): Promise<void>;
 }
 
-/** A nats-server with JetStream on a free port, storing under a temporary (or given) folder. */
-export async function startPrivateNats(storeDir?: string): Promise<PrivateNats> {
+/**
+ * The largest message the NATS servers we start accept. The platform needs 8 MiB: editor and video
+ * documents of up to 5 MiB cross NATS whole (request and reply), and nats-server's default is 1 MiB.
+ */
+export const PLATFORM_NATS_MAX_PAYLOAD = '8MB';
+
+/**
+ * nats-server's configuration for one of ours: nats-server 2.9 has no command-line flag for
+ * `max_payload`, so everything goes into a file (listen address, JetStream and its store).
+ */
+export function natsServerConfig(options: { host: string; port: number; storeDir: string; maxPayload?: string }): string {
+  return [
+    `listen: ${JSON.stringify(`${options.host}:${options.port}`)}`,
+    `max_payload: ${options.maxPayload ?? PLATFORM_NATS_MAX_PAYLOAD}`,
+    'jetstream {',
+    `  store_dir: ${JSON.stringify(options.storeDir)}`,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * A nats-server with JetStream on a free port, storing under a temporary (or given) folder, taking
+ * messages up to 8 MiB (`maxPayload` sets another size, e.g. `1MB` to play a default server).
+ */
+export async function startPrivateNats(storeDir?: string, options: { maxPayload?: string } = {}): Promise<PrivateNats> {
   const binary = findNatsServer();
   if (!binary) throw new Error(NATS_INSTALL_HINT);
   const port = await freePort();
   const dir = storeDir ?? mkdtempSync(join(tmpdir(), 'nats-'));
-  const child: ChildProcess = startProcess(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: 'ignore' });
+  mkdirSync(dir, { recursive: true });
+  // JetStream keeps its data under <dir>/jetstream; the file sits beside it.
+  const configFile = join(dir, 'nats-server.conf');
+  writeFileSync(configFile, natsServerConfig({ host: '127.0.0.1', port, storeDir: dir, maxPayload: options.maxPayload }));
+  const child: ChildProcess = startProcess(binary, ['-c', configFile], { stdio: 'ignore' });
   const url = `nats://127.0.0.1:${port}`;
   await waitFor(`nats-server on ${url}`, () => natsAnswers(url), 10_000);
   return {

@@ -23,7 +23,9 @@ export interface CreativeVideoFigures {
 /** A valid document of at least `bytes` of JSON: a text track of 100 ms captions. */
 export function videoDocumentOf(bytes: number): object {
   const clips: object[] = [];
-  const caption = 'Five things we shipped this week, and what we learned from each of them: fewer hops, smaller pages, and boring technology. '.repeat(1);
+  const sentence = 'Five things we shipped this week, and what we learned from each of them: fewer hops, smaller pages, and boring technology. ';
+  // Longer captions for larger documents: a track holds at most 2,000 clips.
+  const caption = sentence.repeat(Math.max(1, Math.floor(bytes / 1_500 / sentence.length)));
   const document = { schema_version: 1, width_px: 1920, height_px: 1080, frame_rate: 30, duration_ms: 0, tracks: [{ id: 'captions', kind: 'text', name: 'Captions', clips }] };
   while (JSON.stringify(document).length < bytes) {
     clips.push({ id: `c${clips.length}`, start_ms: clips.length * 100, duration_ms: 100, text: `${clips.length} ${caption}` });
@@ -39,9 +41,18 @@ async function send(url: string, method: string, token: string, body: object): P
 
 const percentile = (sorted: number[], p: number): number => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 
-export async function benchCreativeVideo(options: { baseUrl: string; token: string; workspaceId: string; connections: number; warmupS: number; durationS: number }): Promise<CreativeVideoFigures> {
+export async function benchCreativeVideo(options: {
+  baseUrl: string;
+  token: string;
+  workspaceId: string;
+  connections: number;
+  warmupS: number;
+  durationS: number;
+  /** How large the document is (default 200 KB; the `creative-documents` target sends 4.5 MiB). */
+  documentBytes?: number;
+}): Promise<CreativeVideoFigures> {
   const { baseUrl, token, workspaceId, connections } = options;
-  const document = videoDocumentOf(DOCUMENT_BYTES);
+  const document = videoDocumentOf(options.documentBytes ?? DOCUMENT_BYTES);
   const documentBytes = JSON.stringify(document).length;
   const projects: Array<{ id: string; head: number }> = [];
   for (let i = 0; i < connections; i++) {

@@ -37,7 +37,7 @@ async function main() {
   let natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   if (!(await natsAnswers(natsUrl))) {
     if (process.env.NATS_URL) throw new Error(`NATS_URL ${natsUrl} does not answer.`);
-    log('no NATS at 127.0.0.1:4222; starting nats-server from PATH …');
+    log('no NATS at 127.0.0.1:4222; starting nats-server from PATH (JetStream, 8 MiB messages: .data/nats/nats-server.conf) …');
     const nats = await startPrivateNats(join(DATA_DIR, 'nats'));
     stops.unshift(nats.stop);
     natsUrl = nats.url;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CreateVideoProjectRequest,
+  DOCUMENT_MAX_BYTES,
   ListVideoProjectsQuery,
   ListVideoRevisionsQuery,
   Principal,
@@ -220,6 +221,9 @@ export class VideoProjectsService {
 function checkDocument(document: VideoDocument): void {
   const errors = videoDocumentErrors(document, 'body.document');
   if (errors.length > 0) throw problems.validation(errors, errors.map((e) => `${e.location} ${e.message}`).join('; ') + '.');
+  // The gateway takes bodies up to 5 MiB; as stored JSON a document may come out a little longer (e.g. `8e7` is `80000000`).
+  const bytes = Buffer.byteLength(JSON.stringify(document));
+  if (bytes > DOCUMENT_MAX_BYTES) throw problems.invalid('body.document', `must be at most ${DOCUMENT_MAX_BYTES} bytes as JSON; it is ${bytes}`);
 }
 
 function requireOwnWorkspace(project: VideoProjectRow, workspaceId: string): void {

@@ -96,23 +96,27 @@ describe('image editor: templates (E22)', () => {
       [{ document: simpleDocument({}, { layers: [{ id: 'a', type: 'video' }] }) }, ['body.document.pages[0].layers[0].type']],
       [{ document: simpleDocument({ width_px: -1 }) }, ['body.document.width_px']],
       [{ preview_media_id: 'x' }, ['body.preview_media_id']],
-      [{ document: simpleDocument({ title: 'x'.repeat(200) }, { layers: Array.from({ length: 5 }, (_, i) => ({ id: `t${i}`, type: 'text', text: { text: 'y'.repeat(3_500) } })) }) }, ['body.document']],
+      // At most 81 KiB stored (a 50th of the 4 MiB list budget: the menu is one NATS message).
+      [{ document: simpleDocument({ title: 'x'.repeat(200) }, { layers: Array.from({ length: 9 }, (_, i) => ({ id: `t${i}`, type: 'text', text: { text: 'y'.repeat(9_500) } })) }) }, ['body.document']],
     ];
     for (const [extra, expected] of cases) {
       const response = await createTemplate(owner.token, workspaceId, 'T', extra);
       expect(where(expectProblem(response, 422, 'validation_failed'))).toEqual(expected);
     }
+    const large = simpleDocument({}, { layers: Array.from({ length: 8 }, (_, i) => ({ id: `t${i}`, type: 'text', text: { text: 'y'.repeat(9_500) } })) });
+    expect((await createTemplate(owner.token, workspaceId, 'Large', { document: large })).status).toBe(201);
     expectProblem(await createTemplate(viewer.token, workspaceId, 'T'), 403, 'insufficient_role');
     const other = await createTenant();
     expectProblem(await createTemplate(other.owner.token, workspaceId, 'T'), 403, 'workspace_forbidden');
     expectProblem(await call('GET', `/image-editor/templates?workspace_id=${workspaceId}`, { token: other.owner.token }), 403, 'workspace_forbidden');
     expect(where(expectProblem(await call('GET', '/image-editor/templates?workspace_id=x', { token: owner.token }), 422))).toEqual(['query.workspace_id']);
 
-    // At most 50 per workspace.
-    for (let i = 0; i < 50; i += 1) expect((await createTemplate(owner.token, workspaceId, `T${i}`)).status).toBe(201);
+    // At most 50 per workspace ('Large' is the first); a menu of 50 templates near the size cap still crosses NATS in one message.
+    for (let i = 1; i < 50; i += 1) expect((await createTemplate(owner.token, workspaceId, `T${i}`, { document: large })).status).toBe(201);
     expectProblem(await createTemplate(owner.token, workspaceId, 'One too many'), 409, 'too_many_templates');
     const full = await call('GET', `/image-editor/templates?workspace_id=${workspaceId}`, { token: owner.token });
     expect(full.body.templates).toHaveLength(57);
+    expect(JSON.stringify(full.body).length).toBeGreaterThan(3.5 * 1024 * 1024);
     expect((await call('DELETE', `/image-editor/templates/${full.body.templates[7].id}`, { token: owner.token })).status).toBe(204);
 
     const template = await createTemplate(owner.token, workspaceId, 'Doomed');

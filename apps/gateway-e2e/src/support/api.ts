@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { expect } from '@jest/globals';
 
 export interface ApiResponse<T = any> {
@@ -105,3 +106,35 @@ export const locations = (problem: { errors?: Array<{ location: string }> }) => 
 
 /** An RFC 3339 UTC time with milliseconds, as every time member is written (contract §1). */
 export const RFC3339_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * Sends a body over a limit (its whole length declared) and answers the status and problem. The gateway
+ * answers such a body before reading it and closes the connection, so a client still writing may meet
+ * EPIPE: this speaks HTTP by hand and sends the head and the body's first 64 KiB only.
+ */
+export async function sendOversized(
+  base: string,
+  method: string,
+  path: string,
+  token: string | undefined,
+  body: string,
+): Promise<{ status: number; contentType: string; problem: any }> {
+  const { hostname, port } = new URL(base);
+  const answer = await new Promise<string>((resolve, reject) => {
+    let received = '';
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        `${method} ${path} HTTP/1.1\r\nHost: e2e\r\n${token ? `Authorization: Bearer ${token}\r\n` : ''}Content-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 64 * 1024)}`,
+      );
+    });
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('error', (error) => (received ? resolve(received) : reject(error)));
+    socket.on('close', () => resolve(received));
+  });
+  const head = answer.slice(0, answer.indexOf('\r\n\r\n'));
+  let rest = answer.slice(head.length + 4);
+  if (/transfer-encoding: chunked/i.test(head)) rest = rest.replace(/^[0-9a-f]+\r\n/i, '').split('\r\n')[0];
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), contentType: /content-type: ([^\r]+)/i.exec(head)?.[1] ?? '', problem: JSON.parse(rest) };
+}

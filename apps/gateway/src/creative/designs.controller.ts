@@ -16,6 +16,7 @@ import {
   UpdateDesignRequest,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DocumentBody } from '../http/body-limits.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { ValidQuery } from '../http/valid-query.pipe.js';
@@ -25,8 +26,8 @@ const DOCUMENT_RULES =
   'The document (ImageEditorDocument) is checked member by member, each problem at its location (`body.document.pages[0].layers[2].type`): ' +
   'width_px and height_px 1–8,192, 1–50 pages, page ids unique, layer ids unique in their page, layer `type` one of text, image, shape, paint, group, ' +
   'a `parent_id` naming a group layer of the page, every nested member of its type; unknown members are refused. ' +
-  "Stored and answered with the document's, pages' and layers' own members filled with their defaults; at most 900 KiB so stored " +
-  '(422 at `body.document`).';
+  "Stored and answered with the document's, pages' and layers' own members filled with their defaults; at most 5 MiB so stored " +
+  '(422 at `body.document`). The body may be up to 5 MiB (`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond).';
 
 @ApiTags('Image editor')
 @ApiBearerAuth()
@@ -35,6 +36,7 @@ export class DesignsController {
   constructor(private readonly forward: Forwarder) {}
 
   @Post()
+  @DocumentBody()
   @ApiOperation({
     summary: 'Create a design (editors) from a document or a template',
     description:
@@ -56,7 +58,7 @@ export class DesignsController {
   @Get()
   @ApiOperation({
     summary: "The workspace's designs, most recently updated first, a page at a time",
-    description: 'A page holds at most `limit` designs, and fewer once their documents reach 768 KiB (then `next_cursor` continues).',
+    description: 'A page holds at most `limit` designs, and fewer once their documents reach 4 MiB (then `next_cursor` continues; a page always holds one).',
   })
   @Returns(ImageEditorDesignList)
   @Refuses(403, 422)
@@ -73,6 +75,7 @@ export class DesignsController {
   }
 
   @Patch(':id')
+  @DocumentBody()
   @ApiOperation({
     summary: 'Save a design (editors): an autosave revision',
     description: `\`name\` and/or \`document\` (at least one, else 422 at \`body\`), each replacing the stored one. Autosaves expire after 7 days and only the newest 50 of a design are kept. ${DOCUMENT_RULES}`,

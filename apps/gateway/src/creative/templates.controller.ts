@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@ne
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateTemplateRequest, ImageEditorPatterns, ImageEditorTemplate, ImageEditorTemplateList, ListTemplatesQuery } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DocumentBody } from '../http/body-limits.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { ValidQuery } from '../http/valid-query.pipe.js';
@@ -36,10 +37,12 @@ export class TemplatesController {
   }
 
   @Post()
+  @DocumentBody()
   @ApiOperation({
     summary: 'Create a workspace template (editors)',
-    description: 'The document is checked as a design\'s, and is at most 16 KiB as stored (422 at `body.document`): the whole list crosses ' +
-      'the service bus in one message. At most 50 templates per workspace (409 `too_many_templates`).',
+    description: 'The document is checked as a design\'s, and is at most 81 KiB as stored (422 at `body.document`): the whole list crosses ' +
+      'the service bus in one message. At most 50 templates per workspace (409 `too_many_templates`). The body may be up to 5 MiB ' +
+      '(`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond).',
   })
   @Returns(ImageEditorTemplate, 201)
   @Refuses(400, 403, 409, 413, 415, 422)

@@ -16,11 +16,13 @@ import {
   VideoRevisionList,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DocumentBody } from '../http/body-limits.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { ValidQuery } from '../http/valid-query.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
+const DOCUMENT_SIZE = 'The body may be up to 5 MiB (`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond), the document at most 5 MiB as JSON (422 at `body.document`).';
 const TRASHED = 'A project in the trash is 409 `project_trashed` (restore it first).';
 
 @ApiTags('Video projects')
@@ -30,12 +32,14 @@ export class VideoProjectsController {
   constructor(private readonly forward: Forwarder) {}
 
   @Post()
+  @DocumentBody()
   @ApiOperation({
     summary: 'Create a video project (editors): head_revision 1',
     description:
       'The document is validated in depth (422 at each location): ids unique, clips inside `duration_ms` and not overlapping on their track, ' +
       '`asset_id` on video/audio/overlay clips and `text` on text clips. Clips play project assets (E20) of the project: `sync_status` is ' +
-      '`pending` while one is not ready, `attention` (`attention_reason` `asset_failed` / `asset_missing`) when one failed or is not an asset of the project, else `synced`.',
+      '`pending` while one is not ready, `attention` (`attention_reason` `asset_failed` / `asset_missing`) when one failed or is not an asset of the project, else `synced`. ' +
+      DOCUMENT_SIZE,
   })
   @Returns(VideoProject, 201)
   @Refuses(400, 403, 413, 415, 422)
@@ -69,11 +73,12 @@ export class VideoProjectsController {
   }
 
   @Put(':id')
+  @DocumentBody()
   @ApiOperation({
     summary: 'Replace the document (and name): a new head revision (editors)',
     description:
       'Based on `expected_head_revision`: another head is 409 `revision_conflict` with `current_revision`, and nothing is written; of racing replaces ' +
-      `exactly one wins. \`workspace_id\` must be the project's own (422). ${TRASHED}`,
+      `exactly one wins. \`workspace_id\` must be the project's own (422). ${TRASHED} ${DOCUMENT_SIZE}`,
   })
   @Returns(VideoProject)
   @Refuses(400, 403, 404, 409, 413, 415, 422)

@@ -5,6 +5,7 @@ import { sendProblem, toProblem } from './problem-response.js';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
 import { RAW_UPLOAD_CONTENT_TYPE, UPLOAD_CONTENT_ROUTE } from '../media/media-storage.js';
+import { applyDocumentBodyLimit } from './body-limits.js';
 
 const API_PREFIX = '/api/v1';
 const SCHEMAS_PREFIX = '/api/v1/schemas/';
@@ -46,11 +47,15 @@ export function fastifyOptions(config: GatewayConfig) {
   };
 }
 
-/** Request ids on every response, an access log line per request, JSON as the only body type. */
-export function configureFastify(fastify: FastifyInstance, logger: Logger) {
+/**
+ * Request ids on every response, an access log line per request, JSON as the only body type, and
+ * `documentBodyLimit` for the routes marked `@DocumentBody()` (every other JSON route keeps `BODY_LIMIT_BYTES`).
+ */
+export function configureFastify(fastify: FastifyInstance, logger: Logger, documentBodyLimit: number) {
+  applyDocumentBodyLimit(fastify, documentBodyLimit);
   fastify.removeContentTypeParser(['text/plain']);
   // The signed upload route takes raw bytes of any type: its body is handed on as the request stream (never parsed,
-  // never buffered, no 1 MiB limit); every other route keeps JSON only.
+  // never buffered, no JSON body limit); every other route keeps JSON only.
   fastify.addContentTypeParser(RAW_UPLOAD_CONTENT_TYPE, (_request, payload, done) => done(null, payload));
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

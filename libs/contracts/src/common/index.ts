@@ -6,3 +6,4 @@ export * from './optional.js';
 export * from './http-reply.js';
 export * from './object-list.js';
 export * from './query-integer.js';
+export * from './message-size.js';

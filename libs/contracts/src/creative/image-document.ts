@@ -4,6 +4,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { Optional } from '../common/optional.js';
 import { IsObjectList } from '../common/object-list.js';
+import { DOCUMENT_MAX_BYTES } from '../common/message-size.js';
 
 /**
  * ImageEditorDocument (interface.md), checked member by member: every nested
@@ -22,11 +23,11 @@ export const IMAGE_MAX_PAGES = 50;
 export const IMAGE_MAX_LAYERS_PER_PAGE = 1_000;
 export const RENDER_MAX_LAYERS = 200;
 /**
- * A stored document (defaults filled) at most this long as JSON: a design crosses NATS whole
- * (nats-server's default max_payload is 1 MiB), so requests are held to the 1 MiB JSON body limit
- * and what they store to 900 KiB (422 at `body.document` beyond).
+ * A stored document (defaults filled) at most this long as JSON (422 at `body.document` beyond): the
+ * contract's 5 MiB, which the gateway's document routes take as a body and a reply still carries
+ * across NATS (the platform's max_payload is 8 MiB).
  */
-export const IMAGE_DOCUMENT_MAX_BYTES = 900 * 1024;
+export const IMAGE_DOCUMENT_MAX_BYTES = DOCUMENT_MAX_BYTES;
 export const RENDER_MAX_PIXELS = 8_192 * 8_192;
 
 export const IMAGE_LAYER_TYPES = ['text', 'image', 'shape', 'paint', 'group'] as const;

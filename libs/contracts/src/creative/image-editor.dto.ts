@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
+import { DOCUMENT_LIST_BUDGET_BYTES } from '../common/message-size.js';
 import { Optional } from '../common/optional.js';
 import { IsQueryInteger } from '../common/query-integer.js';
 import { DocumentMember, IMAGE_EXPORT_FORMATS, ImageEditorDocument } from './image-document.js';
@@ -12,8 +13,8 @@ export const REVISION_KINDS = ['autosave', 'checkpoint', 'restore'] as const;
 /** Autosaves expire after 7 days; the newest 50 of a design are kept (older ones go at the next autosave). */
 export const AUTOSAVE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const AUTOSAVES_KEPT = 50;
-/** A page of designs stops early once its documents reach this many bytes of JSON (the page crosses NATS whole). */
-export const DESIGN_PAGE_MAX_BYTES = 768 * 1024;
+/** A page of designs stops early once its documents reach this many bytes of JSON (the page crosses NATS whole): 4 MiB. */
+export const DESIGN_PAGE_MAX_BYTES = DOCUMENT_LIST_BUDGET_BYTES;
 
 const UUID_MESSAGE = { message: '$property must be a UUID' };
 

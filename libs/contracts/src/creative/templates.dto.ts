@@ -1,17 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, IsUUID, Length } from 'class-validator';
+import { DOCUMENT_LIST_BUDGET_BYTES } from '../common/message-size.js';
 import { SchemaName } from '../common/schema-name.js';
 import { DocumentMember, ImageEditorDocument } from './image-document.js';
 
 export const TEMPLATE_NAME_MAX_LENGTH = 200;
 export const TEMPLATE_CATEGORY_MAX_LENGTH = 80;
 /**
- * Templates are picked from a menu answered whole, and the whole menu crosses NATS in one message
- * (1 MiB): at most 50 per workspace (409 `too_many_templates` beyond), each document at most 16 KiB
- * as stored (422 at `body.document`). Images are media ids, so real templates are a few KiB.
+ * Templates are picked from a menu answered whole, and the whole menu crosses NATS in one message:
+ * at most 50 per workspace (409 `too_many_templates` beyond), each document at most a 50th of the
+ * list budget as stored (81 KiB; 422 at `body.document`). Images are media ids, so real templates
+ * are a few KiB.
  */
 export const MAX_TEMPLATES_PER_WORKSPACE = 50;
-export const TEMPLATE_DOCUMENT_MAX_BYTES = 16 * 1024;
+export const TEMPLATE_DOCUMENT_MAX_BYTES = Math.floor(DOCUMENT_LIST_BUDGET_BYTES / MAX_TEMPLATES_PER_WORKSPACE / 1024) * 1024;
 
 const UUID_MESSAGE = { message: '$property must be a UUID' };
 

@@ -44,6 +44,11 @@ export class RpcClient {
   }
 
   private transportProblem(error: unknown): Problem {
+    // The request is larger than the server's max_payload (a body whose JSON grew when re-encoded, a
+    // server configured below the platform's 8 MiB): the same answer as a body over the HTTP limit.
+    if (error instanceof errors.InvalidArgumentError && error.message.includes('max_payload')) {
+      return new Problem(413, 'body_too_large', 'The request body is larger than allowed.');
+    }
     const isNoResponders =
       error instanceof errors.NoRespondersError ||
       (error instanceof errors.RequestError && error.isNoResponders());

@@ -11,6 +11,7 @@ import { DatabaseModule, openServiceDatabase } from '../database/database.js';
 import { ServiceEvents, type EventConsumerDefinition } from '../events/service-events.js';
 import { createLogger, NestPinoLogger } from '../logging/logger.js';
 import { connectNats } from '../rpc/nats-connection.js';
+import { SizedReplySerializer } from './sized-reply-serializer.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { InstanceSettings } from '../settings/instance-settings.js';
 import { createHealthController, SERVICE_NAME, startHealthServer } from './health.js';
@@ -126,7 +127,14 @@ async function start<S extends ConfigSpec>(
     ServiceRootModule,
     {
       transport: Transport.NATS,
-      options: { servers: [config.NATS_URL], queue: definition.name, name: definition.name, maxReconnectAttempts: -1 },
+      options: {
+        servers: [config.NATS_URL],
+        queue: definition.name,
+        name: definition.name,
+        maxReconnectAttempts: -1,
+        // A reply over the server's max_payload is a 500 at once, not a 504 after the caller's timeout.
+        serializer: new SizedReplySerializer(() => outbound.info?.max_payload, logger),
+      },
       logger: new NestPinoLogger(logger),
       bufferLogs: false,
     },
