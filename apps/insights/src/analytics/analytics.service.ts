@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  DOCUMENT_LIST_BUDGET_BYTES,
   ACCOUNT_METRICS,
   ANALYTICS_PAGE_DEFAULT,
   AnalyticsAccount,
@@ -111,8 +112,8 @@ const utcDay = (at: number) => new Date(Math.floor(at / DAY_MS) * DAY_MS);
  */
 @Injectable()
 export class AnalyticsService {
-  /** Room left under NATS's 1 MiB message limit for the envelope and the gateway's additions. */
-  static answerBudgetBytes = 768 * 1024;
+  /** What one answer may weigh: half a NATS message (libs/contracts message-size), so the envelope and the gateway's additions always fit. */
+  static answerBudgetBytes = DOCUMENT_LIST_BUDGET_BYTES;
   private readonly cursors: CursorCodec;
 
   constructor(
