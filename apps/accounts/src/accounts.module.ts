@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { InstanceSettings, Mailer, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { InstanceSettings, Mailer, MailSettings, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { ApiTokensHandler } from './api-tokens/api-tokens.handler.js';
 import { ApiTokensService } from './api-tokens/api-tokens.service.js';
@@ -9,7 +9,6 @@ import { AuthService } from './auth/auth.service.js';
 import type { AccountsConfig } from './config.js';
 import { EmailChangeHandler } from './email-change/email-change.handler.js';
 import { EmailChangeService } from './email-change/email-change.service.js';
-import { AccountsMailSettings } from './mail/mail-settings.js';
 import { PasskeysHandler } from './passkeys/passkeys.handler.js';
 import { PasskeysService } from './passkeys/passkeys.service.js';
 import { DirectoryHandler } from './directory/directory.handler.js';
@@ -29,14 +28,14 @@ import { ReauthService } from './reauth/reauth.service.js';
     PasskeysService,
     EmailChangeService,
     {
-      provide: AccountsMailSettings,
+      provide: MailSettings,
       inject: [InstanceSettings, SERVICE_LOGGER],
-      useFactory: (settings: InstanceSettings, logger: Logger) => AccountsMailSettings.from(settings, logger),
+      useFactory: (settings: InstanceSettings, logger: Logger) => MailSettings.from(settings, logger),
     },
     {
       provide: Mailer,
-      inject: [AccountsMailSettings],
-      useFactory: (mail: AccountsMailSettings) => new Mailer({ SMTP_URL: mail.smtpUrl, SMTP_FROM: mail.smtpFrom }),
+      inject: [MailSettings],
+      useFactory: (mail: MailSettings) => new Mailer({ SMTP_URL: mail.smtpUrl, SMTP_FROM: mail.smtpFrom }),
     },
     DirectoryService,
     {
@@ -46,6 +45,6 @@ import { ReauthService } from './reauth/reauth.service.js';
         AccessTokenSigner.fromPem(config.JWT_PRIVATE_KEY, config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
-  exports: [Mailer, AccountsMailSettings, ApiTokensService],
+  exports: [Mailer, MailSettings, ApiTokensService],
 })
 export class AccountsModule {}

@@ -22,6 +22,7 @@ export * from './events/outbox-relay.js';
 export * from './events/durable-consumer.js';
 export * from './events/service-events.js';
 export * from './mail/mailer.js';
+export * from './mail/mail-settings.js';
 export * from './crypto/secret-box.js';
 export * from './settings/instance-settings.js';
 export * from './crypto/canonical-json.js';

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CreateInvitationRequest, InvitationAcceptance, Principal, WorkspaceInvitation, WorkspaceRole } from '@social/contracts';
-import { AccessControl, isUuid, Mailer, pathId, problems, SERVICE_LOGGER } from '@social/platform';
+import { AccessControl, isUuid, Mailer, MailSettings, pathId, problems, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-tokens.js';
-import { AccountsMailSettings } from '../mail/mail-settings.js';
 import { invitationMail } from './invitation-mail.js';
 import { MembershipEvents } from './membership-events.js';
 
@@ -71,7 +70,7 @@ export class InvitationsService {
     private readonly access: AccessControl,
     private readonly events: MembershipEvents,
     private readonly mailer: Mailer,
-    private readonly mailSettings: AccountsMailSettings,
+    private readonly mailSettings: MailSettings,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {}
 

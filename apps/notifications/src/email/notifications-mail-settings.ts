@@ -1,12 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InstanceSettings, Mailer, SERVICE_LOGGER } from '@social/platform';
+import { InstanceSettings, Mailer, MailSettings, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 
-/**
- * What notifications needs to send mail: the instance settings smtp_url,
- * smtp_from and public_app_url (links in mail), read at start-up like
- * accounts does (database > environment > default; not live).
- */
+/** Notifications' mailer and the base of links in mail, from the shared mail settings (read at start-up, like accounts; not live). */
 @Injectable()
 export class NotificationsMailSettings {
   readonly mailer: Mailer;
@@ -14,20 +10,8 @@ export class NotificationsMailSettings {
   readonly publicAppUrl: string;
 
   constructor(settings: InstanceSettings, @Inject(SERVICE_LOGGER) logger: Logger) {
-    let smtpUrl: string | undefined = settings.string('smtp_url') || undefined;
-    if (smtpUrl !== undefined && !isSmtpUrl(smtpUrl)) {
-      logger.warn({ source: settings.resolved('smtp_url').source }, 'smtp_url is not an smtp(s):// URL: notification mail waits until it is');
-      smtpUrl = undefined;
-    }
-    this.mailer = new Mailer({ SMTP_URL: smtpUrl, SMTP_FROM: settings.string('smtp_from') });
-    this.publicAppUrl = settings.string('public_app_url').replace(/\/+$/, '');
-  }
-}
-
-function isSmtpUrl(value: string): boolean {
-  try {
-    return ['smtp:', 'smtps:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
+    const mail = MailSettings.from(settings, logger);
+    this.mailer = new Mailer({ SMTP_URL: mail.smtpUrl, SMTP_FROM: mail.smtpFrom });
+    this.publicAppUrl = mail.publicAppUrl;
   }
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { InstanceSettings } from '@social/platform';
-import { AccountsMailSettings } from './mail-settings.js';
+import { InstanceSettings, MailSettings } from '@social/platform';
 
-describe('accounts mail settings (smtp_url, smtp_from, public_app_url)', () => {
-  const from = (overrides: Record<string, string>, env: NodeJS.ProcessEnv) => AccountsMailSettings.from(InstanceSettings.fromOverrides(overrides, env));
+describe('mail settings (smtp_url, smtp_from, public_app_url)', () => {
+  const from = (overrides: Record<string, string>, env: NodeJS.ProcessEnv) => MailSettings.from(InstanceSettings.fromOverrides(overrides, env));
 
   it('take the database override over the environment', () => {
     const settings = from(
