@@ -1,4 +1,4 @@
-import { ConfigOf, LOG_LEVELS, setting } from '@social/platform';
+import { ConfigOf, LOG_LEVELS, observabilitySettings, setting } from '@social/platform';
 
 export const gatewaySettings = {
   PORT: setting.int(1, 65535, 8080),
@@ -19,6 +19,7 @@ export const gatewaySettings = {
   BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 1024 * 1024),
   /** Largest body of a route carrying an editor or video document (contract §1: 5 MiB); lowered at start-up to what NATS's `max_payload` carries. */
   DOCUMENT_BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 5 * 1024 * 1024),
+  ...observabilitySettings(),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewaySettings>;

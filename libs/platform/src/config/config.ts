@@ -86,6 +86,16 @@ export function loadConfig<S extends ConfigSpec>(spec: S, env: NodeJS.ProcessEnv
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
+/** Settings every process (gateway and services) shares for metrics and traces (README, "Operating it"). */
+export function observabilitySettings() {
+  return {
+    /** Port of the Prometheus `/metrics` endpoint, apart from the API and health ports; 0 turns it off. */
+    METRICS_PORT: setting.int(0, 65535, 0),
+    /** OTLP/HTTP collector for traces (e.g. http://otel-collector:4318); unset means no tracing at all. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: setting.optionalUrl(['http', 'https']),
+  };
+}
+
 /** Settings every service shares (contract §9). */
 export const serviceSettings = {
   NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
@@ -93,4 +103,5 @@ export const serviceSettings = {
   LOG_LEVEL: setting.oneOf(LOG_LEVELS, 'info'),
   /** Port of the small HTTP health endpoint for Kubernetes probes; 0 turns it off. */
   HEALTH_PORT: setting.int(0, 65535, 0),
+  ...observabilitySettings(),
 };
