@@ -921,7 +921,7 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
         error_retryable: false,
         delivery: expect.objectContaining({ state: 'rejected', terminal_reason: 'rejected', error_kind: 'auth' }),
       });
-      // Refused while publishing (the PDS said ExpiredToken, renewal was refused): the renewal's own DeliveryError (README "Grant renewal").
+      // Refused while publishing (the PDS said ExpiredToken, renewal was refused): the renewal's own DeliveryError (docs/decisions.md, "Grant renewal").
       expect(rendition.error_code).toBe('provider_auth_rejected');
       expect(await recordsOf(did)).toEqual([]);
       expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('reconnect_required');
