@@ -7,6 +7,7 @@ export * from './database/database.js';
 export * from './rpc/nats-connection.js';
 export * from './rpc/rpc-client.js';
 export * from './service/run-service.js';
+export * from './service/migrate.js';
 export * from './service/tokens.js';
 export * from './service/health.js';
 export * from './service/rpc-problem.filter.js';

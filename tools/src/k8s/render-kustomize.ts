@@ -1,8 +1,9 @@
 /**
  * A small, dependency-light stand-in for `kubectl kustomize`, so manifests can
  * be checked offline. It supports only what k8s/ uses: `resources` (files and
- * directories), `namespace`, `images` and `replicas`. Any other field throws,
- * so the loader can never silently render something kustomize would not.
+ * directories), `components` (their resources), `namespace`, `images`, `replicas`
+ * and inline JSON 6902 `patches` targeted by kind (and name). Any other field
+ * throws, so the loader can never silently render something kustomize would not.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,9 +30,22 @@ interface Kustomization {
   namespace?: string;
   images?: Array<{ name: string; newName?: string; newTag?: string; digest?: string }>;
   replicas?: Array<{ name: string; count: number }>;
+  components?: string[];
+  patches?: Patch[];
 }
 
-const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'images', 'replicas']);
+interface Patch {
+  target?: { kind?: string; name?: string };
+  patch?: string;
+}
+
+interface PatchOperation {
+  op: 'add' | 'replace' | 'remove';
+  path: string;
+  value?: unknown;
+}
+
+const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'images', 'replicas', 'components', 'patches']);
 const SCALABLE = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
 const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume', 'StorageClass', 'PriorityClass']);
 const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
@@ -44,18 +58,23 @@ export function parseYamlFile(path: string): unknown[] {
   }).filter((value) => value != null);
 }
 
-export function renderKustomization(dir: string): Rendered {
+export function renderKustomization(dir: string, expectedKind = 'Kustomization'): Rendered {
   const [kustomization] = parseYamlFile(join(dir, 'kustomization.yaml')) as Kustomization[];
   const unsupported = Object.keys(kustomization).filter((key) => !SUPPORTED.has(key));
   if (unsupported.length > 0) throw new Error(`${dir}: kustomize field(s) not supported by this loader: ${unsupported.join(', ')}`);
+  if ((kustomization.kind ?? 'Kustomization') !== expectedKind) throw new Error(`${dir}: expected kind ${expectedKind}, found ${kustomization.kind}`);
 
   const rendered: Rendered = { objects: [], localConfig: [] };
-  for (const resource of kustomization.resources ?? []) {
-    const path = join(dir, resource);
-    const part = statSync(path).isDirectory() ? renderKustomization(path) : loadResourceFile(path);
+  const add = (part: Rendered) => {
     rendered.objects.push(...part.objects);
     rendered.localConfig.push(...part.localConfig);
+  };
+  for (const resource of kustomization.resources ?? []) {
+    const path = join(dir, resource);
+    add(statSync(path).isDirectory() ? renderKustomization(path) : loadResourceFile(path));
   }
+  // Components come after the resources, before this kustomization's own transformers.
+  for (const component of kustomization.components ?? []) add(renderKustomization(join(dir, component), 'Component'));
 
   rejectDuplicates(dir, rendered.objects);
   if (kustomization.namespace) {
@@ -69,7 +88,43 @@ export function renderKustomization(dir: string): Rendered {
     if (targets.length === 0) throw new Error(`${dir}: replicas: no workload named ${name}`);
     for (const target of targets) (target.spec as { replicas?: number }).replicas = count;
   }
+  for (const patch of kustomization.patches ?? []) applyPatch(dir, rendered.objects, patch);
   return rendered;
+}
+
+/** An inline JSON 6902 patch on every object of the target's kind (and name, taken literally). */
+function applyPatch(dir: string, objects: K8sObject[], { target, patch, ...rest }: Patch): void {
+  const extra = [...Object.keys(rest), ...Object.keys(target ?? {}).filter((key) => key !== 'kind' && key !== 'name')];
+  if (!target?.kind || patch === undefined || extra.length > 0) {
+    throw new Error(`${dir}: only inline JSON 6902 patches with a target kind (and name) are supported${extra.length ? `, not ${extra.join(', ')}` : ''}`);
+  }
+  const operations = parseAllDocuments(patch).map((doc) => doc.toJS() as unknown)[0];
+  if (!Array.isArray(operations)) throw new Error(`${dir}: a patch must be a list of JSON 6902 operations`);
+  const targets = objects.filter((o) => o.kind === target.kind && (target.name === undefined || o.metadata.name === target.name));
+  if (targets.length === 0) throw new Error(`${dir}: patch matches no ${target.kind}${target.name ? ` named ${target.name}` : ''}`);
+  for (const object of targets) for (const operation of operations as PatchOperation[]) applyOperation(dir, object, operation);
+}
+
+function applyOperation(dir: string, object: K8sObject, { op, path, value }: PatchOperation): void {
+  const keys = path.split('/').slice(1).map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const last = keys.pop();
+  let parent: unknown = object;
+  for (const key of keys) parent = (parent as Record<string, unknown> | undefined)?.[key];
+  if (last === undefined || parent === null || typeof parent !== 'object') throw new Error(`${dir}: patch path ${path} not found in ${object.kind}/${object.metadata.name}`);
+  const container = parent as Record<string, unknown>;
+  if (Array.isArray(container) && op === 'add') {
+    container.splice(last === '-' ? container.length : Number(last), 0, value);
+    return;
+  }
+  if (op !== 'add' && !(last in container)) throw new Error(`${dir}: patch path ${path} not found in ${object.kind}/${object.metadata.name}`);
+  if (op === 'remove') {
+    if (Array.isArray(container)) container.splice(Number(last), 1);
+    else delete container[last];
+  } else if (op === 'add' || op === 'replace') {
+    container[last] = value;
+  } else {
+    throw new Error(`${dir}: JSON 6902 op ${String(op)} is not supported`);
+  }
 }
 
 function loadResourceFile(path: string): Rendered {

@@ -17,7 +17,31 @@ export interface ServiceDatabaseOptions {
  * runs twice. `synchronize` is never used.
  */
 export async function openServiceDatabase(options: ServiceDatabaseOptions, logger?: Logger): Promise<DataSource> {
-  const dataSource = new DataSource({
+  const dataSource = serviceDataSource(options);
+  await dataSource.initialize();
+  const applied = await runLockedMigrations(dataSource, options.schema);
+  if (applied.length > 0) logger?.info({ migrations: applied }, 'migrations applied');
+  return dataSource;
+}
+
+/**
+ * Only the migrations (the `migrate` mode of `runService`, e.g. a Kubernetes init
+ * container): applies what is pending under the same lock, closes, and returns
+ * the names applied (none when the schema was already up to date).
+ */
+export async function migrateServiceDatabase(options: ServiceDatabaseOptions): Promise<string[]> {
+  // One connection holds the lock, the other runs the migrations.
+  const dataSource = serviceDataSource({ ...options, poolSize: 2 });
+  await dataSource.initialize();
+  try {
+    return await runLockedMigrations(dataSource, options.schema);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+function serviceDataSource(options: ServiceDatabaseOptions): DataSource {
+  return new DataSource({
     type: 'postgres',
     url: options.url,
     schema: options.schema,
@@ -29,19 +53,20 @@ export async function openServiceDatabase(options: ServiceDatabaseOptions, logge
     // runs in UTC, so casts to date and date arithmetic never depend on the server's zone.
     extra: { max: options.poolSize ?? 10, application_name: options.schema, options: `-c search_path=${options.schema} -c TimeZone=UTC` },
   });
-  await dataSource.initialize();
+}
+
+async function runLockedMigrations(dataSource: DataSource, schema: string): Promise<string[]> {
   const lock = dataSource.createQueryRunner();
   try {
     await lock.connect();
-    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`migrations:${options.schema}`]);
-    await lock.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`migrations:${schema}`]);
+    await lock.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
-    if (applied.length > 0) logger?.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+    return applied.map((migration) => migration.name);
   } finally {
-    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${options.schema}`]).catch(() => undefined);
+    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${schema}`]).catch(() => undefined);
     await lock.release();
   }
-  return dataSource;
 }
 
 class DataSourceCloser implements OnApplicationShutdown {

@@ -15,6 +15,7 @@ import { SizedReplySerializer } from './sized-reply-serializer.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { InstanceSettings } from '../settings/instance-settings.js';
 import { createHealthController, SERVICE_NAME, startHealthServer } from './health.js';
+import { isMigrateCommand, migrateAndExit } from './migrate.js';
 import { RequestContextInterceptor } from './request-context.interceptor.js';
 import { RpcProblemFilter } from './rpc-problem.filter.js';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from './tokens.js';
@@ -53,6 +54,8 @@ export interface ServiceDefinition<S extends ConfigSpec> {
  * check, and a clean stop on SIGTERM.
  */
 export async function runService<S extends ConfigSpec>(definition: ServiceDefinition<S>): Promise<INestMicroservice> {
+  // `main.js migrate` (Kubernetes init container): migrations only, no NATS.
+  if (isMigrateCommand()) return migrateAndExit(definition);
   let config: ConfigOf<S> & BaseServiceConfig;
   try {
     config = loadConfig(definition.settings) as ConfigOf<S> & BaseServiceConfig;
