@@ -96,9 +96,14 @@ export function watchDurableConsumers(metrics: Metrics, nc: NatsConnection, dura
  * with `depth`, the entries due now and not finished (claimed or not).
  */
 export function watchJobQueue(metrics: Metrics, queue: string, dataSource: DataSource, sql: string): void {
-  const depth = metrics.gauge('job_queue_depth', 'Entries of a leased work queue that are due now and not finished (claimed or waiting).', ['queue']);
+  const depth = jobQueueDepthGauge(metrics);
   metrics.onScrape(`job_queue:${queue}`, async () => {
     const [row] = await scrapeQuery<{ depth: number }>(dataSource, sql);
     depth.set({ queue }, Number(row.depth));
   });
+}
+
+/** The one `social_job_queue_depth` gauge, for a collector that reads the depth along with more. */
+export function jobQueueDepthGauge(metrics: Metrics) {
+  return metrics.gauge('job_queue_depth', 'Entries of a leased work queue that are due now and not finished (claimed or waiting).', ['queue']);
 }
