@@ -46,15 +46,16 @@ async function main() {
     recordHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
     app.enableShutdownHooks();
     mountDocs(app, config.PUBLIC_BASE_URL);
-    await app.listen(config.PORT, '0.0.0.0');
-    logger.info({ port: config.PORT }, 'gateway listening');
     const metricsPort = config.METRICS_PORT;
     if (metricsPort > 0) {
       // On a port of its own: /metrics is never served on the API port.
       const server = startMetricsServer(metricsPort, metrics);
       server.port.catch((error: unknown) => logger.error({ err: error, port: metricsPort }, 'metrics endpoint could not listen'));
+      // Hooks are added before listening; closed with the app.
       app.getHttpAdapter().getInstance().addHook('onClose', () => server.close());
     }
+    await app.listen(config.PORT, '0.0.0.0');
+    logger.info({ port: config.PORT }, 'gateway listening');
   } catch (error) {
     logger.fatal({ err: error }, 'could not start');
     process.exit(1);

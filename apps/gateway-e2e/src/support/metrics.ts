@@ -22,11 +22,19 @@ export function parseMetrics(text: string): Sample[] {
     for (const [, key, raw] of (match[2] ?? '').matchAll(new RegExp(LABEL, 'g'))) {
       labels[key] = raw.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
     }
-    const value = Number(match[match.length - 1].replace(/^\+?Inf$/, 'Infinity').replace(/^-Inf$/, '-Infinity'));
-    if (Number.isNaN(value) && match[match.length - 1] !== 'NaN') throw new Error(`not a sample value: ${JSON.stringify(line)}`);
-    samples.push({ name: match[1], labels, value });
+    samples.push({ name: match[1], labels, value: sampleValue(match[match.length - 1], line) });
   }
   return samples;
+}
+
+/** A float as Prometheus reads it (Go's ParseFloat: NaN and ±Inf in any case; prom-client writes `Nan`). */
+function sampleValue(text: string, line: string): number {
+  if (/^nan$/i.test(text)) return NaN;
+  const infinite = /^([+-]?)inf(inity)?$/i.exec(text);
+  if (infinite) return infinite[1] === '-' ? -Infinity : Infinity;
+  const value = Number(text);
+  if (text.trim() === '' || Number.isNaN(value)) throw new Error(`not a sample value: ${JSON.stringify(line)}`);
+  return value;
 }
 
 /** Each app's metrics port, as global setup started the stack. */
