@@ -16,9 +16,12 @@ describe('Metrics', () => {
     const metrics = new Metrics('svc', { defaultMetrics: false });
     const gauge = metrics.gauge('depth', 'Depth.');
     let mode: 'ok' | 'throw' | 'hang' = 'ok';
+    let release = () => undefined as void;
+    let runs = 0;
     metrics.onScrape('depth', async () => {
+      runs += 1;
       if (mode === 'throw') throw new Error('database down');
-      if (mode === 'hang') return new Promise<void>(() => undefined);
+      if (mode === 'hang') return new Promise<void>((resolve) => (release = resolve));
       gauge.set(7);
     });
     expect(await metrics.scrape()).toContain('social_depth{service="svc"} 7');
@@ -31,6 +34,15 @@ describe('Metrics', () => {
     const hung = await metrics.scrape();
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(hung).toContain('social_metrics_collector_failures_total{collector="depth",service="svc"} 2');
+    // Still stuck: not started a second time, counted as failed at once.
+    expect(await metrics.scrape()).toContain('social_metrics_collector_failures_total{collector="depth",service="svc"} 3');
+    expect(runs).toBe(3);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    mode = 'ok';
+    gauge.set(0);
+    expect(await metrics.scrape()).toContain('social_depth{service="svc"} 7');
+    expect(runs).toBe(4);
   });
 
   it('tells a problem for the caller from a fault of the service', () => {

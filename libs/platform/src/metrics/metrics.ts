@@ -12,6 +12,8 @@ const COLLECTOR_TIMEOUT_MS = 1_500;
 interface Collector {
   name: string;
   collect: () => Promise<void>;
+  /** The run that outlived its scrape's time bound (a query stuck on a lost database), if still going. */
+  stillRunning?: Promise<void>;
 }
 
 /**
@@ -20,7 +22,9 @@ interface Collector {
  * asking for the same name share one), and collectors that read state
  * (pool, backlog, lag, queue depth) only when scraped. A collector that fails
  * or is slow never fails the scrape: its gauges keep their last value and
- * `social_metrics_collector_failures_total{collector}` counts it.
+ * `social_metrics_collector_failures_total{collector}` counts it. A collector
+ * still running from an earlier scrape is not started again (scrapes must not
+ * pile queries up on a database that stopped answering).
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -66,12 +70,20 @@ export class Metrics {
   }
 
   private async runCollector(collector: Collector): Promise<void> {
+    if (collector.stillRunning) {
+      this.collectorFailures.inc({ collector: collector.name });
+      return;
+    }
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timed out')), COLLECTOR_TIMEOUT_MS);
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), COLLECTOR_TIMEOUT_MS);
     });
+    const run = collector.collect();
     try {
-      await Promise.race([collector.collect(), timeout]);
+      if ((await Promise.race([run, timeout])) === 'timeout') {
+        this.collectorFailures.inc({ collector: collector.name });
+        collector.stillRunning = run.catch(() => undefined).finally(() => (collector.stillRunning = undefined));
+      }
     } catch {
       this.collectorFailures.inc({ collector: collector.name });
     } finally {
