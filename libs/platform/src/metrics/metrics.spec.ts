@@ -1,4 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { createServer, type Socket } from 'node:net';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { watchOutbox } from './collectors.js';
 import { Problem } from '../problems/problem.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { Metrics } from './metrics.js';
@@ -71,5 +75,39 @@ describe('startMetricsServer', () => {
     expect((await fetch(`${base}/`)).status).toBe(404);
     expect((await fetch(`${base}/metrics/x`)).status).toBe(404);
     expect((await fetch(`${base}/metrics`, { method: 'POST' })).status).toBe(404);
+  });
+});
+
+describe('scrape-time database reads', () => {
+  /** What the collectors use of a DataSource: its pg pool. */
+  const dataSourceOn = (port: number) =>
+    ({ isInitialized: true, driver: { master: new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${port}/none` }) } }) as unknown as DataSource;
+
+  it('answer while PostgreSQL refuses connections or never answers: the failure is counted, the scrape is bounded', async () => {
+    // A port that answers nothing (accepts, then silence) and one where nothing listens.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentPort = (silent.address() as { port: number }).port;
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    try {
+      for (const port of [closedPort, silentPort]) {
+        const metrics = new Metrics('svc', { defaultMetrics: false });
+        const dataSource = dataSourceOn(port);
+        watchOutbox(metrics, dataSource);
+        const started = Date.now();
+        const text = await metrics.scrape();
+        expect(Date.now() - started).toBeLessThan(3_000);
+        expect(text).toContain('social_metrics_collector_failures_total{collector="outbox",service="svc"} 1');
+        expect(text).toContain('# TYPE social_outbox_backlog_events gauge');
+        void (dataSource.driver as unknown as { master: pg.Pool }).master.end().catch(() => undefined);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
