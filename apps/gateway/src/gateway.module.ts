@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { MediaStorage } from '@social/platform';
+import type { MediaStorage, Metrics } from '@social/platform';
 import type { Logger } from 'pino';
 import { ApiTokensController } from './accounts/api-tokens.controller.js';
 import { AuthController } from './accounts/auth.controller.js';
@@ -46,10 +46,10 @@ import { WorkspacesController } from './tenancy/workspaces.controller.js';
 
 @Module({})
 export class GatewayModule {
-  static forRoot(config: GatewayConfig, nats: NatsConnection, logger: Logger, mediaStorage: MediaStorage): DynamicModule {
+  static forRoot(config: GatewayConfig, nats: NatsConnection, logger: Logger, mediaStorage: MediaStorage, metrics?: Metrics): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS)],
+      imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS, metrics)],
       controllers: [
         HealthController,
         AuthController,

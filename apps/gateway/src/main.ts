@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ConfigError, connectNats, createLogger, InstanceSettings, loadConfig, NestPinoLogger, openMediaStorage } from '@social/platform';
+import { ConfigError, connectNats, createLogger, InstanceSettings, loadConfig, Metrics, NestPinoLogger, openMediaStorage, startMetricsServer } from '@social/platform';
 import { gatewaySettings } from './config.js';
 import { mountDocs } from './docs/docs.js';
 import { GatewayModule } from './gateway.module.js';
 import { documentBodyLimit } from './http/body-limits.js';
 import { configureFastify, fastifyOptions } from './http/fastify-options.js';
+import { recordHttpMetrics } from './http/http-metrics.js';
 
 async function main() {
   let config;
@@ -35,14 +36,24 @@ async function main() {
     // Upload and content bytes go between the client and storage here, never over NATS (the media service's settings choose the storage).
     const mediaStorage = await openMediaStorage(settings, nats, logger);
     settings.close();
+    const metrics = new Metrics('gateway');
     const app = await NestFactory.create<NestFastifyApplication>(
-      GatewayModule.forRoot(config, nats, logger, mediaStorage),
+      GatewayModule.forRoot(config, nats, logger, mediaStorage, metrics),
       new FastifyAdapter(fastifyOptions(config)),
       { bodyParser: false, logger: new NestPinoLogger(logger) },
     );
     configureFastify(app.getHttpAdapter().getInstance(), logger, documentLimit.bytes);
+    recordHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
     app.enableShutdownHooks();
     mountDocs(app, config.PUBLIC_BASE_URL);
+    const metricsPort = config.METRICS_PORT;
+    if (metricsPort > 0) {
+      // On a port of its own: /metrics is never served on the API port.
+      const server = startMetricsServer(metricsPort, metrics);
+      server.port.catch((error: unknown) => logger.error({ err: error, port: metricsPort }, 'metrics endpoint could not listen'));
+      // Hooks are added before listening; closed with the app.
+      app.getHttpAdapter().getInstance().addHook('onClose', () => server.close());
+    }
     await app.listen(config.PORT, '0.0.0.0');
     logger.info({ port: config.PORT }, 'gateway listening');
   } catch (error) {

@@ -22,14 +22,22 @@ export interface StackOptions {
   env?: Record<string, string>;
   stdio?: StdioOptions;
   readyTimeoutMs?: number;
+  /** Each app's METRICS_PORT (Prometheus /metrics); an app left out has none. */
+  metricsPorts?: Partial<Record<AppName, number>>;
 }
 
 export interface RunningStack {
   baseUrl: string;
   /** Each app's process id (the benchmark samples the gateway's memory). */
   pids: Partial<Record<AppName, number>>;
+  /** Where each app serves /metrics (as given in the options). */
+  metricsPorts: Partial<Record<AppName, number>>;
   stop(): Promise<void>;
 }
+
+/** `npm start`'s metrics ports: 9460 + the app's index in APPS (the gateway last). */
+export const devMetricsPorts = (): Record<AppName, number> =>
+  Object.fromEntries(APPS.map((app, index) => [app, 9460 + index])) as Record<AppName, number>;
 
 function environmentFor(options: StackOptions): NodeJS.ProcessEnv {
   const baseUrl = options.publicBaseUrl ?? `http://localhost:${options.port}`;
@@ -84,7 +92,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await Promise.all([...processes.values()].map((child) => stopProcess(child)));
   };
   for (const app of APPS) {
-    const child = startProcess(process.execPath, [`apps/${app}/dist/main.js`], { cwd: REPO_ROOT, env, stdio: options.stdio });
+    const metricsPort = options.metricsPorts?.[app];
+    const appEnv = metricsPort ? { ...env, METRICS_PORT: String(metricsPort) } : env;
+    const child = startProcess(process.execPath, [`apps/${app}/dist/main.js`], { cwd: REPO_ROOT, env: appEnv, stdio: options.stdio });
     child.once('exit', (code, signal) => {
       if (code !== 0 && code !== null) process.stderr.write(`${app} exited with code ${code}${signal ? ` (${signal})` : ''}\n`);
     });
@@ -106,5 +116,5 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     throw error;
   }
   const pids = Object.fromEntries([...processes].map(([app, child]) => [app, child.pid]));
-  return { baseUrl, pids, stop };
+  return { baseUrl, pids, metricsPorts: { ...options.metricsPorts }, stop };
 }

@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  devMetricsPorts,
   loadOrCreateSecrets,
   natsAnswers,
   REPO_ROOT,
@@ -66,9 +67,11 @@ async function main() {
     publicBaseUrl,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     env: { SMTP_URL: smtpUrl },
+    metricsPorts: devMetricsPorts(),
   });
   stops.unshift(stack.stop);
-  writeFileSync(join(DATA_DIR, 'stack.json'), JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl, pids: stack.pids }, null, 2));
+  writeFileSync(join(DATA_DIR, 'stack.json'), JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl, pids: stack.pids, metricsPorts: stack.metricsPorts }, null, 2));
+  log(`metrics: ${Object.entries(stack.metricsPorts).map(([app, metricsPort]) => `${app} :${metricsPort}`).join(', ')} (GET /metrics)`);
   log(`ready: ${publicBaseUrl}  (API docs: ${publicBaseUrl}/docs; Ctrl-C stops everything)`);
 }
 

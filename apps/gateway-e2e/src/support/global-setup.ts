@@ -6,6 +6,7 @@
  */
 import {
   adminEnvironment,
+  APPS,
   fakeNetworkEnvironment,
   createTemporaryDatabase,
   deliveryTestEnvironment,
@@ -55,6 +56,8 @@ export default async function globalSetup() {
   const logFile = join(logDir, `stack-${process.pid}.log`);
   const log = openSync(logFile, 'a');
   const port = await freePort();
+  // Every app serves /metrics on a port of its own; the metrics suite scrapes them (E2E_METRICS_PORTS).
+  const metricsPorts = Object.fromEntries(await Promise.all(APPS.map(async (app) => [app, await freePort()] as const)));
   const secrets = generateSecrets();
   // A real SMTP server that keeps every mail; suites read and steer it through E2E_MAIL_URL.
   const mail = await startSmtpSink();
@@ -102,6 +105,7 @@ export default async function globalSetup() {
       ...notificationsTestEnvironment(),
     },
     stdio: ['ignore', log, log],
+    metricsPorts,
   }).catch(async (error: unknown) => {
     await ai.stop();
     await mail.stop();
@@ -113,6 +117,7 @@ export default async function globalSetup() {
     throw new Error(`${String(error)} (app logs: ${logFile})`);
   });
   process.env.E2E_BASE_URL = stack.baseUrl;
+  process.env.E2E_METRICS_PORTS = JSON.stringify(stack.metricsPorts);
   process.env.E2E_NATS_URL_IN_USE = nats.url;
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_LOG_FILE = logFile;

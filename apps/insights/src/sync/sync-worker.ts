@@ -1,5 +1,5 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { ClaimLoop, type LeasedWork, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { ClaimLoop, type LeasedWork, Metrics, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue, watchJobQueue } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { InsightsConfig } from '../config.js';
@@ -25,7 +25,12 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly planner: DailyPlanner,
     @Inject(SERVICE_CONFIG) private readonly config: InsightsConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(Metrics) metrics?: Metrics,
   ) {
+    // Jobs due now, waiting or running (through sync_jobs_due_idx).
+    if (metrics) {
+      watchJobQueue(metrics, 'insights_sync_jobs', dataSource, `SELECT count(*)::int AS depth FROM sync_jobs WHERE state IN ('queued', 'running') AND run_at <= now()`);
+    }
     this.claims = new ClaimLoop(dataSource, {
       channelOf: syncChannel,
       logger,

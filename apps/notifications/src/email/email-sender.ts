@@ -1,6 +1,6 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { AccountsPatterns, ContactList, ListContactsRequest } from '@social/contracts';
-import { ClaimLoop, MailDeliveryError, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
+import { ClaimLoop, MailDeliveryError, Metrics, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue, watchJobQueue } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { NotificationsConfig } from '../config.js';
@@ -50,7 +50,12 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly settings: NotificationsMailSettings,
     @Inject(SERVICE_CONFIG) private readonly config: NotificationsConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(Metrics) metrics?: Metrics,
   ) {
+    // Mail due now, waiting or being sent (through email_deliveries_due_idx).
+    if (metrics) {
+      watchJobQueue(metrics, 'notifications_email', dataSource, `SELECT count(*)::int AS depth FROM email_deliveries WHERE status = 'pending' AND next_attempt_at <= now()`);
+    }
     this.claims = new ClaimLoop(dataSource, {
       channelOf: emailChannel,
       logger,

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import {
   MAX_DELIVERY_ATTEMPTS,
   RENDITION_FAILED_SUBJECT,
@@ -9,7 +9,7 @@ import {
   type RenditionNeedsAttentionEvent,
   type RenditionPublishedEvent,
 } from '@social/contracts';
-import { ClaimLoop, enqueueEvent, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
+import { ClaimLoop, enqueueEvent, Metrics, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -17,6 +17,7 @@ import type { PublishingConfig } from '../config.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import { DeliveryError, type DeliveryFailure, type OutgoingPost, type ProviderAccount, type PublishedPost } from '../providers/social-provider.js';
 import { markReconnectRequired, ProviderAccounts } from '../social-accounts/provider-accounts.js';
+import { type DeliveryOutcome, watchScheduler } from './delivery-metrics.js';
 import { changedRows, deliveryChannel, deriveStatus } from './renditions.js';
 import { errorActionFor, retryDelayMs } from './retry-policy.js';
 
@@ -73,6 +74,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * finished delivery (a slot is free).
    */
   private readonly claims: ClaimLoop<InFlight>;
+  /** Counts what each delivery step ended with (`social_scheduler_delivery_outcomes_total`). */
+  private readonly counted: (outcome: DeliveryOutcome) => void;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -80,7 +83,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly accounts: ProviderAccounts,
     @Inject(SERVICE_CONFIG) private readonly config: PublishingConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(Metrics) metrics?: Metrics,
   ) {
+    this.counted = metrics ? watchScheduler(metrics, dataSource) : () => undefined;
     this.claims = new ClaimLoop<InFlight>(dataSource, {
       channelOf: deliveryChannel,
       logger,
@@ -214,6 +219,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       if (error instanceof DeliveryError) {
         // The network could not be asked for a fresh grant: try again later; nothing was sent, so no attempt is counted.
         this.logger.warn({ err: error, rendition_id: row.id }, 'could not get the account ready for delivery; trying again later');
+        this.counted('deferred');
         await this.dataSource.query(
           `UPDATE renditions SET next_action_at = now() + make_interval(secs => $3::int / 1000.0), lease_owner = '', lease_expires_at = NULL
             WHERE id = $1 AND lease_owner = $2`,
@@ -291,6 +297,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const delay = retryDelayMs(row.round_attempts, this.config.DELIVERY_RETRY_BASE_MS, failure.retryAfterMs);
     if (delay === null) return this.fail(row, attemptId, 'transient', failure, 'retries_exhausted');
     await this.settle(row, {
+      counted: 'retry',
       attempt: { id: attemptId, outcome: 'retry', failure },
       set: `status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'retry',
             error_code = $3, error_kind = 'transient', error_message = $5, error_http_status = $4, error_action = 'retry',
@@ -304,7 +311,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   /** The answer was lost: `ambiguous`, to be reconciled `afterMs` from now. */
   private async markAmbiguous(row: Claimed, attemptId: string | null, failure: DeliveryFailure, afterMs = 0): Promise<void> {
     const at = new Date(Date.now() + afterMs);
-    await this.inTransaction(row, async (db) => {
+    const marked = await this.inTransaction(row, async (db) => {
       if (attemptId) await this.finishAttempt(db, attemptId, 'ambiguous', failure);
       const updated = await changedRows(db, 
         `UPDATE renditions SET delivery_state = 'ambiguous', delivery_recovery_action = 'reconcile',
@@ -317,6 +324,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       );
       if (updated.length === 0) throw new NotOurs();
     });
+    if (marked) this.counted('ambiguous');
   }
 
   /**
@@ -339,6 +347,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       const failures = row.reconcile_failures + 1;
       this.logger.warn({ err: error, rendition_id: row.id, failures }, 'reconciliation could not ask the network');
       if (failures >= MAX_RECONCILE_FAILURES) return this.needsAttention(row);
+      this.counted('deferred');
       const at = new Date(Date.now() + (retryDelayMs(Math.min(failures, 4), this.config.DELIVERY_RETRY_BASE_MS, undefined) ?? 60_000));
       await this.dataSource.query(
         `UPDATE renditions SET reconcile_failures = $3, delivery_next_reconciliation_at = $4, next_action_at = $4, lease_owner = '', lease_expires_at = NULL
@@ -363,7 +372,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async goLive(row: Claimed, attemptId: string | null, published: PublishedPost, reconciled: boolean): Promise<void> {
-    await this.inTransaction(row, async (db, workspaceId) => {
+    const live = await this.inTransaction(row, async (db, workspaceId) => {
       const parts = published.parts.length > 0 ? published.parts : [published];
       const [{ live }]: Array<{ live: number }> = await db.query(
         `WITH r AS (
@@ -401,6 +410,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         external_url: published.externalUrl,
       } satisfies RenditionPublishedEvent);
     });
+    if (live) this.counted('published');
   }
 
   /** Ends the rendition `failed` (rejected, or its attempts spent). */
@@ -413,6 +423,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   ): Promise<void> {
     const action = errorActionFor(kind);
     await this.settle(row, {
+      counted: terminalReason,
       attempt: attemptId ? { id: attemptId, outcome: terminalReason === 'rejected' ? 'rejected' : 'retry', failure } : undefined,
       set: `status = 'failed', delivery_state = 'rejected', delivery_recovery_action = 'none', delivery_terminal_reason = $6,
             error_code = $3, error_kind = $4, error_message = $7, error_http_status = $5, error_action = $8,
@@ -433,6 +444,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const code = 'delivery_outcome_unknown';
     const message = 'The network cannot tell whether the post was created; check the account and retry if it is missing.';
     await this.settle(row, {
+      counted: 'needs_attention',
       set: `status = 'failed', delivery_state = 'manual_resolution', delivery_recovery_action = 'manual_resolution',
             delivery_terminal_reason = 'outcome_unknown', delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL,
             error_code = $3, error_message = $4, error_kind = 'unknown', error_action = 'check_network',
@@ -453,6 +465,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async settle(
     row: Claimed,
     outcome: {
+      counted: DeliveryOutcome;
       attempt?: { id: string; outcome: string; failure: { code: string; message: string; httpStatus: number } };
       set: string;
       params: unknown[];
@@ -463,7 +476,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         | { subject: typeof RENDITION_NEEDS_ATTENTION_SUBJECT; payload: Omit<RenditionNeedsAttentionEvent, keyof RenditionEventBase> };
     },
   ): Promise<void> {
-    await this.inTransaction(row, async (db, workspaceId) => {
+    const settled = await this.inTransaction(row, async (db, workspaceId) => {
       if (outcome.attempt) await this.finishAttempt(db, outcome.attempt.id, outcome.attempt.outcome, outcome.attempt.failure);
       const updated = await changedRows(
         db,
@@ -477,6 +490,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       await deriveStatus(db, row.publication_id, true);
       await enqueueEvent(db, outcome.event.subject, { ...this.eventBase(row, workspaceId), ...outcome.event.payload });
     });
+    if (settled) this.counted(outcome.counted);
   }
 
   /**

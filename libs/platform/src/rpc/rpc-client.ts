@@ -1,6 +1,7 @@
 import { errors, headers as natsHeaders, NatsConnection } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER, RpcRequest } from '@social/contracts';
 import { requestContext } from '../logging/logger.js';
+import type { RpcClientMetrics, RpcClientOutcome } from '../metrics/rpc-metrics.js';
 import { Problem, problems } from '../problems/problem.js';
 
 interface NestReply {
@@ -19,6 +20,8 @@ export class RpcClient {
   constructor(
     private readonly nc: NatsConnection,
     private readonly defaultTimeoutMs: number,
+    /** Latency by pattern and outcome (`rpcClientMetrics`); none in tests and tools. */
+    private readonly metrics?: RpcClientMetrics,
   ) {}
 
   /** `requestId` defaults to the one of the request being served (services asking each other). */
@@ -27,6 +30,8 @@ export class RpcClient {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const h = natsHeaders();
     h.set(REQUEST_ID_HEADER, requestId);
+    const started = performance.now();
+    const done = (outcome: RpcClientOutcome) => this.metrics?.observe(pattern, outcome, (performance.now() - started) / 1000);
     let reply: NestReply;
     try {
       const msg = await this.nc.request(pattern, JSON.stringify({ pattern, data, id: requestId }), {
@@ -35,11 +40,15 @@ export class RpcClient {
       });
       reply = msg.json<NestReply>();
     } catch (error) {
-      throw this.transportProblem(error);
+      const problem = this.transportProblem(error);
+      done(problem.status === 504 ? 'timeout' : problem.status === 503 ? 'unavailable' : 'problem');
+      throw problem;
     }
     if (reply.err !== undefined && reply.err !== null) {
+      done('problem');
       throw Problem.isPayload(reply.err) ? Problem.fromPayload(reply.err) : problems.internal();
     }
+    done('ok');
     return reply.response as T;
   }
 

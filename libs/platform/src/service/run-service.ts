@@ -10,6 +10,10 @@ import { ConfigError, ConfigOf, ConfigSpec, loadConfig } from '../config/config.
 import { DatabaseModule, openServiceDatabase } from '../database/database.js';
 import { ServiceEvents, type EventConsumerDefinition } from '../events/service-events.js';
 import { createLogger, NestPinoLogger } from '../logging/logger.js';
+import { watchDatabasePool, watchDurableConsumers, watchOutbox } from '../metrics/collectors.js';
+import { startMetricsServer } from '../metrics/metrics-server.js';
+import { Metrics } from '../metrics/metrics.js';
+import { rpcClientMetrics } from '../metrics/rpc-metrics.js';
 import { connectNats } from '../rpc/nats-connection.js';
 import { SizedReplySerializer } from './sized-reply-serializer.js';
 import { RpcClient } from '../rpc/rpc-client.js';
@@ -26,6 +30,7 @@ interface BaseServiceConfig {
   DATABASE_URL: string;
   LOG_LEVEL: string;
   HEALTH_PORT: number;
+  METRICS_PORT: number;
 }
 
 export interface ServiceDefinition<S extends ConfigSpec> {
@@ -85,6 +90,11 @@ async function start<S extends ConfigSpec>(
     logger,
   );
   const outbound = await connectNats(config.NATS_URL, `${definition.name}-client`);
+  // Features add their own gauges (scheduler, job queues) by injecting Metrics.
+  const metrics = new Metrics(definition.name);
+  watchDatabasePool(metrics, dataSource);
+  if (definition.outbox) watchOutbox(metrics, dataSource);
+  watchDurableConsumers(metrics, outbound, (definition.eventConsumers ?? []).map((consumer) => consumer.durable));
   const events = new ServiceEvents(definition.name, outbound, logger);
   if (definition.outbox) events.startRelay(dataSource);
   // Closed after Nest has stopped taking messages, so in-flight handlers can still ask other services.
@@ -107,11 +117,12 @@ async function start<S extends ConfigSpec>(
       { provide: SERVICE_CONFIG, useValue: config },
       { provide: SERVICE_LOGGER, useValue: logger },
       { provide: NATS_CONNECTION, useValue: outbound },
-      { provide: RpcClient, useValue: new RpcClient(outbound, 5_000) },
+      { provide: RpcClient, useValue: new RpcClient(outbound, 5_000, rpcClientMetrics(metrics)) },
+      { provide: Metrics, useValue: metrics },
       ...(instanceSettings ? [{ provide: InstanceSettings, useValue: instanceSettings }] : []),
       CloseOnShutdown,
     ],
-    exports: [SERVICE_CONFIG, SERVICE_LOGGER, NATS_CONNECTION, RpcClient, ...(instanceSettings ? [InstanceSettings] : [])],
+    exports: [SERVICE_CONFIG, SERVICE_LOGGER, NATS_CONNECTION, RpcClient, Metrics, ...(instanceSettings ? [InstanceSettings] : [])],
   })
   class ServiceCoreModule {}
 
@@ -146,6 +157,11 @@ async function start<S extends ConfigSpec>(
   await app.listen();
   await events.startConsumers(app, definition.eventConsumers ?? []);
   if (config.HEALTH_PORT > 0) closers.push(startHealthServer(config.HEALTH_PORT, app.unwrap<NatsConnection>(), dataSource));
+  if (config.METRICS_PORT > 0) {
+    const server = startMetricsServer(config.METRICS_PORT, metrics);
+    server.port.catch((error: unknown) => logger.error({ err: error, port: config.METRICS_PORT }, 'metrics endpoint could not listen'));
+    closers.push(server);
+  }
   logger.info({ queue: definition.name }, 'service listening on NATS');
   return app;
 }
