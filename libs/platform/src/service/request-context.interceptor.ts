@@ -4,11 +4,13 @@ import { REQUEST_ID_HEADER } from '@social/contracts';
 import type { Logger } from 'pino';
 import { Observable, tap } from 'rxjs';
 import { requestContext } from '../logging/logger.js';
+import { inRpcServerSpan } from '../tracing/rpc-tracing.js';
 import { SERVICE_LOGGER } from './tokens.js';
 
 /**
  * Runs each handler inside the gateway's request id, so every log line carries
- * it, and logs each handled message at debug level (pattern, outcome, time).
+ * it, and logs each handled message at debug level (pattern, outcome, time);
+ * with tracing on, inside a SERVER span continuing the caller's trace.
  */
 @Injectable()
 export class RequestContextInterceptor implements NestInterceptor {
@@ -31,6 +33,6 @@ export class RequestContextInterceptor implements NestInterceptor {
           .pipe(tap({ complete: () => done('ok'), error: () => done('problem') }))
           .subscribe(subscriber),
       ),
-    );
+    ).pipe(inRpcServerSpan(pattern, nats?.getHeaders?.()));
   }
 }
