@@ -39,3 +39,4 @@ export * from './storage/media-storage.js';
 export * from './storage/nats-object-storage.js';
 export * from './storage/open-media-storage.js';
 export * from './storage/upload-token.js';
+export { recordHttpRoute } from './tracing/tracing.js';

@@ -1,10 +1,13 @@
 import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import type { MsgHdrs } from '@nats-io/transport-node';
+import { healthPattern } from '@social/contracts';
 import { Observable, type OperatorFunction } from 'rxjs';
 import { Problem } from '../problems/problem.js';
 
 // Without a started SDK (tracing.ts) every call below is an @opentelemetry/api no-op.
 const tracer = trace.getTracer('@social/platform');
+
+const HEALTH_SUFFIX = healthPattern('');
 
 /** W3C `traceparent`/`tracestate` travel as NATS message headers, next to the request id. */
 export const natsHeaderSetter: TextMapSetter<MsgHdrs> = {
@@ -60,6 +63,8 @@ export function inRpcClientSpan<T>(pattern: string, headers: MsgHdrs, send: () =
  * from the message headers: the whole subscription runs in its context, so SQL and onward requests nest under it.
  */
 export function inRpcServerSpan<T>(pattern: string, headers: MsgHdrs | undefined): OperatorFunction<T, T> {
+  // Readiness probes ask every service every few seconds: a trace each would bury real traffic.
+  if (pattern.endsWith(HEALTH_SUFFIX)) return (source) => source;
   return (source) =>
     new Observable<T>((subscriber) => {
       const parent = propagation.extract(ROOT_CONTEXT, headers, natsHeaderGetter);

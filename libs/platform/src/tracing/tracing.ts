@@ -1,3 +1,4 @@
+import { context } from '@opentelemetry/api';
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 
@@ -24,6 +25,8 @@ export function tracingServiceName(env: NodeJS.ProcessEnv = process.env, entry =
 }
 
 let running: RunningTracing | undefined;
+/** @opentelemetry/core as the instrumentations load it, once tracing runs. */
+let otelCore: typeof import('@opentelemetry/core') | undefined;
 
 /**
  * Starts OpenTelemetry (traces only: OTLP/HTTP to `${OTEL_EXPORTER_OTLP_ENDPOINT}/v1/traces`, the http and pg
@@ -43,7 +46,8 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): RunningTraci
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
-  const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+  otelCore = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+  const { W3CTraceContextPropagator } = otelCore;
   const serviceName = tracingServiceName(env);
   const sdk = new NodeSDK({
     serviceName,
@@ -66,6 +70,16 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): RunningTraci
   running = { serviceName, shutdown: () => flush(sdk) };
   flushOnSignals(running);
   return running;
+}
+
+/**
+ * Names the current HTTP server span after its route (`GET /media/:id`, attribute http.route) instead of the
+ * bare method: called by the gateway once fastify has matched the route. A no-op without tracing.
+ */
+export function recordHttpRoute(route: string | undefined): void {
+  if (!otelCore || !route) return;
+  const metadata = otelCore.getRPCMetadata(context.active());
+  if (metadata?.type === otelCore.RPCType.HTTP) metadata.route = route;
 }
 
 async function flush(sdk: { shutdown(): Promise<void> }): Promise<void> {
