@@ -5,7 +5,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { firstValueFrom, lastValueFrom, Observable, throwError } from 'rxjs';
 import { Problem } from '../problems/problem.js';
-import { inRpcClientSpan, inRpcServerSpan } from './rpc-tracing.js';
+import { inDurableEventSpan, inRpcClientSpan, inRpcServerSpan } from './rpc-tracing.js';
 
 interface FinishedSpan {
   name: string;
@@ -76,6 +76,19 @@ describe('trace context over NATS headers', () => {
     expect(notFoundClient.status.code).toBe(SpanStatusCode.UNSET);
     expect(errorServer.status).toEqual({ code: SpanStatusCode.ERROR, message: 'boom' });
     expect(errorClient.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('a durable event is handled in a CONSUMER span of its own trace, even inside another span', async () => {
+    finished.length = 0;
+    await inRpcClientSpan('elsewhere', natsHeaders(), () =>
+      inDurableEventSpan('durable.accounts.organization.deleted', 'event-1', async () => trace.getTracer('spec').startSpan('pg.query').end()),
+    );
+    const [query, consumer, elsewhere] = finished;
+    expect(consumer).toMatchObject({ name: 'process durable.accounts.organization.deleted', kind: SpanKind.CONSUMER });
+    expect(consumer.attributes).toMatchObject({ 'messaging.message.id': 'event-1', 'messaging.operation.type': 'process' });
+    expect(consumer.parentSpanContext).toBeUndefined();
+    expect(consumer.spanContext().traceId).not.toBe(elsewhere.spanContext().traceId);
+    expect(query.parentSpanContext?.spanId).toBe(consumer.spanContext().spanId);
   });
 
   it('readiness health checks are not traced', async () => {

@@ -45,17 +45,30 @@ export function recordOutcome(span: Span, error: unknown): void {
 
 /** One NATS request as a CLIENT span (`send <pattern>`) whose context leaves in `headers`. */
 export function inRpcClientSpan<T>(pattern: string, headers: MsgHdrs, send: () => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(`send ${pattern}`, { kind: SpanKind.CLIENT, attributes: messagingAttributes(pattern, 'send') }, async (span) => {
+  return tracer.startActiveSpan(`send ${pattern}`, { kind: SpanKind.CLIENT, attributes: messagingAttributes(pattern, 'send') }, (span) => {
     propagation.inject(context.active(), headers, natsHeaderSetter);
-    try {
-      return await send();
-    } catch (error) {
-      recordOutcome(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
+    return settled(span, send);
   });
+}
+
+/**
+ * One durable event handled by a consumer, as a CONSUMER span (`process <subject>`) its SQL and requests nest
+ * under. A trace of its own: the outbox row does not carry the producer's context.
+ */
+export function inDurableEventSpan<T>(subject: string, eventId: string, handle: () => Promise<T>): Promise<T> {
+  const attributes = { ...messagingAttributes(subject, 'process'), 'messaging.message.id': eventId };
+  return tracer.startActiveSpan(`process ${subject}`, { kind: SpanKind.CONSUMER, root: true, attributes }, (span) => settled(span, handle));
+}
+
+async function settled<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    recordOutcome(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /**
