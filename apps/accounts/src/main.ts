@@ -1,3 +1,4 @@
+import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg as they load
 import { ACCOUNTS_SERVICE } from '@social/contracts';
 import { ApiTokenEntity } from './api-tokens/api-token.entity.js';
 import { runService } from '@social/platform';

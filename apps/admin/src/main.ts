@@ -1,3 +1,4 @@
+import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg as they load
 import { ADMIN_SERVICE } from '@social/contracts';
 import { runService } from '@social/platform';
 import { AdminModule } from './admin.module.js';

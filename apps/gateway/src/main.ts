@@ -1,3 +1,4 @@
+import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg as they load
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';

@@ -1,3 +1,4 @@
+import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg as they load
 import { MEDIA_SERVICE, ORGANIZATION_DELETED_SUBJECT, PROJECT_ASSET_DELETED_SUBJECT } from '@social/contracts';
 import { AccessModule, runService } from '@social/platform';
 import { mediaSettings } from './config.js';

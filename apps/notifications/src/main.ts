@@ -1,3 +1,4 @@
+import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg as they load
 import {
   ACCOUNT_NEEDS_ATTENTION_SUBJECT,
   NOTIFICATIONS_SERVICE,

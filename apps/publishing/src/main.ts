@@ -1,3 +1,4 @@
+import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg as they load
 import { ORGANIZATION_DELETED_SUBJECT, PUBLISHING_SERVICE } from '@social/contracts';
 import { AccessModule, runService } from '@social/platform';
 import { publishingSettings } from './config.js';

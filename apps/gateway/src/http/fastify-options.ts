@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { recordHttpRoute } from '@social/platform';
 import { sendProblem, toProblem } from './problem-response.js';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
@@ -59,6 +60,7 @@ export function configureFastify(fastify: FastifyInstance, logger: Logger, docum
   fastify.addContentTypeParser(RAW_UPLOAD_CONTENT_TYPE, (_request, payload, done) => done(null, payload));
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    recordHttpRoute(request.routeOptions.url);
     if (request.routeOptions.url === UPLOAD_CONTENT_ROUTE && request.method === 'PUT') request.headers['content-type'] = RAW_UPLOAD_CONTENT_TYPE;
     done();
   });

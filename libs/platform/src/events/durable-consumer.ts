@@ -2,6 +2,7 @@ import { AckPolicy, ConsumerConfig, ConsumerMessages, DeliverPolicy, jetstream, 
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { ensureEventStream, EVENT_STREAM } from './event-stream.js';
+import { inDurableEventSpan } from '../tracing/rpc-tracing.js';
 
 export interface DurableConsumerOptions {
   /**
@@ -76,7 +77,7 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
     const progress = setInterval(() => msg.working(), ackWaitMs / 3);
     try {
       const eventId = msg.headers?.get('Nats-Msg-Id') || `stream-${msg.seq}`;
-      await options.handle(msg.subject, payload, { eventId, seq: msg.seq });
+      await inDurableEventSpan(msg.subject, eventId, () => options.handle(msg.subject, payload, { eventId, seq: msg.seq }));
     } catch (error) {
       const delivery = msg.info.deliveryCount;
       const delay = Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (delivery - 1));

@@ -3,6 +3,7 @@ import { REQUEST_ID_HEADER, RpcRequest } from '@social/contracts';
 import { requestContext } from '../logging/logger.js';
 import type { RpcClientMetrics, RpcClientOutcome } from '../metrics/rpc-metrics.js';
 import { Problem, problems } from '../problems/problem.js';
+import { inRpcClientSpan } from '../tracing/rpc-tracing.js';
 
 interface NestReply {
   response?: unknown;
@@ -25,10 +26,15 @@ export class RpcClient {
   ) {}
 
   /** `requestId` defaults to the one of the request being served (services asking each other). */
-  async send<T>(pattern: string, data: RpcRequest | object, options: { requestId?: string; timeoutMs?: number } = {}): Promise<T> {
+  send<T>(pattern: string, data: RpcRequest | object, options: { requestId?: string; timeoutMs?: number } = {}): Promise<T> {
+    const h = natsHeaders();
+    // A CLIENT span around the request; its traceparent rides in the headers.
+    return inRpcClientSpan(pattern, h, () => this.request<T>(pattern, data, h, options));
+  }
+
+  private async request<T>(pattern: string, data: RpcRequest | object, h: ReturnType<typeof natsHeaders>, options: { requestId?: string; timeoutMs?: number }): Promise<T> {
     const requestId = options.requestId ?? requestContext.getStore()?.requestId ?? 'internal';
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-    const h = natsHeaders();
     h.set(REQUEST_ID_HEADER, requestId);
     const started = performance.now();
     const done = (outcome: RpcClientOutcome) => this.metrics?.observe(pattern, outcome, (performance.now() - started) / 1000);

@@ -6,12 +6,14 @@ import { Observable, tap } from 'rxjs';
 import { requestContext } from '../logging/logger.js';
 import { Metrics } from '../metrics/metrics.js';
 import { rpcServerMetrics, rpcServerOutcome, type RpcServerOutcome } from '../metrics/rpc-metrics.js';
+import { inRpcServerSpan } from '../tracing/rpc-tracing.js';
 import { SERVICE_LOGGER } from './tokens.js';
 
 /**
  * Runs each handler inside the gateway's request id, so every log line carries
- * it, logs each handled message at debug level (pattern, outcome, time) and
- * times it by pattern and outcome.
+ * it, logs each handled message at debug level (pattern, outcome, time),
+ * times it by pattern and outcome and, with tracing on, runs it inside a
+ * SERVER span continuing the caller's trace.
  */
 @Injectable()
 export class RequestContextInterceptor implements NestInterceptor {
@@ -41,6 +43,6 @@ export class RequestContextInterceptor implements NestInterceptor {
           .pipe(tap({ complete: () => done('ok'), error: (error: unknown) => done(rpcServerOutcome(error)) }))
           .subscribe(subscriber),
       ),
-    );
+    ).pipe(inRpcServerSpan(pattern, nats?.getHeaders?.()));
   }
 }
