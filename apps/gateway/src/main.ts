@@ -7,6 +7,7 @@ import { mountDocs } from './docs/docs.js';
 import { GatewayModule } from './gateway.module.js';
 import { documentBodyLimit } from './http/body-limits.js';
 import { configureFastify, fastifyOptions } from './http/fastify-options.js';
+import { closeGatewayOnSignals } from './http/graceful-close.js';
 
 async function main() {
   let config;
@@ -41,7 +42,7 @@ async function main() {
       { bodyParser: false, logger: new NestPinoLogger(logger) },
     );
     configureFastify(app.getHttpAdapter().getInstance(), logger, documentLimit.bytes);
-    app.enableShutdownHooks();
+    closeGatewayOnSignals(app, { logger, graceMs: config.SHUTDOWN_GRACE_MS });
     mountDocs(app, config.PUBLIC_BASE_URL);
     await app.listen(config.PORT, '0.0.0.0');
     logger.info({ port: config.PORT }, 'gateway listening');
