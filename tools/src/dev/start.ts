@@ -66,6 +66,8 @@ async function main() {
     publicBaseUrl,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     env: { SMTP_URL: smtpUrl },
+    // An app that crashes is started again (with backoff) and said so here, instead of staying down behind a 503 /ready.
+    restartOnCrash: true,
   });
   stops.unshift(stack.stop);
   writeFileSync(join(DATA_DIR, 'stack.json'), JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl, pids: stack.pids }, null, 2));
