@@ -27,7 +27,7 @@ export class DrainingNatsServer extends ServerNats {
     return this.pending;
   }
 
-  override getMessageHandler(channel: string): Function {
+  override getMessageHandler(channel: string): (error: unknown, message: Msg) => Promise<unknown> {
     const handle = super.getMessageHandler(channel) as (error: unknown, message: Msg) => Promise<unknown>;
     return async (error: unknown, message: Msg) => {
       const end = this.begin();

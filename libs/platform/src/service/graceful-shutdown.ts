@@ -18,9 +18,11 @@ export function closeGracefullyOnSignals(close: () => Promise<unknown>, options:
   const { logger, graceMs } = options;
   let closing = false;
   const onSignal = (signal: NodeJS.Signals) => {
+    // Already closing: e.g. Ctrl-C reaches the dev runner's children directly and again as the runner's SIGTERM.
+    // The budget still bounds the shutdown.
     if (closing) {
-      logger.warn({ signal }, 'second signal while shutting down: exiting now');
-      process.exit(1);
+      logger.info({ signal }, 'already shutting down');
+      return;
     }
     closing = true;
     const startedAt = Date.now();
