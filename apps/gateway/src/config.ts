@@ -1,4 +1,4 @@
-import { ConfigOf, LOG_LEVELS, observabilitySettings, setting } from '@social/platform';
+import { ConfigOf, LOG_LEVELS, observabilitySettings, setting, shutdownSettings } from '@social/platform';
 
 export const gatewaySettings = {
   PORT: setting.int(1, 65535, 8080),
@@ -20,6 +20,7 @@ export const gatewaySettings = {
   /** Largest body of a route carrying an editor or video document (contract §1: 5 MiB); lowered at start-up to what NATS's `max_payload` carries. */
   DOCUMENT_BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 5 * 1024 * 1024),
   ...observabilitySettings(),
+  ...shutdownSettings(),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewaySettings>;

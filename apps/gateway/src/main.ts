@@ -8,6 +8,7 @@ import { mountDocs } from './docs/docs.js';
 import { GatewayModule } from './gateway.module.js';
 import { documentBodyLimit } from './http/body-limits.js';
 import { configureFastify, fastifyOptions } from './http/fastify-options.js';
+import { closeGatewayOnSignals } from './http/graceful-close.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
 
 async function main() {
@@ -45,7 +46,7 @@ async function main() {
     );
     configureFastify(app.getHttpAdapter().getInstance(), logger, documentLimit.bytes);
     recordHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
-    app.enableShutdownHooks();
+    closeGatewayOnSignals(app, { logger, graceMs: config.SHUTDOWN_GRACE_MS });
     mountDocs(app, config.PUBLIC_BASE_URL);
     const metricsPort = config.METRICS_PORT;
     if (metricsPort > 0) {

@@ -10,6 +10,8 @@ export * from './service/run-service.js';
 export * from './service/migrate.js';
 export * from './service/tokens.js';
 export * from './service/health.js';
+export * from './service/graceful-shutdown.js';
+export * from './service/draining-nats-server.js';
 export * from './service/rpc-problem.filter.js';
 export * from './service/request-context.interceptor.js';
 export * from './rate-limit/rate-limiter.js';

@@ -11,3 +11,4 @@ export * from './fake-network-kit.js';
 export * from './fake-mastodon.js';
 export * from './fake-bluesky.js';
 export * from './fake-s3.js';
+export * from './supervisor.js';

@@ -3,6 +3,7 @@ import { BACKEND_SERVICES } from '@social/contracts';
 import { fileURLToPath } from 'node:url';
 import type { StackSecrets } from './keys.js';
 import { startProcess, stopProcess, StopWaiting, waitFor } from './processes.js';
+import { RestartPolicy, Supervisor } from './supervisor.js';
 
 /** Repository root, from libs/testing/dist/stack.js. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -24,6 +25,11 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   /** Each app's METRICS_PORT (Prometheus /metrics); an app left out has none. */
   metricsPorts?: Partial<Record<AppName, number>>;
+  /**
+   * Keep every app running (the dev runner): once the stack is up, an app that exits on its own is restarted
+   * with backoff, said through `log` (default: `[start] …` on stdout). Off for the e2e suites, which stop replicas on purpose.
+   */
+  restartOnCrash?: boolean | { log?: (line: string) => void; policy?: RestartPolicy };
 }
 
 export interface RunningStack {
@@ -88,18 +94,20 @@ export const notificationsTestEnvironment = (): Record<string, string> => ({
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const env = environmentFor(options);
   const processes = new Map<AppName, ChildProcess>();
+  const supervisors: Supervisor[] = [];
   const stop = async () => {
-    await Promise.all([...processes.values()].map((child) => stopProcess(child)));
+    await Promise.all([...supervisors.map((supervisor) => supervisor.stop()), ...[...processes.values()].map((child) => stopProcess(child))]);
   };
-  for (const app of APPS) {
+  const spawn = (app: AppName) => {
     const metricsPort = options.metricsPorts?.[app];
     const appEnv = metricsPort ? { ...env, METRICS_PORT: String(metricsPort) } : env;
     const child = startProcess(process.execPath, [`apps/${app}/dist/main.js`], { cwd: REPO_ROOT, env: appEnv, stdio: options.stdio });
     child.once('exit', (code, signal) => {
       if (code !== 0 && code !== null) process.stderr.write(`${app} exited with code ${code}${signal ? ` (${signal})` : ''}\n`);
     });
-    processes.set(app, child);
-  }
+    return child;
+  };
+  for (const app of APPS) processes.set(app, spawn(app));
   const baseUrl = `http://127.0.0.1:${options.port}`;
   try {
     await waitFor(
@@ -115,6 +123,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await stop();
     throw error;
   }
-  const pids = Object.fromEntries([...processes].map(([app, child]) => [app, child.pid]));
+  const pids: RunningStack['pids'] = Object.fromEntries([...processes].map(([app, child]) => [app, child.pid]));
+  if (options.restartOnCrash) {
+    const { log = (line: string) => process.stdout.write(`[start] ${line}\n`), policy } = options.restartOnCrash === true ? {} : options.restartOnCrash;
+    for (const [app, child] of processes) {
+      const isBack = async () => (await fetch(`${baseUrl}/ready`)).status === 200;
+      supervisors.push(new Supervisor(child, { name: app, spawn: () => spawn(app), log, isBack, policy, onSpawn: (next) => (pids[app] = next.pid) }));
+    }
+    processes.clear();
+  }
   return { baseUrl, pids, metricsPorts: { ...options.metricsPorts }, stop };
 }

@@ -68,6 +68,8 @@ async function main() {
     logLevel: process.env.LOG_LEVEL ?? 'info',
     env: { SMTP_URL: smtpUrl },
     metricsPorts: devMetricsPorts(),
+    // An app that crashes is started again (with backoff) and said so here, instead of staying down behind a 503 /ready.
+    restartOnCrash: true,
   });
   stops.unshift(stack.stop);
   writeFileSync(join(DATA_DIR, 'stack.json'), JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl, pids: stack.pids, metricsPorts: stack.metricsPorts }, null, 2));

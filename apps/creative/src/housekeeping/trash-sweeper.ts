@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -15,7 +15,7 @@ const SWEEP_BATCH = 100;
  * sweep either waits for it (then 404) or wins (the row no longer qualifies).
  */
 @Injectable()
-export class TrashSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TrashSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
 
@@ -35,7 +35,8 @@ export class TrashSweeper implements OnApplicationBootstrap, OnApplicationShutdo
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  // Before the shutdown hooks close the DataSource: a pass in progress finishes first.
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
   }

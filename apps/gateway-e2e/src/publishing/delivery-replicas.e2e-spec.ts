@@ -85,6 +85,8 @@ describe('publishing: a replica killed mid-delivery (contract §4: each renditio
       20_000,
     );
     await replica.stop();
+    // It stopped on its own (graceful shutdown), not through stop()'s SIGKILL after 5 s.
+    expect([replica.child.exitCode, replica.child.signalCode]).toEqual([0, null]);
     // What it held went live through its own hands: one attempt each, no interruption, no reconciliation.
     const { rows } = await db.query(
       `SELECT r.status, r.delivery_state, r.delivery_current_attempt_number AS attempts,

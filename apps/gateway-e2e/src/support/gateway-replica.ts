@@ -1,7 +1,9 @@
 import { freePort, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
+import type { ChildProcess } from 'node:child_process';
 
 export interface GatewayReplica {
   baseUrl: string;
+  child: ChildProcess;
   /** What the process logged so far (stdout and stderr), when started with `captureLogs`. */
   logs(): string;
   stop(): Promise<void>;
@@ -45,5 +47,5 @@ export async function startGatewayReplica(options: GatewayReplicaOptions = {}): 
     await stopProcess(child);
     throw error;
   }
-  return { baseUrl, logs: () => output, stop: () => stopProcess(child) };
+  return { baseUrl, child, logs: () => output, stop: () => stopProcess(child) };
 }

@@ -3,6 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 
 export interface ServiceReplica {
   child: ChildProcess;
+  /** What the process logged so far (stdout and stderr), when started with `captureLogs`. */
+  logs(): string;
   stop(): Promise<void>;
 }
 
@@ -11,11 +13,15 @@ export interface ServiceReplica {
  * it answers requests, consumes events and runs its own background work. `env` adds to its environment (the
  * service's test tuning, fake network origins, …). Resolves once its health endpoint answers 200.
  */
-export async function startServiceReplica(app: string, env: Record<string, string | undefined> = {}): Promise<ServiceReplica> {
+export async function startServiceReplica(
+  app: string,
+  env: Record<string, string | undefined> = {},
+  options: { captureLogs?: boolean } = {},
+): Promise<ServiceReplica> {
   const healthPort = await freePort();
   const child = startProcess(process.execPath, [`apps/${app}/dist/main.js`], {
     cwd: REPO_ROOT,
-    stdio: 'ignore',
+    stdio: options.captureLogs ? 'pipe' : 'ignore',
     env: {
       PATH: process.env.PATH,
       NATS_URL: process.env.E2E_NATS_URL_IN_USE,
@@ -26,11 +32,14 @@ export async function startServiceReplica(app: string, env: Record<string, strin
       ...env,
     },
   });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
     await waitFor(`a second ${app} replica`, async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);
   } catch (error) {
     await stopProcess(child);
     throw error;
   }
-  return { child, stop: () => stopProcess(child) };
+  return { child, logs: () => output, stop: () => stopProcess(child) };
 }

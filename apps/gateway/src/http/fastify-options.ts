@@ -30,6 +30,8 @@ export function fastifyOptions(config: GatewayConfig) {
   return {
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY === 'true',
+    // While closing on SIGTERM a request on a kept-alive connection is still answered (with Connection: close), not 503'd.
+    return503OnClosing: false,
     // Every route also answers under /api/v1 (contract §1); the schema documents live only there.
     rewriteUrl: (req: { url?: string }) => {
       const url = req.url ?? '/';

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { type MediaStorage, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -18,7 +18,7 @@ export const EXPIRED_SESSION_GRACE = '24 hours';
  * rows are marked only after their objects are deleted.
  */
 @Injectable()
-export class SessionSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SessionSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
 
@@ -39,7 +39,8 @@ export class SessionSweeper implements OnApplicationBootstrap, OnApplicationShut
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  // Before the shutdown hooks close the DataSource: a pass in progress finishes first.
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
   }

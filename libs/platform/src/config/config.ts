@@ -96,6 +96,14 @@ export function observabilitySettings() {
   };
 }
 
+/** How a process stops on SIGTERM (see README, "Restarts and graceful shutdown"). */
+export function shutdownSettings() {
+  return {
+    /** Budget for finishing work in progress on SIGTERM; past it the process exits 1. Below Kubernetes' 30 s grace period. */
+    SHUTDOWN_GRACE_MS: setting.int(100, 600_000, 20_000),
+  };
+}
+
 /** Settings every service shares (contract §9). */
 export const serviceSettings = {
   NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
@@ -104,4 +112,5 @@ export const serviceSettings = {
   /** Port of the small HTTP health endpoint for Kubernetes probes; 0 turns it off. */
   HEALTH_PORT: setting.int(0, 65535, 0),
   ...observabilitySettings(),
+  ...shutdownSettings(),
 };

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { BeforeApplicationShutdown, DynamicModule, Global, INestMicroservice, Module, OnApplicationShutdown, Type } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
-import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { healthPattern } from '@social/contracts';
 import type { Logger } from 'pino';
@@ -16,6 +16,8 @@ import { Metrics } from '../metrics/metrics.js';
 import { rpcClientMetrics } from '../metrics/rpc-metrics.js';
 import { connectNats } from '../rpc/nats-connection.js';
 import { SizedReplySerializer } from './sized-reply-serializer.js';
+import { DrainingNatsServer } from './draining-nats-server.js';
+import { closeGracefullyOnSignals } from './graceful-shutdown.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { InstanceSettings } from '../settings/instance-settings.js';
 import { createHealthController, SERVICE_NAME, startHealthServer } from './health.js';
@@ -31,6 +33,7 @@ interface BaseServiceConfig {
   LOG_LEVEL: string;
   HEALTH_PORT: number;
   METRICS_PORT: number;
+  SHUTDOWN_GRACE_MS: number;
 }
 
 export interface ServiceDefinition<S extends ConfigSpec> {
@@ -140,20 +143,21 @@ async function start<S extends ConfigSpec>(
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(
     ServiceRootModule,
     {
-      transport: Transport.NATS,
-      options: {
+      // Nest's NATS transport, except that closing answers every request taken first (see DrainingNatsServer).
+      strategy: new DrainingNatsServer({
         servers: [config.NATS_URL],
         queue: definition.name,
         name: definition.name,
         maxReconnectAttempts: -1,
         // A reply over the server's max_payload is a 500 at once, not a 504 after the caller's timeout.
         serializer: new SizedReplySerializer(() => outbound.info?.max_payload, logger),
-      },
+      }),
       logger: new NestPinoLogger(logger),
       bufferLogs: false,
     },
   );
-  app.enableShutdownHooks();
+  // SIGTERM: requests taken are answered, then consumers, workers and the relay finish (beforeApplicationShutdown), then NATS and the database close.
+  closeGracefullyOnSignals(() => app.close(), { logger, graceMs: config.SHUTDOWN_GRACE_MS });
   await app.listen();
   await events.startConsumers(app, definition.eventConsumers ?? []);
   if (config.HEALTH_PORT > 0) closers.push(startHealthServer(config.HEALTH_PORT, app.unwrap<NatsConnection>(), dataSource));
