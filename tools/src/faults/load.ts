@@ -1,0 +1,136 @@
+/**
+ * A steady stream of E15 writes (`POST /publications`), each logical write with its own Idempotency-Key,
+ * retried with the SAME key and body on network errors, 5xx, 429 and 409 `idempotency_in_flight` until it is
+ * acknowledged (2xx) or gives up. Every attempt is recorded.
+ */
+import { randomUUID } from 'node:crypto';
+
+export interface Attempt {
+  key: string;
+  startedAt: number;
+  endedAt: number;
+  /** HTTP status; 0 when the request failed without an answer (refused, reset, aborted). */
+  status: number;
+  /** Problem code or network error, for failures. */
+  detail?: string;
+}
+
+export interface LogicalWrite {
+  key: string;
+  body: PublicationDraft;
+  /** The acknowledged publication's id; undefined when the write gave up (or was refused with a 4xx). */
+  id?: string;
+  attempts: number;
+  /** A 4xx other than 409 in-flight / 429: the platform refused the write itself (a bug under faults). */
+  refused?: string;
+}
+
+export interface PublicationDraft {
+  workspace_id: string;
+  content_profile: 'thread';
+  title: string;
+  source_text: string;
+}
+
+export interface LoadOptions {
+  baseUrl: string;
+  token: string;
+  workspaceId: string;
+  /** Concurrent writers; each paces itself to `ratePerSecond / clients`. */
+  clients: number;
+  ratePerSecond: number;
+  /** A logical write not acknowledged after this long is given up (and counted). */
+  giveUpMs: number;
+  /** Client-side abort of one attempt, far past the gateway's timeout: a true hang still ends the run. */
+  attemptAbortMs: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Status codes the client retries with the same key (the request may or may not have happened). */
+function retryable(status: number, code: string | undefined): boolean {
+  return status === 0 || status >= 500 || status === 429 || (status === 409 && code === 'idempotency_in_flight');
+}
+
+export class WriteLoad {
+  readonly attempts: Attempt[] = [];
+  readonly writes: LogicalWrite[] = [];
+  private running = false;
+  private loops: Promise<void>[] = [];
+
+  constructor(private readonly options: LoadOptions) {}
+
+  start(): void {
+    this.running = true;
+    const interval = (1000 * this.options.clients) / this.options.ratePerSecond;
+    this.loops = Array.from({ length: this.options.clients }, async (_, client) => {
+      await sleep((interval / this.options.clients) * client);
+      while (this.running) {
+        const started = Date.now();
+        await this.write();
+        await sleep(Math.max(0, interval - (Date.now() - started)));
+      }
+    });
+  }
+
+  /** Stops starting new writes and waits for the ones in progress to be acknowledged or given up. */
+  async drain(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.loops);
+  }
+
+  private async write(): Promise<void> {
+    const key = `fault-${randomUUID()}`;
+    const body: PublicationDraft = {
+      workspace_id: this.options.workspaceId,
+      content_profile: 'thread',
+      // The key in the title: the database check counts rows per key.
+      title: key,
+      source_text: 'A write under a fault: it must exist exactly once once acknowledged.',
+    };
+    const write: LogicalWrite = { key, body, attempts: 0 };
+    this.writes.push(write);
+    const deadline = Date.now() + this.options.giveUpMs;
+    let backoff = 100;
+    while (Date.now() < deadline) {
+      write.attempts++;
+      const answer = await this.post(key, body);
+      if (answer.status >= 200 && answer.status < 300) {
+        write.id = answer.id;
+        return;
+      }
+      if (!retryable(answer.status, answer.code)) {
+        write.refused = `${answer.status} ${answer.code ?? ''}`.trim();
+        return;
+      }
+      await sleep(backoff);
+      backoff = Math.min(backoff * 2, 1_000);
+    }
+  }
+
+  /** One attempt, recorded. */
+  async post(key: string, body: PublicationDraft, record = true): Promise<{ status: number; code?: string; id?: string; replayed: boolean }> {
+    const startedAt = Date.now();
+    let status = 0;
+    let code: string | undefined;
+    let id: string | undefined;
+    let replayed = false;
+    try {
+      const res = await fetch(`${this.options.baseUrl}/publications`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${this.options.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.attemptAbortMs),
+      });
+      status = res.status;
+      replayed = res.headers.get('idempotent-replayed') === 'true';
+      const answer = (await res.json().catch(() => undefined)) as { id?: string; code?: string } | undefined;
+      id = answer?.id;
+      code = answer?.code;
+    } catch (error) {
+      code = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.name) : String(error);
+    }
+    if (record) this.attempts.push({ key, startedAt, endedAt: Date.now(), status, detail: code });
+    return { status, code, id, replayed };
+  }
+}
