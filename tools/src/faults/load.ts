@@ -36,9 +36,10 @@ export interface LoadOptions {
   baseUrl: string;
   token: string;
   workspaceId: string;
-  /** Concurrent writers; each paces itself to `ratePerSecond / clients`. */
-  clients: number;
+  /** New logical writes per second. */
   ratePerSecond: number;
+  /** Logical writes in progress at most (a write waiting for its retries counts). */
+  maxInFlight: number;
   /** A logical write not acknowledged after this long is given up (and counted). */
   giveUpMs: number;
   /** Client-side abort of one attempt, far past the gateway's timeout: a true hang still ends the run. */
@@ -56,27 +57,43 @@ export class WriteLoad {
   readonly attempts: Attempt[] = [];
   readonly writes: LogicalWrite[] = [];
   private running = false;
-  private loops: Promise<void>[] = [];
+  private loop: Promise<void> = Promise.resolve();
+  private readonly extra: Promise<void>[] = [];
 
   constructor(private readonly options: LoadOptions) {}
 
+  /**
+   * Open loop: a new logical write starts every 1/rate s whatever the others are doing (a slow platform
+   * gets more writes in flight, as from real clients), up to `maxInFlight` at once.
+   */
   start(): void {
     this.running = true;
-    const interval = (1000 * this.options.clients) / this.options.ratePerSecond;
-    this.loops = Array.from({ length: this.options.clients }, async (_, client) => {
-      await sleep((interval / this.options.clients) * client);
+    const interval = 1000 / this.options.ratePerSecond;
+    this.loop = (async () => {
+      const inFlight = new Set<Promise<void>>();
+      let next = Date.now();
       while (this.running) {
-        const started = Date.now();
-        await this.write();
-        await sleep(Math.max(0, interval - (Date.now() - started)));
+        if (inFlight.size < this.options.maxInFlight) {
+          const write = this.write().finally(() => inFlight.delete(write));
+          inFlight.add(write);
+        }
+        next += interval;
+        await sleep(Math.max(0, next - Date.now()));
       }
-    });
+      await Promise.all(inFlight);
+    })();
+  }
+
+  /** Starts `count` more logical writes at once (so a fault lands while writes are in progress). */
+  burst(count: number): void {
+    this.extra.push(...Array.from({ length: count }, () => this.write()));
   }
 
   /** Stops starting new writes and waits for the ones in progress to be acknowledged or given up. */
   async drain(): Promise<void> {
     this.running = false;
-    await Promise.all(this.loops);
+    await this.loop;
+    await Promise.all(this.extra);
   }
 
   private async write(): Promise<void> {

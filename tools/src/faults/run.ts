@@ -12,7 +12,7 @@ import { Attempt, WriteLoad, type LogicalWrite } from './load.js';
 const RPC_TIMEOUT_MS = 5_000;
 /** An attempt longer than the gateway's timeout plus this is a hang. */
 const HANG_MARGIN_MS = 2_000;
-const CLIENTS = 4;
+const MAX_IN_FLIGHT = 200;
 const RATE_PER_SECOND = 20;
 /** Writes that succeed in a row, after the last failure, for the platform to count as recovered. */
 const STEADY_SUCCESSES = 5;
@@ -22,6 +22,8 @@ const RECOVERY_LIMIT_MS = 60_000;
 const GIVE_UP_MS = 60_000;
 const PAUSE_MS = 8_000;
 const OUTAGE_MS = 3_000;
+const BURST = 40;
+const BURST_LEAD_MS = 60;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -30,7 +32,7 @@ const log = (line: string) => process.stdout.write(`[faults] ${line}\n`);
 interface Fault {
   name: string;
   /** Injects the fault and undoes it as an operator or supervisor would (restart, continue). */
-  inject(): Promise<void>;
+  inject(load: WriteLoad): Promise<void>;
 }
 
 interface Verdict {
@@ -52,12 +54,15 @@ async function main(): Promise<number> {
   if (!stackPublishing) throw new Error('the stack has no publishing process');
   const second = await env.startReplica('publishing');
   const { token, workspaceId } = await seed(env.baseUrl);
-  log(`two publishing replicas (pids ${stackPublishing}, ${second.child.pid}); load: ${RATE_PER_SECOND} writes/s from ${CLIENTS} clients`);
+  log(`two publishing replicas (pids ${stackPublishing}, ${second.child.pid}); load: ${RATE_PER_SECOND} new writes/s (open loop)`);
 
   const faults: Fault[] = [
     {
       name: 'kill -9 publishing replica',
-      inject: async () => {
+      inject: async (load) => {
+        // A burst first, so the replica dies with writes half done (claimed, not committed) rather than idle.
+        load.burst(BURST);
+        await sleep(BURST_LEAD_MS);
         process.kill(stackPublishing, 'SIGKILL');
         // A supervisor restarts it after a moment.
         await sleep(1_000);
@@ -109,7 +114,7 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
     baseUrl: env.baseUrl,
     token,
     workspaceId,
-    clients: CLIENTS,
+    maxInFlight: MAX_IN_FLIGHT,
     ratePerSecond: RATE_PER_SECOND,
     giveUpMs: GIVE_UP_MS,
     attemptAbortMs: 30_000,
@@ -120,7 +125,7 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
   const injectedAt = Date.now();
   let injectError: unknown;
   try {
-    await fault.inject();
+    await fault.inject(load);
   } catch (error) {
     injectError = error;
   }
