@@ -20,6 +20,8 @@ export interface LogicalWrite {
   body: PublicationDraft;
   /** The acknowledged publication's id; undefined when the write gave up (or was refused with a 4xx). */
   id?: string;
+  /** When the acknowledgement arrived. */
+  acknowledgedAt?: number;
   attempts: number;
   /** A 4xx other than 409 in-flight / 429: the platform refused the write itself (a bug under faults). */
   refused?: string;
@@ -114,6 +116,7 @@ export class WriteLoad {
       const answer = await this.post(key, body);
       if (answer.status >= 200 && answer.status < 300) {
         write.id = answer.id;
+        write.acknowledgedAt = Date.now();
         return;
       }
       if (!retryable(answer.status, answer.code)) {
@@ -149,5 +152,58 @@ export class WriteLoad {
     }
     if (record) this.attempts.push({ key, startedAt, endedAt: Date.now(), status, detail: code });
     return { status, code, id, replayed };
+  }
+}
+
+/**
+ * Durable events under the fault: an API token created every `intervalMs` (accounts commits it with a
+ * `security.action` event in its outbox; notifications turns each event into one notification). Not retried:
+ * the check counts what the database committed, whatever the client heard.
+ */
+export class EventLoad {
+  acknowledged = 0;
+  failed = 0;
+  private running = false;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+    private readonly intervalMs: number,
+    private readonly attemptAbortMs: number,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loop = (async () => {
+      const pending = new Set<Promise<void>>();
+      for (let n = 0; this.running; n++) {
+        const create = this.create(n).finally(() => pending.delete(create));
+        pending.add(create);
+        await sleep(this.intervalMs);
+      }
+      await Promise.all(pending);
+    })();
+  }
+
+  async drain(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+
+  private async create(n: number): Promise<void> {
+    try {
+      const res = await fetch(`${this.baseUrl}/api-tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `fault event ${n}` }),
+        signal: AbortSignal.timeout(this.attemptAbortMs),
+      });
+      await res.arrayBuffer();
+      if (res.status === 201) this.acknowledged++;
+      else this.failed++;
+    } catch {
+      this.failed++;
+    }
   }
 }

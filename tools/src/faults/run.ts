@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startFaultEnvironment, type FaultEnvironment } from './environment.js';
-import { Attempt, WriteLoad, type LogicalWrite } from './load.js';
+import { Attempt, EventLoad, WriteLoad, type LogicalWrite } from './load.js';
 
 const RPC_TIMEOUT_MS = 5_000;
 /** An attempt longer than the gateway's timeout plus this is a hang. */
@@ -24,6 +24,10 @@ const PAUSE_MS = 8_000;
 const OUTAGE_MS = 3_000;
 const BURST = 40;
 const BURST_LEAD_MS = 60;
+/** One API token (one durable event) this often during each fault. */
+const EVENT_INTERVAL_MS = 500;
+/** How long committed events may take to become notifications once the load has drained. */
+const EVENT_DELIVERY_LIMIT_MS = 30_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -119,8 +123,11 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
     giveUpMs: GIVE_UP_MS,
     attemptAbortMs: 30_000,
   });
+  const eventsUser = await register(env.baseUrl);
+  const events = new EventLoad(env.baseUrl, eventsUser.token, EVENT_INTERVAL_MS, 30_000);
   log(`${fault.name}: load running`);
   load.start();
+  events.start();
   await sleep(WARMUP_MS);
   const injectedAt = Date.now();
   let injectError: unknown;
@@ -133,7 +140,7 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
   const deadline = Date.now() + RECOVERY_LIMIT_MS;
   while (Date.now() < deadline && trailingSuccesses(load.attempts, injectedAt) < STEADY_SUCCESSES) await sleep(200);
   await sleep(AFTER_RECOVERY_MS);
-  await load.drain();
+  await Promise.all([load.drain(), events.drain()]);
   const problems: string[] = [];
   if (injectError) problems.push(`injection failed: ${String(injectError)}`);
 
@@ -166,13 +173,29 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
   const hangs = durations.filter((duration) => duration > hangBound).length;
   if (hangs) problems.push(`${hangs} attempts took longer than ${seconds(hangBound)}`);
 
+  const delivery = await eventsDelivered(env.postgres.url, eventsUser.userId);
+  if (delivery.committed < events.acknowledged) problems.push(`${events.acknowledged - delivery.committed} acknowledged API tokens lost`);
+  if (delivery.settledMs === undefined) {
+    problems.push(
+      `events: ${delivery.committed} committed, ${delivery.delivered} notifications, ${delivery.unpublished} still in the outbox after ${seconds(EVENT_DELIVERY_LIMIT_MS)}`,
+    );
+  }
+
+  // Writes the fault caught (some attempt failed): how long after the injection the last of them was acknowledged.
+  const caught = acknowledged.filter((write) => write.attempts > 1);
+  const lastCaught = caught.length ? Math.max(...caught.map((write) => write.acknowledgedAt! - injectedAt)) : undefined;
+
   const failedAttempts = load.attempts.filter((attempt) => attempt.status < 200 || attempt.status >= 300);
   const failureKinds = summarize(failedAttempts);
   const passed = problems.length === 0;
-  const recovery = recoveredAt === undefined ? 'did not recover' : `recovered in ${seconds(recoveredAt - injectedAt)}`;
+  const recovery =
+    (recoveredAt === undefined ? 'did not recover' : `recovered in ${seconds(recoveredAt - injectedAt)}`) +
+    (lastCaught === undefined ? '' : ` (${caught.length} retried writes all acknowledged by ${seconds(lastCaught)})`);
   const line =
     `${passed ? 'PASS' : 'FAIL'} ${fault.name} — ${recovery}, ${load.writes.length} writes (${load.attempts.length} attempts), ` +
-    `${lost.length} lost, ${duplicated.length} duplicated, ${replayFailures.length} bad replays, max attempt ${seconds(maxAttempt)}` +
+    `${lost.length} lost, ${duplicated.length} duplicated, ${replayFailures.length} bad replays, max attempt ${seconds(maxAttempt)}; ` +
+    `events ${delivery.delivered}/${delivery.committed} delivered` +
+    (delivery.settledMs === undefined ? '' : ` (last ${seconds(delivery.settledMs)} after the load)`) +
     (failureKinds ? `; failed attempts: ${failureKinds}` : '') +
     (passed ? '' : `\n     ${problems.join('\n     ')}`);
   return { name: fault.name, passed, line };
@@ -247,23 +270,64 @@ async function replayEach(load: WriteLoad, acknowledged: LogicalWrite[]): Promis
   return failures;
 }
 
+const post = async <T>(baseUrl: string, path: string, body: object, token?: string): Promise<T> => {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const answer = (await res.json().catch(() => undefined)) as T;
+  if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${JSON.stringify(answer)}`);
+  return answer;
+};
+
+/** A fresh user. */
+async function register(baseUrl: string): Promise<{ token: string; userId: string }> {
+  const email = `faults-${randomBytes(6).toString('hex')}@example.com`;
+  const answer = await post<{ access_token: string; user: { id: string } }>(baseUrl, '/auth/register', { email, password: randomBytes(16).toString('base64url') });
+  return { token: answer.access_token, userId: answer.user.id };
+}
+
 /** A fresh user with an organization and a workspace to write into. */
 async function seed(baseUrl: string): Promise<{ token: string; workspaceId: string }> {
-  const post = async <T>(path: string, body: object, token?: string): Promise<T> => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    const answer = (await res.json().catch(() => undefined)) as T;
-    if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${JSON.stringify(answer)}`);
-    return answer;
-  };
-  const email = `faults-${randomBytes(6).toString('hex')}@example.com`;
-  const { access_token: token } = await post<{ access_token: string }>('/auth/register', { email, password: randomBytes(16).toString('base64url') });
-  const organization = await post<{ id: string }>('/organizations', { name: 'Faults' }, token);
-  const workspace = await post<{ id: string }>('/workspaces', { organization_id: organization.id, name: 'Fault writes' }, token);
+  const { token } = await register(baseUrl);
+  const organization = await post<{ id: string }>(baseUrl, '/organizations', { name: 'Faults' }, token);
+  const workspace = await post<{ id: string }>(baseUrl, '/workspaces', { organization_id: organization.id, name: 'Fault writes' }, token);
   return { token, workspaceId: workspace.id };
+}
+
+interface EventFigures {
+  committed: number;
+  delivered: number;
+  unpublished: number;
+  /** From the end of the load until every committed event was a notification; undefined if never. */
+  settledMs?: number;
+}
+
+/**
+ * Every API token accounts committed (the acknowledged ones and any whose answer was lost) carried one durable
+ * event: waits until the outbox relayed them all and notifications made exactly one notification of each.
+ */
+async function eventsDelivered(databaseUrl: string, userId: string): Promise<EventFigures> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const started = Date.now();
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ committed: number; unpublished: number; delivered: number }>(
+        `SELECT (SELECT count(*)::int FROM accounts.api_tokens WHERE user_id = $1) AS committed,
+                (SELECT count(*)::int FROM accounts.outbox_events WHERE published_at IS NULL AND payload->>'user_id' = $1::text) AS unpublished,
+                (SELECT count(*)::int FROM notifications.notifications WHERE user_id = $1 AND topic = 'security_action') AS delivered`,
+        [userId],
+      );
+      const figures: EventFigures = rows[0];
+      if (figures.unpublished === 0 && figures.delivered === figures.committed) return { ...figures, settledMs: Date.now() - started };
+      if (Date.now() - started > EVENT_DELIVERY_LIMIT_MS) return figures;
+      await sleep(250);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 async function shutdown(code: number): Promise<never> {
