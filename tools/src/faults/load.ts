@@ -1,5 +1,6 @@
 /**
- * A steady stream of E15 writes (`POST /publications`), each logical write with its own Idempotency-Key,
+ * A steady stream of idempotent writes (E15 `POST /publications`, E17 `POST /media/upload-session`), each
+ * logical write with its own Idempotency-Key,
  * retried with the SAME key and body on network errors, 5xx, 429 and 409 `idempotency_in_flight` until it is
  * acknowledged (2xx) or gives up. Every attempt is recorded.
  */
@@ -7,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 
 export interface Attempt {
   key: string;
+  target: string;
   startedAt: number;
   endedAt: number;
   /** HTTP status; 0 when the request failed without an answer (refused, reset, aborted). */
@@ -15,9 +17,49 @@ export interface Attempt {
   detail?: string;
 }
 
+/** An API write that takes an Idempotency-Key and stores the key where the check can count it. */
+export interface WriteTarget {
+  name: string;
+  path: string;
+  body(workspaceId: string, key: string): Record<string, unknown>;
+  /** The answer's field naming the resource. */
+  idField: string;
+  /** Table and column holding the key (a publication's title, a media item's filename). */
+  table: string;
+  keyColumn: string;
+  /** The column's value for a key. */
+  stored(key: string): string;
+}
+
+export const PUBLICATIONS: WriteTarget = {
+  name: 'publications',
+  path: '/publications',
+  body: (workspaceId, key) => ({
+    workspace_id: workspaceId,
+    content_profile: 'thread',
+    title: key,
+    source_text: 'A write under a fault: it must exist exactly once once acknowledged.',
+  }),
+  idField: 'id',
+  table: 'publishing.publications',
+  keyColumn: 'title',
+  stored: (key) => key,
+};
+
+export const UPLOAD_SESSIONS: WriteTarget = {
+  name: 'upload sessions',
+  path: '/media/upload-session',
+  body: (workspaceId, key) => ({ workspace_id: workspaceId, filename: `${key}.png`, size: 1024, mime_type: 'image/png' }),
+  idField: 'media_id',
+  table: 'media.media_items',
+  keyColumn: 'filename',
+  stored: (key) => `${key}.png`,
+};
+
 export interface LogicalWrite {
   key: string;
-  body: PublicationDraft;
+  target: WriteTarget;
+  body: Record<string, unknown>;
   /** The acknowledged publication's id; undefined when the write gave up (or was refused with a 4xx). */
   id?: string;
   /** When the acknowledgement arrived. */
@@ -27,17 +69,12 @@ export interface LogicalWrite {
   refused?: string;
 }
 
-export interface PublicationDraft {
-  workspace_id: string;
-  content_profile: 'thread';
-  title: string;
-  source_text: string;
-}
-
 export interface LoadOptions {
   baseUrl: string;
   token: string;
   workspaceId: string;
+  /** Each new logical write goes to the next of these, round robin (repeat one to weigh it). */
+  targets: WriteTarget[];
   /** New logical writes per second. */
   ratePerSecond: number;
   /** Logical writes in progress at most (a write waiting for its retries counts). */
@@ -100,20 +137,16 @@ export class WriteLoad {
 
   private async write(): Promise<void> {
     const key = `fault-${randomUUID()}`;
-    const body: PublicationDraft = {
-      workspace_id: this.options.workspaceId,
-      content_profile: 'thread',
-      // The key in the title: the database check counts rows per key.
-      title: key,
-      source_text: 'A write under a fault: it must exist exactly once once acknowledged.',
-    };
-    const write: LogicalWrite = { key, body, attempts: 0 };
+    const target = this.options.targets[this.writes.length % this.options.targets.length];
+    // The key is stored with the resource (title, filename): the database check counts rows per key.
+    const body = target.body(this.options.workspaceId, key);
+    const write: LogicalWrite = { key, target, body, attempts: 0 };
     this.writes.push(write);
     const deadline = Date.now() + this.options.giveUpMs;
     let backoff = 100;
     while (Date.now() < deadline) {
       write.attempts++;
-      const answer = await this.post(key, body);
+      const answer = await this.post(target, key, body);
       if (answer.status >= 200 && answer.status < 300) {
         write.id = answer.id;
         write.acknowledgedAt = Date.now();
@@ -129,14 +162,14 @@ export class WriteLoad {
   }
 
   /** One attempt, recorded. */
-  async post(key: string, body: PublicationDraft, record = true): Promise<{ status: number; code?: string; id?: string; replayed: boolean }> {
+  async post(target: WriteTarget, key: string, body: Record<string, unknown>, record = true): Promise<{ status: number; code?: string; id?: string; replayed: boolean }> {
     const startedAt = Date.now();
     let status = 0;
     let code: string | undefined;
     let id: string | undefined;
     let replayed = false;
     try {
-      const res = await fetch(`${this.options.baseUrl}/publications`, {
+      const res = await fetch(`${this.options.baseUrl}${target.path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.options.token}`, 'content-type': 'application/json', 'idempotency-key': key },
         body: JSON.stringify(body),
@@ -144,13 +177,13 @@ export class WriteLoad {
       });
       status = res.status;
       replayed = res.headers.get('idempotent-replayed') === 'true';
-      const answer = (await res.json().catch(() => undefined)) as { id?: string; code?: string } | undefined;
-      id = answer?.id;
-      code = answer?.code;
+      const answer = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+      id = typeof answer?.[target.idField] === 'string' ? (answer[target.idField] as string) : undefined;
+      code = typeof answer?.code === 'string' ? answer.code : undefined;
     } catch (error) {
       code = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.name) : String(error);
     }
-    if (record) this.attempts.push({ key, startedAt, endedAt: Date.now(), status, detail: code });
+    if (record) this.attempts.push({ key, target: target.name, startedAt, endedAt: Date.now(), status, detail: code });
     return { status, code, id, replayed };
   }
 }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startFaultEnvironment, type FaultEnvironment } from './environment.js';
-import { Attempt, EventLoad, WriteLoad, type LogicalWrite } from './load.js';
+import { Attempt, EventLoad, PUBLICATIONS, UPLOAD_SESSIONS, WriteLoad, type LogicalWrite } from './load.js';
 
 const RPC_TIMEOUT_MS = 5_000;
 /** An attempt longer than the gateway's timeout plus this is a hang. */
@@ -47,6 +47,17 @@ interface Verdict {
 
 let environment: FaultEnvironment | undefined;
 const paused = new Set<number>();
+/** Every process of the platform that should be running (a killed replica leaves it, its replacement joins). */
+const expectedAlive = new Map<number, string>();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -56,7 +67,9 @@ async function main(): Promise<number> {
   // Two publishing replicas: the load of a killed or paused one can move to the other.
   const stackPublishing = env.stack.pids.publishing;
   if (!stackPublishing) throw new Error('the stack has no publishing process');
+  for (const [app, pid] of Object.entries(env.stack.pids)) if (pid) expectedAlive.set(pid, app);
   const second = await env.startReplica('publishing');
+  expectedAlive.set(second.child.pid!, 'publishing (second replica)');
   const { token, workspaceId } = await seed(env.baseUrl);
   log(`two publishing replicas (pids ${stackPublishing}, ${second.child.pid}); load: ${RATE_PER_SECOND} new writes/s (open loop)`);
 
@@ -68,9 +81,11 @@ async function main(): Promise<number> {
         load.burst(BURST);
         await sleep(BURST_LEAD_MS);
         process.kill(stackPublishing, 'SIGKILL');
+        expectedAlive.delete(stackPublishing);
         // A supervisor restarts it after a moment.
         await sleep(1_000);
-        await env.startReplica('publishing');
+        const replacement = await env.startReplica('publishing');
+        expectedAlive.set(replacement.child.pid!, 'publishing (replacement)');
       },
     },
     {
@@ -118,6 +133,8 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
     baseUrl: env.baseUrl,
     token,
     workspaceId,
+    // Three publications to one upload session.
+    targets: [PUBLICATIONS, PUBLICATIONS, PUBLICATIONS, UPLOAD_SESSIONS],
     maxInFlight: MAX_IN_FLIGHT,
     ratePerSecond: RATE_PER_SECOND,
     giveUpMs: GIVE_UP_MS,
@@ -154,10 +171,10 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
   if (refused.length) problems.push(`${refused.length} writes refused (${[...new Set(refused.map((write) => write.refused))].join(', ')})`);
 
   const stored = await rowsPerKey(env.postgres.url, workspaceId, load.writes);
-  const lost = acknowledged.filter((write) => (stored.get(write.key) ?? []).length === 0);
-  const duplicated = load.writes.filter((write) => (stored.get(write.key) ?? []).length > 1);
+  const lost = acknowledged.filter((write) => (stored.get(`${write.target.name}:${write.key}`) ?? []).length === 0);
+  const duplicated = load.writes.filter((write) => (stored.get(`${write.target.name}:${write.key}`) ?? []).length > 1);
   const wrongId = acknowledged.filter((write) => {
-    const ids = stored.get(write.key) ?? [];
+    const ids = stored.get(`${write.target.name}:${write.key}`) ?? [];
     return ids.length === 1 && ids[0] !== write.id;
   });
   if (lost.length) problems.push(`${lost.length} acknowledged writes lost`);
@@ -185,14 +202,21 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
   const caught = acknowledged.filter((write) => write.attempts > 1);
   const lastCaught = caught.length ? Math.max(...caught.map((write) => write.acknowledgedAt! - injectedAt)) : undefined;
 
+  // A process that died of the fault (rather than being killed by it) did not recover.
+  const died = [...expectedAlive].filter(([pid]) => !isAlive(pid)).map(([, app]) => app);
+  if (died.length) problems.push(`processes exited: ${died.join(', ')}`);
+
   const failedAttempts = load.attempts.filter((attempt) => attempt.status < 200 || attempt.status >= 300);
   const failureKinds = summarize(failedAttempts);
   const passed = problems.length === 0;
+  const perTarget = [...new Set(load.writes.map((write) => write.target.name))]
+    .map((name) => `${load.writes.filter((write) => write.target.name === name).length} ${name}`)
+    .join(', ');
   const recovery =
     (recoveredAt === undefined ? 'did not recover' : `recovered in ${seconds(recoveredAt - injectedAt)}`) +
     (lastCaught === undefined ? '' : ` (${caught.length} retried writes all acknowledged by ${seconds(lastCaught)})`);
   const line =
-    `${passed ? 'PASS' : 'FAIL'} ${fault.name} — ${recovery}, ${load.writes.length} writes (${load.attempts.length} attempts), ` +
+    `${passed ? 'PASS' : 'FAIL'} ${fault.name} — ${recovery}, ${load.writes.length} writes (${perTarget}; ${load.attempts.length} attempts), ` +
     `${lost.length} lost, ${duplicated.length} duplicated, ${replayFailures.length} bad replays, max attempt ${seconds(maxAttempt)}; ` +
     `events ${delivery.delivered}/${delivery.committed} delivered` +
     (delivery.settledMs === undefined ? '' : ` (last ${seconds(delivery.settledMs)} after the load)`) +
@@ -237,16 +261,23 @@ function summarize(attempts: Attempt[]): string {
   return [...counts].map(([kind, count]) => `${kind} ×${count}`).join(', ');
 }
 
-/** The publications stored for each write's key (its title), straight from publishing's table. */
+/** The resources stored for each write's key (`<target>:<key>` → ids), straight from the services' tables. */
 async function rowsPerKey(databaseUrl: string, workspaceId: string, writes: LogicalWrite[]): Promise<Map<string, string[]>> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  const found = new Map<string, string[]>();
   try {
-    const { rows } = await client.query<{ title: string; ids: string[] }>(
-      'SELECT title, array_agg(id::text) AS ids FROM publishing.publications WHERE workspace_id = $1 AND title = ANY($2) GROUP BY title',
-      [workspaceId, writes.map((write) => write.key)],
-    );
-    return new Map(rows.map((row) => [row.title, row.ids]));
+    for (const target of new Set(writes.map((write) => write.target))) {
+      const keys = writes.filter((write) => write.target === target).map((write) => write.key);
+      const byStored = new Map(keys.map((key) => [target.stored(key), key]));
+      const { rows } = await client.query<{ stored: string; ids: string[] }>(
+        `SELECT ${target.keyColumn} AS stored, array_agg(id::text) AS ids FROM ${target.table}
+         WHERE workspace_id = $1 AND ${target.keyColumn} = ANY($2) GROUP BY ${target.keyColumn}`,
+        [workspaceId, [...byStored.keys()]],
+      );
+      for (const row of rows) found.set(`${target.name}:${byStored.get(row.stored)}`, row.ids);
+    }
+    return found;
   } finally {
     await client.end();
   }
@@ -260,7 +291,7 @@ async function replayEach(load: WriteLoad, acknowledged: LogicalWrite[]): Promis
     Array.from({ length: 8 }, async () => {
       while (next < acknowledged.length) {
         const write = acknowledged[next++];
-        const answer = await load.post(write.key, write.body, false);
+        const answer = await load.post(write.target, write.key, write.body, false);
         if (answer.status < 200 || answer.status >= 300 || answer.id !== write.id || !answer.replayed) {
           failures.push(`${write.key}: ${answer.status} ${answer.code ?? ''} id ${answer.id ?? '-'} replayed ${answer.replayed}`);
         }
