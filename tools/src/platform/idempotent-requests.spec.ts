@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { createTemporaryDatabase, TemporaryDatabase } from '@social/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
-import { IDEMPOTENCY_TABLE_SQL, IdempotentRequests, openServiceDatabase, Problem } from '@social/platform';
+import pg from 'pg';
+import { fingerprintOf, IDEMPOTENCY_TABLE_SQL, IdempotentRequests, openServiceDatabase, Problem } from '@social/platform';
 
 // The spec of libs/platform/src/idempotency (here for the harness, see durable-events.spec.ts),
 // against real PostgreSQL: the guarantees live in its statements.
@@ -96,6 +97,48 @@ describe('IdempotentRequests', () => {
     expect(await codeOf(slow)).toBe('idempotency_in_flight');
     expect((await dataSource.query(`SELECT name FROM things`)).map((row: { name: string }) => row.name)).toEqual(['takeover']);
     expect(await requests.run(scope('k3'), createThing('again'))).toEqual({ ...takeover, replayed: true });
+  });
+
+  it('takes over a claim whose holder died before its lease ends; a live holder keeps its claim', async () => {
+    // A long lease: only the holder's lock can tell a dead holder from a slow one here.
+    const patient = new IdempotentRequests(dataSource, { leaseSeconds: 60, holderGraceSeconds: 0.3 });
+    const claimAs = async (key: string, token: string) =>
+      dataSource.query(
+        `INSERT INTO idempotency_keys (user_id, workspace_id, operation, key, fingerprint, state, claim_token, locked_until, expires_at)
+         VALUES ($1, $2, 'things.create', $3, $4, 'in_flight', $5, now() + interval '60 seconds', now() + interval '1 day')`,
+        [userId, workspaceId, key, fingerprintOf({ name: 'a' }), token],
+      );
+    // Another process at work on k6: it holds its claim's lock in an open transaction.
+    const token = randomUUID();
+    await claimAs('k6', token);
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [token]);
+    await sleep(400); // past the grace: still alive, so still its claim
+    expect(await codeOf(patient.run(scope('k6'), createThing('a')))).toBe('idempotency_in_flight');
+    // It dies (kill -9): PostgreSQL ends its session and the lock goes with it; the next retry runs the work once.
+    await holder.end();
+    const retried = await patient.run(scope('k6'), createThing('a'));
+    expect(retried.replayed).toBe(false);
+    expect(await patient.run(scope('k6'), createThing('a'))).toEqual({ ...retried, replayed: true });
+    // A claim left behind when the database restarted (the release failed): free once the grace is over.
+    await claimAs('k7', randomUUID());
+    expect(await codeOf(patient.run(scope('k7'), createThing('a')))).toBe('idempotency_in_flight');
+    await sleep(400);
+    expect((await patient.run(scope('k7'), createThing('a'))).replayed).toBe(false);
+    // A live holder of this library: others are told it is in flight until it answers, then replay.
+    let release!: () => void;
+    const slow = patient.run(scope('k8'), async (manager) => {
+      const answer = await createThing('a')(manager);
+      await new Promise<void>((resolve) => (release = resolve));
+      return answer;
+    });
+    await sleep(400);
+    expect(await codeOf(patient.run(scope('k8'), createThing('a')))).toBe('idempotency_in_flight');
+    release();
+    expect(await patient.run(scope('k8'), createThing('a'))).toEqual({ ...(await slow), replayed: true });
+    expect(await things()).toBe(3);
   });
 
   it('holds under concurrency: of thirty racing requests with one key, one runs; the rest replay or are told it is in flight', async () => {

@@ -50,6 +50,11 @@ export interface IdempotencyScope {
 export interface IdempotencyOptions {
   /** How long a claim is held before a request that finds it abandoned (its holder crashed) may take it over. */
   leaseSeconds?: number;
+  /**
+   * How long after a claim its holder may still be on its way to the work (and not yet hold the claim's lock);
+   * past it, a claim whose lock nobody holds is taken over before its lease ends.
+   */
+  holderGraceSeconds?: number;
   /** How long a key is remembered (contract §1: 24 h). */
   retentionSeconds?: number;
   /** Expired rows each claim deletes at most: more than one, so pruning always outpaces new keys. */
@@ -97,12 +102,14 @@ const inFlight = () =>
  * answer in ONE transaction, which commits only while the claim is still ours.
  * The same key and body then replay the stored answer; another body is 422; a
  * request that finds the claim held is 409. A failed phase 2 releases the
- * claim; a claim abandoned by a crash is taken over once its lease ends.
+ * claim; a claim abandoned by a crash (or a release lost to a database restart)
+ * is taken over as soon as nobody holds its lock, a hung one once its lease ends.
  */
 export class IdempotentRequests {
   private readonly leaseSeconds: number;
   private readonly retentionSeconds: number;
   private readonly pruneBatch: number;
+  private readonly holderGraceSeconds: number;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -111,6 +118,7 @@ export class IdempotentRequests {
     this.leaseSeconds = options.leaseSeconds ?? 30;
     this.retentionSeconds = options.retentionSeconds ?? 86_400;
     this.pruneBatch = options.pruneBatch ?? 10;
+    this.holderGraceSeconds = options.holderGraceSeconds ?? 2;
   }
 
   /** Runs `work` once per key: without a key, simply in a transaction. */
@@ -123,6 +131,10 @@ export class IdempotentRequests {
     if (claim.kind === 'replay') return claim.reply as HttpReply<T>;
     try {
       return await this.dataSource.transaction(async (db) => {
+        // The claim's own lock (its token's), held until this transaction ends, also when this process dies
+        // (PostgreSQL ends the dead session): a claim whose lock nobody holds was abandoned and is taken over
+        // without waiting for the lease. Per claim, not per key: a holder that took over never waits for the old one.
+        await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [claim.token]);
         const reply = await work(db);
         const [, stored] = (await db.query(
           `UPDATE idempotency_keys
@@ -176,23 +188,31 @@ export class IdempotentRequests {
         if (row.state === 'completed') {
           return { kind: 'replay', reply: { status: row.response_status!, body: JSON.parse(row.response_body!), replayed: true } };
         }
-        if (!row.lease_over) throw inFlight();
       }
       if (await this.takeOver(id, fingerprint, token)) return { kind: 'claimed', token };
+      // Its holder is at work (it holds the claim's lock) and its lease runs: the caller retries later.
+      if (!row.expired && !row.lease_over) throw inFlight();
     }
     throw inFlight();
   }
 
-  /** A key past its 24 h starts afresh; an abandoned claim (same body, lease over) gets a new holder. One wins a race. */
+  /**
+   * A key past its 24 h starts afresh; an abandoned claim (same body) gets a new holder. One wins a race.
+   * Abandoned: its lease is over, or, after a short grace (the holder's way from claim to work), nobody holds its
+   * lock: its holder crashed (kill -9, lost connection) or failed and could not release it (the database restarted).
+   * Taking over a live holder by mistake costs that holder its commit (its claim token no longer matches), never a
+   * second effect.
+   */
   private async takeOver(id: string[], fingerprint: string, token: string): Promise<boolean> {
     const [rows] = (await this.dataSource.query(
       `UPDATE idempotency_keys
        SET fingerprint = $5, state = 'in_flight', claim_token = $6, locked_until = now() + make_interval(secs => $7),
            response_status = NULL, response_body = NULL, created_at = now(), expires_at = now() + make_interval(secs => $8)
        WHERE user_id = $1 AND workspace_id = $2 AND operation = $3 AND key = $4
-         AND (expires_at <= now() OR (state = 'in_flight' AND locked_until <= now() AND fingerprint = $5))
+         AND (expires_at <= now() OR (state = 'in_flight' AND fingerprint = $5 AND (locked_until <= now()
+           OR (created_at <= now() - make_interval(secs => $9) AND pg_try_advisory_xact_lock(hashtextextended(claim_token::text, 0))))))
        RETURNING 1`,
-      [...id, fingerprint, token, this.leaseSeconds, this.retentionSeconds],
+      [...id, fingerprint, token, this.leaseSeconds, this.retentionSeconds, this.holderGraceSeconds],
     )) as [unknown[], number];
     return rows.length === 1;
   }

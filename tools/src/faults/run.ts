@@ -1,0 +1,384 @@
+/**
+ * `npm run faults`: under a steady load of idempotent writes, kill -9 a service replica, restart NATS,
+ * restart PostgreSQL and pause a service; after each, every acknowledged write exists exactly once, every
+ * key replays to the same resource, no attempt hung past the gateway's timeout, and the time to recover
+ * is printed. Runs on its own PostgreSQL and nats-server (it restarts them), never the machine's.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { startFaultEnvironment, type FaultEnvironment } from './environment.js';
+import { Attempt, EventLoad, PUBLICATIONS, UPLOAD_SESSIONS, WriteLoad, type LogicalWrite } from './load.js';
+
+const RPC_TIMEOUT_MS = 5_000;
+/** An attempt longer than the gateway's timeout plus this is a hang. */
+const HANG_MARGIN_MS = 2_000;
+const MAX_IN_FLIGHT = 200;
+const RATE_PER_SECOND = 20;
+/** Writes that succeed in a row, after the last failure, for the platform to count as recovered. */
+const STEADY_SUCCESSES = 5;
+const WARMUP_MS = 3_000;
+const AFTER_RECOVERY_MS = 3_000;
+const RECOVERY_LIMIT_MS = 60_000;
+const GIVE_UP_MS = 60_000;
+const PAUSE_MS = 8_000;
+const OUTAGE_MS = 3_000;
+const BURST = 40;
+const BURST_LEAD_MS = 60;
+/** One API token (one durable event) this often during each fault. */
+const EVENT_INTERVAL_MS = 500;
+/** How long committed events may take to become notifications once the load has drained. */
+const EVENT_DELIVERY_LIMIT_MS = 30_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const log = (line: string) => process.stdout.write(`[faults] ${line}\n`);
+
+interface Fault {
+  name: string;
+  /** Injects the fault and undoes it as an operator or supervisor would (restart, continue). */
+  inject(load: WriteLoad): Promise<void>;
+}
+
+interface Verdict {
+  name: string;
+  passed: boolean;
+  line: string;
+}
+
+let environment: FaultEnvironment | undefined;
+const paused = new Set<number>();
+/** Every process of the platform that should be running (a killed replica leaves it, its replacement joins). */
+const expectedAlive = new Map<number, string>();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  environment = await startFaultEnvironment({ rpcTimeoutMs: RPC_TIMEOUT_MS, log });
+  const env = environment;
+  log(`stack up in ${seconds(Date.now() - started)} (app logs: ${env.logFile})`);
+  // Two publishing replicas: the load of a killed or paused one can move to the other.
+  const stackPublishing = env.stack.pids.publishing;
+  if (!stackPublishing) throw new Error('the stack has no publishing process');
+  for (const [app, pid] of Object.entries(env.stack.pids)) if (pid) expectedAlive.set(pid, app);
+  const second = await env.startReplica('publishing');
+  expectedAlive.set(second.child.pid!, 'publishing (second replica)');
+  const { token, workspaceId } = await seed(env.baseUrl);
+  log(`two publishing replicas (pids ${stackPublishing}, ${second.child.pid}); load: ${RATE_PER_SECOND} new writes/s (open loop)`);
+
+  const faults: Fault[] = [
+    {
+      name: 'kill -9 publishing replica',
+      inject: async (load) => {
+        // A burst first, so the replica dies with writes half done (claimed, not committed) rather than idle.
+        load.burst(BURST);
+        await sleep(BURST_LEAD_MS);
+        process.kill(stackPublishing, 'SIGKILL');
+        expectedAlive.delete(stackPublishing);
+        // A supervisor restarts it after a moment.
+        await sleep(1_000);
+        const replacement = await env.startReplica('publishing');
+        expectedAlive.set(replacement.child.pid!, 'publishing (replacement)');
+      },
+    },
+    {
+      name: 'restart NATS',
+      inject: async () => {
+        await env.nats.stop();
+        await sleep(OUTAGE_MS);
+        await env.nats.start();
+      },
+    },
+    {
+      name: 'restart PostgreSQL',
+      inject: async () => {
+        await env.postgres.stop();
+        await sleep(OUTAGE_MS);
+        await env.postgres.start();
+      },
+    },
+    {
+      name: `pause publishing replica ${seconds(PAUSE_MS)}`,
+      inject: async () => {
+        const pid = second.child.pid!;
+        process.kill(pid, 'SIGSTOP');
+        paused.add(pid);
+        await sleep(PAUSE_MS);
+        process.kill(pid, 'SIGCONT');
+        paused.delete(pid);
+      },
+    },
+  ];
+
+  const verdicts: Verdict[] = [];
+  for (const fault of faults) {
+    const verdict = await runFault(env, fault, token, workspaceId);
+    verdicts.push(verdict);
+    process.stdout.write(`${verdict.line}\n`);
+  }
+  const passed = verdicts.filter((verdict) => verdict.passed).length;
+  process.stdout.write(`${passed} passed, ${verdicts.length - passed} failed (${seconds(Date.now() - started)} in all)\n`);
+  return passed === verdicts.length ? 0 : 1;
+}
+
+async function runFault(env: FaultEnvironment, fault: Fault, token: string, workspaceId: string): Promise<Verdict> {
+  const load = new WriteLoad({
+    baseUrl: env.baseUrl,
+    token,
+    workspaceId,
+    // Three publications to one upload session.
+    targets: [PUBLICATIONS, PUBLICATIONS, PUBLICATIONS, UPLOAD_SESSIONS],
+    maxInFlight: MAX_IN_FLIGHT,
+    ratePerSecond: RATE_PER_SECOND,
+    giveUpMs: GIVE_UP_MS,
+    attemptAbortMs: 30_000,
+  });
+  const eventsUser = await register(env.baseUrl);
+  const events = new EventLoad(env.baseUrl, eventsUser.token, EVENT_INTERVAL_MS, 30_000);
+  log(`${fault.name}: load running`);
+  load.start();
+  events.start();
+  await sleep(WARMUP_MS);
+  const injectedAt = Date.now();
+  let injectError: unknown;
+  try {
+    await fault.inject(load);
+  } catch (error) {
+    injectError = error;
+  }
+  log(`${fault.name}: injected and undone in ${seconds(Date.now() - injectedAt)}; waiting for steady writes`);
+  const deadline = Date.now() + RECOVERY_LIMIT_MS;
+  while (Date.now() < deadline && trailingSuccesses(load.attempts, injectedAt) < STEADY_SUCCESSES) await sleep(200);
+  await sleep(AFTER_RECOVERY_MS);
+  await Promise.all([load.drain(), events.drain()]);
+  const problems: string[] = [];
+  if (injectError) problems.push(`injection failed: ${String(injectError)}`);
+
+  const recoveredAt = recoveryTime(load.attempts, injectedAt);
+  if (recoveredAt === undefined) problems.push(`no ${STEADY_SUCCESSES} writes in a row succeeded after the fault`);
+
+  const acknowledged = load.writes.filter((write) => write.id);
+  const givenUp = load.writes.filter((write) => !write.id && !write.refused);
+  const refused = load.writes.filter((write) => write.refused);
+  if (givenUp.length) problems.push(`${givenUp.length} writes never acknowledged in ${seconds(GIVE_UP_MS)}`);
+  if (refused.length) problems.push(`${refused.length} writes refused (${[...new Set(refused.map((write) => write.refused))].join(', ')})`);
+
+  const stored = await rowsPerKey(env.postgres.url, workspaceId, load.writes);
+  const lost = acknowledged.filter((write) => (stored.get(`${write.target.name}:${write.key}`) ?? []).length === 0);
+  const duplicated = load.writes.filter((write) => (stored.get(`${write.target.name}:${write.key}`) ?? []).length > 1);
+  const wrongId = acknowledged.filter((write) => {
+    const ids = stored.get(`${write.target.name}:${write.key}`) ?? [];
+    return ids.length === 1 && ids[0] !== write.id;
+  });
+  if (lost.length) problems.push(`${lost.length} acknowledged writes lost`);
+  if (duplicated.length) problems.push(`${duplicated.length} keys stored more than once`);
+  if (wrongId.length) problems.push(`${wrongId.length} keys stored under another id than acknowledged`);
+
+  const replayFailures = await replayEach(load, acknowledged);
+  if (replayFailures.length) problems.push(`${replayFailures.length} replays did not answer the same resource (${replayFailures.slice(0, 3).join('; ')})`);
+
+  const hangBound = RPC_TIMEOUT_MS + HANG_MARGIN_MS;
+  const durations = load.attempts.map((attempt) => attempt.endedAt - attempt.startedAt);
+  const maxAttempt = Math.max(0, ...durations);
+  const hangs = durations.filter((duration) => duration > hangBound).length;
+  if (hangs) problems.push(`${hangs} attempts took longer than ${seconds(hangBound)}`);
+
+  const delivery = await eventsDelivered(env.postgres.url, eventsUser.userId);
+  if (delivery.committed < events.acknowledged) problems.push(`${events.acknowledged - delivery.committed} acknowledged API tokens lost`);
+  if (delivery.settledMs === undefined) {
+    problems.push(
+      `events: ${delivery.committed} committed, ${delivery.delivered} notifications, ${delivery.unpublished} still in the outbox after ${seconds(EVENT_DELIVERY_LIMIT_MS)}`,
+    );
+  }
+
+  // Writes the fault caught (some attempt failed): how long after the injection the last of them was acknowledged.
+  const caught = acknowledged.filter((write) => write.attempts > 1);
+  const lastCaught = caught.length ? Math.max(...caught.map((write) => write.acknowledgedAt! - injectedAt)) : undefined;
+
+  // A process that died of the fault (rather than being killed by it) did not recover.
+  const died = [...expectedAlive].filter(([pid]) => !isAlive(pid)).map(([, app]) => app);
+  if (died.length) problems.push(`processes exited: ${died.join(', ')}`);
+
+  const failedAttempts = load.attempts.filter((attempt) => attempt.status < 200 || attempt.status >= 300);
+  const failureKinds = summarize(failedAttempts);
+  const passed = problems.length === 0;
+  const perTarget = [...new Set(load.writes.map((write) => write.target.name))]
+    .map((name) => `${load.writes.filter((write) => write.target.name === name).length} ${name}`)
+    .join(', ');
+  const recovery =
+    (recoveredAt === undefined ? 'did not recover' : `recovered in ${seconds(recoveredAt - injectedAt)}`) +
+    (lastCaught === undefined ? '' : ` (${caught.length} retried writes all acknowledged by ${seconds(lastCaught)})`);
+  const line =
+    `${passed ? 'PASS' : 'FAIL'} ${fault.name} — ${recovery}, ${load.writes.length} writes (${perTarget}; ${load.attempts.length} attempts), ` +
+    `${lost.length} lost, ${duplicated.length} duplicated, ${replayFailures.length} bad replays, max attempt ${seconds(maxAttempt)}; ` +
+    `events ${delivery.delivered}/${delivery.committed} delivered` +
+    (delivery.settledMs === undefined ? '' : ` (last ${seconds(delivery.settledMs)} after the load)`) +
+    (failureKinds ? `; failed attempts: ${failureKinds}` : '') +
+    (passed ? '' : `\n     ${problems.join('\n     ')}`);
+  return { name: fault.name, passed, line };
+}
+
+/** Successes in a row at the end of the attempts started after `since` (in start order), counting only finished ones. */
+function trailingSuccesses(attempts: Attempt[], since: number): number {
+  const after = attempts.filter((attempt) => attempt.startedAt >= since).sort((a, b) => a.startedAt - b.startedAt);
+  let run = 0;
+  for (let i = after.length - 1; i >= 0 && ok(after[i]); i--) run++;
+  return run;
+}
+
+/**
+ * When writes succeeded steadily again: the end of the first success started after the last failed attempt
+ * (in start order), provided at least STEADY_SUCCESSES followed without a failure. No failure at all: no outage.
+ */
+function recoveryTime(attempts: Attempt[], since: number): number | undefined {
+  const after = attempts.filter((attempt) => attempt.startedAt >= since).sort((a, b) => a.startedAt - b.startedAt);
+  let lastFailure = -1;
+  after.forEach((attempt, index) => {
+    if (!ok(attempt)) lastFailure = index;
+  });
+  if (lastFailure === -1) return since;
+  const following = after.slice(lastFailure + 1);
+  if (following.length < STEADY_SUCCESSES) return undefined;
+  return Math.min(...following.slice(0, STEADY_SUCCESSES).map((attempt) => attempt.endedAt));
+}
+
+const ok = (attempt: Attempt) => attempt.status >= 200 && attempt.status < 300;
+
+/** e.g. `504 ×12, 503 messaging_unavailable ×40, network ×3`. */
+function summarize(attempts: Attempt[]): string {
+  const counts = new Map<string, number>();
+  for (const attempt of attempts) {
+    const kind = attempt.status === 0 ? `network ${attempt.detail ?? ''}`.trim() : `${attempt.status} ${attempt.detail ?? ''}`.trim();
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts].map(([kind, count]) => `${kind} ×${count}`).join(', ');
+}
+
+/** The resources stored for each write's key (`<target>:<key>` → ids), straight from the services' tables. */
+async function rowsPerKey(databaseUrl: string, workspaceId: string, writes: LogicalWrite[]): Promise<Map<string, string[]>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const found = new Map<string, string[]>();
+  try {
+    for (const target of new Set(writes.map((write) => write.target))) {
+      const keys = writes.filter((write) => write.target === target).map((write) => write.key);
+      const byStored = new Map(keys.map((key) => [target.stored(key), key]));
+      const { rows } = await client.query<{ stored: string; ids: string[] }>(
+        `SELECT ${target.keyColumn} AS stored, array_agg(id::text) AS ids FROM ${target.table}
+         WHERE workspace_id = $1 AND ${target.keyColumn} = ANY($2) GROUP BY ${target.keyColumn}`,
+        [workspaceId, [...byStored.keys()]],
+      );
+      for (const row of rows) found.set(`${target.name}:${byStored.get(row.stored)}`, row.ids);
+    }
+    return found;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Replays every acknowledged key with its body: the same id, marked `Idempotent-Replayed: true`. */
+async function replayEach(load: WriteLoad, acknowledged: LogicalWrite[]): Promise<string[]> {
+  const failures: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < acknowledged.length) {
+        const write = acknowledged[next++];
+        const answer = await load.post(write.target, write.key, write.body, false);
+        if (answer.status < 200 || answer.status >= 300 || answer.id !== write.id || !answer.replayed) {
+          failures.push(`${write.key}: ${answer.status} ${answer.code ?? ''} id ${answer.id ?? '-'} replayed ${answer.replayed}`);
+        }
+      }
+    }),
+  );
+  return failures;
+}
+
+const post = async <T>(baseUrl: string, path: string, body: object, token?: string): Promise<T> => {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const answer = (await res.json().catch(() => undefined)) as T;
+  if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${JSON.stringify(answer)}`);
+  return answer;
+};
+
+/** A fresh user. */
+async function register(baseUrl: string): Promise<{ token: string; userId: string }> {
+  const email = `faults-${randomBytes(6).toString('hex')}@example.com`;
+  const answer = await post<{ access_token: string; user: { id: string } }>(baseUrl, '/auth/register', { email, password: randomBytes(16).toString('base64url') });
+  return { token: answer.access_token, userId: answer.user.id };
+}
+
+/** A fresh user with an organization and a workspace to write into. */
+async function seed(baseUrl: string): Promise<{ token: string; workspaceId: string }> {
+  const { token } = await register(baseUrl);
+  const organization = await post<{ id: string }>(baseUrl, '/organizations', { name: 'Faults' }, token);
+  const workspace = await post<{ id: string }>(baseUrl, '/workspaces', { organization_id: organization.id, name: 'Fault writes' }, token);
+  return { token, workspaceId: workspace.id };
+}
+
+interface EventFigures {
+  committed: number;
+  delivered: number;
+  unpublished: number;
+  /** From the end of the load until every committed event was a notification; undefined if never. */
+  settledMs?: number;
+}
+
+/**
+ * Every API token accounts committed (the acknowledged ones and any whose answer was lost) carried one durable
+ * event: waits until the outbox relayed them all and notifications made exactly one notification of each.
+ */
+async function eventsDelivered(databaseUrl: string, userId: string): Promise<EventFigures> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const started = Date.now();
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ committed: number; unpublished: number; delivered: number }>(
+        `SELECT (SELECT count(*)::int FROM accounts.api_tokens WHERE user_id = $1) AS committed,
+                (SELECT count(*)::int FROM accounts.outbox_events WHERE published_at IS NULL AND payload->>'user_id' = $1::text) AS unpublished,
+                (SELECT count(*)::int FROM notifications.notifications WHERE user_id = $1 AND topic = 'security_action') AS delivered`,
+        [userId],
+      );
+      const figures: EventFigures = rows[0];
+      if (figures.unpublished === 0 && figures.delivered === figures.committed) return { ...figures, settledMs: Date.now() - started };
+      if (Date.now() - started > EVENT_DELIVERY_LIMIT_MS) return figures;
+      await sleep(250);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function shutdown(code: number): Promise<never> {
+  // A paused process would ignore SIGTERM until the kill after the grace period.
+  for (const pid of paused) {
+    try {
+      process.kill(pid, 'SIGCONT');
+    } catch {
+      // already gone
+    }
+  }
+  await environment?.stop().catch((error: unknown) => log(`while stopping: ${String(error)}`));
+  process.exit(code);
+}
+
+process.once('SIGINT', () => void shutdown(130));
+process.once('SIGTERM', () => void shutdown(143));
+main()
+  .then((code) => shutdown(code))
+  .catch(async (error: unknown) => {
+    process.stderr.write(`[faults] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    await shutdown(1);
+  });
