@@ -36,12 +36,14 @@ function bearer(token: string): Middleware {
 }
 
 type Result = { data?: unknown; error?: unknown; response: Response };
+/** What a successful call answers; an operation without a body (204) types its data `never`, which is `undefined` here. */
+type Answer<R extends Result> = [Exclude<R['data'], undefined>] extends [never] ? undefined : Exclude<R['data'], undefined>;
 
 /** The data of a successful call (undefined for 204); a failed one throws its `PlatformProblem`. */
-export async function unwrap<R extends Result>(call: Promise<R>): Promise<Exclude<R['data'], undefined>> {
+export async function unwrap<R extends Result>(call: Promise<R>): Promise<Answer<R>> {
   const { data, error, response } = await call;
   if (!response.ok) throw PlatformProblem.fromResponse(response, error);
-  return data as Exclude<R['data'], undefined>;
+  return data as Answer<R>;
 }
 
 /** Whether the platform answered a retried request from its idempotency record instead of doing it again. */

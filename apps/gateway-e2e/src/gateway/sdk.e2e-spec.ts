@@ -147,6 +147,12 @@ describe('libs/sdk: the typed client and its README examples', () => {
       expect(created.data).toEqual(expect.objectContaining({ workspace_id: tenant.workspaceId, status: 'draft', revision: 1, title: 'Typed' }));
       expect(created.response.headers.get('location')).toContain(`/publications/${created.data?.id}`);
       await expectMatchesOwnSchema(created.data!, 'PublicationResponse');
+
+      // A 204 unwraps to undefined (typed so: code after it stays reachable).
+      const apiToken = await unwrap(client.POST('/api-tokens', { body: { name: 'short-lived' } }));
+      const deleted: undefined = await unwrap(client.DELETE('/api-tokens/{id}', { params: { path: { id: apiToken.item.id } } }));
+      expect(deleted).toBeUndefined();
+      expect((await unwrap(client.GET('/api-tokens'))).api_tokens.map((token) => token.id)).not.toContain(apiToken.item.id);
     });
 
     it('passes the Idempotency-Key through: the retry is a replay of the same publication', async () => {
