@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 
@@ -22,7 +22,9 @@ async function main() {
   const document = JSON.parse(await readFile(DOCUMENT, 'utf8'));
   const ast = await openapiTS(document, { silent: true });
   await mkdir(dirname(TYPES), { recursive: true });
-  await writeFile(TYPES, HEADER + astToString(ast));
+  // Written beside and renamed: an interrupted run never leaves a partial file that looks newer than the document.
+  await writeFile(`${TYPES}.tmp`, HEADER + astToString(ast));
+  await rename(`${TYPES}.tmp`, TYPES);
 }
 
 main().catch((error: unknown) => {
