@@ -135,8 +135,11 @@ describe('graceful shutdown (SIGTERM)', () => {
     expect(exit).toEqual({ code: 0, signal: null, ms: expect.any(Number) });
     expect(exit.ms).toBeLessThan(GRACE_MS);
     const slowAnswers = await Promise.all(slow);
-    expect(slowAnswers.map((answer) => answer.status)).toEqual(markers.map(() => 200));
-    for (const answer of slowAnswers) expect(answer.body.angles).toHaveLength(3);
+    // A reply lost in the shutdown would be the gateway's own 504 (`upstream_timeout`). The stack's publishing
+    // gives the provider 1.5 s (AI_TIMEOUT_MS) for this 1 s answer, so on a saturated machine it may refuse with
+    // its own 504 `ai_timeout`: that is publishing's answer, not a lost one (the replica's budget is 8 s).
+    expect(slowAnswers.filter((answer) => answer.status !== 200 && answer.body?.code !== 'ai_timeout').map((answer) => answer.body)).toEqual([]);
+    for (const answer of slowAnswers.filter((answer) => answer.status === 200)) expect(answer.body.angles).toHaveLength(3);
 
     // At least one slow request was taken by the replica before SIGTERM and answered after it (its log says so, in that order).
     const log = replica.logs();
@@ -144,6 +147,8 @@ describe('graceful shutdown (SIGTERM)', () => {
     expect(shutdownAt).toBeGreaterThan(-1);
     const answeredAfterSigterm = markers.filter((marker) => log.indexOf(`"request_id":"${marker}"`, shutdownAt) > -1);
     expect(answeredAfterSigterm.length).toBeGreaterThan(0);
+    // Every request the stopping replica took was answered in full.
+    for (const marker of answeredAfterSigterm) expect({ marker, status: slowAnswers[markers.indexOf(marker)].status }).toEqual({ marker, status: 200 });
     expect(log).toContain('shut down cleanly');
 
     // Writes before, during and after the stop: every one 201, each stored exactly once.
