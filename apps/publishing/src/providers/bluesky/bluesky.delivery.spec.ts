@@ -155,7 +155,8 @@ describe('Bluesky delivery (against a fake PDS)', () => {
     await control('POST', '/failures', { path: '/xrpc/com.atproto.repo.createRecord', ...failure });
     const result = await failureOf(provider.publish(account, post(part('x'))));
     expect(result).toMatchObject(expected);
-    if (result.code === 'provider_rate_limited') expect((result as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(25_000);
+    // The reset (30 s ahead) is computed when the table is built, seconds before this case runs on a busy machine.
+    if (result.code === 'provider_rate_limited') expect((result as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(10_000);
   });
 
   it('rejects an expired session as auth when it cannot be renewed, and renews it once when it can', async () => {
