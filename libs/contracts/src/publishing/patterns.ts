@@ -33,4 +33,7 @@ export const PublishingPatterns = {
   listDeliveries: 'publishing.publications.deliveries',
 
   planAngles: 'publishing.publication-builds.angles',
+
+  /** Service to service (media, before DELETE /media/{id}): MediaUsageRequest → MediaUsage. */
+  mediaUsage: 'publishing.media.usage',
 } as const;
