@@ -5,8 +5,10 @@ import { adminCall, registerAdmin } from '../support/admin.js';
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { openSession, pngBytes, uploadMedia } from '../support/media.js';
+import { createPublication } from '../support/publishing.js';
 import { objectExists } from '../support/object-store.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
+import { type MediaUsageStandIn, standInForMediaUsage } from '../support/media-rpc.js';
 import { createTenant, createWorkspace, joinWorkspace } from '../support/tenancy.js';
 
 const content = (id: string, token: string, headers: Record<string, string> = {}) =>
@@ -15,6 +17,15 @@ const content = (id: string, token: string, headers: Record<string, string> = {}
 const createTag = (token: string, workspaceId: string, name: string) => call('POST', '/media/tags', { token, body: { workspace_id: workspaceId, name } });
 
 describe('media: the library, content, and E18 tags', () => {
+  // DELETE /media/{id} asks publishing first (publishing.media.usage): see standInForMediaUsage.
+  let usage: MediaUsageStandIn;
+  beforeAll(async () => {
+    usage = await standInForMediaUsage();
+  });
+  afterAll(async () => {
+    await usage?.stop();
+  });
+
   const db = testDatabase();
 
   it('GET /media/{id}/content streams the bytes with the type, Content-Length and ranges', async () => {
@@ -93,6 +104,46 @@ describe('media: the library, content, and E18 tags', () => {
     expect((await content(item.id, owner.token)).status).toBe(404);
     expect(await objectExists(key)).toBe(false);
     expectProblem(await call('DELETE', `/media/${item.id}`, { token: owner.token }), 404);
+  });
+
+  it('DELETE /media/{id} of an item publishing says is in use is 409 media_in_use naming it; publishing not answering is 503; nothing is deleted', async () => {
+    // Only while the stand-in answers for publishing (before posts with media merge); the test below covers the real thing.
+    if (!usage.active) return;
+    const { owner, workspaceId } = await createTenant();
+    const item = await uploadMedia(owner.token, workspaceId, pngBytes(11, 7));
+    usage.markInUse(item.id);
+    const refused = expectProblem(await call('DELETE', `/media/${item.id}`, { token: owner.token }), 409, 'media_in_use');
+    expect(refused.detail).toContain(item.id);
+    usage.silence();
+    try {
+      const down = expectProblem(await call('DELETE', `/media/${item.id}`, { token: owner.token }), 503, 'service_unavailable');
+      expect(JSON.stringify(down)).not.toContain('publishing');
+    } finally {
+      usage.answer();
+    }
+    expect((await call('GET', `/media/${item.id}`, { token: owner.token })).status).toBe(200);
+    expect(await objectExists(`workspaces/${workspaceId}/media/${item.id}`)).toBe(true);
+  });
+
+  // Enabled when posts-model merges (publishing then serves publishing.media.usage and PATCH takes `media`).
+  it.skip('DELETE /media/{id} is 409 media_in_use while a publication not yet published uses it (publication or segment media), 204 once it no longer does', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const picture = await uploadMedia(owner.token, workspaceId, pngBytes(12, 8));
+    const clip = await uploadMedia(owner.token, workspaceId, pngBytes(13, 8));
+    const publication = await createPublication(owner.token, workspaceId);
+    const patched = await call('PATCH', `/publications/${publication.id}`, {
+      token: owner.token,
+      body: { expected_revision: publication.revision, media: [{ media_id: picture.id, alt_text: 'a picture' }], segments: [{ body: 'part two', media: [{ media_id: clip.id }] }] },
+    });
+    expect(patched.status).toBe(200);
+    for (const id of [picture.id, clip.id]) {
+      const refused = expectProblem(await call('DELETE', `/media/${id}`, { token: owner.token }), 409, 'media_in_use');
+      expect(refused.detail).toContain(id);
+    }
+    const cleared = await call('PATCH', `/publications/${publication.id}`, { token: owner.token, body: { expected_revision: patched.body.revision, media: [], segments: [] } });
+    expect(cleared.status).toBe(200);
+    expect((await call('DELETE', `/media/${picture.id}`, { token: owner.token })).status).toBe(204);
+    expect((await call('DELETE', `/media/${clip.id}`, { token: owner.token })).status).toBe(204);
   });
 
   it('E18 creates tags (201, item_count 0); names are unique ignoring case; list, rename and delete', async () => {

@@ -1,0 +1,122 @@
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { MediaPatterns, type MediaUsageRequest, PublishingPatterns } from '@social/contracts';
+import { Problem, RpcClient } from '@social/platform';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Media's service-to-service subjects (media.library.resolve, media.public-urls.issue), asked
+ * straight over the suite's NATS as publishing asks them: none is reachable over HTTP.
+ */
+export interface MediaRpc {
+  ask<T = any>(pattern: string, payload: unknown): Promise<T>;
+  /** The Problem a request is answered with (fails the test when it succeeds). */
+  problem(pattern: string, payload: unknown): Promise<Problem>;
+  resolve(workspaceId: string, mediaIds: string[]): Promise<any[]>;
+  close(): Promise<void>;
+}
+
+export async function mediaRpc(): Promise<MediaRpc> {
+  const nc: NatsConnection = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
+  const client = new RpcClient(nc, 10_000);
+  const ask = <T>(pattern: string, payload: unknown) => client.send<T>(pattern, payload as object, { requestId: `e2e-media-${Date.now()}` });
+  return {
+    ask,
+    async problem(pattern, payload) {
+      const outcome = await ask(pattern, payload).then(
+        (answer) => ({ answer }),
+        (error: unknown) => ({ error }),
+      );
+      if (!('error' in outcome)) throw new Error(`expected a problem, got ${JSON.stringify(outcome.answer)}`);
+      if (!(outcome.error instanceof Problem)) throw outcome.error;
+      return outcome.error;
+    },
+    async resolve(workspaceId, mediaIds) {
+      const answer = await ask<{ items: any[] }>(MediaPatterns.resolveMedia, { workspace_id: workspaceId, media_ids: mediaIds });
+      return answer.items;
+    },
+    close: () => nc.drain(),
+  };
+}
+
+/**
+ * Publishing's `publishing.media.usage`, which DELETE /media/{id} asks first. Until the branch that
+ * gives publishing its handler (posts with media) is merged, nobody serves the subject and every
+ * delete would be 503: then, and only then, this stand-in answers it (nothing in use, except the ids
+ * a test marks). Once publishing serves it, `active` is false and the stand-in stays silent.
+ */
+export interface MediaUsageStandIn {
+  active: boolean;
+  markInUse(mediaId: string): void;
+  /** Stops answering (publishing "down": requests get no responder) until `answer()`. */
+  silence(): void;
+  answer(): void;
+  stop(): Promise<void>;
+}
+
+export async function standInForMediaUsage(): Promise<MediaUsageStandIn> {
+  const nc = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
+  const probe = await new RpcClient(nc, 3_000)
+    .send(PublishingPatterns.mediaUsage, { workspace_id: '00000000-0000-0000-0000-000000000000', media_ids: [] } satisfies MediaUsageRequest)
+    .then(
+      () => 'served',
+      (error: unknown) => (error instanceof Problem && error.status === 503 ? 'unserved' : 'served'),
+    );
+  const inUse = new Set<string>();
+  let subscription: Subscription | undefined;
+  const answer = () => {
+    subscription ??= nc.subscribe(PublishingPatterns.mediaUsage, {
+      callback: (_error, message) => {
+        const request = message.json<{ id: string; data: MediaUsageRequest }>();
+        const ids = Array.isArray(request.data?.media_ids) ? request.data.media_ids : [];
+        message.respond(JSON.stringify({ id: request.id, response: { in_use: ids.filter((id) => inUse.has(id)) }, isDisposed: true }));
+      },
+    });
+  };
+  const active = probe === 'unserved';
+  if (active) answer();
+  return {
+    active,
+    markInUse: (mediaId) => inUse.add(mediaId),
+    silence: () => {
+      subscription?.unsubscribe();
+      subscription = undefined;
+    },
+    answer: () => {
+      if (active) answer();
+    },
+    stop: async () => {
+      subscription?.unsubscribe();
+      await nc.drain();
+    },
+  };
+}
+
+/** A real MP4 made by ffmpeg: `seconds` of testsrc at `fps`, 320×240, H.264; `faststart` puts the `moov` box first (else it is at the end). */
+export function makeMp4(options: { seconds: number; fps: number; faststart: boolean; size?: string }): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-video-'));
+  try {
+    const file = join(dir, 'clip.mp4');
+    execFileSync('ffmpeg', [
+      '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=duration=${options.seconds}:size=${options.size ?? '320x240'}:rate=${options.fps}`,
+      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', ...(options.faststart ? ['-movflags', '+faststart'] : []), file,
+    ]);
+    return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Where the `moov` box sits among the top-level boxes of an MP4 ('first' before `mdat`, 'last' after it). */
+export function moovPosition(bytes: Buffer): 'first' | 'last' {
+  const order: string[] = [];
+  for (let at = 0; at + 8 <= bytes.length; ) {
+    const size = bytes.readUInt32BE(at);
+    order.push(bytes.toString('latin1', at + 4, at + 8));
+    if (size < 8) break;
+    at += size;
+  }
+  return order.indexOf('moov') < order.indexOf('mdat') ? 'first' : 'last';
+}
