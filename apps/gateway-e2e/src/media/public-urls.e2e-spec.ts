@@ -115,6 +115,6 @@ describe('media: public copies ({base_url}/media/public/{token}) and media.publi
     expect(await problem({ workspace_id: owner.workspaceId, media_id: pending.body.media_id })).toMatchObject({ status: 409, code: 'media_not_ready' });
     const invalid = await problem({ workspace_id: 'x', media_id: item.id, more: 1 });
     expect(invalid.status).toBe(422);
-    expect(locations(invalid as unknown as { errors: Array<{ location: string }> }).sort()).toEqual(['body.more', 'body.workspace_id']);
+    expect(locations(invalid.options).sort()).toEqual(['body.more', 'body.workspace_id']);
   });
 });

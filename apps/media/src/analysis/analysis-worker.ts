@@ -98,9 +98,12 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     const rows = await this.claim(free);
     for (const row of rows) this.claims.run(row.id, { lease: row.lease }, () => this.analyse(row));
     if (rows.length === free) return this.config.MEDIA_ANALYSIS_POLL_MS;
+    // Due again at its next attempt, or when the lease someone holds on it runs out (a crashed replica's).
     const [next] = await this.dataSource.query<Array<{ at: Date }>>(
-      `SELECT analysis_next_at AS at FROM media_items WHERE status = 'ready' AND (analysis_status = 'pending' OR public_check_due)
-        ORDER BY analysis_next_at LIMIT 1`,
+      `SELECT greatest(analysis_next_at, analysis_lease_expires_at) AS at FROM media_items
+        WHERE status = 'ready' AND (analysis_status = 'pending' OR public_check_due) AND NOT (id = ANY($1::uuid[]))
+        ORDER BY 1 LIMIT 1`,
+      [this.claims.inFlightIds],
     );
     return untilNextDue(next?.at, this.config.MEDIA_ANALYSIS_POLL_MS);
   }
@@ -245,11 +248,11 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
       if (outcome || check) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
       // A re-analysed video's previous poster (its row goes here, its object after the commit).
       if (outcome && row.poster_media_id) {
-        const [old] = await db.query<Array<{ object_key: string }>>(`DELETE FROM media_items WHERE id = $1 AND poster_of = $2 RETURNING object_key`, [
-          row.poster_media_id,
-          row.id,
-        ]);
-        return old?.object_key;
+        const [old] = (await db.query(`DELETE FROM media_items WHERE id = $1 AND poster_of = $2 RETURNING object_key`, [row.poster_media_id, row.id])) as [
+          Array<{ object_key: string }>,
+          number,
+        ];
+        return old[0]?.object_key;
       }
       return undefined;
     });

@@ -92,7 +92,7 @@ export class LibraryService {
     await this.dataSource.transaction(async (db) => {
       const item = await findMediaItem(db, id, true);
       if (!item) throw problems.notFound(NO_SUCH_ITEM);
-      const posters = await db.query<Array<{ object_key: string }>>(`DELETE FROM media_items WHERE poster_of = $1 RETURNING object_key`, [id]);
+      const [posters] = (await db.query(`DELETE FROM media_items WHERE poster_of = $1 RETURNING object_key`, [id])) as [Array<{ object_key: string }>, number];
       await db.query(`DELETE FROM media_items WHERE id = $1`, [id]);
       for (const poster of posters) await this.storage.delete(poster.object_key);
       await this.storage.delete(item.objectKey);
