@@ -193,7 +193,11 @@ describe('media: analysis (videos probed with a poster frame, images at once) an
       [video.id],
     );
     expect((await rpc.resolve(workspaceId, [video.id]))[0].analysis_status).toBe('pending');
+    // Woken now, the worker finds the lease still held and sleeps until it runs out (not a whole poll interval).
+    await db.query(`SELECT pg_notify('media_analysis:media', '')`);
+    const woken = Date.now();
     const again = await analysed(workspaceId, video.id);
+    expect(Date.now() - woken).toBeLessThan(20_000);
     expect(again).toMatchObject({ analysis_status: 'ready', analysis_error: '', duration_ms: 2000, frame_rate: 12, thumbnail_timestamp_ms: 1000 });
     expect(again.poster_media_id).not.toBe(first.poster_media_id);
     expectProblem(await call('GET', `/media/${first.poster_media_id}`, { token: owner.token }), 404);
