@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ClaimLoop, type MediaStorage, mediaObjectKey, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { imageSize } from 'image-size';
@@ -85,6 +86,12 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
 
   onApplicationBootstrap(): void {
     this.claims.start();
+    // Said once at start-up rather than discovered on the first video.
+    for (const command of [this.config.FFPROBE_PATH, this.config.FFMPEG_PATH]) {
+      execFile(command, ['-version'], (error) => {
+        if (error) this.logger.error({ err: error, command }, `${command} cannot be run: videos will not be analysed (install Debian's ffmpeg package)`);
+      });
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -220,6 +227,9 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   /** Writes the outcome while the lease is ours (else the poster goes: someone else took the item, or it was deleted). */
   private async settle(row: Claimed, outcome: Outcome, check: PublicUrlCheck | undefined): Promise<void> {
     const replaced = await this.dataSource.transaction(async (db) => {
+      // Still ours (not deleted meanwhile, nor taken over after our lease ran out), locked until the end.
+      const [held] = await db.query<unknown[]>(`SELECT id FROM media_items WHERE id = $1 AND analysis_lease = $2 FOR UPDATE`, [row.id, row.lease]);
+      if (!held) throw new LeaseLost();
       if (outcome?.poster) await this.insertPoster(db, row, outcome.poster);
       const values: unknown[] = [row.id, row.lease];
       const sets = ['analysis_lease = NULL', 'analysis_lease_expires_at = NULL', 'public_check_due = false'];
