@@ -64,6 +64,8 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly claims: ClaimLoop;
   private readonly source: LoopbackObjects;
   private readonly leaseMs: number;
+  /** Aborted at shutdown: running tools are killed and their items left for the next claim (the attempt is given back). */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -95,6 +97,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
     await this.claims.stop();
     await this.source.close();
   }
@@ -159,7 +162,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     const stored = await this.storage.stat(row.object_key);
     if (!stored) return { facts: { durationMs: 0, frameRate: 0, width: 0, height: 0 }, thumbnailMs: 0, error: "the item's bytes are gone from storage" };
     const lent = await this.source.lend(row.object_key, stored.size);
-    const tool = (command: string) => ({ command, timeoutMs: this.config.MEDIA_ANALYSIS_TIMEOUT_MS });
+    const tool = (command: string) => ({ command, timeoutMs: this.config.MEDIA_ANALYSIS_TIMEOUT_MS, signal: this.stopping.signal });
     try {
       let facts: VideoFacts;
       try {
@@ -194,6 +197,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private retryable(error: unknown, storageFailed: boolean): Error {
+    if (error instanceof ToolFailure && error.kind === 'aborted') return error;
     if (storageFailed) return new Retryable('media storage failed while the video was read');
     if (error instanceof ToolFailure) return new Retryable(error.kind === 'timeout' ? `probing took too long (${error.message})` : error.message);
     return error as Error;
@@ -283,6 +287,17 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   private async retryOrFail(row: Claimed, error: unknown): Promise<void> {
     if (error instanceof LeaseLost) {
       this.logger.info({ media_id: row.id }, 'media analysis lost its lease (item deleted or taken over); outcome dropped');
+      return;
+    }
+    if (error instanceof ToolFailure && error.kind === 'aborted') {
+      // Stopped by our shutdown, not by the file: due again at once elsewhere, the attempt not counted.
+      await this.dataSource
+        .query(
+          `UPDATE media_items SET analysis_next_at = now(), analysis_attempts = greatest(analysis_attempts - 1, 0), analysis_lease = NULL,
+                  analysis_lease_expires_at = NULL WHERE id = $1 AND analysis_lease = $2`,
+          [row.id, row.lease],
+        )
+        .catch((failure: unknown) => this.logger.warn({ err: failure, media_id: row.id }, 'media analysis could not hand an item back; its lease will run out'));
       return;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -109,6 +109,18 @@ describe('LoopbackObjects with ffprobe and ffmpeg', () => {
     expect(lent.storageFailed()).toBe(true);
   });
 
+  it('an aborted run kills the tool: a ToolFailure of kind aborted', async () => {
+    const controller = new AbortController();
+    // ffprobe waiting on a server that never answers, until the abort.
+    const silent = (await import('node:net')).createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const probing = probeVideo(`http://127.0.0.1:${port}/x`, { ...tool('ffprobe'), signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    await expect(probing).rejects.toMatchObject({ kind: 'aborted' });
+    silent.close();
+  });
+
   it('a missing binary is a ToolFailure of kind missing', async () => {
     await expect(probeVideo('http://127.0.0.1:1/x', tool('/nonexistent/ffprobe'))).rejects.toMatchObject({ kind: 'missing' });
   });

@@ -15,7 +15,7 @@ export interface VideoFacts {
  */
 export class ToolFailure extends Error {
   constructor(
-    readonly kind: 'refused' | 'missing' | 'timeout',
+    readonly kind: 'refused' | 'missing' | 'timeout' | 'aborted',
     message: string,
   ) {
     super(message);
@@ -26,6 +26,8 @@ export interface ToolOptions {
   /** The binary (a name on PATH or a path). */
   command: string;
   timeoutMs: number;
+  /** Kills the tool (the service is stopping): a ToolFailure of kind `aborted`. */
+  signal?: AbortSignal;
 }
 
 /** A poster is taken at 1 s, or half-way through a shorter video. */
@@ -100,15 +102,23 @@ function runTool(args: string[], options: ToolOptions, maxStdout: number): Promi
       }
       out.push(chunk);
     });
+    const abort = () => {
+      failure ??= new ToolFailure('aborted', `${options.command} was stopped (the service is shutting down)`);
+      child.kill('SIGKILL');
+    };
+    if (options.signal?.aborted) abort();
+    else options.signal?.addEventListener('abort', abort, { once: true });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-4096);
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', abort);
       reject(error.code === 'ENOENT' ? new ToolFailure('missing', `${options.command} is not installed (install ffmpeg)`) : error);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', abort);
       if (failure) reject(failure);
       else if (code !== 0) reject(new ToolFailure('refused', lastLine(stderr) || `${options.command} exited with ${code}`));
       else resolve(Buffer.concat(out));
