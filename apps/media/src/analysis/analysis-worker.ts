@@ -33,6 +33,7 @@ interface Claimed {
   public_check_due: boolean;
   analysis_attempts: number;
   poster_media_id: string | null;
+  project_asset_id: string | null;
   lease: string;
 }
 
@@ -129,7 +130,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
               analysis_lease_expires_at = now() + make_interval(secs => $3::int / 1000.0), analysis_attempts = m.analysis_attempts + 1
          FROM due WHERE m.id = due.id
        RETURNING m.id, m.workspace_id, m.filename, m.object_key, m.mime_type, m.size, m.created_by, m.analysis_status, m.public_check_due,
-                 m.analysis_attempts, m.poster_media_id, m.analysis_lease AS lease`,
+                 m.analysis_attempts, m.poster_media_id, m.project_asset_id, m.analysis_lease AS lease`,
       [limit, this.claims.owner, this.leaseMs, this.claims.inFlightIds],
     )) as [Claimed[], number];
     return rows;
@@ -259,7 +260,8 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
       }
       const [updated] = (await db.query(`UPDATE media_items SET ${sets.join(', ')} WHERE id = $1 AND analysis_lease = $2 RETURNING id`, values)) as [unknown[], number];
       if (updated.length === 0) throw new LeaseLost();
-      if (outcome || check) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
+      // Library items only: a project asset's item is its video project's, not something posts attach.
+      if ((outcome || check) && !row.project_asset_id) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
       // A re-analysed video's previous poster (its row goes here, its object after the commit).
       if (outcome && row.poster_media_id) {
         const [old] = (await db.query(`DELETE FROM media_items WHERE id = $1 AND poster_of = $2 RETURNING object_key`, [row.poster_media_id, row.id])) as [
@@ -311,7 +313,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
                     analysis_lease_expires_at = NULL WHERE id = $1 AND analysis_lease = $2 RETURNING id`,
             [row.id, row.lease, `the analysis did not succeed after ${MAX_ATTEMPTS} attempts: ${message}`.slice(0, 1000)],
           )) as [unknown[], number];
-          if (updated.length > 0) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
+          if (updated.length > 0 && !row.project_asset_id) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
         });
         return;
       }
