@@ -31,6 +31,10 @@ export const PublishingPatterns = {
   cancelPublication: 'publishing.publications.cancel',
   retryPublication: 'publishing.publications.retry',
   listDeliveries: 'publishing.publications.deliveries',
+  updateRendition: 'publishing.renditions.update',
+  previewPublication: 'publishing.publications.preview',
+  /** Service to service (media, before deleting an item): MediaUsageRequest → MediaUsageReply. */
+  mediaUsage: 'publishing.media.usage',
 
   planAngles: 'publishing.publication-builds.angles',
 } as const;
