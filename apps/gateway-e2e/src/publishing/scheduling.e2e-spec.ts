@@ -247,7 +247,7 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     expect(again.body.renditions.map((r: any) => [r.social_account_id, r.settings, r.output_profile])).toEqual([[mine.id, { reply_policy: 'followers' }, 'compact']]);
   });
 
-  it('rendering per network: a long text threads on x and is refused on linkedin (422 naming the account); PATCH re-renders a scheduled one', async () => {
+  it('rendering per network: a long text threads on x and is refused on linkedin (422 network_rules naming the account); PATCH re-renders a scheduled one', async () => {
     const { owner, workspaceId } = await createTenant();
     const x = await insertAccount(workspaceId, owner.id, 'x');
     const linkedin = await insertAccount(workspaceId, owner.id, 'linkedin');
@@ -256,10 +256,9 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     const refused = expectProblem(
       await schedule(owner.token, publication.id, { expected_revision: 1, scheduled_at: inMs(3_600_000), account_ids: [x, linkedin] }),
       422,
-      'validation_failed',
+      'network_rules',
     );
-    expect(refused.errors).toEqual([{ location: 'body.account_ids[1]', message: expect.stringContaining(linkedin), value: linkedin }]);
-    expect(refused.errors[0].message).toContain('3000');
+    expect(refused.errors).toEqual([{ location: `renditions.${linkedin}.body`, message: expect.stringContaining('3000') }]);
     const threaded = await schedule(owner.token, publication.id, { expected_revision: 1, scheduled_at: inMs(3_600_000), account_ids: [x] });
     expect(threaded.status).toBe(200);
     const segments = threaded.body.renditions[0].segments;
