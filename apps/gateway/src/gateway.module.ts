@@ -26,6 +26,7 @@ import { ProblemFilter } from './http/problem.filter.js';
 import { SchemaInterceptor } from './http/schema.interceptor.js';
 import { GATEWAY_LOGGER } from './logger.js';
 import { MediaController } from './media/media.controller.js';
+import { PublicMediaController } from './media/public-media.controller.js';
 import { MediaTagsController } from './media/media-tags.controller.js';
 import { GATEWAY_MEDIA_STORAGE } from './media/media-storage.js';
 import { UploadSessionsController } from './media/upload-sessions.controller.js';
@@ -74,6 +75,7 @@ export class GatewayModule {
         PublicationBuildsController,
         PublicationsController,
         UploadSessionsController,
+        PublicMediaController,
         MediaTagsController,
         MediaController,
         GrowthController,

@@ -6,5 +6,14 @@ export const mediaSettings = {
   SECRETS_KEY: setting.base64Key(32),
   /** How often the sweep looks for expired upload sessions (their rows and partial objects go). */
   MEDIA_SWEEP_INTERVAL_MS: setting.int(1_000, 3_600_000, 60_000),
+  /** Videos probed at once per replica (each runs one ffprobe, then one ffmpeg). */
+  MEDIA_ANALYSIS_CONCURRENCY: setting.int(1, 16, 2),
+  /** The most one probe (or poster extraction) may take; the analysis lease is this plus 30 s. */
+  MEDIA_ANALYSIS_TIMEOUT_MS: setting.int(5_000, 3_600_000, 120_000),
+  /** How often the analysis worker looks for due work when no NOTIFY woke it. */
+  MEDIA_ANALYSIS_POLL_MS: setting.int(100, 600_000, 30_000),
+  /** The prober and the frame extractor (Debian's ffmpeg package puts both on PATH). */
+  FFPROBE_PATH: setting.string('ffprobe'),
+  FFMPEG_PATH: setting.string('ffmpeg'),
 };
 export type MediaConfig = ConfigOf<typeof mediaSettings>;

@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AnalysisWorker } from './analysis/analysis-worker.js';
 import { SessionSweeper } from './housekeeping/session-sweeper.js';
 import { LibraryHandler } from './library/library.handler.js';
 import { LibraryService } from './library/library.service.js';
+import { MediaSharingHandler } from './public-urls/media-sharing.handler.js';
+import { MediaSharingService } from './public-urls/media-sharing.service.js';
+import { PublicUrls } from './public-urls/public-urls.js';
 import { ProjectAssetDeletedHandler } from './project-assets/project-asset-deleted.handler.js';
 import { ReportingHandler } from './reporting/reporting.handler.js';
 import { ReportingService } from './reporting/reporting.service.js';
@@ -14,7 +18,7 @@ import { UploadSessionsService } from './upload-sessions/upload-sessions.service
 
 @Module({
   imports: [StorageModule],
-  controllers: [UploadSessionsHandler, LibraryHandler, TagsHandler, ReportingHandler],
-  providers: [UploadSessionsService, LibraryService, TagsService, ReportingService, SessionSweeper, OrganizationDeletedHandler, ProjectAssetDeletedHandler],
+  controllers: [UploadSessionsHandler, LibraryHandler, TagsHandler, ReportingHandler, MediaSharingHandler],
+  providers: [PublicUrls, MediaSharingService, AnalysisWorker, UploadSessionsService, LibraryService, TagsService, ReportingService, SessionSweeper, OrganizationDeletedHandler, ProjectAssetDeletedHandler],
 })
 export class MediaModule {}

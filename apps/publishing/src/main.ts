@@ -1,5 +1,5 @@
 import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg as they load
-import { ORGANIZATION_DELETED_SUBJECT, PUBLISHING_SERVICE } from '@social/contracts';
+import { MEDIA_ITEM_ANALYSED_SUBJECT, ORGANIZATION_DELETED_SUBJECT, PUBLISHING_SERVICE } from '@social/contracts';
 import { AccessModule, runService } from '@social/platform';
 import { publishingSettings } from './config.js';
 import { publishingMigrations } from './migrations/index.js';
@@ -9,7 +9,6 @@ import { PublishingModule } from './publishing.module.js';
 import { SocialAccountEntity } from './social-accounts/social-account.entity.js';
 import { SocialSetEntity } from './social-sets/social-set.entity.js';
 import { MediaAnalysedHandler } from './media/media-analysed.handler.js';
-import { MEDIA_ITEM_ANALYSED_SUBJECT } from './media/media-library.contract.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 import { VoiceProfileEntity } from './voice-profiles/voice-profile.entity.js';
 

@@ -29,19 +29,5 @@ export class ByteLimit extends Transform {
   }
 }
 
-/** One `Range: bytes=…` range of an object of `size` bytes: a range, 'unsatisfiable' (416), or null (answer the whole object). */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (match[1] === '' && match[2] === '')) return null; // several ranges or another unit: the whole object (RFC 9110 allows it)
-  if (match[1] === '') {
-    const suffix = Number(match[2]);
-    if (suffix === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(match[1]);
-  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  if (match[2] !== '' && Number(match[2]) < start) return null; // invalid: ignored
-  if (start >= size) return 'unsatisfiable';
-  return { start, end };
-}
+/** Range parsing is shared with the media service's loopback source (libs/platform). */
+export { parseRange } from '@social/platform';

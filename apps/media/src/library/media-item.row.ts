@@ -26,6 +26,16 @@ export interface MediaItemRow {
   createdAt: Date;
   expiresAt: Date;
   tagIds: string[];
+  analysisStatus: 'pending' | 'ready' | 'failed';
+  analysisError: string;
+  frameRate: number;
+  thumbnailTimestampMs: string;
+  posterMediaId: string | null;
+  /** Set on a poster frame: the video it was taken from (posters are not library items). */
+  posterOf: string | null;
+  publicUrlStatus: number;
+  publicUrlCheckedAt: Date | null;
+  publicUrlError: string;
 }
 
 /** Select list of MediaItemRow over `media_items m`, the tag ids by tag name ignoring case. */
@@ -34,6 +44,9 @@ export const MEDIA_ITEM_COLUMNS = `
   m.declared_sha256 AS "declaredSha256", m.size, m.status, m.mime_type AS "mimeType", m.sha256, m.width, m.height,
   m.duration_ms AS "durationMs", m.object_key AS "objectKey", m.project_asset_id AS "projectAssetId", m.merged_into AS "mergedInto",
   m.created_by AS "createdBy", m.created_at AS "createdAt", m.expires_at AS "expiresAt",
+  m.analysis_status AS "analysisStatus", m.analysis_error AS "analysisError", m.frame_rate AS "frameRate",
+  m.thumbnail_timestamp_ms AS "thumbnailTimestampMs", m.poster_media_id AS "posterMediaId", m.poster_of AS "posterOf",
+  m.public_url_status AS "publicUrlStatus", m.public_url_checked_at AS "publicUrlCheckedAt", m.public_url_error AS "publicUrlError",
   coalesce((SELECT array_agg(it.tag_id ORDER BY lower(t.name), t.id) FROM media_item_tags it JOIN media_tags t ON t.id = it.tag_id
              WHERE it.media_id = m.id), '{}') AS "tagIds"`;
 

@@ -41,7 +41,9 @@ import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { MediaConfig } from '../config.js';
+import { analysisChannel, enqueueItemAnalysed } from '../analysis/resolved-media.js';
 import { findMediaItem, MediaItemRow, toMediaItem } from '../library/media-item.row.js';
+import { PublicUrls } from '../public-urls/public-urls.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
 import { inspectContent } from './content-inspection.js';
 import { contentTypeFor, isVideo } from './media-types.js';
@@ -54,7 +56,7 @@ const uploadReplaced = () => problems.conflict('upload_incomplete', 'The upload 
 /** The ready library item of the workspace holding these bytes (the dedupe index's key), if any; project assets' items never count. */
 async function findReadyCopy(db: EntityManager, workspaceId: string, sha256: string, size: number): Promise<string | undefined> {
   const [row] = await db.query<Array<{ id: string }>>(
-    `SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3 AND project_asset_id IS NULL`,
+    `SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3 AND project_asset_id IS NULL AND poster_of IS NULL`,
     [
     workspaceId,
       sha256,
@@ -96,6 +98,7 @@ export class UploadSessionsService {
     private readonly access: AccessControl,
     private readonly settings: InstanceSettings,
     private readonly rpc: RpcClient,
+    private readonly publicUrls: PublicUrls,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(SERVICE_CONFIG) config: MediaConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
@@ -369,12 +372,17 @@ export class UploadSessionsService {
       const existing = await findMediaItem(db, duplicate);
       return { item: toMediaItem(existing!), objectKey: '' };
     }
+    // A video is probed after this answer (analysis pending, the worker woken); anything else is analysed now.
+    // The worker also self-checks the public URL when networks can reach PUBLIC_BASE_URL.
+    const probed = facts.mimeType.startsWith('video/');
     await db.query(
       `UPDATE media_items SET status = 'ready', object_key = $7, mime_type = $2, sha256 = $3, width = $4, height = $5, duration_ms = $6,
-              completed_at = now()
+              completed_at = now(), analysis_status = $8, analysis_next_at = now(), public_check_due = $9
         WHERE id = $1`,
-      [item.id, facts.mimeType, facts.sha256, facts.width, facts.height, facts.durationMs, inspected],
+      [item.id, facts.mimeType, facts.sha256, facts.width, facts.height, facts.durationMs, inspected, probed ? 'pending' : 'ready', this.publicUrls.isPublic],
     );
+    if (probed || this.publicUrls.isPublic) await db.query(`SELECT pg_notify($1 || current_schema(), '')`, [analysisChannel('')]);
+    if (!probed && !current.projectAssetId) await enqueueItemAnalysed(db, (await findMediaItem(db, item.id))!, this.publicUrls);
     if (current.projectAssetId) {
       // The asset becomes ready with this item iff the item does.
       await enqueueEvent(db, PROJECT_ASSET_COMPLETED_SUBJECT, {

@@ -1,8 +1,7 @@
-import type { AttachedMedia, AttachedMediaInput, MediaRole } from '@social/contracts';
-import type { ResolvedMedia } from './media-library.contract.js';
+import type { AttachedMedia, AttachedMediaInput, MediaRole, ResolvedMedia } from '@social/contracts';
 
 /** What publishing keeps of a library item (one row of media_facts). */
-export type MediaFacts = Omit<ResolvedMedia, 'object_key'> & { object_key: string };
+export type MediaFacts = Omit<ResolvedMedia, 'status' | 'analysis_status'> & { status: string; analysis_status: string };
 
 /** The media as sent, in the order sent (display_order from 0), roles defaulted. */
 export function toAttachedList(inputs: readonly AttachedMediaInput[]): AttachedMedia[] {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DurableEventHandler } from '@social/platform';
 import { DataSource } from 'typeorm';
-import type { MediaItemAnalysedEvent } from './media-library.contract.js';
+import type { MediaItemAnalysedEvent } from '@social/contracts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);

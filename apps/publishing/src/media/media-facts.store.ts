@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { FieldError, Principal, RpcRequest } from '@social/contracts';
+import { type FieldError, MediaPatterns, type Principal, RESOLVE_MEDIA_MAX_IDS, type ResolvedMedia, type ResolvedMediaList, type RpcRequest } from '@social/contracts';
 import { problems, RpcClient } from '@social/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { MediaFacts } from './attached-media.js';
-import { MEDIA_LIBRARY_RESOLVE, RESOLVE_MAX_IDS, type ResolvedMedia, type ResolvedMediaList } from './media-library.contract.js';
 
 const COLUMNS = [
   'media_id',
@@ -67,16 +66,16 @@ export class MediaFactsStore {
     if (references.length === 0) return [];
     const ids = [...new Set(references.map((reference) => reference.mediaId.toLowerCase()))];
     const found = new Map<string, ResolvedMedia>();
-    for (let start = 0; start < ids.length; start += RESOLVE_MAX_IDS) {
+    for (let start = 0; start < ids.length; start += RESOLVE_MEDIA_MAX_IDS) {
       const request: RpcRequest = {
         principal,
         params: {},
         query: {},
-        body: { workspace_id: workspaceId, media_ids: ids.slice(start, start + RESOLVE_MAX_IDS) },
+        body: { workspace_id: workspaceId, media_ids: ids.slice(start, start + RESOLVE_MEDIA_MAX_IDS) },
         idempotencyKey: null,
         clientIp: '',
       };
-      const answer = await this.rpc.send<ResolvedMediaList>(MEDIA_LIBRARY_RESOLVE, request);
+      const answer = await this.rpc.send<ResolvedMediaList>(MediaPatterns.resolveMedia, request);
       for (const item of answer.items) if (item.workspace_id === workspaceId) found.set(item.id.toLowerCase(), item);
     }
     const errors: FieldError[] = [];

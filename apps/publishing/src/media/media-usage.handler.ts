@@ -1,8 +1,20 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { MediaUsageReply, MediaUsageRequest, PublishingPatterns } from '@social/contracts';
+import { type MediaUsage, type MediaUsageRequest, PublishingPatterns, RESOLVE_MEDIA_MAX_IDS } from '@social/contracts';
 import { validateInput } from '@social/platform';
+import { ArrayMaxSize, IsArray, IsUUID } from 'class-validator';
 import { MediaUsageService } from './media-usage.service.js';
+
+/** The request, validated before any query. */
+class MediaUsageInput implements MediaUsageRequest {
+  @IsUUID('all', { message: '$property must be a UUID' })
+  workspace_id: string;
+
+  @IsArray()
+  @ArrayMaxSize(RESOLVE_MEDIA_MAX_IDS)
+  @IsUUID('all', { each: true, message: '$property must contain UUIDs' })
+  media_ids: string[];
+}
 
 /**
  * Service to service: media asks before deleting a library item. The request is the bare
@@ -13,9 +25,9 @@ export class MediaUsageHandler {
   constructor(private readonly usage: MediaUsageService) {}
 
   @MessagePattern(PublishingPatterns.mediaUsage)
-  inUse(@Payload() req: unknown): Promise<MediaUsageReply> {
-    const envelope = req as { body?: unknown } | null;
-    const body = envelope && typeof envelope === 'object' && 'body' in envelope && envelope.body && typeof envelope.body === 'object' ? envelope.body : req;
-    return this.usage.inUse(validateInput(MediaUsageRequest, body, 'body'));
+  inUse(@Payload() req: unknown): Promise<MediaUsage> {
+    const envelope = req as { body?: unknown; params?: unknown } | null;
+    const body = envelope && typeof envelope === 'object' && 'body' in envelope && 'params' in envelope ? envelope.body : req;
+    return this.usage.inUse(validateInput(MediaUsageInput, body, 'body'));
   }
 }

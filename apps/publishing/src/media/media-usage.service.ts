@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { MediaUsageReply, MediaUsageRequest } from '@social/contracts';
+import type { MediaUsage, MediaUsageRequest } from '@social/contracts';
 import { DataSource } from 'typeorm';
 
 /** Publications whose media may still be sent: their items cannot leave the library (contract §4, DELETE /media/{id} → 409). */
@@ -10,7 +10,7 @@ const ACTIVE_STATUSES = ['draft', 'ready', 'scheduled', 'publishing'];
 export class MediaUsageService {
   constructor(private readonly dataSource: DataSource) {}
 
-  async inUse(request: MediaUsageRequest): Promise<MediaUsageReply> {
+  async inUse(request: MediaUsageRequest): Promise<MediaUsage> {
     if (request.media_ids.length === 0) return { in_use: [] };
     const ids = request.media_ids.map((id) => id.toLowerCase());
     const rows: Array<{ media_id: string }> = await this.dataSource.query(

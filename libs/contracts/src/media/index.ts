@@ -1,2 +1,3 @@
 export * from './patterns.js';
 export * from './media.dto.js';
+export * from './analysis.dto.js';

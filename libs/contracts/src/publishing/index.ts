@@ -11,3 +11,4 @@ export * from './sandbox-metrics.js';
 export * from './publication-media.dto.js';
 export * from './rendition-overrides.dto.js';
 export * from './publication-preview.dto.js';
+export * from './media-usage.js';

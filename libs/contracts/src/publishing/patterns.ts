@@ -33,8 +33,8 @@ export const PublishingPatterns = {
   listDeliveries: 'publishing.publications.deliveries',
   updateRendition: 'publishing.renditions.update',
   previewPublication: 'publishing.publications.preview',
-  /** Service to service (media, before deleting an item): MediaUsageRequest → MediaUsageReply. */
-  mediaUsage: 'publishing.media.usage',
-
   planAngles: 'publishing.publication-builds.angles',
+
+  /** Service to service (media, before DELETE /media/{id}): MediaUsageRequest → MediaUsage. */
+  mediaUsage: 'publishing.media.usage',
 } as const;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
 import { Optional } from '../common/optional.js';
 
 /** Contract §4 "Attaching": at most this many media on the publication, on one segment, or on one rendition override. */
@@ -38,21 +38,4 @@ export interface AttachedMedia {
   role: MediaRole;
   display_order: number;
   settings: Record<string, unknown>;
-}
-
-// ---- publishing.media.usage (service to service: media asks before deleting an item) ----
-
-export class MediaUsageRequest {
-  @IsUUID('all', { message: '$property must be a UUID' })
-  workspace_id: string;
-
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true, message: '$property must contain UUIDs' })
-  media_ids: string[];
-}
-
-/** The ids of the request that a publication not yet `published` or `failed` uses (in any role, anywhere). */
-export class MediaUsageReply {
-  in_use: string[];
 }
