@@ -56,39 +56,36 @@ export type Overrides = Map<string, Map<string, SegmentOverride>>;
 const NO_OVERRIDE: SegmentOverride = { title: '', body: '', description: '', url: '', media: null };
 
 /** The overrides the publication's renditions hold now (read before they are rendered again, so that they survive it). */
-export async function readOverrides(db: EntityManager, publicationId: string): Promise<Overrides> {
-  const rows: Array<{
-    social_account_id: string;
-    publication_segment_id: string;
-    title_override: string;
-    body_override: string;
-    description_override: string;
-    url_override: string;
-    media_inherited: boolean;
-    media: unknown;
-  }> = await db.query(
-    `SELECT DISTINCT ON (r.social_account_id, rs.publication_segment_id) r.social_account_id, rs.publication_segment_id,
-            rs.title_override, rs.body_override, rs.description_override, rs.url_override, rs.media_inherited, rs.media
-       FROM rendition_segments rs JOIN renditions r ON r.id = rs.rendition_id
-      WHERE r.publication_id = $1 AND rs.publication_segment_id IS NOT NULL
-      ORDER BY r.social_account_id, rs.publication_segment_id, rs.position`,
+export async function readOverrides(db: EntityManager | DataSource, publicationId: string): Promise<Overrides> {
+  const rows: Array<{ social_account_id: string; segment_overrides: Record<string, Partial<Record<keyof SegmentOverride, unknown>>> }> = await db.query(
+    `SELECT social_account_id, segment_overrides FROM renditions WHERE publication_id = $1`,
     [publicationId],
   );
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   const overrides: Overrides = new Map();
   for (const row of rows) {
-    const override: SegmentOverride = {
-      title: row.title_override,
-      body: row.body_override,
-      description: row.description_override,
-      url: row.url_override,
-      media: row.media_inherited ? null : attachedOf(row.media),
-    };
-    if (override.title === '' && override.body === '' && override.description === '' && override.url === '' && override.media === null) continue;
-    const byAccount = overrides.get(row.social_account_id) ?? new Map<string, SegmentOverride>();
-    byAccount.set(row.publication_segment_id, override);
-    overrides.set(row.social_account_id, byAccount);
+    const byAccount = new Map<string, SegmentOverride>();
+    for (const [segmentId, stored] of Object.entries(row.segment_overrides ?? {})) {
+      byAccount.set(segmentId, {
+        title: text(stored.title),
+        body: text(stored.body),
+        description: text(stored.description),
+        url: text(stored.url),
+        media: Array.isArray(stored.media) ? attachedOf(stored.media) : null,
+      });
+    }
+    if (byAccount.size > 0) overrides.set(row.social_account_id, byAccount);
   }
   return overrides;
+}
+
+/** What is worth keeping of an account's overrides: those of the publication's segments that override something. */
+function keptOverrides(mine: Map<string, SegmentOverride>, segmentIds: ReadonlySet<string>): Record<string, SegmentOverride> {
+  return Object.fromEntries(
+    [...mine].filter(
+      ([segmentId, o]) => segmentIds.has(segmentId) && (o.title !== '' || o.body !== '' || o.description !== '' || o.url !== '' || o.media !== null),
+    ),
+  );
 }
 
 const orDefault = (override: string, inherited: string): string => (override !== '' ? override : inherited);
@@ -182,6 +179,11 @@ export async function replaceRenditions(
     publication.id,
   ]);
   const keptIds = new Map(previous.map((row) => [row.social_account_id, row.id]));
+  // Overrides of segments the publication no longer has are dropped (contract §4).
+  const segmentIds = new Set(
+    ((await db.query(`SELECT id FROM publication_segments WHERE publication_id = $1`, [publication.id])) as Array<{ id: string }>).map((row) => row.id),
+  );
+  const storedOverrides: string[] = [];
   await db.query(`DELETE FROM renditions WHERE publication_id = $1`, [publication.id]);
   const now = new Date();
   const renditions: Array<RenditionEntity & { nextActionAt: Date }> = [];
@@ -190,6 +192,7 @@ export async function replaceRenditions(
     const rendered = parts.get(account.id) ?? [];
     const id = keptIds.get(account.id) ?? uuidv7();
     const mine = overrides.get(account.id) ?? new Map<string, SegmentOverride>();
+    storedOverrides.push(JSON.stringify(keptOverrides(mine, segmentIds)));
     const delayMs = randomDelayMinutes > 0 ? Math.floor(Math.random() * (randomDelayMinutes * 60_000 + 1)) : 0;
     renditions.push({
       id,
@@ -250,9 +253,9 @@ export async function replaceRenditions(
   if (renditions.length === 0) return;
   await db.query(
     `INSERT INTO renditions (id, publication_id, social_account_id, platform, target_key, profile, status, title, body,
-       delivery_target_key, created_at, updated_at, next_action_at, output_profile, settings, media)
+       delivery_target_key, created_at, updated_at, next_action_at, output_profile, settings, media, segment_overrides)
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::text[], $15::jsonb[], $16::jsonb[])`,
+       $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::text[], $15::jsonb[], $16::jsonb[], $17::jsonb[])`,
     [
       renditions.map((r) => r.id),
       renditions.map((r) => r.publicationId),
@@ -270,6 +273,7 @@ export async function replaceRenditions(
       renditions.map((r) => r.outputProfile),
       renditions.map((r) => JSON.stringify(r.settings)),
       renditions.map((r) => JSON.stringify(r.media)),
+      storedOverrides,
     ],
   );
   if (segments.length === 0) return;
