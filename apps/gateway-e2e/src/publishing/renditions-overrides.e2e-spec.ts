@@ -165,6 +165,23 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     expect(after.renditions[0].segments[0]).toMatchObject({ body: 'Short', body_override: '' });
   });
 
+  it('a network without threads joins the segments into one post, and still keeps each segment\'s override through a PATCH', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const linkedin = await insertAccount(workspaceId, owner.id, 'linkedin');
+    const publication = await createPublication(owner.token, workspaceId, { title: '' });
+    const patched = await patchPublication(owner.token, publication.id, { expected_revision: 1, segments: [{ body: 'Alpha' }, { body: 'Beta' }] });
+    const [alpha, beta] = patched.body.segments.map((s: any) => s.id);
+    const scheduled = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [linkedin] });
+    const rendition = scheduled.body.renditions[0];
+    expect(rendition.body).toBe('Alpha\n\nBeta');
+    const overridden = await patchRendition(owner.token, publication.id, rendition.id, { expected_revision: 3, segments: [{ publication_segment_id: beta, body_override: 'Beta for LinkedIn' }] });
+    expect(overridden.body.renditions[0].body).toBe('Alpha\n\nBeta for LinkedIn');
+    const edited = await patchPublication(owner.token, publication.id, { expected_revision: 4, segments: [{ id: alpha, body: 'Alpha, edited' }, { id: beta, body: 'Beta, edited' }] });
+    expect(edited.body.renditions[0]).toMatchObject({ id: rendition.id, body: 'Alpha, edited\n\nBeta for LinkedIn' });
+    const dropped = await patchPublication(owner.token, publication.id, { expected_revision: 5, segments: [{ id: alpha, body: 'Alpha only' }, { body: 'Gamma' }] });
+    expect(dropped.body.renditions[0].body).toBe('Alpha only\n\nGamma');
+  });
+
   it('per-account media: media_inherited false, the part carries them (the effective media delivery reads)', async () => {
     const { owner, workspaceId, publication, segments } = await scheduledThread();
     const image = await uploadImage(owner.token, workspaceId);
