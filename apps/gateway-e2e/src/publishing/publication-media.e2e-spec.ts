@@ -173,7 +173,7 @@ describe('publishing: publications carry media (contract §4 "Attaching", Public
       [{ media: [{ media_id: 'not-a-uuid' }] }, ['body.media[0].media_id']],
       [{ media: [{ media_id: image.id, url: 'https://example.com/x.jpg' }] }, ['body.media[0].url']],
       [{ media: [{}] }, ['body.media[0].media_id']],
-      [{ segments: [{ media: [{ media_id: image.id, alt_text: 7 }] }] }, ['body.segments[0].media[0].alt_text']],
+      [{ segments: [{ media: [{ media_id: image.id, alt_text: 'a'.repeat(1_501) }] }] }, ['body.segments[0].media[0].alt_text']],
       [{ segments: [{ id: 'nope' }] }, ['body.segments[0].id']],
     ];
     for (const [body, expected] of cases) {

@@ -109,8 +109,16 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
       expect([from, scheduled.status, scheduled.body.status]).toEqual([from, 200, 'scheduled']);
 
       const q = await createPublication(owner.token, workspaceId);
-      await setStatus(q.id, from);
-      const now = await publishNow(owner.token, q.id, { expected_revision: 1, account_ids: [account.id] });
+      let revision = 1;
+      if (from === 'scheduled') {
+        // A scheduled publication goes out with its own renditions: naming targets then is 422 (contract §4).
+        expect((await schedule(owner.token, q.id, { expected_revision: 1, scheduled_at: later(), account_ids: [account.id] })).status).toBe(200);
+        revision = 2;
+        expect(locations(expectProblem(await publishNow(owner.token, q.id, { expected_revision: 2, account_ids: [account.id] }), 422))).toEqual(['body.account_ids']);
+      } else {
+        await setStatus(q.id, from);
+      }
+      const now = await publishNow(owner.token, q.id, from === 'scheduled' ? { expected_revision: revision } : { expected_revision: revision, account_ids: [account.id] });
       expect([from, now.status, now.body.status]).toEqual([from, 200, 'publishing']);
       await publicationWhen(owner.token, q.id, settled);
     }
