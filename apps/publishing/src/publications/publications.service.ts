@@ -236,7 +236,7 @@ export class PublicationsService {
   }
 
   /** Segments, renditions and rendition segments of a page of publications: three queries, whatever the page size. */
-  async withChildren(db: EntityManager, publications: PublicationEntity[]): Promise<Publication[]> {
+  private async withChildren(db: EntityManager, publications: PublicationEntity[]): Promise<Publication[]> {
     if (publications.length === 0) return [];
     const ids = publications.map((publication) => publication.id);
     const [segments, renditions] = await Promise.all([
