@@ -1,5 +1,5 @@
 import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg as they load
-import { ORGANIZATION_DELETED_SUBJECT, PUBLISHING_SERVICE } from '@social/contracts';
+import { MEDIA_ITEM_ANALYSED_SUBJECT, ORGANIZATION_DELETED_SUBJECT, PUBLISHING_SERVICE } from '@social/contracts';
 import { AccessModule, runService } from '@social/platform';
 import { publishingSettings } from './config.js';
 import { publishingMigrations } from './migrations/index.js';
@@ -8,6 +8,7 @@ import { RenditionEntity, RenditionSegmentEntity } from './publications/renditio
 import { PublishingModule } from './publishing.module.js';
 import { SocialAccountEntity } from './social-accounts/social-account.entity.js';
 import { SocialSetEntity } from './social-sets/social-set.entity.js';
+import { MediaAnalysedHandler } from './media/media-analysed.handler.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 import { VoiceProfileEntity } from './voice-profiles/voice-profile.entity.js';
 
@@ -32,5 +33,7 @@ void runService({
   // Deleted organizations' accounts, sets, profiles and publications are purged, even if we were down when it happened.
   eventConsumers: [
     { durable: 'publishing-organization-deleted', subjects: [ORGANIZATION_DELETED_SUBJECT], handler: OrganizationDeletedHandler },
+    // Analysis results and public-URL checks of attached media refresh what PublicationMedia shows.
+    { durable: 'publishing-media-analysed', subjects: [MEDIA_ITEM_ANALYSED_SUBJECT], handler: MediaAnalysedHandler },
   ],
 });

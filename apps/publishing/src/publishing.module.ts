@@ -9,6 +9,13 @@ import { ProviderApps } from './providers/provider-apps.client.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
 import { PublicationAnglesService } from './publication-builds/publication-angles.service.js';
 import { PublicationBuildsHandler } from './publication-builds/publication-builds.handler.js';
+import { MediaFactsStore } from './media/media-facts.store.js';
+import { PublishingMediaStorageModule } from './media/media-storage.module.js';
+import { MediaUsageHandler } from './media/media-usage.handler.js';
+import { MediaUsageService } from './media/media-usage.service.js';
+import { MediaAnalysedHandler } from './media/media-analysed.handler.js';
+import { PublicationPreviews } from './publications/publication-previews.service.js';
+import { RenditionOverrides } from './publications/rendition-overrides.service.js';
 import { PublicationsHandler } from './publications/publications.handler.js';
 import { PublicationsService } from './publications/publications.service.js';
 import { CredentialConnections } from './social-accounts/credential-connections.service.js';
@@ -26,7 +33,8 @@ import { VoiceProfilesHandler } from './voice-profiles/voice-profiles.handler.js
 import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js';
 
 @Module({
-  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler, DeliveryHandler, ReportingHandler, ProviderInsightsHandler],
+  imports: [PublishingMediaStorageModule],
+  controllers: [MediaUsageHandler, SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler, DeliveryHandler, ReportingHandler, ProviderInsightsHandler],
   providers: [
     ProviderRegistry,
     SocialAccountsService,
@@ -45,6 +53,11 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     DeliveryWorker,
     ReportingService,
     ProviderInsightsService,
+    MediaFactsStore,
+    MediaUsageService,
+    MediaAnalysedHandler,
+    RenditionOverrides,
+    PublicationPreviews,
   ],
 })
 export class PublishingModule {}

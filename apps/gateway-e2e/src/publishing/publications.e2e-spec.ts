@@ -378,7 +378,8 @@ describe('publishing: publications', () => {
       [{ expected_revision: 1, segments: [{ title: 't'.repeat(301), description: 'd'.repeat(5_001) }] }, ['body.segments[0].description', 'body.segments[0].title']],
       [{ expected_revision: 1, segments: [{ settings: [] }] }, ['body.segments[0].settings']],
       [{ expected_revision: 1, segments: [{ id: randomUUID() }] }, ['body.segments[0].id']],
-      [{ expected_revision: 1, segments: [{ media: [] }] }, ['body.segments[0].media']],
+      [{ expected_revision: 1, segments: [{ media: [{}] }] }, ['body.segments[0].media[0].media_id']],
+      [{ expected_revision: 1, media: [{ media_id: randomUUID(), role: 'poster' }] }, ['body.media[0].role']],
     ];
     for (const [body, expected] of cases) {
       const problem = expectProblem(await patch(owner.token, publication.id, body), 422, 'validation_failed');

@@ -109,8 +109,16 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
       expect([from, scheduled.status, scheduled.body.status]).toEqual([from, 200, 'scheduled']);
 
       const q = await createPublication(owner.token, workspaceId);
-      await setStatus(q.id, from);
-      const now = await publishNow(owner.token, q.id, { expected_revision: 1, account_ids: [account.id] });
+      let revision = 1;
+      if (from === 'scheduled') {
+        // A scheduled publication goes out with its own renditions: naming targets then is 422 (contract §4).
+        expect((await schedule(owner.token, q.id, { expected_revision: 1, scheduled_at: later(), account_ids: [account.id] })).status).toBe(200);
+        revision = 2;
+        expect(locations(expectProblem(await publishNow(owner.token, q.id, { expected_revision: 2, account_ids: [account.id] }), 422))).toEqual(['body.account_ids']);
+      } else {
+        await setStatus(q.id, from);
+      }
+      const now = await publishNow(owner.token, q.id, from === 'scheduled' ? { expected_revision: revision } : { expected_revision: revision, account_ids: [account.id] });
       expect([from, now.status, now.body.status]).toEqual([from, 200, 'publishing']);
       await publicationWhen(owner.token, q.id, settled);
     }
@@ -247,7 +255,7 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     expect(again.body.renditions.map((r: any) => [r.social_account_id, r.settings, r.output_profile])).toEqual([[mine.id, { reply_policy: 'followers' }, 'compact']]);
   });
 
-  it('rendering per network: a long text threads on x and is refused on linkedin (422 naming the account); PATCH re-renders a scheduled one', async () => {
+  it('rendering per network: a long text threads on x and is refused on linkedin (422 network_rules naming the account); PATCH re-renders a scheduled one', async () => {
     const { owner, workspaceId } = await createTenant();
     const x = await insertAccount(workspaceId, owner.id, 'x');
     const linkedin = await insertAccount(workspaceId, owner.id, 'linkedin');
@@ -256,10 +264,9 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     const refused = expectProblem(
       await schedule(owner.token, publication.id, { expected_revision: 1, scheduled_at: inMs(3_600_000), account_ids: [x, linkedin] }),
       422,
-      'validation_failed',
+      'network_rules',
     );
-    expect(refused.errors).toEqual([{ location: 'body.account_ids[1]', message: expect.stringContaining(linkedin), value: linkedin }]);
-    expect(refused.errors[0].message).toContain('3000');
+    expect(refused.errors).toEqual([{ location: `renditions.${linkedin}.body`, message: expect.stringContaining('3000') }]);
     const threaded = await schedule(owner.token, publication.id, { expected_revision: 1, scheduled_at: inMs(3_600_000), account_ids: [x] });
     expect(threaded.status).toBe(200);
     const segments = threaded.body.renditions[0].segments;

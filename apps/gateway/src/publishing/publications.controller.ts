@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreatePublicationRequest,
@@ -10,21 +10,35 @@ import {
   ListPublicationsQuery,
   Publication,
   PublicationList,
+  PreviewPublicationRequest,
+  PublicationPreview,
   PublishingPatterns,
   UpdatePublicationRequest,
+  UpdateRenditionRequest,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config.js';
+import { baseUrlOf } from '../http/base-url.js';
 import { AcceptsIdempotencyKey, unwrapHttpReply } from '../http/http-reply.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { ValidQuery } from '../http/valid-query.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
+import { publicationListWithBase, publicationWithBase } from './publication-urls.js';
 
 @ApiTags('Publications')
 @ApiBearerAuth()
 @Controller('publications')
 export class PublicationsController {
-  constructor(private readonly forward: Forwarder) {}
+  constructor(
+    private readonly forward: Forwarder,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  /** Forwards an operation answering a Publication; its media URLs come back relative to {base_url}. */
+  private async publication(pattern: string, req: FastifyRequest, parts: Parameters<Forwarder['send']>[2]): Promise<Publication> {
+    return publicationWithBase(baseUrlOf(req, this.config.PUBLIC_BASE_URL), await this.forward.send<Publication>(pattern, req, parts));
+  }
 
   @Post()
   @ApiOperation({ summary: 'E15: create a draft publication (editors)' })
@@ -39,15 +53,16 @@ export class PublicationsController {
     const answer = await this.forward.send<HttpReply<Publication>>(PublishingPatterns.createPublication, req, { body });
     const publication = unwrapHttpReply(reply, answer);
     reply.header('location', `/publications/${publication.id}`);
-    return publication;
+    return publicationWithBase(baseUrlOf(req, this.config.PUBLIC_BASE_URL), publication);
   }
 
   @Get()
   @ApiOperation({ summary: "The workspace's publications, newest first, a page at a time" })
   @Returns(PublicationList)
   @Refuses(403, 422)
-  list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListPublicationsQuery)) query: ListPublicationsQuery): Promise<PublicationList> {
-    return this.forward.send(PublishingPatterns.listPublications, req, { query: { ...query } });
+  async list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListPublicationsQuery)) query: ListPublicationsQuery): Promise<PublicationList> {
+    const list = await this.forward.send<PublicationList>(PublishingPatterns.listPublications, req, { query: { ...query } });
+    return publicationListWithBase(baseUrlOf(req, this.config.PUBLIC_BASE_URL), list);
   }
 
   @Get(':id')
@@ -55,7 +70,7 @@ export class PublicationsController {
   @Returns(Publication)
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<Publication> {
-    return this.forward.send(PublishingPatterns.getPublication, req, { params: { id } });
+    return this.publication(PublishingPatterns.getPublication, req, { params: { id } });
   }
 
   @Patch(':id')
@@ -71,7 +86,7 @@ export class PublicationsController {
     @Param('id') id: string,
     @Body(new ValidBody(UpdatePublicationRequest)) body: UpdatePublicationRequest,
   ): Promise<Publication> {
-    return this.forward.send(PublishingPatterns.updatePublication, req, { params: { id }, body });
+    return this.publication(PublishingPatterns.updatePublication, req, { params: { id }, body });
   }
 
   @Post(':id/schedule')
@@ -89,7 +104,7 @@ export class PublicationsController {
     @Param('id') id: string,
     @Body(new ValidBody(SchedulePublicationRequest)) body: SchedulePublicationRequest,
   ): Promise<Publication> {
-    return this.forward.send(PublishingPatterns.schedulePublication, req, { params: { id }, body });
+    return this.publication(PublishingPatterns.schedulePublication, req, { params: { id }, body });
   }
 
   @Post(':id/publish-now')
@@ -101,7 +116,7 @@ export class PublicationsController {
   @Returns(Publication)
   @Refuses(400, 403, 404, 409, 413, 415, 422)
   publishNow(@Req() req: FastifyRequest, @Param('id') id: string, @Body(new ValidBody(PublishNowRequest)) body: PublishNowRequest): Promise<Publication> {
-    return this.forward.send(PublishingPatterns.publishPublicationNow, req, { params: { id }, body });
+    return this.publication(PublishingPatterns.publishPublicationNow, req, { params: { id }, body });
   }
 
   @Post(':id/cancel')
@@ -115,7 +130,7 @@ export class PublicationsController {
     @Param('id') id: string,
     @Body(new ValidBody(PublicationTransitionRequest)) body: PublicationTransitionRequest,
   ): Promise<Publication> {
-    return this.forward.send(PublishingPatterns.cancelPublication, req, { params: { id }, body });
+    return this.publication(PublishingPatterns.cancelPublication, req, { params: { id }, body });
   }
 
   @Post(':id/retry')
@@ -131,7 +146,44 @@ export class PublicationsController {
     @Param('id') id: string,
     @Body(new ValidBody(PublicationTransitionRequest)) body: PublicationTransitionRequest,
   ): Promise<Publication> {
-    return this.forward.send(PublishingPatterns.retryPublication, req, { params: { id }, body });
+    return this.publication(PublishingPatterns.retryPublication, req, { params: { id }, body });
+  }
+
+  @Patch(':id/renditions/:rendition_id')
+  @ApiOperation({
+    summary:
+      "One account's version of a scheduled publication (editors): per segment `body_override`, `title_override`, `description_override`, " +
+      '`url_override` ("" keeps inheriting) and `media` (media_inherited false), and the rendition\'s `settings`; the rendition shows the effective values. ' +
+      'Segments listed replace their overrides, others keep theirs. The publication\'s revision + 1. Not scheduled, or the rendition already delivering: ' +
+      '409 invalid_transition; stale expected_revision: 409 revision_conflict; a media id that is not a ready item of the workspace, or a segment id not ' +
+      "the publication's: 422 at its location; the result breaking the network's rules: 422 network_rules. Nothing changes on a refusal",
+  })
+  @Returns(Publication)
+  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  updateRendition(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Param('rendition_id') renditionId: string,
+    @Body(new ValidBody(UpdateRenditionRequest)) body: UpdateRenditionRequest,
+  ): Promise<Publication> {
+    return this.publication(PublishingPatterns.updateRendition, req, { params: { id, rendition_id: renditionId }, body });
+  }
+
+  @Post(':id/preview')
+  @ApiOperation({
+    summary:
+      "What each target's network would receive (anyone who may read the publication): its parts after splitting, each image as delivered " +
+      '(re-encoded without metadata, resized to the network\'s limits: processed width, height and size), and every network-rule problem. ' +
+      'Targets: social_set_id or account_ids, else the publication\'s renditions or social set; none: 422. Changes nothing, calls no network',
+  })
+  @Returns(PublicationPreview)
+  @Refuses(400, 404, 413, 415, 422)
+  preview(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(PreviewPublicationRequest)) body: PreviewPublicationRequest,
+  ): Promise<PublicationPreview> {
+    return this.forward.send(PublishingPatterns.previewPublication, req, { params: { id }, body });
   }
 
   @Get(':id/deliveries')

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   DeliveryAttemptList,
-  FieldError,
   Principal,
   Publication,
   PublicationTargetsRequest,
@@ -17,7 +16,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PublicationEntity, PublicationSegmentEntity } from '../publications/publication.entity.js';
 import { PublicationsService } from '../publications/publications.service.js';
 import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
-import { changedRows, notifyDue, renderAll, replaceRenditions, type TargetAccount } from './renditions.js';
+import { changedRows, networkRulesProblem, notifyDue, readOverrides, renderChecked, replaceRenditions, type TargetAccount } from './renditions.js';
 
 /** Which statuses each call leaves from (contract §4 "Delivery", transitions). */
 const FROM: Record<'schedule' | 'publish-now' | 'cancel' | 'retry', readonly string[]> = {
@@ -41,7 +40,7 @@ interface AttemptRow {
 }
 
 /** Where targets came from, for the 422 that names a refused one. */
-type TargetSource = { kind: 'accounts' } | { kind: 'set' } | { kind: 'existing' };
+export type TargetSource = { kind: 'accounts' } | { kind: 'set' } | { kind: 'existing' };
 
 /**
  * The delivery operations on a publication (contract §4 "Delivery"):
@@ -80,6 +79,11 @@ export class DeliveryOperations {
 
   async publishNow(principal: Principal, id: string, input: PublishNowRequest): Promise<Publication> {
     const found = await this.findVisible(principal, id, 'editor');
+    // A scheduled publication goes out as it is: its renditions and their overrides (contract §4).
+    if (found.status === 'scheduled' && (input.account_ids !== undefined || input.social_set_id !== undefined)) {
+      const location = input.account_ids !== undefined ? 'body.account_ids' : 'body.social_set_id';
+      throw problems.invalid(location, 'cannot be sent for a scheduled publication: publish-now keeps its renditions (cancel to change the targets)');
+    }
     await this.dataSource.transaction(async (db) => {
       const targets = await this.resolveTargets(db, found, input);
       const now = new Date();
@@ -203,7 +207,7 @@ export class DeliveryOperations {
    * or, when neither is sent, the publication's renditions or its social set.
    * Every one must be an active account of the publication's workspace (422).
    */
-  private async resolveTargets(
+  async resolveTargets(
     db: EntityManager,
     publication: PublicationEntity,
     input: PublicationTargetsRequest,
@@ -262,7 +266,10 @@ export class DeliveryOperations {
     return rows.map(({ status: _status, ...account }) => account);
   }
 
-  /** Renders for every target and replaces the renditions; a target whose network cannot take it is 422 naming the account. */
+  /**
+   * Renders for every target (keeping the overrides of accounts that stay) and replaces the renditions.
+   * A text a network cannot take, or media its rules refuse, is 422 `network_rules` naming each problem.
+   */
   private async render(
     db: EntityManager,
     publication: PublicationEntity,
@@ -271,15 +278,10 @@ export class DeliveryOperations {
     randomDelayMinutes: number,
   ): Promise<void> {
     const segments = await db.getRepository(PublicationSegmentEntity).find({ where: { publicationId: publication.id }, order: { position: 'ASC' } });
-    const { parts, refusals } = renderAll(publication, segments, targets.accounts);
-    if (refusals.length > 0) {
-      const errors: FieldError[] = refusals.map(({ account, reason }) => {
-        const index = targets.accounts.indexOf(account);
-        const location = targets.source.kind === 'accounts' ? `body.account_ids[${index}]` : targets.source.kind === 'set' ? 'body.social_set_id' : 'body.account_ids';
-        return { location, message: `${account.platform} account @${account.username} (${account.id}): the text ${reason}`, value: account.id };
-      });
-      throw problems.validation(errors, errors.map((error) => `${error.location}: ${error.message}`).join('; ') + '.');
-    }
-    await replaceRenditions(db, publication, targets.accounts, parts, dueAt, randomDelayMinutes);
+    const overrides = await readOverrides(db, publication.id);
+    const { parts, problems: found } = await renderChecked(db, publication, segments, targets.accounts, overrides);
+    const refusal = networkRulesProblem(found);
+    if (refusal) throw refusal;
+    await replaceRenditions(db, publication, targets.accounts, parts, dueAt, randomDelayMinutes, overrides);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { renderFor, splitText, textLength, type RenderSource } from './render.js';
+import { countText, renderFor, splitText, textLength, type RenderSource } from './render.js';
 
 const source = (extra: Partial<RenderSource> = {}): RenderSource => ({
   contentProfile: 'short_text',
@@ -36,7 +36,7 @@ describe('splitText', () => {
 
 describe('renderFor', () => {
   it('gives one post when the text fits', () => {
-    expect(renderFor('sandbox', source())).toEqual({ ok: true, parts: [{ segmentId: null, title: 'T', text: 'Hello world', link: '' }] });
+    expect(renderFor('sandbox', source())).toEqual({ ok: true, parts: [{ segmentId: null, title: 'T', text: 'Hello world', link: '', description: '', media: [] }] });
   });
 
   it('threads a text over the limit on networks that thread', () => {
@@ -60,13 +60,13 @@ describe('renderFor', () => {
     expect(renderFor('mastodon', source({ segments }))).toEqual({
       ok: true,
       parts: [
-        { segmentId: 's1', title: '', text: 'First', link: '' },
-        { segmentId: 's2', title: '', text: 'Second\n\nhttps://example.com/2', link: '' },
+        { segmentId: 's1', title: '', text: 'First', link: '', description: '', media: [] },
+        { segmentId: 's2', title: '', text: 'Second\n\nhttps://example.com/2', link: '', description: '', media: [] },
       ],
     });
     expect(renderFor('discord', source({ segments }))).toEqual({
       ok: true,
-      parts: [{ segmentId: null, title: 'T', text: 'First\n\nSecond\n\nhttps://example.com/2', link: '' }],
+      parts: [{ segmentId: null, title: 'T', text: 'First\n\nSecond\n\nhttps://example.com/2', link: '', description: '', media: [] }],
     });
   });
 
@@ -78,16 +78,40 @@ describe('renderFor', () => {
   it('gives source_url as a link card where the network has one, appended elsewhere', () => {
     expect(renderFor('bluesky', source({ sourceUrl: 'https://example.com' }))).toEqual({
       ok: true,
-      parts: [{ segmentId: null, title: 'T', text: 'Hello world', link: 'https://example.com' }],
+      parts: [{ segmentId: null, title: 'T', text: 'Hello world', link: 'https://example.com', description: '', media: [] }],
     });
     expect(renderFor('sandbox', source({ sourceUrl: 'https://example.com' }))).toEqual({
       ok: true,
-      parts: [{ segmentId: null, title: 'T', text: 'Hello world\n\nhttps://example.com', link: '' }],
+      parts: [{ segmentId: null, title: 'T', text: 'Hello world\n\nhttps://example.com', link: '', description: '', media: [] }],
     });
   });
 
-  it('uses a default shape for a network missing from the table', () => {
-    expect(renderFor('unknown', source({ sourceText: 'y'.repeat(2_001) })).ok).toBe(false);
+  it('uses the strictest rules for a network without a table', () => {
+    expect(renderFor('unknown', source({ sourceText: 'y'.repeat(281) })).ok).toBe(false);
+  });
+
+  it('counts as the network does: X weighs links 23 and CJK 2', () => {
+    expect(countText('https://example.com/a/very/long/path/that/goes/on/and/on', 'weighted')).toBe(23);
+    expect(countText('日本', 'weighted')).toBe(4);
+    expect(countText('a👨‍👩‍👧b', 'utf16')).toBe(10);
+    const result = renderFor('x', source({ sourceText: '日本語の文章です。'.repeat(20) }));
+    expect(result.ok && result.parts.every((part) => countText(part.text, 'weighted') <= 280)).toBe(true);
+  });
+
+  it('media go with their parts: the publication\'s with the first, a segment\'s with its first piece, all of them in a joined post', () => {
+    const media = (id: string) => ({ media_id: id, alt_text: '', role: 'attachment' as const, display_order: 9, settings: {} });
+    const segments = [
+      { id: 's1', title: '', body: 'First', url: '', media: [media('a')] },
+      { id: 's2', title: '', body: 'Second. '.repeat(80), url: '', media: [media('b'), media('c')] },
+    ];
+    const threaded = renderFor('mastodon', source({ segments, media: [media('p')] }));
+    expect(threaded.ok && threaded.parts.map((part) => part.media.map((m) => [m.media_id, m.display_order]))).toEqual([
+      [['p', 0], ['a', 1]],
+      [['b', 0], ['c', 1]],
+      [],
+    ]);
+    const joined = renderFor('discord', source({ segments: segments.map((s) => ({ ...s, body: 'short' })), media: [media('p')] }));
+    expect(joined.ok && joined.parts.map((part) => part.media.map((m) => m.media_id))).toEqual([['p', 'a', 'b', 'c']]);
   });
 });
 

@@ -1,37 +1,22 @@
+import type { AttachedMedia } from '@social/contracts';
+import { rulesFor, type TextCounting } from '../providers/network-rules.js';
+
 /**
  * Rendering (contract §4 "Delivery"): a publication shaped for one network.
  * Pure: the same publication and network always give the same parts. One part
  * is one post; more than one is a thread (sent as replies, in order).
  */
 
-/** What a network takes: its text limit, whether it threads, whether it shows a link card. */
+/** What rendering needs of a network: its text limit and how it counts, whether it threads, whether it shows a link card. */
 export interface NetworkShape {
-  /** Most characters of one post, counted as user-perceived characters (graphemes). */
   maxLength: number;
-  /** Whether a long text or several segments become a thread of replies. */
+  counting: TextCounting;
   threads: boolean;
-  /** Whether a link is given beside the text (a card) rather than appended to it. */
   linkCard: boolean;
 }
 
-/** The one table of what each network takes; a network missing here gets DEFAULT_SHAPE. */
-export const NETWORK_SHAPES: Readonly<Record<string, NetworkShape>> = {
-  sandbox: { maxLength: 5_000, threads: true, linkCard: false },
-  x: { maxLength: 280, threads: true, linkCard: false },
-  mastodon: { maxLength: 500, threads: true, linkCard: false },
-  bluesky: { maxLength: 300, threads: true, linkCard: true },
-  threads: { maxLength: 500, threads: true, linkCard: false },
-  linkedin: { maxLength: 3_000, threads: false, linkCard: true },
-  facebook: { maxLength: 63_206, threads: false, linkCard: true },
-  instagram: { maxLength: 2_200, threads: false, linkCard: false },
-  tiktok: { maxLength: 2_200, threads: false, linkCard: false },
-  youtube: { maxLength: 5_000, threads: false, linkCard: false },
-  discord: { maxLength: 2_000, threads: false, linkCard: false },
-  telegram: { maxLength: 4_096, threads: false, linkCard: false },
-};
-export const DEFAULT_SHAPE: NetworkShape = { maxLength: 2_000, threads: false, linkCard: false };
-
-export const shapeOf = (platform: string): NetworkShape => NETWORK_SHAPES[platform] ?? DEFAULT_SHAPE;
+/** The network's text rules, from its one table (providers/<network>/<network>.rules.ts). */
+export const shapeOf = (platform: string): NetworkShape => rulesFor(platform).text;
 
 /** What rendering reads of a publication. */
 export interface RenderSource {
@@ -39,7 +24,9 @@ export interface RenderSource {
   title: string;
   sourceText: string;
   sourceUrl: string;
-  segments: Array<{ id: string; title: string; body: string; url: string }>;
+  segments: Array<{ id: string; title: string; body: string; url: string; description?: string; media?: AttachedMedia[] }>;
+  /** Publication-level media: they go with the first part. */
+  media?: AttachedMedia[];
 }
 
 export interface RenderedPart {
@@ -49,6 +36,10 @@ export interface RenderedPart {
   text: string;
   /** "" when none; for networks with link cards. */
   link: string;
+  /** The segment's description ("" for parts not made from a segment). */
+  description: string;
+  /** The media this part carries (its effective media, contract §4): the publication's on the first part, a segment's on its first part. */
+  media: AttachedMedia[];
 }
 
 export type RenderResult = { ok: true; parts: RenderedPart[] } | { ok: false; reason: string };
@@ -62,25 +53,50 @@ export function textLength(text: string): number {
   return count;
 }
 
-/** The first `max` graphemes of a text. */
-function takeGraphemes(text: string, max: number): string {
-  let out = '';
+const URL_PATTERN = /https?:\/\/[^\s]+/g;
+/** X counts a link as 23 characters whatever its length. */
+const X_URL_WEIGHT = 23;
+
+/** X's weighted length: Latin-1, general punctuation and a few more count 1, every other code point (CJK, emoji) 2, a URL 23. */
+function weightedLength(text: string): number {
   let count = 0;
-  for (const { segment } of segmenter.segment(text)) {
-    if (count === max) break;
-    out += segment;
-    count += 1;
+  const withoutUrls = text.replace(URL_PATTERN, () => {
+    count += X_URL_WEIGHT;
+    return '';
+  });
+  for (const char of withoutUrls) {
+    const code = char.codePointAt(0) ?? 0;
+    const light = code <= 4351 || (code >= 8192 && code <= 8205) || (code >= 8208 && code <= 8223) || (code >= 8242 && code <= 8247);
+    count += light ? 1 : 2;
   }
-  return out;
+  return count;
+}
+
+/** A text's length as a network counts it. */
+export function countText(text: string, counting: TextCounting = 'graphemes'): number {
+  if (counting === 'utf16') return text.length;
+  if (counting === 'weighted') return weightedLength(text);
+  return textLength(text);
+}
+
+/** The longest head of a text (whole graphemes) that counts at most `max`. */
+function takeGraphemes(text: string, max: number, counting: TextCounting): string {
+  let out = '';
+  for (const { segment } of segmenter.segment(text)) {
+    if (countText(out + segment, counting) > max) break;
+    out += segment;
+  }
+  // A single grapheme heavier than the limit still moves the cut forward.
+  return out === '' ? ([...segmenter.segment(text)][0]?.segment ?? '') : out;
 }
 
 /**
  * Splits a text into pieces of at most `max` graphemes, preferring paragraph,
  * then sentence, then word boundaries; a word longer than `max` is cut.
  */
-export function splitText(text: string, max: number): string[] {
+export function splitText(text: string, max: number, counting: TextCounting = 'graphemes'): string[] {
   const trimmed = text.trim();
-  if (textLength(trimmed) <= max) return trimmed === '' ? [] : [trimmed];
+  if (countText(trimmed, counting) <= max) return trimmed === '' ? [] : [trimmed];
   const separators: RegExp[] = [/\n\s*\n/, /(?<=[.!?…])\s+/, /\s+/];
   for (const separator of separators) {
     const units = trimmed.split(separator).map((unit) => unit.trim()).filter((unit) => unit !== '');
@@ -90,14 +106,14 @@ export function splitText(text: string, max: number): string[] {
     let current = '';
     for (const unit of units) {
       const candidate = current === '' ? unit : `${current}${glue}${unit}`;
-      if (textLength(candidate) <= max) {
+      if (countText(candidate, counting) <= max) {
         current = candidate;
         continue;
       }
       if (current !== '') pieces.push(current);
       current = '';
-      if (textLength(unit) <= max) current = unit;
-      else pieces.push(...splitText(unit, max));
+      if (countText(unit, counting) <= max) current = unit;
+      else pieces.push(...splitText(unit, max, counting));
     }
     if (current !== '') pieces.push(current);
     return pieces;
@@ -106,7 +122,7 @@ export function splitText(text: string, max: number): string[] {
   const pieces: string[] = [];
   let rest = trimmed;
   while (rest !== '') {
-    const piece = takeGraphemes(rest, max);
+    const piece = takeGraphemes(rest, max, counting);
     pieces.push(piece);
     rest = rest.slice(piece.length);
   }
@@ -116,16 +132,23 @@ export function splitText(text: string, max: number): string[] {
 /** The posts the publication is made of before the network's limits: segments, a thread's paragraphs, or its whole text. */
 function draftPosts(source: RenderSource, shape: NetworkShape): RenderedPart[] {
   if (source.segments.length > 0) {
-    return source.segments.map((segment) => ({ segmentId: segment.id, title: segment.title, text: segment.body.trim(), link: segment.url }));
+    return source.segments.map((segment) => ({
+      segmentId: segment.id,
+      title: segment.title,
+      text: segment.body.trim(),
+      link: segment.url,
+      description: segment.description ?? '',
+      media: segment.media ?? [],
+    }));
   }
   if (source.contentProfile === 'thread' && shape.threads) {
     return source.sourceText
       .split(/\n\s*\n/)
       .map((paragraph) => paragraph.trim())
       .filter((paragraph) => paragraph !== '')
-      .map((text) => ({ segmentId: null, title: '', text, link: '' }));
+      .map((text) => ({ segmentId: null, title: '', text, link: '', description: '', media: [] }));
   }
-  return [{ segmentId: null, title: source.title, text: source.sourceText.trim(), link: '' }];
+  return [{ segmentId: null, title: source.title, text: source.sourceText.trim(), link: '', description: '', media: [] }];
 }
 
 /** Appends a link to a text, on its own line. */
@@ -141,11 +164,22 @@ const withLink = (text: string, link: string): string => (text === '' ? link : `
 export function renderFor(platform: string, source: RenderSource): RenderResult {
   const shape = shapeOf(platform);
   let posts = draftPosts(source, shape);
-  if (posts.length === 0) posts = [{ segmentId: null, title: source.title, text: '', link: '' }];
+  if (posts.length === 0) posts = [{ segmentId: null, title: source.title, text: '', link: '', description: '', media: [] }];
   if (!shape.threads && posts.length > 1) {
     const text = posts.map((post) => (shape.linkCard || post.link === '' ? post.text : withLink(post.text, post.link))).filter((t) => t !== '').join('\n\n');
-    posts = [{ segmentId: null, title: source.title, text, link: shape.linkCard ? (posts.find((post) => post.link !== '')?.link ?? '') : '' }];
+    posts = [
+      {
+        segmentId: null,
+        title: source.title,
+        text,
+        link: shape.linkCard ? (posts.find((post) => post.link !== '')?.link ?? '') : '',
+        description: '',
+        // One post: every segment's media, in order.
+        media: posts.flatMap((post) => post.media),
+      },
+    ];
   }
+  if (source.media && source.media.length > 0) posts = [{ ...posts[0], media: [...source.media, ...posts[0].media] }, ...posts.slice(1)];
   if (source.sourceUrl !== '') {
     const [first, ...rest] = posts;
     posts = shape.linkCard ? [{ ...first, link: first.link || source.sourceUrl }, ...rest] : [{ ...first, text: withLink(first.text, source.sourceUrl) }, ...rest];
@@ -160,21 +194,30 @@ export function renderFor(platform: string, source: RenderSource): RenderResult 
     // Bluesky unless a link card shows it), and the network counts it. Measuring the text alone let a titled
     // post of up to the limit through, which the network then refused (Mastodon 422, Bluesky 400).
     const titled = post.title !== '' && !(shape.linkCard && post.link !== '');
-    const titleCost = titled ? textLength(post.title) + (post.text === '' ? 0 : 2) : 0;
-    const length = textLength(post.text);
+    const titleCost = titled ? countText(post.title, shape.counting) + (post.text === '' ? 0 : 2) : 0;
+    const length = countText(post.text, shape.counting);
     if (length + titleCost <= shape.maxLength) {
       parts.push(post);
       continue;
     }
     // Split so that every piece fits beside the title (only the first piece carries it).
-    const budget = shape.maxLength - (titled ? textLength(post.title) + 2 : 0);
+    const budget = shape.maxLength - (titled ? countText(post.title, shape.counting) + 2 : 0);
     if (!shape.threads || budget < 1) {
       const what = titled ? `is ${length + titleCost} characters long with its title` : `is ${length} characters long`;
       return { ok: false, reason: `${what}; ${platform} takes at most ${shape.maxLength} in one post${shape.threads ? '' : ' and has no threads'}` };
     }
-    splitText(post.text, budget).forEach((text, index) =>
-      parts.push({ segmentId: post.segmentId, title: index === 0 ? post.title : '', text, link: index === 0 ? post.link : '' }),
+    splitText(post.text, budget, shape.counting).forEach((text, index) =>
+      parts.push({
+        segmentId: post.segmentId,
+        title: index === 0 ? post.title : '',
+        text,
+        link: index === 0 ? post.link : '',
+        description: index === 0 ? post.description : '',
+        // A split post's media go with its first piece.
+        media: index === 0 ? post.media : [],
+      }),
     );
   }
-  return { ok: true, parts };
+  // Each part's media in the order it shows them.
+  return { ok: true, parts: parts.map((part) => ({ ...part, media: part.media.map((media, order) => ({ ...media, display_order: order })) })) };
 }

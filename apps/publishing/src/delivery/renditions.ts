@@ -1,10 +1,13 @@
 import { SANDBOX_PROVIDER } from '@social/contracts';
-import type { FieldError } from '@social/contracts';
-import { problems } from '@social/platform';
+import type { AttachedMedia, FieldError, PreviewProblem } from '@social/contracts';
+import { Problem } from '@social/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { PublicationSegmentEntity, type PublicationEntity } from '../publications/publication.entity.js';
 import type { DeliveryOutcome, RenditionEntity, RenditionSegmentEntity } from '../publications/rendition.entity.js';
+import { attachedOf, mediaIdsOf } from '../media/attached-media.js';
+import { loadMediaFacts } from '../media/media-facts.store.js';
+import { NETWORK_RULES_CODE, ruleProblems } from '../publications/network-rules-check.js';
 import { renderFor, type RenderedPart } from './render.js';
 
 /** A target account as rendering needs it. */
@@ -38,26 +41,109 @@ export async function notifyDue(db: EntityManager): Promise<void> {
   await db.query(`SELECT pg_notify(current_schema() || '_delivery_due', '')`);
 }
 
-/** Renders the publication for each account: the parts per account, or every refusal. */
-export function renderAll(
+/** One account's version of one publication segment (contract §4): "" keeps inheriting; `media` null inherits the segment's. */
+export interface SegmentOverride {
+  title: string;
+  body: string;
+  description: string;
+  url: string;
+  media: AttachedMedia[] | null;
+}
+
+/** Overrides by account, then by publication segment. */
+export type Overrides = Map<string, Map<string, SegmentOverride>>;
+
+const NO_OVERRIDE: SegmentOverride = { title: '', body: '', description: '', url: '', media: null };
+
+/** The overrides the publication's renditions hold now (read before they are rendered again, so that they survive it). */
+export async function readOverrides(db: EntityManager | DataSource, publicationId: string): Promise<Overrides> {
+  const rows: Array<{ social_account_id: string; segment_overrides: Record<string, Partial<Record<keyof SegmentOverride, unknown>>> }> = await db.query(
+    `SELECT social_account_id, segment_overrides FROM renditions WHERE publication_id = $1`,
+    [publicationId],
+  );
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  const overrides: Overrides = new Map();
+  for (const row of rows) {
+    const byAccount = new Map<string, SegmentOverride>();
+    for (const [segmentId, stored] of Object.entries(row.segment_overrides ?? {})) {
+      byAccount.set(segmentId, {
+        title: text(stored.title),
+        body: text(stored.body),
+        description: text(stored.description),
+        url: text(stored.url),
+        media: Array.isArray(stored.media) ? attachedOf(stored.media) : null,
+      });
+    }
+    if (byAccount.size > 0) overrides.set(row.social_account_id, byAccount);
+  }
+  return overrides;
+}
+
+/** What is worth keeping of an account's overrides: those of the publication's segments that override something. */
+function keptOverrides(mine: Map<string, SegmentOverride>, segmentIds: ReadonlySet<string>): Record<string, SegmentOverride> {
+  return Object.fromEntries(
+    [...mine].filter(
+      ([segmentId, o]) => segmentIds.has(segmentId) && (o.title !== '' || o.body !== '' || o.description !== '' || o.url !== '' || o.media !== null),
+    ),
+  );
+}
+
+const orDefault = (override: string, inherited: string): string => (override !== '' ? override : inherited);
+
+/** What each account's network receives, and every way it breaks the network's rules (none: it can be sent). */
+export interface RenderOutcome {
+  parts: Map<string, RenderedPart[]>;
+  problems: Map<string, PreviewProblem[]>;
+}
+
+/** Renders the publication for each account (its overrides applied) and checks each against its network's table. */
+export async function renderChecked(
+  db: EntityManager | DataSource,
   publication: PublicationEntity,
   segments: PublicationSegmentEntity[],
   accounts: TargetAccount[],
-): { parts: Map<string, RenderedPart[]>; refusals: RenderRefusal[] } {
+  overrides: Overrides = new Map(),
+): Promise<RenderOutcome> {
   const parts = new Map<string, RenderedPart[]>();
-  const refusals: RenderRefusal[] = [];
+  const found = new Map<string, PreviewProblem[]>();
+  const rendered: Array<{ account: TargetAccount; parts: RenderedPart[]; refusal?: string }> = [];
   for (const account of accounts) {
+    const mine = overrides.get(account.id) ?? new Map<string, SegmentOverride>();
     const result = renderFor(account.platform, {
       contentProfile: publication.contentProfile,
       title: publication.title,
       sourceText: publication.sourceText,
       sourceUrl: publication.sourceUrl,
-      segments: segments.map((segment) => ({ id: segment.id, title: segment.title, body: segment.body, url: segment.url })),
+      media: attachedOf(publication.media),
+      segments: segments.map((segment) => {
+        const override = mine.get(segment.id) ?? NO_OVERRIDE;
+        return {
+          id: segment.id,
+          title: orDefault(override.title, segment.title),
+          body: orDefault(override.body, segment.body),
+          url: orDefault(override.url, segment.url),
+          description: orDefault(override.description, segment.description),
+          media: override.media ?? attachedOf(segment.media),
+        };
+      }),
     });
-    if (result.ok) parts.set(account.id, result.parts);
-    else refusals.push({ account, reason: result.reason });
+    if (result.ok) {
+      parts.set(account.id, result.parts);
+      rendered.push({ account, parts: result.parts });
+    } else {
+      rendered.push({ account, parts: [], refusal: result.reason });
+    }
   }
-  return { parts, refusals };
+  const facts = await loadMediaFacts(db, mediaIdsOf(rendered.flatMap((entry) => entry.parts.map((part) => part.media))));
+  for (const entry of rendered) found.set(entry.account.id, ruleProblems(entry.account.id, entry.account.platform, entry.parts, facts, entry.refusal));
+  return { parts, problems: found };
+}
+
+/** 422 `network_rules` (contract §4): one entry per problem, nothing changed. */
+export function networkRulesProblem(found: Map<string, PreviewProblem[]>): Problem | null {
+  const errors: FieldError[] = [...found.values()].flat().map((problem) => ({ location: problem.location, message: problem.message }));
+  if (errors.length === 0) return null;
+  return new Problem(422, NETWORK_RULES_CODE, `Some targets' networks cannot take the publication: ${errors.map((error) => `${error.location} ${error.message}`).join('; ')}.`, { errors });
 }
 
 /** Where a rendition or segment landed and why it failed, before any attempt: nowhere, no error. */
@@ -76,7 +162,9 @@ const NOT_DELIVERED: DeliveryOutcome = {
 /**
  * Replaces the publication's renditions by one per account, each due at
  * `dueAt` plus a random 0…`randomDelayMinutes` minutes of its own
- * (contract §4), its segments mirroring the rendered parts.
+ * (contract §4), its segments mirroring the rendered parts. An account that
+ * had a rendition keeps its id and the overrides given (contract §4: a later
+ * PATCH re-renders but keeps them); each part's `media` is its effective media.
  */
 export async function replaceRenditions(
   db: EntityManager,
@@ -85,14 +173,26 @@ export async function replaceRenditions(
   parts: Map<string, RenderedPart[]>,
   dueAt: Date,
   randomDelayMinutes: number,
+  overrides: Overrides = new Map(),
 ): Promise<void> {
+  const previous: Array<{ id: string; social_account_id: string }> = await db.query(`SELECT id, social_account_id FROM renditions WHERE publication_id = $1`, [
+    publication.id,
+  ]);
+  const keptIds = new Map(previous.map((row) => [row.social_account_id, row.id]));
+  // Overrides of segments the publication no longer has are dropped (contract §4).
+  const segmentIds = new Set(
+    ((await db.query(`SELECT id FROM publication_segments WHERE publication_id = $1`, [publication.id])) as Array<{ id: string }>).map((row) => row.id),
+  );
+  const storedOverrides: string[] = [];
   await db.query(`DELETE FROM renditions WHERE publication_id = $1`, [publication.id]);
   const now = new Date();
   const renditions: Array<RenditionEntity & { nextActionAt: Date }> = [];
   const segments: RenditionSegmentEntity[] = [];
   for (const account of accounts) {
     const rendered = parts.get(account.id) ?? [];
-    const id = uuidv7();
+    const id = keptIds.get(account.id) ?? uuidv7();
+    const mine = overrides.get(account.id) ?? new Map<string, SegmentOverride>();
+    storedOverrides.push(JSON.stringify(keptOverrides(mine, segmentIds)));
     const delayMs = randomDelayMinutes > 0 ? Math.floor(Math.random() * (randomDelayMinutes * 60_000 + 1)) : 0;
     renditions.push({
       id,
@@ -108,7 +208,8 @@ export async function replaceRenditions(
       description: '',
       formatLocked: false,
       scheduleOverride: '',
-      media: [],
+      // Every part's media, in the order the account's network receives them.
+      media: rendered.flatMap((part) => part.media).map((media, order) => ({ ...media, display_order: order })),
       settings: account.settings ?? {},
       ...NOT_DELIVERED,
       deliveryState: 'queued',
@@ -124,7 +225,10 @@ export async function replaceRenditions(
       updatedAt: now,
       nextActionAt: new Date(dueAt.getTime() + delayMs),
     });
-    rendered.forEach((part, position) =>
+    rendered.forEach((part, position) => {
+      const override = (part.segmentId && mine.get(part.segmentId)) || NO_OVERRIDE;
+      // The media override lives on the segment's first part (the one its media go with).
+      const firstOfSegment = part.segmentId !== null && rendered.findIndex((other) => other.segmentId === part.segmentId) === position;
       segments.push({
         id: uuidv7(),
         renditionId: id,
@@ -133,25 +237,25 @@ export async function replaceRenditions(
         status: 'scheduled',
         title: part.title,
         body: part.text,
-        description: '',
+        description: part.description,
         url: part.link,
-        titleOverride: '',
-        bodyOverride: '',
-        descriptionOverride: '',
-        urlOverride: '',
-        mediaInherited: true,
-        media: [],
+        titleOverride: override.title,
+        bodyOverride: override.body,
+        descriptionOverride: override.description,
+        urlOverride: override.url,
+        mediaInherited: !(firstOfSegment && override.media !== null),
+        media: part.media,
         settings: {},
         ...NOT_DELIVERED,
-      }),
-    );
+      });
+    });
   }
   if (renditions.length === 0) return;
   await db.query(
     `INSERT INTO renditions (id, publication_id, social_account_id, platform, target_key, profile, status, title, body,
-       delivery_target_key, created_at, updated_at, next_action_at, output_profile, settings)
+       delivery_target_key, created_at, updated_at, next_action_at, output_profile, settings, media, segment_overrides)
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::text[], $15::jsonb[])`,
+       $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::text[], $15::jsonb[], $16::jsonb[], $17::jsonb[])`,
     [
       renditions.map((r) => r.id),
       renditions.map((r) => r.publicationId),
@@ -168,12 +272,16 @@ export async function replaceRenditions(
       renditions.map((r) => r.nextActionAt.toISOString()),
       renditions.map((r) => r.outputProfile),
       renditions.map((r) => JSON.stringify(r.settings)),
+      renditions.map((r) => JSON.stringify(r.media)),
+      storedOverrides,
     ],
   );
   if (segments.length === 0) return;
   await db.query(
-    `INSERT INTO rendition_segments (id, rendition_id, publication_segment_id, position, status, title, body, url)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[])`,
+    `INSERT INTO rendition_segments (id, rendition_id, publication_segment_id, position, status, title, body, url, description,
+       title_override, body_override, description_override, url_override, media_inherited, media)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+       $10::text[], $11::text[], $12::text[], $13::text[], $14::bool[], $15::jsonb[])`,
     [
       segments.map((s) => s.id),
       segments.map((s) => s.renditionId),
@@ -183,6 +291,13 @@ export async function replaceRenditions(
       segments.map((s) => s.title),
       segments.map((s) => s.body),
       segments.map((s) => s.url),
+      segments.map((s) => s.description),
+      segments.map((s) => s.titleOverride),
+      segments.map((s) => s.bodyOverride),
+      segments.map((s) => s.descriptionOverride),
+      segments.map((s) => s.urlOverride),
+      segments.map((s) => s.mediaInherited),
+      segments.map((s) => JSON.stringify(s.media)),
     ],
   );
 }
@@ -211,22 +326,27 @@ export async function deriveStatus(db: EntityManager, publicationId: string, del
   );
 }
 
-/** PATCH of a scheduled publication: its renditions are rendered again for the same accounts and due time. */
-export async function rerenderRenditions(db: EntityManager, publication: PublicationEntity): Promise<void> {
-  const existing: TargetAccount[] = await db.query(
+/** The accounts of the publication's renditions, with the renditions' own settings, in their order. */
+export function renditionAccounts(db: EntityManager, publicationId: string): Promise<TargetAccount[]> {
+  return db.query(
     `SELECT a.id, a.platform, a.username, r.settings, r.output_profile FROM renditions r JOIN social_accounts a ON a.id = r.social_account_id
       WHERE r.publication_id = $1 ORDER BY r.created_at, r.id`,
-    [publication.id],
+    [publicationId],
   );
+}
+
+/**
+ * A scheduled publication's renditions rendered again for the same accounts and due time, their
+ * overrides kept (contract §4: PATCH re-renders, and is checked against the networks' rules like
+ * schedule: 422 `network_rules`, and the caller's transaction changes nothing).
+ */
+export async function rerenderRenditions(db: EntityManager, publication: PublicationEntity): Promise<void> {
+  const existing = await renditionAccounts(db, publication.id);
   if (existing.length === 0 || !publication.scheduledAt) return;
   const segments = await db.getRepository(PublicationSegmentEntity).find({ where: { publicationId: publication.id }, order: { position: 'ASC' } });
-  const { parts, refusals } = renderAll(publication, segments, existing);
-  if (refusals.length > 0) {
-    const errors: FieldError[] = refusals.map(({ account, reason }) => ({
-      location: 'body',
-      message: `the scheduled ${account.platform} account @${account.username} (${account.id}) cannot take it: the text ${reason}`,
-    }));
-    throw problems.validation(errors, errors.map((error) => error.message).join('; ') + '.');
-  }
-  await replaceRenditions(db, publication, existing, parts, publication.scheduledAt, publication.randomDelayMinutes);
+  const overrides = await readOverrides(db, publication.id);
+  const { parts, problems } = await renderChecked(db, publication, segments, existing, overrides);
+  const refusal = networkRulesProblem(problems);
+  if (refusal) throw refusal;
+  await replaceRenditions(db, publication, existing, parts, publication.scheduledAt, publication.randomDelayMinutes, overrides);
 }

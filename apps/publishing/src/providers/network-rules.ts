@@ -4,6 +4,19 @@
  * keeps its table beside its adapter (`providers/<network>/<network>.rules.ts`,
  * citing the documents it follows); `rulesFor` is the one registry.
  */
+// Type-only imports back into this file from the tables: no cycle at run time.
+import { BLUESKY_RULES } from './bluesky/bluesky.rules.js';
+import { DISCORD_RULES } from './discord/discord.rules.js';
+import { FACEBOOK_RULES } from './facebook/facebook.rules.js';
+import { INSTAGRAM_RULES } from './instagram/instagram.rules.js';
+import { LINKEDIN_RULES } from './linkedin/linkedin.rules.js';
+import { MASTODON_RULES } from './mastodon/mastodon.rules.js';
+import { SANDBOX_RULES } from './sandbox/sandbox.rules.js';
+import { TELEGRAM_RULES } from './telegram/telegram.rules.js';
+import { THREADS_RULES } from './threads/threads.rules.js';
+import { TIKTOK_RULES } from './tiktok/tiktok.rules.js';
+import { X_RULES } from './x/x.rules.js';
+import { YOUTUBE_RULES } from './youtube/youtube.rules.js';
 
 /** How a network counts the length of a post's text. */
 export type TextCounting =
@@ -34,7 +47,15 @@ export interface VideoRules {
 }
 
 export interface NetworkRules {
-  text: { maxLength: number; counting: TextCounting };
+  text: {
+    /** Most characters of one post, counted as `counting` says. */
+    maxLength: number;
+    counting: TextCounting;
+    /** Whether a long text or several segments become a thread of replies (else one post, refused when too long). */
+    threads: boolean;
+    /** Whether a link is given beside the text (a card) rather than appended to it. */
+    linkCard: boolean;
+  };
   /** Attachments of one post (`thumbnail` and `cover` media do not count). */
   attachments: {
     maxImages: number;
@@ -50,3 +71,39 @@ export interface NetworkRules {
   /** Whether a post must carry an image or a video (Instagram, TikTok, YouTube). */
   mediaRequired: boolean;
 }
+
+/** Every network's table, by the provider registry's platform names. */
+const RULES: Readonly<Record<string, NetworkRules>> = {
+  sandbox: SANDBOX_RULES,
+  mastodon: MASTODON_RULES,
+  bluesky: BLUESKY_RULES,
+  x: X_RULES,
+  linkedin: LINKEDIN_RULES,
+  threads: THREADS_RULES,
+  facebook: FACEBOOK_RULES,
+  instagram: INSTAGRAM_RULES,
+  tiktok: TIKTOK_RULES,
+  youtube: YOUTUBE_RULES,
+  discord: DISCORD_RULES,
+  telegram: TELEGRAM_RULES,
+};
+
+/** The platforms that have a table (every provider the registry knows). */
+export const RULED_PLATFORMS: readonly string[] = Object.keys(RULES);
+
+/**
+ * The table of a platform. A platform without one (none today) gets the strictest common
+ * denominator: short text, no threads, one image, no video.
+ */
+export function rulesFor(platform: string): NetworkRules {
+  return RULES[platform] ?? FALLBACK_RULES;
+}
+
+const FALLBACK_RULES: NetworkRules = {
+  text: { maxLength: 280, counting: 'graphemes', threads: false, linkCard: false },
+  attachments: { maxImages: 1, maxVideos: 0, mixed: false },
+  image: { mimeTypes: ['image/jpeg'], maxBytes: 1_000_000, maxLongSide: 2_000, maxPixels: 0 },
+  video: null,
+  altTextMaxLength: 0,
+  mediaRequired: false,
+};

@@ -6,18 +6,28 @@ import {
   ListPublicationsQuery,
   Publication,
   PublicationList,
+  PreviewPublicationRequest,
+  PublicationPreview,
   PublishingPatterns,
   RpcRequest,
   UpdatePublicationRequest,
+  UpdateRenditionRequest,
 } from '@social/contracts';
 import { idempotencyKeyOf, pathId, requirePrincipal, validateInput } from '@social/platform';
+import { PublicationPreviews } from './publication-previews.service.js';
 import { PublicationsService } from './publications.service.js';
+import { RenditionOverrides } from './rendition-overrides.service.js';
 
 type ById<Body = unknown> = RpcRequest<Body, unknown, { id: string }>;
+type ByRendition = RpcRequest<unknown, unknown, { id: string; rendition_id: string }>;
 
 @Controller()
 export class PublicationsHandler {
-  constructor(private readonly publications: PublicationsService) {}
+  constructor(
+    private readonly publications: PublicationsService,
+    private readonly renditions: RenditionOverrides,
+    private readonly previews: PublicationPreviews,
+  ) {}
 
   /** Answers an HttpReply: 201 when created, the first answer again (marked replayed) for a repeated Idempotency-Key. */
   @MessagePattern(PublishingPatterns.createPublication)
@@ -48,5 +58,20 @@ export class PublicationsHandler {
   async delete(@Payload() req: ById): Promise<null> {
     await this.publications.delete(requirePrincipal(req), pathId(req.params.id));
     return null;
+  }
+
+  @MessagePattern(PublishingPatterns.updateRendition)
+  updateRendition(@Payload() req: ByRendition): Promise<Publication> {
+    const principal = requirePrincipal(req);
+    const id = pathId(req.params.id);
+    const renditionId = pathId(req.params.rendition_id, 'No such rendition.');
+    return this.renditions.update(principal, id, renditionId, validateInput(UpdateRenditionRequest, req.body, 'body'));
+  }
+
+  @MessagePattern(PublishingPatterns.previewPublication)
+  preview(@Payload() req: ById): Promise<PublicationPreview> {
+    const principal = requirePrincipal(req);
+    const id = pathId(req.params.id);
+    return this.previews.preview(principal, id, validateInput(PreviewPublicationRequest, req.body, 'body'));
   }
 }

@@ -7,6 +7,7 @@ import {
   Principal,
   Publication,
   PublicationList,
+  PublicationStatus,
   PUBLICATIONS_PAGE_DEFAULT,
   PublishingPatterns,
   UpdatePublicationRequest,
@@ -17,7 +18,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
 import { changedRows, rerenderRenditions } from '../delivery/renditions.js';
+import { toAttachedList } from '../media/attached-media.js';
+import { MediaFactsStore } from '../media/media-facts.store.js';
 import { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';
+import { checkKeptSegments, mediaReferencesOf, replaceSegments, withMediaViews } from './publication-media.js';
 import { toPublication } from './publication.mapper.js';
 import { RenditionEntity, RenditionSegmentEntity } from './rendition.entity.js';
 
@@ -44,6 +48,7 @@ export class PublicationsService {
     private readonly dataSource: DataSource,
     private readonly access: AccessControl,
     @Inject(SERVICE_CONFIG) config: PublishingConfig,
+    private readonly mediaFacts: MediaFactsStore,
   ) {
     this.idempotency = new IdempotentRequests(dataSource);
     this.cursors = CursorCodec.derive(config.SECRETS_KEY, 'publications');
@@ -147,7 +152,17 @@ export class PublicationsService {
    * of two racing edits on one revision exactly one wins.
    */
   async update(principal: Principal, id: string, input: UpdatePublicationRequest): Promise<Publication> {
-    await this.findVisible(principal, id, 'editor');
+    const found = await this.findVisible(principal, id, 'editor');
+    // A stale or uneditable publication is refused before its media are looked up (409 before 422).
+    if (found.revision !== input.expected_revision || !EDITABLE_PUBLICATION_STATUSES.includes(found.status as PublicationStatus)) {
+      throw await this.whyNotUpdated(this.dataSource.manager, id, input.expected_revision);
+    }
+    if (input.segments !== undefined) {
+      const existing: Array<{ id: string }> = await this.dataSource.query(`SELECT id FROM publication_segments WHERE publication_id = $1`, [id]);
+      checkKeptSegments(input.segments, new Set(existing.map((row) => row.id)));
+    }
+    // Outside the transaction: no row stays locked while media answers.
+    const resolved = await this.mediaFacts.resolveReady(principal, found.workspaceId, mediaReferencesOf(input));
     return this.dataSource.transaction(async (db) => {
       const sent: Partial<PublicationEntity> = {
         title: input.title,
@@ -160,6 +175,7 @@ export class PublicationsService {
         metadata: input.metadata,
         randomDelayMinutes: input.random_delay_minutes,
         randomDelayInherited: input.random_delay_minutes === undefined ? undefined : false,
+        media: input.media === undefined ? undefined : toAttachedList(input.media),
       };
       // Members left out keep their stored values.
       const changes = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined)) as Partial<PublicationEntity>;
@@ -174,25 +190,8 @@ export class PublicationsService {
         })
         .execute();
       if (result.affected !== 1) throw await this.whyNotUpdated(db, id, input.expected_revision);
-      if (input.segments !== undefined) {
-        const segments = db.getRepository(PublicationSegmentEntity);
-        await segments.delete({ publicationId: id });
-        if (input.segments.length > 0) {
-          await segments.insert(
-            input.segments.map((segment, position): PublicationSegmentEntity => ({
-              id: uuidv7(),
-              publicationId: id,
-              position,
-              title: segment.title ?? '',
-              body: segment.body ?? '',
-              description: segment.description ?? '',
-              url: segment.url ?? '',
-              media: [],
-              settings: segment.settings ?? {},
-            })),
-          );
-        }
-      }
+      await this.mediaFacts.record(db, resolved);
+      if (input.segments !== undefined) await replaceSegments(db, id, input.segments);
       const updated = await db.getRepository(PublicationEntity).findOneByOrFail({ id });
       // A scheduled publication's renditions follow the edit (contract §4: PATCH re-renders).
       if (updated.status === 'scheduled') await rerenderRenditions(db, updated);
@@ -215,12 +214,12 @@ export class PublicationsService {
   }
 
   /** A path-addressed publication: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
-  private findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<PublicationEntity> {
+  findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<PublicationEntity> {
     return this.access.requireVisible(principal, () => this.dataSource.getRepository(PublicationEntity).findOneBy({ id }), need, 'No such publication.');
   }
 
   /** The refused UPDATE, explained from the row as it is now: gone, moved on, or no longer editable. */
-  private async whyNotUpdated(db: EntityManager, id: string, expectedRevision: number) {
+  async whyNotUpdated(db: EntityManager, id: string, expectedRevision: number) {
     const current = await db.getRepository(PublicationEntity).findOneBy({ id });
     if (!current) return problems.notFound('No such publication.');
     if (current.revision !== expectedRevision) {
@@ -260,12 +259,11 @@ export class PublicationsService {
     const segmentsOf = groupBy(segments, (segment) => segment.publicationId);
     const renditionsOf = groupBy(renditions, (rendition) => rendition.publicationId);
     const partsOf = groupBy(renditionSegments, (segment) => segment.renditionId);
-    return publications.map((publication) =>
-      toPublication({
-        publication,
-        segments: segmentsOf.get(publication.id) ?? [],
-        renditions: (renditionsOf.get(publication.id) ?? []).map((rendition) => ({ rendition, segments: partsOf.get(rendition.id) ?? [] })),
-      }),
-    );
+    const loaded = publications.map((publication) => ({
+      publication,
+      segments: segmentsOf.get(publication.id) ?? [],
+      renditions: (renditionsOf.get(publication.id) ?? []).map((rendition) => ({ rendition, segments: partsOf.get(rendition.id) ?? [] })),
+    }));
+    return (await withMediaViews(db, loaded)).map(toPublication);
   }
 }

@@ -10,6 +10,7 @@ export const WORKSPACE_OWNED_TABLES = [
   // Publications take their segments and renditions with them (ON DELETE CASCADE); stored E15 answers hold their content.
   'idempotency_keys',
   'publications',
+  'media_facts',
   'voice_profile_assignments',
   'voice_profiles',
   'social_sets',

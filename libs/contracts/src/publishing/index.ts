@@ -8,4 +8,7 @@ export * from './account-events.js';
 export * from './delivery.dto.js';
 export * from './provider-insights.js';
 export * from './sandbox-metrics.js';
+export * from './publication-media.dto.js';
+export * from './rendition-overrides.dto.js';
+export * from './publication-preview.dto.js';
 export * from './media-usage.js';

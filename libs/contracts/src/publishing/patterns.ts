@@ -31,7 +31,8 @@ export const PublishingPatterns = {
   cancelPublication: 'publishing.publications.cancel',
   retryPublication: 'publishing.publications.retry',
   listDeliveries: 'publishing.publications.deliveries',
-
+  updateRendition: 'publishing.renditions.update',
+  previewPublication: 'publishing.publications.preview',
   planAngles: 'publishing.publication-builds.angles',
 
   /** Service to service (media, before DELETE /media/{id}): MediaUsageRequest → MediaUsage. */

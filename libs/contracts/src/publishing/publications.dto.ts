@@ -5,6 +5,15 @@ import { IsQueryInteger } from '../common/query-integer.js';
 import { IsObjectList } from '../common/object-list.js';
 import { SchemaName } from '../common/schema-name.js';
 import { MAX_REVISION } from './voice-profiles.dto.js';
+import { AttachedMediaInput, MAX_ATTACHED_MEDIA } from './publication-media.dto.js';
+
+const MEDIA_PROPERTY: { type: [typeof AttachedMediaInput]; maxItems: number; description: string } = {
+  type: [AttachedMediaInput],
+  maxItems: MAX_ATTACHED_MEDIA,
+  description:
+    'replaces the attached media, in this order (display_order from 0); each a ready item of the workspace library (else 422 at its media_id). ' +
+    'Publication-level media go with the first part a network receives, a segment\'s with its part',
+};
 
 /** Contract §4: what a publication is made for; it decides the renditions' shape per network. */
 export const CONTENT_PROFILES = ['short_text', 'thread', 'link_share', 'image_post', 'carousel', 'story', 'short_video', 'long_video'] as const;
@@ -110,6 +119,11 @@ export class ListPublicationsQuery {
 
 /** One segment as PATCH sends it (a thread post, a carousel card…); members left out are "" or {}. */
 export class PublicationSegmentInput {
+  @ApiPropertyOptional({ format: 'uuid', description: 'an existing segment of the publication, kept (with every rendition override bound to it); left out: a new segment' })
+  @Optional()
+  @IsUUID('all', UUID_MESSAGE)
+  id?: string;
+
   @ApiPropertyOptional({ maxLength: PUBLICATION_TITLE_MAX_LENGTH, default: '' })
   @Optional()
   @IsString()
@@ -140,6 +154,11 @@ export class PublicationSegmentInput {
   @Optional()
   @IsJsonMap()
   settings?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ ...MEDIA_PROPERTY, default: [] })
+  @Optional()
+  @IsObjectList(AttachedMediaInput, MAX_ATTACHED_MEDIA)
+  media?: AttachedMediaInput[];
 }
 
 /** PATCH /publications/{id}: members sent replace the stored ones; `segments` replaces the whole list. */
@@ -210,15 +229,24 @@ export class UpdatePublicationRequest {
   @Max(MAX_RANDOM_DELAY_MINUTES)
   random_delay_minutes?: number;
 
-  @ApiPropertyOptional({ type: [PublicationSegmentInput], maxItems: MAX_SEGMENTS, description: 'replaces every segment, in this order' })
+  @ApiPropertyOptional({
+    type: [PublicationSegmentInput],
+    maxItems: MAX_SEGMENTS,
+    description: 'replaces every segment, in this order; an entry with the id of an existing segment keeps it and its rendition overrides, the overrides of segments left out are dropped',
+  })
   @Optional()
   @IsObjectList(PublicationSegmentInput, MAX_SEGMENTS)
   segments?: PublicationSegmentInput[];
+
+  @ApiPropertyOptional(MEDIA_PROPERTY)
+  @Optional()
+  @IsObjectList(AttachedMediaInput, MAX_ATTACHED_MEDIA)
+  media?: AttachedMediaInput[];
 }
 
 // ---- responses ----
 
-/** A media item attached to a publication, segment or rendition (kept as given until the media service exists). */
+/** A media item attached to a publication, segment or rendition: the library item's facts with what the author said about it. */
 export class PublicationMedia {
   @ApiProperty() id: string;
   @ApiProperty() url: string;
