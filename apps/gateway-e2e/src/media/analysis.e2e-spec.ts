@@ -5,7 +5,7 @@ import { imageSize } from 'image-size';
 import { baseUrl, call, eventually, expectProblem, locations, type TestUser } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
-import { makeMp4, mediaRpc, type MediaRpc, type MediaUsageStandIn, moovPosition, standInForMediaUsage } from '../support/media-rpc.js';
+import { makeMp4, mediaRpc, type MediaRpc, moovPosition } from '../support/media-rpc.js';
 import { mp4Bytes, openSession, pngBytes, sha256Of, uploadMedia } from '../support/media.js';
 import { objectExists } from '../support/object-store.js';
 import { streamEvents } from '../support/stream-events.js';
@@ -19,14 +19,11 @@ const LOOPBACK_REASON = expect.stringMatching(/^PUBLIC_BASE_URL \(http:\/\/127\.
 describe('media: analysis (videos probed with a poster frame, images at once) and media.library.resolve', () => {
   const db = testDatabase();
   let rpc: MediaRpc;
-  let usage: MediaUsageStandIn;
   beforeAll(async () => {
     rpc = await mediaRpc();
-    usage = await standInForMediaUsage();
   });
   afterAll(async () => {
     await rpc?.close();
-    await usage?.stop();
   });
 
   /** The item once its analysis has ended (ready or failed). */

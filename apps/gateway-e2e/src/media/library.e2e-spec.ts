@@ -8,7 +8,6 @@ import { openSession, pngBytes, uploadMedia } from '../support/media.js';
 import { createPublication } from '../support/publishing.js';
 import { objectExists } from '../support/object-store.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
-import { type MediaUsageStandIn, standInForMediaUsage } from '../support/media-rpc.js';
 import { createTenant, createWorkspace, joinWorkspace } from '../support/tenancy.js';
 
 const content = (id: string, token: string, headers: Record<string, string> = {}) =>
@@ -17,15 +16,6 @@ const content = (id: string, token: string, headers: Record<string, string> = {}
 const createTag = (token: string, workspaceId: string, name: string) => call('POST', '/media/tags', { token, body: { workspace_id: workspaceId, name } });
 
 describe('media: the library, content, and E18 tags', () => {
-  // DELETE /media/{id} asks publishing first (publishing.media.usage): see standInForMediaUsage.
-  let usage: MediaUsageStandIn;
-  beforeAll(async () => {
-    usage = await standInForMediaUsage();
-  });
-  afterAll(async () => {
-    await usage?.stop();
-  });
-
   const db = testDatabase();
 
   it('GET /media/{id}/content streams the bytes with the type, Content-Length and ranges', async () => {
@@ -106,27 +96,7 @@ describe('media: the library, content, and E18 tags', () => {
     expectProblem(await call('DELETE', `/media/${item.id}`, { token: owner.token }), 404);
   });
 
-  it('DELETE /media/{id} of an item publishing says is in use is 409 media_in_use naming it; publishing not answering is 503; nothing is deleted', async () => {
-    // Only while the stand-in answers for publishing (before posts with media merge); the test below covers the real thing.
-    if (!usage.active) return;
-    const { owner, workspaceId } = await createTenant();
-    const item = await uploadMedia(owner.token, workspaceId, pngBytes(11, 7));
-    usage.markInUse(item.id);
-    const refused = expectProblem(await call('DELETE', `/media/${item.id}`, { token: owner.token }), 409, 'media_in_use');
-    expect(refused.detail).toContain(item.id);
-    usage.silence();
-    try {
-      const down = expectProblem(await call('DELETE', `/media/${item.id}`, { token: owner.token }), 503, 'service_unavailable');
-      expect(JSON.stringify(down)).not.toContain('publishing');
-    } finally {
-      usage.answer();
-    }
-    expect((await call('GET', `/media/${item.id}`, { token: owner.token })).status).toBe(200);
-    expect(await objectExists(`workspaces/${workspaceId}/media/${item.id}`)).toBe(true);
-  });
-
-  // Enabled when posts-model merges (publishing then serves publishing.media.usage and PATCH takes `media`).
-  it.skip('DELETE /media/{id} is 409 media_in_use while a publication not yet published uses it (publication or segment media), 204 once it no longer does', async () => {
+  it('DELETE /media/{id} is 409 media_in_use while a publication not yet published uses it (publication or segment media), 204 once it no longer does', async () => {
     const { owner, workspaceId } = await createTenant();
     const picture = await uploadMedia(owner.token, workspaceId, pngBytes(12, 8));
     const clip = await uploadMedia(owner.token, workspaceId, pngBytes(13, 8));

@@ -3,7 +3,7 @@ import { MediaPatterns } from '@social/contracts';
 import { PublicMediaTokens } from '@social/platform';
 import { randomUUID } from 'node:crypto';
 import { baseUrl, call, locations, schemaUrlFor } from '../support/api.js';
-import { mediaRpc, type MediaRpc, type MediaUsageStandIn, standInForMediaUsage } from '../support/media-rpc.js';
+import { mediaRpc, type MediaRpc } from '../support/media-rpc.js';
 import { openSession, pngBytes, uploadMedia } from '../support/media.js';
 import { createTenant } from '../support/tenancy.js';
 
@@ -20,14 +20,11 @@ async function expectRouteProblem(response: Response, status: number, code: stri
 
 describe('media: public copies ({base_url}/media/public/{token}) and media.public-urls.issue', () => {
   let rpc: MediaRpc;
-  let usage: MediaUsageStandIn;
   beforeAll(async () => {
     rpc = await mediaRpc();
-    usage = await standInForMediaUsage();
   });
   afterAll(async () => {
     await rpc?.close();
-    await usage?.stop();
   });
 
   const issue = (workspaceId: string, mediaId: string) => rpc.ask<{ url: string; expires_at: string }>(MediaPatterns.issuePublicUrl, { workspace_id: workspaceId, media_id: mediaId });

@@ -4,7 +4,6 @@ import { Objm, StorageType } from '@nats-io/obj';
 import { connect } from '@nats-io/transport-node';
 import { call, expectProblem } from '../support/api.js';
 import { openSession, pngBytes, putBytes, uploadMedia } from '../support/media.js';
-import { type MediaUsageStandIn, standInForMediaUsage } from '../support/media-rpc.js';
 import { createTenant } from '../support/tenancy.js';
 
 /** Removes the media bucket's stream (storage "down"); `restore` makes an empty bucket again. */
@@ -21,15 +20,6 @@ async function storageDown(): Promise<{ restore: () => Promise<void> }> {
 }
 
 describe('media: storage outages', () => {
-  // DELETE /media/{id} asks publishing first (publishing.media.usage): see standInForMediaUsage.
-  let usage: MediaUsageStandIn;
-  beforeAll(async () => {
-    usage = await standInForMediaUsage();
-  });
-  afterAll(async () => {
-    await usage?.stop();
-  });
-
   let outage: { restore: () => Promise<void> } | undefined;
   afterAll(async () => {
     await outage?.restore();

@@ -8,7 +8,6 @@ import { expectTenantIsolation } from '../support/isolation.js';
 import { mp4Bytes, openSession, pngBytes, putBytes, sha256Of, uploadMedia } from '../support/media.js';
 import { objectExists, objectsUnder } from '../support/object-store.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
-import { type MediaUsageStandIn, standInForMediaUsage } from '../support/media-rpc.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
 const MIB = 1024 * 1024;
@@ -16,15 +15,6 @@ const complete = (token: string, mediaId: string, workspaceId: string) =>
   call('POST', `/media/upload-session/${mediaId}/complete`, { token, body: { workspace_id: workspaceId } });
 
 describe('media: E17 upload sessions, the signed upload URL and completion', () => {
-  // DELETE /media/{id} asks publishing first (publishing.media.usage): see standInForMediaUsage.
-  let usage: MediaUsageStandIn;
-  beforeAll(async () => {
-    usage = await standInForMediaUsage();
-  });
-  afterAll(async () => {
-    await usage?.stop();
-  });
-
   const db = testDatabase();
 
   it('opens a session (201), takes the bytes at the signed URL (204), completes into a ready item (200), repeatably', async () => {

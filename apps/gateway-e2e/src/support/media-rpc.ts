@@ -1,5 +1,5 @@
-import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { MediaPatterns, type MediaUsageRequest, PublishingPatterns } from '@social/contracts';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { MediaPatterns } from '@social/contracts';
 import { Problem, RpcClient } from '@social/platform';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -38,59 +38,6 @@ export async function mediaRpc(): Promise<MediaRpc> {
       return answer.items;
     },
     close: () => nc.drain(),
-  };
-}
-
-/**
- * Publishing's `publishing.media.usage`, which DELETE /media/{id} asks first. Until the branch that
- * gives publishing its handler (posts with media) is merged, nobody serves the subject and every
- * delete would be 503: then, and only then, this stand-in answers it (nothing in use, except the ids
- * a test marks). Once publishing serves it, `active` is false and the stand-in stays silent.
- */
-export interface MediaUsageStandIn {
-  active: boolean;
-  markInUse(mediaId: string): void;
-  /** Stops answering (publishing "down": requests get no responder) until `answer()`. */
-  silence(): void;
-  answer(): void;
-  stop(): Promise<void>;
-}
-
-export async function standInForMediaUsage(): Promise<MediaUsageStandIn> {
-  const nc = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
-  const probe = await new RpcClient(nc, 3_000)
-    .send(PublishingPatterns.mediaUsage, { workspace_id: '00000000-0000-0000-0000-000000000000', media_ids: [] } satisfies MediaUsageRequest)
-    .then(
-      () => 'served',
-      (error: unknown) => (error instanceof Problem && error.status === 503 ? 'unserved' : 'served'),
-    );
-  const inUse = new Set<string>();
-  let subscription: Subscription | undefined;
-  const answer = () => {
-    subscription ??= nc.subscribe(PublishingPatterns.mediaUsage, {
-      callback: (_error, message) => {
-        const request = message.json<{ id: string; data: MediaUsageRequest }>();
-        const ids = Array.isArray(request.data?.media_ids) ? request.data.media_ids : [];
-        message.respond(JSON.stringify({ id: request.id, response: { in_use: ids.filter((id) => inUse.has(id)) }, isDisposed: true }));
-      },
-    });
-  };
-  const active = probe === 'unserved';
-  if (active) answer();
-  return {
-    active,
-    markInUse: (mediaId) => inUse.add(mediaId),
-    silence: () => {
-      subscription?.unsubscribe();
-      subscription = undefined;
-    },
-    answer: () => {
-      if (active) answer();
-    },
-    stop: async () => {
-      subscription?.unsubscribe();
-      await nc.drain();
-    },
   };
 }
 
