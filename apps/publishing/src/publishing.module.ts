@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import { AiClient } from './ai/ai-client.js';
 import { DeliveryOperations } from './delivery/delivery-operations.service.js';
+import { DeliveryMedia, publishingMediaStorage } from './delivery/delivery-media.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { MediaLibraryClient } from './delivery/media-library.client.js';
 import { DeliveryHandler } from './delivery/delivery.handler.js';
 import { ProviderInsightsHandler } from './provider-insights/provider-insights.handler.js';
 import { ProviderInsightsService } from './provider-insights/provider-insights.service.js';
 import { ProviderApps } from './providers/provider-apps.client.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
+import { SandboxPostsHandler } from './providers/sandbox/sandbox-posts.handler.js';
+import { SandboxPostsService } from './providers/sandbox/sandbox-posts.service.js';
 import { PublicationAnglesService } from './publication-builds/publication-angles.service.js';
 import { PublicationBuildsHandler } from './publication-builds/publication-builds.handler.js';
 import { PublicationsHandler } from './publications/publications.handler.js';
@@ -26,7 +30,7 @@ import { VoiceProfilesHandler } from './voice-profiles/voice-profiles.handler.js
 import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js';
 
 @Module({
-  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler, DeliveryHandler, ReportingHandler, ProviderInsightsHandler],
+  controllers: [SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler, DeliveryHandler, ReportingHandler, ProviderInsightsHandler, SandboxPostsHandler],
   providers: [
     ProviderRegistry,
     SocialAccountsService,
@@ -43,6 +47,10 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     PublicationsService,
     DeliveryOperations,
     DeliveryWorker,
+    publishingMediaStorage,
+    MediaLibraryClient,
+    DeliveryMedia,
+    SandboxPostsService,
     ReportingService,
     ProviderInsightsService,
   ],

@@ -40,6 +40,8 @@ export interface ProviderRequest {
   multipart?: FormData;
   /** Sent as is with the given content type (raw uploads). */
   bytes?: { data: Uint8Array; contentType: string };
+  /** Streamed as it is read, with the given content type (large uploads: never held whole in memory). */
+  stream?: { body: AsyncIterable<Uint8Array>; contentType: string };
 }
 
 export interface ProviderAnswer {
@@ -76,7 +78,7 @@ export class ProviderHttp {
   async call(platform: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderAnswer> {
     const url = redirectOrigin(this.origins, platform, request.url);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    let body: string | FormData | Uint8Array | undefined;
+    let body: string | FormData | Uint8Array | AsyncIterable<Uint8Array> | undefined;
     if (request.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = request.form.toString();
@@ -88,6 +90,9 @@ export class ProviderHttp {
     } else if (request.bytes) {
       headers['content-type'] = request.bytes.contentType;
       body = request.bytes.data;
+    } else if (request.stream) {
+      headers['content-type'] = request.stream.contentType;
+      body = request.stream.body;
     }
     const startedAt = Date.now();
     const path = new URL(url).pathname;
@@ -95,7 +100,9 @@ export class ProviderHttp {
     let text: string;
     const sending = trackSending();
     try {
-      response = await sending.run(() => this.fetchFn(url, { method: request.method, headers, body, signal, redirect: 'manual' }));
+      // A streamed body goes out as it is read (fetch's half-duplex mode), chunked.
+      const init = { method: request.method, headers, body, signal, redirect: 'manual', ...(request.stream ? { duplex: 'half' } : {}) } as RequestInit;
+      response = await sending.run(() => this.fetchFn(url, init));
       const answer = await readLimited(response, MAX_ANSWER_BYTES);
       if (answer === undefined) throw new ProviderError('unavailable', 'The network answered more than we accept.', undefined, { status: response.status, sent: true });
       text = answer;

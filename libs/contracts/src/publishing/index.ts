@@ -8,3 +8,4 @@ export * from './account-events.js';
 export * from './delivery.dto.js';
 export * from './provider-insights.js';
 export * from './sandbox-metrics.js';
+export * from './sandbox-posts.dto.js';

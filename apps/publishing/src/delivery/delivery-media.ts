@@ -1,0 +1,132 @@
+import { Readable } from 'node:stream';
+import { Inject, Injectable, type Provider } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { InstanceSettings, type MediaStorage, NATS_CONNECTION, openMediaStorage, SERVICE_LOGGER } from '@social/platform';
+import type { Logger } from 'pino';
+import { fitImage } from '../media/image-fit.js';
+import { DeliveryError, type OutgoingMedia } from '../providers/social-provider.js';
+import { deliveryImageRules } from './delivery-rules.js';
+import type { ResolvedMedia } from './media-library.client.js';
+
+/** The media library's object storage (NATS object store unless S3 is configured), opened as the gateway and media open it. */
+export const PUBLISHING_MEDIA_STORAGE = Symbol('PUBLISHING_MEDIA_STORAGE');
+
+export const publishingMediaStorage: Provider = {
+  provide: PUBLISHING_MEDIA_STORAGE,
+  inject: [InstanceSettings, NATS_CONNECTION, SERVICE_LOGGER],
+  useFactory: (settings: InstanceSettings, nats: NatsConnection, logger: Logger): Promise<MediaStorage> => openMediaStorage(settings, nats, logger),
+};
+
+/** One entry of a `media` column (publications, segments, renditions, rendition_segments). */
+export interface AttachedMedia {
+  media_id: string;
+  alt_text: string;
+  role: string;
+  display_order: number;
+  settings: Record<string, unknown>;
+}
+
+/** The attachments a part carries, in order: `thumbnail` (a video's poster) and `cover` (a link card's image) are not attachments. */
+export function attachmentsOf(media: unknown): AttachedMedia[] {
+  if (!Array.isArray(media)) return [];
+  return (media as AttachedMedia[])
+    .filter((entry) => entry && typeof entry.media_id === 'string' && (entry.role ?? 'attachment') === 'attachment')
+    .sort((a, b) => (a.display_order ?? 0) - (b.display_order ?? 0));
+}
+
+/** Whether an item's analysis is still running: the rendition waits for it. */
+export const stillAnalysing = (item: ResolvedMedia) => item.analysis_status === 'pending';
+
+const rejected = (code: string, message: string) => new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });
+const storageDown = () =>
+  new DeliveryError({ outcome: 'retryable', code: 'media_storage_unavailable', message: 'The media storage could not be read; trying again later.', httpStatus: 0 });
+
+/**
+ * The media of each part as a network receives them (contract §4 "Delivery with media"): images read from
+ * storage and re-encoded by fitImage to the network's image rules (metadata always stripped, resized to
+ * fit), videos streamed from storage as they are, never held whole.
+ */
+@Injectable()
+export class DeliveryMedia {
+  constructor(@Inject(PUBLISHING_MEDIA_STORAGE) private readonly storage: MediaStorage) {}
+
+  /** Throws a DeliveryError (rejected `validation` for media that cannot be sent, retryable when storage is down). */
+  async prepare(platform: string, attached: AttachedMedia[], items: Map<string, ResolvedMedia>): Promise<OutgoingMedia[]> {
+    const prepared: OutgoingMedia[] = [];
+    for (const entry of attached) {
+      const item = items.get(entry.media_id);
+      if (!item) throw rejected('media_not_found', `Media ${entry.media_id} is no longer in the workspace's library.`);
+      if (item.mime_type.startsWith('image/')) prepared.push(await this.image(platform, entry, item));
+      else if (item.mime_type.startsWith('video/')) prepared.push(this.video(entry, item));
+      else throw new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'media_type_unsupported', message: `Media ${item.id} (${item.mime_type}) is neither an image nor a video.`, httpStatus: 0 });
+    }
+    return prepared;
+  }
+
+  private async image(platform: string, entry: AttachedMedia, item: ResolvedMedia): Promise<OutgoingMedia> {
+    const source = await this.read(item);
+    let fitted;
+    try {
+      fitted = await fitImage(source, item.mime_type, deliveryImageRules(platform));
+    } catch (error) {
+      if (error instanceof DeliveryError) throw error;
+      throw rejected('media_unreadable', `Image ${item.id} could not be decoded.`);
+    }
+    const bytes = fitted.bytes;
+    return {
+      mediaId: item.id,
+      kind: 'image',
+      mimeType: fitted.mimeType,
+      altText: entry.alt_text ?? '',
+      size: fitted.size,
+      width: fitted.width,
+      height: fitted.height,
+      durationMs: 0,
+      open: async () => Readable.from([bytes]),
+    };
+  }
+
+  private video(entry: AttachedMedia, item: ResolvedMedia): OutgoingMedia {
+    return {
+      mediaId: item.id,
+      kind: 'video',
+      mimeType: item.mime_type,
+      altText: entry.alt_text ?? '',
+      size: Number(item.size),
+      width: item.width,
+      height: item.height,
+      durationMs: Number(item.duration_ms),
+      open: () => this.read(item),
+    };
+  }
+
+  /** The item's stored bytes as a stream. */
+  private async read(item: ResolvedMedia): Promise<Readable> {
+    let stream: Readable | null;
+    try {
+      stream = await this.storage.read(item.object_key);
+    } catch {
+      throw storageDown();
+    }
+    if (!stream) throw rejected('media_not_found', `The bytes of media ${item.id} are gone from storage.`);
+    return stream;
+  }
+}
+
+/**
+ * Stand-ins for reconciliation: `findPost` matches what was sent by text and by how many media a part
+ * carried, never by their bytes, so nothing is read or re-encoded.
+ */
+export function countedMedia(attached: AttachedMedia[]): OutgoingMedia[] {
+  return attached.map((entry) => ({
+    mediaId: entry.media_id,
+    kind: 'image',
+    mimeType: '',
+    altText: entry.alt_text ?? '',
+    size: 0,
+    width: 0,
+    height: 0,
+    durationMs: 0,
+    open: () => Promise.reject(new Error('reconciliation never reads media bytes')),
+  }));
+}
