@@ -179,6 +179,7 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       failures.clear();
       accessTtlSeconds = 7200;
       blobLimit = DEFAULT_BLOB_LIMIT;
+      blobs.clear();
       sessions.created = 0;
       sessions.refreshed = 0;
       return sendJson(res, 200, { deleted: true });

@@ -198,8 +198,9 @@ export async function readMultipart(req: IncomingMessage, keepBytes: (contentTyp
   const fields: Record<string, string> = {};
   const files: ReceivedFile[] = [];
   // The body's first delimiter has no CRLF before it: one is put in front so every delimiter looks the same.
-  let pending = Buffer.from('\r\n', 'latin1');
-  let state: 'boundary' | 'headers' | 'body' | 'done' = 'boundary';
+  let pending: Buffer = Buffer.from('\r\n', 'latin1');
+  // Changed inside consume(): typed wide so the loop below does not narrow it.
+  let state = 'boundary' as 'boundary' | 'headers' | 'body' | 'done';
   let part: { name: string; filename?: string; contentType: string; hash: ReturnType<typeof createHash>; size: number; kept: Buffer[]; keptBytes: number; keep: number } | undefined;
   const write = (bytes: Buffer) => {
     if (!part || bytes.length === 0) return;
