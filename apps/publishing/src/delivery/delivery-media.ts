@@ -37,6 +37,35 @@ export function attachmentsOf(media: unknown): AttachedMedia[] {
 /** Whether an item's analysis is still running: the rendition waits for it. */
 export const stillAnalysing = (item: ResolvedMedia) => item.analysis_status === 'pending';
 
+/**
+ * Images read and re-encoded at once in this process, whatever the number of deliveries in flight: each holds
+ * its source file and sharp's decoded pixels, so this bounds the memory image processing takes (and two cores
+ * are busy with four of them anyway).
+ */
+const IMAGE_FITS_IN_FLIGHT = 4;
+
+/** A counting semaphore: `run` waits for a free slot. */
+class Slots {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free -= 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free += 1;
+    }
+  }
+}
+
 const rejected = (code: string, message: string) => new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });
 const storageDown = () =>
   new DeliveryError({ outcome: 'retryable', code: 'media_storage_unavailable', message: 'The media storage could not be read; trying again later.', httpStatus: 0 });
@@ -48,6 +77,8 @@ const storageDown = () =>
  */
 @Injectable()
 export class DeliveryMedia {
+  private readonly fits = new Slots(IMAGE_FITS_IN_FLIGHT);
+
   constructor(@Inject(PUBLISHING_MEDIA_STORAGE) private readonly storage: MediaStorage) {}
 
   /** Throws a DeliveryError (rejected `validation` for media that cannot be sent, retryable when storage is down). */
@@ -64,14 +95,16 @@ export class DeliveryMedia {
   }
 
   private async image(platform: string, entry: AttachedMedia, item: ResolvedMedia): Promise<OutgoingMedia> {
-    const source = await this.read(item);
-    let fitted;
-    try {
-      fitted = await fitImage(source, item.mime_type, deliveryImageRules(platform));
-    } catch (error) {
-      if (error instanceof DeliveryError) throw error;
-      throw rejected('media_unreadable', `Image ${item.id} could not be decoded.`);
-    }
+    const fitted = await this.fits.run(async () => {
+      const source = await this.read(item);
+      try {
+        return await fitImage(source, item.mime_type, deliveryImageRules(platform));
+      } catch {
+        // A read that broke off mid-stream is storage's fault (try again); anything else is an image sharp cannot decode.
+        if (source.errored) throw storageDown();
+        throw rejected('media_unreadable', `Image ${item.id} could not be decoded.`);
+      }
+    });
     const bytes = fitted.bytes;
     return {
       mediaId: item.id,
