@@ -25,8 +25,8 @@ export interface MediaResolveStandIn {
  */
 export async function startMediaResolveStandIn(natsUrl: string, databaseUrl: string): Promise<MediaResolveStandIn> {
   const analysis = new Map<string, StandInAnalysis>();
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
+  // A pool: requests arrive concurrently.
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   let nc: NatsConnection;
   try {
     nc = await connect({ servers: natsUrl });

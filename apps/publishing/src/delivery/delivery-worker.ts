@@ -44,6 +44,8 @@ interface Claimed {
   workspace_id: string;
   /** Since when this rendition has waited for its media's analysis; null when it is not waiting. */
   media_waiting_since: Date | null;
+  /** Set by `send` for its attempt: how long its publish call may take (longer with media to upload). */
+  publish_bound_ms?: number;
 }
 
 /** A rendition being delivered: the claim's lease, until when it was last renewed, and how to abort the call. */
@@ -295,7 +297,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       // Read (and images re-encoded for the network) within the attempt: a storage outage is retried with the delivery.
       for (const [index, part] of post.parts.entries()) part.media = await this.media.prepare(row.platform, attached[index], mediaItems);
       const mediaBytes = post.parts.reduce((sum, part) => sum + part.media.reduce((bytes, media) => bytes + media.size, 0), 0);
-      published = await this.publish(account, post, signal, mediaBytes);
+      // Uploads take their time: a large video may stream at as little as MEDIA_UPLOAD_MIN_RATE.
+      current.publish_bound_ms = this.publishBoundMs() + Math.ceil(mediaBytes / MEDIA_UPLOAD_MIN_RATE) * 1000;
+      published = await this.publish(account, post, signal, current.publish_bound_ms);
     } catch (error) {
       const failure: DeliveryFailure =
         error instanceof DeliveryError
@@ -358,7 +362,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       // A call given up on (timed out, or aborted when the lease could not be renewed) may still land: reconcile once it cannot.
       const givenUp = failure.code === 'delivery_call_timeout' || failure.code === 'delivery_lease_lost';
       const started = row.delivery_current_attempt_created_at?.getTime() ?? Date.now();
-      const afterMs = givenUp ? Math.max(this.config.DELIVERY_LEASE_MS, started + this.publishBoundMs() - Date.now()) : 0;
+      const afterMs = givenUp ? Math.max(this.config.DELIVERY_LEASE_MS, started + (row.publish_bound_ms ?? this.publishBoundMs()) - Date.now()) : 0;
       await this.markAmbiguous(row, attemptId, failure, afterMs);
       if (afterMs === 0) await this.reconcile({ ...row, delivery_state: 'ambiguous' }, signal);
       return;
@@ -615,7 +619,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * forever); a call that outlives the bound is ambiguous and reconciled only
    * after another lease length, when it can no longer land.
    */
-  private async publish(account: ProviderAccount, post: OutgoingPost, signal: AbortSignal, mediaBytes = 0): Promise<PublishedPost> {
+  private async publish(account: ProviderAccount, post: OutgoingPost, signal: AbortSignal, boundMs = this.publishBoundMs()): Promise<PublishedPost> {
     const provider = this.providers.get(account.platform);
     if (!provider) {
       throw new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable', message: `No adapter publishes to ${account.platform}.`, httpStatus: 0 });
@@ -625,8 +629,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const bound = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new DeliveryError({ outcome: 'ambiguous', code: 'delivery_call_timeout', message: 'The network did not answer in time.', httpStatus: 0 })),
-        // Uploads take their time: a large video may stream at as little as MEDIA_UPLOAD_MIN_RATE.
-        this.publishBoundMs() + Math.ceil(mediaBytes / MEDIA_UPLOAD_MIN_RATE) * 1000,
+        boundMs,
       );
       onAbort = () =>
         reject(new DeliveryError({ outcome: 'ambiguous', code: 'delivery_lease_lost', message: 'The delivery lease could not be renewed; the call was abandoned.', httpStatus: 0 }));
