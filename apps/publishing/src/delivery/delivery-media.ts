@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import sharp from 'sharp';
 import { Inject, Injectable, type Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { InstanceSettings, type MediaStorage, NATS_CONNECTION, openMediaStorage, SERVICE_LOGGER } from '@social/platform';
@@ -39,10 +40,14 @@ export const stillAnalysing = (item: ResolvedMedia) => item.analysis_status === 
 
 /**
  * Images read and re-encoded at once in this process, whatever the number of deliveries in flight: each holds
- * its source file and sharp's decoded pixels, so this bounds the memory image processing takes (and two cores
- * are busy with four of them anyway).
+ * its source file and sharp's decoded pixels, so this bounds the memory image processing takes (and libvips
+ * spreads each one over the cores anyway).
  */
-const IMAGE_FITS_IN_FLIGHT = 4;
+const IMAGE_FITS_IN_FLIGHT = 2;
+
+// libvips keeps recent operations (with their pixels) in a cache of up to 50 MB by default; delivery never
+// processes the same image twice in a row, so in this process that cache would only hold memory.
+sharp.cache(false);
 
 /** A counting semaphore: `run` waits for a free slot. */
 class Slots {

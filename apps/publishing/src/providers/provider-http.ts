@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ProviderApiOrigins, redirectOrigin } from './provider-api-origins.js';
 import { oauthErrorCode, ProviderCallDetails, ProviderError } from './provider-error.js';
 import { trackSending } from './request-sending.js';
+import { streamingFetch } from './streaming-fetch.js';
 
 /** Networks answer small JSON documents; anything larger is not an answer we asked for. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -67,6 +68,8 @@ export class ProviderHttp {
     private readonly origins: ProviderApiOrigins,
     private readonly logger?: Logger,
     private readonly fetchFn: FetchFunction = fetch,
+    /** For streamed bodies (uploads): one that reads the source only as fast as the network takes it (streamingFetch). */
+    private readonly streamFetchFn: FetchFunction = streamingFetch,
   ) {}
 
   /** The parsed JSON of a 2xx answer; a ProviderError otherwise. */
@@ -100,9 +103,10 @@ export class ProviderHttp {
     let text: string;
     const sending = trackSending();
     try {
-      // A streamed body goes out as it is read (fetch's half-duplex mode), chunked.
-      const init = { method: request.method, headers, body, signal, redirect: 'manual', ...(request.stream ? { duplex: 'half' } : {}) } as RequestInit;
-      response = await sending.run(() => this.fetchFn(url, init));
+      const init = { method: request.method, headers, body, signal, redirect: 'manual' } as RequestInit;
+      // A streamed body goes out as it is read, chunked, never held whole.
+      const fetcher = request.stream ? this.streamFetchFn : this.fetchFn;
+      response = await sending.run(() => fetcher(url, init));
       const answer = await readLimited(response, MAX_ANSWER_BYTES);
       if (answer === undefined) throw new ProviderError('unavailable', 'The network answered more than we accept.', undefined, { status: response.status, sent: true });
       text = answer;
