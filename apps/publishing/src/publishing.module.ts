@@ -1,15 +1,19 @@
 import { Module } from '@nestjs/common';
 import { AiClient } from './ai/ai-client.js';
 import { DeliveryOperations } from './delivery/delivery-operations.service.js';
+import { DeliveryMedia } from './delivery/delivery-media.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { DeliveryHandler } from './delivery/delivery.handler.js';
 import { ProviderInsightsHandler } from './provider-insights/provider-insights.handler.js';
 import { ProviderInsightsService } from './provider-insights/provider-insights.service.js';
 import { ProviderApps } from './providers/provider-apps.client.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
+import { SandboxPostsHandler } from './providers/sandbox/sandbox-posts.handler.js';
+import { SandboxPostsService } from './providers/sandbox/sandbox-posts.service.js';
 import { PublicationAnglesService } from './publication-builds/publication-angles.service.js';
 import { PublicationBuildsHandler } from './publication-builds/publication-builds.handler.js';
 import { MediaFactsStore } from './media/media-facts.store.js';
+import { MediaLibraryClient } from './media/media-library.client.js';
 import { PublishingMediaStorageModule } from './media/media-storage.module.js';
 import { MediaUsageHandler } from './media/media-usage.handler.js';
 import { MediaUsageService } from './media/media-usage.service.js';
@@ -34,7 +38,18 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
 
 @Module({
   imports: [PublishingMediaStorageModule],
-  controllers: [MediaUsageHandler, SocialAccountsHandler, SocialSetsHandler, VoiceProfilesHandler, PublicationBuildsHandler, PublicationsHandler, DeliveryHandler, ReportingHandler, ProviderInsightsHandler],
+  controllers: [
+    MediaUsageHandler,
+    SocialAccountsHandler,
+    SocialSetsHandler,
+    VoiceProfilesHandler,
+    PublicationBuildsHandler,
+    PublicationsHandler,
+    DeliveryHandler,
+    ReportingHandler,
+    ProviderInsightsHandler,
+    SandboxPostsHandler,
+  ],
   providers: [
     ProviderRegistry,
     SocialAccountsService,
@@ -51,6 +66,9 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     PublicationsService,
     DeliveryOperations,
     DeliveryWorker,
+    MediaLibraryClient,
+    DeliveryMedia,
+    SandboxPostsService,
     ReportingService,
     ProviderInsightsService,
     MediaFactsStore,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerUnlessLost, cidOf, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+import { answerUnlessLost, cidOf, cidOfDigest, CONTROL_PREFIX, drain, FakeServer, readRaw, readStreamed, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
 
 /** An account of the fake PDS: signs in with `handle` (or its DID) and `password` (an app password). */
 export interface FakeBlueskyAccountRequest {
@@ -30,6 +30,16 @@ export interface FakeBlueskyRecord {
   created_at: string;
 }
 
+/** A blob the PDS received through com.atproto.repo.uploadBlob. */
+export interface FakeBlueskyBlob {
+  cid: string;
+  did: string;
+  mimeType: string;
+  size: number;
+  /** SHA-256 of the bytes received, hex. */
+  sha256: string;
+}
+
 export interface FakeBluesky extends FakeServer {
   /** Media files the adapter downloads: `${origin}/files/<name>`, created with POST /__control/files. */
   filesUrl: string;
@@ -47,7 +57,12 @@ interface Token {
 }
 
 const TID = /^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$/;
-const MAX_BLOB_BYTES = 5_000_000;
+/** The PDS's own upload limit (a self-hosted PDS's PDS_BLOB_UPLOAD_LIMIT, sized for videos); POST /__control/blob-limit changes it. */
+const DEFAULT_BLOB_LIMIT = 100_000_000;
+/** The lexicons' limits: app.bsky.embed.images (image/*, ≤ 1,000,000 bytes each), app.bsky.embed.video (video/mp4, ≤ 100,000,000 bytes, alt ≤ 1,000 graphemes). */
+const IMAGE_BLOB_MAX = 1_000_000;
+const VIDEO_BLOB_MAX = 100_000_000;
+const VIDEO_ALT_MAX_GRAPHEMES = 1_000;
 const MAX_GRAPHEMES = 300;
 const graphemes = (text: string) => [...new Intl.Segmenter().segment(text)].length;
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -68,7 +83,8 @@ const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
  * (counts of createSession and refreshSession calls), POST /tokens
  * `{access_ttl_seconds}` (lifetime of new access tokens), POST /expire-access
  * (every access token expires now), POST /revoke-refresh (every refresh token
- * dies), POST/DELETE /failures (ScriptedFailure, paths `/xrpc/<nsid>`),
+ * dies), POST/DELETE /failures (ScriptedFailure, paths `/xrpc/<nsid>`), GET /blobs (every blob
+ * uploaded, FakeBlueskyBlob), POST /blob-limit `{bytes}` (the PDS's upload limit),
  * DELETE /state.
  */
 export async function startFakeBluesky(): Promise<FakeBluesky> {
@@ -76,7 +92,8 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
   const tokens = new Map<string, Token>();
   let records: FakeBlueskyRecord[] = [];
   let counts = new Map<string, FakeBlueskyPostCounts>();
-  const blobs = new Map<string, { mimeType: string; size: number }>();
+  const blobs = new Map<string, FakeBlueskyBlob>();
+  let blobLimit = DEFAULT_BLOB_LIMIT;
   const files = new Map<string, { contentType: string; data: Buffer }>();
   const failures = new ScriptedFailures();
   const sessions = { created: 0, refreshed: 0 };
@@ -131,6 +148,11 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       return sendJson(res, 201, { url: `${origin}/files/${name}` });
     }
     if (path === '/records' && req.method === 'GET') return sendJson(res, 200, records);
+    if (path === '/blobs' && req.method === 'GET') return sendJson(res, 200, [...blobs.values()]);
+    if (path === '/blob-limit' && req.method === 'POST') {
+      blobLimit = Number((body as { bytes?: number }).bytes ?? DEFAULT_BLOB_LIMIT);
+      return sendJson(res, 200, { bytes: blobLimit });
+    }
     if (path === '/post-counts' && req.method === 'POST') {
       const { uri, ...set } = body as FakeBlueskyPostCounts & { uri: string };
       if (!find(uri)) return sendJson(res, 404, { error: 'unknown record' });
@@ -156,6 +178,8 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       counts = new Map();
       failures.clear();
       accessTtlSeconds = 7200;
+      blobLimit = DEFAULT_BLOB_LIMIT;
+      blobs.clear();
       sessions.created = 0;
       sessions.refreshed = 0;
       return sendJson(res, 200, { deleted: true });
@@ -187,6 +211,8 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length) });
       return void res.end(file.data);
     }
+    // Blobs stream in (a video is never held whole): read by their route, not here.
+    if (method === 'POST' && path === '/xrpc/com.atproto.repo.uploadBlob') return uploadBlob(req, res);
     const raw = await readRaw(req);
     const failure = failures.take(method, path);
     if (await failures.before(failure, req, res)) return;
@@ -239,21 +265,12 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
           if (record.reply && (!find(record.reply.root?.uri) || !find(record.reply.parent?.uri))) {
             return sendJson(res, 400, { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record: reply refers to an unknown record' });
           }
-          const images = record.embed?.images;
-          if (Array.isArray(images) && (images.length > 4 || images.some((image: any) => !blobs.has(image?.image?.ref?.$link)))) {
-            return sendJson(res, 400, { error: 'InvalidRequest', message: 'Invalid app.bsky.embed.images: unknown blob or more than 4 images' });
-          }
+          const refused = embedProblem(record.embed, did);
+          if (refused) return sendJson(res, 400, { error: 'InvalidRequest', message: `Invalid app.bsky.feed.post record: ${refused}` });
         }
         const cid = cidOf(JSON.stringify(record));
         records.push({ uri, cid, did, collection, rkey: key, value: record, created_at: new Date().toISOString() });
         return answer(200, { uri, cid, commit: { cid: cidOf(`${uri}${cid}`), rev: key }, validationStatus: 'valid' });
-      }
-      case 'com.atproto.repo.uploadBlob': {
-        if (raw.length > MAX_BLOB_BYTES) return sendJson(res, 400, { error: 'BlobTooLarge', message: 'This file is too large' });
-        const cid = cidOf(raw, 0x55);
-        const mimeType = String(req.headers['content-type'] ?? 'application/octet-stream');
-        blobs.set(cid, { mimeType, size: raw.length });
-        return answer(200, { blob: { $type: 'blob', ref: { $link: cid }, mimeType, size: raw.length } });
       }
       case 'app.bsky.actor.getProfile': {
         const actor = query.get('actor') ?? '';
@@ -293,6 +310,63 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       }
     }
     return sendJson(res, 404, { error: 'MethodNotImplemented', message: 'Method Not Implemented' });
+  }
+
+  /** What the lexicons refuse in a post's embed (images: ≤ 4, image blobs ≤ 1,000,000 bytes; video: an MP4 blob, alt ≤ 1,000 graphemes); "" when fine. */
+  function embedProblem(embed: any, did: string): string {
+    if (!embed) return '';
+    const blobOf = (ref: any) => {
+      const blob = blobs.get(ref?.ref?.$link);
+      return blob && blob.did === did ? blob : undefined;
+    };
+    if (embed.$type === 'app.bsky.embed.images') {
+      const images = Array.isArray(embed.images) ? embed.images : [];
+      if (images.length === 0 || images.length > 4) return 'Record/embed/images must have 1 to 4 elements';
+      for (const [index, image] of images.entries()) {
+        const blob = blobOf(image?.image);
+        if (!blob) return `Record/embed/images/${index}/image is an unknown blob`;
+        if (typeof image.alt !== 'string') return `Record/embed/images/${index}/alt must be a string`;
+        if (!blob.mimeType.startsWith('image/')) return `Record/embed/images/${index}/image has the wrong mime type: ${blob.mimeType}`;
+        if (blob.size > IMAGE_BLOB_MAX) return `Record/embed/images/${index}/image file too large. ${blob.size} bytes is more than ${IMAGE_BLOB_MAX}`;
+      }
+    }
+    if (embed.$type === 'app.bsky.embed.video') {
+      const blob = blobOf(embed.video);
+      if (!blob) return 'Record/embed/video is an unknown blob';
+      if (blob.mimeType !== 'video/mp4') return `Record/embed/video has the wrong mime type: ${blob.mimeType}`;
+      if (blob.size > VIDEO_BLOB_MAX) return `Record/embed/video file too large. ${blob.size} bytes is more than ${VIDEO_BLOB_MAX}`;
+      if (embed.alt !== undefined && (typeof embed.alt !== 'string' || graphemes(embed.alt) > VIDEO_ALT_MAX_GRAPHEMES)) {
+        return `Record/embed/alt must not be longer than ${VIDEO_ALT_MAX_GRAPHEMES} graphemes`;
+      }
+    }
+    return '';
+  }
+
+  /**
+   * com.atproto.repo.uploadBlob as a PDS answers it: the body hashed and counted as it streams (never held
+   * whole); over the PDS's limit → 400 BlobTooLarge; without a media type (image/*, video/*) → 400 InvalidRequest.
+   */
+  async function uploadBlob(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const failure = failures.take('POST', '/xrpc/com.atproto.repo.uploadBlob');
+    const did = authorize(req, res, 'access');
+    if (!did) return void (await drain(req));
+    if (failure) {
+      // A scripted answer comes after the body, as a server that read it would.
+      await drain(req);
+      if (await failures.before(failure, req, res)) return;
+    }
+    const mimeType = String(req.headers['content-type'] ?? '').split(';')[0].trim();
+    if (!/^(image|video)\/[\w.+-]+$/.test(mimeType)) {
+      await drain(req);
+      return sendJson(res, 400, { error: 'InvalidRequest', message: `Unsupported blob type: ${mimeType || 'none'}` });
+    }
+    const received = await readStreamed(req, 0);
+    if (received.size > blobLimit) {
+      return sendJson(res, 400, { error: 'BlobTooLarge', message: `This file is too large. It is ${received.size} bytes but the maximum size is ${blobLimit} bytes.` });
+    }
+    const cid = cidOfDigest(Buffer.from(received.sha256, 'hex'));
+    blobs.set(cid, { cid, did, mimeType, size: received.size, sha256: received.sha256 });
+    return answerUnlessLost(failure, req, res, 200, { blob: { $type: 'blob', ref: { $link: cid }, mimeType, size: received.size } });
   }
 
   const server = await startFakeServer((req, res, url) =>

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerUnlessLost, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+import sharp from 'sharp';
+import { answerUnlessLost, CONTROL_PREFIX, drain, FakeServer, readMultipart, readRaw, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
 
 /** An account of the fake server, reached with `access_token` as a Bearer. */
 export interface FakeMastodonAccountRequest {
@@ -46,12 +47,36 @@ export interface FakeMastodonFollow {
 export interface FakeMastodonMedia {
   id: string;
   account_id: string;
+  /** `image`, `gifv` or `video`, as Mastodon types attachments. */
+  type: string;
   size: number;
+  /** SHA-256 of the bytes received, hex. */
+  sha256: string;
   mime_type: string;
+  /** Sides of an image (read from its bytes); 0 for a video (the fake does not decode video). */
+  width: number;
+  height: number;
+  /** Whether the image received still carried EXIF metadata. */
+  exif: boolean;
   description: string;
   /** GET /api/v1/media/:id answers 206 this many more times before 200. */
   polls_left: number;
+  /** The status it was attached to; "" until then. */
+  status_id: string;
 }
+
+/** Mastodon's limits (the server's MediaAttachment defaults; POST /__control/limits changes them for a test or a bench). */
+export interface FakeMastodonLimits {
+  image_bytes: number;
+  video_bytes: number;
+  description_length: number;
+}
+
+const DEFAULT_LIMITS: FakeMastodonLimits = { image_bytes: 16 * 1024 * 1024, video_bytes: 99 * 1024 * 1024, description_length: 1_500 };
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/heic', 'image/avif'];
+const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm', 'video/ogg'];
+/** A video is "processed" after this many polls unless POST /processing says more: Mastodon transcodes videos asynchronously. */
+const VIDEO_PROCESSING_POLLS = 2;
 
 export interface FakeMastodon extends FakeServer {
   /** Media files the adapter downloads: `${origin}/files/<name>`, created with POST /__control/files. */
@@ -63,7 +88,6 @@ interface Account extends FakeMastodonAccountRequest {
 }
 
 const MAX_CHARACTERS = 500;
-const MAX_MEDIA_BYTES = 16 * 1024 * 1024;
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 /** Roughly what Mastodon renders: paragraphs, line breaks, links with their invisible parts. */
 const toHtml = (text: string) =>
@@ -90,7 +114,7 @@ const toHtml = (text: string) =>
  * /files `{name, content_type, size}`, GET /statuses (everything posted,
  * oldest first), POST /statuses/:id/counts (FakeMastodonStatusCounts), GET
  * /follows (every follow made), GET /media, POST/DELETE /failures (ScriptedFailure),
- * POST /processing `{polls}` (how many 206 a new upload answers), DELETE /state.
+ * POST /processing `{polls}` (how many 206 a new upload answers), POST /limits (FakeMastodonLimits), DELETE /state.
  *
  * With `upstream` (the fake OAuth network's origin), what this server does
  * not know — `/oauth/*` and requests whose Bearer is not one of its accounts —
@@ -107,6 +131,7 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
   const files = new Map<string, { contentType: string; data: Buffer }>();
   const failures = new ScriptedFailures();
   let processingPolls = 0;
+  let limits = { ...DEFAULT_LIMITS };
   let nextId = 110_000_000_000_000_000n;
   const newId = () => String((nextId += 1n));
   let origin = '';
@@ -125,7 +150,7 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       replies_count: counts.get(status.id)?.replies_count ?? statuses.filter((candidate) => candidate.in_reply_to_id === status.id).length,
       reblogs_count: counts.get(status.id)?.reblogs_count ?? 2,
       favourites_count: counts.get(status.id)?.favourites_count ?? 5,
-      media_attachments: status.media_ids.map((id) => ({ id, type: 'image', url: `${origin}/media/${id}`, description: media.get(id)?.description ?? null })),
+      media_attachments: status.media_ids.map((id) => mediaJson(media.get(id)!)),
       account: accountJson(account),
     };
   };
@@ -144,10 +169,20 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
   });
   const mediaJson = (item: FakeMastodonMedia) => ({
     id: item.id,
-    type: 'image',
+    type: item.type,
     url: item.polls_left > 0 ? null : `${origin}/media/${item.id}`,
-    preview_url: null,
+    preview_url: item.polls_left > 0 ? null : `${origin}/media/${item.id}/small`,
+    remote_url: null,
+    text_url: null,
+    // What Mastodon answers once processed: the original's sides (images), its size.
+    meta:
+      item.polls_left > 0
+        ? null
+        : item.type === 'image'
+          ? { original: { width: item.width, height: item.height, size: `${item.width}x${item.height}`, aspect: item.height ? item.width / item.height : 0 } }
+          : { original: { width: item.width, height: item.height } },
     description: item.description || null,
+    blurhash: null,
   });
 
   async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -174,6 +209,10 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
     }
     if (path === '/follows' && req.method === 'GET') return sendJson(res, 200, follows);
     if (path === '/media' && req.method === 'GET') return sendJson(res, 200, [...media.values()]);
+    if (path === '/limits' && req.method === 'POST') {
+      limits = { ...limits, ...(body as Partial<FakeMastodonLimits>) };
+      return sendJson(res, 200, limits);
+    }
     if (path === '/processing' && req.method === 'POST') {
       processingPolls = Number((body as { polls?: number }).polls ?? 0);
       return sendJson(res, 200, { polls: processingPolls });
@@ -186,6 +225,7 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       media = new Map();
       failures.clear();
       processingPolls = 0;
+      limits = { ...DEFAULT_LIMITS };
       return sendJson(res, 200, { deleted: true });
     }
     return sendJson(res, 404, { error: 'not found' });
@@ -200,8 +240,10 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length) });
       return void res.end(file.data);
     }
-    const raw = await readRaw(req);
     const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+    // Uploads stream in (a large video is never held whole): read by their route, not here.
+    if (method === 'POST' && path === '/api/v2/media' && accounts.has(bearer)) return upload(req, res, accounts.get(bearer)!);
+    const raw = await readRaw(req);
     if (options.upstream && (path.startsWith('/oauth/') || !accounts.has(bearer))) return forward(req, res, url, raw, options.upstream);
     const failure = failures.take(method, path);
     if (await failures.before(failure, req, res)) return;
@@ -224,6 +266,8 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
         if (!item || item.account_id !== account.id) return sendJson(res, 422, { error: 'Validation failed: media not found' });
         if (item.polls_left > 0) return sendJson(res, 422, { error: 'Cannot attach files that have not finished processing. Try again in a moment!' });
       }
+      const kinds = mediaIds.map((id) => media.get(id)!.type);
+      if (kinds.includes('video') && kinds.length > 1) return sendJson(res, 422, { error: 'Cannot attach a video to a post that already contains images' });
       if (body.in_reply_to_id && !statuses.some((status) => status.id === body.in_reply_to_id)) return sendJson(res, 404, { error: 'Record not found' });
       const status: FakeMastodonStatus = {
         id: newId(),
@@ -237,23 +281,8 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
         visibility: body.visibility ?? 'public',
       };
       statuses.push(status);
+      for (const id of mediaIds) media.get(id)!.status_id = status.id;
       return answer(200, statusJson(status));
-    }
-    if (method === 'POST' && path === '/api/v2/media') {
-      const form = await new Response(raw, { headers: { 'content-type': String(req.headers['content-type'] ?? '') } }).formData();
-      const file = form.get('file');
-      if (!(file instanceof Blob)) return sendJson(res, 422, { error: 'Validation failed: File is missing' });
-      if (file.size > MAX_MEDIA_BYTES) return sendJson(res, 422, { error: 'Validation failed: File file size must be less than 16 MB' });
-      const item: FakeMastodonMedia = {
-        id: newId(),
-        account_id: account.id,
-        size: file.size,
-        mime_type: file.type,
-        description: String(form.get('description') ?? ''),
-        polls_left: processingPolls,
-      };
-      media.set(item.id, item);
-      return answer(item.polls_left > 0 ? 202 : 200, mediaJson(item));
     }
     const mediaMatch = /^\/api\/v1\/media\/([^/]+)$/.exec(path);
     if (method === 'GET' && mediaMatch) {
@@ -293,6 +322,56 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       return answer(200, { id: target.id, following: !requested, requested, showing_reblogs: true, notifying: false, followed_by: false, blocking: false, muting: false });
     }
     return sendJson(res, 404, { error: 'Not found' });
+  }
+
+  /**
+   * POST /api/v2/media as Mastodon answers it: the multipart body read as it streams (hashed, counted; an
+   * image kept to look at its sides), refused with 422 `{"error": …}` over the size limits, for a type it does
+   * not take, or a description over 1,500 characters; 200 when processed at once (images), 202 while
+   * processing (videos, or POST /processing) — GET /api/v1/media/:id then answers 206 until done.
+   */
+  async function upload(req: IncomingMessage, res: ServerResponse, account: Account): Promise<void> {
+    const failure = failures.take('POST', '/api/v2/media');
+    if (failure) {
+      // A scripted answer comes after the body, as a server that read it would (never a reset mid-upload).
+      await drain(req);
+      if (await failures.before(failure, req, res)) return;
+    }
+    const { fields, files } = await readMultipart(req, (type) => (type.startsWith('image/') ? limits.image_bytes + 1 : 0));
+    const file = files.find((candidate) => candidate.field === 'file');
+    if (!file) return sendJson(res, 422, { error: 'Validation failed: File is missing' });
+    const isImage = IMAGE_TYPES.includes(file.contentType);
+    const isVideo = VIDEO_TYPES.includes(file.contentType);
+    if (!isImage && !isVideo) return sendJson(res, 422, { error: 'Validation failed: File content type is invalid' });
+    const limit = isImage ? limits.image_bytes : limits.video_bytes;
+    if (file.size > limit) return sendJson(res, 422, { error: `Validation failed: File file size must be less than ${Math.round(limit / 1024 / 1024)} MB` });
+    const description = fields.description ?? '';
+    if ([...description].length > limits.description_length) {
+      return sendJson(res, 422, { error: `Validation failed: Description is too long (maximum is ${limits.description_length} characters)` });
+    }
+    let sides = { width: 0, height: 0, exif: false };
+    if (isImage) {
+      try {
+        const meta = await sharp(file.head).metadata();
+        sides = { width: meta.width ?? 0, height: meta.pageHeight ?? meta.height ?? 0, exif: meta.exif !== undefined };
+      } catch {
+        return sendJson(res, 422, { error: 'Validation failed: File could not be processed' });
+      }
+    }
+    const item: FakeMastodonMedia = {
+      id: newId(),
+      account_id: account.id,
+      type: isVideo ? 'video' : file.contentType === 'image/gif' ? 'gifv' : 'image',
+      size: file.size,
+      sha256: file.sha256,
+      mime_type: file.contentType,
+      ...sides,
+      description,
+      polls_left: isVideo ? Math.max(processingPolls, VIDEO_PROCESSING_POLLS) : processingPolls,
+      status_id: '',
+    };
+    media.set(item.id, item);
+    return answerUnlessLost(failure, req, res, item.polls_left > 0 ? 202 : 200, mediaJson(item));
   }
 
   const server = await startFakeServer((req, res, url) =>

@@ -154,7 +154,11 @@ const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /** A CIDv1 (sha2-256, base32) of `bytes`, as AT Protocol servers answer: `codec` 0x71 dag-cbor (records) or 0x55 raw (blobs). */
 export function cidOf(bytes: Uint8Array | string, codec = 0x71): string {
-  const digest = createHash('sha256').update(bytes).digest();
+  return cidOfDigest(createHash('sha256').update(bytes).digest(), codec);
+}
+
+/** cidOf for bytes already hashed (a blob hashed as it streamed): `digest` is their SHA-256. */
+export function cidOfDigest(digest: Buffer, codec = 0x55): string {
   const raw = Buffer.concat([Buffer.from([0x01, codec, 0x12, 0x20]), digest]);
   let bits = 0;
   let value = 0;
@@ -169,4 +173,118 @@ export function cidOf(bytes: Uint8Array | string, codec = 0x71): string {
   }
   if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
   return out;
+}
+
+/** One file of a multipart body as a fake received it: counted and hashed as it streamed, its first `keepBytes` kept. */
+export interface ReceivedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  /** The first bytes (up to the reader's `keepBytes`): enough to look at an image, never a whole video. */
+  head: Buffer;
+}
+
+/**
+ * Reads a multipart/form-data request as it streams (RFC 7578), never holding a file whole: text fields
+ * are kept (at most 64 KiB each), files are hashed and counted, each keeping its first `keepBytes(type)`
+ * bytes. Throws on a body that is not multipart.
+ */
+export async function readMultipart(req: IncomingMessage, keepBytes: (contentType: string) => number): Promise<{ fields: Record<string, string>; files: ReceivedFile[] }> {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(String(req.headers['content-type'] ?? ''));
+  if (!boundary) throw new Error('not a multipart/form-data body');
+  const delimiter = Buffer.from(`\r\n--${boundary[1] ?? boundary[2]}`, 'latin1');
+  const fields: Record<string, string> = {};
+  const files: ReceivedFile[] = [];
+  // The body's first delimiter has no CRLF before it: one is put in front so every delimiter looks the same.
+  let pending: Buffer = Buffer.from('\r\n', 'latin1');
+  // Changed inside consume(): typed wide so the loop below does not narrow it.
+  let state = 'boundary' as 'boundary' | 'headers' | 'body' | 'done';
+  let part: { name: string; filename?: string; contentType: string; hash: ReturnType<typeof createHash>; size: number; kept: Buffer[]; keptBytes: number; keep: number } | undefined;
+  const write = (bytes: Buffer) => {
+    if (!part || bytes.length === 0) return;
+    part.size += bytes.length;
+    if (part.filename !== undefined) part.hash.update(bytes);
+    const room = part.keep - part.keptBytes;
+    if (room > 0) {
+      part.kept.push(bytes.subarray(0, room));
+      part.keptBytes += Math.min(room, bytes.length);
+    }
+  };
+  const finish = () => {
+    if (!part) return;
+    if (part.filename === undefined) fields[part.name] = Buffer.concat(part.kept).toString('utf8');
+    else files.push({ field: part.name, filename: part.filename, contentType: part.contentType, size: part.size, sha256: part.hash.digest('hex'), head: Buffer.concat(part.kept) });
+    part = undefined;
+  };
+  const consume = () => {
+    for (;;) {
+      if (state === 'boundary') {
+        const at = pending.indexOf(delimiter);
+        if (at < 0 || pending.length < at + delimiter.length + 2) return;
+        const after = pending.subarray(at + delimiter.length, at + delimiter.length + 2).toString('latin1');
+        pending = pending.subarray(at + delimiter.length + 2);
+        if (after === '--') {
+          state = 'done';
+          return;
+        }
+        state = 'headers';
+      } else if (state === 'headers') {
+        const end = pending.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const headers = pending.subarray(0, end).toString('utf8');
+        pending = pending.subarray(end + 4);
+        const disposition = /content-disposition:[^\r\n]*/i.exec(headers)?.[0] ?? '';
+        const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? '';
+        const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
+        const contentType = /content-type:\s*([^\r\n;]+)/i.exec(headers)?.[1]?.trim() ?? (filename === undefined ? 'text/plain' : 'application/octet-stream');
+        part = { name, filename, contentType, hash: createHash('sha256'), size: 0, kept: [], keptBytes: 0, keep: filename === undefined ? 65_536 : keepBytes(contentType) };
+        state = 'body';
+      } else if (state === 'body') {
+        const at = pending.indexOf(delimiter);
+        if (at >= 0) {
+          write(pending.subarray(0, at));
+          finish();
+          pending = pending.subarray(at);
+          state = 'boundary';
+          continue;
+        }
+        // Everything but a tail that may be the start of the next delimiter belongs to the part.
+        const safe = Math.max(0, pending.length - delimiter.length + 1);
+        write(pending.subarray(0, safe));
+        pending = Buffer.from(pending.subarray(safe));
+        return;
+      } else {
+        return;
+      }
+    }
+  };
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    if (state === 'done') continue;
+    pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+    consume();
+  }
+  if (state !== 'done') throw new Error('the multipart body ended before its closing boundary');
+  return { fields, files };
+}
+
+/** Reads a raw body as it streams: its size, SHA-256 and first `keepBytes` (a large upload is never held whole). */
+export async function readStreamed(req: IncomingMessage, keepBytes: number): Promise<{ size: number; sha256: string; head: Buffer }> {
+  const hash = createHash('sha256');
+  const kept: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    if (size < keepBytes) kept.push(chunk.subarray(0, keepBytes - size));
+    size += chunk.length;
+  }
+  return { size, sha256: hash.digest('hex'), head: Buffer.concat(kept) };
+}
+
+/** Drains a request without keeping it (an answer decided before reading the body). */
+export async function drain(req: IncomingMessage): Promise<void> {
+  for await (const _chunk of req as AsyncIterable<Buffer>) {
+    // discarded
+  }
 }

@@ -16,6 +16,7 @@ import { benchCreativeExport, benchCreativeTemplates, type CreativeExportFigures
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
 import { benchInsightsAnalytics, benchInsightsSync, type InsightsFigures } from './insights.js';
 import { benchNotifications, type NotificationFigures } from './notifications.js';
+import { benchPostsMedia } from './posts-media.js';
 import { benchProviderInsights, type ProviderInsightsRow } from './provider-insights.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
 import { benchCreativeVideo, type CreativeVideoFigures } from './creative-video.js';
@@ -33,7 +34,9 @@ const MAX_P99_MS = 50;
 // `scheduler` (delivery of 10,000 renditions only), `notifications` (event → in-app latency and GET /notifications),
 // `creative-video` (PUT /video-projects/{id} with a 200 KB document only), `creative-templates` (E22 under load),
 // `creative-export` (1080×1080 PNG exports), `provider-insights` (insights' internal requests to publishing only),
-// `insights-analytics` (E24 over 50 accounts and 5,000 renditions) or `insights-sync` (a metrics sync of 1,000 sandbox accounts).
+// `insights-analytics` (E24 over 50 accounts and 5,000 renditions), `insights-sync` (a metrics sync of 1,000 sandbox accounts)
+// or `posts-media` (publications with four 4000×3000 JPEGs to the sandbox and a 500 MiB video to a fake Mastodon, on a
+// platform of its own: no `npm start` needed; BENCH_POSTS_MEDIA_PUBLICATIONS and BENCH_POSTS_MEDIA_VIDEO_MIB scale it down).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -211,8 +214,17 @@ async function idleShare(): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const { baseUrl, databaseUrl, natsUrl, gatewayPid } = stackCoordinates();
   const machine = { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}` };
+  if (ONLY === 'posts-media') {
+    // Its own platform (its publishing process sampled, PROVIDER_API_ORIGINS on a fake Mastodon): no running stack needed.
+    const idle = await idleShare();
+    console.log(`machine: ${machine.cpus} CPUs, node ${machine.node}, ${machine.platform}; idle before the run: ${(idle * 100).toFixed(0)}%`);
+    const postsMedia = await benchPostsMedia();
+    writeResults({ machine, idleBefore: idle, postsMedia });
+    if (!postsMedia.met) process.exitCode = 1;
+    return;
+  }
+  const { baseUrl, databaseUrl, natsUrl, gatewayPid } = stackCoordinates();
   console.log(`bench: ${baseUrl}, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s each, ${ROUNDS} round(s)`);
   console.log(`machine: ${machine.cpus} CPUs, node ${machine.node}, ${machine.platform}`);
   const idle = await idleShare();

@@ -4,8 +4,10 @@ import {
   CompleteSocialAccountConnectionQuery,
   ConnectSocialAccountRequest,
   HttpReply,
+  ListSandboxPostsQuery,
   ListSocialAccountsQuery,
   PublishingPatterns,
+  SandboxPostList,
   SocialAccount,
   SocialAccountAuthorization,
   SocialAccountList,
@@ -44,6 +46,19 @@ export class SocialAccountsController {
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<SocialAccount> {
     return this.forward.send(PublishingPatterns.getSocialAccount, req, { params: { id } });
+  }
+
+  @Get(':id/sandbox-posts')
+  @ApiOperation({
+    summary: 'What the sandbox network received for one of its accounts, newest first (viewers)',
+    description:
+      'Each post with its parts as delivered: the text and every image or video (SHA-256, type, sides, bytes, alt text, and whether ' +
+      'EXIF metadata survived image processing). Sandbox accounts only: any other account is 404.',
+  })
+  @Returns(SandboxPostList)
+  @Refuses(404, 422)
+  sandboxPosts(@Req() req: FastifyRequest, @Param('id') id: string, @Query(new ValidQuery(ListSandboxPostsQuery)) query: ListSandboxPostsQuery): Promise<SandboxPostList> {
+    return this.forward.send(PublishingPatterns.listSandboxPosts, req, { params: { id }, query: { ...query } });
   }
 
   @Post('connect')

@@ -2,14 +2,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { ClaimLoop, openServiceDatabase } from '@social/platform';
 import { createTemporaryDatabase, TemporaryDatabase } from '@social/testing';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import pino from 'pino';
+import sharp from 'sharp';
 import type { DataSource } from 'typeorm';
 import type { PublishingConfig } from '../config.js';
 import { publishingMigrations } from '../migrations/index.js';
 import type { ProviderRegistry } from '../providers/provider-registry.js';
 import { DeliveryError, type OutgoingPost, type ProviderAccount, type PublishedPost } from '../providers/social-provider.js';
 import type { ProviderAccounts } from '../social-accounts/provider-accounts.js';
+import { DeliveryMedia } from './delivery-media.js';
 import { DeliveryWorker } from './delivery-worker.js';
+import type { MediaLibraryClient, ResolvedMedia } from './media-library.client.js';
 
 /**
  * The scheduler's leases against real PostgreSQL: a network call whose lease
@@ -25,9 +29,11 @@ describe('DeliveryWorker: leases', () => {
   /** A network whose calls hang until released, and which never has the post (so a reconcile resends). */
   const network = {
     calls: [] as string[],
+    posts: [] as OutgoingPost[],
     signals: [] as Array<AbortSignal | undefined>,
     publish: (_account: ProviderAccount, post: OutgoingPost, signal?: AbortSignal): Promise<PublishedPost> => {
       network.calls.push(post.marker);
+      network.posts.push(post);
       network.signals.push(signal);
       if (network.failWith) return Promise.reject(network.failWith);
       return new Promise((resolve) => gates.push(() => resolve({ externalId: `ext-${network.calls.length}`, externalUrl: 'https://sandbox.example/p', parts: [] })));
@@ -45,11 +51,45 @@ describe('DeliveryWorker: leases', () => {
     PROVIDER_TIMEOUT_MS: 500,
   } as unknown as PublishingConfig;
   const logger = pino({ level: 'silent' });
+  /** The media library as media.library.resolve answers it (items by id), and the bytes storage holds by object key. */
+  const library = { items: new Map<string, ResolvedMedia>(), resolve: async (_workspaceId: string, ids: string[]) => new Map(ids.filter((id) => library.items.has(id)).map((id) => [id, library.items.get(id)!])) };
+  const objects = new Map<string, Buffer>();
+  const storage = { read: async (key: string) => (objects.has(key) ? Readable.from([objects.get(key)!]) : null) };
+  const deliveryMedia = new DeliveryMedia(storage as never);
+  const resolved = (id: string, extra: Partial<ResolvedMedia> = {}): ResolvedMedia => ({
+    id,
+    workspace_id: '',
+    status: 'ready',
+    filename: 'photo.jpg',
+    mime_type: 'image/jpeg',
+    size: 0,
+    sha256: '',
+    width: 0,
+    height: 0,
+    duration_ms: 0,
+    frame_rate: 0,
+    analysis_status: 'ready',
+    analysis_error: '',
+    poster_media_id: '',
+    thumbnail_timestamp_ms: 0,
+    object_key: `objects/${id}`,
+    public_url_ready: false,
+    public_url_status: 0,
+    public_url_checked_at: '',
+    public_url_error: '',
+    ...extra,
+  });
+  /** Attaches media to the rendition's only part, as rendition_segments.media holds them. */
+  const attach = (renditionId: string, mediaIds: string[]) =>
+    dataSource.query(`UPDATE rendition_segments SET media = $2 WHERE rendition_id = $1`, [
+      renditionId,
+      JSON.stringify(mediaIds.map((id, index) => ({ media_id: id, alt_text: `alt ${index}`, role: 'attachment', display_order: index, settings: {} }))),
+    ]);
 
   /** A worker whose lease renewals never reach the database (a starved pool, or a replica that died mid-call). */
   function worker(renews: boolean): DeliveryWorker {
     const accounts = { find: async (id: string) => ({ id, platform: 'sandbox' }) } as unknown as ProviderAccounts;
-    const created = new DeliveryWorker(dataSource, registry, accounts, config, logger);
+    const created = new DeliveryWorker(dataSource, registry, accounts, library as unknown as MediaLibraryClient, deliveryMedia, config, logger);
     if (!renews) (created as unknown as { renewLeases: () => Promise<void> }).renewLeases = async () => undefined;
     workers.push(created);
     return created;
@@ -111,6 +151,9 @@ describe('DeliveryWorker: leases', () => {
     network.calls = [];
     network.signals = [];
     network.failWith = undefined;
+    network.posts = [];
+    library.items.clear();
+    objects.clear();
     await dataSource.query(`DELETE FROM publications`);
   });
 
@@ -239,5 +282,90 @@ describe('DeliveryWorker: leases', () => {
         },
       },
     ]);
+  });
+
+  describe('media', () => {
+    const state = async (id: string) =>
+      (
+        await dataSource.query(
+          `SELECT status, delivery_state, round_attempts, error_code, error_kind, media_waiting_since, next_action_at FROM renditions WHERE id = $1`,
+          [id],
+        )
+      )[0];
+
+    it('sends each part\'s media fitted to the network: a 4000×3000 JPEG reaches the sandbox at 2000×1500, without EXIF, with its alt text', async () => {
+      const id = await dueRendition();
+      const mediaId = randomUUID();
+      const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#48a' } })
+        .withMetadata({ exif: { IFD0: { Make: 'Camera' } } })
+        .jpeg()
+        .toBuffer();
+      objects.set(`objects/${mediaId}`, photo);
+      library.items.set(mediaId, resolved(mediaId, { width: 4000, height: 3000, size: photo.length }));
+      await attach(id, [mediaId]);
+      worker(true).onApplicationBootstrap();
+      await until(() => network.calls.length === 1);
+      const [media] = network.posts[0].parts[0].media;
+      expect(media).toMatchObject({ mediaId, kind: 'image', mimeType: 'image/jpeg', altText: 'alt 0', width: 2000, height: 1500 });
+      expect(media.size).toBeLessThanOrEqual(1_000_000);
+      const delivered = Buffer.concat(await (await media.open()).toArray());
+      const meta = await sharp(delivered).metadata();
+      expect({ width: meta.width, height: meta.height, exif: meta.exif }).toEqual({ width: 2000, height: 1500, exif: undefined });
+      gates.shift()?.();
+      await until(async () => (await state(id)).delivery_state === 'live');
+    });
+
+    it('waits while an item is being analysed (no attempt counted), then fails media_not_ready 10 minutes after the first try', async () => {
+      const id = await dueRendition();
+      const mediaId = randomUUID();
+      library.items.set(mediaId, resolved(mediaId, { analysis_status: 'pending' }));
+      await attach(id, [mediaId]);
+      worker(true).onApplicationBootstrap();
+      await until(async () => (await state(id)).media_waiting_since !== null);
+      const waiting = await state(id);
+      expect(waiting).toMatchObject({ status: 'scheduled', delivery_state: 'queued', round_attempts: 0 });
+      expect(waiting.next_action_at.getTime()).toBeGreaterThan(Date.now());
+      expect(network.calls).toEqual([]);
+      // Ten minutes later, still analysing.
+      await dataSource.query(`UPDATE renditions SET media_waiting_since = now() - interval '10 minutes 1 second', next_action_at = now() WHERE id = $1`, [id]);
+      await until(async () => (await state(id)).status === 'failed');
+      expect(await state(id)).toMatchObject({ delivery_state: 'rejected', error_code: 'media_not_ready', error_kind: 'validation', round_attempts: 0, media_waiting_since: null });
+      expect(network.calls).toEqual([]);
+    });
+
+    it('goes on once the analysis has ended, and clears the wait', async () => {
+      const id = await dueRendition();
+      const mediaId = randomUUID();
+      objects.set(`objects/${mediaId}`, await sharp({ create: { width: 10, height: 10, channels: 3, background: '#fff' } }).png().toBuffer());
+      library.items.set(mediaId, resolved(mediaId, { mime_type: 'image/png', analysis_status: 'pending' }));
+      await attach(id, [mediaId]);
+      worker(true).onApplicationBootstrap();
+      await until(async () => (await state(id)).media_waiting_since !== null);
+      library.items.set(mediaId, resolved(mediaId, { mime_type: 'image/png', analysis_status: 'ready' }));
+      await until(() => network.calls.length === 1, 8_000);
+      gates.shift()?.();
+      await until(async () => (await state(id)).delivery_state === 'live');
+      expect(await state(id)).toMatchObject({ media_waiting_since: null, round_attempts: 1 });
+    });
+
+    it('rejects media_not_found when an item is gone from the library, sending nothing', async () => {
+      const id = await dueRendition();
+      await attach(id, [randomUUID()]);
+      worker(true).onApplicationBootstrap();
+      await until(async () => (await state(id)).status === 'failed');
+      expect(await state(id)).toMatchObject({ delivery_state: 'rejected', error_code: 'media_not_found', error_kind: 'validation', round_attempts: 0 });
+      expect(network.calls).toEqual([]);
+    });
+
+    it('rejects media_not_found (within its attempt) when the bytes are gone from storage', async () => {
+      const id = await dueRendition();
+      const mediaId = randomUUID();
+      library.items.set(mediaId, resolved(mediaId));
+      await attach(id, [mediaId]);
+      worker(true).onApplicationBootstrap();
+      await until(async () => (await state(id)).status === 'failed');
+      expect(await state(id)).toMatchObject({ error_code: 'media_not_found', round_attempts: 1 });
+      expect(network.calls).toEqual([]);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import {
+  type AttachedMedia,
   MAX_DELIVERY_ATTEMPTS,
   RENDITION_FAILED_SUBJECT,
   RENDITION_NEEDS_ATTENTION_SUBJECT,
@@ -8,6 +9,7 @@ import {
   type RenditionFailedEvent,
   type RenditionNeedsAttentionEvent,
   type RenditionPublishedEvent,
+  type ResolvedMedia,
 } from '@social/contracts';
 import { ClaimLoop, enqueueEvent, Metrics, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
 import type { Logger } from 'pino';
@@ -19,6 +21,8 @@ import { DeliveryError, type DeliveryFailure, type OutgoingPost, type ProviderAc
 import { markReconnectRequired, ProviderAccounts } from '../social-accounts/provider-accounts.js';
 import { type DeliveryOutcome, watchScheduler } from './delivery-metrics.js';
 import { changedRows, deliveryChannel, deriveStatus } from './renditions.js';
+import { attachmentsOf, countedMedia, DeliveryMedia, stillAnalysing } from './delivery-media.js';
+import { MediaLibraryClient } from '../media/media-library.client.js';
 import { errorActionFor, retryDelayMs } from './retry-policy.js';
 
 /** A rendition as the claim hands it over. */
@@ -36,9 +40,14 @@ interface Claimed {
   lease: string;
   round_attempts: number;
   reconcile_failures: number;
-  /** The rendition's segments as the network gets them, in order. */
-  parts: Array<{ title: string; text: string; link: string }>;
+  /** The rendition's segments as the network gets them, in order, each with its effective media (rendition_segments.media). */
+  parts: Array<{ title: string; text: string; link: string; media: unknown }>;
   settings: Record<string, unknown>;
+  workspace_id: string;
+  /** Since when this rendition has waited for its media's analysis; null when it is not waiting. */
+  media_waiting_since: Date | null;
+  /** Set by `send` for its attempt: how long its publish call may take (longer with media to upload). */
+  publish_bound_ms?: number;
 }
 
 /** A rendition being delivered: the claim's lease, until when it was last renewed, and how to abort the call. */
@@ -48,6 +57,12 @@ interface InFlight {
   abort: AbortController;
 }
 
+/** How long a rendition waits for its media's analysis (from its first try) before it fails `media_not_ready` (contract §4). */
+export const MEDIA_ANALYSIS_WAIT_MS = 10 * 60_000;
+/** How often a waiting rendition asks again whether the analysis has ended. */
+const MEDIA_ANALYSIS_POLL_MS = 3_000;
+/** Bytes per second an upload is given at least before the call counts as hung (1 MiB/s). */
+const MEDIA_UPLOAD_MIN_RATE = 1024 * 1024;
 /** Reconciliations that could not reach the network before the rendition goes to manual resolution. */
 const MAX_RECONCILE_FAILURES = 5;
 /** Thrown inside a transaction to roll it back when the rendition is no longer ours (cancelled, re-rendered, account gone). */
@@ -81,6 +96,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly dataSource: DataSource,
     private readonly providers: ProviderRegistry,
     private readonly accounts: ProviderAccounts,
+    private readonly library: MediaLibraryClient,
+    private readonly media: DeliveryMedia,
     @Inject(SERVICE_CONFIG) private readonly config: PublishingConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
     @Optional() @Inject(Metrics) metrics?: Metrics,
@@ -139,10 +156,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
          FROM due WHERE r.id = due.id
        RETURNING r.id, r.publication_id, r.social_account_id, r.platform, r.delivery_state, r.delivery_current_attempt_id,
                  r.delivery_current_attempt_number, r.delivery_current_attempt_created_at, r.lease_owner AS lease, r.round_attempts, r.reconcile_failures, r.settings,
+                 r.media_waiting_since, (SELECT p.workspace_id FROM publications p WHERE p.id = r.publication_id) AS workspace_id,
                  (SELECT coalesce(json_agg(json_build_object(
                            'title', coalesce(nullif(s.title_override, ''), s.title),
                            'text', coalesce(nullif(s.body_override, ''), s.body),
-                           'link', coalesce(nullif(s.url_override, ''), s.url)) ORDER BY s.position), '[]'::json)
+                           'link', coalesce(nullif(s.url_override, ''), s.url),
+                           'media', s.media) ORDER BY s.position), '[]'::json)
                     FROM rendition_segments s WHERE s.rendition_id = r.id) AS parts`,
       [limit, this.claims.owner, this.config.DELIVERY_LEASE_MS, this.claims.inFlightIds],
     );
@@ -231,6 +250,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
     if (!loaded) return;
     const { account, post } = loaded;
+    const attached = row.parts.map((part) => attachmentsOf(part.media));
+    let mediaItems = new Map<string, ResolvedMedia>();
+    if (attached.some((list) => list.length > 0)) {
+      const ready = await this.mediaReady(row, attached);
+      if (!ready) return;
+      mediaItems = ready;
+    }
     if (row.round_attempts >= MAX_DELIVERY_ATTEMPTS) {
       // Recorded on the rendition only: the previous attempt (reconciled, found missing) keeps its own outcome.
       return this.fail(row, null, 'transient', { code: 'retries_exhausted', message: 'No attempts left.', httpStatus: 0 }, 'retries_exhausted');
@@ -270,7 +296,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     };
     let published: PublishedPost;
     try {
-      published = await this.publish(account, post, signal);
+      // Read (and images re-encoded for the network) within the attempt: a storage outage is retried with the delivery.
+      for (const [index, part] of post.parts.entries()) part.media = await this.media.prepare(row.platform, attached[index], mediaItems);
+      const mediaBytes = post.parts.reduce((sum, part) => sum + part.media.reduce((bytes, media) => bytes + media.size, 0), 0);
+      // Uploads take their time: a large video may stream at as little as MEDIA_UPLOAD_MIN_RATE.
+      current.publish_bound_ms = this.publishBoundMs() + Math.ceil(mediaBytes / MEDIA_UPLOAD_MIN_RATE) * 1000;
+      published = await this.publish(account, post, signal, current.publish_bound_ms);
     } catch (error) {
       const failure: DeliveryFailure =
         error instanceof DeliveryError
@@ -283,13 +314,57 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     await this.goLive(current, attemptId, published, false);
   }
 
+  /**
+   * The library items of every attachment, when all can be sent now. Otherwise the rendition is handled here
+   * and null is answered: an item gone from the library → rejected `media_not_found`; an item still being
+   * analysed → back to the queue without an attempt (nothing was sent), until MEDIA_ANALYSIS_WAIT_MS from the
+   * first try, then failed `media_not_ready`; the media service unreachable → tried again later, no attempt counted.
+   */
+  private async mediaReady(row: Claimed, attached: AttachedMedia[][]): Promise<Map<string, ResolvedMedia> | null> {
+    const ids = attached.flat().map((entry) => entry.media_id);
+    let items: Map<string, ResolvedMedia>;
+    try {
+      items = await this.library.resolve(row.workspace_id, ids);
+    } catch (error) {
+      this.logger.warn({ err: error, rendition_id: row.id }, 'could not ask the media library about the rendition\'s media; trying again later');
+      await this.requeueWithoutAttempt(row, this.config.DELIVERY_RETRY_BASE_MS * 4);
+      return null;
+    }
+    const missing = ids.filter((id) => items.get(id)?.status !== 'ready');
+    if (missing.length > 0) {
+      const message = `Media ${[...new Set(missing)].join(', ')} ${missing.length === 1 ? 'is' : 'are'} no longer ready in the workspace's library.`;
+      await this.fail(row, null, 'validation', { code: 'media_not_found', message, httpStatus: 0 }, 'rejected');
+      return null;
+    }
+    if (!ids.some((id) => stillAnalysing(items.get(id)!))) return items;
+    const since = row.media_waiting_since?.getTime() ?? Date.now();
+    if (Date.now() - since >= MEDIA_ANALYSIS_WAIT_MS) {
+      const message = `The rendition's media were still being analysed ${MEDIA_ANALYSIS_WAIT_MS / 60_000} minutes after its first try.`;
+      await this.fail(row, null, 'validation', { code: 'media_not_ready', message, httpStatus: 0 }, 'rejected');
+      return null;
+    }
+    await this.requeueWithoutAttempt(row, MEDIA_ANALYSIS_POLL_MS, true);
+    return null;
+  }
+
+  /** Back to the queue in `delayMs` (lease released) without counting an attempt; `waitingForMedia` starts the media wait's clock. */
+  private async requeueWithoutAttempt(row: Claimed, delayMs: number, waitingForMedia = false): Promise<void> {
+    this.counted('deferred');
+    await this.dataSource.query(
+      `UPDATE renditions SET next_action_at = now() + make_interval(secs => $3::int / 1000.0), lease_owner = '', lease_expires_at = NULL,
+              media_waiting_since = CASE WHEN $4::boolean THEN coalesce(media_waiting_since, now()) ELSE media_waiting_since END
+        WHERE id = $1 AND lease_owner = $2`,
+      [row.id, row.lease, delayMs, waitingForMedia],
+    );
+  }
+
   private async afterFailure(row: Claimed, attemptId: string, failure: DeliveryFailure, signal: AbortSignal): Promise<void> {
     if (failure.outcome === 'rejected') return this.fail(row, attemptId, failure.kind, failure, 'rejected');
     if (failure.outcome === 'ambiguous') {
       // A call given up on (timed out, or aborted when the lease could not be renewed) may still land: reconcile once it cannot.
       const givenUp = failure.code === 'delivery_call_timeout' || failure.code === 'delivery_lease_lost';
       const started = row.delivery_current_attempt_created_at?.getTime() ?? Date.now();
-      const afterMs = givenUp ? Math.max(this.config.DELIVERY_LEASE_MS, started + this.publishBoundMs() - Date.now()) : 0;
+      const afterMs = givenUp ? Math.max(this.config.DELIVERY_LEASE_MS, started + (row.publish_bound_ms ?? this.publishBoundMs()) - Date.now()) : 0;
       await this.markAmbiguous(row, attemptId, failure, afterMs);
       if (afterMs === 0) await this.reconcile({ ...row, delivery_state: 'ambiguous' }, signal);
       return;
@@ -340,6 +415,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       // from ProviderAccounts) means the network cannot be asked now, not an unexpected error to loop on.
       const loaded = await this.load(row);
       if (!loaded) return;
+      for (const [index, part] of loaded.post.parts.entries()) part.media = countedMedia(attachmentsOf(row.parts[index]?.media));
       loaded.post.ownedElsewhere = await this.ownedElsewhere(row);
       const provider = this.providers.get(row.platform);
       found = provider ? await provider.findPost(loaded.account, loaded.post, since) : 'unknown';
@@ -381,7 +457,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
                 error_code = '', error_kind = '', error_message = '', error_http_status = 0, error_action = '', error_retryable = false,
                 error_retry_at = NULL, delivery_next_reconciliation_at = NULL,
                 delivery_last_reconciled_at = CASE WHEN $5::boolean THEN now() ELSE delivery_last_reconciled_at END,
-                next_action_at = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
+                next_action_at = NULL, media_waiting_since = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
           WHERE id = $1 AND lease_owner = $2 RETURNING id),
          s AS (
            UPDATE rendition_segments s SET status = 'published', external_id = p.external_id, external_url = p.external_url
@@ -480,7 +556,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       if (outcome.attempt) await this.finishAttempt(db, outcome.attempt.id, outcome.attempt.outcome, outcome.attempt.failure);
       const updated = await changedRows(
         db,
-        `UPDATE renditions SET ${outcome.set}, lease_owner = '', lease_expires_at = NULL, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id`,
+        `UPDATE renditions SET ${outcome.set}, media_waiting_since = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
+          WHERE id = $1 AND lease_owner = $2 RETURNING id`,
         [row.id, row.lease, ...outcome.params],
       );
       if (updated.length === 0) throw new NotOurs();
@@ -535,7 +612,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     return {
       account,
       // The marker is the rendition's id: stable across attempts, so findPost can tell whether a lost call created the post.
-      post: { marker: row.id, parts: row.parts.map((part) => ({ ...part, media: [] })), settings: row.settings },
+      post: { marker: row.id, parts: row.parts.map((part) => ({ title: part.title, text: part.text, link: part.link, media: [] })), settings: row.settings },
     };
   }
 
@@ -544,7 +621,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * forever); a call that outlives the bound is ambiguous and reconciled only
    * after another lease length, when it can no longer land.
    */
-  private async publish(account: ProviderAccount, post: OutgoingPost, signal: AbortSignal): Promise<PublishedPost> {
+  private async publish(account: ProviderAccount, post: OutgoingPost, signal: AbortSignal, boundMs = this.publishBoundMs()): Promise<PublishedPost> {
     const provider = this.providers.get(account.platform);
     if (!provider) {
       throw new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable', message: `No adapter publishes to ${account.platform}.`, httpStatus: 0 });
@@ -554,7 +631,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const bound = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new DeliveryError({ outcome: 'ambiguous', code: 'delivery_call_timeout', message: 'The network did not answer in time.', httpStatus: 0 })),
-        this.publishBoundMs(),
+        boundMs,
       );
       onAbort = () =>
         reject(new DeliveryError({ outcome: 'ambiguous', code: 'delivery_lease_lost', message: 'The delivery lease could not be renewed; the call was abandoned.', httpStatus: 0 }));

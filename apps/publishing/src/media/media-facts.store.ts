@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { type FieldError, MediaPatterns, type Principal, RESOLVE_MEDIA_MAX_IDS, type ResolvedMedia, type ResolvedMediaList, type RpcRequest } from '@social/contracts';
-import { problems, RpcClient } from '@social/platform';
+import { type FieldError, type Principal, type ResolvedMedia } from '@social/contracts';
+import { problems } from '@social/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { MediaFacts } from './attached-media.js';
+import { MediaLibraryClient } from './media-library.client.js';
 
 const COLUMNS = [
   'media_id',
@@ -56,7 +57,7 @@ export interface MediaReference {
  */
 @Injectable()
 export class MediaFactsStore {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(private readonly library: MediaLibraryClient) {}
 
   /**
    * Asks media for the items, as the caller, and refuses (422 at each location) every reference that
@@ -64,20 +65,7 @@ export class MediaFactsStore {
    */
   async resolveReady(principal: Principal, workspaceId: string, references: MediaReference[]): Promise<ResolvedMedia[]> {
     if (references.length === 0) return [];
-    const ids = [...new Set(references.map((reference) => reference.mediaId.toLowerCase()))];
-    const found = new Map<string, ResolvedMedia>();
-    for (let start = 0; start < ids.length; start += RESOLVE_MEDIA_MAX_IDS) {
-      const request: RpcRequest = {
-        principal,
-        params: {},
-        query: {},
-        body: { workspace_id: workspaceId, media_ids: ids.slice(start, start + RESOLVE_MEDIA_MAX_IDS) },
-        idempotencyKey: null,
-        clientIp: '',
-      };
-      const answer = await this.rpc.send<ResolvedMediaList>(MediaPatterns.resolveMedia, request);
-      for (const item of answer.items) if (item.workspace_id === workspaceId) found.set(item.id.toLowerCase(), item);
-    }
+    const found = await this.library.resolve(workspaceId, references.map((reference) => reference.mediaId), principal);
     const errors: FieldError[] = [];
     for (const { mediaId, location } of references) {
       const item = found.get(mediaId.toLowerCase());

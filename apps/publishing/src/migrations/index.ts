@@ -12,6 +12,7 @@ import { DropDeliveryOutcomeCopies1764300009000 } from './1764300009000-drop-del
 import { AddRenditionPublishedAt1764300010000 } from './1764300010000-add-rendition-published-at.js';
 import { IndexSocialAccountsByWorkspace1764300011000 } from './1764300011000-index-social-accounts-by-workspace.js';
 import { CreateMediaFacts1764300012200 } from './1764300012200-create-media-facts.js';
+import { AddDeliveryMedia1764300031000 } from './1764300031000-add-delivery-media.js';
 
 /** Every migration of the publishing schema, oldest first. */
 export const publishingMigrations = [
@@ -29,4 +30,5 @@ export const publishingMigrations = [
   AddRenditionPublishedAt1764300010000,
   IndexSocialAccountsByWorkspace1764300011000,
   CreateMediaFacts1764300012200,
+  AddDeliveryMedia1764300031000,
 ];

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ProviderApiOrigins, redirectOrigin } from './provider-api-origins.js';
 import { oauthErrorCode, ProviderCallDetails, ProviderError } from './provider-error.js';
 import { trackSending } from './request-sending.js';
+import { streamingFetch } from './streaming-fetch.js';
 
 /** Networks answer small JSON documents; anything larger is not an answer we asked for. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -40,6 +41,8 @@ export interface ProviderRequest {
   multipart?: FormData;
   /** Sent as is with the given content type (raw uploads). */
   bytes?: { data: Uint8Array; contentType: string };
+  /** Streamed as it is read, with the given content type (large uploads: never held whole in memory). */
+  stream?: { body: AsyncIterable<Uint8Array>; contentType: string };
 }
 
 export interface ProviderAnswer {
@@ -65,6 +68,8 @@ export class ProviderHttp {
     private readonly origins: ProviderApiOrigins,
     private readonly logger?: Logger,
     private readonly fetchFn: FetchFunction = fetch,
+    /** For streamed bodies (uploads): one that reads the source only as fast as the network takes it (streamingFetch). */
+    private readonly streamFetchFn: FetchFunction = streamingFetch,
   ) {}
 
   /** The parsed JSON of a 2xx answer; a ProviderError otherwise. */
@@ -76,7 +81,7 @@ export class ProviderHttp {
   async call(platform: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderAnswer> {
     const url = redirectOrigin(this.origins, platform, request.url);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    let body: string | FormData | Uint8Array | undefined;
+    let body: string | FormData | Uint8Array | AsyncIterable<Uint8Array> | undefined;
     if (request.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = request.form.toString();
@@ -88,6 +93,9 @@ export class ProviderHttp {
     } else if (request.bytes) {
       headers['content-type'] = request.bytes.contentType;
       body = request.bytes.data;
+    } else if (request.stream) {
+      headers['content-type'] = request.stream.contentType;
+      body = request.stream.body;
     }
     const startedAt = Date.now();
     const path = new URL(url).pathname;
@@ -95,7 +103,10 @@ export class ProviderHttp {
     let text: string;
     const sending = trackSending();
     try {
-      response = await sending.run(() => this.fetchFn(url, { method: request.method, headers, body, signal, redirect: 'manual' }));
+      const init = { method: request.method, headers, body, signal, redirect: 'manual' } as RequestInit;
+      // A streamed body goes out as it is read, chunked, never held whole.
+      const fetcher = request.stream ? this.streamFetchFn : this.fetchFn;
+      response = await sending.run(() => fetcher(url, init));
       const answer = await readLimited(response, MAX_ANSWER_BYTES);
       if (answer === undefined) throw new ProviderError('unavailable', 'The network answered more than we accept.', undefined, { status: response.status, sent: true });
       text = answer;

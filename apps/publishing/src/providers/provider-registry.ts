@@ -16,6 +16,7 @@ import { ProviderHttp } from './provider-http.js';
 import { publicOnlyFetch } from './public-destination.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
 import type { SocialProvider } from './social-provider.js';
+import { streamingFetch } from './streaming-fetch.js';
 import { ThreadsNetwork } from './threads/threads.network.js';
 import { TikTokNetwork } from './tiktok/tiktok.network.js';
 import { XNetwork } from './x/x.network.js';
@@ -38,7 +39,8 @@ export class ProviderRegistry {
   ) {
     // Every call to a network goes through one fetch that refuses servers on private addresses (see public-destination.ts).
     const fetchFn = publicOnlyFetch(Object.values(config.PROVIDER_API_ORIGINS), config.PROVIDER_ALLOW_PRIVATE_ADDRESSES === 'true');
-    const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn);
+    const uploadFetchFn = publicOnlyFetch(Object.values(config.PROVIDER_API_ORIGINS), config.PROVIDER_ALLOW_PRIVATE_ADDRESSES === 'true', streamingFetch);
+    const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
     const oauthNetworks = [
       new XNetwork(),

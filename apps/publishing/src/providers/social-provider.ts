@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { SocialPlatform } from '@social/contracts';
 
 /**
@@ -42,11 +43,29 @@ export interface ProviderAccount {
   renewGrant?: () => Promise<ProviderGrant>;
 }
 
-/** An image or video attached to one post; the adapter reads the bytes from `url` and uploads them the network's way. */
+/**
+ * An image or video attached to one post (contract §4 "Delivery with media"), ready for the network: an image
+ * already re-encoded to fit its rules (no EXIF/XMP), a video as the library stores it. The adapter uploads it
+ * the network's way, reading the bytes with `open` (a video streams from storage, never held whole).
+ */
 export interface OutgoingMedia {
-  url: string;
+  /** The library item's id. */
+  mediaId: string;
+  kind: 'image' | 'video';
   mimeType: string;
+  /** "" when none. */
   altText: string;
+  /** Bytes the network receives. */
+  size: number;
+  /** Sides of what the network receives; 0 when unknown (a video not analysed). */
+  width: number;
+  height: number;
+  durationMs: number;
+  /**
+   * A new stream of the bytes at each call (a retried upload reads them again). Throws a DeliveryError:
+   * retryable when storage cannot answer now, rejected when the bytes are gone.
+   */
+  open(): Promise<Readable>;
 }
 
 /** One post: the whole rendition, or one post of a thread (sent as replies, in order). Already shaped for the network (length, links). */

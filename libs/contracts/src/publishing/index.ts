@@ -12,3 +12,4 @@ export * from './publication-media.dto.js';
 export * from './rendition-overrides.dto.js';
 export * from './publication-preview.dto.js';
 export * from './media-usage.js';
+export * from './sandbox-posts.dto.js';

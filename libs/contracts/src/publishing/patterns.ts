@@ -7,6 +7,7 @@ export const PublishingPatterns = {
   connectSocialAccount: 'publishing.social-accounts.connect',
   completeSocialAccountConnection: 'publishing.social-accounts.callback',
   disconnectSocialAccount: 'publishing.social-accounts.disconnect',
+  listSandboxPosts: 'publishing.social-accounts.sandbox-posts',
 
   createSocialSet: 'publishing.social-sets.create',
   listSocialSets: 'publishing.social-sets.list',

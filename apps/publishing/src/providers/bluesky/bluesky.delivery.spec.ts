@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { callControl, FakeBluesky, FakeBlueskyRecord, startFakeBluesky } from '@social/testing';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
 import { ProviderHttp } from '../provider-http.js';
-import { DeliveryError, type OutgoingPost, type OutgoingPostPart, type ProviderAccount, type ProviderGrant } from '../social-provider.js';
+import { DeliveryError, type OutgoingMedia, type OutgoingPost, type OutgoingPostPart, type ProviderAccount, type ProviderGrant } from '../social-provider.js';
 import { BlueskyProvider, jwtExpiry } from './bluesky.provider.js';
 import { recordKey } from './record-key.js';
 
@@ -23,6 +25,19 @@ describe('Bluesky delivery (against a fake PDS)', () => {
   const records = (): Promise<FakeBlueskyRecord[]> => control('GET', '/records');
   const part = (text: string, extra: Partial<OutgoingPostPart> = {}): OutgoingPostPart => ({ text, title: '', link: '', media: [], ...extra });
   const post = (...parts: OutgoingPostPart[]): OutgoingPost => ({ marker: uuidv7(), parts });
+  /** Media whose bytes are `bytes` (as delivery hands them over after reading storage). */
+  const media = (bytes: Buffer, mimeType: string, altText = '', sides = { width: 0, height: 0 }): OutgoingMedia => ({
+    mediaId: randomUUID(),
+    kind: mimeType.startsWith('video/') ? 'video' : 'image',
+    mimeType,
+    altText,
+    size: bytes.length,
+    ...sides,
+    durationMs: 0,
+    open: async () => Readable.from([bytes]),
+  });
+  const jpeg = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#36c' } }).jpeg().toBuffer();
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const failureOf = async (promise: Promise<unknown>) => {
     const error = await promise.then(
       () => undefined,
@@ -118,30 +133,58 @@ describe('Bluesky delivery (against a fake PDS)', () => {
     expect(record.value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: 'https://example.com/notes', title: 'Release notes', description: '' } });
   });
 
-  it('uploads images as blobs with alt text, at most 4, at most 1 MB each', async () => {
-    const { url } = await control('POST', '/files', { name: `${randomUUID()}.jpg`, content_type: 'image/jpeg', size: 5000 });
-    await provider.publish(account, post(part('Look', { media: [{ url, mimeType: 'image/jpeg', altText: 'A lighthouse' }] })));
+  it('uploads images as streamed blobs with alt text and aspect ratio; at most 4; the lexicon refuses one over 1,000,000 bytes', async () => {
+    const bytes = await jpeg(300, 200);
+    await provider.publish(account, post(part('Look', { media: [media(bytes, 'image/jpeg', 'A lighthouse', { width: 300, height: 200 })] })));
     const [record] = await records();
     expect(record.value.embed).toEqual({
       $type: 'app.bsky.embed.images',
-      images: [{ alt: 'A lighthouse', image: { $type: 'blob', ref: { $link: expect.stringMatching(/^bafkrei/) }, mimeType: 'image/jpeg', size: 5000 } }],
+      images: [
+        {
+          alt: 'A lighthouse',
+          image: { $type: 'blob', ref: { $link: expect.stringMatching(/^bafkrei/) }, mimeType: 'image/jpeg', size: bytes.length },
+          aspectRatio: { width: 300, height: 200 },
+        },
+      ],
     });
-    const image = { url, mimeType: 'image/jpeg', altText: '' };
+    expect(await control('GET', '/blobs')).toEqual([expect.objectContaining({ mimeType: 'image/jpeg', size: bytes.length, sha256: sha256(bytes) })]);
+    const image = media(bytes, 'image/jpeg');
     await expect(failureOf(provider.publish(account, post(part('Too many', { media: [image, image, image, image, image] }))))).resolves.toMatchObject({
       outcome: 'rejected',
       kind: 'validation',
       code: 'too_many_media',
     });
-    const large = await control('POST', '/files', { name: `${randomUUID()}.jpg`, content_type: 'image/jpeg', size: 1_000_001 });
-    await expect(failureOf(provider.publish(account, post(part('Too big', { media: [{ ...image, url: large.url }] }))))).resolves.toMatchObject({
+    await expect(failureOf(provider.publish(account, post(part('Mixed', { media: [image, media(Buffer.alloc(10), 'video/mp4')] }))))).resolves.toMatchObject({
       outcome: 'rejected',
-      code: 'media_too_large',
+      code: 'too_many_media',
     });
-    await expect(failureOf(provider.publish(account, post(part('Video', { media: [{ ...image, mimeType: 'video/mp4' }] }))))).resolves.toMatchObject({
+    await expect(failureOf(provider.publish(account, post(part('Too big', { media: [media(Buffer.alloc(1_000_001, 1), 'image/jpeg')] }))))).resolves.toMatchObject({
       outcome: 'rejected',
-      kind: 'capability',
+      kind: 'validation',
+      httpStatus: 400,
     });
     expect(await records()).toHaveLength(1);
+  });
+
+  it('posts a video as app.bsky.embed.video with its alt text and aspect ratio', async () => {
+    const video = Buffer.alloc(250_000, 3);
+    await provider.publish(account, post(part('Watch', { media: [media(video, 'video/mp4', 'Surf', { width: 1920, height: 1080 })] })));
+    const [record] = await records();
+    expect(record.value.embed).toEqual({
+      $type: 'app.bsky.embed.video',
+      video: { $type: 'blob', ref: { $link: expect.stringMatching(/^bafkrei/) }, mimeType: 'video/mp4', size: video.length },
+      alt: 'Surf',
+      aspectRatio: { width: 1920, height: 1080 },
+    });
+  });
+
+  it('calls a failed upload (5xx) retryable and a refused one (BlobTooLarge) rejected, posting nothing', async () => {
+    const image = media(await jpeg(10, 10), 'image/jpeg');
+    await control('POST', '/failures', { path: '/xrpc/com.atproto.repo.uploadBlob', status: 502, body: { error: 'UpstreamFailure' } });
+    await expect(failureOf(provider.publish(account, post(part('Later', { media: [image] }))))).resolves.toMatchObject({ outcome: 'retryable', httpStatus: 502 });
+    await control('POST', '/blob-limit', { bytes: 100 });
+    await expect(failureOf(provider.publish(account, post(part('Never', { media: [image] }))))).resolves.toMatchObject({ outcome: 'rejected', kind: 'validation', httpStatus: 400 });
+    expect(await records()).toHaveLength(0);
   });
 
   it.each([

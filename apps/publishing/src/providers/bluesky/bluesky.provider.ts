@@ -4,6 +4,7 @@ import { deliveryCall } from '../delivery-failure.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { ProviderApiOrigins, redirectOrigin } from '../provider-api-origins.js';
 import { ProviderError } from '../provider-error.js';
+import { uploadTimeoutMs } from '../multipart-stream.js';
 import { notSent, ProviderHttp, waitOf } from '../provider-http.js';
 import { trackSending } from '../request-sending.js';
 import { DeliveryError } from '../social-provider.js';
@@ -29,9 +30,8 @@ import { recordKey } from './record-key.js';
 export const BLUESKY_DEFAULT_SERVICE = 'https://bsky.social';
 const POST_COLLECTION = 'app.bsky.feed.post';
 const FOLLOW_COLLECTION = 'app.bsky.graph.follow';
-/** Bluesky shows at most 4 images per post, each at most 1,000,000 bytes. */
+/** Bluesky shows at most 4 images per post (each blob at most 1,000,000 bytes: delivery fits them) or one video. */
 export const BLUESKY_MAX_IMAGES = 4;
-export const BLUESKY_MAX_IMAGE_BYTES = 1_000_000;
 /** getPosts takes at most 25 URIs. */
 const POSTS_PER_READ = 25;
 /** XRPC errors that mean the session (not the post) is the problem. */
@@ -283,12 +283,12 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     root: { uri: string; cid: string } | undefined,
     parent: { uri: string; cid: string } | undefined,
   ): Promise<Record<string, unknown>> {
+    const videos = part.media.filter((media) => media.kind === 'video');
+    if (videos.length > 0 && (videos.length > 1 || part.media.length > 1)) {
+      throw rejected('too_many_media', `A bluesky post carries one video, or up to ${BLUESKY_MAX_IMAGES} images, never both; this one has ${part.media.length} media.`);
+    }
     if (part.media.length > BLUESKY_MAX_IMAGES) {
       throw rejected('too_many_media', `A bluesky post carries at most ${BLUESKY_MAX_IMAGES} images; this one has ${part.media.length}.`);
-    }
-    const notImage = part.media.find((media) => !media.mimeType.startsWith('image/'));
-    if (notImage) {
-      throw new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable', message: 'Publishing videos to bluesky is not available yet.', httpStatus: 0 });
     }
     const card = isCard(part);
     const richText = new RichText({ text: postText(part) });
@@ -296,9 +296,13 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     const record: Record<string, unknown> = { $type: POST_COLLECTION, text: richText.text, createdAt: new Date().toISOString() };
     if (richText.facets?.length) record.facets = richText.facets;
     if (root && parent) record.reply = { root, parent };
-    if (part.media.length > 0) {
+    if (videos.length === 1) {
+      const [video] = videos;
+      // app.bsky.embed.video: the uploaded blob, its alt text and aspect ratio (when known).
+      record.embed = { $type: 'app.bsky.embed.video', video: await this.uploadBlob(account, session, video), ...(video.altText ? { alt: video.altText } : {}), ...aspectRatio(video) };
+    } else if (part.media.length > 0) {
       const images = [];
-      for (const media of part.media) images.push({ alt: media.altText.slice(0, 2000), image: await this.uploadImage(account, session, media) });
+      for (const media of part.media) images.push({ alt: media.altText, image: await this.uploadBlob(account, session, media), ...aspectRatio(media) });
       record.embed = { $type: 'app.bsky.embed.images', images };
     } else if (card) {
       record.embed = { $type: 'app.bsky.embed.external', external: { uri: part.link, title: part.title.slice(0, 300), description: '' } };
@@ -306,11 +310,32 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     return record;
   }
 
-  private async uploadImage(account: ProviderAccount, session: { grant: ProviderGrant }, media: OutgoingMedia): Promise<unknown> {
-    const file = await deliveryCall(this.platform, false, () => this.http.download(media.url, BLUESKY_MAX_IMAGE_BYTES, AbortSignal.timeout(Math.max(this.timeoutMs, 30_000))));
-    const answer = await deliveryCall(this.platform, false, () =>
-      this.call(account, session, (agent) => agent.com.atproto.repo.uploadBlob(file.data, { encoding: media.mimeType || file.contentType })),
-    );
+  /**
+   * com.atproto.repo.uploadBlob with the bytes streamed from storage (a video is never held whole); the blob
+   * reference. A refusal (BlobTooLarge, a type the PDS does not take) rejects the rendition; 5xx, 429 or a
+   * timeout is tried again with the delivery. An expired session is renewed once and the upload read again.
+   */
+  private async uploadBlob(account: ProviderAccount, session: { grant: ProviderGrant }, media: OutgoingMedia): Promise<unknown> {
+    const send = async () =>
+      this.http.call(
+        this.platform,
+        {
+          method: 'POST',
+          url: new URL('/xrpc/com.atproto.repo.uploadBlob', account.instanceUrl).toString(),
+          headers: { authorization: `Bearer ${session.grant.accessToken}` },
+          stream: { body: await media.open(), contentType: media.mimeType || 'application/octet-stream' },
+        },
+        AbortSignal.timeout(uploadTimeoutMs(this.timeoutMs, media.size)),
+      );
+    const answer = await deliveryCall(this.platform, false, async () => {
+      try {
+        return (await send()).body;
+      } catch (error) {
+        if (!(error instanceof ProviderError) || error.networkCode !== 'ExpiredToken' || !account.renewGrant) throw error;
+        session.grant = await account.renewGrant();
+        return (await send()).body;
+      }
+    });
     const blob = pick(answer, 'blob');
     if (!blob) throw new DeliveryError({ outcome: 'retryable', code: 'provider_error', message: 'bluesky answered the upload without its blob.', httpStatus: 200 });
     return blob;
@@ -441,3 +466,8 @@ function requireGrant(account: ProviderAccount): ProviderGrant {
 }
 
 const rejected = (code: string, message: string) => new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });
+
+/** An embed's aspectRatio, when both sides are known (Bluesky lays the post out before the media loads). */
+function aspectRatio(media: OutgoingMedia): { aspectRatio?: { width: number; height: number } } {
+  return media.width > 0 && media.height > 0 ? { aspectRatio: { width: media.width, height: media.height } } : {};
+}

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { callControl, FakeMastodon, FakeMastodonStatus, startFakeMastodon } from '@social/testing';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
 import { ProviderHttp } from '../provider-http.js';
-import { DeliveryError, type OutgoingPost, type OutgoingPostPart, type ProviderAccount } from '../social-provider.js';
+import { DeliveryError, type OutgoingMedia, type OutgoingPost, type OutgoingPostPart, type ProviderAccount } from '../social-provider.js';
 import { MastodonNetwork } from './mastodon.network.js';
 import { MastodonProvider } from './mastodon.provider.js';
 
@@ -21,6 +23,19 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
   const posted = (): Promise<FakeMastodonStatus[]> => control('GET', '/statuses');
   const part = (text: string, extra: Partial<OutgoingPostPart> = {}): OutgoingPostPart => ({ text, title: '', link: '', media: [], ...extra });
   const post = (...parts: OutgoingPostPart[]): OutgoingPost => ({ marker: randomUUID(), parts });
+  /** Media whose bytes are `bytes` (as delivery hands them over after reading storage). */
+  const media = (bytes: Buffer, mimeType: string, altText = '', sides = { width: 0, height: 0 }): OutgoingMedia => ({
+    mediaId: randomUUID(),
+    kind: mimeType.startsWith('video/') ? 'video' : 'image',
+    mimeType,
+    altText,
+    size: bytes.length,
+    ...sides,
+    durationMs: 0,
+    open: async () => Readable.from([bytes]),
+  });
+  const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#c33' } }).png().toBuffer();
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const failureOf = async (promise: Promise<unknown>) => {
     const error = await promise.then(
       () => undefined,
@@ -69,28 +84,57 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     expect(published.externalId).toBe(statuses[0].id);
   });
 
-  it('uploads media with alt text, waits while the server processes it, and attaches it', async () => {
-    const { url } = await control('POST', '/files', { name: `${randomUUID()}.png`, content_type: 'image/png', size: 2048 });
+  it('uploads media as a streamed multipart with alt text, waits while the server processes it, and attaches it', async () => {
+    const bytes = await png(64, 48);
     await control('POST', '/processing', { polls: 2 });
-    await provider.publish(account, post(part('A picture', { media: [{ url, mimeType: 'image/png', altText: 'A red square' }] })));
+    await provider.publish(account, post(part('A picture', { media: [media(bytes, 'image/png', 'A red square')] })));
     const [status] = await posted();
-    const media = await control('GET', '/media');
-    expect(media).toEqual([expect.objectContaining({ size: 2048, mime_type: 'image/png', description: 'A red square', polls_left: 0 })]);
-    expect(status.media_ids).toEqual([media[0].id]);
+    const uploaded = await control('GET', '/media');
+    expect(uploaded).toEqual([
+      expect.objectContaining({ type: 'image', size: bytes.length, sha256: sha256(bytes), mime_type: 'image/png', width: 64, height: 48, exif: false, description: 'A red square', polls_left: 0, status_id: status.id }),
+    ]);
+    expect(status.media_ids).toEqual([uploaded[0].id]);
   });
 
-  it('refuses more than 4 media and media over the size cap without posting anything', async () => {
-    const media = { url: `${fake.filesUrl}/none.png`, mimeType: 'image/png', altText: '' };
-    await expect(failureOf(provider.publish(account, post(part('x', { media: [media, media, media, media, media] }))))).resolves.toMatchObject({
+  it('uploads a video, polls until processed, then posts it', async () => {
+    const video = Buffer.concat([Buffer.from('00000018667479706d703432', 'hex'), Buffer.alloc(300_000, 7)]);
+    await provider.publish(account, post(part('A clip', { media: [media(video, 'video/mp4', 'Waves')] })));
+    const [status] = await posted();
+    const [uploaded] = await control('GET', '/media');
+    expect(uploaded).toMatchObject({ type: 'video', size: video.length, sha256: sha256(video), description: 'Waves', polls_left: 0, status_id: status.id });
+  });
+
+  it('refuses more than 4 media; what the server refuses (too large, alt text too long, a video with images) rejects without posting', async () => {
+    const image = media(await png(8, 8), 'image/png');
+    await expect(failureOf(provider.publish(account, post(part('x', { media: [image, image, image, image, image] }))))).resolves.toMatchObject({
       outcome: 'rejected',
       kind: 'validation',
       code: 'too_many_media',
     });
-    const { url } = await control('POST', '/files', { name: `${randomUUID()}.png`, content_type: 'image/png', size: 41 * 1024 * 1024 });
-    await expect(failureOf(provider.publish(account, post(part('x', { media: [{ url, mimeType: 'image/png', altText: '' }] }))))).resolves.toMatchObject({
+    await control('POST', '/limits', { image_bytes: 1000 });
+    await expect(failureOf(provider.publish(account, post(part('x', { media: [media(Buffer.concat([await png(8, 8), Buffer.alloc(2000)]), 'image/png')] }))))).resolves.toMatchObject({
       outcome: 'rejected',
       kind: 'validation',
-      code: 'media_too_large',
+      code: 'provider_rejected',
+      httpStatus: 422,
+    });
+    await control('DELETE', '/state');
+    await expect(failureOf(provider.publish(account, post(part('x', { media: [media(await png(8, 8), 'image/png', 'a'.repeat(1501))] }))))).resolves.toMatchObject({
+      outcome: 'rejected',
+      kind: 'validation',
+      httpStatus: 422,
+    });
+    const clip = media(Buffer.alloc(1000, 1), 'video/mp4');
+    await expect(failureOf(provider.publish(account, post(part('x', { media: [image, clip] }))))).resolves.toMatchObject({ outcome: 'rejected', kind: 'validation', httpStatus: 422 });
+    expect(await posted()).toEqual([]);
+  });
+
+  it('calls an upload the server failed (5xx) retryable: nothing was posted', async () => {
+    await control('POST', '/failures', { path: '/api/v2/media', method: 'POST', status: 503 });
+    await expect(failureOf(provider.publish(account, post(part('x', { media: [media(await png(8, 8), 'image/png')] }))))).resolves.toMatchObject({
+      outcome: 'retryable',
+      code: 'provider_error',
+      httpStatus: 503,
     });
     expect(await posted()).toEqual([]);
   });
@@ -130,7 +174,7 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     });
     await expect(provider.findPost(account, post(part('Never sent')), since)).resolves.toBeNull();
     // The same text with a picture is another post.
-    const withMedia = { ...lost, parts: [{ ...lost.parts[0], media: [{ url: `${fake.filesUrl}/x.png`, mimeType: 'image/png', altText: '' }] }] };
+    const withMedia = { ...lost, parts: [{ ...lost.parts[0], media: [media(Buffer.alloc(1), 'image/png')] }] };
     await expect(provider.findPost(account, withMedia, since)).resolves.toBeNull();
     // A status another rendition owns is never this post, however alike the text.
     await expect(provider.findPost(account, { ...lost, ownedElsewhere: [status.id] }, since)).resolves.toBeNull();

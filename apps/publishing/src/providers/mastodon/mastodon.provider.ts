@@ -2,6 +2,7 @@ import { deliveryCall } from '../delivery-failure.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { MissingScopes, ProviderError } from '../provider-error.js';
+import { multipartStream, uploadFilename, uploadTimeoutMs } from '../multipart-stream.js';
 import type { ProviderHttp } from '../provider-http.js';
 import { DeliveryError } from '../social-provider.js';
 import type {
@@ -20,8 +21,6 @@ import type { MastodonNetwork } from './mastodon.network.js';
 
 /** Mastodon attaches at most 4 media to a status. */
 export const MASTODON_MAX_MEDIA = 4;
-/** Largest media file we download and upload (Mastodon's own limit for images is 16 MB, videos 99 MB). */
-export const MASTODON_MAX_MEDIA_BYTES = 40 * 1024 * 1024;
 /** How long an upload may stay "processing" (202, then 206) before the delivery is retried later. */
 const MEDIA_PROCESSING_LIMIT_MS = 30_000;
 /** Mastodon keeps an Idempotency-Key for an hour; a partial thread is resumed safely only within it. */
@@ -204,13 +203,17 @@ export class MastodonProvider extends OAuthProvider {
       }));
   }
 
-  /** Uploads one media file (read from our media URL) and waits while the server processes it; the media id. */
+  /**
+   * Uploads one media file (POST /api/v2/media: the bytes streamed from storage as multipart, the alt text as
+   * `description`) and waits while the server processes it; the media id. A refusal (4xx: too large, alt text
+   * too long, a type it does not take) rejects the rendition; 5xx, 429 or a timeout is tried again with the delivery.
+   */
   private async upload(account: ProviderAccount, media: OutgoingMedia): Promise<string> {
-    const file = await deliveryCall(this.platform, false, () => this.http.download(media.url, MASTODON_MAX_MEDIA_BYTES, AbortSignal.timeout(Math.max(this.timeoutMs, 30_000))));
-    const form = new FormData();
-    form.set('file', new Blob([file.data], { type: media.mimeType || file.contentType || 'application/octet-stream' }), 'upload');
-    if (media.altText) form.set('description', media.altText.slice(0, 1500));
-    const answer = await deliveryCall(this.platform, false, () => this.api(account, 'POST', '/api/v2/media', { multipart: form }));
+    const answer = await deliveryCall(this.platform, false, async () => {
+      const fields: Record<string, string> = media.altText ? { description: media.altText } : {};
+      const body = multipartStream(fields, { name: 'file', filename: uploadFilename(media.mimeType), contentType: media.mimeType || 'application/octet-stream', stream: await media.open() });
+      return this.api(account, 'POST', '/api/v2/media', { stream: body }, uploadTimeoutMs(this.timeoutMs, media.size));
+    });
     const id = text(pick(answer.body, 'id'));
     if (!id) throw new DeliveryError({ outcome: 'retryable', code: 'provider_error', message: 'mastodon answered the upload without its id.', httpStatus: answer.status });
     // 202: still processing; GET /api/v1/media/:id answers 206 until it is done.
@@ -230,7 +233,8 @@ export class MastodonProvider extends OAuthProvider {
     account: ProviderAccount,
     method: 'GET' | 'POST',
     path: string,
-    body: { json?: unknown; multipart?: FormData; headers?: Record<string, string> } = {},
+    body: { json?: unknown; multipart?: FormData; stream?: { body: AsyncIterable<Uint8Array>; contentType: string }; headers?: Record<string, string> } = {},
+    timeoutMs = this.timeoutMs,
   ): Promise<{ status: number; body: unknown }> {
     if (!account.grant) throw new ProviderError('refused', 'The account holds no grant; connect it again.');
     return this.http.call(
@@ -241,8 +245,9 @@ export class MastodonProvider extends OAuthProvider {
         headers: { authorization: `Bearer ${account.grant.accessToken}`, ...body.headers },
         json: body.json,
         multipart: body.multipart,
+        stream: body.stream,
       },
-      AbortSignal.timeout(this.timeoutMs),
+      AbortSignal.timeout(timeoutMs),
     );
   }
 }

@@ -1,7 +1,8 @@
-import { SANDBOX_PROVIDER, sandboxAccountMetrics, sandboxDigest as digest, sandboxFollowRecommendations, sandboxFollowState, sandboxPostMetrics } from '@social/contracts';
+import { SANDBOX_PROVIDER, type SandboxPostPart, sandboxAccountMetrics, sandboxDigest as digest, sandboxFollowRecommendations, sandboxFollowState, sandboxPostMetrics } from '@social/contracts';
 import type { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ProviderError } from '../provider-error.js';
+import { receiveMedia, sandboxMediaProblem } from './sandbox-media.js';
 import {
   DeliveryError,
   type AccountMetrics,
@@ -10,6 +11,7 @@ import {
   type FollowRecommendation,
   type InstantConnectProvider,
   type OutgoingPost,
+  type OutgoingPostPart,
   type PostMetrics,
   type ProviderAccount,
   type PublishedPost,
@@ -92,14 +94,16 @@ export class SandboxProvider implements InstantConnectProvider {
       });
     }
     if (text.includes('[sandbox:slow]')) await new Promise((resolve) => setTimeout(resolve, SANDBOX_SLOW_MS));
+    const content = await this.receive(post.parts);
     const ambiguous = text.includes('[sandbox:ambiguous-once]') && (await this.firstTime(post.marker, 'ambiguous'));
     const id = uuidv7();
-    await this.db().query(`INSERT INTO sandbox_posts (id, social_account_id, marker, parts, text) VALUES ($1, $2, $3, $4, $5)`, [
+    await this.db().query(`INSERT INTO sandbox_posts (id, social_account_id, marker, parts, text, content) VALUES ($1, $2, $3, $4, $5, $6)`, [
       id,
       account.id,
       post.marker,
       post.parts.length,
       text,
+      JSON.stringify(content),
     ]);
     if (ambiguous) {
       throw new DeliveryError({
@@ -132,9 +136,29 @@ export class SandboxProvider implements InstantConnectProvider {
     return new Map(rows.map((row) => [row.id, row.count]));
   }
 
+  /**
+   * What the network receives of each part, checked against its rules (sandbox.rules.ts) as a network checks
+   * an upload: a part that breaks them is refused (rejected `validation`), nothing stored.
+   */
+  private async receive(parts: OutgoingPostPart[]): Promise<SandboxPostPart[]> {
+    const received: SandboxPostPart[] = [];
+    for (const [index, part] of parts.entries()) {
+      const before = sandboxMediaProblem(part.media);
+      if (before) throw refused(before.code, `Part ${index + 1}: ${before.message}`);
+      const media = [];
+      for (const item of part.media) {
+        const got = await receiveMedia(item);
+        if (got.problem) throw refused(got.problem.code, `Part ${index + 1}: ${got.problem.message}`);
+        media.push(got.media);
+      }
+      received.push({ text: part.text, media });
+    }
+    return received;
+  }
+
   private publishedPost(account: ProviderAccount, id: string, parts: number): PublishedPost {
     const published = Array.from({ length: parts }, (_, index) => {
-      const externalId = `post-${digest(`${id}:${index}`)}`;
+      const externalId = sandboxExternalId(id, index);
       return { externalId, externalUrl: `https://sandbox.invalid/${encodeURIComponent(account.username)}/posts/${externalId}` };
     });
     return { ...published[0], parts: published };
@@ -175,3 +199,8 @@ export class SandboxProvider implements InstantConnectProvider {
     return sandboxFollowState(remoteAccountId);
   }
 }
+
+/** The external id of part `index` of the sandbox post `id` (the first part's is the rendition's external_id). */
+export const sandboxExternalId = (id: string, index: number) => `post-${digest(`${id}:${index}`)}`;
+
+const refused = (code: string, message: string) => new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 422 });
