@@ -13,4 +13,3 @@ export * from './fake-mastodon.js';
 export * from './fake-bluesky.js';
 export * from './fake-s3.js';
 export * from './supervisor.js';
-export * from './media-resolve-stand-in.js';

@@ -8,17 +8,13 @@
  *
  * It runs a platform of its own (a private nats-server, a temporary database, the built apps), so that
  * publishing reaches the fake Mastodon server through PROVIDER_API_ORIGINS and its process can be sampled.
- * Until PATCH /publications/{id} attaches media (the publications model's part of the issue), each
- * rendition's media are written into rendition_segments.media, the column that PATCH fills; until the media
- * service answers media.library.resolve, the stand-in from libs/testing answers it (both go once merged).
+ * Publications are seeded an hour ahead with their media attached (PATCH), then made due at one instant.
  */
 import {
   createTemporaryDatabase,
   freePort,
   generateSecrets,
-  type MediaResolveStandIn,
   startFakeMastodon,
-  startMediaResolveStandIn,
   startPrivateNats,
   startStack,
   type FakeMastodon,
@@ -149,24 +145,31 @@ async function upload(baseUrl: string, token: string, workspaceId: string, filen
   throw new Error(`${filename} did not become ready`);
 }
 
-/** Schedules a draft to one account an hour ahead (the rendition exists, not due): the rendition's id. */
-async function scheduledRendition(baseUrl: string, token: string, workspaceId: string, accountId: string, text: string): Promise<{ publicationId: string; renditionId: string }> {
+/** A draft with these media attached (alt texts numbered), scheduled to one account an hour ahead (not due yet): the rendition's id. */
+async function scheduledRendition(
+  baseUrl: string,
+  token: string,
+  workspaceId: string,
+  accountId: string,
+  text: string,
+  mediaIds: string[],
+): Promise<{ publicationId: string; renditionId: string }> {
   const draft = await api<{ id: string; revision: number }>(baseUrl, token, 'POST', '/publications', { workspace_id: workspaceId, content_profile: 'short_text', title: '', source_text: text }, 201);
+  const media = mediaIds.map((id, index) => ({ media_id: id, alt_text: `Bench image ${index + 1}` }));
+  const attached = await api<{ revision: number }>(baseUrl, token, 'PATCH', `/publications/${draft.id}`, { expected_revision: draft.revision, media }, 200);
   const scheduled = await api<{ renditions: Array<{ id: string }> }>(
     baseUrl,
     token,
     'POST',
     `/publications/${draft.id}/schedule`,
-    { expected_revision: draft.revision, scheduled_at: new Date(Date.now() + 3_600_000).toISOString(), account_ids: [accountId] },
+    { expected_revision: attached.revision, scheduled_at: new Date(Date.now() + 3_600_000).toISOString(), account_ids: [accountId] },
     200,
   );
   return { publicationId: draft.id, renditionId: scheduled.renditions[0].id };
 }
 
-/** Gives renditions' only part these media (what PATCH /publications/{id} `media` stores), then makes them all due at once. */
-async function attachAndRelease(db: pg.Client, renditionIds: string[], mediaIds: string[]): Promise<void> {
-  const media = JSON.stringify(mediaIds.map((id, index) => ({ media_id: id, alt_text: `Bench image ${index + 1}`, role: 'attachment', display_order: index, settings: {} })));
-  await db.query(`UPDATE publishing.rendition_segments SET media = $2 WHERE rendition_id = ANY($1::uuid[])`, [renditionIds, media]);
+/** Makes the renditions due at once (as if their hour had come). */
+async function release(db: pg.Client, renditionIds: string[]): Promise<void> {
   await db.query(`UPDATE publishing.renditions SET next_action_at = now() WHERE id = ANY($1::uuid[])`, [renditionIds]);
 }
 
@@ -211,7 +214,6 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
   const logFile = join(tmpdir(), `bench-posts-media-${process.pid}.log`);
   const log = createWriteStream(logFile);
   await new Promise((resolve) => log.once('open', resolve));
-  let standIn: MediaResolveStandIn | undefined;
   let stack: Awaited<ReturnType<typeof startStack>> | undefined;
   const db = new pg.Client({ connectionString: database.url });
   try {
@@ -226,7 +228,6 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
       stdio: ['ignore', log, log],
       readyTimeoutMs: 300_000,
     });
-    standIn = await startMediaResolveStandIn(nats.url, database.url);
     await db.connect();
     const baseUrl = stack.baseUrl;
     const publishingPid = stack.pids.publishing!;
@@ -250,12 +251,12 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
     }
     const renditions: string[] = new Array(POSTS_MEDIA_PUBLICATIONS);
     await inParallel(POSTS_MEDIA_PUBLICATIONS, SEED_CONCURRENCY, async (index) => {
-      renditions[index] = (await scheduledRendition(baseUrl, token, workspace.id, sandbox.id, `Bench post ${index} with four photos`)).renditionId;
+      renditions[index] = (await scheduledRendition(baseUrl, token, workspace.id, sandbox.id, `Bench post ${index} with four photos`, photoIds)).renditionId;
     });
     console.log(`  seeded ${POSTS_MEDIA_PUBLICATIONS} scheduled publications; releasing them at once`);
     const imagesRss = sampleRss(publishingPid);
     const imagesStarted = Date.now();
-    await attachAndRelease(db, renditions, photoIds);
+    await release(db, renditions);
     const imagesOutcome = await waitPublished(db, renditions, 1_800_000);
     const imagesSeconds = (Date.now() - imagesStarted) / 1000;
     const imagesMemory = imagesRss.stop();
@@ -306,10 +307,10 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
     const mastodonAccountId = await mastodonAccount(db, mastodon, secrets.secretsKey, workspace.id, registered.user.id);
     console.log(`  uploading the ${POSTS_MEDIA_VIDEO_MIB} MiB video to the library …`);
     const videoId = await upload(baseUrl, token, workspace.id, 'bench.mp4', videoBytes, () => mp4Stream(videoBytes));
-    const { renditionId: videoRendition } = await scheduledRendition(baseUrl, token, workspace.id, mastodonAccountId, 'Bench video');
+    const { renditionId: videoRendition } = await scheduledRendition(baseUrl, token, workspace.id, mastodonAccountId, 'Bench video', [videoId]);
     const videoRss = sampleRss(publishingPid);
     const videoStarted = Date.now();
-    await attachAndRelease(db, [videoRendition], [videoId]);
+    await release(db, [videoRendition]);
     const videoOutcome = await waitPublished(db, [videoRendition], 1_800_000);
     const videoSeconds = (Date.now() - videoStarted) / 1000;
     const videoMemory = videoRss.stop();
@@ -336,7 +337,6 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
     return figures;
   } finally {
     await db.end().catch(() => undefined);
-    await standIn?.stop().catch(() => undefined);
     await stack?.stop();
     await mastodon.stop();
     await nats.stop();

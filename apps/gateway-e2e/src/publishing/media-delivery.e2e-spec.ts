@@ -11,7 +11,7 @@ import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonApp
 import { approveAtNetwork } from '../support/fake-network.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { uploadMedia } from '../support/media.js';
-import { mediaResolveStandIn } from '../support/media-resolve-stand-in.js';
+import { makeMp4 } from '../support/media-rpc.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
 import { createTenant, joinWorkspace, Tenant } from '../support/tenancy.js';
 
@@ -65,17 +65,13 @@ interface Attach {
 }
 
 /**
- * Delivery with media, end to end: media uploaded to the library through the gateway, a publication
- * scheduled to an account, the scheduler reading each part's media, the media service's storage, image
- * processing, and the networks (the sandbox, the fake Mastodon server, the fake PDS).
- *
- * Until attaching media through PATCH /publications/{id} is merged (the publications model's part of
- * issue 21), each test writes the rendition's effective media straight into rendition_segments.media, the
- * column that PATCH fills, and makes the rendition due; the lead switches these to the PATCH API after merging.
+ * Delivery with media, end to end: media uploaded to the library through the gateway, attached to a
+ * publication (PATCH), scheduled to an account, the scheduler reading each part's media, the media
+ * service's storage and analysis, image processing, and the networks (the sandbox, the fake Mastodon
+ * server, the fake PDS).
  */
 describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
   const db = testDatabase();
-  const resolver = mediaResolveStandIn();
 
   afterEach(async () => {
     await clearMastodonFailures();
@@ -83,18 +79,41 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
     await mastodonControl('POST', '/limits', { image_bytes: 16 * 1024 * 1024, video_bytes: 99 * 1024 * 1024, description_length: 1500 });
   });
 
-  /** Schedules a publication to one account, gives its rendition's parts these media, and makes it due now. */
-  async function deliverWith(tenant: Tenant, accountId: string, media: Attach[], text = `With media ${randomUUID()}`): Promise<{ publicationId: string; renditionId: string }> {
+  /**
+   * Attaches the media to a new publication, schedules it to one account and makes its rendition due now.
+   * `pastTheRules`: media the API refuses (more than a network takes, an item gone from the library) are
+   * written straight into the rendition's part, as if the rules or the library had changed after scheduling:
+   * what the network (or delivery) then does is what the test is about.
+   */
+  async function deliverWith(
+    tenant: Tenant,
+    accountId: string,
+    media: Attach[],
+    text = `With media ${randomUUID()}`,
+    options: { pastTheRules?: boolean } = {},
+  ): Promise<{ publicationId: string; renditionId: string }> {
     const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: text });
-    const scheduled = await schedule(tenant.owner.token, draft.id, { expected_revision: draft.revision, scheduled_at: inMs(3_600_000), account_ids: [accountId] });
+    let revision = draft.revision;
+    if (!options.pastTheRules && media.length > 0) {
+      const attached = await call('PATCH', `/publications/${draft.id}`, { token: tenant.owner.token, body: { expected_revision: revision, media } });
+      expect(attached.status).toBe(200);
+      revision = attached.body.revision;
+    }
+    const scheduled = await schedule(tenant.owner.token, draft.id, { expected_revision: revision, scheduled_at: inMs(3_600_000), account_ids: [accountId] });
     expect(scheduled.status).toBe(200);
     const renditionId = scheduled.body.renditions[0].id;
-    // See the suite's comment: what PATCH /publications/{id} `media` will store for this part.
-    const entries = media.map((entry, index) => ({ media_id: entry.media_id, alt_text: entry.alt_text ?? '', role: entry.role ?? 'attachment', display_order: index, settings: {} }));
-    await db.query(`UPDATE publishing.rendition_segments SET media = $2 WHERE rendition_id = $1`, [renditionId, JSON.stringify(entries)]);
+    if (options.pastTheRules) {
+      const entries = media.map((entry, index) => ({ media_id: entry.media_id, alt_text: entry.alt_text ?? '', role: entry.role ?? 'attachment', display_order: index, settings: {} }));
+      await db.query(`UPDATE publishing.rendition_segments SET media = $2 WHERE rendition_id = $1`, [renditionId, JSON.stringify(entries)]);
+    }
     await db.query(`UPDATE publishing.renditions SET next_action_at = now() WHERE id = $1`, [renditionId]);
     return { publicationId: draft.id, renditionId };
   }
+
+  /** Holds an item's analysis at `pending` (no worker picks it up: nothing is due) until `analysisEnded`. */
+  const analysisPending = (mediaId: string) =>
+    db.query(`UPDATE media.media_items SET analysis_status = 'pending', analysis_next_at = NULL WHERE id = $1`, [mediaId]);
+  const analysisEnded = (mediaId: string) => db.query(`UPDATE media.media_items SET analysis_status = 'ready' WHERE id = $1`, [mediaId]);
 
   const renditionOf = async (tenant: Tenant, publicationId: string) => (await call('GET', `/publications/${publicationId}`, { token: tenant.owner.token })).body.renditions[0];
   const sandboxPosts = (token: string, accountId: string, query = '') => call('GET', `/social-accounts/${accountId}/sandbox-posts${query}`, { token });
@@ -197,7 +216,7 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const tenant = await createTenant();
       const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
       const image = await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(64, 64), 'analysing.png');
-      resolver.analysis.set(image.id, { analysis_status: 'pending' });
+      await analysisPending(image.id);
       const { publicationId, renditionId } = await deliverWith(tenant, account.id, [{ media_id: image.id }]);
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       const waiting = await renditionOf(tenant, publicationId);
@@ -206,7 +225,7 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       expect(media_waiting_since).not.toBeNull();
       expect((await sandboxPosts(tenant.owner.token, account.id)).body.posts).toEqual([]);
 
-      resolver.analysis.set(image.id, { analysis_status: 'ready' });
+      await analysisEnded(image.id);
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 30_000);
       expect(done.renditions[0]).toMatchObject({ status: 'published', delivery: expect.objectContaining({ state: 'live', current_attempt_number: 1 }) });
       expect((await sandboxPosts(tenant.owner.token, account.id)).body.posts).toHaveLength(1);
@@ -216,7 +235,7 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const tenant = await createTenant();
       const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
       const image = await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(32, 32), 'stuck.png');
-      resolver.analysis.set(image.id, { analysis_status: 'pending' });
+      await analysisPending(image.id);
       const stuck = await deliverWith(tenant, account.id, [{ media_id: image.id }]);
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       // As if the first try was ten minutes ago.
@@ -225,7 +244,7 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       expect(failed.status).toBe('failed');
       expect(failed.renditions[0]).toMatchObject({ status: 'failed', error_code: 'media_not_ready', error_kind: 'validation', delivery: expect.objectContaining({ state: 'rejected', current_attempt_number: 0 }) });
 
-      const gone = await deliverWith(tenant, account.id, [{ media_id: randomUUID() }]);
+      const gone = await deliverWith(tenant, account.id, [{ media_id: randomUUID() }], undefined, { pastTheRules: true });
       const refused = await publicationWhen(tenant.owner.token, gone.publicationId, settled, 30_000);
       expect(refused.renditions[0]).toMatchObject({ status: 'failed', error_code: 'media_not_found', error_kind: 'validation' });
       expect((await sandboxPosts(tenant.owner.token, account.id)).body.posts).toEqual([]);
@@ -241,7 +260,7 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const media: Attach[] = [];
       for (let index = 0; index < images; index++) media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(20 + index, 20), `i${index}.png`)).id, alt_text: alt });
       if (withVideo) media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, mp4(20_000), 'clip.mp4')).id });
-      const { publicationId } = await deliverWith(tenant, account.id, media);
+      const { publicationId } = await deliverWith(tenant, account.id, media, undefined, { pastTheRules: true });
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 30_000);
       expect(done.renditions[0]).toMatchObject({ status: 'failed', error_code: code, error_kind: 'validation', error_retryable: false });
       expect((await sandboxPosts(tenant.owner.token, account.id)).body.posts).toEqual([]);
@@ -318,7 +337,7 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant);
       const item = await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(100, 100), 'long-alt.png');
-      const { publicationId } = await deliverWith(tenant, account.id, [{ media_id: item.id, alt_text: 'y'.repeat(1_501) }]);
+      const { publicationId } = await deliverWith(tenant, account.id, [{ media_id: item.id, alt_text: 'y'.repeat(1_501) }], undefined, { pastTheRules: true });
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 30_000);
       expect(done.renditions[0]).toMatchObject({ status: 'failed', error_kind: 'validation', error_code: 'provider_rejected', error_http_status: 422, error_retryable: false });
       expect((await mastodonStatuses()).filter((status) => status.account_id === remote.id)).toEqual([]);
@@ -382,9 +401,9 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
     it('posts a video as app.bsky.embed.video with its alt text and aspect ratio (from the analysis)', async () => {
       const tenant = await createTenant();
       const { account, did } = await connectBluesky(tenant);
-      const video = mp4(2 * 1024 * 1024);
+      // A real video: its sides come from the media service's analysis.
+      const video = makeMp4({ seconds: 2, fps: 25, faststart: true, size: '640x360' });
       const item = await uploadMedia(tenant.owner.token, tenant.workspaceId, video, 'surf.mp4');
-      resolver.analysis.set(item.id, { width: 1920, height: 1080, duration_ms: 4000, frame_rate: 30 });
       const { publicationId } = await deliverWith(tenant, account.id, [{ media_id: item.id, alt_text: 'Surfers at noon' }], 'A video for bluesky');
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 60_000);
       expect(done.renditions[0].status).toBe('published');
@@ -395,7 +414,7 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
         $type: 'app.bsky.embed.video',
         video: { $type: 'blob', ref: { $link: blob.cid }, mimeType: 'video/mp4', size: video.length },
         alt: 'Surfers at noon',
-        aspectRatio: { width: 1920, height: 1080 },
+        aspectRatio: { width: 640, height: 360 },
       });
     });
   });

@@ -13,7 +13,8 @@ import { DeliveryError, type OutgoingPost, type ProviderAccount, type PublishedP
 import type { ProviderAccounts } from '../social-accounts/provider-accounts.js';
 import { DeliveryMedia } from './delivery-media.js';
 import { DeliveryWorker } from './delivery-worker.js';
-import type { MediaLibraryClient, ResolvedMedia } from './media-library.client.js';
+import type { ResolvedMedia } from '@social/contracts';
+import type { MediaLibraryClient } from '../media/media-library.client.js';
 
 /**
  * The scheduler's leases against real PostgreSQL: a network call whose lease

@@ -26,7 +26,7 @@ describe('multipartStream', () => {
       const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
         method: 'POST',
         headers: { 'content-type': body.contentType },
-        body: Readable.from(body.body) as unknown as BodyInit,
+        body: Readable.from(body.body) as unknown as RequestInit['body'],
         duplex: 'half',
       } as RequestInit);
       expect(response.status).toBe(200);
