@@ -10,10 +10,11 @@ import {
   VideoProject,
   VideoProjectList,
   VideoProjectPatterns,
+  videoDocumentTypeError,
   VideoProjectRevision,
   VideoRevisionList,
 } from '@social/contracts';
-import { pathId, problems, requirePrincipal, validateInput } from '@social/platform';
+import { pathId, problems, requirePrincipal, validateInput, validateInputWithDocument } from '@social/platform';
 import { NO_SUCH_PROJECT } from './video-project.row.js';
 import { VideoProjectsService } from './video-projects.service.js';
 
@@ -27,6 +28,14 @@ function revisionOf(value: unknown): number {
   return Number(text);
 }
 
+/**
+ * A body with a document: the gateway has checked the document in depth (one pass, where it was
+ * parsed); here its members are checked again as on every route, the document only for its type.
+ */
+function validateDocumentBody<T extends object>(type: new () => T, body: unknown): T {
+  return validateInputWithDocument(type, body, 'body', videoDocumentTypeError);
+}
+
 @Controller()
 export class VideoProjectsHandler {
   constructor(private readonly projects: VideoProjectsService) {}
@@ -34,7 +43,7 @@ export class VideoProjectsHandler {
   @MessagePattern(VideoProjectPatterns.create)
   create(@Payload() req: RpcRequest): Promise<VideoProject> {
     const principal = requirePrincipal(req);
-    return this.projects.create(principal, validateInput(CreateVideoProjectRequest, req.body, 'body'));
+    return this.projects.create(principal, validateDocumentBody(CreateVideoProjectRequest, req.body));
   }
 
   @MessagePattern(VideoProjectPatterns.list)
@@ -52,7 +61,7 @@ export class VideoProjectsHandler {
   replace(@Payload() req: ById): Promise<VideoProject> {
     const principal = requirePrincipal(req);
     const id = pathId(req.params.id, NO_SUCH_PROJECT);
-    return this.projects.replace(principal, id, validateInput(ReplaceVideoProjectRequest, req.body, 'body'));
+    return this.projects.replace(principal, id, validateDocumentBody(ReplaceVideoProjectRequest, req.body));
   }
 
   @MessagePattern(VideoProjectPatterns.delete)
