@@ -12,6 +12,7 @@ import {
   VideoProjectPatterns,
   videoDocumentTypeError,
   VideoProjectRevision,
+  VideoProjectSummary,
   VideoRevisionList,
 } from '@social/contracts';
 import { pathId, problems, requirePrincipal, validateInput, validateInputWithDocument } from '@social/platform';
@@ -36,14 +37,19 @@ function validateDocumentBody<T extends object>(type: new () => T, body: unknown
   return validateInputWithDocument(type, body, 'body', videoDocumentTypeError);
 }
 
+/** The written project without its document: the document is the request's own, stored unchanged, and the gateway answers it from the request. */
+function withoutDocument({ document: _document, ...summary }: VideoProject): VideoProjectSummary {
+  return summary;
+}
+
 @Controller()
 export class VideoProjectsHandler {
   constructor(private readonly projects: VideoProjectsService) {}
 
   @MessagePattern(VideoProjectPatterns.create)
-  create(@Payload() req: RpcRequest): Promise<VideoProject> {
+  async create(@Payload() req: RpcRequest): Promise<VideoProjectSummary> {
     const principal = requirePrincipal(req);
-    return this.projects.create(principal, validateDocumentBody(CreateVideoProjectRequest, req.body));
+    return withoutDocument(await this.projects.create(principal, validateDocumentBody(CreateVideoProjectRequest, req.body)));
   }
 
   @MessagePattern(VideoProjectPatterns.list)
@@ -58,10 +64,10 @@ export class VideoProjectsHandler {
   }
 
   @MessagePattern(VideoProjectPatterns.replace)
-  replace(@Payload() req: ById): Promise<VideoProject> {
+  async replace(@Payload() req: ById): Promise<VideoProjectSummary> {
     const principal = requirePrincipal(req);
     const id = pathId(req.params.id, NO_SUCH_PROJECT);
-    return this.projects.replace(principal, id, validateDocumentBody(ReplaceVideoProjectRequest, req.body));
+    return withoutDocument(await this.projects.replace(principal, id, validateDocumentBody(ReplaceVideoProjectRequest, req.body)));
   }
 
   @MessagePattern(VideoProjectPatterns.delete)

@@ -69,20 +69,22 @@ function findProblem(value: unknown, depth: number): Found | undefined {
   return undefined;
 }
 
-/**
- * A string that is a whole JSON string (or key) holding a UUID, in JSON text as JSON.stringify or
- * PostgreSQL's jsonb output writes it: the opening quote follows `{`, `[`, `,` or `:` (and maybe
- * spaces), never a backslash, so a UUID inside a longer string or after an escaped quote is not one.
- */
-const UUID_STRING = /(?:^|[{[,:])\s*"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"/g;
+/** A quoted UUID in JSON text; whether it is a whole string is decided by what precedes it (referencedIds). */
+const QUOTED_UUID = /"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"/g;
 
 /**
- * The ids a document names, lower-cased: every string value or key anywhere in its JSON text that is
- * a UUID. The service keeps those that are assets of the project (they are `required`); the rest
- * are the client's business. Read from the text the service writes anyway, so the tree is not walked.
+ * The ids a document names, lower-cased: every string value or key anywhere in its JSON text (as
+ * JSON.stringify or PostgreSQL writes it) that is a UUID. The service keeps those that are assets of
+ * the project (they are `required`); the rest are the client's business. Read from the text the
+ * service writes anyway, so the tree is not walked.
  */
 export function referencedIds(documentJson: string): Set<string> {
   const ids = new Set<string>();
-  for (const match of documentJson.matchAll(UUID_STRING)) ids.add(match[1].toLowerCase());
+  for (const match of documentJson.matchAll(QUOTED_UUID)) {
+    // A whole string opens after `{`, `[`, `,` or `:` (and maybe spaces); a quote inside a string is escaped (`\"`).
+    let at = match.index - 1;
+    while (at >= 0 && /\s/.test(documentJson[at])) at--;
+    if (at < 0 || '{[,:'.includes(documentJson[at])) ids.add(match[1].toLowerCase());
+  }
   return ids;
 }
