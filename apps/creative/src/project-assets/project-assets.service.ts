@@ -8,7 +8,7 @@ import {
   ProjectAssetCheck,
   ProjectAssetDeletedEvent,
   ProjectAssetList,
-  referencedAssetIds,
+  referencedIds,
   WorkspaceRole,
 } from '@social/contracts';
 import { AccessControl, enqueueEvent, problems } from '@social/platform';
@@ -116,7 +116,7 @@ export class ProjectAssetsService {
           now,
         ],
       );
-      return toProjectAsset((await this.findAsset(db, projectId, id))!, new Set(referencedAssetIds(locked.document!)));
+      return toProjectAsset((await this.findAsset(db, projectId, id))!, referencedIds(locked.documentJson!));
     });
   }
 
@@ -125,7 +125,7 @@ export class ProjectAssetsService {
     const rows = await this.dataSource.query<AssetRow[]>(`SELECT ${ASSET_COLUMNS} FROM project_assets a WHERE a.project_id = $1 ORDER BY a.created_at, a.id`, [
       projectId,
     ]);
-    const required = new Set(referencedAssetIds(project.document!));
+    const required = referencedIds(project.documentJson!);
     return { assets: rows.map((row) => toProjectAsset(row, required)) };
   }
 
@@ -133,10 +133,10 @@ export class ProjectAssetsService {
     const project = await this.findProject(principal, projectId, 'viewer');
     const row = await this.findAsset(this.dataSource.manager, projectId, assetId);
     if (!row) throw problems.notFound(NO_SUCH_ASSET);
-    return toProjectAsset(row, new Set(referencedAssetIds(project.document!)));
+    return toProjectAsset(row, referencedIds(project.documentJson!));
   }
 
-  /** The asset goes, and media drops its bytes (event); a document still playing it shows `attention` / `asset_missing`. */
+  /** The asset goes, and media drops its bytes (event); it no longer counts for the project's sync status. */
   async delete(principal: Principal, projectId: string, assetId: string): Promise<void> {
     await this.findProject(principal, projectId, 'editor');
     await this.dataSource.transaction(async (db) => {

@@ -1,4 +1,4 @@
-import { referencedAssetIds, VideoDocument, VideoProject, VideoProjectSummary } from '@social/contracts';
+import { referencedIds, VideoProject, VideoProjectSummary } from '@social/contracts';
 import { problems } from '@social/platform';
 import type { EntityManager } from 'typeorm';
 
@@ -7,7 +7,8 @@ export interface VideoProjectRow {
   id: string;
   workspaceId: string;
   name: string;
-  document?: VideoDocument;
+  /** The head document's JSON text (PROJECT_COLUMNS only). */
+  documentJson?: string;
   headRevision: number;
   syncStatus: string;
   attentionReason: string;
@@ -23,13 +24,14 @@ export interface VideoProjectRow {
 export const PROJECT_SUMMARY_COLUMNS = `p.id, p.workspace_id AS "workspaceId", p.name, p.head_revision AS "headRevision", p.sync_status AS "syncStatus",
   p.attention_reason AS "attentionReason", p.preview_object_key AS "previewObjectKey", p.created_by AS "createdBy", p.updated_by AS "updatedBy",
   p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.trashed_at AS "trashedAt", p.retention_expires_at AS "retentionExpiresAt"`;
-export const PROJECT_COLUMNS = `${PROJECT_SUMMARY_COLUMNS}, p.document`;
+export const PROJECT_COLUMNS = `${PROJECT_SUMMARY_COLUMNS}, p.document::text AS "documentJson"`;
 
 export const NO_SUCH_PROJECT = 'No such video project.';
 
-/** The project (trashed ones too), optionally locked for the transaction. */
-export async function findProject(db: EntityManager, id: string, lock = false): Promise<VideoProjectRow | null> {
-  const [row] = await db.query<VideoProjectRow[]>(`SELECT ${PROJECT_COLUMNS} FROM video_projects p WHERE p.id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+/** The project (trashed ones too), optionally locked for the transaction, with its document unless `withDocument` is false. */
+export async function findProject(db: EntityManager, id: string, lock = false, withDocument = true): Promise<VideoProjectRow | null> {
+  const columns = withDocument ? PROJECT_COLUMNS : PROJECT_SUMMARY_COLUMNS;
+  const [row] = await db.query<VideoProjectRow[]>(`SELECT ${columns} FROM video_projects p WHERE p.id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
   return row ?? null;
 }
 
@@ -58,31 +60,29 @@ export function toSummary(row: VideoProjectRow): VideoProjectSummary {
   };
 }
 
-export function toVideoProject(row: VideoProjectRow): VideoProject {
-  return { ...toSummary(row), document: row.document! };
+/** The project with `document`, or else the document of the row (read with PROJECT_COLUMNS). */
+export function toVideoProject(row: VideoProjectRow, document?: Record<string, unknown>): VideoProject {
+  return { ...toSummary(row), document: document ?? (JSON.parse(row.documentJson!) as Record<string, unknown>) };
 }
 
 export interface SyncState {
   status: 'pending' | 'synced' | 'attention';
-  reason: '' | 'asset_failed' | 'asset_missing';
+  reason: '' | 'asset_failed';
 }
 
 /**
- * What the project's sync status is for `document`: `attention` when an asset it
- * plays failed (`asset_failed`) or is not an asset of the project (deleted, or
- * never was: `asset_missing`), else `pending` while one is not ready, else `synced`.
+ * The project's sync status for a head document (its JSON text), decided by the assets that are
+ * `required`, i.e. named by the document: `attention` (`asset_failed`) when one failed, else
+ * `pending` while one is not ready, else `synced`. Ids that are not assets of the project (the
+ * client's own, or an asset deleted since) do not count.
  */
-export async function syncStateOf(db: EntityManager, projectId: string, document: VideoDocument): Promise<SyncState> {
-  const needed = referencedAssetIds(document);
-  if (needed.length === 0) return { status: 'synced', reason: '' };
-  const rows = await db.query<Array<{ id: string; status: string }>>(`SELECT id, status FROM project_assets WHERE project_id = $1 AND id = ANY($2::uuid[])`, [
-    projectId,
-    needed,
-  ]);
-  const statuses = new Map(rows.map((row) => [row.id, row.status]));
-  if (needed.some((id) => statuses.get(id) === 'failed')) return { status: 'attention', reason: 'asset_failed' };
-  if (needed.some((id) => !statuses.has(id))) return { status: 'attention', reason: 'asset_missing' };
-  if (needed.some((id) => statuses.get(id) !== 'ready')) return { status: 'pending', reason: '' };
+export async function syncStateOf(db: EntityManager, projectId: string, documentJson: string): Promise<SyncState> {
+  const named = referencedIds(documentJson);
+  if (named.size === 0) return { status: 'synced', reason: '' };
+  const assets = await db.query<Array<{ id: string; status: string }>>(`SELECT id, status FROM project_assets WHERE project_id = $1`, [projectId]);
+  const required = assets.filter((asset) => named.has(asset.id));
+  if (required.some((asset) => asset.status === 'failed')) return { status: 'attention', reason: 'asset_failed' };
+  if (required.some((asset) => asset.status !== 'ready')) return { status: 'pending', reason: '' };
   return { status: 'synced', reason: '' };
 }
 
@@ -90,7 +90,7 @@ export async function syncStateOf(db: EntityManager, projectId: string, document
 export async function refreshSyncStatus(db: EntityManager, projectId: string): Promise<void> {
   const project = await findProject(db, projectId, true);
   if (!project) return;
-  const state = await syncStateOf(db, projectId, project.document!);
+  const state = await syncStateOf(db, projectId, project.documentJson!);
   if (state.status === project.syncStatus && state.reason === project.attentionReason) return;
   await db.query(`UPDATE video_projects SET sync_status = $2, attention_reason = $3 WHERE id = $1`, [projectId, state.status, state.reason]);
 }

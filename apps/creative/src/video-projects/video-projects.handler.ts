@@ -10,10 +10,12 @@ import {
   VideoProject,
   VideoProjectList,
   VideoProjectPatterns,
+  videoDocumentTypeError,
   VideoProjectRevision,
+  VideoProjectSummary,
   VideoRevisionList,
 } from '@social/contracts';
-import { pathId, problems, requirePrincipal, validateInput } from '@social/platform';
+import { pathId, problems, requirePrincipal, validateInput, validateInputWithDocument } from '@social/platform';
 import { NO_SUCH_PROJECT } from './video-project.row.js';
 import { VideoProjectsService } from './video-projects.service.js';
 
@@ -27,14 +29,27 @@ function revisionOf(value: unknown): number {
   return Number(text);
 }
 
+/**
+ * A body with a document: the gateway has checked the document in depth (one pass, where it was
+ * parsed); here its members are checked again as on every route, the document only for its type.
+ */
+function validateDocumentBody<T extends object>(type: new () => T, body: unknown): T {
+  return validateInputWithDocument(type, body, 'body', videoDocumentTypeError);
+}
+
+/** The written project without its document: the document is the request's own, stored unchanged, and the gateway answers it from the request. */
+function withoutDocument({ document: _document, ...summary }: VideoProject): VideoProjectSummary {
+  return summary;
+}
+
 @Controller()
 export class VideoProjectsHandler {
   constructor(private readonly projects: VideoProjectsService) {}
 
   @MessagePattern(VideoProjectPatterns.create)
-  create(@Payload() req: RpcRequest): Promise<VideoProject> {
+  async create(@Payload() req: RpcRequest): Promise<VideoProjectSummary> {
     const principal = requirePrincipal(req);
-    return this.projects.create(principal, validateInput(CreateVideoProjectRequest, req.body, 'body'));
+    return withoutDocument(await this.projects.create(principal, validateDocumentBody(CreateVideoProjectRequest, req.body)));
   }
 
   @MessagePattern(VideoProjectPatterns.list)
@@ -49,10 +64,10 @@ export class VideoProjectsHandler {
   }
 
   @MessagePattern(VideoProjectPatterns.replace)
-  replace(@Payload() req: ById): Promise<VideoProject> {
+  async replace(@Payload() req: ById): Promise<VideoProjectSummary> {
     const principal = requirePrincipal(req);
     const id = pathId(req.params.id, NO_SUCH_PROJECT);
-    return this.projects.replace(principal, id, validateInput(ReplaceVideoProjectRequest, req.body, 'body'));
+    return withoutDocument(await this.projects.replace(principal, id, validateDocumentBody(ReplaceVideoProjectRequest, req.body)));
   }
 
   @MessagePattern(VideoProjectPatterns.delete)

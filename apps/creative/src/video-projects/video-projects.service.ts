@@ -9,8 +9,7 @@ import {
   RestoreVideoRevisionRequest,
   VIDEO_PROJECT_RETENTION_DAYS,
   VIDEO_PROJECTS_PAGE_DEFAULT,
-  VideoDocument,
-  videoDocumentErrors,
+  type VideoDocument,
   VideoProject,
   VideoProjectList,
   VideoProjectRevision,
@@ -56,19 +55,19 @@ export class VideoProjectsService {
 
   async create(principal: Principal, input: CreateVideoProjectRequest): Promise<VideoProject> {
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
-    checkDocument(input.document);
+    const json = documentJson(input.document);
     const id = uuidv7();
     const now = new Date();
     return this.dataSource.transaction(async (db) => {
-      const state = await syncStateOf(db, id, input.document);
+      const state = await syncStateOf(db, id, json);
       await db.query(
         `INSERT INTO video_projects (id, workspace_id, name, document, head_revision, sync_status, attention_reason, created_by, updated_by, created_at, updated_at)
          VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $7, $8, $8)`,
-        [id, workspace.workspace_id, input.name, JSON.stringify(input.document), state.status, state.reason, principal.userId, now],
+        [id, workspace.workspace_id, input.name, json, state.status, state.reason, principal.userId, now],
       );
-      await insertRevision(db, id, 1, workspace.workspace_id, input.name, input.document, principal.userId, now);
+      await insertRevision(db, id, 1, workspace.workspace_id, input.name, principal.userId, now);
       const [created] = await db.query<VideoProjectRow[]>(`SELECT ${PROJECT_SUMMARY_COLUMNS} FROM video_projects p WHERE p.id = $1`, [id]);
-      return toVideoProject({ ...created, document: input.document });
+      return toVideoProject(created, input.document);
     });
   }
 
@@ -105,28 +104,27 @@ export class VideoProjectsService {
    * one moves the head and the others change nothing (409 `revision_conflict`).
    */
   async replace(principal: Principal, id: string, input: ReplaceVideoProjectRequest): Promise<VideoProject> {
-    const project = await this.findVisible(principal, id, 'editor');
+    const project = await this.findVisible(principal, id, 'editor', false);
     requireOwnWorkspace(project, input.workspace_id);
     requireNotTrashed(project);
-    checkDocument(input.document);
-    return this.writeHead(principal, project, input.expected_head_revision, input.name ?? null, input.document);
+    return this.writeHead(principal, project, input.expected_head_revision, input.name ?? null, documentJson(input.document), input.document);
   }
 
   /** E19: the revision's content becomes a new head revision (the revision itself stays where it is). */
   async restoreRevision(principal: Principal, id: string, input: RestoreVideoRevisionRequest): Promise<VideoProject> {
-    const project = await this.findVisible(principal, id, 'editor');
+    const project = await this.findVisible(principal, id, 'editor', false);
     requireOwnWorkspace(project, input.workspace_id);
     requireNotTrashed(project);
-    const [revision] = await this.dataSource.query<Array<{ name: string; document: VideoDocument }>>(
-      `SELECT name, document FROM video_project_revisions WHERE project_id = $1 AND revision = $2`,
+    const [revision] = await this.dataSource.query<Array<{ name: string; documentJson: string }>>(
+      `SELECT name, document::text AS "documentJson" FROM video_project_revisions WHERE project_id = $1 AND revision = $2`,
       [id, input.revision],
     );
     if (!revision) throw problems.notFound(`The video project has no revision ${input.revision}.`);
-    return this.writeHead(principal, project, null, revision.name, revision.document);
+    return this.writeHead(principal, project, null, revision.name, revision.documentJson, JSON.parse(revision.documentJson) as VideoDocument);
   }
 
   async listRevisions(principal: Principal, id: string, query: ListVideoRevisionsQuery): Promise<VideoRevisionList> {
-    await this.findVisible(principal, id, 'viewer');
+    await this.findVisible(principal, id, 'viewer', false);
     const filters = { project_id: id };
     const after = query.cursor ? this.revisionCursors.decode(query.cursor, filters, isRevisionPosition) : undefined;
     const limit = query.limit ?? VIDEO_PROJECTS_PAGE_DEFAULT;
@@ -143,7 +141,7 @@ export class VideoProjectsService {
   }
 
   async getRevision(principal: Principal, id: string, revision: number): Promise<VideoProjectRevision> {
-    await this.findVisible(principal, id, 'viewer');
+    await this.findVisible(principal, id, 'viewer', false);
     const [row] = await this.dataSource.query<Array<{ revision: number; name: string; document: VideoDocument; created_at: Date; created_by: string }>>(
       `SELECT revision, name, document, created_at, created_by FROM video_project_revisions WHERE project_id = $1 AND revision = $2`,
       [id, revision],
@@ -154,7 +152,7 @@ export class VideoProjectsService {
 
   /** To the trash: hidden from the list, restorable for 30 days, then purged by the sweep. Trashing it again changes nothing. */
   async trash(principal: Principal, id: string): Promise<VideoProject> {
-    await this.findVisible(principal, id, 'editor');
+    await this.findVisible(principal, id, 'editor', false);
     return this.dataSource.transaction(async (db) => {
       const project = await findProject(db, id, true);
       if (!project) throw problems.notFound(NO_SUCH_PROJECT);
@@ -170,7 +168,7 @@ export class VideoProjectsService {
 
   /** Out of the trash (an active project answers itself); a purged one is 404. */
   async restore(principal: Principal, id: string): Promise<VideoProject> {
-    await this.findVisible(principal, id, 'editor');
+    await this.findVisible(principal, id, 'editor', false);
     return this.dataSource.transaction(async (db) => {
       const project = await findProject(db, id, true);
       if (!project) throw problems.notFound(NO_SUCH_PROJECT);
@@ -183,12 +181,22 @@ export class VideoProjectsService {
     });
   }
 
-  /** Moves the head by one (only from `expected` when given), with its revision row, in one transaction. */
-  private writeHead(principal: Principal, project: VideoProjectRow, expected: number | null, name: string | null, document: VideoDocument): Promise<VideoProject> {
+  /**
+   * Moves the head by one (only from `expected` when given), with its revision row, in one transaction.
+   * `json` is the document's text as stored; `document` the same, parsed, for the answer.
+   */
+  private writeHead(
+    principal: Principal,
+    project: VideoProjectRow,
+    expected: number | null,
+    name: string | null,
+    json: string,
+    document: VideoDocument,
+  ): Promise<VideoProject> {
     return this.dataSource.transaction(async (db) => {
-      const state = await syncStateOf(db, project.id, document);
+      const state = await syncStateOf(db, project.id, json);
       const now = new Date();
-      const values: unknown[] = [project.id, JSON.stringify(document), name, state.status, state.reason, now, principal.userId];
+      const values: unknown[] = [project.id, json, name, state.status, state.reason, now, principal.userId];
       // The answer is built from the row's summary and the document in hand: 200 KB are not read back.
       const [moved] = await db.query<[VideoProjectRow[], number]>(
         `UPDATE video_projects AS p SET head_revision = head_revision + 1, document = $2, name = coalesce($3, name), sync_status = $4, attention_reason = $5,
@@ -198,7 +206,7 @@ export class VideoProjectsService {
         values,
       );
       if (moved.length === 0) {
-        const current = await findProject(db, project.id);
+        const current = await findProject(db, project.id, false, false);
         if (!current) throw problems.notFound(NO_SUCH_PROJECT);
         requireNotTrashed(current);
         throw problems.conflict(
@@ -208,40 +216,36 @@ export class VideoProjectsService {
         );
       }
       const [head] = moved;
-      await insertRevision(db, project.id, head.headRevision, project.workspaceId, head.name, document, principal.userId, now);
-      return toVideoProject({ ...head, document });
+      await insertRevision(db, project.id, head.headRevision, project.workspaceId, head.name, principal.userId, now);
+      return toVideoProject(head, document);
     });
   }
 
-  private findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<VideoProjectRow> {
-    return this.access.requireVisible(principal, () => findProject(this.dataSource.manager, id), need, NO_SUCH_PROJECT);
+  private findVisible(principal: Principal, id: string, need: WorkspaceRole, withDocument = true): Promise<VideoProjectRow> {
+    return this.access.requireVisible(principal, () => findProject(this.dataSource.manager, id, false, withDocument), need, NO_SUCH_PROJECT);
   }
 }
 
-function checkDocument(document: VideoDocument): void {
-  const errors = videoDocumentErrors(document, 'body.document');
-  if (errors.length > 0) throw problems.validation(errors, errors.map((e) => `${e.location} ${e.message}`).join('; ') + '.');
-  // The gateway takes bodies up to 5 MiB; as stored JSON a document may come out a little longer (e.g. `8e7` is `80000000`).
-  const bytes = Buffer.byteLength(JSON.stringify(document));
+/**
+ * The document as stored: its JSON text, made once and written as is (the gateway has checked it; the
+ * handler, its type). A body of at most 5 MiB may still grow when re-encoded (`8e7` is `80000000`).
+ */
+function documentJson(document: VideoDocument): string {
+  const json = JSON.stringify(document);
+  const bytes = Buffer.byteLength(json);
   if (bytes > DOCUMENT_MAX_BYTES) throw problems.invalid('body.document', `must be at most ${DOCUMENT_MAX_BYTES} bytes as JSON; it is ${bytes}`);
+  return json;
 }
 
 function requireOwnWorkspace(project: VideoProjectRow, workspaceId: string): void {
   if (workspaceId.toLowerCase() !== project.workspaceId) throw problems.invalid('body.workspace_id', "must be the video project's own workspace", workspaceId);
 }
 
-async function insertRevision(
-  db: EntityManager,
-  projectId: string,
-  revision: number,
-  workspaceId: string,
-  name: string,
-  document: VideoDocument,
-  userId: string,
-  at: Date,
-): Promise<void> {
+/** The revision row of a head just written: its document copied from the project row in the database, not sent a second time. */
+async function insertRevision(db: EntityManager, projectId: string, revision: number, workspaceId: string, name: string, userId: string, at: Date): Promise<void> {
   await db.query(
-    `INSERT INTO video_project_revisions (project_id, revision, workspace_id, name, document, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [projectId, revision, workspaceId, name, JSON.stringify(document), userId, at],
+    `INSERT INTO video_project_revisions (project_id, revision, workspace_id, name, document, created_by, created_at)
+     SELECT $1, $2, $3, $4, p.document, $5, $6 FROM video_projects p WHERE p.id = $1`,
+    [projectId, revision, workspaceId, name, userId, at],
   );
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { baseUrl, call, expectProblem, sendOversized } from '../support/api.js';
+import { baseUrl, call, expectProblem, locations, sendOversized } from '../support/api.js';
 import { createDesign, simpleDocument, where } from '../support/image-editor.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
-import { createProject, getProject, newProject, replaceProject, videoDocument } from './video-fixtures.js';
+import { createProject, getProject, newProject, replaceProject } from './video-fixtures.js';
 
 /**
  * Contract §1: editor and video documents up to 5 MiB, every other JSON body up to 1 MiB (413 beyond).
@@ -20,11 +20,14 @@ function padded(body: unknown, bytes: number): string {
   return json + ' '.repeat(bytes - Buffer.byteLength(json));
 }
 
-/** A valid video document of about `bytes` of JSON: a text track of 1,000 clips carrying `letter`s. */
+/**
+ * A video document of about `bytes` of JSON in a shape of its own (the service prescribes none): 1,000
+ * captions carrying `letter`s, with members at several depths.
+ */
 function bigVideoDocument(bytes: number, letter = 'v') {
-  const perClip = Math.floor(bytes / 1000) - 60;
-  const clips = Array.from({ length: 1000 }, (_, i) => ({ id: `c${i}`, start_ms: i * 60, duration_ms: 60, text: letter.repeat(perClip) }));
-  return videoDocument([], { tracks: [{ id: 't1', kind: 'text', name: 'Captions', clips }] });
+  const perClip = Math.floor(bytes / 1000) - 120;
+  const captions = Array.from({ length: 1000 }, (_, i) => ({ at: { from: i * 0.06, to: (i + 1) * 0.06 }, style: { karaoke: i % 2 === 0, font: ['Inter', 700] }, words: letter.repeat(perClip) }));
+  return { format: 'cutter/v3', editor: { zoom: 1.5, panels: { left: null } }, timeline: { layers: [{ name: 'Captions', captions }] } };
 }
 
 /** A valid image document of about `bytes` of JSON: one page of text layers of 10,000 `letter`s each. */
@@ -56,13 +59,30 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
     const revision1 = await call('GET', `/video-projects/${created.body.id}/revisions/1`, { token: owner.token });
     expect(revision1.status).toBe(200);
     expect(revision1.body.document).toEqual(first);
+    const revision2 = await call('GET', `/video-projects/${created.body.id}/revisions/2`, { token: owner.token });
+    expect(revision2.body.document).toEqual(second);
+    // E19 copies 4.5 MiB within the service: the same document again.
+    const restored = await call('POST', `/video-projects/${created.body.id}/restore-revision`, { token: owner.token, body: { workspace_id: workspaceId, revision: 1 } });
+    expect(restored.status).toBe(200);
+    expect(restored.body).toEqual(expect.objectContaining({ head_revision: 3, document: first }));
+    await replaceProject(owner.token, created.body.id, { workspace_id: workspaceId, document: second, expected_head_revision: 3 });
 
     // Viewers cannot write, another tenant cannot see it, however large the body.
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
-    expectProblem(await replaceProject(viewer.token, created.body.id, { workspace_id: workspaceId, document: first, expected_head_revision: 2 }), 403);
+    expectProblem(await replaceProject(viewer.token, created.body.id, { workspace_id: workspaceId, document: first, expected_head_revision: 4 }), 403);
     const other = await createTenant();
-    expectProblem(await replaceProject(other.owner.token, created.body.id, { workspace_id: workspaceId, document: first, expected_head_revision: 2 }), 404, 'not_found');
-    expect((await getProject(owner.token, created.body.id)).body.head_revision).toBe(2);
+    expectProblem(await replaceProject(other.owner.token, created.body.id, { workspace_id: workspaceId, document: first, expected_head_revision: 4 }), 404, 'not_found');
+    expect((await getProject(owner.token, created.body.id)).body.head_revision).toBe(4);
+  });
+
+  it('refuses a video document over 5 MiB once stored (422 at body.document), though its body was under 5 MiB', async () => {
+    const { owner, workspaceId } = await createTenant();
+    // `1e20` is 4 characters as sent and 21 as stored: 260,000 of them are 1.3 MB sent and 5.7 MB stored.
+    const body = JSON.stringify({ workspace_id: workspaceId, name: 'Inflating', document: { values: Array.from({ length: 260_000 }, () => 1e20) } }).replaceAll('100000000000000000000', '1e20');
+    expect(Buffer.byteLength(body)).toBeLessThan(2 * MiB);
+    const response = await call('POST', '/video-projects', { token: owner.token, rawBody: body, headers: JSON_HEADERS });
+    expect(locations(expectProblem(response, 422, 'validation_failed'))).toEqual(['body.document']);
+    expect((await call('GET', `/video-projects?workspace_id=${workspaceId}`, { token: owner.token })).body.projects).toEqual([]);
   });
 
   it('creates, replaces and reads back a 4.5 MiB image design intact; a document over 5 MiB once stored is 422', async () => {

@@ -66,7 +66,7 @@ describe('creative: project assets (E20) and their media', () => {
     await expectMatchesOwnSchema(list.body, 'ProjectAssetList');
     const { $schema: _schema, ...asset } = response.body;
     expect(list.body).toEqual({ $schema: expect.stringMatching(/ProjectAssetList\.json$/), assets: [asset] });
-    // The document plays it: required, and the project waits for it.
+    // The document names it: required, and the project waits for it.
     const replaced = await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument([asset.id]), expected_head_revision: 1 });
     expect(replaced.body).toEqual(expect.objectContaining({ sync_status: 'pending', attention_reason: '' }));
     expect((await getAsset(owner.token, project.id, asset.id)).body.required).toBe(true);
@@ -215,31 +215,52 @@ describe('creative: project assets (E20) and their media', () => {
     }, 10_000);
   });
 
-  it('deleting an asset (204) deletes its media item; a document playing it needs attention (asset_missing)', async () => {
+  it('deleting an asset (204) deletes its media item; a deleted asset no longer counts for sync_status, even if the document still names it', async () => {
     const { owner, workspaceId } = await createTenant();
     const bytes = mp4Bytes(2_000);
     const project = await newProject(owner.token, workspaceId);
     const asset = await newAsset(owner.token, project.id, workspaceId, { size: bytes.length });
+    const waiting = await newAsset(owner.token, project.id, workspaceId);
     const { session } = await uploadForAsset(owner.token, workspaceId, asset.id, bytes);
     await eventually(async () => expect((await getAsset(owner.token, project.id, asset.id)).body.status).toBe('ready'), 10_000);
-    await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument([asset.id]), expected_head_revision: 1 });
-    expect((await getProject(owner.token, project.id)).body.sync_status).toBe('synced');
+    await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument([asset.id, waiting.id]), expected_head_revision: 1 });
+    expect((await getProject(owner.token, project.id)).body.sync_status).toBe('pending');
+    // The pending one goes: what the project still requires is ready.
+    expect((await call('DELETE', `/video-projects/${project.id}/assets/${waiting.id}`, { token: owner.token })).status).toBe(204);
+    expect((await getProject(owner.token, project.id)).body).toEqual(expect.objectContaining({ sync_status: 'synced', attention_reason: '' }));
     const deleted = await call('DELETE', `/video-projects/${project.id}/assets/${asset.id}`, { token: owner.token });
     expect(deleted.status).toBe(204);
     expect(deleted.body).toBe('');
-    expect((await getProject(owner.token, project.id)).body).toEqual(expect.objectContaining({ sync_status: 'attention', attention_reason: 'asset_missing' }));
+    expect((await getProject(owner.token, project.id)).body).toEqual(expect.objectContaining({ sync_status: 'synced', attention_reason: '', head_revision: 2 }));
     expectProblem(await getAsset(owner.token, project.id, asset.id), 404, 'not_found');
     expectProblem(await call('DELETE', `/video-projects/${project.id}/assets/${asset.id}`, { token: owner.token }), 404, 'not_found');
     await eventually(async () => expectProblem(await call('GET', `/media/${session.media_id}`, { token: owner.token }), 404, 'not_found'), 10_000);
-    // A document that no longer plays it is synced again.
-    await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument(), expected_head_revision: 2 });
-    expect((await getProject(owner.token, project.id)).body).toEqual(expect.objectContaining({ sync_status: 'synced', attention_reason: '' }));
   });
 
-  it('a document naming an asset the project does not have needs attention (asset_missing) from the start', async () => {
+  it('required: the assets whose id the document holds as a whole string or key, wherever, whatever its shape; other ids are the client\'s own', async () => {
     const { owner, workspaceId } = await createTenant();
     const project = await newProject(owner.token, workspaceId, 'Orphan', videoDocument([randomUUID()]));
-    expect(project).toEqual(expect.objectContaining({ sync_status: 'attention', attention_reason: 'asset_missing' }));
+    // An id that is no asset of the project (the client's own, or another project's) changes nothing.
+    expect(project).toEqual(expect.objectContaining({ sync_status: 'synced', attention_reason: '' }));
+    const [inValue, asKey, inText] = [
+      await newAsset(owner.token, project.id, workspaceId),
+      await newAsset(owner.token, project.id, workspaceId),
+      await newAsset(owner.token, project.id, workspaceId),
+    ];
+    const document = {
+      scenes: [{ layers: [{ media: { ref: inValue.id.toUpperCase() } }] }],
+      cache: { [asKey.id]: { thumbnails: [1, 2] } },
+      notes: `remember to replace ${inText.id}`,
+    };
+    const replaced = await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document, expected_head_revision: 1 });
+    expect(replaced.body).toEqual(expect.objectContaining({ sync_status: 'pending', attention_reason: '', document }));
+    const required = async () =>
+      Object.fromEntries((await call('GET', `/video-projects/${project.id}/assets`, { token: owner.token })).body.assets.map((a: { id: string; required: boolean }) => [a.id, a.required]));
+    expect(await required()).toEqual({ [inValue.id]: true, [asKey.id]: true, [inText.id]: false });
+    // E19 back to revision 1: nothing required, synced again.
+    const restored = await call('POST', `/video-projects/${project.id}/restore-revision`, { token: owner.token, body: { workspace_id: workspaceId, revision: 1 } });
+    expect(restored.body).toEqual(expect.objectContaining({ head_revision: 3, sync_status: 'synced' }));
+    expect(await required()).toEqual({ [inValue.id]: false, [asKey.id]: false, [inText.id]: false });
   });
 
   it('another tenant replays every asset route and E17 with the asset: 404 / 422, and nothing changes', async () => {

@@ -1,23 +1,26 @@
 import { expect } from '@jest/globals';
 import { call } from '../support/api.js';
 
-/** A valid document: a video track playing `assetIds` one after another, and a text track. */
+/**
+ * A document as an editor might keep it (the platform prescribes no shape, contract §5): a timeline
+ * whose video clips name the project assets `assetIds` (so they are `required`), and a title.
+ */
 export function videoDocument(assetIds: string[] = [], extra: Record<string, unknown> = {}) {
   return {
-    schema_version: 1,
-    width_px: 1920,
-    height_px: 1080,
-    frame_rate: 29.97,
-    duration_ms: 60_000,
-    tracks: [
-      {
-        id: 'v1',
-        kind: 'video',
-        name: 'Main',
-        clips: assetIds.map((assetId, i) => ({ id: `c${i}`, asset_id: assetId, start_ms: i * 5_000, duration_ms: 5_000, source_start_ms: 0, volume: 1 })),
-      },
-      { id: 't1', kind: 'text', clips: [{ id: 'title', start_ms: 0, duration_ms: 3_000, text: 'Hello' }] },
-    ],
+    version: 1,
+    canvas: { width: 1920, height: 1080, fps: 29.97, background: null },
+    timeline: {
+      duration_ms: 60_000,
+      tracks: [
+        {
+          id: 'v1',
+          kind: 'video',
+          name: 'Main',
+          clips: assetIds.map((assetId, i) => ({ id: `c${i}`, source: { project_asset_id: assetId }, in_ms: i * 5_000, out_ms: (i + 1) * 5_000, gain: 1 })),
+        },
+        { id: 't1', kind: 'text', clips: [{ id: 'title', in_ms: 0, out_ms: 3_000, text: 'Hello', style: { font: 'Inter', weight: 700, shadow: [0, 2, 4] } }] },
+      ],
+    },
     ...extra,
   };
 }

@@ -89,13 +89,40 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
         follows_viewer: false,
         score: want.score,
         signals: want.signals,
-        mutuals: [],
+        mutuals: want.mutuals,
         created_at: expect.stringMatching(RFC3339_MS),
         last_seen_at: expect.stringMatching(RFC3339_MS),
         updated_at: expect.stringMatching(RFC3339_MS),
       });
     });
     expect(body.follow_updates).toEqual([]);
+  });
+
+  it('every sandbox recommendation names 1–3 mutuals with the interface\'s capitalised keys, and counts at least as many', async () => {
+    const { body, username } = await refreshed();
+    const counts = new Set<number>();
+    for (const item of body.items) {
+      expect(item.mutuals.length).toBeGreaterThanOrEqual(1);
+      expect(item.mutuals.length).toBeLessThanOrEqual(3);
+      expect(item.mutual_count).toBeGreaterThanOrEqual(item.mutuals.length);
+      counts.add(item.mutuals.length);
+      for (const mutual of item.mutuals) {
+        expect(Object.keys(mutual).sort()).toEqual(['AvatarURL', 'DisplayName', 'Handle', 'RemoteID']);
+        expect(mutual).toEqual({
+          RemoteID: expect.stringMatching(/^sandbox-[0-9a-f]{16}$/),
+          Handle: expect.stringMatching(/^[a-z]+_[a-z]+_[0-9a-f]{4}$/),
+          DisplayName: expect.stringMatching(/^\S+ \S+$/),
+          AvatarURL: `https://sandbox.invalid/avatars/${mutual.RemoteID}.png`,
+        });
+      }
+      // Different people within one recommendation, none of them the recommended account.
+      expect(new Set(item.mutuals.map((m: { RemoteID: string }) => m.RemoteID)).size).toBe(item.mutuals.length);
+      expect(item.mutuals.map((m: { RemoteID: string }) => m.RemoteID)).not.toContain(item.remote_account_id);
+    }
+    // Not one fixed number for every item.
+    expect(counts.size).toBeGreaterThan(1);
+    // Deterministic: exactly what the sandbox computes for the account.
+    expect(body.items.map((i: { mutuals: unknown }) => i.mutuals)).toEqual(sandboxFollowRecommendations(sandboxExternalId(username), 20).map((r) => r.mutuals));
   });
 
   it('follow runs as a job and ends following or requested as the sandbox answers; dismiss hides an item, even after another refresh', async () => {

@@ -236,6 +236,7 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
           followers_count: r.followersCount,
           following_count: r.followingCount,
           mutual_count: r.mutualCount,
+          mutuals: r.mutuals,
           score: r.score,
           signals: r.signals,
         })),

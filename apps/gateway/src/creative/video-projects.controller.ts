@@ -13,16 +13,29 @@ import {
   VideoProjectList,
   VideoProjectPatterns,
   VideoProjectRevision,
+  VideoProjectSummary,
+  videoDocumentError,
   VideoRevisionList,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBody } from '../http/body-limits.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
+import { ValidDocumentBody } from '../http/valid-document-body.pipe.js';
 import { ValidQuery } from '../http/valid-query.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
 const DOCUMENT_SIZE = 'The body may be up to 5 MiB (`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond), the document at most 5 MiB as JSON (422 at `body.document`).';
+const DOCUMENT =
+  "The document is the client's own JSON object: any members at any depth are stored and answered unchanged, never refused as unexpected; " +
+  'one that is not an object is 422 at `body.document`. Project assets (E20) whose id it holds as a whole string or key are `required`: ' +
+  '`sync_status` is `attention` (`attention_reason` `asset_failed`) when one failed, else `pending` while one is not ready, else `synced`. ';
+/**
+ * A written project answers the document the request carried: the service stored it unchanged and
+ * answers without it, so a 5 MiB document crosses NATS once, not twice.
+ */
+const withDocument = (project: VideoProjectSummary, body: { document: VideoProject['document'] }): VideoProject => ({ ...project, document: body.document });
+
 const TRASHED = 'A project in the trash is 409 `project_trashed` (restore it first).';
 
 @ApiTags('Video projects')
@@ -35,22 +48,18 @@ export class VideoProjectsController {
   @DocumentBody()
   @ApiOperation({
     summary: 'Create a video project (editors): head_revision 1',
-    description:
-      'The document is validated in depth (422 at each location): ids unique, clips inside `duration_ms` and not overlapping on their track, ' +
-      '`asset_id` on video/audio/overlay clips and `text` on text clips. Clips play project assets (E20) of the project: `sync_status` is ' +
-      '`pending` while one is not ready, `attention` (`attention_reason` `asset_failed` / `asset_missing`) when one failed or is not an asset of the project, else `synced`. ' +
-      DOCUMENT_SIZE,
+    description: DOCUMENT + DOCUMENT_SIZE,
   })
   @Returns(VideoProject, 201)
   @Refuses(400, 403, 413, 415, 422)
   async create(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-    @Body(new ValidBody(CreateVideoProjectRequest)) body: CreateVideoProjectRequest,
+    @Body(new ValidDocumentBody(CreateVideoProjectRequest, videoDocumentError)) body: CreateVideoProjectRequest,
   ): Promise<VideoProject> {
-    const project = await this.forward.send<VideoProject>(VideoProjectPatterns.create, req, { body });
+    const project = await this.forward.send<VideoProjectSummary>(VideoProjectPatterns.create, req, { body });
     reply.header('location', `/video-projects/${project.id}`);
-    return project;
+    return withDocument(project, body);
   }
 
   @Get()
@@ -78,16 +87,16 @@ export class VideoProjectsController {
     summary: 'Replace the document (and name): a new head revision (editors)',
     description:
       'Based on `expected_head_revision`: another head is 409 `revision_conflict` with `current_revision`, and nothing is written; of racing replaces ' +
-      `exactly one wins. \`workspace_id\` must be the project's own (422). ${TRASHED} ${DOCUMENT_SIZE}`,
+      `exactly one wins. \`workspace_id\` must be the project's own (422). ${TRASHED} ${DOCUMENT}${DOCUMENT_SIZE}`,
   })
   @Returns(VideoProject)
   @Refuses(400, 403, 404, 409, 413, 415, 422)
-  replace(
+  async replace(
     @Req() req: FastifyRequest,
     @Param('id') id: string,
-    @Body(new ValidBody(ReplaceVideoProjectRequest)) body: ReplaceVideoProjectRequest,
+    @Body(new ValidDocumentBody(ReplaceVideoProjectRequest, videoDocumentError)) body: ReplaceVideoProjectRequest,
   ): Promise<VideoProject> {
-    return this.forward.send(VideoProjectPatterns.replace, req, { params: { id }, body });
+    return withDocument(await this.forward.send<VideoProjectSummary>(VideoProjectPatterns.replace, req, { params: { id }, body }), body);
   }
 
   @Delete(':id')
@@ -168,7 +177,7 @@ export class VideoProjectsController {
   }
 
   @Get(':id/assets')
-  @ApiOperation({ summary: "The project's assets, oldest first; `required` tells which the head document plays" })
+  @ApiOperation({ summary: "The project's assets, oldest first; `required` tells which the head document names" })
   @Returns(ProjectAssetList)
   @Refuses(404)
   listAssets(@Req() req: FastifyRequest, @Param('id') id: string): Promise<ProjectAssetList> {
@@ -186,7 +195,7 @@ export class VideoProjectsController {
   @Delete(':id/assets/:asset_id')
   @ApiOperation({
     summary: 'Delete a project asset (editors); its media item goes too',
-    description: `A document still playing it shows \`sync_status\` \`attention\` with \`asset_missing\`. ${TRASHED}`,
+    description: `It no longer counts for \`sync_status\`, even if the document still names it. ${TRASHED}`,
   })
   @ReturnsNothing()
   @Refuses(403, 404, 409)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GrowthFollowUpdate, GrowthItem, GrowthListResult, GrowthQuery, GrowthSyncState, Principal, RefreshGrowthRequest, SyncJobAccepted } from '@social/contracts';
+import { GrowthFollowUpdate, GrowthItem, GrowthListResult, GrowthMutual, GrowthQuery, GrowthSyncState, Principal, RefreshGrowthRequest, SyncJobAccepted } from '@social/contracts';
 import { AccessControl, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -22,6 +22,7 @@ interface ItemRow {
   followers_count: string;
   following_count: string;
   mutual_count: string;
+  mutuals: GrowthMutual[];
   score: number;
   signals: string[];
   follow_state: string;
@@ -49,7 +50,7 @@ interface StateRow {
 }
 
 const ITEM_COLUMNS = `id, workspace_id AS "workspaceId", social_account_id, platform, generation_id, remote_account_id, handle, display_name, avatar_url, bio,
-  profile_url, followers_count, following_count, mutual_count, score, signals, follow_state, follow_error_code, follow_error_message, dismissed_at,
+  profile_url, followers_count, following_count, mutual_count, mutuals, score, signals, follow_state, follow_error_code, follow_error_message, dismissed_at,
   created_at, last_seen_at, updated_at`;
 const NO_SUCH_ITEM = 'No such growth recommendation.';
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
@@ -77,7 +78,7 @@ const toItem = (row: ItemRow): GrowthItem => ({
   follows_viewer: false,
   score: row.score,
   signals: row.signals,
-  mutuals: [],
+  mutuals: row.mutuals,
   created_at: row.created_at.toISOString(),
   last_seen_at: row.last_seen_at.toISOString(),
   updated_at: row.updated_at.toISOString(),

@@ -126,12 +126,12 @@ export class JobRunner {
       for (const r of result.data) {
         await db.query(
           `INSERT INTO growth_items (id, workspace_id, social_account_id, platform, generation_id, remote_account_id, handle, display_name, avatar_url, bio,
-                                     profile_url, followers_count, following_count, mutual_count, score, signals, created_at, last_seen_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now(), now(), now())
+                                     profile_url, followers_count, following_count, mutual_count, mutuals, score, signals, created_at, last_seen_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, now(), now(), now())
            ON CONFLICT (social_account_id, remote_account_id) DO UPDATE SET
              generation_id = excluded.generation_id, handle = excluded.handle, display_name = excluded.display_name, avatar_url = excluded.avatar_url,
              bio = excluded.bio, profile_url = excluded.profile_url, followers_count = excluded.followers_count, following_count = excluded.following_count,
-             mutual_count = excluded.mutual_count, score = excluded.score, signals = excluded.signals, last_seen_at = now(), updated_at = now()`,
+             mutual_count = excluded.mutual_count, mutuals = excluded.mutuals, score = excluded.score, signals = excluded.signals, last_seen_at = now(), updated_at = now()`,
           [
             uuidv7(),
             job.workspace_id,
@@ -147,6 +147,8 @@ export class JobRunner {
             r.followers_count,
             r.following_count,
             r.mutual_count,
+            // A publishing replica from before mutuals sends none.
+            JSON.stringify(r.mutuals ?? []),
             r.score,
             r.signals,
           ],

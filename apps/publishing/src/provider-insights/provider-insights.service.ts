@@ -128,6 +128,7 @@ export class ProviderInsightsService {
         followers_count: recommendation.followersCount,
         following_count: recommendation.followingCount,
         mutual_count: recommendation.mutualCount,
+        mutuals: recommendation.mutuals ?? [],
         score: recommendation.score,
         signals: recommendation.signals,
       })),

@@ -141,6 +141,14 @@ export interface PostMetrics {
   reposts: number;
 }
 
+/** An account the connected account follows that follows the recommended one. */
+export interface FollowMutual {
+  RemoteID: string;
+  Handle: string;
+  DisplayName: string;
+  AvatarURL: string;
+}
+
 export interface FollowRecommendation {
   remoteAccountId: string;
   handle: string;
@@ -151,6 +159,8 @@ export interface FollowRecommendation {
   followersCount: number;
   followingCount: number;
   mutualCount: number;
+  /** Mutual accounts the network names (the interface's capitalised keys); left out where it only counts them. */
+  mutuals?: FollowMutual[];
   /** 0–1, higher is a better match. */
   score: number;
   signals: string[];

@@ -60,7 +60,10 @@ export class ProjectAsset {
   @ApiProperty() mime_type: string;
   @ApiProperty() original_filename: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) preparation: Record<string, unknown>;
-  @ApiProperty({ description: "whether the project's head document plays it" }) required: boolean;
+  @ApiProperty({
+    description: "whether the project's head document names it (its id as a whole JSON string or key, anywhere): required assets, and only they, decide the project's `sync_status`",
+  })
+  required: boolean;
   @ApiProperty({ description: 'SHA-256 of the bytes once ready, else ""' }) sha256: string;
   @ApiProperty({ type: 'integer' }) size: number;
   @ApiProperty() stable_media_id: string;

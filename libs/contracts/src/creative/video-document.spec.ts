@@ -1,63 +1,66 @@
-import { referencedAssetIds, VideoDocument, videoDocumentErrors } from './video-document.js';
+import { referencedIds, VIDEO_DOCUMENT_MAX_DEPTH, videoDocumentError, videoDocumentTypeError } from './video-document.js';
 
 const ASSET = '0192d6a8-1c5e-7f00-8000-000000000001';
 const OTHER = '0192d6a8-1c5e-7f00-8000-000000000002';
 
-function doc(tracks: VideoDocument['tracks'], duration = 10_000): VideoDocument {
-  return { schema_version: 1, width_px: 1080, height_px: 1920, frame_rate: 30, duration_ms: duration, tracks };
+/** `{"n": {"n": … {}}}` with `levels` objects in all. */
+function nested(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {};
+  for (let i = 1; i < levels; i++) value = { n: value };
+  return value;
 }
 
-describe('videoDocumentErrors', () => {
-  it('accepts back-to-back clips, clips ending exactly at the end, and an empty timeline', () => {
-    expect(
-      videoDocumentErrors(
-        doc([
-          { id: 'v', kind: 'video', clips: [{ id: 'b', asset_id: ASSET, start_ms: 5_000, duration_ms: 5_000 }, { id: 'a', asset_id: ASSET, start_ms: 0, duration_ms: 5_000 }] },
-          { id: 't', kind: 'text', clips: [{ id: 'c', start_ms: 0, duration_ms: 10_000, text: 'x' }] },
-        ]),
-        'body.document',
-      ),
-    ).toEqual([]);
-    expect(videoDocumentErrors(doc([], 0), 'body.document')).toEqual([]);
+describe('videoDocumentError', () => {
+  it('takes any JSON object, whatever its members, at any depth up to the limit', () => {
+    const document = JSON.parse(
+      `{"version": 1, "timeline": {"tracks": [{"kind": "sparkles", "clips": [{"asset": "${ASSET}", "fx": [[{"glow": null, "a.b": true}]]}]}]}, "": "", "__proto__": "a key"}`,
+    );
+    expect(videoDocumentError(document, 'body.document')).toBeUndefined();
+    expect(videoDocumentError({}, 'body.document')).toBeUndefined();
+    expect(videoDocumentError(nested(VIDEO_DOCUMENT_MAX_DEPTH), 'body.document')).toBeUndefined();
   });
 
-  it('names an overlap at the later clip, by its index in the request, whatever order the clips were sent in', () => {
-    const errors = videoDocumentErrors(
-      doc([{ id: 'v', kind: 'audio', clips: [{ id: 'late', asset_id: ASSET, start_ms: 3_000, duration_ms: 1_000 }, { id: 'early', asset_id: ASSET, start_ms: 0, duration_ms: 3_001 }] }]),
-      'body.document',
-    );
-    expect(errors).toEqual([{ location: 'body.document.tracks[0].clips[0].start_ms', message: 'must not overlap clip 1 of the track', value: 3_000 }]);
+  it('refuses what is not an object: arrays, strings, numbers, booleans, null, nothing', () => {
+    for (const value of [[], [{}], 'doc', 0, 1.5, true]) {
+      expect(videoDocumentError(value, 'body.document')).toEqual({ location: 'body.document', message: 'must be a JSON object' });
+    }
+    expect(videoDocumentError(null, 'body.document')).toEqual({ location: 'body.document', message: 'must not be null', value: null });
+    expect(videoDocumentError(undefined, 'body.document')).toEqual({ location: 'body.document', message: 'is required' });
   });
 
-  it('refuses clips past the end, duplicate ids across tracks, and asset/text on the wrong kind of track', () => {
-    const errors = videoDocumentErrors(
-      doc([
-        { id: 'v', kind: 'overlay', clips: [{ id: 'x', start_ms: 9_000, duration_ms: 1_001 }] },
-        { id: 'v', kind: 'text', clips: [{ id: 'x', asset_id: ASSET, start_ms: 0, duration_ms: 1 }] },
-      ]),
-      'body.document',
-    );
-    expect(errors.map((e) => e.location)).toEqual([
-      'body.document.tracks[0].clips[0].duration_ms',
-      'body.document.tracks[0].clips[0].asset_id',
-      'body.document.tracks[1].id',
-      'body.document.tracks[1].clips[0].id',
-      'body.document.tracks[1].clips[0].asset_id',
-      'body.document.tracks[1].clips[0].text',
-    ]);
+  it('names the first member nested past the limit', () => {
+    const error = videoDocumentError({ a: [nested(VIDEO_DOCUMENT_MAX_DEPTH)] }, 'body.document');
+    expect(error?.message).toMatch(/more than 512 levels deep/);
+    expect(error?.location).toBe(`body.document.a[0]${'.n'.repeat(VIDEO_DOCUMENT_MAX_DEPTH - 2)}`);
+  });
+
+  it('names a string or key PostgreSQL cannot store, at its depth', () => {
+    expect(videoDocumentError({ a: { b: [1, 'x\u0000'] } }, 'body.document')).toEqual({
+      location: 'body.document.a.b[1]',
+      message: 'must not contain NUL characters or unpaired surrogates',
+    });
+    expect(videoDocumentError({ a: { 'k\ud800': 1 } }, 'body.document')?.location).toBe('body.document.a.k\\ud800');
+    expect(videoDocumentError({ emoji: '🎬' }, 'body.document')).toBeUndefined();
+  });
+
+  it('the constant-time check only looks at the type', () => {
+    expect(videoDocumentTypeError({ deep: nested(VIDEO_DOCUMENT_MAX_DEPTH + 5) }, 'body.document')).toBeUndefined();
+    expect(videoDocumentTypeError([], 'body.document')?.message).toBe('must be a JSON object');
   });
 });
 
-describe('referencedAssetIds', () => {
-  it('lists each played asset once, lower-cased', () => {
-    expect(
-      referencedAssetIds(
-        doc([
-          { id: 'v', kind: 'video', clips: [{ id: 'a', asset_id: ASSET.toUpperCase(), start_ms: 0, duration_ms: 1 }, { id: 'b', asset_id: ASSET, start_ms: 1, duration_ms: 1 }] },
-          { id: 'w', kind: 'audio', clips: [{ id: 'c', asset_id: OTHER, start_ms: 0, duration_ms: 1 }] },
-        ]),
-      ),
-    ).toEqual([ASSET, OTHER]);
-    expect(referencedAssetIds({})).toEqual([]);
+describe('referencedIds', () => {
+  it('finds every UUID that is a whole string or key, at any depth, lower-cased, once each', () => {
+    const document = { clips: [{ asset_id: ASSET.toUpperCase() }, { source: { ref: ASSET } }], assets: { [OTHER]: { note: 'x' } } };
+    expect([...referencedIds(JSON.stringify(document))].sort()).toEqual([ASSET, OTHER]);
+  });
+
+  it('reads PostgreSQL jsonb text (spaces after separators) the same', () => {
+    expect([...referencedIds(`{"a": ["${ASSET}", {"${OTHER}": 1}]}`)].sort()).toEqual([ASSET, OTHER]);
+  });
+
+  it('ignores UUIDs inside longer strings and behind escaped quotes', () => {
+    const document = { text: `see ${ASSET}`, quoted: `"${OTHER}"`, url: `https://x/${ASSET}` };
+    expect(referencedIds(JSON.stringify(document))).toEqual(new Set());
   });
 });

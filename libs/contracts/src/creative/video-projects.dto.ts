@@ -1,9 +1,10 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsObject, IsString, IsUUID, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { Allow, IsIn, IsInt, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
 import { Optional } from '../common/optional.js';
 import { IsQueryInteger } from '../common/query-integer.js';
-import { VideoDocument } from './video-document.js';
+import { VIDEO_DOCUMENT_MAX_DEPTH, type VideoDocument } from './video-document.js';
 
 export const VIDEO_PROJECT_NAME_MAX_LENGTH = 120;
 export const VIDEO_PROJECTS_PAGE_MAX = 100;
@@ -16,13 +17,24 @@ export const VIDEO_SYNC_STATUSES = ['pending', 'synced', 'attention'] as const;
 
 const UUID_MESSAGE = { message: '$property must be a UUID' };
 
+/**
+ * The client's own document. Documented here, and allowed (so the class's own `undefined` field is not
+ * "unexpected"), but deliberately without validation rules: bodies carrying one are checked with
+ * `validateInputWithDocument`, which takes it aside (a 5 MiB tree is never class-transformed) and
+ * checks it once (`videoDocumentError` at the gateway, `videoDocumentTypeError` in the service).
+ */
 function DocumentMember(): PropertyDecorator {
-  return (target, key) => {
-    ApiProperty({ type: VideoDocument, description: 'validated in depth (422 at each location, e.g. `body.document.tracks[0].clips[2].start_ms`)' })(target, key);
-    IsObject()(target, key);
-    ValidateNested()(target, key);
-    Type(() => VideoDocument)(target, key);
-  };
+  return applyDecorators(
+    Allow(),
+    ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "the client's own JSON object, stored and answered unchanged: any members at any depth " +
+      `(at most ${VIDEO_DOCUMENT_MAX_DEPTH} levels of objects and arrays; no U+0000 or unpaired surrogates); ` +
+      'an array, string, number or null is 422 at `body.document`. Project assets (E20) it names (their id as a whole string or key anywhere) are `required`',
+    }),
+  ) as PropertyDecorator;
 }
 
 export class CreateVideoProjectRequest {
@@ -128,10 +140,10 @@ export class VideoProjectSummary {
   @ApiProperty({ type: 'integer', minimum: 1, description: 'starts at 1; every replace and E19 adds 1' }) head_revision: number;
   @ApiProperty({
     enum: VIDEO_SYNC_STATUSES,
-    description: '`pending` while an asset the document plays is not ready, `attention` when one failed or is missing, else `synced`',
+    description: 'from the project assets that are `required` (named by the head document): `attention` when one failed, else `pending` while one is not ready, else `synced`',
   })
   sync_status: string;
-  @ApiProperty({ description: '`asset_failed` or `asset_missing` with `attention`, else ""' }) attention_reason: string;
+  @ApiProperty({ description: '`asset_failed` with `attention`, else ""' }) attention_reason: string;
   @ApiProperty({ description: 'no previews are rendered yet: ""' }) preview_object_key: string;
   @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'uuid' }) created_by_user_id: string;
@@ -142,7 +154,7 @@ export class VideoProjectSummary {
 }
 
 export class VideoProject extends VideoProjectSummary {
-  @ApiProperty({ type: VideoDocument, description: 'the head revision\'s document' }) document: VideoDocument;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: "the head revision's document, as the client sent it" }) document: VideoDocument;
 }
 
 export class VideoProjectList {
@@ -163,5 +175,5 @@ export class VideoRevisionList {
 }
 
 export class VideoProjectRevision extends VideoRevisionSummary {
-  @ApiProperty({ type: VideoDocument }) document: VideoDocument;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'the document as the client sent it' }) document: VideoDocument;
 }

@@ -65,7 +65,7 @@ export class GrowthItem {
   @ApiProperty({ description: 'whether the account follows the connected account (false where the network does not say)' }) follows_viewer: boolean;
   @ApiProperty({ type: 'number', description: '0–1, higher is a better match' }) score: number;
   @ApiProperty({ type: [String] }) signals: string[];
-  @ApiProperty({ type: [GrowthMutual], description: 'mutual accounts the network names ([] where it only counts them)' }) mutuals: GrowthMutual[];
+  @ApiProperty({ type: [GrowthMutual], description: 'mutual accounts the network names, at most mutual_count ([] where it only counts them; the sandbox names 1–3)' }) mutuals: GrowthMutual[];
   @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
   @ApiProperty({ type: String, format: 'date-time', description: 'when a refresh last recommended it' }) last_seen_at: string;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at: string;

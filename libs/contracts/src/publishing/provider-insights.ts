@@ -201,6 +201,8 @@ export interface ProviderFollowRecommendation {
   followers_count: number;
   following_count: number;
   mutual_count: number;
+  /** Mutual accounts the network names, with the interface's capitalised keys (GrowthItem.mutuals); [] where it only counts them. */
+  mutuals: Array<{ RemoteID: string; Handle: string; DisplayName: string; AvatarURL: string }>;
   /** 0–1, higher is a better match. */
   score: number;
   signals: string[];

@@ -37,12 +37,54 @@ export function sandboxPostMetrics(externalId: string): { externalId: string; vi
   };
 }
 
+/** People the sandbox's accounts are named after (mutuals). */
+const SANDBOX_PEOPLE = [
+  'Ada Byrne',
+  'Noor Haddad',
+  'Kenji Mori',
+  'Lucía Ferreira',
+  'Tomasz Wójcik',
+  'Amara Okafor',
+  'Priya Raman',
+  'Jonas Lindqvist',
+  'Mei Chen',
+  'Diego Álvarez',
+  'Sofia Rossi',
+  'Kwame Mensah',
+];
+
+/** A mutual: an account the connected account follows that follows the recommended one (the interface's capitalised keys). */
+export interface SandboxMutual {
+  RemoteID: string;
+  Handle: string;
+  DisplayName: string;
+  AvatarURL: string;
+}
+
+/**
+ * The 1–3 mutuals the sandbox names for a recommendation, from its seed: sandbox accounts (ids a
+ * follow accepts) with people's names, a handle made from the name, and an avatar URL.
+ */
+export function sandboxMutuals(recommendationSeed: string): SandboxMutual[] {
+  const count = 1 + sandboxSeeded(recommendationSeed, 'mutual-count', 2);
+  const first = sandboxSeeded(recommendationSeed, 'mutual-people', SANDBOX_PEOPLE.length - 1);
+  return Array.from({ length: count }, (_, j) => {
+    const seed = `${recommendationSeed}:mutual:${j}`;
+    // Steps of 5 through 12 names: three different people.
+    const name = SANDBOX_PEOPLE[(first + j * 5) % SANDBOX_PEOPLE.length];
+    const ascii = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/ /g, '_');
+    const remoteId = `sandbox-${sandboxDigest(seed)}`;
+    return { RemoteID: remoteId, Handle: `${ascii}_${sandboxDigest(seed, 4)}`, DisplayName: name, AvatarURL: `https://sandbox.invalid/avatars/${remoteId}.png` };
+  });
+}
+
 /** Up to 20 accounts to follow, best first, from the account's external id. */
 export function sandboxFollowRecommendations(accountExternalId: string, limit: number) {
   return Array.from({ length: Math.min(limit, 20) }, (_, index) => {
     const seed = `${accountExternalId}:${index}`;
     const handle = `sandbox_peer_${sandboxDigest(seed, 6)}`;
     const remoteAccountId = `sandbox-${sandboxDigest(seed)}`;
+    const mutuals = sandboxMutuals(seed);
     return {
       remoteAccountId,
       handle,
@@ -53,7 +95,9 @@ export function sandboxFollowRecommendations(accountExternalId: string, limit: n
       // From the peer's id, so following it (sandboxFollowState) agrees with the count shown here.
       followersCount: sandboxPeerFollowers(remoteAccountId),
       followingCount: sandboxSeeded(seed, 'following', 2_000),
-      mutualCount: sandboxSeeded(seed, 'mutuals', 25),
+      // The network counts more mutuals than it names: never fewer.
+      mutualCount: Math.max(mutuals.length, sandboxSeeded(seed, 'mutuals', 25)),
+      mutuals,
       // Best first: scores fall with the index.
       score: Number((0.95 - index * 0.04).toFixed(2)),
       signals: index % 2 === 0 ? ['mutual_followers'] : ['similar_topics'],

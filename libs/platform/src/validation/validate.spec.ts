@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { RegisterRequest, UpdatePreferencesRequest } from '@social/contracts';
+import { CreateVideoProjectRequest, RegisterRequest, UpdatePreferencesRequest, videoDocumentError } from '@social/contracts';
 import { Problem } from '../problems/problem.js';
-import { validateInput } from './validate.js';
+import { validateInput, validateInputWithDocument } from './validate.js';
 
 function refusal(run: () => unknown): Problem {
   try {
@@ -59,5 +59,24 @@ describe('validateInput', () => {
   it('refuses non-objects at the location given', () => {
     const problem = refusal(() => validateInput(UpdatePreferencesRequest, [1], 'body.preferences.x'));
     expect(problem.options.errors).toEqual([{ location: 'body.preferences.x', message: 'must be a JSON object' }]);
+  });
+});
+
+describe('validateInputWithDocument', () => {
+  const WORKSPACE = '0192d6a8-1c5e-7f00-8000-0000000000aa';
+
+  it('checks the members, and hands the document back as received (the same object, unknown members and all)', () => {
+    const document = { version: 1, timeline: { tracks: [{ anything: [{ at: { any: 'depth' } }] }] } };
+    const input = validateInputWithDocument(CreateVideoProjectRequest, { workspace_id: WORKSPACE, name: 'Film', document }, 'body', videoDocumentError);
+    expect(input).toBeInstanceOf(CreateVideoProjectRequest);
+    expect(input.document).toBe(document);
+  });
+
+  it('names every bad location in one problem, the document\'s among the members\'', () => {
+    const problem = refusal(() => validateInputWithDocument(CreateVideoProjectRequest, { workspace_id: 'x', document: [1], extra: 1 }, 'body', videoDocumentError));
+    expect(problem.status).toBe(422);
+    expect(problem.options.errors?.map((e) => e.location).sort()).toEqual(['body.document', 'body.extra', 'body.name', 'body.workspace_id']);
+    const alone = refusal(() => validateInputWithDocument(CreateVideoProjectRequest, { workspace_id: WORKSPACE, name: 'F', document: 'text' }, 'body', videoDocumentError));
+    expect(alone.options.errors).toEqual([{ location: 'body.document', message: 'must be a JSON object' }]);
   });
 });

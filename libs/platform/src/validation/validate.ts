@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import type { FieldError } from '@social/contracts';
-import { problems } from '../problems/problem.js';
+import { Problem, problems } from '../problems/problem.js';
 
 /** Members clients may send on any body and that we ignore (contract §1). */
 const IGNORED_MEMBERS = ['$schema'];
@@ -84,4 +84,32 @@ export const isUuid = (value: unknown): value is string => typeof value === 'str
 export function pathId(value: unknown, notFound?: string): string {
   if (!isUuid(value)) throw problems.notFound(notFound);
   return value.toLowerCase();
+}
+
+/** Judges a free document member: undefined when it passes, else where and why not. */
+export type DocumentCheck = (document: unknown, location: string) => FieldError | undefined;
+
+/**
+ * validateInput for a body carrying a client's own JSON document under `member` (video projects):
+ * the other members are checked as usual, the document only by `check`, and it comes back as
+ * received (the same object: a 5 MiB tree is neither copied by class-transformer nor walked by
+ * class-validator; `type` allows the member without rules). Every location is in one 422.
+ */
+export function validateInputWithDocument<T extends object>(type: new () => T, input: unknown, location: string, check: DocumentCheck, member = 'document'): T {
+  if (input === undefined || input === null) input = {};
+  if (typeof input !== 'object' || Array.isArray(input)) throw problems.invalid(location, 'must be a JSON object');
+  const { [member]: document, ...members } = input as Record<string, unknown>;
+  const documentError = check(document, `${location}.${member}`);
+  let instance: T;
+  try {
+    instance = validateInput(type, members, location);
+  } catch (error) {
+    const errors = (error as Problem).options?.errors;
+    if (!documentError || !(error instanceof Problem) || !errors) throw error;
+    const all = [...errors, documentError];
+    throw problems.validation(all, all.map((e) => `${e.location} ${e.message}`).join('; ') + '.');
+  }
+  if (documentError) throw problems.validation([documentError], `${documentError.location} ${documentError.message}.`);
+  (instance as Record<string, unknown>)[member] = document;
+  return instance;
 }
