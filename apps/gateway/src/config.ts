@@ -1,4 +1,4 @@
-import { ConfigOf, LOG_LEVELS, observabilitySettings, setting, shutdownSettings } from '@social/platform';
+import { ConfigOf, LOG_LEVELS, jetStreamSettings, observabilitySettings, setting, shutdownSettings } from '@social/platform';
 
 export const gatewaySettings = {
   PORT: setting.int(1, 65535, 8080),
@@ -21,6 +21,7 @@ export const gatewaySettings = {
   DOCUMENT_BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 5 * 1024 * 1024),
   ...observabilitySettings(),
   ...shutdownSettings(),
+  ...jetStreamSettings(),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewaySettings>;

@@ -2,6 +2,7 @@ import { CreateMedia1764400000000 } from './1764400000000-create-media.js';
 import { MergedMediaItems1764500000000 } from './1764500000000-merged-media-items.js';
 import { ExpiredMediaSessions1764600000000 } from './1764600000000-expired-media-sessions.js';
 import { ProjectAssetMedia1764700000100 } from './1764700000100-project-asset-media.js';
+import { AddOutboxContext1799000000000 } from './1799000000000-add-outbox-context.js';
 
 /** Every migration of the media schema, oldest first. */
-export const mediaMigrations = [CreateMedia1764400000000, MergedMediaItems1764500000000, ExpiredMediaSessions1764600000000, ProjectAssetMedia1764700000100];
+export const mediaMigrations = [CreateMedia1764400000000, MergedMediaItems1764500000000, ExpiredMediaSessions1764600000000, ProjectAssetMedia1764700000100, AddOutboxContext1799000000000];

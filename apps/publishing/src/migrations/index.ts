@@ -11,6 +11,7 @@ import { AddGrantRenewalClaim1764300008000 } from './1764300008000-add-grant-ren
 import { DropDeliveryOutcomeCopies1764300009000 } from './1764300009000-drop-delivery-outcome-copies.js';
 import { AddRenditionPublishedAt1764300010000 } from './1764300010000-add-rendition-published-at.js';
 import { IndexSocialAccountsByWorkspace1764300011000 } from './1764300011000-index-social-accounts-by-workspace.js';
+import { AddOutboxContext1799000000000 } from './1799000000000-add-outbox-context.js';
 
 /** Every migration of the publishing schema, oldest first. */
 export const publishingMigrations = [
@@ -27,4 +28,5 @@ export const publishingMigrations = [
   DropDeliveryOutcomeCopies1764300009000,
   AddRenditionPublishedAt1764300010000,
   IndexSocialAccountsByWorkspace1764300011000,
+  AddOutboxContext1799000000000,
 ];
