@@ -1,3 +1,5 @@
+import { parseSecretsKeyring } from '../crypto/secrets-keyring.js';
+
 /**
  * Settings come from the environment and are checked once at start-up: a
  * missing or malformed value stops the process with a message naming it.
@@ -56,6 +58,16 @@ export const setting = {
     required((raw, name) => {
       if (Buffer.from(raw, 'base64').length !== bytes || Buffer.from(raw, 'base64').toString('base64') !== raw.trim()) {
         throw new Error(`${name} must be ${bytes} bytes, base64-encoded`);
+      }
+      return raw.trim();
+    }),
+  /** SECRETS_KEY: one base64 key, or a keyring `<id>:<base64>,…` whose first key seals (crypto/secrets-keyring.ts). */
+  secretsKeyring: () =>
+    required((raw, name) => {
+      try {
+        parseSecretsKeyring(raw.trim());
+      } catch (error) {
+        throw new Error(`${name} ${(error as Error).message}`);
       }
       return raw.trim();
     }),

@@ -24,6 +24,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { Probes } from '../health/probes.js';
 import { createHealthController, SERVICE_NAME, startHealthServer } from './health.js';
 import { isMigrateCommand, migrateAndExit } from './migrate.js';
+import { isResealCommand, resealAndExit, type SealedColumn } from './reseal.js';
 import { RequestContextInterceptor } from './request-context.interceptor.js';
 import { RpcProblemFilter } from './rpc-problem.filter.js';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from './tokens.js';
@@ -59,6 +60,8 @@ export interface ServiceDefinition<S extends ConfigSpec> {
    * admin service at start-up and provide `InstanceSettings` for injection.
    */
   instanceSettings?: boolean;
+  /** Columns holding SecretBox envelopes: `main.js reseal` seals them again after a SECRETS_KEY rotation. */
+  sealedColumns?: SealedColumn[];
 }
 
 /**
@@ -70,6 +73,8 @@ export interface ServiceDefinition<S extends ConfigSpec> {
 export async function runService<S extends ConfigSpec>(definition: ServiceDefinition<S>): Promise<INestMicroservice> {
   // `main.js migrate` (Kubernetes init container): migrations only, no NATS.
   if (isMigrateCommand()) return migrateAndExit(definition);
+  // `main.js reseal`: after SECRETS_KEY gained a new first key, re-seal the service's secrets with it.
+  if (isResealCommand()) return resealAndExit(definition);
   let config: ConfigOf<S> & BaseServiceConfig;
   try {
     config = loadConfig(definition.settings) as ConfigOf<S> & BaseServiceConfig;
