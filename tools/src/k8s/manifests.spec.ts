@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { EXTERNAL, mayConnect, NetworkPolicy, Pod, podIn, podOf, Protocol, selectorMatches } from './network-policy.js';
 import { K8sObject, renderKustomization, renderOverlay, splitImage } from './render-kustomize.js';
 
