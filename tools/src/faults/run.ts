@@ -139,8 +139,10 @@ async function main(): Promise<number> {
     },
   ];
 
+  // FAULTS_ONLY=<text>: run only the faults whose name contains it (investigating one).
+  const only = process.env['FAULTS_ONLY'];
   const verdicts: Verdict[] = [];
-  for (const fault of faults) {
+  for (const fault of faults.filter((candidate) => !only || candidate.name.includes(only))) {
     const verdict = await runFault(env, fault, token, workspaceId);
     verdicts.push(verdict);
     process.stdout.write(`${verdict.line}\n`);
@@ -152,13 +154,17 @@ async function main(): Promise<number> {
 
 /** Samples an HTTP probe until stopped: how many answers were 200, and the first 200 after `since`. */
 function sampleProbe(url: string) {
-  const samples: Array<{ at: number; ok: boolean }> = [];
+  const samples: Array<{ at: number; ok: boolean; outcome: string }> = [];
   let running = true;
   const loop = (async () => {
     while (running) {
       const at = Date.now();
-      const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((res) => res.status === 200, () => false);
-      samples.push({ at, ok });
+      // As a kubelet with timeoutSeconds: 2 would.
+      const outcome = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+        async (res) => (res.status === 200 ? 'ok' : `${res.status} ${(await res.text()).slice(0, 120)}`),
+        (error: unknown) => (error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : 'refused'),
+      );
+      samples.push({ at, ok: outcome === 'ok', outcome });
       await sleep(PROBE_EVERY_MS);
     }
   })();
@@ -198,7 +204,12 @@ function probedOutage(env: FaultEnvironment, healthPort: number): Fault {
       await Promise.all([gatewayLive.stop(), serviceLive.stop(), serviceReady.stop()]);
       const problems: string[] = [];
       const failedLive = [...gatewayLive.samples, ...serviceLive.samples].filter((sample) => !sample.ok).length;
-      if (failedLive > 0) problems.push(`${failedLive} liveness answers were not 200 (a kubelet would have restarted pods)`);
+      const kinds = (samples: Array<{ ok: boolean; outcome: string }>) => summarizeOutcomes(samples.filter((sample) => !sample.ok).map((sample) => sample.outcome));
+      if (failedLive > 0) {
+        problems.push(
+          `${failedLive} liveness answers were not 200 (gateway: ${kinds(gatewayLive.samples) || 'none'}; publishing: ${kinds(serviceLive.samples) || 'none'})`,
+        );
+      }
       const downWhileOut = serviceReady.samples.filter((sample) => sample.at < restartedAt && !sample.ok).length;
       if (downWhileOut === 0) problems.push('readiness never dropped while PostgreSQL was stopped');
       const back = serviceReady.samples.find((sample) => sample.at >= restartedAt && sample.ok);
@@ -248,6 +259,12 @@ function poisonedEvent(env: FaultEnvironment): Fault {
       }
     },
   };
+}
+
+function summarizeOutcomes(outcomes: string[]): string {
+  const counts = new Map<string, number>();
+  for (const outcome of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+  return [...counts].map(([outcome, count]) => `${outcome} ×${count}`).join(', ');
 }
 
 async function deadLetterCount(nc: NatsConnection): Promise<number> {
