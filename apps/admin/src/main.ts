@@ -4,6 +4,7 @@ import { runService } from '@social/platform';
 import { AdminModule } from './admin.module.js';
 import { adminSettings } from './config.js';
 import { adminMigrations } from './migrations/index.js';
+import { adminSealedColumns } from './sealed-columns.js';
 
 void runService({
   name: ADMIN_SERVICE,
@@ -12,4 +13,6 @@ void runService({
   entities: [],
   migrations: adminMigrations,
   imports: [AdminModule],
+  // Re-sealed by `main.js reseal` after a SECRETS_KEY rotation.
+  sealedColumns: adminSealedColumns,
 });

@@ -3,7 +3,7 @@ import { ConfigOf, serviceSettings, setting } from '@social/platform';
 export const creativeSettings = {
   ...serviceSettings,
   /** Keys list cursors (HMAC, keys derived per purpose). */
-  SECRETS_KEY: setting.base64Key(32),
+  SECRETS_KEY: setting.secretsKeyring(),
   /** How often the sweep purges video projects whose 30 days in the trash are over. */
   CREATIVE_SWEEP_INTERVAL_MS: setting.int(1_000, 3_600_000, 60_000),
   /** The time budget of one page render (image editor export and checkpoint previews); a slower page is 422 `render_budget_exceeded`. */

@@ -1,4 +1,4 @@
-import { ConfigOf, LOG_LEVELS, observabilitySettings, setting, shutdownSettings } from '@social/platform';
+import { ConfigOf, LOG_LEVELS, jetStreamSettings, observabilitySettings, setting, shutdownSettings } from '@social/platform';
 
 export const gatewaySettings = {
   PORT: setting.int(1, 65535, 8080),
@@ -7,7 +7,7 @@ export const gatewaySettings = {
   NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
   JWT_PUBLIC_KEY: setting.pem('PUBLIC KEY'),
   /** Verifies the tokens of media upload URLs (an HMAC key is derived from it; the media service signs with the same). */
-  SECRETS_KEY: setting.base64Key(32),
+  SECRETS_KEY: setting.secretsKeyring(),
   LOG_LEVEL: setting.oneOf(LOG_LEVELS, 'info'),
   /** How long a request may wait for a service before it becomes a 504. */
   RPC_TIMEOUT_MS: setting.int(100, 120_000, 10_000),
@@ -21,6 +21,7 @@ export const gatewaySettings = {
   DOCUMENT_BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 5 * 1024 * 1024),
   ...observabilitySettings(),
   ...shutdownSettings(),
+  ...jetStreamSettings(),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewaySettings>;

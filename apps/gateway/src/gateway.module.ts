@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { MediaStorage, Metrics } from '@social/platform';
+import { TerminusModule } from '@nestjs/terminus';
+import { type MediaStorage, type Metrics, Probes } from '@social/platform';
 import type { Logger } from 'pino';
 import { ApiTokensController } from './accounts/api-tokens.controller.js';
 import { AuthController } from './accounts/auth.controller.js';
@@ -50,7 +51,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, nats: NatsConnection, logger: Logger, mediaStorage: MediaStorage, metrics?: Metrics): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS, metrics)],
+      imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS, metrics), TerminusModule.forRoot({ logger: false })],
       controllers: [
         HealthController,
         AuthController,
@@ -90,6 +91,7 @@ export class GatewayModule {
         { provide: GATEWAY_LOGGER, useValue: logger },
         { provide: GATEWAY_MEDIA_STORAGE, useValue: mediaStorage },
         RevokedSessions,
+        Probes,
         TokenRateLimiter,
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_INTERCEPTOR, useClass: SchemaInterceptor },

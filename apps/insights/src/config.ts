@@ -3,7 +3,7 @@ import { ConfigOf, serviceSettings, setting } from '@social/platform';
 export const insightsSettings = {
   ...serviceSettings,
   /** Keys E24's cursors (HMAC, a key derived for the purpose). */
-  SECRETS_KEY: setting.base64Key(32),
+  SECRETS_KEY: setting.secretsKeyring(),
   /** The sync worker's fallback poll when no NOTIFY wakes it. */
   INSIGHTS_POLL_MS: setting.int(50, 60_000, 5_000),
   /** Sync jobs one replica runs at once. */

@@ -3,7 +3,7 @@ import { ConfigOf, serviceSettings, setting } from '@social/platform';
 export const mediaSettings = {
   ...serviceSettings,
   /** Keys list cursors and the upload URLs' tokens (HMAC, keys derived per purpose). */
-  SECRETS_KEY: setting.base64Key(32),
+  SECRETS_KEY: setting.secretsKeyring(),
   /** How often the sweep looks for expired upload sessions (their rows and partial objects go). */
   MEDIA_SWEEP_INTERVAL_MS: setting.int(1_000, 3_600_000, 60_000),
   /** Videos probed at once per replica (each runs one ffprobe, then one ffmpeg). */

@@ -3,7 +3,7 @@ import { ConfigOf, serviceSettings, setting } from '@social/platform';
 export const notificationsSettings = {
   ...serviceSettings,
   /** Keys the inbox's list cursors (HMAC, a key derived for that purpose). */
-  SECRETS_KEY: setting.base64Key(32),
+  SECRETS_KEY: setting.secretsKeyring(),
   /** How often a replica looks for daily digests that are due. */
   NOTIFICATIONS_DIGEST_POLL_MS: setting.int(200, 3_600_000, 60_000),
   /** The mail sender's fallback poll when no NOTIFY wakes it (new mail wakes every replica at once). */

@@ -4,7 +4,7 @@ import { parseProviderApiOrigins } from './providers/provider-api-origins.js';
 export const publishingSettings = {
   ...serviceSettings,
   /** Seals connected accounts' OAuth tokens at rest (AES-256-GCM). */
-  SECRETS_KEY: setting.base64Key(32),
+  SECRETS_KEY: setting.secretsKeyring(),
   /**
    * What one AI-backed request may spend from its start, lookups, prompt and
    * retry included (then 504 ai_timeout); below the gateway's 10 s, so the

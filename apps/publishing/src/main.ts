@@ -11,6 +11,7 @@ import { SocialSetEntity } from './social-sets/social-set.entity.js';
 import { MediaAnalysedHandler } from './media/media-analysed.handler.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 import { VoiceProfileEntity } from './voice-profiles/voice-profile.entity.js';
+import { publishingSealedColumns } from './social-accounts/sealed-columns.js';
 
 void runService({
   name: PUBLISHING_SERVICE,
@@ -28,6 +29,8 @@ void runService({
   imports: [AccessModule, PublishingModule],
   // sandbox_provider_enabled, and the AI provider of publication builds.
   instanceSettings: true,
+  // Re-sealed by `main.js reseal` after a SECRETS_KEY rotation.
+  sealedColumns: publishingSealedColumns,
   // Delivery outcomes and account problems (durable.publishing.*) leave through the outbox.
   outbox: true,
   // Deleted organizations' accounts, sets, profiles and publications are purged, even if we were down when it happened.

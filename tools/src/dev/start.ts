@@ -5,9 +5,12 @@
  * or, when unset, to a local sink that prints each mail here; dev keys are made
  * once into .data/; then every app starts as its own process. Ctrl-C stops it all.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  APPS,
+  type AppName,
   devMetricsPorts,
   loadOrCreateSecrets,
   natsAnswers,
@@ -70,11 +73,49 @@ async function main() {
     metricsPorts: devMetricsPorts(),
     // An app that crashes is started again (with backoff) and said so here, instead of staying down behind a 503 /ready.
     restartOnCrash: true,
+    // Eight apps starting at once on a small, busy machine can take more than a minute.
+    readyTimeoutMs: 180_000,
   });
   stops.unshift(stack.stop);
   writeFileSync(join(DATA_DIR, 'stack.json'), JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl, pids: stack.pids, metricsPorts: stack.metricsPorts }, null, 2));
   log(`metrics: ${Object.entries(stack.metricsPorts).map(([app, metricsPort]) => `${app} :${metricsPort}`).join(', ')} (GET /metrics)`);
   log(`ready: ${publicBaseUrl}  (API docs: ${publicBaseUrl}/docs; Ctrl-C stops everything)`);
+  if (process.argv.includes('--watch')) watchAndRestart(stack);
+}
+
+/**
+ * `npm run dev`: tsc rebuilds what changed, and an app whose build output changed (or every app, when a lib's
+ * did) is stopped; the stack's supervisor starts it again at once, so the new code serves within seconds.
+ */
+function watchAndRestart(stack: RunningStack) {
+  const apps: readonly AppName[] = APPS;
+  const tsc = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', '--watch', '--preserveWatchOutput', ...apps.map((app) => `apps/${app}`)], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  stops.unshift(async () => void tsc.kill('SIGTERM'));
+  const changed = new Set<AppName>();
+  let timer: NodeJS.Timeout | undefined;
+  const restartChanged = () => {
+    for (const app of changed) {
+      const pid = stack.pids[app];
+      log(`${app}: code changed; restarting`);
+      if (pid) process.kill(pid, 'SIGTERM');
+    }
+    changed.clear();
+  };
+  // tsc writes many files per build: restart once the output has been quiet for a moment.
+  const mark = (targets: readonly AppName[]) => {
+    for (const app of targets) changed.add(app);
+    clearTimeout(timer);
+    timer = setTimeout(restartChanged, 700);
+  };
+  const watchers = [
+    ...apps.map((app) => watch(join(REPO_ROOT, 'apps', app, 'dist'), { recursive: true }, (_event, file) => file?.endsWith('.js') && mark([app]))),
+    ...['platform', 'contracts'].map((lib) => watch(join(REPO_ROOT, 'libs', lib, 'dist'), { recursive: true }, (_event, file) => file?.endsWith('.js') && mark(apps))),
+  ];
+  stops.unshift(async () => watchers.forEach((watcher) => watcher.close()));
+  log('watching: apps and libs are rebuilt on save and the apps they touch restart');
 }
 
 async function shutdown(code: number) {

@@ -15,10 +15,16 @@ import {
   enqueueEvent,
   EVENT_STREAM,
   openServiceDatabase,
+  OUTBOX_CONTEXT_COLUMNS_SQL,
   OUTBOX_TABLE_SQL,
   OutboxRelay,
+  requestContext,
+  DEAD_LETTER_HEADERS,
+  DEAD_LETTER_STREAM,
+  deadLetterSubject,
   OutboxRelayOptions,
 } from '@social/platform';
+import { listDeadLetters, replayDeadLetter } from './dead-letters.js';
 
 // The specs of libs/platform/src/events. They live in tools/ because they need
 // the harness (@social/testing): a libs/platform -> libs/testing edge in the Nx
@@ -31,6 +37,7 @@ class CreateOutbox1763769600000 implements MigrationInterface {
   name = 'CreateOutbox1763769600000';
   async up(db: QueryRunner) {
     await db.query(OUTBOX_TABLE_SQL);
+    await db.query(OUTBOX_CONTEXT_COLUMNS_SQL);
   }
   async down(db: QueryRunner) {
     await db.query('DROP TABLE outbox_events');
@@ -168,7 +175,7 @@ describe('durable events', () => {
     }
   });
 
-  it('redelivers an event whose handler throws until it succeeds, and terminates a payload that is not JSON', async () => {
+  it('redelivers an event whose handler throws until it succeeds, and dead-letters a payload that is not JSON at once', async () => {
     await publish('durable.spec-c.bad', 'not json {');
     await publish('durable.spec-c.good', JSON.stringify({ id: 'c1' }));
     const calls: string[] = [];
@@ -187,11 +194,101 @@ describe('durable events', () => {
       await waitFor('a successful third attempt', async () => calls.length >= 3, 5_000);
       await sleep(500);
       expect(calls).toEqual(['durable.spec-c.good', 'durable.spec-c.good', 'durable.spec-c.good']);
+      const letter = await (await jetstreamManager(nc)).streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: deadLetterSubject('spec-c') });
+      expect(letter!.string()).toBe('not json {');
+      expect(letter!.header.get(DEAD_LETTER_HEADERS.error)).toBe('payload is not JSON');
       const info = await (await jetstreamManager(nc)).consumers.info(EVENT_STREAM, 'spec-c');
       expect(info.num_ack_pending).toBe(0);
       expect(info.num_pending).toBe(0);
     } finally {
       await consumer.stop();
+    }
+  });
+
+  it('dead-letters an event that fails maxDeliver times, with its error, while the events after it flow', async () => {
+    await publish('durable.spec-p.poisoned', JSON.stringify({ id: 'poison' }));
+    for (let i = 0; i < 5; i++) await publish('durable.spec-p.fine', JSON.stringify({ id: `fine-${i}` }));
+    const attempts: string[] = [];
+    const handled: string[] = [];
+    const deadLettered: string[] = [];
+    const consumer = await consumeDurableEvents(nc, {
+      durable: 'spec-p',
+      subjects: ['durable.spec-p.>'],
+      handle: async (_subject, payload) => {
+        const { id } = payload as { id: string };
+        attempts.push(id);
+        if (id === 'poison') throw new Error('handler bug: cannot read property of undefined');
+        handled.push(id);
+      },
+      onDeadLetter: (subject) => deadLettered.push(subject),
+      logger: quiet,
+      retryDelayMs: 50,
+      maxRetryDelayMs: 200,
+      maxDeliver: 3,
+    });
+    try {
+      // The later events do not wait for the poisoned one's retries.
+      await waitFor('the events after the poisoned one', async () => handled.length === 5, 5_000);
+      await waitFor('the dead letter', async () => deadLettered.length === 1, 5_000);
+      await sleep(500);
+      expect(attempts.filter((id) => id === 'poison')).toHaveLength(3);
+      expect(deadLettered).toEqual(['durable.spec-p.poisoned']);
+      const info = await (await jetstreamManager(nc)).consumers.info(EVENT_STREAM, 'spec-p');
+      expect(info.num_ack_pending).toBe(0);
+      expect(info.num_pending).toBe(0);
+      const letter = await (await jetstreamManager(nc)).streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: deadLetterSubject('spec-p') });
+      expect(letter!.json()).toEqual({ id: 'poison' });
+      expect(letter!.header.get(DEAD_LETTER_HEADERS.subject)).toBe('durable.spec-p.poisoned');
+      expect(letter!.header.get(DEAD_LETTER_HEADERS.durable)).toBe('spec-p');
+      expect(letter!.header.get(DEAD_LETTER_HEADERS.deliveries)).toBe('3');
+      expect(letter!.header.get(DEAD_LETTER_HEADERS.error)).toBe('Error: handler bug: cannot read property of undefined');
+    } finally {
+      await consumer.stop();
+    }
+
+    // The handler is fixed: the replay command puts the event back, with its original event id, and removes the letter.
+    const jsm = await jetstreamManager(nc);
+    const letters = await listDeadLetters(jsm, 'spec-p');
+    expect(letters.map((l) => [l.subject, l.deliveries])).toEqual([['durable.spec-p.poisoned', 3]]);
+    const originalId = letters[0].eventId;
+    const replayed: Array<[unknown, string]> = [];
+    const fixed = await consumeDurableEvents(nc, {
+      durable: 'spec-p',
+      subjects: ['durable.spec-p.>'],
+      handle: async (_subject, payload, meta) => void replayed.push([payload, meta.eventId]),
+      logger: quiet,
+    });
+    try {
+      await replayDeadLetter(nc, jsm, letters[0]);
+      await waitFor('the replayed event', async () => replayed.length === 1, 5_000);
+      expect(replayed).toEqual([[{ id: 'poison' }, originalId]]);
+      expect(await listDeadLetters(jsm, 'spec-p')).toEqual([]);
+    } finally {
+      await fixed.stop();
+    }
+  });
+
+  it('carries the request id and trace context of the producing request from the outbox row to the handler', async () => {
+    await requestContext.run({ requestId: 'req-outbox-1' }, () =>
+      replicaA.transaction((manager) => enqueueEvent(manager, 'durable.spec-r.traced', { id: 'r1' })),
+    );
+    const row: Array<{ request_id: string }> = await replicaA.query(`SELECT request_id FROM outbox_events WHERE subject = 'durable.spec-r.traced'`);
+    expect(row).toEqual([{ request_id: 'req-outbox-1' }]);
+    const relay = new OutboxRelay(replicaA, nc, quiet, fast);
+    relay.start();
+    const seen: Array<string | undefined> = [];
+    const consumer = await consumeDurableEvents(nc, {
+      durable: 'spec-r',
+      subjects: ['durable.spec-r.>'],
+      handle: async () => void seen.push(requestContext.getStore()?.requestId),
+      logger: quiet,
+    });
+    try {
+      await waitFor('the traced event', async () => seen.length === 1, 10_000);
+      expect(seen).toEqual(['req-outbox-1']);
+    } finally {
+      await consumer.stop();
+      await relay.stop();
     }
   });
 

@@ -105,6 +105,16 @@ export class RestartableNats {
     this.child = undefined;
   }
 
+  /** kill -9: no flush, no goodbye to clients (a crashed or OOM-killed server). */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    this.child = undefined;
+  }
+
   /** For an exit that cannot wait. */
   signalStop(): void {
     this.child?.kill('SIGTERM');

@@ -5,6 +5,10 @@
  * is printed. Runs on its own PostgreSQL and nats-server (it restarts them), never the machine's.
  */
 import { randomBytes } from 'node:crypto';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { SECURITY_ACTION_SUBJECT } from '@social/contracts';
+import { connectNats, DEAD_LETTER_STREAM, ensureDeadLetterStream } from '@social/platform';
 import pg from 'pg';
 import { startFaultEnvironment, type FaultEnvironment } from './environment.js';
 import { Attempt, EventLoad, PUBLICATIONS, UPLOAD_SESSIONS, WriteLoad, type LogicalWrite } from './load.js';
@@ -21,6 +25,10 @@ const AFTER_RECOVERY_MS = 3_000;
 const RECOVERY_LIMIT_MS = 60_000;
 const GIVE_UP_MS = 60_000;
 const PAUSE_MS = 8_000;
+/** A PostgreSQL outage long enough that a liveness probe on the database would have restarted every pod. */
+const LONG_OUTAGE_MS = 90_000;
+/** How often the probes are sampled during a fault (as a kubelet would, every few seconds). */
+const PROBE_EVERY_MS = 1_000;
 const OUTAGE_MS = 3_000;
 const BURST = 40;
 const BURST_LEAD_MS = 60;
@@ -37,6 +45,10 @@ interface Fault {
   name: string;
   /** Injects the fault and undoes it as an operator or supervisor would (restart, continue). */
   inject(load: WriteLoad): Promise<void>;
+  /** A long outage: writes may wait this long for an acknowledgement (default GIVE_UP_MS). */
+  giveUpMs?: number;
+  /** After the load has drained: what the fault's own checks found wrong, and its figures for the note. */
+  verify?(): Promise<{ problems: string[]; figures: string }>;
 }
 
 interface Verdict {
@@ -105,6 +117,16 @@ async function main(): Promise<number> {
       },
     },
     {
+      name: 'kill -9 NATS under load',
+      inject: async () => {
+        await env.nats.kill();
+        await sleep(OUTAGE_MS);
+        await env.nats.start();
+      },
+    },
+    probedOutage(env, second.healthPort),
+    poisonedEvent(env),
+    {
       name: `pause publishing replica ${seconds(PAUSE_MS)}`,
       inject: async () => {
         const pid = second.child.pid!;
@@ -117,8 +139,10 @@ async function main(): Promise<number> {
     },
   ];
 
+  // FAULTS_ONLY=<text>: run only the faults whose name contains it (investigating one).
+  const only = process.env['FAULTS_ONLY'];
   const verdicts: Verdict[] = [];
-  for (const fault of faults) {
+  for (const fault of faults.filter((candidate) => !only || candidate.name.includes(only))) {
     const verdict = await runFault(env, fault, token, workspaceId);
     verdicts.push(verdict);
     process.stdout.write(`${verdict.line}\n`);
@@ -126,6 +150,127 @@ async function main(): Promise<number> {
   const passed = verdicts.filter((verdict) => verdict.passed).length;
   process.stdout.write(`${passed} passed, ${verdicts.length - passed} failed (${seconds(Date.now() - started)} in all)\n`);
   return passed === verdicts.length ? 0 : 1;
+}
+
+/** Samples an HTTP probe until stopped: how many answers were 200, and the first 200 after `since`. */
+function sampleProbe(url: string) {
+  const samples: Array<{ at: number; ok: boolean; outcome: string }> = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const at = Date.now();
+      // As a kubelet with timeoutSeconds: 2 would.
+      const outcome = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+        async (res) => (res.status === 200 ? 'ok' : `${res.status} ${(await res.text()).slice(0, 120)}`),
+        (error: unknown) => (error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : 'refused'),
+      );
+      samples.push({ at, ok: outcome === 'ok', outcome });
+      await sleep(PROBE_EVERY_MS);
+    }
+  })();
+  return {
+    samples,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+/**
+ * PostgreSQL stopped for 90 s: liveness (the gateway's /health, a publishing replica's /live) must answer 200 the
+ * whole time, so Kubernetes restarts nothing; readiness (/ready) drops while the database is away and recovers.
+ */
+function probedOutage(env: FaultEnvironment, healthPort: number): Fault {
+  let probes: Record<'gatewayLive' | 'serviceLive' | 'serviceReady', ReturnType<typeof sampleProbe>> | undefined;
+  let restartedAt = 0;
+  return {
+    name: `PostgreSQL stopped ${seconds(LONG_OUTAGE_MS)}`,
+    giveUpMs: LONG_OUTAGE_MS + GIVE_UP_MS,
+    inject: async () => {
+      probes = {
+        gatewayLive: sampleProbe(`${env.baseUrl}/health`),
+        serviceLive: sampleProbe(`http://127.0.0.1:${healthPort}/live`),
+        serviceReady: sampleProbe(`http://127.0.0.1:${healthPort}/ready`),
+      };
+      await env.postgres.stop();
+      await sleep(LONG_OUTAGE_MS);
+      await env.postgres.start();
+      restartedAt = Date.now();
+    },
+    verify: async () => {
+      await sleep(5_000);
+      const { gatewayLive, serviceLive, serviceReady } = probes!;
+      await Promise.all([gatewayLive.stop(), serviceLive.stop(), serviceReady.stop()]);
+      const problems: string[] = [];
+      const failedLive = [...gatewayLive.samples, ...serviceLive.samples].filter((sample) => !sample.ok).length;
+      const kinds = (samples: Array<{ ok: boolean; outcome: string }>) => summarizeOutcomes(samples.filter((sample) => !sample.ok).map((sample) => sample.outcome));
+      if (failedLive > 0) {
+        problems.push(
+          `${failedLive} liveness answers were not 200 (gateway: ${kinds(gatewayLive.samples) || 'none'}; publishing: ${kinds(serviceLive.samples) || 'none'})`,
+        );
+      }
+      const downWhileOut = serviceReady.samples.filter((sample) => sample.at < restartedAt && !sample.ok).length;
+      if (downWhileOut === 0) problems.push('readiness never dropped while PostgreSQL was stopped');
+      const back = serviceReady.samples.find((sample) => sample.at >= restartedAt && sample.ok);
+      if (!back) problems.push('readiness did not recover after PostgreSQL restarted');
+      const liveCount = gatewayLive.samples.length + serviceLive.samples.length;
+      const figures =
+        `liveness ${liveCount - failedLive}/${liveCount} OK, readiness down ${downWhileOut} samples during the outage, ` +
+        (back ? `ready again ${seconds(back.at - restartedAt)} after the restart` : 'never ready again');
+      return { problems, figures };
+    },
+  };
+}
+
+/**
+ * A poisoned event (a payload no handler can read) on a subject notifications consumes, published in the middle of
+ * the event load: it must land in the dead-letter stream while the API-token events after it still become notifications.
+ */
+function poisonedEvent(env: FaultEnvironment): Fault {
+  let before = 0;
+  return {
+    name: 'poisoned event dead-lettered',
+    inject: async () => {
+      const nc = await connectNats(env.nats.url, 'faults-poison');
+      try {
+        before = await deadLetterCount(nc);
+        await jetstream(nc).publish(SECURITY_ACTION_SUBJECT, 'this is not JSON {');
+      } finally {
+        await nc.close();
+      }
+    },
+    verify: async () => {
+      const nc = await connectNats(env.nats.url, 'faults-poison-check');
+      try {
+        const started = Date.now();
+        let after = await deadLetterCount(nc);
+        while (after <= before && Date.now() - started < 30_000) {
+          await sleep(250);
+          after = await deadLetterCount(nc);
+        }
+        const letters = after - before;
+        return {
+          problems: letters === 1 ? [] : [`${letters} dead letters for one poisoned event`],
+          figures: `dead-lettered ${letters} (${DEAD_LETTER_STREAM})`,
+        };
+      } finally {
+        await nc.close();
+      }
+    },
+  };
+}
+
+function summarizeOutcomes(outcomes: string[]): string {
+  const counts = new Map<string, number>();
+  for (const outcome of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+  return [...counts].map(([outcome, count]) => `${outcome} ×${count}`).join(', ');
+}
+
+async function deadLetterCount(nc: NatsConnection): Promise<number> {
+  await ensureDeadLetterStream(nc);
+  const info = await (await jetstreamManager(nc)).streams.info(DEAD_LETTER_STREAM);
+  return info.state.messages;
 }
 
 async function runFault(env: FaultEnvironment, fault: Fault, token: string, workspaceId: string): Promise<Verdict> {
@@ -137,7 +282,7 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
     targets: [PUBLICATIONS, PUBLICATIONS, PUBLICATIONS, UPLOAD_SESSIONS],
     maxInFlight: MAX_IN_FLIGHT,
     ratePerSecond: RATE_PER_SECOND,
-    giveUpMs: GIVE_UP_MS,
+    giveUpMs: fault.giveUpMs ?? GIVE_UP_MS,
     attemptAbortMs: 30_000,
   });
   const eventsUser = await register(env.baseUrl);
@@ -160,6 +305,8 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
   await Promise.all([load.drain(), events.drain()]);
   const problems: string[] = [];
   if (injectError) problems.push(`injection failed: ${String(injectError)}`);
+  const own = fault.verify ? await fault.verify().catch((error: unknown) => ({ problems: [`checks failed: ${String(error)}`], figures: '' })) : undefined;
+  if (own) problems.push(...own.problems);
 
   const recoveredAt = recoveryTime(load.attempts, injectedAt);
   if (recoveredAt === undefined) problems.push(`no ${STEADY_SUCCESSES} writes in a row succeeded after the fault`);
@@ -221,6 +368,7 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
     `events ${delivery.delivered}/${delivery.committed} delivered` +
     (delivery.settledMs === undefined ? '' : ` (last ${seconds(delivery.settledMs)} after the load)`) +
     (failureKinds ? `; failed attempts: ${failureKinds}` : '') +
+    (own?.figures ? `; ${own.figures}` : '') +
     (passed ? '' : `\n     ${problems.join('\n     ')}`);
   return { name: fault.name, passed, line };
 }

@@ -1,10 +1,12 @@
 /**
- * A small, dependency-light stand-in for `kubectl kustomize`, so manifests can
- * be checked offline. It supports only what k8s/ uses: `resources` (files and
- * directories), `components` (their resources), `namespace`, `images`, `replicas`
- * and inline JSON 6902 `patches` targeted by kind (and name). Any other field
- * throws, so the loader can never silently render something kustomize would not.
+ * Renders a kustomization: with `kubectl kustomize` where kubectl is installed (`renderOverlay`), else with
+ * a small, dependency-light stand-in so manifests can still be checked offline. The stand-in supports only
+ * what k8s/ uses: `resources` (files and directories), `components` (their resources), `namespace`, `images`,
+ * `replicas`, `configMapGenerator`/`secretGenerator` (envs files and literals, create or merge; names without
+ * kustomize's content hash), `generatorOptions.labels` and inline JSON 6902 `patches` targeted by kind (and
+ * name). Any other field throws, so the loader can never silently render something kustomize would not.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -32,6 +34,16 @@ interface Kustomization {
   replicas?: Array<{ name: string; count: number }>;
   components?: string[];
   patches?: Patch[];
+  configMapGenerator?: Generator[];
+  secretGenerator?: Generator[];
+  generatorOptions?: { labels?: Record<string, string> };
+}
+
+interface Generator {
+  name: string;
+  behavior?: 'create' | 'merge' | 'replace';
+  envs?: string[];
+  literals?: string[];
 }
 
 interface Patch {
@@ -45,7 +57,10 @@ interface PatchOperation {
   value?: unknown;
 }
 
-const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'images', 'replicas', 'components', 'patches']);
+const SUPPORTED = new Set([
+  'apiVersion', 'kind', 'resources', 'namespace', 'images', 'replicas', 'components', 'patches',
+  'configMapGenerator', 'secretGenerator', 'generatorOptions',
+]);
 const SCALABLE = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
 const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume', 'StorageClass', 'PriorityClass']);
 const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
@@ -73,6 +88,7 @@ export function renderKustomization(dir: string, expectedKind = 'Kustomization')
     const path = join(dir, resource);
     add(statSync(path).isDirectory() ? renderKustomization(path) : loadResourceFile(path));
   }
+  generate(dir, kustomization, rendered.objects);
   // Components come after the resources, before this kustomization's own transformers.
   for (const component of kustomization.components ?? []) add(renderKustomization(join(dir, component), 'Component'));
 
@@ -90,6 +106,45 @@ export function renderKustomization(dir: string, expectedKind = 'Kustomization')
   }
   for (const patch of kustomization.patches ?? []) applyPatch(dir, rendered.objects, patch);
   return rendered;
+}
+
+/** `KEY=VALUE` lines of an env file (kustomize's `envs`): `#` comments and blank lines skipped, values verbatim. */
+function readEnvFile(path: string): Array<[string, string]> {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'))
+    .map((line) => {
+      const at = line.indexOf('=');
+      if (at <= 0) throw new Error(`${path}: not KEY=VALUE: ${line}`);
+      return [line.slice(0, at), line.slice(at + 1)];
+    });
+}
+
+/** configMapGenerator and secretGenerator: new objects, or merged into one an earlier layer generated. */
+function generate(dir: string, kustomization: Kustomization, objects: K8sObject[]): void {
+  const kinds: Array<['ConfigMap' | 'Secret', Generator[] | undefined]> = [
+    ['ConfigMap', kustomization.configMapGenerator],
+    ['Secret', kustomization.secretGenerator],
+  ];
+  for (const [kind, generators] of kinds) {
+    for (const generator of generators ?? []) {
+      const entries = [
+        ...(generator.envs ?? []).flatMap((file) => readEnvFile(join(dir, file))),
+        ...(generator.literals ?? []).map((literal): [string, string] => [literal.slice(0, literal.indexOf('=')), literal.slice(literal.indexOf('=') + 1)]),
+      ];
+      const encode = (value: string) => (kind === 'Secret' ? Buffer.from(value, 'utf8').toString('base64') : value);
+      const data = Object.fromEntries(entries.map(([key, value]) => [key, encode(value)]));
+      const existing = objects.find((o) => o.kind === kind && o.metadata.name === generator.name);
+      if ((generator.behavior ?? 'create') === 'create') {
+        if (existing) throw new Error(`${dir}: ${kind} ${generator.name} is generated twice`);
+        const labels = kustomization.generatorOptions?.labels;
+        objects.push({ apiVersion: 'v1', kind, metadata: { name: generator.name, ...(labels ? { labels: { ...labels } } : {}) }, ...(kind === 'Secret' ? { type: 'Opaque' } : {}), data });
+      } else {
+        if (!existing) throw new Error(`${dir}: ${kind} ${generator.name} to ${generator.behavior} does not exist`);
+        existing.data = generator.behavior === 'merge' ? { ...(existing.data as object), ...data } : data;
+      }
+    }
+  }
 }
 
 /** An inline JSON 6902 patch on every object of the target's kind (and name, taken literally). */
@@ -174,4 +229,33 @@ export function splitImage(image: string): { name: string; tag?: string; digest?
   const colon = rest.lastIndexOf(':');
   if (colon > rest.lastIndexOf('/')) return { name: rest.slice(0, colon), tag: rest.slice(colon + 1), digest };
   return { name: rest, digest };
+}
+
+function kubectlAvailable(): boolean {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Generated ConfigMaps and Secrets carry a content hash in their name (`platform-config-8b9cbb9468`). */
+const HASHED_NAME = /^(.+)-[a-z0-9]{10}$/;
+
+/**
+ * The overlay as `kubectl kustomize` renders it where kubectl is installed (generated names without their
+ * hash suffix, references included, so checks can name them), else as the offline stand-in renders it.
+ */
+export function renderOverlay(dir: string): Rendered & { renderer: 'kubectl' | 'offline' } {
+  if (!kubectlAvailable()) return { ...renderKustomization(dir), renderer: 'offline' };
+  const output = execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const objects = parseAllDocuments(output).map((doc) => doc.toJS() as K8sObject).filter(Boolean);
+  const renames = new Map<string, string>();
+  for (const object of objects) {
+    const match = (object.kind === 'ConfigMap' || object.kind === 'Secret') && HASHED_NAME.exec(object.metadata.name);
+    if (match) renames.set(object.metadata.name, match[1]);
+  }
+  const text = JSON.stringify(objects, (_key, value: unknown) => (typeof value === 'string' && renames.has(value) ? renames.get(value) : value));
+  return { objects: JSON.parse(text) as K8sObject[], localConfig: [], renderer: 'kubectl' };
 }

@@ -1,5 +1,6 @@
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@social/contracts';
-import { importPKCS8, SignJWT } from 'jose';
+import { JWT_ALGORITHM, jwtSigningKey } from '@social/platform';
+import { SignJWT } from 'jose';
 import type { CryptoKey } from 'jose';
 
 
@@ -11,21 +12,24 @@ export interface AccessTokenClaims {
 
 /**
  * Signs short-lived access tokens with the accounts service's private key
- * (EdDSA); gateways verify them locally with the public key, no hop needed.
+ * (EdDSA), naming it by `kid`; gateways verify them locally against their
+ * key set (JwtKeySet), no hop needed, so keys rotate without signing anyone out.
  */
 export class AccessTokenSigner {
   private constructor(
     private readonly key: CryptoKey,
+    readonly kid: string,
     readonly ttlSeconds: number,
   ) {}
 
   static async fromPem(privateKeyPem: string, ttlSeconds: number): Promise<AccessTokenSigner> {
-    return new AccessTokenSigner(await importPKCS8(privateKeyPem, 'EdDSA'), ttlSeconds);
+    const { key, kid } = await jwtSigningKey(privateKeyPem);
+    return new AccessTokenSigner(key, kid, ttlSeconds);
   }
 
   sign(claims: AccessTokenClaims): Promise<string> {
     return new SignJWT({ sid: claims.sessionId, adm: claims.isAdmin })
-      .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })
+      .setProtectedHeader({ alg: JWT_ALGORITHM, typ: 'JWT', kid: this.kid })
       .setSubject(claims.userId)
       .setIssuer(ACCESS_TOKEN_ISSUER)
       .setAudience(ACCESS_TOKEN_AUDIENCE)

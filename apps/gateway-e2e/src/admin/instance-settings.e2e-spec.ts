@@ -102,7 +102,7 @@ describe('admin: instance settings (E5, E6)', () => {
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.value).toBeNull();
-      expect(row.sealed_value).toMatch(/^v1\./);
+      expect(row.sealed_value).toMatch(/^v2\./);
       expect(JSON.stringify(row)).not.toContain(AI_KEY);
       // The password itself: a short fragment like 'pw-' can occur in random base64url ciphertext.
       expect(JSON.stringify(row)).not.toContain(SMTP_PASSWORD);

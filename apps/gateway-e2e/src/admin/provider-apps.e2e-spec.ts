@@ -92,7 +92,7 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
     const sealedNow = () =>
       withDatabase(async (db) => (await db.query(`SELECT sealed_client_secret, sealed_webhook_secret FROM admin.provider_apps WHERE id = $1`, [first.body.app.id])).rows[0]);
     const before = await sealedNow();
-    expect(before.sealed_client_secret).toMatch(/^v1\./);
+    expect(before.sealed_client_secret).toMatch(/^v2\./);
     const fourth = await save({ provider: 'threads', client_id: 'th-3', name: 'Threads' });
     expect(fourth.body.app).toMatchObject({ id: first.body.app.id, client_id: 'th-3', secret_configured: true, webhook_secret_configured: true });
     expect(await sealedNow()).toEqual(before);
@@ -121,7 +121,7 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
     for (const row of rows) {
       const stored = JSON.stringify(row);
       for (const secret of Object.values(SECRETS)) expect(stored).not.toContain(secret);
-      expect(row.sealed_client_secret).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(row.sealed_client_secret).toMatch(/^v2\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
     }
   });
 

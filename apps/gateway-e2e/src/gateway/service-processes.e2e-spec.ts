@@ -43,8 +43,18 @@ describe('service processes', () => {
       HEALTH_PORT: String(healthPort),
     });
     await waitFor('the replica health endpoint', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);
-    const health = await (await fetch(`http://127.0.0.1:${healthPort}/healthz`)).json();
-    expect(health).toEqual({ status: 'ok', database: true, nats: true });
+    // Readiness: PostgreSQL and NATS answer; liveness: only the process (event loop, NATS not closed).
+    const ready = await (await fetch(`http://127.0.0.1:${healthPort}/ready`)).json();
+    expect(ready).toEqual({
+      status: 'ok',
+      info: { database: { status: 'up' }, nats: { status: 'up' } },
+      error: {},
+      details: { database: { status: 'up' }, nats: { status: 'up' } },
+    });
+    const live = await fetch(`http://127.0.0.1:${healthPort}/live`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toMatchObject({ status: 'ok', details: { event_loop: { status: 'up' }, nats: { status: 'up' } } });
+    expect((await fetch(`http://127.0.0.1:${healthPort}/nope`)).status).toBe(404);
 
     const user = await registerUser();
     const statuses = await Promise.all(
@@ -72,6 +82,13 @@ describe('service processes', () => {
         missing_services: [...BACKEND_SERVICES],
       });
       expect(response.headers.get('retry-after')).toBe('2');
+      // Kubernetes' probes of the gateway look at NATS only: no backend answers, yet this gateway stays in the load balancer.
+      const probe = await fetch(`${replica.baseUrl}/health/ready`);
+      expect(probe.status).toBe(200);
+      expect(await probe.json()).toEqual({ status: 'ready', checks: { nats: { status: 'up' } } });
+      const live = await fetch(`${replica.baseUrl}/health`);
+      expect(live.status).toBe(200);
+      expect(await live.json()).toMatchObject({ status: 'ok', checks: { event_loop: { status: 'up' }, nats: { status: 'up' } } });
     } finally {
       await replica.stop();
       await lonely.stop();

@@ -56,7 +56,7 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
     });
     expect(response.headers.get('location')).toBe(`/social-accounts/${response.body.id}`);
     const row = (await db.query(`SELECT external_id, instance_url, credentials FROM publishing.social_accounts WHERE id = $1`, [response.body.id])).rows[0];
-    expect(row).toEqual({ external_id: account.did, instance_url: 'https://bsky.social', credentials: expect.stringMatching(/^v1\./) });
+    expect(row).toEqual({ external_id: account.did, instance_url: 'https://bsky.social', credentials: expect.stringMatching(/^v2\./) });
     expect(row.credentials).not.toContain(account.password);
     const listed = await call('GET', `/social-accounts?workspace_id=${workspaceId}`, { token: owner.token });
     const { $schema: _schema, ...body } = response.body;

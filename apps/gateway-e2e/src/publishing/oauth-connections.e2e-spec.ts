@@ -113,7 +113,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         platform: 'x',
         instance_url: '',
         redirect_uri: `${baseUrl()}/social-accounts/callback/x`,
-        sealed_code_verifier: expect.stringMatching(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/),
+        sealed_code_verifier: expect.stringMatching(/^v2\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/),
         created_at: expect.any(Date),
         expires_at: expect.any(Date),
         used_at: null,
@@ -184,7 +184,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
 
     const { rows } = await db.query(`SELECT * FROM publishing.social_accounts WHERE id = $1`, [account.id]);
     expect(rows[0]).toMatchObject({ external_id: externalId, connected_by: owner.id, instance_url: '' });
-    expect(rows[0].credentials).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(rows[0].credentials).toMatch(/^v2\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
     const stored = JSON.stringify(rows[0]);
     for (const secret of [tokens.access_token, tokens.refresh_token, X_SECRET]) expect(stored).not.toContain(secret);
     const state = (await db.query(`SELECT * FROM publishing.oauth_states WHERE state_hash = $1`, [sha256(started.state)])).rows[0];
@@ -579,7 +579,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         path: network.profilePath,
       });
       const row = (await db.query(`SELECT external_id, instance_url, credentials FROM publishing.social_accounts WHERE id = $1`, [response.body.id])).rows[0];
-      expect(row).toEqual({ external_id: network.externalId, instance_url: network.instanceUrl ?? '', credentials: expect.stringMatching(/^v1\./) });
+      expect(row).toEqual({ external_id: network.externalId, instance_url: network.instanceUrl ?? '', credentials: expect.stringMatching(/^v2\./) });
     });
   });
 

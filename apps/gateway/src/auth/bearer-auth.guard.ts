@@ -9,10 +9,8 @@ import {
   VerifiedApiToken,
   VerifyApiTokenRequest,
 } from '@social/contracts';
-import { ExpiringCache, problems, RpcClient } from '@social/platform';
+import { ExpiringCache, JwtKeySet, problems, RpcClient } from '@social/platform';
 import type { FastifyRequest } from 'fastify';
-import { importSPKI, jwtVerify } from 'jose';
-import type { CryptoKey } from 'jose';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
 import { REQUIRES_INSTANCE_ADMIN } from './instance-admin.decorator.js';
 import { IS_PUBLIC } from './public.decorator.js';
@@ -38,7 +36,8 @@ const API_TOKEN_CACHE_MS = 30_000;
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
-  private key?: Promise<CryptoKey>;
+  /** JWT_PUBLIC_KEY: every key a token may be signed with (several during a rotation). */
+  private keys?: Promise<JwtKeySet>;
   /** Signature checks (and API-token lookups) are the costliest step; a token seen before is trusted until it expires. */
   private readonly verified = new ExpiringCache<Principal>(10_000);
 
@@ -87,14 +86,10 @@ export class BearerAuthGuard implements CanActivate {
   }
 
   private async verifySignature(token: string): Promise<Principal> {
-    this.key ??= importSPKI(this.config.JWT_PUBLIC_KEY, 'EdDSA');
+    this.keys ??= JwtKeySet.fromPem(this.config.JWT_PUBLIC_KEY);
     let claims: { sub?: string; sid?: unknown; adm?: unknown; exp?: number };
     try {
-      ({ payload: claims } = await jwtVerify(token, await this.key, {
-        issuer: ACCESS_TOKEN_ISSUER,
-        audience: ACCESS_TOKEN_AUDIENCE,
-        algorithms: ['EdDSA'],
-      }));
+      claims = await (await this.keys).verify(token, { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
     } catch {
       throw problems.invalidToken();
     }

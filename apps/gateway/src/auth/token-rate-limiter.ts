@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { KV, Kvm } from '@nats-io/kv';
-import { problems } from '@social/platform';
+import { jetStreamReplicas, problems } from '@social/platform';
 import type { Logger } from 'pino';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
 import { GATEWAY_LOGGER } from '../logger.js';
@@ -42,7 +42,7 @@ export class TokenRateLimiter implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit() {
     try {
-      this.kv = await new Kvm(this.nats).create(BUCKET, { ttl: 2 * WINDOW_MS, history: 1 });
+      this.kv = await new Kvm(this.nats).create(BUCKET, { ttl: 2 * WINDOW_MS, history: 1, replicas: jetStreamReplicas() });
     } catch (error) {
       this.logger.warn({ err: error }, 'JetStream KV unavailable: token rate limits are per replica');
     }

@@ -1,11 +1,16 @@
-/**
- * A bounded map whose entries vanish at their own expiry time. When full, the
- * oldest insertion goes first (Map keeps insertion order).
- */
-export class ExpiringCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+import { LRUCache } from 'lru-cache';
 
-  constructor(private readonly maxEntries: number) {}
+/**
+ * A bounded map whose entries vanish at their own expiry time (the auth path's verified tokens, access answers):
+ * lru-cache underneath, so when full the least recently used entry goes first, and an expired entry is dropped
+ * when read. The caller gives an absolute expiry (a token's `exp`), not a duration.
+ */
+export class ExpiringCache<V extends NonNullable<unknown>> {
+  private readonly entries: LRUCache<string, { value: V; expiresAt: number }>;
+
+  constructor(maxEntries: number) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   get(key: string, now = Date.now()): V | undefined {
     const entry = this.entries.get(key);
@@ -18,10 +23,6 @@ export class ExpiringCache<V> {
   }
 
   set(key: string, value: V, expiresAt: number): void {
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(key, { value, expiresAt });
   }
 }

@@ -1,3 +1,5 @@
+import { parseSecretsKeyring } from '../crypto/secrets-keyring.js';
+
 /**
  * Settings come from the environment and are checked once at start-up: a
  * missing or malformed value stops the process with a message naming it.
@@ -59,6 +61,16 @@ export const setting = {
       }
       return raw.trim();
     }),
+  /** SECRETS_KEY: one base64 key, or a keyring `<id>:<base64>,…` whose first key seals (crypto/secrets-keyring.ts). */
+  secretsKeyring: () =>
+    required((raw, name) => {
+      try {
+        parseSecretsKeyring(raw.trim());
+      } catch (error) {
+        throw new Error(`${name} ${(error as Error).message}`);
+      }
+      return raw.trim();
+    }),
   pem: (label: 'PUBLIC KEY' | 'PRIVATE KEY') =>
     required((raw, name) => {
       const pem = raw.includes('\\n') ? raw.replace(/\\n/g, '\n') : raw;
@@ -104,6 +116,14 @@ export function shutdownSettings() {
   };
 }
 
+/** JetStream storage settings of every app that creates streams, KV buckets or object stores. */
+export function jetStreamSettings() {
+  return {
+    /** Copies of each stream, KV bucket and object store (1 for one NATS server; 3 in a production cluster). */
+    JETSTREAM_REPLICAS: setting.int(1, 5, 1),
+  };
+}
+
 /** Settings every service shares (contract §9). */
 export const serviceSettings = {
   NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
@@ -111,6 +131,15 @@ export const serviceSettings = {
   LOG_LEVEL: setting.oneOf(LOG_LEVELS, 'info'),
   /** Port of the small HTTP health endpoint for Kubernetes probes; 0 turns it off. */
   HEALTH_PORT: setting.int(0, 65535, 0),
+  /** Apply pending migrations at start-up (`false` in Kubernetes, where the init container runs them with the owner role). */
+  MIGRATE_ON_START: setting.oneOf(['true', 'false'] as const, 'true'),
+  /** How long the pool waits for a new PostgreSQL connection before the query fails (instead of hanging in an outage). */
+  DATABASE_CONNECT_TIMEOUT_MS: setting.int(100, 600_000, 5_000),
+  /** PostgreSQL cancels a statement of the service's pool that runs longer (migrations have none). */
+  DATABASE_STATEMENT_TIMEOUT_MS: setting.int(100, 3_600_000, 30_000),
   ...observabilitySettings(),
   ...shutdownSettings(),
+  ...jetStreamSettings(),
+  /** Deliveries of a durable event before it goes to the dead-letter stream. */
+  EVENTS_MAX_DELIVER: setting.int(2, 1000, 10),
 };

@@ -9,6 +9,11 @@ export interface ServiceDatabaseOptions {
   entities: DataSourceOptions['entities'];
   migrations: DataSourceOptions['migrations'];
   poolSize?: number;
+  /** Apply pending migrations before opening the pool (default true); the Kubernetes init container does it instead. */
+  migrate?: boolean;
+  /** Pool timeouts of the service's connections (not of migrations, which may lock and run long). */
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -17,10 +22,13 @@ export interface ServiceDatabaseOptions {
  * runs twice. `synchronize` is never used.
  */
 export async function openServiceDatabase(options: ServiceDatabaseOptions, logger?: Logger): Promise<DataSource> {
+  if (options.migrate !== false) {
+    // Its own short-lived pool without the statement timeout: waiting for the lock or a long migration is expected.
+    const applied = await migrateServiceDatabase({ ...options, statementTimeoutMs: undefined });
+    if (applied.length > 0) logger?.info({ migrations: applied }, 'migrations applied');
+  }
   const dataSource = serviceDataSource(options);
   await dataSource.initialize();
-  const applied = await runLockedMigrations(dataSource, options.schema);
-  if (applied.length > 0) logger?.info({ migrations: applied }, 'migrations applied');
   return dataSource;
 }
 
@@ -51,7 +59,14 @@ function serviceDataSource(options: ServiceDatabaseOptions): DataSource {
     synchronize: false,
     // Raw SQL (migrations, hand-written queries) lands in the service's schema too; every session
     // runs in UTC, so casts to date and date arithmetic never depend on the server's zone.
-    extra: { max: options.poolSize ?? 10, application_name: options.schema, options: `-c search_path=${options.schema} -c TimeZone=UTC` },
+    extra: {
+      max: options.poolSize ?? 10,
+      application_name: options.schema,
+      options: `-c search_path=${options.schema} -c TimeZone=UTC`,
+      // An outage fails queries quickly (readiness drops, requests answer 503) rather than piling them up.
+      ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    },
   });
 }
 

@@ -1,8 +1,22 @@
 import { AckPolicy, ConsumerConfig, ConsumerMessages, DeliverPolicy, jetstream, JetStreamApiError, jetstreamManager, JsMsg } from '@nats-io/jetstream';
-import { nanos, type NatsConnection } from '@nats-io/transport-node';
+import { headers as natsHeaders, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
-import { ensureEventStream, EVENT_STREAM } from './event-stream.js';
+import { REQUEST_ID_HEADER } from '@social/contracts';
+import { deadLetterSubject, ensureDeadLetterStream, ensureEventStream, EVENT_STREAM } from './event-stream.js';
 import { inDurableEventSpan } from '../tracing/rpc-tracing.js';
+import { requestContext } from '../logging/logger.js';
+
+/** A replayed dead letter keeps its original event id here (its Nats-Msg-Id must differ, or JetStream would drop it as a duplicate). */
+export const EVENT_ID_HEADER = 'Platform-Event-Id';
+/** Headers of a dead letter: where it came from and why it was given up. */
+export const DEAD_LETTER_HEADERS = {
+  subject: 'Dead-Subject',
+  durable: 'Dead-Durable',
+  eventId: 'Dead-Event-Id',
+  streamSeq: 'Dead-Stream-Seq',
+  deliveries: 'Dead-Deliveries',
+  error: 'Dead-Error',
+} as const;
 
 export interface DurableConsumerOptions {
   /**
@@ -27,6 +41,13 @@ export interface DurableConsumerOptions {
   ackWaitMs?: number;
   /** Events handled at once by this process (default 1: one after the other). Order is never guaranteed anyway. */
   concurrency?: number;
+  /**
+   * Deliveries before a failing event is given up: it then goes to the dead-letter stream (`dead.<durable>`)
+   * with the error, and the events after it keep flowing. Default 10 (about 4 minutes of retries).
+   */
+  maxDeliver?: number;
+  /** Told of each event sent to the dead-letter stream (the service counts them in its metrics). */
+  onDeadLetter?(subject: string): void;
 }
 
 /** Where an event came from: its `Nats-Msg-Id` (the outbox row id, stable across redeliveries) and stream sequence. */
@@ -54,32 +75,67 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
   const ackWaitMs = options.ackWaitMs ?? 30_000;
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const maxDeliver = Math.max(2, Math.floor(options.maxDeliver ?? 10));
   /** Events being handled (concurrency > 1); each settles by itself (ack or nak) and is awaited before a round ends. */
   const inFlight = new Set<Promise<void>>();
   const logger = options.logger.child({ durable: options.durable });
-  const config = consumerConfig(options, ackWaitMs);
+  const config = consumerConfig(options, ackWaitMs, maxDeliver);
   await ensureConsumer(nc, config);
+  await ensureDeadLetterStream(nc);
+
+  /** Copies the event to `dead.<durable>` with the error, then terminates it, so the events after it keep flowing. */
+  const deadLetter = async (msg: JsMsg, eventId: string, reason: string) => {
+    const headers = natsHeaders();
+    for (const [key, value] of msg.headers ?? []) for (const one of value) headers.append(key, one);
+    headers.set(DEAD_LETTER_HEADERS.subject, msg.subject);
+    headers.set(DEAD_LETTER_HEADERS.durable, options.durable);
+    headers.set(DEAD_LETTER_HEADERS.eventId, eventId);
+    headers.set(DEAD_LETTER_HEADERS.streamSeq, String(msg.seq));
+    headers.set(DEAD_LETTER_HEADERS.deliveries, String(msg.info.deliveryCount));
+    // Header values are one line; a stack trace stays in the logs.
+    headers.set(DEAD_LETTER_HEADERS.error, reason.replace(/[\r\n]+/g, ' ').slice(0, 1_000));
+    headers.set('Nats-Msg-Id', `dead:${options.durable}:${msg.seq}`);
+    try {
+      await jetstream(nc).publish(deadLetterSubject(options.durable), msg.data, { headers, timeout: 5_000 });
+    } catch (error) {
+      // Not recorded: keep the event (one spare delivery, see consumerConfig) and try again.
+      logger.error({ err: error, subject: msg.subject, seq: msg.seq }, 'could not dead-letter the event; it will be delivered again');
+      msg.nak(retryDelayMs);
+      return;
+    }
+    logger.error({ subject: msg.subject, seq: msg.seq, event_id: eventId, deliveries: msg.info.deliveryCount, reason }, 'durable event dead-lettered');
+    options.onDeadLetter?.(msg.subject);
+    msg.term();
+  };
 
   let stopped = false;
   let messages: ConsumerMessages | undefined;
 
   const handle = async (msg: JsMsg) => {
+    const eventId = msg.headers?.get(EVENT_ID_HEADER) || msg.headers?.get('Nats-Msg-Id') || `stream-${msg.seq}`;
     let payload: unknown;
     try {
       payload = msg.json();
     } catch {
-      logger.error({ subject: msg.subject, seq: msg.seq }, 'durable event payload is not JSON; terminated');
-      // No reason text: nats-server before 2.10 does not understand "+TERM <reason>".
-      msg.term();
+      // Retrying cannot help: straight to the dead letters.
+      await deadLetter(msg, eventId, 'payload is not JSON');
       return;
     }
     // A long purge is still in progress: keep the event from going to another replica meanwhile.
     const progress = setInterval(() => msg.working(), ackWaitMs / 3);
     try {
-      const eventId = msg.headers?.get('Nats-Msg-Id') || `stream-${msg.seq}`;
-      await inDurableEventSpan(msg.subject, eventId, () => options.handle(msg.subject, payload, { eventId, seq: msg.seq }));
+      // The request that caused the event: its id in the handler's logs, its trace continued (outbox headers).
+      const requestId = msg.headers?.get(REQUEST_ID_HEADER) || `event-${eventId}`;
+      await requestContext.run({ requestId }, () =>
+        inDurableEventSpan(msg.subject, eventId, msg.headers, () => options.handle(msg.subject, payload, { eventId, seq: msg.seq })),
+      );
     } catch (error) {
       const delivery = msg.info.deliveryCount;
+      if (delivery >= maxDeliver) {
+        logger.warn({ err: error, subject: msg.subject, seq: msg.seq, delivery }, 'durable event handler failed on its last delivery');
+        await deadLetter(msg, eventId, error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+        return;
+      }
       const delay = Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (delivery - 1));
       logger.warn({ err: error, subject: msg.subject, seq: msg.seq, delivery, retry_in_ms: delay }, 'durable event handler failed; will retry');
       msg.nak(delay);
@@ -148,7 +204,7 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
   };
 }
 
-function consumerConfig(options: DurableConsumerOptions, ackWaitMs: number): Partial<ConsumerConfig> {
+function consumerConfig(options: DurableConsumerOptions, ackWaitMs: number, maxDeliver: number): Partial<ConsumerConfig> {
   const [first, ...more] = options.subjects;
   if (!first) throw new Error(`durable consumer ${options.durable} needs at least one subject`);
   return {
@@ -158,8 +214,10 @@ function consumerConfig(options: DurableConsumerOptions, ackWaitMs: number): Par
     ack_policy: AckPolicy.Explicit,
     ack_wait: nanos(ackWaitMs),
     deliver_policy: DeliverPolicy.All,
-    // Never give up on an event: a failing handler is retried (with backoff) until it is fixed.
-    max_deliver: -1,
+    // The handler gives up at maxDeliver (dead letter); one spare delivery lets a failed dead-lettering try again.
+    // The backoff schedule is the nak delay of each failed delivery (`retryDelayMs` doubling to `maxRetryDelayMs`),
+    // not the consumer's `backoff`: with it, nats-server 2.9 replaces those delays and the ack wait by its list.
+    max_deliver: maxDeliver + 1,
     max_ack_pending: 100,
   };
 }

@@ -1,5 +1,6 @@
 import { jetstream, JetStreamClient } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { REQUEST_ID_HEADER } from '@social/contracts';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { NotifiedSleep } from '../database/notified-sleep.js';
@@ -21,6 +22,16 @@ interface OutboxRow {
   id: string;
   subject: string;
   payload: unknown;
+  request_id: string | null;
+  trace_context: Record<string, string> | null;
+}
+
+/** The producing request's id and trace context, as the consumer reads them (see `consumeDurableEvents`). */
+function contextHeaders(row: OutboxRow) {
+  const headers = natsHeaders();
+  if (row.request_id) headers.set(REQUEST_ID_HEADER, row.request_id);
+  for (const [key, value] of Object.entries(row.trace_context ?? {})) headers.set(key, value);
+  return headers;
 }
 
 /**
@@ -101,7 +112,7 @@ export class OutboxRelay {
     let locked = 0;
     await this.dataSource.transaction(async (manager) => {
       const rows: OutboxRow[] = await manager.query(
-        `SELECT id, subject, payload FROM outbox_events WHERE published_at IS NULL
+        `SELECT id, subject, payload, request_id, trace_context FROM outbox_events WHERE published_at IS NULL
          ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.options.batchSize],
       );
@@ -112,6 +123,7 @@ export class OutboxRelay {
           const ack = await this.js.publish(row.subject, JSON.stringify(row.payload), {
             msgID: row.id,
             timeout: this.options.publishTimeoutMs,
+            headers: contextHeaders(row),
           });
           if (ack.duplicate) this.logger.info({ event_id: row.id }, 'outbox event was already in the stream');
           published.push(row.id);

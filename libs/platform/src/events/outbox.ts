@@ -1,6 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DURABLE_SUBJECT_PREFIX } from './event-stream.js';
+import { requestContext } from '../logging/logger.js';
+import { currentTraceHeaders } from '../tracing/rpc-tracing.js';
 
 /**
  * The table a service's migration creates to publish durable events with
@@ -19,6 +21,16 @@ export const OUTBOX_TABLE_SQL = `
   -- The relay only looks for unpublished rows; published ones are history.
   CREATE INDEX outbox_events_unpublished_idx ON outbox_events (id) WHERE published_at IS NULL`;
 
+/**
+ * The request id and W3C trace context of the request that wrote each event, sent by the relay as
+ * message headers so the consumer's logs and trace follow on. A producing service adds it in a
+ * migration after `OUTBOX_TABLE_SQL` (never edit this text either).
+ */
+export const OUTBOX_CONTEXT_COLUMNS_SQL = `
+  ALTER TABLE outbox_events
+    ADD COLUMN IF NOT EXISTS request_id text,
+    ADD COLUMN IF NOT EXISTS trace_context jsonb`;
+
 /** The LISTEN/NOTIFY channel of one schema's outbox (channels are database-wide). */
 export function outboxChannel(schema: string): string {
   return `outbox_events:${schema}`;
@@ -33,7 +45,14 @@ export async function enqueueEvent(manager: EntityManager, subject: string, payl
     throw new Error(`durable event subjects start with "${DURABLE_SUBJECT_PREFIX}": ${subject}`);
   }
   const id = uuidv7();
-  await manager.query(`INSERT INTO outbox_events (id, subject, payload) VALUES ($1, $2, $3)`, [id, subject, JSON.stringify(payload)]);
+  const trace = currentTraceHeaders();
+  await manager.query(`INSERT INTO outbox_events (id, subject, payload, request_id, trace_context) VALUES ($1, $2, $3, $4, $5)`, [
+    id,
+    subject,
+    JSON.stringify(payload),
+    requestContext.getStore()?.requestId ?? null,
+    Object.keys(trace).length > 0 ? JSON.stringify(trace) : null,
+  ]);
   // Delivered only on commit, so the relay wakes when the row is visible.
   await manager.query(`SELECT pg_notify($1 || current_schema(), '')`, [outboxChannel('')]);
   return id;

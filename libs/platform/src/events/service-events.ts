@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { consumeDurableEvents, DurableConsumer, type DurableEventMeta } from './durable-consumer.js';
 import { OutboxRelay } from './outbox-relay.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /**
  * Handles one durable event, resolved from the service's Nest container so it
@@ -30,11 +31,20 @@ export class ServiceEvents {
   private relay?: OutboxRelay;
   private consumers: DurableConsumer[] = [];
 
+  private readonly deadLetters?: ReturnType<Metrics['counter']>;
+
   constructor(
     private readonly service: string,
     private readonly nc: NatsConnection,
     private readonly logger: Logger,
-  ) {}
+    private readonly settings: { maxDeliver?: number; metrics?: Metrics } = {},
+  ) {
+    this.deadLetters = settings.metrics?.counter(
+      'durable_events_dead_lettered_total',
+      'Durable events given up after their last delivery and sent to the dead-letter stream.',
+      ['durable', 'subject'],
+    );
+  }
 
   startRelay(dataSource: DataSource): void {
     this.relay = new OutboxRelay(dataSource, this.nc, this.logger.child({ component: 'outbox-relay' }));
@@ -56,6 +66,8 @@ export class ServiceEvents {
           handle: (subject, payload, meta) => handler.handle(subject, payload, meta),
           logger: this.logger,
           concurrency: definition.concurrency,
+          maxDeliver: this.settings.maxDeliver,
+          onDeadLetter: (subject) => this.deadLetters?.inc({ durable: definition.durable, subject }),
         }),
       );
     }

@@ -65,7 +65,7 @@ export class Mailer {
           );
         }),
       ]);
-      return { messageId: info.messageId, response: info.response };
+      return { messageId: info.messageId ?? '', response: info.response ?? '' };
     } catch (error) {
       const { code, responseCode, message: text } = error as { code?: string; responseCode?: number; message?: string };
       const reason = !responseCode && code && UNREACHABLE_CODES.has(code) ? 'unreachable' : 'refused';

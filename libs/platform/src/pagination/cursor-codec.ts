@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from '../crypto/canonical-json.js';
 import { problems } from '../problems/problem.js';
 import { isUuid } from '../validation/validate.js';
+import { derivationSecrets } from '../crypto/secrets-keyring.js';
 
 const MAC_BYTES = 16;
 
@@ -12,11 +13,12 @@ const MAC_BYTES = 16;
  * is detected; both are 422, never a wrong page.
  */
 export class CursorCodec {
-  private constructor(private readonly key: Buffer) {}
+  /** The first key signs; every key verifies (SECRETS_KEY's keyring, so a rotation keeps cursors working). */
+  private constructor(private readonly keys: Buffer[]) {}
 
   /** One key per list, derived from a service secret (e.g. SECRETS_KEY): the same on every replica. */
   static derive(secret: string, purpose: string): CursorCodec {
-    return new CursorCodec(createHash('sha256').update(`cursor:${purpose}\0`).update(secret).digest());
+    return new CursorCodec(derivationSecrets(secret).map((one) => createHash('sha256').update(`cursor:${purpose}\0`).update(one).digest()));
   }
 
   encode(position: object, filters: object): string {
@@ -32,8 +34,11 @@ export class CursorCodec {
     const [payload, mac] = parts;
     // Compared as text: base64url decoding forgives stray characters, an edited cursor must not pass.
     const given = Buffer.from(mac, 'utf8');
-    const expected = Buffer.from(this.mac(payload, filters), 'utf8');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
+    const matches = (key: Buffer) => {
+      const expected = Buffer.from(this.mac(payload, filters, key), 'utf8');
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    };
+    if (!this.keys.some(matches)) throw refused();
     let position: unknown;
     try {
       position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -44,8 +49,8 @@ export class CursorCodec {
     return position;
   }
 
-  private mac(payload: string, filters: object): string {
-    return createHmac('sha256', this.key).update(`${payload}\n${canonicalJson(filters)}`).digest().subarray(0, MAC_BYTES).toString('base64url');
+  private mac(payload: string, filters: object, key = this.keys[0]): string {
+    return createHmac('sha256', key).update(`${payload}\n${canonicalJson(filters)}`).digest().subarray(0, MAC_BYTES).toString('base64url');
   }
 }
 

@@ -20,8 +20,11 @@ import { DrainingNatsServer } from './draining-nats-server.js';
 import { closeGracefullyOnSignals } from './graceful-shutdown.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { InstanceSettings } from '../settings/instance-settings.js';
+import { TerminusModule } from '@nestjs/terminus';
+import { Probes } from '../health/probes.js';
 import { createHealthController, SERVICE_NAME, startHealthServer } from './health.js';
 import { isMigrateCommand, migrateAndExit } from './migrate.js';
+import { isResealCommand, resealAndExit, type SealedColumn } from './reseal.js';
 import { RequestContextInterceptor } from './request-context.interceptor.js';
 import { RpcProblemFilter } from './rpc-problem.filter.js';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from './tokens.js';
@@ -32,6 +35,10 @@ interface BaseServiceConfig {
   DATABASE_URL: string;
   LOG_LEVEL: string;
   HEALTH_PORT: number;
+  MIGRATE_ON_START: 'true' | 'false';
+  DATABASE_CONNECT_TIMEOUT_MS: number;
+  DATABASE_STATEMENT_TIMEOUT_MS: number;
+  EVENTS_MAX_DELIVER: number;
   METRICS_PORT: number;
   SHUTDOWN_GRACE_MS: number;
 }
@@ -53,6 +60,8 @@ export interface ServiceDefinition<S extends ConfigSpec> {
    * admin service at start-up and provide `InstanceSettings` for injection.
    */
   instanceSettings?: boolean;
+  /** Columns holding SecretBox envelopes: `main.js reseal` seals them again after a SECRETS_KEY rotation. */
+  sealedColumns?: SealedColumn[];
 }
 
 /**
@@ -64,6 +73,8 @@ export interface ServiceDefinition<S extends ConfigSpec> {
 export async function runService<S extends ConfigSpec>(definition: ServiceDefinition<S>): Promise<INestMicroservice> {
   // `main.js migrate` (Kubernetes init container): migrations only, no NATS.
   if (isMigrateCommand()) return migrateAndExit(definition);
+  // `main.js reseal`: after SECRETS_KEY gained a new first key, re-seal the service's secrets with it.
+  if (isResealCommand()) return resealAndExit(definition);
   let config: ConfigOf<S> & BaseServiceConfig;
   try {
     config = loadConfig(definition.settings) as ConfigOf<S> & BaseServiceConfig;
@@ -89,7 +100,15 @@ async function start<S extends ConfigSpec>(
   logger: Logger,
 ): Promise<INestMicroservice> {
   const dataSource = await openServiceDatabase(
-    { url: config.DATABASE_URL, schema: definition.name, entities: definition.entities, migrations: definition.migrations },
+    {
+      url: config.DATABASE_URL,
+      schema: definition.name,
+      entities: definition.entities,
+      migrations: definition.migrations,
+      migrate: config.MIGRATE_ON_START === 'true',
+      connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
     logger,
   );
   const outbound = await connectNats(config.NATS_URL, `${definition.name}-client`);
@@ -98,7 +117,7 @@ async function start<S extends ConfigSpec>(
   watchDatabasePool(metrics, dataSource);
   if (definition.outbox) watchOutbox(metrics, dataSource);
   watchDurableConsumers(metrics, outbound, (definition.eventConsumers ?? []).map((consumer) => consumer.durable));
-  const events = new ServiceEvents(definition.name, outbound, logger);
+  const events = new ServiceEvents(definition.name, outbound, logger, { maxDeliver: config.EVENTS_MAX_DELIVER, metrics });
   if (definition.outbox) events.startRelay(dataSource);
   // Closed after Nest has stopped taking messages, so in-flight handlers can still ask other services.
   const closers: Array<{ close(): unknown }> = [{ close: () => outbound.drain().catch(() => undefined) }];
@@ -130,10 +149,11 @@ async function start<S extends ConfigSpec>(
   class ServiceCoreModule {}
 
   @Module({
-    imports: [ServiceCoreModule, DatabaseModule.forDataSource(dataSource), ...definition.imports],
+    imports: [ServiceCoreModule, DatabaseModule.forDataSource(dataSource), TerminusModule.forRoot({ logger: false }), ...definition.imports],
     controllers: [createHealthController(healthPattern(definition.name))],
     providers: [
       { provide: SERVICE_NAME, useValue: definition.name },
+      Probes,
       { provide: APP_FILTER, useValue: new RpcProblemFilter(logger) },
       { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
     ],
@@ -158,9 +178,12 @@ async function start<S extends ConfigSpec>(
   );
   // SIGTERM: requests taken are answered, then consumers, workers and the relay finish (beforeApplicationShutdown), then NATS and the database close.
   closeGracefullyOnSignals(() => app.close(), { logger, graceMs: config.SHUTDOWN_GRACE_MS });
+  // Both connections: the server's (requests) and the outbound one (events, calls to other services).
+  const probes = app.get(Probes).watch({ nats: [outbound], dataSource });
   await app.listen();
+  probes.watch({ nats: [app.unwrap<NatsConnection>(), outbound], dataSource });
   await events.startConsumers(app, definition.eventConsumers ?? []);
-  if (config.HEALTH_PORT > 0) closers.push(startHealthServer(config.HEALTH_PORT, app.unwrap<NatsConnection>(), dataSource));
+  if (config.HEALTH_PORT > 0) closers.push(startHealthServer(config.HEALTH_PORT, probes));
   if (config.METRICS_PORT > 0) {
     const server = startMetricsServer(config.METRICS_PORT, metrics);
     server.port.catch((error: unknown) => logger.error({ err: error, port: config.METRICS_PORT }, 'metrics endpoint could not listen'));

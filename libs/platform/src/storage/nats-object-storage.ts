@@ -3,6 +3,7 @@ import { type ObjectInfo, Objm, StorageType, type ObjectStore } from '@nats-io/o
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Readable } from 'node:stream';
 import type { ByteRange, MediaStorage } from './media-storage.js';
+import { jetStreamReplicas } from '../events/jetstream-replicas.js';
 
 /** The default bucket of media objects. */
 export const MEDIA_OBJECT_BUCKET = 'media';
@@ -24,7 +25,7 @@ export class NatsObjectStorage implements MediaStorage {
   ) {}
 
   private open(): Promise<ObjectStore> {
-    this.store ??= new Objm(this.nats).create(this.bucket, { storage: StorageType.File }).catch((error: unknown) => {
+    this.store ??= new Objm(this.nats).create(this.bucket, { storage: StorageType.File, replicas: jetStreamReplicas() }).catch((error: unknown) => {
       this.store = undefined;
       throw error;
     });

@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { Problem } from '../problems/problem.js';
+import { derivationSecrets } from '../crypto/secrets-keyring.js';
 
 /** 410: the upload session is past its hour (the gateway's upload URL and the media service's completion). */
 export const uploadSessionExpired = (): Problem =>
@@ -14,10 +15,11 @@ export type UploadTokenCheck = 'valid' | 'invalid' | 'expired';
  * database read is needed to refuse a forged or tampered one.
  */
 export class UploadTokens {
-  private readonly key: Buffer;
+  /** The first key signs; every key of SECRETS_KEY's keyring verifies (an upload URL survives a rotation). */
+  private readonly keys: Buffer[];
 
   constructor(secret: string) {
-    this.key = createHash('sha256').update('media-upload-token\0').update(secret).digest();
+    this.keys = derivationSecrets(secret).map((one) => createHash('sha256').update('media-upload-token\0').update(one).digest());
   }
 
   sign(mediaId: string, expiresAt: Date): string {
@@ -31,12 +33,15 @@ export class UploadTokens {
     if (!match) return 'invalid';
     const expires = Number(match[1]);
     const given = Buffer.from(match[2], 'utf8');
-    const expected = Buffer.from(this.mac(mediaId.toLowerCase(), expires), 'utf8');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+    const matches = (key: Buffer) => {
+      const expected = Buffer.from(this.mac(mediaId.toLowerCase(), expires, key), 'utf8');
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    };
+    if (!this.keys.some(matches)) return 'invalid';
     return expires * 1000 <= now ? 'expired' : 'valid';
   }
 
-  private mac(mediaId: string, expires: number): string {
-    return createHmac('sha256', this.key).update(`${mediaId}\n${expires}`).digest('base64url');
+  private mac(mediaId: string, expires: number, key = this.keys[0]): string {
+    return createHmac('sha256', key).update(`${mediaId}\n${expires}`).digest('base64url');
   }
 }

@@ -5,7 +5,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { firstValueFrom, lastValueFrom, Observable, throwError } from 'rxjs';
 import { Problem } from '../problems/problem.js';
-import { inDurableEventSpan, inRpcClientSpan, inRpcServerSpan } from './rpc-tracing.js';
+import { currentTraceHeaders, inDurableEventSpan, inRpcClientSpan, inRpcServerSpan } from './rpc-tracing.js';
 
 interface FinishedSpan {
   name: string;
@@ -81,7 +81,7 @@ describe('trace context over NATS headers', () => {
   it('a durable event is handled in a CONSUMER span of its own trace, even inside another span', async () => {
     finished.length = 0;
     await inRpcClientSpan('elsewhere', natsHeaders(), () =>
-      inDurableEventSpan('durable.accounts.organization.deleted', 'event-1', async () => trace.getTracer('spec').startSpan('pg.query').end()),
+      inDurableEventSpan('durable.accounts.organization.deleted', 'event-1', undefined, async () => trace.getTracer('spec').startSpan('pg.query').end()),
     );
     const [query, consumer, elsewhere] = finished;
     expect(consumer).toMatchObject({ name: 'process durable.accounts.organization.deleted', kind: SpanKind.CONSUMER });
@@ -89,6 +89,22 @@ describe('trace context over NATS headers', () => {
     expect(consumer.parentSpanContext).toBeUndefined();
     expect(consumer.spanContext().traceId).not.toBe(elsewhere.spanContext().traceId);
     expect(query.parentSpanContext?.spanId).toBe(consumer.spanContext().spanId);
+  });
+
+  it('a durable event whose outbox row kept the trace context continues the producing request\'s trace', async () => {
+    finished.length = 0;
+    let stored: Record<string, string> = {};
+    await inRpcClientSpan('publishing.publications.create', natsHeaders(), async () => {
+      stored = currentTraceHeaders();
+    });
+    const [producer] = finished;
+    expect(stored['traceparent']).toContain(producer.spanContext().traceId);
+    const headers = natsHeaders();
+    for (const [key, value] of Object.entries(stored)) headers.set(key, value);
+    await inDurableEventSpan('durable.publishing.rendition.published', 'event-2', headers, async () => undefined);
+    const consumer = finished[1];
+    expect(consumer.spanContext().traceId).toBe(producer.spanContext().traceId);
+    expect(consumer.parentSpanContext?.spanId).toBe(producer.spanContext().spanId);
   });
 
   it('readiness health checks are not traced', async () => {

@@ -53,11 +53,20 @@ export function inRpcClientSpan<T>(pattern: string, headers: MsgHdrs, send: () =
 
 /**
  * One durable event handled by a consumer, as a CONSUMER span (`process <subject>`) its SQL and requests nest
- * under. A trace of its own: the outbox row does not carry the producer's context.
+ * under. It continues the trace of the request that wrote the event (the outbox row keeps its `traceparent`,
+ * the relay sends it as a header); an event without one starts a trace of its own.
  */
-export function inDurableEventSpan<T>(subject: string, eventId: string, handle: () => Promise<T>): Promise<T> {
+export function inDurableEventSpan<T>(subject: string, eventId: string, headers: MsgHdrs | undefined, handle: () => Promise<T>): Promise<T> {
   const attributes = { ...messagingAttributes(subject, 'process'), 'messaging.message.id': eventId };
-  return tracer.startActiveSpan(`process ${subject}`, { kind: SpanKind.CONSUMER, root: true, attributes }, (span) => settled(span, handle));
+  const parent = propagation.extract(ROOT_CONTEXT, headers, natsHeaderGetter);
+  return tracer.startActiveSpan(`process ${subject}`, { kind: SpanKind.CONSUMER, attributes }, parent, (span) => settled(span, handle));
+}
+
+/** The active trace context as W3C headers (`traceparent`, `tracestate`), to store beside an outbox row. */
+export function currentTraceHeaders(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
 }
 
 async function settled<T>(span: Span, work: () => Promise<T>): Promise<T> {

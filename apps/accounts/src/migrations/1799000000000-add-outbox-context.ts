@@ -1,0 +1,15 @@
+import { OUTBOX_CONTEXT_COLUMNS_SQL } from '@social/platform';
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** Outbox rows keep the request id and trace context of the request that wrote them (the consumer's trace follows on). */
+export class AddOutboxContext1799000000000 implements MigrationInterface {
+  name = 'AddOutboxContext1799000000000';
+
+  async up(db: QueryRunner): Promise<void> {
+    await db.query(OUTBOX_CONTEXT_COLUMNS_SQL);
+  }
+
+  async down(db: QueryRunner): Promise<void> {
+    await db.query('ALTER TABLE outbox_events DROP COLUMN request_id, DROP COLUMN trace_context');
+  }
+}
