@@ -10,8 +10,7 @@ import { fakeControl } from '../support/fake-control.js';
 import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonAppForSuite, mastodonStatuses } from '../support/fake-mastodon.js';
 import { approveAtNetwork } from '../support/fake-network.js';
 import { expectTenantIsolation } from '../support/isolation.js';
-import { uploadMedia } from '../support/media.js';
-import { makeMp4 } from '../support/media-rpc.js';
+import { makeMp4, mp4Bytes, uploadMedia } from '../support/media.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
 import { createTenant, joinWorkspace, Tenant } from '../support/tenancy.js';
 
@@ -41,22 +40,6 @@ const smallImage = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: randomBytes(1)[0], g: 120, b: 200 } } })
     .png()
     .toBuffer();
-
-/** An MP4 (ftyp, a large mdat, moov) of `bytes` bytes: the platform streams it as is and never decodes it. */
-function mp4(bytes: number): Buffer {
-  const box = (type: string, content: Buffer) => {
-    const header = Buffer.alloc(8);
-    header.writeUInt32BE(8 + content.length, 0);
-    header.write(type, 4, 'latin1');
-    return Buffer.concat([header, content]);
-  };
-  const ftyp = box('ftyp', Buffer.concat([Buffer.from('isom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2mp41', 'latin1')]));
-  const mvhd = Buffer.alloc(100);
-  mvhd.writeUInt32BE(1000, 12);
-  mvhd.writeUInt32BE(4000, 16);
-  const moov = box('moov', box('mvhd', mvhd));
-  return Buffer.concat([ftyp, box('mdat', randomBytes(bytes - ftyp.length - moov.length - 8)), moov]);
-}
 
 interface Attach {
   media_id: string;
@@ -259,7 +242,7 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
       const media: Attach[] = [];
       for (let index = 0; index < images; index++) media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(20 + index, 20), `i${index}.png`)).id, alt_text: alt });
-      if (withVideo) media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, mp4(20_000), 'clip.mp4')).id });
+      if (withVideo) media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, mp4Bytes(4_000, 20_000), 'clip.mp4')).id });
       const { publicationId } = await deliverWith(tenant, account.id, media, undefined, { pastTheRules: true });
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 30_000);
       expect(done.renditions[0]).toMatchObject({ status: 'failed', error_code: code, error_kind: 'validation', error_retryable: false });
@@ -322,7 +305,7 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
     it('posts a video streamed as it is stored, after the server has processed it (202, then 206 until done)', async () => {
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant);
-      const video = mp4(3 * 1024 * 1024);
+      const video = mp4Bytes(4_000, 3 * 1024 * 1024);
       const item = await uploadMedia(tenant.owner.token, tenant.workspaceId, video, 'clip.mp4');
       const { publicationId } = await deliverWith(tenant, account.id, [{ media_id: item.id, alt_text: 'Waves on the shore' }], 'A video for mastodon');
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 60_000);

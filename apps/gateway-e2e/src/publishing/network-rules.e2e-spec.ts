@@ -4,22 +4,13 @@ import { call, eventually, expectProblem } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { inMs, publishNow, schedule } from '../support/delivery.js';
 import { patchPublication, uploadImage, uploadVideo } from '../support/publication-media.js';
-import { connectSandboxAccount, createPublication } from '../support/publishing.js';
+import { connectSandboxAccount, createPublication, insertSocialAccount } from '../support/publishing.js';
 import { createTenant } from '../support/tenancy.js';
 
 /** Contract §4 "Network rules": schedule, publish-now and a PATCH of a scheduled publication check every target's rendition. */
 describe('publishing: network rules (422 network_rules)', () => {
   const db = testDatabase();
 
-  const insertAccount = async (workspaceId: string, userId: string, platform: string) => {
-    const id = randomUUID();
-    await db.query(
-      `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'active', $6, now(), now())`,
-      [id, workspaceId, platform, `ext-${id}`, `${platform}_user`, userId],
-    );
-    return id;
-  };
   const unchanged = async (token: string, id: string, revision: number) => {
     const read = (await call('GET', `/publications/${id}`, { token })).body;
     expect(read).toMatchObject({ revision, status: 'draft', renditions: [] });
@@ -91,9 +82,9 @@ describe('publishing: network rules (422 network_rules)', () => {
 
   it('networks of their own: media required (Instagram, YouTube), no images on YouTube, a video too long for Bluesky', async () => {
     const { owner, workspaceId } = await createTenant();
-    const instagram = await insertAccount(workspaceId, owner.id, 'instagram');
-    const youtube = await insertAccount(workspaceId, owner.id, 'youtube');
-    const bluesky = await insertAccount(workspaceId, owner.id, 'bluesky');
+    const instagram = await insertSocialAccount(db, workspaceId, owner.id, 'instagram');
+    const youtube = await insertSocialAccount(db, workspaceId, owner.id, 'youtube');
+    const bluesky = await insertSocialAccount(db, workspaceId, owner.id, 'bluesky');
     const textOnly = await createPublication(owner.token, workspaceId);
     const required = expectProblem(
       await schedule(owner.token, textOnly.id, { expected_revision: 1, scheduled_at: inMs(3_600_000), account_ids: [instagram, youtube] }),

@@ -4,7 +4,7 @@ import { call, expectProblem, locations, schemaUrlFor } from '../support/api.js'
 import { testDatabase } from '../support/database.js';
 import { inMs, schedule } from '../support/delivery.js';
 import { patchPublication, patchRendition, preview, uploadImage } from '../support/publication-media.js';
-import { connectSandboxAccount, createPublication } from '../support/publishing.js';
+import { connectSandboxAccount, createPublication, insertSocialAccount } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
@@ -12,21 +12,11 @@ import { createTenant, joinWorkspace } from '../support/tenancy.js';
 describe('publishing: preview (POST /publications/{id}/preview)', () => {
   const db = testDatabase();
 
-  const insertAccount = async (workspaceId: string, userId: string, platform: string) => {
-    const id = randomUUID();
-    await db.query(
-      `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'active', $6, now(), now())`,
-      [id, workspaceId, platform, `ext-${id}`, `${platform}_user`, userId],
-    );
-    return id;
-  };
-
   it('parts after splitting and images as processed per network (resized, re-encoded), every problem; viewers may preview; nothing changes', async () => {
     const { owner, workspaceId } = await createTenant();
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
     const sandbox = await connectSandboxAccount(owner.token, workspaceId, `preview_${Date.now()}`);
-    const mastodon = await insertAccount(workspaceId, owner.id, 'mastodon');
+    const mastodon = await insertSocialAccount(db, workspaceId, owner.id, 'mastodon');
     const big = await uploadImage(owner.token, workspaceId, 4000, 3000);
     const small = await uploadImage(owner.token, workspaceId, 640, 480);
     const publication = await createPublication(owner.token, workspaceId, { content_profile: 'thread', title: '', source_text: 'Words that go on and on. '.repeat(30) });

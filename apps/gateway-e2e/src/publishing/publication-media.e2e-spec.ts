@@ -4,8 +4,8 @@ import { baseUrl, call, eventually, expectProblem, locations, schemaUrlFor } fro
 import { testDatabase } from '../support/database.js';
 import { inMs, schedule } from '../support/delivery.js';
 import { expectTenantIsolation } from '../support/isolation.js';
-import { openSession, pngBytes, uploadMedia } from '../support/media.js';
-import { patchPublication, patchRendition, preview, realMp4, uploadImage } from '../support/publication-media.js';
+import { makeMp4, openSession, pngBytes, uploadMedia } from '../support/media.js';
+import { patchPublication, patchRendition, preview, uploadImage } from '../support/publication-media.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
@@ -18,7 +18,7 @@ describe('publishing: publications carry media (contract §4 "Attaching", Public
     const { owner, workspaceId } = await createTenant();
     const portrait = await uploadImage(owner.token, workspaceId, 1080, 1350);
     const landscape = await uploadImage(owner.token, workspaceId, 1600, 900);
-    const video = await uploadMedia(owner.token, workspaceId, realMp4(4), 'clip.mp4');
+    const video = await uploadMedia(owner.token, workspaceId, makeMp4({ seconds: 4, fps: 25, faststart: false }), 'clip.mp4');
     const publication = await createPublication(owner.token, workspaceId, { content_profile: 'thread' });
     const response = await patchPublication(owner.token, publication.id, {
       expected_revision: 1,

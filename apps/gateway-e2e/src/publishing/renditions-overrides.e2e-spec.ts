@@ -4,23 +4,13 @@ import { call, expectProblem, locations, schemaUrlFor } from '../support/api.js'
 import { testDatabase } from '../support/database.js';
 import { cancel, inMs, publicationWhen, publishNow, schedule, settled } from '../support/delivery.js';
 import { patchPublication, patchRendition, uploadImage } from '../support/publication-media.js';
-import { connectSandboxAccount, createPublication } from '../support/publishing.js';
+import { connectSandboxAccount, createPublication, insertSocialAccount } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
 /** Contract §4 "Renditions inherit": each account's own version of a scheduled publication. */
 describe('publishing: per-account versions (PATCH /publications/{id}/renditions/{rendition_id})', () => {
   const db = testDatabase();
-
-  const insertAccount = async (workspaceId: string, userId: string, platform: string) => {
-    const id = randomUUID();
-    await db.query(
-      `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'active', $6, now(), now())`,
-      [id, workspaceId, platform, `ext-${id}`, `${platform}_user`, userId],
-    );
-    return id;
-  };
 
   /** A scheduled thread of two segments, for two sandbox accounts, due in an hour. */
   async function scheduledThread() {
@@ -145,7 +135,7 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
 
   it('an override the network cannot take is 422 network_rules at the rendition, nothing changed', async () => {
     const { owner, workspaceId } = await createTenant();
-    const linkedin = await insertAccount(workspaceId, owner.id, 'linkedin');
+    const linkedin = await insertSocialAccount(db, workspaceId, owner.id, 'linkedin');
     const publication = await createPublication(owner.token, workspaceId, { title: '' });
     const patched = await patchPublication(owner.token, publication.id, { expected_revision: 1, segments: [{ body: 'Short' }] });
     const scheduled = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [linkedin] });
@@ -167,7 +157,7 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
 
   it('a network without threads joins the segments into one post, and still keeps each segment\'s override through a PATCH', async () => {
     const { owner, workspaceId } = await createTenant();
-    const linkedin = await insertAccount(workspaceId, owner.id, 'linkedin');
+    const linkedin = await insertSocialAccount(db, workspaceId, owner.id, 'linkedin');
     const publication = await createPublication(owner.token, workspaceId, { title: '' });
     const patched = await patchPublication(owner.token, publication.id, { expected_revision: 1, segments: [{ body: 'Alpha' }, { body: 'Beta' }] });
     const [alpha, beta] = patched.body.segments.map((s: any) => s.id);

@@ -4,7 +4,7 @@ import { call, expectProblem, locations, RFC3339_MS, schemaUrlFor } from '../sup
 import { testDatabase } from '../support/database.js';
 import { cancel, inMs, publicationWhen, publishNow, retry, schedule, settled } from '../support/delivery.js';
 import { expectTenantIsolation } from '../support/isolation.js';
-import { connectSandboxAccount, createPublication } from '../support/publishing.js';
+import { connectSandboxAccount, createPublication, insertSocialAccount } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
@@ -16,17 +16,6 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
 
   const setStatus = (id: string, status: string) => db.query(`UPDATE publishing.publications SET status = $2 WHERE id = $1`, [id, status]);
   const revisionOf = async (id: string) => (await db.query(`SELECT revision FROM publishing.publications WHERE id = $1`, [id])).rows[0].revision as number;
-  /** A network account connected as the OAuth flow would leave it (no grant needed: nothing is delivered to it here). */
-  const insertAccount = async (workspaceId: string, userId: string, platform: string, status = 'active') => {
-    const id = randomUUID();
-    await db.query(
-      `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now())`,
-      [id, workspaceId, platform, `ext-${id}`, `${platform}_user`, status, userId],
-    );
-    return id;
-  };
-
   it('schedule: draft → scheduled (200, revision + 1), one rendition per account shaped for its network, delivered at the due time', async () => {
     const { owner, workspaceId } = await createTenant();
     const first = await connectSandboxAccount(owner.token, workspaceId, `first_${Date.now()}`);
@@ -211,7 +200,7 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     const other = await createTenant();
     const mine = await connectSandboxAccount(owner.token, workspaceId);
     const foreign = await connectSandboxAccount(other.owner.token, other.workspaceId);
-    const inactive = await insertAccount(workspaceId, owner.id, 'x', 'reconnect_required');
+    const inactive = await insertSocialAccount(db, workspaceId, owner.id, 'x', 'reconnect_required');
     const foreignSet = await call('POST', '/social-sets', {
       token: other.owner.token,
       body: { workspace_id: other.workspaceId, name: 'Theirs', accounts: [{ social_account_id: foreign.id }] },
@@ -257,8 +246,8 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
 
   it('rendering per network: a long text threads on x and is refused on linkedin (422 network_rules naming the account); PATCH re-renders a scheduled one', async () => {
     const { owner, workspaceId } = await createTenant();
-    const x = await insertAccount(workspaceId, owner.id, 'x');
-    const linkedin = await insertAccount(workspaceId, owner.id, 'linkedin');
+    const x = await insertSocialAccount(db, workspaceId, owner.id, 'x');
+    const linkedin = await insertSocialAccount(db, workspaceId, owner.id, 'linkedin');
     const long = 'This sentence is exactly long enough. '.repeat(100);
     const publication = await createPublication(owner.token, workspaceId, { source_text: long });
     const refused = expectProblem(

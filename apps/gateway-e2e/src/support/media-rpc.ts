@@ -1,10 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { MediaPatterns } from '@social/contracts';
 import { Problem, RpcClient } from '@social/platform';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 /**
  * Media's service-to-service subjects (media.library.resolve, media.public-urls.issue), asked
@@ -39,21 +35,6 @@ export async function mediaRpc(): Promise<MediaRpc> {
     },
     close: () => nc.drain(),
   };
-}
-
-/** A real MP4 made by ffmpeg: `seconds` of testsrc at `fps`, 320×240, H.264; `faststart` puts the `moov` box first (else it is at the end). */
-export function makeMp4(options: { seconds: number; fps: number; faststart: boolean; size?: string }): Buffer {
-  const dir = mkdtempSync(join(tmpdir(), 'e2e-video-'));
-  try {
-    const file = join(dir, 'clip.mp4');
-    execFileSync('ffmpeg', [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=duration=${options.seconds}:size=${options.size ?? '320x240'}:rate=${options.fps}`,
-      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', ...(options.faststart ? ['-movflags', '+faststart'] : []), file,
-    ]);
-    return readFileSync(file);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** Where the `moov` box sits among the top-level boxes of an MP4 ('first' before `mdat`, 'last' after it). */

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from '@jest/globals';
 import { createHash, randomBytes } from 'node:crypto';
 import { call, randomIp } from './api.js';
@@ -68,4 +72,19 @@ export async function uploadMedia(token: string, workspaceId: string, bytes: Buf
   const completed = await call('POST', `/media/upload-session/${session.body.media_id}/complete`, { token, body: { workspace_id: workspaceId } });
   expect(completed.status).toBe(200);
   return completed.body;
+}
+
+/** A real MP4 made by ffmpeg: `seconds` of testsrc at `fps`, 320×240, H.264; `faststart` puts the `moov` box first (else it is at the end). */
+export function makeMp4(options: { seconds: number; fps: number; faststart: boolean; size?: string }): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-video-'));
+  try {
+    const file = join(dir, 'clip.mp4');
+    execFileSync('ffmpeg', [
+      '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=duration=${options.seconds}:size=${options.size ?? '320x240'}:rate=${options.fps}`,
+      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', ...(options.faststart ? ['-movflags', '+faststart'] : []), file,
+    ]);
+    return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

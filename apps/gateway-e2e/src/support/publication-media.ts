@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { call } from './api.js';
 import { mp4Bytes, uploadMedia } from './media.js';
@@ -28,15 +24,3 @@ export const patchPublication = (token: string, id: string, body: unknown) => ca
 export const patchRendition = (token: string, id: string, renditionId: string, body: unknown) =>
   call('PATCH', `/publications/${id}/renditions/${renditionId}`, { token, body });
 export const preview = (token: string, id: string, body: unknown = {}) => call('POST', `/publications/${id}/preview`, { token, body });
-
-/** A real H.264 MP4 (ffmpeg's test pattern) of `seconds` at `fps`, `width`×`height`: something a prober and decoder accept. */
-export function realMp4(seconds: number, fps = 25, width = 320, height = 240): Buffer {
-  const dir = mkdtempSync(join(tmpdir(), 'e2e-video-'));
-  try {
-    const file = join(dir, 'clip.mp4');
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${width}x${height}:rate=${fps}`, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-y', file]);
-    return readFileSync(file);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

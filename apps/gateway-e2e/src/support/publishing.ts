@@ -1,5 +1,7 @@
 import { expect } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { call } from './api.js';
+import type { TestDatabase } from './database.js';
 
 /** Connects an account of the built-in sandbox network to the workspace and returns it (201). */
 export async function connectSandboxAccount(token: string, workspaceId: string, username?: string): Promise<{ id: string; username: string }> {
@@ -19,4 +21,18 @@ export async function createPublication(token: string, workspaceId: string, extr
   });
   expect(response.status).toBe(201);
   return response.body;
+}
+
+/**
+ * A network account stored as its connection flow would leave it, without a grant: for suites that only
+ * render, check rules or schedule for a network (nothing is delivered to it). Its id.
+ */
+export async function insertSocialAccount(db: TestDatabase, workspaceId: string, userId: string, platform: string, status = 'active'): Promise<string> {
+  const id = randomUUID();
+  await db.query(
+    `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now())`,
+    [id, workspaceId, platform, `ext-${id}`, `${platform}_user`, status, userId],
+  );
+  return id;
 }
