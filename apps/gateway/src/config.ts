@@ -1,11 +1,12 @@
-import { ConfigOf, LOG_LEVELS, observabilitySettings, setting, shutdownSettings } from '@social/platform';
+import { callerTokenSettings, ConfigOf, LOG_LEVELS, natsSettings, observabilitySettings, setting, shutdownSettings } from '@social/platform';
 
 export const gatewaySettings = {
   PORT: setting.int(1, 65535, 8080),
   /** The `{base_url}` clients use; when unset it is taken from X-Forwarded-* or Host. */
   PUBLIC_BASE_URL: setting.optionalUrl(['http', 'https']),
-  NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
-  JWT_PUBLIC_KEY: setting.pem('PUBLIC KEY'),
+  ...natsSettings(),
+  /** JWT_PUBLIC_KEY checks access tokens; JWT_PRIVATE_KEY signs the caller token of each NATS request. */
+  ...callerTokenSettings(),
   /** Verifies the tokens of media upload URLs (an HMAC key is derived from it; the media service signs with the same). */
   SECRETS_KEY: setting.base64Key(32),
   LOG_LEVEL: setting.oneOf(LOG_LEVELS, 'info'),

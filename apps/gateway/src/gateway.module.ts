@@ -49,7 +49,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, nats: NatsConnection, logger: Logger, mediaStorage: MediaStorage, metrics?: Metrics): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS, metrics)],
+      imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS, metrics, config.JWT_PRIVATE_KEY)],
       controllers: [
         HealthController,
         AuthController,

@@ -106,6 +106,8 @@ export default async function globalSetup() {
     },
     stdio: ['ignore', log, log],
     metricsPorts,
+    // A machine shared with other builds starts eight processes slowly: 3 minutes before giving up.
+    readyTimeoutMs: 180_000,
   }).catch(async (error: unknown) => {
     await ai.stop();
     await mail.stop();
@@ -131,6 +133,8 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_MASTODON_URL = mastodon.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
+  // Replicas sign the caller tokens of their NATS requests; suites talking to services over raw NATS sign theirs.
+  process.env.E2E_JWT_PRIVATE_KEY = secrets.jwtPrivateKey;
   // Gateways verify media upload URLs with a key derived from it; a second publishing replica unseals grants with it.
   process.env.E2E_SECRETS_KEY = secrets.secretsKey;
   const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon };

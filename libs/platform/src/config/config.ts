@@ -104,9 +104,40 @@ export function shutdownSettings() {
   };
 }
 
+/**
+ * How a process authenticates to NATS and trusts it (docs/security.md): at most
+ * one of a `.creds` file, an nkey seed file, user + password or a token; TLS
+ * with an optional CA and client certificate. All unset: an open local NATS.
+ */
+export function natsSettings() {
+  return {
+    NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
+    /** A `.creds` file (JWT + nkey seed, as `nsc` writes them). */
+    NATS_CREDS_FILE: setting.optionalString(),
+    /** A file holding an nkey seed (`SU…`). */
+    NATS_NKEY_SEED_FILE: setting.optionalString(),
+    NATS_USER: setting.optionalString(),
+    NATS_PASSWORD: setting.optionalString(),
+    NATS_TOKEN: setting.optionalString(),
+    /** PEM CA bundle the server's certificate must chain to; setting it (or a client certificate) turns TLS on. */
+    NATS_TLS_CA_FILE: setting.optionalString(),
+    NATS_TLS_CERT_FILE: setting.optionalString(),
+    NATS_TLS_KEY_FILE: setting.optionalString(),
+  };
+}
+
+/** The platform's JWT key pair: every process signs and checks the caller tokens of NATS requests with it (docs/security.md). */
+export function callerTokenSettings() {
+  return {
+    JWT_PRIVATE_KEY: setting.pem('PRIVATE KEY'),
+    JWT_PUBLIC_KEY: setting.pem('PUBLIC KEY'),
+  };
+}
+
 /** Settings every service shares (contract §9). */
 export const serviceSettings = {
-  NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
+  ...natsSettings(),
+  ...callerTokenSettings(),
   DATABASE_URL: setting.url(['postgres', 'postgresql']),
   LOG_LEVEL: setting.oneOf(LOG_LEVELS, 'info'),
   /** Port of the small HTTP health endpoint for Kubernetes probes; 0 turns it off. */
