@@ -1,13 +1,15 @@
 /**
- * `node tools/dist/nats-auth/generate.js <dir>`: one nkey per app (made once,
- * kept: `<dir>/<app>.nk`, the seed) and `<dir>/auth.conf`, the `authorization`
- * block nats-server includes, with each app's permissions generated from
- * libs/contracts (permissions.ts). `npm start` runs its NATS with it; docker/
- * and k8s/ use the same output (docs/security.md).
+ * `node tools/dist/nats-auth/generate.js <dir> [--compose-env <file>]`: one nkey
+ * per app (made once, kept: `<dir>/<app>.nk`, the seed) and `<dir>/auth.conf`,
+ * the `authorization` block nats-server includes, with each app's permissions
+ * generated from libs/contracts (permissions.ts). `npm start` runs its NATS
+ * with it; `--compose-env docker/.env` adds `NATS_NKEY_SEED_<APP>` lines for
+ * docker/compose.yaml; k8s/components/nats-auth takes the seeds as Secrets
+ * (docs/security.md).
  */
 import { nkeys } from '@nats-io/transport-node';
 import { REPO_ROOT } from '@social/testing';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { authorizationConfig, generatePermissions, NATS_APPS, type NatsApp } from './permissions.js';
@@ -47,4 +49,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   }
   const files = generateNatsAuth(resolve(target));
   process.stdout.write(`${files.configFile}\n${Object.values(files.seedFiles).join('\n')}\n`);
+  const envIndex = process.argv.indexOf('--compose-env');
+  if (envIndex > 0 && process.argv[envIndex + 1]) {
+    const envFile = resolve(process.argv[envIndex + 1]);
+    const kept = existsSync(envFile) ? readFileSync(envFile, 'utf8').split('\n').filter((line) => line && !line.startsWith('NATS_NKEY_SEED_')) : [];
+    writeFileSync(envFile, kept.map((line) => `${line}\n`).join(''), { mode: 0o600 });
+    for (const [app, seedFile] of Object.entries(files.seedFiles)) {
+      appendFileSync(envFile, `NATS_NKEY_SEED_${app.toUpperCase()}='${readFileSync(seedFile, 'utf8').trim()}'\n`);
+    }
+    process.stdout.write(`${envFile}: NATS_NKEY_SEED_<APP> for each app\n`);
+  }
 }

@@ -114,8 +114,9 @@ export function natsSettings() {
     NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
     /** A `.creds` file (JWT + nkey seed, as `nsc` writes them). */
     NATS_CREDS_FILE: setting.optionalString(),
-    /** A file holding an nkey seed (`SU…`). */
+    /** A file holding an nkey seed (`SU…`), or the seed itself (e.g. from a Kubernetes Secret). */
     NATS_NKEY_SEED_FILE: setting.optionalString(),
+    NATS_NKEY_SEED: setting.optionalString(),
     NATS_USER: setting.optionalString(),
     NATS_PASSWORD: setting.optionalString(),
     NATS_TOKEN: setting.optionalString(),

@@ -6,6 +6,7 @@ export interface NatsAuthSettings {
   NATS_URL: string;
   NATS_CREDS_FILE?: string;
   NATS_NKEY_SEED_FILE?: string;
+  NATS_NKEY_SEED?: string;
   NATS_USER?: string;
   NATS_PASSWORD?: string;
   NATS_TOKEN?: string;
@@ -26,13 +27,14 @@ export function natsAuthOptions(settings: Partial<NatsAuthSettings>): Partial<Co
       throw new Error(`${name}: cannot read ${path} (${(error as Error).message})`);
     }
   };
-  const kinds = [settings.NATS_CREDS_FILE, settings.NATS_NKEY_SEED_FILE, settings.NATS_USER, settings.NATS_TOKEN].filter(Boolean);
-  if (kinds.length > 1) throw new Error('set only one of NATS_CREDS_FILE, NATS_NKEY_SEED_FILE, NATS_USER and NATS_TOKEN');
+  const kinds = [settings.NATS_CREDS_FILE, settings.NATS_NKEY_SEED_FILE, settings.NATS_NKEY_SEED, settings.NATS_USER, settings.NATS_TOKEN].filter(Boolean);
+  if (kinds.length > 1) throw new Error('set only one of NATS_CREDS_FILE, NATS_NKEY_SEED_FILE, NATS_NKEY_SEED, NATS_USER and NATS_TOKEN');
   const options: Partial<ConnectionOptions> = {};
   if (settings.NATS_CREDS_FILE) options.authenticator = credsAuthenticator(read('NATS_CREDS_FILE', settings.NATS_CREDS_FILE));
   if (settings.NATS_NKEY_SEED_FILE) {
     options.authenticator = nkeyAuthenticator(new TextEncoder().encode(read('NATS_NKEY_SEED_FILE', settings.NATS_NKEY_SEED_FILE).toString('utf8').trim()));
   }
+  if (settings.NATS_NKEY_SEED) options.authenticator = nkeyAuthenticator(new TextEncoder().encode(settings.NATS_NKEY_SEED.trim()));
   if (settings.NATS_USER) {
     options.user = settings.NATS_USER;
     options.pass = settings.NATS_PASSWORD ?? '';
@@ -74,6 +76,7 @@ export function natsAuthFromEnvironment(env: NodeJS.ProcessEnv = process.env): P
     NATS_URL: value('NATS_URL') ?? '',
     NATS_CREDS_FILE: value('NATS_CREDS_FILE'),
     NATS_NKEY_SEED_FILE: value('NATS_NKEY_SEED_FILE'),
+    NATS_NKEY_SEED: value('NATS_NKEY_SEED'),
     NATS_USER: value('NATS_USER'),
     NATS_PASSWORD: value('NATS_PASSWORD'),
     NATS_TOKEN: value('NATS_TOKEN'),
