@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { callerTokenSettings, ConfigOf, LOG_LEVELS, natsSettings, observabilitySettings, setting, shutdownSettings } from '@social/platform';
 
 export const gatewaySettings = {
@@ -14,8 +15,13 @@ export const gatewaySettings = {
   RPC_TIMEOUT_MS: setting.int(100, 120_000, 10_000),
   /** Requests one token may make per minute, across all gateway replicas (contract §1). */
   TOKEN_RATE_LIMIT_PER_MINUTE: setting.int(1, 1_000_000_000, 1200),
-  /** Trust X-Forwarded-* (client address, proto, host) from the proxy in front, as behind an ingress. */
-  TRUST_PROXY: setting.oneOf(['true', 'false'] as const, 'false'),
+  /** Requests with a bearer token that fails verification allowed per client address per minute (contract §2); 429 beyond. */
+  FAILED_AUTH_RATE_LIMIT_PER_MINUTE: setting.int(1, 1_000_000_000, 100),
+  /**
+   * Proxies whose X-Forwarded-* (client address, proto, host) are believed (contract §2): a comma-separated
+   * list of addresses/CIDRs (e.g. `10.0.0.0/8`), or a hop count (`1` behind one ingress). Default: none.
+   */
+  TRUSTED_PROXIES: trustedProxiesSetting(),
   /** Largest JSON body accepted (contract §1: 1 MiB). */
   BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 1024 * 1024),
   /** Largest body of a route carrying an editor or video document (contract §1: 5 MiB); lowered at start-up to what NATS's `max_payload` carries. */
@@ -25,4 +31,30 @@ export const gatewaySettings = {
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewaySettings>;
+
+/**
+ * `TRUSTED_PROXIES` as Fastify's `trustProxy` takes it: false (none), a list of addresses/CIDRs, or for a
+ * hop count a function trusting that many hops nearest the gateway (Fastify alone would trust none: only
+ * use a count where clients cannot reach the gateway but through those proxies, as behind an ingress).
+ */
+function trustedProxiesSetting() {
+  return (raw: string | undefined, name: string): false | string | ((address: string, hop: number) => boolean) => {
+    const value = raw?.trim() ?? '';
+    if (value === '' || value === 'none') return false;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops < 1 || hops > 10) throw new Error(`${name} as a hop count must be from 1 to 10 (got "${raw}")`);
+      return (_address, hop) => hop < hops;
+    }
+    const entries = value.split(',').map((entry) => entry.trim());
+    for (const entry of entries) {
+      const [address, prefix, extra] = entry.split('/');
+      const family = isIP(address);
+      const maxPrefix = family === 4 ? 32 : 128;
+      const prefixValid = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix);
+      if (family === 0 || !prefixValid || extra !== undefined) throw new Error(`${name} must be addresses or CIDRs separated by commas, or a hop count (got "${entry}")`);
+    }
+    return entries.join(',');
+  };
+}
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -84,7 +84,8 @@ export default async function globalSetup() {
       RPC_TIMEOUT_MS: '5000',
       // A render's time budget stays inside RPC_TIMEOUT_MS, so a slow page is 422, never the gateway's 504.
       RENDER_TIMEOUT_MS: '2000',
-      TRUST_PROXY: 'true',
+      // The suites' calls come from loopback: that hop is the trusted proxy, its X-Forwarded-For the client.
+      TRUSTED_PROXIES: '127.0.0.0/8,::1/128',
       SMTP_URL: mail.smtpUrl,
       ...adminEnvironment(),
       // AI_MODEL comes from adminEnvironment(); the provider budget stays well inside RPC_TIMEOUT_MS.

@@ -29,7 +29,8 @@ export function loggablePath(url: string): string {
 export function fastifyOptions(config: GatewayConfig) {
   return {
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY === 'true',
+    // Only the configured proxies' X-Forwarded-For is believed; by default the peer address is the client.
+    trustProxy: config.TRUSTED_PROXIES,
     // While closing on SIGTERM a request on a kept-alive connection is still answered (with Connection: close), not 503'd.
     return503OnClosing: false,
     // Every route also answers under /api/v1 (contract §1); the schema documents live only there.
