@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect, errors, type NatsConnection, nkeyAuthenticator } from '@nats-io/transport-node';
+import { connect, type NatsConnection, nkeyAuthenticator, PermissionViolationError, RequestError } from '@nats-io/transport-node';
 import { AccountsPatterns, AdminPatterns, MediaPatterns, SESSION_REVOKED_SUBJECT } from '@social/contracts';
 import { type PrivateNats, REPO_ROOT, startPrivateNats } from '@social/testing';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -58,7 +58,11 @@ describe('per-app NATS users generated from the contracts', () => {
 
   it('a service user publishing outside its permissions is refused by NATS; inside them it works', async () => {
     const admin = await connectAs('admin');
-    admin.subscribe('admin.>', { callback: (_error, msg) => msg.respond('{"response":{"ok":true}}') });
+    admin.subscribe('admin.>', {
+      callback: (_error, msg) => {
+        msg.respond('{"response":{"ok":true}}');
+      },
+    });
     const media = await connectAs('media');
     await admin.flush();
 
@@ -70,9 +74,9 @@ describe('per-app NATS users generated from the contracts', () => {
         () => undefined,
         (error: unknown) => error,
       );
-      expect(refused).toBeInstanceOf(errors.RequestError);
-      const cause = (refused as errors.RequestError).cause;
-      expect(cause).toBeInstanceOf(errors.PermissionViolationError);
+      expect(refused).toBeInstanceOf(RequestError);
+      const cause = (refused as RequestError).cause;
+      expect(cause).toBeInstanceOf(PermissionViolationError);
       expect(cause).toMatchObject({ operation: 'publish', subject });
     }
   });
@@ -85,7 +89,11 @@ describe('per-app NATS users generated from the contracts', () => {
     })();
     const gateway = await connectAs('gateway');
     const heard: string[] = [];
-    gateway.subscribe(SESSION_REVOKED_SUBJECT, { callback: (_error, msg) => heard.push(msg.string()) });
+    gateway.subscribe(SESSION_REVOKED_SUBJECT, {
+      callback: (_error, msg) => {
+        heard.push(msg.string());
+      },
+    });
     await gateway.flush();
 
     media.subscribe('accounts.>');
