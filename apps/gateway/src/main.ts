@@ -52,7 +52,7 @@ async function main() {
     const metricsPort = config.METRICS_PORT;
     if (metricsPort > 0) {
       // On a port of its own: /metrics is never served on the API port.
-      const server = startMetricsServer(metricsPort, metrics);
+      const server = startMetricsServer(metricsPort, metrics, config.METRICS_HOST);
       server.port.catch((error: unknown) => logger.error({ err: error, port: metricsPort }, 'metrics endpoint could not listen'));
       // Hooks are added before listening; closed with the app.
       app.getHttpAdapter().getInstance().addHook('onClose', () => server.close());

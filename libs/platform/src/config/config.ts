@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Settings come from the environment and are checked once at start-up: a
  * missing or malformed value stops the process with a message naming it.
@@ -59,6 +61,12 @@ export const setting = {
       }
       return raw.trim();
     }),
+  /** A literal IPv4 or IPv6 address (a listen address). */
+  ipAddress: (fallback?: string) =>
+    required((raw, name) => {
+      if (isIP(raw.trim()) === 0) throw new Error(`${name} must be an IP address such as 127.0.0.1 or 0.0.0.0 (got "${raw}")`);
+      return raw.trim();
+    }, fallback),
   pem: (label: 'PUBLIC KEY' | 'PRIVATE KEY') =>
     required((raw, name) => {
       const pem = raw.includes('\\n') ? raw.replace(/\\n/g, '\n') : raw;
@@ -91,6 +99,8 @@ export function observabilitySettings() {
   return {
     /** Port of the Prometheus `/metrics` endpoint, apart from the API and health ports; 0 turns it off. */
     METRICS_PORT: setting.int(0, 65535, 0),
+    /** Address /metrics listens on: loopback by default; `0.0.0.0` where a scraper on the network reads it (k8s, compose). */
+    METRICS_HOST: setting.ipAddress('127.0.0.1'),
     /** OTLP/HTTP collector for traces (e.g. http://otel-collector:4318); unset means no tracing at all. */
     OTEL_EXPORTER_OTLP_ENDPOINT: setting.optionalUrl(['http', 'https']),
   };

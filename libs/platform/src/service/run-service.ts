@@ -36,6 +36,7 @@ interface BaseServiceConfig extends NatsAuthSettings {
   LOG_LEVEL: string;
   HEALTH_PORT: number;
   METRICS_PORT: number;
+  METRICS_HOST: string;
   SHUTDOWN_GRACE_MS: number;
 }
 
@@ -172,7 +173,7 @@ async function start<S extends ConfigSpec>(
   await events.startConsumers(app, definition.eventConsumers ?? []);
   if (config.HEALTH_PORT > 0) closers.push(startHealthServer(config.HEALTH_PORT, app.unwrap<NatsConnection>(), dataSource));
   if (config.METRICS_PORT > 0) {
-    const server = startMetricsServer(config.METRICS_PORT, metrics);
+    const server = startMetricsServer(config.METRICS_PORT, metrics, config.METRICS_HOST);
     server.port.catch((error: unknown) => logger.error({ err: error, port: config.METRICS_PORT }, 'metrics endpoint could not listen'));
     closers.push(server);
   }
