@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { callerTokenSettings, ConfigOf, LOG_LEVELS, natsSettings, observabilitySettings, setting, shutdownSettings } from '@social/platform';
 
 export const gatewaySettings = {
@@ -21,7 +20,7 @@ export const gatewaySettings = {
    * Proxies whose X-Forwarded-* (client address, proto, host) are believed (contract §2): a comma-separated
    * list of addresses/CIDRs (e.g. `10.0.0.0/8`), or a hop count (`1` behind one ingress). Default: none.
    */
-  TRUSTED_PROXIES: trustedProxiesSetting(),
+  TRUSTED_PROXIES: setting.trustedProxies(),
   /** Largest JSON body accepted (contract §1: 1 MiB). */
   BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 1024 * 1024),
   /** Largest body of a route carrying an editor or video document (contract §1: 5 MiB); lowered at start-up to what NATS's `max_payload` carries. */
@@ -32,29 +31,4 @@ export const gatewaySettings = {
 
 export type GatewayConfig = ConfigOf<typeof gatewaySettings>;
 
-/**
- * `TRUSTED_PROXIES` as Fastify's `trustProxy` takes it: false (none), a list of addresses/CIDRs, or for a
- * hop count a function trusting that many hops nearest the gateway (Fastify alone would trust none: only
- * use a count where clients cannot reach the gateway but through those proxies, as behind an ingress).
- */
-function trustedProxiesSetting() {
-  return (raw: string | undefined, name: string): false | string | ((address: string, hop: number) => boolean) => {
-    const value = raw?.trim() ?? '';
-    if (value === '' || value === 'none') return false;
-    if (/^\d+$/.test(value)) {
-      const hops = Number(value);
-      if (hops < 1 || hops > 10) throw new Error(`${name} as a hop count must be from 1 to 10 (got "${raw}")`);
-      return (_address, hop) => hop < hops;
-    }
-    const entries = value.split(',').map((entry) => entry.trim());
-    for (const entry of entries) {
-      const [address, prefix, extra] = entry.split('/');
-      const family = isIP(address);
-      const maxPrefix = family === 4 ? 32 : 128;
-      const prefixValid = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix);
-      if (family === 0 || !prefixValid || extra !== undefined) throw new Error(`${name} must be addresses or CIDRs separated by commas, or a hop count (got "${entry}")`);
-    }
-    return entries.join(',');
-  };
-}
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -67,6 +67,30 @@ export const setting = {
       if (isIP(raw.trim()) === 0) throw new Error(`${name} must be an IP address such as 127.0.0.1 or 0.0.0.0 (got "${raw}")`);
       return raw.trim();
     }, fallback),
+  /**
+   * Which proxies' X-Forwarded-* to believe, as Fastify's `trustProxy` takes it: false (none, the default), a
+   * list of addresses/CIDRs, or for a hop count a function trusting that many hops nearest the server
+   * (Fastify alone would trust none: only use a count where clients cannot reach the server but through them).
+   */
+  trustedProxies: () => (raw: string | undefined, name: string): false | string | ((address: string, hop: number) => boolean) => {
+    const value = raw?.trim() ?? '';
+    if (value === '' || value === 'none') return false;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops < 1 || hops > 10) throw new Error(`${name} as a hop count must be from 1 to 10 (got "${raw}")`);
+      return (_address: string, hop: number) => hop < hops;
+    }
+    const entries = value.split(',').map((entry) => entry.trim());
+    for (const entry of entries) {
+      const [address, prefix, extra] = entry.split('/');
+      const family = isIP(address);
+      const prefixValid = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+      if (family === 0 || !prefixValid || extra !== undefined) {
+        throw new Error(`${name} must be addresses or CIDRs separated by commas, or a hop count (got "${entry}")`);
+      }
+    }
+    return entries.join(',');
+  },
   pem: (label: 'PUBLIC KEY' | 'PRIVATE KEY') =>
     required((raw, name) => {
       const pem = raw.includes('\\n') ? raw.replace(/\\n/g, '\n') : raw;
