@@ -44,7 +44,7 @@ import type { MediaConfig } from '../config.js';
 import { findMediaItem, MediaItemRow, toMediaItem } from '../library/media-item.row.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
 import { inspectContent } from './content-inspection.js';
-import { contentTypeFor, isVideo } from './media-types.js';
+import { contentTypeFor, declaredFamily, familyOf, isVideo } from './media-types.js';
 
 const contentRefused = (message: string) =>
   new Problem(422, 'validation_failed', `body.content ${message}.`, { errors: [{ location: 'body.content', message }] });
@@ -333,6 +333,7 @@ export class UploadSessionsService {
       throw problems.conflict('upload_incomplete', `The upload holds ${facts.size} of the ${declared} bytes declared; send the whole file again.`);
     }
     if (facts.refused) throw contentRefused(`is refused: ${facts.refused}`);
+    this.checkDeclaredFamily(item, facts.mimeType);
     this.checkAllowedType(facts.mimeType, 'body.content');
     const limit = this.limitFor(facts.mimeType, '');
     if (facts.size > limit) {
@@ -399,6 +400,13 @@ export class UploadSessionsService {
   }
 
   /** 50 MiB, videos 4 GiB (instance settings). */
+  /** Contract §6: the bytes must be of the family declared (session type, else extension); a type outside the families is judged by the allowed types alone. */
+  private checkDeclaredFamily(item: MediaItemRow, sniffedType: string): void {
+    const declared = declaredFamily(item.declaredMimeType, item.filename);
+    const sniffed = familyOf(sniffedType);
+    if (declared && sniffed && declared !== sniffed) throw contentRefused(`is refused: it is ${sniffed} (${sniffedType}), not the ${declared} declared`);
+  }
+
   private limitFor(mimeType: string, filename: string): number {
     return isVideo(mimeType, filename) ? this.settings.integer('media_video_upload_limit_bytes') : this.settings.integer('media_upload_limit_bytes');
   }
