@@ -47,4 +47,30 @@ describe('security: safe storage', () => {
     expect((await completeUpload(tenant.owner.token, tenant.workspaceId, pngBytes(2, 2), { filename: 'no-extension' })).status).toBe(200);
     expect((await completeUpload(tenant.owner.token, tenant.workspaceId, video, { filename: 'clip.mp4', mime_type: 'video/mp4' })).status).toBe(200);
   });
+
+  it('holds a workspace to its byte quota: open sessions count their declared size (422 storage_quota_exceeded at body.size)', async () => {
+    const tenant = await createTenant();
+    const video = (n: number) => ({ workspace_id: tenant.workspaceId, filename: `long-${n}.mp4`, mime_type: 'video/mp4', size: 4 * 1024 ** 3 });
+    expect((await openSession(tenant.owner.token, video(1))).status).toBe(201);
+    expect((await openSession(tenant.owner.token, video(2))).status).toBe(201);
+    // 8 GiB open of the 10 GiB default: another 4 GiB does not fit, 1 GiB does.
+    const over = expectProblem(await openSession(tenant.owner.token, video(3)), 422, 'storage_quota_exceeded');
+    expect(locations(over)).toEqual(['body.size']);
+    expect((await openSession(tenant.owner.token, { ...video(4), size: 1024 ** 3 })).status).toBe(201);
+    // Another workspace has its own quota.
+    const other = await createTenant();
+    expect((await openSession(other.owner.token, { ...video(5), workspace_id: other.workspaceId })).status).toBe(201);
+  });
+
+  it('allows at most 100 open upload sessions per workspace (429 too_many_upload_sessions with Retry-After)', async () => {
+    const tenant = await createTenant();
+    const open = (n: number) => openSession(tenant.owner.token, { workspace_id: tenant.workspaceId, filename: `f${n}.png`, size: 10 });
+    for (let batch = 0; batch < 10; batch++) {
+      const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => open(batch * 10 + i).then((r) => r.status)));
+      expect(statuses).toEqual(Array(10).fill(201));
+    }
+    const refused = await open(100);
+    expectProblem(refused, 429, 'too_many_upload_sessions');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3_000);
+  }, 60_000);
 });

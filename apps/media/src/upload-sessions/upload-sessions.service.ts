@@ -44,6 +44,7 @@ import type { MediaConfig } from '../config.js';
 import { findMediaItem, MediaItemRow, toMediaItem } from '../library/media-item.row.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
 import { inspectContent } from './content-inspection.js';
+import { requireUploadRoom } from './upload-quota.js';
 import { contentTypeFor, declaredFamily, familyOf, isVideo } from './media-types.js';
 
 const contentRefused = (message: string) =>
@@ -90,6 +91,8 @@ export async function announceAssetFailed(db: EntityManager, item: { id: string;
 export class UploadSessionsService {
   private readonly idempotency: IdempotentRequests;
   private readonly tokens: UploadTokens;
+  /** MEDIA_WORKSPACE_QUOTA_BYTES. */
+  private readonly quotaBytes: number;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -102,6 +105,7 @@ export class UploadSessionsService {
   ) {
     this.idempotency = new IdempotentRequests(dataSource);
     this.tokens = new UploadTokens(config.SECRETS_KEY);
+    this.quotaBytes = config.MEDIA_WORKSPACE_QUOTA_BYTES;
   }
 
   /** E17: a pending item and where to send its bytes, or (200) the ready item with the same sha256 and size. */
@@ -143,6 +147,7 @@ export class UploadSessionsService {
         }
       }
       if (projectAssetId) await requireNoUploadFor(db, projectAssetId);
+      await requireUploadRoom(db, workspace.workspace_id, input.size, this.quotaBytes);
       const id = uuidv7();
       const now = new Date();
       const expiresAt = new Date(now.getTime() + UPLOAD_SESSION_TTL_MS);
