@@ -6,6 +6,7 @@ import { ApiTokensService } from './api-tokens/api-tokens.service.js';
 import { AccessTokenSigner } from './auth/access-tokens.js';
 import { AuthHandler } from './auth/auth.handler.js';
 import { AuthService } from './auth/auth.service.js';
+import { PasswordService } from './auth/password.service.js';
 import type { AccountsConfig } from './config.js';
 import { EmailChangeHandler } from './email-change/email-change.handler.js';
 import { EmailChangeService } from './email-change/email-change.service.js';
@@ -22,6 +23,7 @@ import { ReauthService } from './reauth/reauth.service.js';
   controllers: [AuthHandler, ProfileHandler, ApiTokensHandler, ReauthHandler, PasskeysHandler, EmailChangeHandler, DirectoryHandler],
   providers: [
     AuthService,
+    PasswordService,
     ApiTokensService,
     ProfileService,
     ReauthService,

@@ -1,11 +1,12 @@
-import { ConfigOf, LOG_LEVELS, jetStreamSettings, observabilitySettings, setting, shutdownSettings } from '@social/platform';
+import { callerTokenSettings, ConfigOf, jetStreamSettings, LOG_LEVELS, natsSettings, observabilitySettings, setting, shutdownSettings } from '@social/platform';
 
 export const gatewaySettings = {
   PORT: setting.int(1, 65535, 8080),
   /** The `{base_url}` clients use; when unset it is taken from X-Forwarded-* or Host. */
   PUBLIC_BASE_URL: setting.optionalUrl(['http', 'https']),
-  NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
-  JWT_PUBLIC_KEY: setting.pem('PUBLIC KEY'),
+  ...natsSettings(),
+  /** JWT_PUBLIC_KEY checks access tokens; JWT_PRIVATE_KEY signs the caller token of each NATS request. */
+  ...callerTokenSettings(),
   /** Verifies the tokens of media upload URLs (an HMAC key is derived from it; the media service signs with the same). */
   SECRETS_KEY: setting.secretsKeyring(),
   LOG_LEVEL: setting.oneOf(LOG_LEVELS, 'info'),
@@ -13,8 +14,13 @@ export const gatewaySettings = {
   RPC_TIMEOUT_MS: setting.int(100, 120_000, 10_000),
   /** Requests one token may make per minute, across all gateway replicas (contract §1). */
   TOKEN_RATE_LIMIT_PER_MINUTE: setting.int(1, 1_000_000_000, 1200),
-  /** Trust X-Forwarded-* (client address, proto, host) from the proxy in front, as behind an ingress. */
-  TRUST_PROXY: setting.oneOf(['true', 'false'] as const, 'false'),
+  /** Requests with a bearer token that fails verification allowed per client address per minute (contract §2); 429 beyond. */
+  FAILED_AUTH_RATE_LIMIT_PER_MINUTE: setting.int(1, 1_000_000_000, 100),
+  /**
+   * Proxies whose X-Forwarded-* (client address, proto, host) are believed (contract §2): a comma-separated
+   * list of addresses/CIDRs (e.g. `10.0.0.0/8`), or a hop count (`1` behind one ingress). Default: none.
+   */
+  TRUSTED_PROXIES: setting.trustedProxies(),
   /** Largest JSON body accepted (contract §1: 1 MiB). */
   BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 1024 * 1024),
   /** Largest body of a route carrying an editor or video document (contract §1: 5 MiB); lowered at start-up to what NATS's `max_payload` carries. */
@@ -25,4 +31,5 @@ export const gatewaySettings = {
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewaySettings>;
+
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

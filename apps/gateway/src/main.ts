@@ -2,7 +2,7 @@ import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg a
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ConfigError, connectNats, createLogger, InstanceSettings, loadConfig, Metrics, NestPinoLogger, openMediaStorage, startMetricsServer } from '@social/platform';
+import { CallerTokenSigner, ConfigError, connectNats, createLogger, InstanceSettings, loadConfig, Metrics, natsAuthOptions, NestPinoLogger, openMediaStorage, startMetricsServer } from '@social/platform';
 import { gatewaySettings } from './config.js';
 import { mountDocs } from './docs/docs.js';
 import { GatewayModule } from './gateway.module.js';
@@ -22,7 +22,8 @@ async function main() {
   }
   const logger = createLogger('gateway', config.LOG_LEVEL);
   try {
-    const nats = await connectNats(config.NATS_URL, 'gateway');
+    const nats = await connectNats(config.NATS_URL, 'gateway', natsAuthOptions(config));
+    const signer = await CallerTokenSigner.fromPem(config.JWT_PRIVATE_KEY, 'gateway').ready();
     // Documents cross NATS whole: their body limit is at most what the server's max_payload carries.
     const documentLimit = documentBodyLimit(config.DOCUMENT_BODY_LIMIT_BYTES, nats.info?.max_payload);
     if (documentLimit.lowered) {
@@ -33,7 +34,7 @@ async function main() {
       );
     }
     // The public address is an instance setting (database > PUBLIC_BASE_URL > unset), read once at start-up.
-    const settings = await InstanceSettings.load(nats, logger);
+    const settings = await InstanceSettings.load(nats, logger, { signer });
     config = { ...config, PUBLIC_BASE_URL: settings.string('public_base_url').replace(/\/+$/, '') || undefined };
     // Upload and content bytes go between the client and storage here, never over NATS (the media service's settings choose the storage).
     const mediaStorage = await openMediaStorage(settings, nats, logger);
@@ -51,7 +52,7 @@ async function main() {
     const metricsPort = config.METRICS_PORT;
     if (metricsPort > 0) {
       // On a port of its own: /metrics is never served on the API port.
-      const server = startMetricsServer(metricsPort, metrics);
+      const server = startMetricsServer(metricsPort, metrics, config.METRICS_HOST);
       server.port.catch((error: unknown) => logger.error({ err: error, port: metricsPort }, 'metrics endpoint could not listen'));
       // Hooks are added before listening; closed with the app.
       app.getHttpAdapter().getInstance().addHook('onClose', () => server.close());

@@ -17,13 +17,15 @@ export interface IsolatedStack extends RunningStack {
  */
 export async function startIsolatedStack(
   databasePrefix: string,
-  options: Omit<StackOptions, 'databaseUrl' | 'natsUrl' | 'port' | 'secrets'> = {},
+  options: Omit<StackOptions, 'databaseUrl' | 'natsUrl' | 'port' | 'secrets'> & { natsExtraConfig?: string } = {},
 ): Promise<IsolatedStack> {
-  const nats: PrivateNats = await startPrivateNats();
+  const { natsExtraConfig, ...stackOptions } = options;
+  // `natsExtraConfig`: e.g. per-app users and permissions (the apps' NATS_NKEY_SEED_FILE then comes in `appEnv`).
+  const nats: PrivateNats = await startPrivateNats(undefined, { extraConfig: natsExtraConfig });
   let database: TemporaryDatabase | undefined;
   try {
     database = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', databasePrefix);
-    const stack = await startStack({ databaseUrl: database.url, natsUrl: nats.url, port: await freePort(), secrets: generateSecrets(), ...options });
+    const stack = await startStack({ databaseUrl: database.url, natsUrl: nats.url, port: await freePort(), secrets: generateSecrets(), ...stackOptions });
     const ownDatabase = database;
     return {
       ...stack,

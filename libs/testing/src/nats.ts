@@ -52,13 +52,15 @@ export const PLATFORM_NATS_MAX_PAYLOAD = '8MB';
  * nats-server's configuration for one of ours: nats-server 2.9 has no command-line flag for
  * `max_payload`, so everything goes into a file (listen address, JetStream and its store).
  */
-export function natsServerConfig(options: { host: string; port: number; storeDir: string; maxPayload?: string }): string {
+export function natsServerConfig(options: { host: string; port: number; storeDir: string; maxPayload?: string; extraConfig?: string }): string {
   return [
     `listen: ${JSON.stringify(`${options.host}:${options.port}`)}`,
     `max_payload: ${options.maxPayload ?? PLATFORM_NATS_MAX_PAYLOAD}`,
     'jetstream {',
     `  store_dir: ${JSON.stringify(options.storeDir)}`,
     '}',
+    // e.g. the per-app users and permissions of tools/src/nats-auth.
+    ...(options.extraConfig ? [options.extraConfig] : []),
     '',
   ].join('\n');
 }
@@ -67,7 +69,7 @@ export function natsServerConfig(options: { host: string; port: number; storeDir
  * A nats-server with JetStream on a free port, storing under a temporary (or given) folder, taking
  * messages up to 8 MiB (`maxPayload` sets another size, e.g. `1MB` to play a default server).
  */
-export async function startPrivateNats(storeDir?: string, options: { maxPayload?: string } = {}): Promise<PrivateNats> {
+export async function startPrivateNats(storeDir?: string, options: { maxPayload?: string; extraConfig?: string } = {}): Promise<PrivateNats> {
   const binary = findNatsServer();
   if (!binary) throw new Error(NATS_INSTALL_HINT);
   const port = await freePort();
@@ -75,7 +77,7 @@ export async function startPrivateNats(storeDir?: string, options: { maxPayload?
   mkdirSync(dir, { recursive: true });
   // JetStream keeps its data under <dir>/jetstream; the file sits beside it.
   const configFile = join(dir, 'nats-server.conf');
-  writeFileSync(configFile, natsServerConfig({ host: '127.0.0.1', port, storeDir: dir, maxPayload: options.maxPayload }));
+  writeFileSync(configFile, natsServerConfig({ host: '127.0.0.1', port, storeDir: dir, maxPayload: options.maxPayload, extraConfig: options.extraConfig }));
   const child: ChildProcess = startProcess(binary, ['-c', configFile], { stdio: 'ignore' });
   const url = `nats://127.0.0.1:${port}`;
   await waitFor(`nats-server on ${url}`, () => natsAnswers(url), 10_000);

@@ -21,6 +21,8 @@ export interface StackOptions {
   logLevel?: string;
   /** Extra environment for every app (e.g. shorter timeouts in tests). */
   env?: Record<string, string>;
+  /** Environment of one app only (e.g. its own NATS_NKEY_SEED_FILE). */
+  appEnv?: Partial<Record<AppName, Record<string, string>>>;
   stdio?: StdioOptions;
   readyTimeoutMs?: number;
   /** Each app's METRICS_PORT (Prometheus /metrics); an app left out has none. */
@@ -100,7 +102,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
   const spawn = (app: AppName) => {
     const metricsPort = options.metricsPorts?.[app];
-    const appEnv = metricsPort ? { ...env, METRICS_PORT: String(metricsPort) } : env;
+    const appEnv = { ...env, ...options.appEnv?.[app], ...(metricsPort && { METRICS_PORT: String(metricsPort) }) };
     const child = startProcess(process.execPath, [`apps/${app}/dist/main.js`], { cwd: REPO_ROOT, env: appEnv, stdio: options.stdio });
     child.once('exit', (code, signal) => {
       if (code !== 0 && code !== null) process.stderr.write(`${app} exited with code ${code}${signal ? ` (${signal})` : ''}\n`);

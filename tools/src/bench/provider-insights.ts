@@ -8,8 +8,10 @@
  * metrics of 100 posts a request. The issue sets no target: figures to compare
  * run against run; `met` only says every request was answered without a problem.
  */
-import { connectNats, RpcClient } from '@social/platform';
+import { CallerTokenSigner, connectNats, natsAuthFromEnvironment, RpcClient } from '@social/platform';
+import { loadOrCreateSecrets, REPO_ROOT } from '@social/testing';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import pg from 'pg';
 import { api, inParallel } from './seeding.js';
 
@@ -89,8 +91,10 @@ export async function benchProviderInsights(baseUrl: string, databaseUrl: string
   }
   console.log(`  seeded ${PUBLICATIONS * ACCOUNTS} published renditions in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
 
-  const nc = await connectNats(natsUrl, 'bench-provider-insights');
-  const rpc = new RpcClient(nc, 10_000);
+  const nc = await connectNats(natsUrl, 'bench-provider-insights', natsAuthFromEnvironment());
+  // Signed as the insights service signs its requests (the dev stack's key pair).
+  const secrets = loadOrCreateSecrets(join(REPO_ROOT, '.data'));
+  const rpc = new RpcClient(nc, 10_000, undefined, CallerTokenSigner.fromPem(process.env.JWT_PRIVATE_KEY || secrets.jwtPrivateKey, 'insights'));
   const ask = (pattern: string, payload: object) => rpc.send<any>(pattern, payload, { requestId: 'bench-insights' });
   const rows: ProviderInsightsRow[] = [];
   try {

@@ -57,7 +57,7 @@ async function startSecondReplica(databaseUrl: string, natsUrl: string) {
   const child = startProcess(process.execPath, ['apps/publishing/dist/main.js'], {
     cwd: REPO_ROOT,
     stdio: 'ignore',
-    env: { ...process.env, DATABASE_URL: databaseUrl, NATS_URL: natsUrl, SECRETS_KEY: secrets.secretsKey, LOG_LEVEL: 'warn', HEALTH_PORT: String(healthPort) },
+    env: { ...process.env, DATABASE_URL: databaseUrl, NATS_URL: natsUrl, SECRETS_KEY: secrets.secretsKey, JWT_PRIVATE_KEY: secrets.jwtPrivateKey, JWT_PUBLIC_KEY: secrets.jwtPublicKey, LOG_LEVEL: 'warn', HEALTH_PORT: String(healthPort) },
   });
   try {
     await waitFor('a second publishing replica', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);

@@ -6,7 +6,7 @@
  * once into .data/; then every app starts as its own process. Ctrl-C stops it all.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, watch, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   APPS,
@@ -21,6 +21,7 @@ import {
   startStack,
 } from '@social/testing';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { generateNatsAuth } from '../nats-auth/generate.js';
 
 const DATA_DIR = join(REPO_ROOT, '.data');
 const stops: Array<() => Promise<void>> = [];
@@ -39,12 +40,16 @@ async function main() {
   }
 
   let natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  let appEnv: Partial<Record<AppName, Record<string, string>>> = {};
   if (!(await natsAnswers(natsUrl))) {
     if (process.env.NATS_URL) throw new Error(`NATS_URL ${natsUrl} does not answer.`);
-    log('no NATS at 127.0.0.1:4222; starting nats-server from PATH (JetStream, 8 MiB messages: .data/nats/nats-server.conf) …');
-    const nats = await startPrivateNats(join(DATA_DIR, 'nats'));
+    log('no NATS at 127.0.0.1:4222; starting nats-server from PATH (JetStream, 8 MiB messages, one user per app: .data/nats/) …');
+    // Each app connects as its own user, allowed only the subjects it serves and calls (tools/src/nats-auth).
+    const auth = generateNatsAuth(join(DATA_DIR, 'nats-auth'));
+    const nats = await startPrivateNats(join(DATA_DIR, 'nats'), { extraConfig: readFileSync(auth.configFile, 'utf8') });
     stops.unshift(nats.stop);
     natsUrl = nats.url;
+    appEnv = Object.fromEntries(Object.entries(auth.seedFiles).map(([app, seedFile]) => [app, { NATS_NKEY_SEED_FILE: seedFile }]));
   }
 
   let smtpUrl = process.env.SMTP_URL;
@@ -70,6 +75,7 @@ async function main() {
     publicBaseUrl,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     env: { SMTP_URL: smtpUrl },
+    appEnv,
     metricsPorts: devMetricsPorts(),
     // An app that crashes is started again (with backoff) and said so here, instead of staying down behind a 503 /ready.
     restartOnCrash: true,

@@ -73,13 +73,14 @@ export function parseYamlFile(path: string): unknown[] {
   }).filter((value) => value != null);
 }
 
-export function renderKustomization(dir: string, expectedKind = 'Kustomization'): Rendered {
+/** A Component (`expectedKind`) works on what the kustomization including it has gathered so far (`accumulated`), as kustomize does. */
+export function renderKustomization(dir: string, expectedKind = 'Kustomization', accumulated?: Rendered): Rendered {
   const [kustomization] = parseYamlFile(join(dir, 'kustomization.yaml')) as Kustomization[];
   const unsupported = Object.keys(kustomization).filter((key) => !SUPPORTED.has(key));
   if (unsupported.length > 0) throw new Error(`${dir}: kustomize field(s) not supported by this loader: ${unsupported.join(', ')}`);
   if ((kustomization.kind ?? 'Kustomization') !== expectedKind) throw new Error(`${dir}: expected kind ${expectedKind}, found ${kustomization.kind}`);
 
-  const rendered: Rendered = { objects: [], localConfig: [] };
+  const rendered: Rendered = accumulated ?? { objects: [], localConfig: [] };
   const add = (part: Rendered) => {
     rendered.objects.push(...part.objects);
     rendered.localConfig.push(...part.localConfig);
@@ -90,7 +91,7 @@ export function renderKustomization(dir: string, expectedKind = 'Kustomization')
   }
   generate(dir, kustomization, rendered.objects);
   // Components come after the resources, before this kustomization's own transformers.
-  for (const component of kustomization.components ?? []) add(renderKustomization(join(dir, component), 'Component'));
+  for (const component of kustomization.components ?? []) renderKustomization(join(dir, component), 'Component', rendered);
 
   rejectDuplicates(dir, rendered.objects);
   if (kustomization.namespace) {

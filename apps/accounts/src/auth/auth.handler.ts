@@ -3,27 +3,30 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AccountsPatterns,
   AuthTokens,
+  ChangePasswordRequest,
   LoginRequest,
   RefreshRequest,
   RegisterRequest,
   RpcRequest,
   SessionRevokedEvent,
 } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { requireAccountPrincipal, requirePrincipal, validateInput } from '@social/platform';
 
 import { ApiTokensService } from '../api-tokens/api-tokens.service.js';
 import { AuthService } from './auth.service.js';
+import { PasswordService } from './password.service.js';
 
 @Controller()
 export class AuthHandler {
   constructor(
     private readonly auth: AuthService,
     private readonly apiTokens: ApiTokensService,
+    private readonly passwords: PasswordService,
   ) {}
 
   @MessagePattern(AccountsPatterns.register)
   register(@Payload() req: RpcRequest<RegisterRequest>): Promise<AuthTokens> {
-    return this.auth.register(validateInput(RegisterRequest, req.body, 'body'));
+    return this.auth.register(validateInput(RegisterRequest, req.body, 'body'), req.clientIp);
   }
 
   @MessagePattern(AccountsPatterns.login)
@@ -39,6 +42,13 @@ export class AuthHandler {
   @MessagePattern(AccountsPatterns.logout)
   async logout(@Payload() req: RpcRequest): Promise<null> {
     await this.auth.logout(requirePrincipal(req).sessionId);
+    return null;
+  }
+
+  @MessagePattern(AccountsPatterns.changePassword)
+  async changePassword(@Payload() req: RpcRequest<ChangePasswordRequest>): Promise<null> {
+    const principal = requireAccountPrincipal(req);
+    await this.passwords.change(principal, validateInput(ChangePasswordRequest, req.body, 'body'), req.clientIp);
     return null;
   }
 

@@ -21,12 +21,22 @@ import { emailTaken, normalizeEmail } from '../users/users.js';
 
 const MINUTE = 60;
 
-/** Contract §1 rate limits (per window); the counts are instance settings (default 10, 20, 5), read at start-up. */
-function rateLimits(settings: InstanceSettings) {
+/**
+ * Contract §1/§2 rate limits (per window); the counts are instance settings (default 10, 20, 5), read at
+ * start-up, except registrations per client address (REGISTRATION_RATE_LIMIT_PER_HOUR).
+ * Sign-ins count failures only, per (email, client address): another address's failures never lock a
+ * user out; the per-address count (across emails) slows spraying from one client.
+ */
+function rateLimits(settings: InstanceSettings, config: AccountsConfig) {
   return {
-    loginPerEmail: { limit: settings.integer('rate_limit_login_per_email'), windowSeconds: 15 * MINUTE },
-    loginPerIp: { limit: settings.integer('rate_limit_login_per_ip'), windowSeconds: 15 * MINUTE },
+    failedLoginsPerEmailAndIp: (email: string, ip: string) => ({
+      key: `login:failed:${ip}:${email}`,
+      limit: settings.integer('rate_limit_login_per_email'),
+      windowSeconds: 15 * MINUTE,
+    }),
+    failedLoginsPerIp: (ip: string) => ({ key: `login:failed-ip:${ip}`, limit: settings.integer('rate_limit_login_per_ip'), windowSeconds: 15 * MINUTE }),
     registerPerEmail: { limit: settings.integer('rate_limit_register_per_email'), windowSeconds: 60 * MINUTE },
+    registerPerIp: (ip: string) => ({ key: `register:ip:${ip}`, limit: config.REGISTRATION_RATE_LIMIT_PER_HOUR, windowSeconds: 60 * MINUTE }),
   };
 }
 
@@ -48,7 +58,7 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
     private readonly settings: InstanceSettings,
   ) {
     this.limiter = new RateLimiter(dataSource);
-    this.limits = rateLimits(settings);
+    this.limits = rateLimits(settings, config);
   }
 
   /** Old rate-limit windows are dead weight; any replica may sweep them. */
@@ -60,9 +70,12 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
     clearInterval(this.pruneTimer);
   }
 
-  async register(input: RegisterRequest): Promise<AuthTokens> {
+  async register(input: RegisterRequest, clientIp: string): Promise<AuthTokens> {
     const email = input.email.trim();
+    await this.limiter.hit(this.limits.registerPerIp(clientIp));
     await this.limiter.hit({ key: `register:email:${normalizeEmail(email)}`, ...this.limits.registerPerEmail });
+    // A taken email or username is refused before any hashing: probing them costs us no CPU (checked again below, under the lock).
+    await this.assertAvailable(this.dataSource.manager, email, input.username);
     const passwordHash = await hashPassword(input.password);
     const user = await this.dataSource.transaction(async (db) => {
       // Serialises registrations so exactly one first user becomes instance admin.
@@ -90,16 +103,27 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
 
   async login(input: LoginRequest, clientIp: string): Promise<AuthTokens> {
     const email = normalizeEmail(input.email);
-    await this.limiter.hit({ key: `login:ip:${clientIp}`, ...this.limits.loginPerIp });
-    await this.limiter.hit({ key: `login:email:${email}`, ...this.limits.loginPerEmail });
     const user = await this.dataSource
       .getRepository(UserEntity)
       .createQueryBuilder('u')
       .where('lower(u.email) = :email', { email })
       .getOne();
-    const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
-    if (!user || !valid) throw problems.unauthorized('invalid_credentials', 'The email or password is not correct.');
-    return this.openSession(user);
+    await this.checkPassword(email, clientIp, user?.passwordHash ?? null, input.password, () =>
+      problems.unauthorized('invalid_credentials', 'The email or password is not correct.'),
+    );
+    return this.openSession(user!);
+  }
+
+  /**
+   * A password check counted like a failed sign-in (contract §2): the attempt is counted before it is
+   * judged, so parallel guesses cannot slip past the limit, and taken back when the password is right.
+   * Also used by POST /auth/password for the current password.
+   */
+  async checkPassword(email: string, clientIp: string, passwordHash: string | null, password: string, refusal: () => Error): Promise<void> {
+    const rules = [this.limits.failedLoginsPerEmailAndIp(normalizeEmail(email), clientIp), this.limits.failedLoginsPerIp(clientIp)];
+    for (const rule of rules) await this.limiter.hit(rule);
+    if (!(await verifyPassword(passwordHash, password))) throw refusal();
+    for (const rule of rules) await this.limiter.release(rule);
   }
 
   /** Rotates the pair; presenting an already-rotated refresh token revokes its whole session. */

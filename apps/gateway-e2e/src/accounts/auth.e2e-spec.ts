@@ -117,14 +117,25 @@ describe('accounts: login', () => {
     expectProblem(await call('POST', '/auth/login', { body: { email: user.email } }), 422, 'validation_failed');
   });
 
-  it('limits attempts to 10 per email per 15 minutes', async () => {
+  it('limits failed sign-ins to 10 per (email, client address) per 15 minutes; another address is not locked out', async () => {
     const user = await registerUser();
+    const ip = randomIp();
     for (let i = 0; i < 10; i++) {
-      expect((await call('POST', '/auth/login', { body: { email: user.email, password: 'wrong password!!' } })).status).toBe(401);
+      expect((await call('POST', '/auth/login', { ip, body: { email: user.email, password: 'wrong password!!' } })).status).toBe(401);
     }
-    const limited = await call('POST', '/auth/login', { body: { email: user.email, password: PASSWORD } });
+    const limited = await call('POST', '/auth/login', { ip, body: { email: user.email, password: PASSWORD } });
     expectProblem(limited, 429, 'rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The attacker's failures never lock the user out from where they sign in.
+    expect((await call('POST', '/auth/login', { ip: randomIp(), body: { email: user.email, password: PASSWORD } })).status).toBe(200);
+  });
+
+  it('does not count successful sign-ins', async () => {
+    const user = await registerUser();
+    const ip = randomIp();
+    for (let i = 0; i < 12; i++) {
+      expect((await call('POST', '/auth/login', { ip, body: { email: user.email, password: PASSWORD } })).status).toBe(200);
+    }
   });
 
   it('limits attempts to 20 per client address per 15 minutes', async () => {

@@ -5,10 +5,12 @@ import { AdminPatterns, INTERNAL_ADMIN_PATTERNS, Principal } from '@social/contr
 import { ENVIRONMENT_PROVIDER_APPS } from '@social/testing';
 import { adminCall, expectNoSecretsInAnswers, registerAdmin, withDatabase } from '../support/admin.js';
 import { call, TestUser } from '../support/api.js';
+import { trustedBusRequest } from '../support/bus.js';
 
 /**
- * The admin service does not trust the gateway alone: asked over NATS with a
- * principal that is not an instance admin, it refuses every operation. Its
+ * The admin service does not trust the gateway alone: asked over NATS by a
+ * platform process for a principal that is not an instance admin, it refuses
+ * every operation. Its
  * service-to-service patterns (start-up settings, prompt resolution) answer.
  */
 describe('admin service: its own authorization and internal patterns', () => {
@@ -24,10 +26,8 @@ describe('admin service: its own authorization and internal patterns', () => {
     await nats.drain();
   });
 
-  async function ask(pattern: string, data: unknown): Promise<{ response?: any; err?: any }> {
-    const message = await nats.request(pattern, JSON.stringify({ pattern, data, id: randomUUID() }), { timeout: 5_000 });
-    return message.json();
-  }
+  // As a platform process asks: with a caller token signed for the envelope's principal.
+  const ask = (pattern: string, data: unknown) => trustedBusRequest(nats, pattern, data);
 
   const principal = (overrides: Partial<Principal> = {}): Principal => ({
     userId: randomUUID(),

@@ -16,7 +16,7 @@ describe('instance settings at a service start-up', () => {
     const child = startProcess(process.execPath, ['apps/gateway/dist/main.js'], {
       cwd: REPO_ROOT,
       stdio: 'ignore',
-      env: { PATH: process.env.PATH, PORT: String(port), NATS_URL: process.env.E2E_NATS_URL_IN_USE, JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY, SECRETS_KEY: process.env.E2E_SECRETS_KEY, LOG_LEVEL: 'warn', ...env },
+      env: { PATH: process.env.PATH, PORT: String(port), NATS_URL: process.env.E2E_NATS_URL_IN_USE, JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY, JWT_PRIVATE_KEY: process.env.E2E_JWT_PRIVATE_KEY, SECRETS_KEY: process.env.E2E_SECRETS_KEY, LOG_LEVEL: 'warn', ...env },
     });
     await waitFor('another gateway', async () => (await fetch(`${base}/ready`)).status === 200, 30_000);
     return { child, base };

@@ -40,6 +40,8 @@ describe('service processes', () => {
       NATS_URL: process.env.E2E_NATS_URL_IN_USE,
       // Notifications keys its inbox cursors with it.
       SECRETS_KEY: process.env.E2E_SECRETS_KEY,
+      JWT_PRIVATE_KEY: process.env.E2E_JWT_PRIVATE_KEY,
+      JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY,
       HEALTH_PORT: String(healthPort),
     });
     await waitFor('the replica health endpoint', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);

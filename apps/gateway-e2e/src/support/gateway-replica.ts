@@ -33,6 +33,7 @@ export async function startGatewayReplica(options: GatewayReplicaOptions = {}): 
       PORT: String(port),
       NATS_URL: options.natsUrl ?? process.env.E2E_NATS_URL_IN_USE,
       JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY,
+      JWT_PRIVATE_KEY: process.env.E2E_JWT_PRIVATE_KEY,
       SECRETS_KEY: process.env.E2E_SECRETS_KEY,
       LOG_LEVEL: 'warn',
       ...options.env,

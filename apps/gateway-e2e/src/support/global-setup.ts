@@ -86,7 +86,8 @@ export default async function globalSetup() {
       RPC_TIMEOUT_MS: '5000',
       // A render's time budget stays inside RPC_TIMEOUT_MS, so a slow page is 422, never the gateway's 504.
       RENDER_TIMEOUT_MS: '2000',
-      TRUST_PROXY: 'true',
+      // The suites' calls come from loopback: that hop is the trusted proxy, its X-Forwarded-For the client.
+      TRUSTED_PROXIES: '127.0.0.0/8,::1/128',
       SMTP_URL: mail.smtpUrl,
       ...adminEnvironment(),
       // AI_MODEL comes from adminEnvironment(); the provider budget stays well inside RPC_TIMEOUT_MS.
@@ -108,6 +109,8 @@ export default async function globalSetup() {
     },
     stdio: ['ignore', log, log],
     metricsPorts,
+    // A machine shared with other builds starts eight processes slowly: 3 minutes before giving up.
+    readyTimeoutMs: 180_000,
   }).catch(async (error: unknown) => {
     await ai.stop();
     await mail.stop();
@@ -133,6 +136,8 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_MASTODON_URL = mastodon.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
+  // Replicas sign the caller tokens of their NATS requests; suites talking to services over raw NATS sign theirs.
+  process.env.E2E_JWT_PRIVATE_KEY = secrets.jwtPrivateKey;
   // Gateways verify media upload URLs with a key derived from it; a second publishing replica unseals grants with it.
   process.env.E2E_SECRETS_KEY = secrets.secretsKey;
   const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon };

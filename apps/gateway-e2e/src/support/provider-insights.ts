@@ -1,5 +1,5 @@
 import { connect, NatsConnection } from '@nats-io/transport-node';
-import { Problem, RpcClient } from '@social/platform';
+import { CallerTokenSigner, Problem, RpcClient } from '@social/platform';
 import { type StreamEvent, streamEvents } from './stream-events.js';
 
 /**
@@ -17,7 +17,8 @@ export interface PublishingRpc {
 
 export async function publishingRpc(): Promise<PublishingRpc> {
   const nc: NatsConnection = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
-  const client = new RpcClient(nc, 10_000);
+  // Signed as the insights service signs its requests.
+  const client = new RpcClient(nc, 10_000, undefined, CallerTokenSigner.fromPem(process.env.E2E_JWT_PRIVATE_KEY!, 'insights'));
   const ask = <T>(pattern: string, payload: unknown) => client.send<T>(pattern, payload as object, { requestId: `e2e-insights-${Date.now()}` });
   return {
     ask,

@@ -27,6 +27,8 @@ export async function startServiceReplica(
       NATS_URL: process.env.E2E_NATS_URL_IN_USE,
       DATABASE_URL: process.env.E2E_DATABASE_URL,
       SECRETS_KEY: process.env.E2E_SECRETS_KEY,
+      JWT_PRIVATE_KEY: process.env.E2E_JWT_PRIVATE_KEY,
+      JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY,
       HEALTH_PORT: String(healthPort),
       LOG_LEVEL: 'warn',
       ...env,

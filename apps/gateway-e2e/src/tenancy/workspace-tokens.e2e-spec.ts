@@ -3,6 +3,7 @@ import { connect, NatsConnection } from '@nats-io/transport-node';
 import { AccountsPatterns, NotificationsPatterns, Principal, TenancyPatterns } from '@social/contracts';
 import { randomUUID } from 'node:crypto';
 import { call, eventually, expectProblem } from '../support/api.js';
+import { trustedBusRequest } from '../support/bus.js';
 import { createTenant, createWorkspace } from '../support/tenancy.js';
 
 const inHour = () => new Date(Date.now() + 3_600_000).toISOString();
@@ -88,7 +89,6 @@ describe('tenancy: account-level operations refuse a workspace-bound principal i
       workspaceId: tenant.workspaceId,
     };
     const data = { principal, params: { id: tenant.organizationId }, query: {}, body: { name: 'x' }, idempotencyKey: null, clientIp: '127.0.0.1' };
-    const reply = await nats.request(pattern, JSON.stringify({ pattern, data, id: randomUUID() }), { timeout: 5_000 });
-    expect(reply.json()).toMatchObject({ err: { status: 403, code: 'workspace_token_forbidden' } });
+    expect(await trustedBusRequest(nats, pattern, data)).toMatchObject({ err: { status: 403, code: 'workspace_token_forbidden' } });
   });
 });

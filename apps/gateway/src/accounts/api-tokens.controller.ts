@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsPatterns, ApiToken, ApiTokenCreated, ApiTokenList, CreateApiTokenRequest } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
+import { NoStore } from '../http/no-store.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
@@ -18,6 +19,7 @@ export class ApiTokensController {
   @ApiOperation({ summary: 'Create an API token (the secret is shown only in this answer)' })
   @Returns(ApiTokenCreated, 201)
   @Refuses(400, 401, 403, 409, 413, 415, 422, 429, 503, 504)
+  @NoStore()
   async create(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsPatterns, ReauthGrant, ReauthRequest } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
+import { NoStore } from '../http/no-store.decorator.js';
 import { Refuses, Returns } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
@@ -21,6 +22,7 @@ export class ReauthController {
   })
   @Returns(ReauthGrant)
   @Refuses(400, 401, 403, 413, 415, 422, 429, 503, 504)
+  @NoStore()
   create(@Req() req: FastifyRequest, @Body(new ValidBody(ReauthRequest)) body: ReauthRequest): Promise<ReauthGrant> {
     return this.forward.send(AccountsPatterns.reauth, req, { body });
   }

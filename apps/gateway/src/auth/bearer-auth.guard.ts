@@ -9,7 +9,11 @@ import {
   VerifiedApiToken,
   VerifyApiTokenRequest,
 } from '@social/contracts';
+<<<<<<< HEAD
 import { ExpiringCache, JwtKeySet, problems, RpcClient } from '@social/platform';
+=======
+import { ExpiringCache, Problem, problems, RpcClient } from '@social/platform';
+>>>>>>> security
 import type { FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
 import { REQUIRES_INSTANCE_ADMIN } from './instance-admin.decorator.js';
@@ -53,7 +57,7 @@ export class BearerAuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const token = bearerToken(request.headers.authorization);
-    request.principal = await this.verify(token);
+    request.principal = await this.verify(token).catch((error: unknown) => this.countFailure(request, error));
     await this.rateLimiter.hit(request.principal.sessionId);
     if (request.principal.workspaceId && this.reflector.getAllAndOverride<boolean>(REFUSES_WORKSPACE_TOKENS, [context.getHandler(), context.getClass()])) {
       throw problems.workspaceTokenForbidden();
@@ -62,6 +66,18 @@ export class BearerAuthGuard implements CanActivate {
       throw problems.adminRequired();
     }
     return true;
+  }
+
+  /**
+   * A token that fails verification counts against the client address (contract §2): past
+   * FAILED_AUTH_RATE_LIMIT_PER_MINUTE in a minute the answer is 429 instead of 401. Valid tokens never count.
+   */
+  private async countFailure(request: FastifyRequest, error: unknown): Promise<never> {
+    if (error instanceof Problem && error.status === 401) {
+      // Key-value keys allow no ':' (IPv6).
+      await this.rateLimiter.hit(`failed-auth.${request.ip.replace(/[^A-Za-z0-9.-]/g, '_')}`, Date.now(), this.config.FAILED_AUTH_RATE_LIMIT_PER_MINUTE, 'Too many requests with an invalid token from this address.');
+    }
+    throw error;
   }
 
   private async verify(token: string): Promise<Principal> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { AccountsPatterns, SESSION_REVOKED_SUBJECT, SessionRevokedEvent } from '@social/contracts';
-import { RpcClient } from '@social/platform';
+import { RpcClient, subscribeSafely } from '@social/platform';
 import type { Logger } from 'pino';
 import { GATEWAY_LOGGER } from '../logger.js';
 import { GATEWAY_NATS } from '../rpc/rpc.module.js';
@@ -30,10 +30,11 @@ export class RevokedSessions implements OnModuleInit, OnApplicationShutdown {
   }
 
   onModuleInit() {
-    this.subscription = this.nats.subscribe(SESSION_REVOKED_SUBJECT, {
-      callback: (error, msg) => {
-        if (!error) this.remember(msg.json<SessionRevokedEvent>());
-      },
+    // Anything may arrive on the subject: a malformed event is logged and counted, never thrown into the connection.
+    this.subscription = subscribeSafely(this.nats, SESSION_REVOKED_SUBJECT, {
+      logger: this.logger,
+      parse: parseRevocation,
+      handle: (event) => this.remember(event),
     });
     void this.syncUntilDone();
     void this.resyncOnReconnect();
@@ -76,4 +77,12 @@ export class RevokedSessions implements OnModuleInit, OnApplicationShutdown {
     const now = Date.now();
     for (const [sessionId, until] of this.until) if (until <= now) this.until.delete(sessionId);
   }
+}
+
+function parseRevocation(value: unknown): SessionRevokedEvent {
+  const event = value as Partial<SessionRevokedEvent> | null;
+  if (typeof event !== 'object' || event === null || typeof event.sessionId !== 'string' || typeof event.until !== 'string' || Number.isNaN(Date.parse(event.until))) {
+    throw new Error('not a session revocation ({sessionId, until})');
+  }
+  return { sessionId: event.sessionId, until: event.until };
 }

@@ -58,7 +58,12 @@ export class TokenRateLimiter implements OnModuleInit, OnApplicationShutdown {
    * spent. Only a token's first request of a minute on this replica waits for
    * the shared total; the rest are counted in memory.
    */
-  async hit(tokenId: string, now = Date.now()): Promise<void> {
+  async hit(
+    tokenId: string,
+    now = Date.now(),
+    limit = this.config.TOKEN_RATE_LIMIT_PER_MINUTE,
+    detail = 'This token has made too many requests this minute.',
+  ): Promise<void> {
     const window = Math.floor(now / WINDOW_MS);
     let count = this.counts.get(tokenId);
     if (!count || count.window !== window) {
@@ -70,8 +75,8 @@ export class TokenRateLimiter implements OnModuleInit, OnApplicationShutdown {
       this.counts.set(tokenId, count);
     }
     await count.loaded;
-    if (count.shared + count.pending >= this.config.TOKEN_RATE_LIMIT_PER_MINUTE) {
-      throw problems.tooManyRequests(((window + 1) * WINDOW_MS - now) / 1000, 'This token has made too many requests this minute.');
+    if (count.shared + count.pending >= limit) {
+      throw problems.tooManyRequests(((window + 1) * WINDOW_MS - now) / 1000, detail);
     }
     count.pending += 1;
   }

@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { STATUS_TITLES } from '@social/platform';
+import { PUBLIC_OPERATION_EXTENSION } from '../auth/public.decorator.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -64,7 +66,35 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     }
   }
   document.components.schemas = schemas;
+  documentGatewayStatuses(document);
   return document;
+}
+
+const problemResponse = (status: number) => ({
+  description: STATUS_TITLES[status],
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ErrorModel' } } },
+});
+
+/**
+ * Statuses the gateway itself answers, whatever the operation: every operation that is not public needs
+ * a bearer token (401) and is rate limited per token and per failing address (429); a path segment longer
+ * than any identifier we issue is 414. Each secured operation also lists the bearer scheme.
+ */
+function documentGatewayStatuses(document: OpenAPIObject): void {
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations) as Array<Record<string, any>>) {
+      if (!operation || typeof operation !== 'object' || !operation.responses) continue;
+      const isPublic = operation[PUBLIC_OPERATION_EXTENSION] === true;
+      delete operation[PUBLIC_OPERATION_EXTENSION];
+      const responses = operation.responses as Record<string, unknown>;
+      if (!isPublic) {
+        operation.security ??= [{ bearer: [] }];
+        responses['401'] ??= problemResponse(401);
+        responses['429'] ??= problemResponse(429);
+      }
+      if ((operation.parameters ?? []).some((parameter: { in?: string }) => parameter.in === 'path')) responses['414'] ??= problemResponse(414);
+    }
+  }
 }
 
 /** OpenAPI 3.0's `nullable: true` becomes a JSON Schema 2020-12 type union, recursively. */

@@ -22,6 +22,7 @@ async function main(target: string | undefined) {
   // Placeholders only satisfy the settings' formats: no handler, guard or hook runs at build time.
   const config = loadConfig(gatewaySettings, {
     JWT_PUBLIC_KEY: '-----BEGIN PUBLIC KEY-----\nunused while writing the document\n-----END PUBLIC KEY-----',
+    JWT_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nunused while writing the document\n-----END PRIVATE KEY-----',
     SECRETS_KEY: Buffer.alloc(32).toString('base64'),
   });
   const app = await NestFactory.create<NestFastifyApplication>(

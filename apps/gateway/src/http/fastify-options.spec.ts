@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { GatewayConfig } from '../config.js';
 import { fastifyOptions, loggablePath } from './fastify-options.js';
 
-const options = fastifyOptions({ BODY_LIMIT_BYTES: 1024, TRUST_PROXY: 'false' } as GatewayConfig);
+const options = fastifyOptions({ BODY_LIMIT_BYTES: 1024, TRUSTED_PROXIES: false } as GatewayConfig);
 
 describe('gateway routing options', () => {
   it.each([

@@ -29,7 +29,8 @@ export function loggablePath(url: string): string {
 export function fastifyOptions(config: GatewayConfig) {
   return {
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY === 'true',
+    // Only the configured proxies' X-Forwarded-For is believed; by default the peer address is the client.
+    trustProxy: config.TRUSTED_PROXIES,
     // While closing on SIGTERM a request on a kept-alive connection is still answered (with Connection: close), not 503'd.
     return503OnClosing: false,
     // Every route also answers under /api/v1 (contract §1); the schema documents live only there.
@@ -41,8 +42,9 @@ export function fastifyOptions(config: GatewayConfig) {
       return rest.startsWith('/') ? rest : url;
     },
     // Router failures (over-long or malformed paths) happen before any handler: render them as problems too.
+    // No onRequest hook has run for them: the X-Request-Id the problem's request_id must match is set here.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
-      sendProblem(reply, request, toProblem(error).problem, config.PUBLIC_BASE_URL),
+      sendProblem(reply.header('x-request-id', request.id), request, toProblem(error).problem, config.PUBLIC_BASE_URL),
     genReqId: (req: { headers: IncomingMessage['headers'] }) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && ACCEPTABLE_REQUEST_ID.test(incoming) ? incoming : randomUUID();

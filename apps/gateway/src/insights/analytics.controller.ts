@@ -38,7 +38,7 @@ export class AnalyticsController {
     description:
       'One job per account (deduplicated while one is queued): the account counters (a daily snapshot), renditions published while insights was not listening, ' +
       'and the counters of every rendition of the account. Without account_id every connected account of the workspace; `job_id` is then the first account\'s job ' +
-      '(`""` with status `done` when the workspace has none). Jobs also run daily for every connected account, and for each published rendition at once, +1 h, +24 h and +7 d.',
+      '(a job recorded as `done` at once when the workspace has none). Jobs also run daily for every connected account, and for each published rendition at once, +1 h, +24 h and +7 d.',
   })
   @Returns(SyncJobAccepted, 202)
   @Refuses(400, 403, 404, 413, 415, 422)

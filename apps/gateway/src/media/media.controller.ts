@@ -57,7 +57,9 @@ export class MediaController {
       .header('content-type', target.mime_type || 'application/octet-stream')
       .header('x-content-type-options', 'nosniff')
       .header('accept-ranges', 'bytes')
-      .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(target.filename)}`);
+      // Contract §6: stored bytes are never rendered as a page of ours: downloaded, sandboxed, never sniffed.
+      .header('content-disposition', attachmentDisposition(target.filename))
+      .header('content-security-policy', 'sandbox');
     if (range) {
       reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${target.size}`).header('content-length', range.end - range.start + 1);
     } else {
@@ -84,4 +86,10 @@ export class MediaController {
   setTags(@Req() req: FastifyRequest, @Param('id') id: string, @Body(new ValidBody(SetMediaTagsRequest)) body: SetMediaTagsRequest): Promise<MediaItem> {
     return this.forward.send(MediaPatterns.setMediaTags, req, { params: { id }, body });
   }
+}
+
+/** `attachment` with the filename: an ASCII fallback (quotes, backslashes and controls replaced) and the exact UTF-8 name. */
+export function attachmentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

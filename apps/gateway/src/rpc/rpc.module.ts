@@ -1,6 +1,6 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { type Metrics, RpcClient, rpcClientMetrics } from '@social/platform';
+import { CallerTokenSigner, type Metrics, RpcClient, rpcClientMetrics } from '@social/platform';
 import { Forwarder } from './forwarder.js';
 
 export const GATEWAY_NATS = Symbol('GATEWAY_NATS');
@@ -16,12 +16,13 @@ class NatsDrainer implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class RpcModule {
-  static forConnection(nats: NatsConnection, timeoutMs: number, metrics?: Metrics) {
+  /** `jwtPrivateKey` signs the caller token of every request (docs/security.md). */
+  static forConnection(nats: NatsConnection, timeoutMs: number, metrics: Metrics | undefined, jwtPrivateKey: string) {
     return {
       module: RpcModule,
       providers: [
         { provide: GATEWAY_NATS, useValue: nats },
-        { provide: RpcClient, useValue: new RpcClient(nats, timeoutMs, metrics && rpcClientMetrics(metrics)) },
+        { provide: RpcClient, useValue: new RpcClient(nats, timeoutMs, metrics && rpcClientMetrics(metrics), CallerTokenSigner.fromPem(jwtPrivateKey, 'gateway')) },
         Forwarder,
         NatsDrainer,
       ],

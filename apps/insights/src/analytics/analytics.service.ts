@@ -20,7 +20,7 @@ import { AccessControl, CursorCodec, isUuid, problems, SERVICE_CONFIG } from '@s
 import { DataSource } from 'typeorm';
 import { AccountDirectory } from '../accounts/account-directory.js';
 import type { InsightsConfig } from '../config.js';
-import { enqueueJob } from '../sync/sync-jobs.js';
+import { enqueueJob, recordEmptyJob } from '../sync/sync-jobs.js';
 import { iso, metadata, RENDITION_COLUMNS, RenditionRow, STALE_AFTER_MS, toContentItem } from './analytics-rows.js';
 
 const DAY_MS = 86_400_000;
@@ -131,7 +131,8 @@ export class AnalyticsService {
     const accountIds = input.account_id
       ? [(await this.accounts.require(input.workspace_id, input.account_id)).id]
       : (await this.accounts.listWorkspace(input.workspace_id)).map((a) => a.id);
-    if (accountIds.length === 0) return { job_id: '', status: 'done' };
+    // Nothing connected: a real job, done at once, so job_id always names one.
+    if (accountIds.length === 0) return { job_id: await recordEmptyJob(this.dataSource, input.workspace_id.toLowerCase(), 'account_metrics'), status: 'done' };
     const jobs = await this.dataSource.transaction(async (db) => {
       const ids: string[] = [];
       for (const accountId of accountIds) ids.push((await enqueueJob(db, { kind: 'account_metrics', workspaceId: input.workspace_id, accountId })).id);

@@ -57,3 +57,17 @@ export async function updatedRows<T = { id: string }>(db: EntityManager | DataSo
   const [rows] = (await db.query(sql, params)) as [T[], number];
   return rows;
 }
+
+/**
+ * A job with nothing to do, recorded as done at once (a refresh of a workspace with no connected
+ * account): the caller still answers a real `job_id`, one that exists and says `done`.
+ */
+export async function recordEmptyJob(db: EntityManager | DataSource, workspaceId: string, kind: JobKind): Promise<string> {
+  const id = uuidv7();
+  await db.query(
+    `INSERT INTO sync_jobs (id, workspace_id, kind, dedupe_key, account_id, state, run_at, outcome, created_at, finished_at)
+     VALUES ($1, $2, $3, $4, NULL, 'done', now(), 'nothing_to_sync', now(), now())`,
+    [id, workspaceId, kind, `${kind}:none:${id}`],
+  );
+  return id;
+}

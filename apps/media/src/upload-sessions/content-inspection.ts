@@ -67,6 +67,7 @@ export async function inspectContent(stream: Readable): Promise<ContentFacts & {
     durationMs: 0,
   };
   if ('refused' in sniffed) return { ...facts, refused: sniffed.refused };
+  if (containsMarkup(headBuffer)) return { ...facts, refused: 'markup (HTML, XHTML, XML or SVG) in its first 64 KiB is not accepted' };
   if (facts.mimeType.startsWith('image/')) {
     try {
       const dimensions = imageSize(headBuffer);
@@ -93,6 +94,20 @@ export async function sniffType(head: Buffer): Promise<Sniffed> {
   if (head.subarray(0, 2).toString('latin1') === '#!') return { refused: 'scripts are not accepted' };
   return { mimeType: 'application/octet-stream' };
 }
+
+/** How far into a file markup is looked for (contract §6: the first 64 KiB). */
+export const MARKUP_SCAN_BYTES = 64 * 1024;
+/**
+ * Markup a browser could render or run, anywhere in the first 64 KiB, whatever the file claims to be
+ * (a polyglot: a valid image with an HTML page inside). XML declarations, doctypes and HTML/SVG
+ * elements count; an image's XMP metadata packet (`<?xpacket`, `<x:xmpmeta`, `<rdf:…`) does not.
+ */
+export function containsMarkup(head: Buffer): boolean {
+  const text = head.subarray(0, MARKUP_SCAN_BYTES).toString('latin1').toLowerCase();
+  return MARKUP_PATTERN.test(text);
+}
+const MARKUP_PATTERN =
+  /<\?xml[\s?]|<!doctype[\s>]|<(?:html|head|body|svg|script|iframe|object|embed|foreignobject|xhtml:[a-z]+|svg:[a-z]+)[\s>/]|xmlns(?::[a-z]+)?\s*=\s*["']http:\/\/www\.w3\.org\/(?:1999\/xhtml|2000\/svg)/;
 
 function looksLikeMarkup(head: Buffer): boolean {
   const text = head.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();

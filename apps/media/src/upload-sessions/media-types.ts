@@ -29,3 +29,22 @@ export function isVideo(mimeType: string, filename: string): boolean {
 export function contentTypeFor(mimeType: string, filename: string): string {
   return mimeType || TYPES_BY_EXTENSION[extensionOf(filename)] || 'application/octet-stream';
 }
+
+export type MediaFamily = 'image' | 'video' | 'audio' | 'document';
+
+const DOCUMENT_TYPES = new Set(['application/pdf', 'text/plain', 'application/msword', 'application/rtf', 'application/epub+zip']);
+
+/** The family of a type (contract §6), or null for one outside them (e.g. application/octet-stream). */
+export function familyOf(mimeType: string): MediaFamily | null {
+  const type = mimeType.toLowerCase();
+  for (const family of ['image', 'video', 'audio'] as const) if (type.startsWith(`${family}/`)) return family;
+  if (DOCUMENT_TYPES.has(type) || type.startsWith('application/vnd.openxmlformats-officedocument.') || type.startsWith('application/vnd.oasis.opendocument.')) {
+    return 'document';
+  }
+  return null;
+}
+
+/** The family the uploader declared: the session's type, else the filename's extension; null when neither says. */
+export function declaredFamily(declaredMimeType: string, filename: string): MediaFamily | null {
+  return familyOf(declaredMimeType || TYPES_BY_EXTENSION[extensionOf(filename)] || '');
+}

@@ -46,7 +46,8 @@ import { findMediaItem, MediaItemRow, toMediaItem } from '../library/media-item.
 import { PublicUrls } from '../public-urls/public-urls.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
 import { inspectContent } from './content-inspection.js';
-import { contentTypeFor, isVideo } from './media-types.js';
+import { requireUploadRoom } from './upload-quota.js';
+import { contentTypeFor, declaredFamily, familyOf, isVideo } from './media-types.js';
 
 const contentRefused = (message: string) =>
   new Problem(422, 'validation_failed', `body.content ${message}.`, { errors: [{ location: 'body.content', message }] });
@@ -92,6 +93,8 @@ export async function announceAssetFailed(db: EntityManager, item: { id: string;
 export class UploadSessionsService {
   private readonly idempotency: IdempotentRequests;
   private readonly tokens: UploadTokens;
+  /** MEDIA_WORKSPACE_QUOTA_BYTES. */
+  private readonly quotaBytes: number;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -105,6 +108,7 @@ export class UploadSessionsService {
   ) {
     this.idempotency = new IdempotentRequests(dataSource);
     this.tokens = new UploadTokens(config.SECRETS_KEY);
+    this.quotaBytes = config.MEDIA_WORKSPACE_QUOTA_BYTES;
   }
 
   /** E17: a pending item and where to send its bytes, or (200) the ready item with the same sha256 and size. */
@@ -146,6 +150,7 @@ export class UploadSessionsService {
         }
       }
       if (projectAssetId) await requireNoUploadFor(db, projectAssetId);
+      await requireUploadRoom(db, workspace.workspace_id, input.size, this.quotaBytes);
       const id = uuidv7();
       const now = new Date();
       const expiresAt = new Date(now.getTime() + UPLOAD_SESSION_TTL_MS);
@@ -336,6 +341,7 @@ export class UploadSessionsService {
       throw problems.conflict('upload_incomplete', `The upload holds ${facts.size} of the ${declared} bytes declared; send the whole file again.`);
     }
     if (facts.refused) throw contentRefused(`is refused: ${facts.refused}`);
+    this.checkDeclaredFamily(item, facts.mimeType);
     this.checkAllowedType(facts.mimeType, 'body.content');
     const limit = this.limitFor(facts.mimeType, '');
     if (facts.size > limit) {
@@ -407,6 +413,13 @@ export class UploadSessionsService {
   }
 
   /** 50 MiB, videos 4 GiB (instance settings). */
+  /** Contract §6: the bytes must be of the family declared (session type, else extension); a type outside the families is judged by the allowed types alone. */
+  private checkDeclaredFamily(item: MediaItemRow, sniffedType: string): void {
+    const declared = declaredFamily(item.declaredMimeType, item.filename);
+    const sniffed = familyOf(sniffedType);
+    if (declared && sniffed && declared !== sniffed) throw contentRefused(`is refused: it is ${sniffed} (${sniffedType}), not the ${declared} declared`);
+  }
+
   private limitFor(mimeType: string, filename: string): number {
     return isVideo(mimeType, filename) ? this.settings.integer('media_video_upload_limit_bytes') : this.settings.integer('media_upload_limit_bytes');
   }

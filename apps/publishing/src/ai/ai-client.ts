@@ -68,6 +68,9 @@ export class AiClient {
         },
         body: JSON.stringify({ model: provider.model, messages, response_format: { type: 'json_object' } }),
         signal,
+        // A redirect is never followed: it could point our key and prompt at an address inside our network
+        // (the configured base URL is the one destination an administrator chose). A 3xx is a provider error.
+        redirect: 'manual',
       });
       status = response.status;
       text = await readLimited(response, MAX_ANSWER_BYTES);

@@ -34,6 +34,13 @@ describe('servers on private addresses', () => {
     await Promise.all([internal, redirector].map(({ server }) => new Promise((resolve) => server.close(resolve))));
   });
 
+  it('judges NAT64 and 6to4 addresses by the IPv4 address they lead to', () => {
+    for (const address of ['64:ff9b::808:808', '64:ff9b::8.8.8.8', '2002:808:808::1', '64:ff9b:1::8.8.8.8']) expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: true });
+    for (const address of ['64:ff9b::7f00:1', '64:ff9b::127.0.0.1', '64:ff9b::a9fe:a9fe', '2002:a00:1::1', '2002:7f00:1::', '64:ff9b:1::10.0.0.1', '2002:c0a8:101::1']) {
+      expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: false });
+    }
+  });
+
   it('tells public addresses from loopback, private, link-local, CGNAT, unique-local and mapped ones', () => {
     for (const address of ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888', '::ffff:8.8.8.8']) expect(isPublicAddress(address)).toBe(true);
     for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', 'not-an-ip']) {

@@ -42,7 +42,42 @@ export function isPublicAddress(address: string): boolean {
   if (mapped) return isPublicAddress(mapped[1]);
   const family = isIP(address);
   if (family === 0) return false;
+  if (family === 6) {
+    // IPv6 forms that carry an IPv4 address a gateway translates to: judged by that address.
+    const embedded = embeddedIpv4(address);
+    if (embedded) return isPublicAddress(embedded);
+  }
   return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * The IPv4 address inside NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48: the last 32 bits) and
+ * 6to4 (2002::/16: bits 16–47) addresses, which a translator turns into a connection to that address.
+ */
+export function embeddedIpv4(address: string): string | undefined {
+  const groups = expandIpv6(address);
+  if (!groups) return undefined;
+  const v4 = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && (groups.slice(2, 6).every((g) => g === 0) || groups[2] === 1)) return v4(groups[6], groups[7]);
+  if (groups[0] === 0x2002) return v4(groups[1], groups[2]);
+  return undefined;
+}
+
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail included), or undefined. */
+function expandIpv6(address: string): number[] | undefined {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const parts = (part: string | undefined) => (part ? part.split(':').filter((group) => group !== '') : []);
+  const left = parts(head);
+  const right = parts(tail);
+  const missing = 8 - left.length - right.length;
+  if (missing < 0 || (tail === undefined && missing !== 0)) return undefined;
+  return [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((group) => parseInt(group, 16));
 }
 
 /**

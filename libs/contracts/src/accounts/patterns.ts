@@ -20,6 +20,8 @@ export const AccountsPatterns = {
   /** Several users' contact addresses at once (notifications' immediate mail and digests). */
   listContacts: 'accounts.users.contacts',
   reauth: 'accounts.reauth.create',
+  /** POST /auth/password: other sessions and every API token of the user are revoked. */
+  changePassword: 'accounts.auth.change-password',
   beginPasskey: 'accounts.passkeys.begin',
   finishPasskey: 'accounts.passkeys.finish',
   deletePasskey: 'accounts.passkeys.delete',

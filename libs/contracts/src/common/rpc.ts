@@ -25,6 +25,13 @@ export interface RpcRequest<Body = unknown, Query = Record<string, unknown>, Par
 /** NATS header carrying the gateway's request id across the hop. */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
+/**
+ * NATS header carrying the caller's verified identity: the user's own access
+ * JWT, or a short-lived token the gateway or a service signed. Services build
+ * the principal from it, never from the envelope.
+ */
+export const CALLER_TOKEN_HEADER = 'x-caller-token';
+
 /** Every service answers `<service>.health.check`; the gateway's /ready asks each one. */
 export const healthPattern = (service: string): string => `${service}.health.check`;
 

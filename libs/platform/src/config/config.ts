@@ -1,4 +1,5 @@
 import { parseSecretsKeyring } from '../crypto/secrets-keyring.js';
+import { isIP } from 'node:net';
 
 /**
  * Settings come from the environment and are checked once at start-up: a
@@ -71,6 +72,36 @@ export const setting = {
       }
       return raw.trim();
     }),
+  /** A literal IPv4 or IPv6 address (a listen address). */
+  ipAddress: (fallback?: string) =>
+    required((raw, name) => {
+      if (isIP(raw.trim()) === 0) throw new Error(`${name} must be an IP address such as 127.0.0.1 or 0.0.0.0 (got "${raw}")`);
+      return raw.trim();
+    }, fallback),
+  /**
+   * Which proxies' X-Forwarded-* to believe, as Fastify's `trustProxy` takes it: false (none, the default), a
+   * list of addresses/CIDRs, or for a hop count a function trusting that many hops nearest the server
+   * (Fastify alone would trust none: only use a count where clients cannot reach the server but through them).
+   */
+  trustedProxies: () => (raw: string | undefined, name: string): false | string | ((address: string, hop: number) => boolean) => {
+    const value = raw?.trim() ?? '';
+    if (value === '' || value === 'none') return false;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops < 1 || hops > 10) throw new Error(`${name} as a hop count must be from 1 to 10 (got "${raw}")`);
+      return (_address: string, hop: number) => hop < hops;
+    }
+    const entries = value.split(',').map((entry) => entry.trim());
+    for (const entry of entries) {
+      const [address, prefix, extra] = entry.split('/');
+      const family = isIP(address);
+      const prefixValid = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+      if (family === 0 || !prefixValid || extra !== undefined) {
+        throw new Error(`${name} must be addresses or CIDRs separated by commas, or a hop count (got "${entry}")`);
+      }
+    }
+    return entries.join(',');
+  },
   pem: (label: 'PUBLIC KEY' | 'PRIVATE KEY') =>
     required((raw, name) => {
       const pem = raw.includes('\\n') ? raw.replace(/\\n/g, '\n') : raw;
@@ -103,6 +134,8 @@ export function observabilitySettings() {
   return {
     /** Port of the Prometheus `/metrics` endpoint, apart from the API and health ports; 0 turns it off. */
     METRICS_PORT: setting.int(0, 65535, 0),
+    /** Address /metrics listens on: loopback by default; `0.0.0.0` where a scraper on the network reads it (k8s, compose). */
+    METRICS_HOST: setting.ipAddress('127.0.0.1'),
     /** OTLP/HTTP collector for traces (e.g. http://otel-collector:4318); unset means no tracing at all. */
     OTEL_EXPORTER_OTLP_ENDPOINT: setting.optionalUrl(['http', 'https']),
   };
@@ -124,9 +157,41 @@ export function jetStreamSettings() {
   };
 }
 
+/**
+ * How a process authenticates to NATS and trusts it (docs/security.md): at most
+ * one of a `.creds` file, an nkey seed file, user + password or a token; TLS
+ * with an optional CA and client certificate. All unset: an open local NATS.
+ */
+export function natsSettings() {
+  return {
+    NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
+    /** A `.creds` file (JWT + nkey seed, as `nsc` writes them). */
+    NATS_CREDS_FILE: setting.optionalString(),
+    /** A file holding an nkey seed (`SU…`), or the seed itself (e.g. from a Kubernetes Secret). */
+    NATS_NKEY_SEED_FILE: setting.optionalString(),
+    NATS_NKEY_SEED: setting.optionalString(),
+    NATS_USER: setting.optionalString(),
+    NATS_PASSWORD: setting.optionalString(),
+    NATS_TOKEN: setting.optionalString(),
+    /** PEM CA bundle the server's certificate must chain to; setting it (or a client certificate) turns TLS on. */
+    NATS_TLS_CA_FILE: setting.optionalString(),
+    NATS_TLS_CERT_FILE: setting.optionalString(),
+    NATS_TLS_KEY_FILE: setting.optionalString(),
+  };
+}
+
+/** The platform's JWT key pair: every process signs and checks the caller tokens of NATS requests with it (docs/security.md). */
+export function callerTokenSettings() {
+  return {
+    JWT_PRIVATE_KEY: setting.pem('PRIVATE KEY'),
+    JWT_PUBLIC_KEY: setting.pem('PUBLIC KEY'),
+  };
+}
+
 /** Settings every service shares (contract §9). */
 export const serviceSettings = {
-  NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
+  ...natsSettings(),
+  ...callerTokenSettings(),
   DATABASE_URL: setting.url(['postgres', 'postgresql']),
   LOG_LEVEL: setting.oneOf(LOG_LEVELS, 'info'),
   /** Port of the small HTTP health endpoint for Kubernetes probes; 0 turns it off. */

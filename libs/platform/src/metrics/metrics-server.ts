@@ -11,7 +11,7 @@ export interface MetricsServer {
  * Prometheus' `GET /metrics` on a port of its own, apart from the API (never
  * reachable through the ingress) and from the health port; anything else is 404.
  */
-export function startMetricsServer(port: number, metrics: Metrics): MetricsServer {
+export function startMetricsServer(port: number, metrics: Metrics, host = '127.0.0.1'): MetricsServer {
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -25,7 +25,8 @@ export function startMetricsServer(port: number, metrics: Metrics): MetricsServe
   });
   const listening = new Promise<number>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => {
+    // Bound to METRICS_HOST: loopback unless a deployment opens it to its scraper (docs/security.md).
+    server.listen(port, host, () => {
       const address = server.address();
       resolve(typeof address === 'object' && address ? address.port : port);
     });

@@ -1,5 +1,6 @@
 import { errors, headers as natsHeaders, NatsConnection } from '@nats-io/transport-node';
-import { REQUEST_ID_HEADER, RpcRequest } from '@social/contracts';
+import { CALLER_TOKEN_HEADER, REQUEST_ID_HEADER, RpcRequest } from '@social/contracts';
+import { type CallerTokenSigner, principalOfPayload } from '../access/caller-token.js';
 import { requestContext } from '../logging/logger.js';
 import type { RpcClientMetrics, RpcClientOutcome } from '../metrics/rpc-metrics.js';
 import { Problem, problems } from '../problems/problem.js';
@@ -23,6 +24,8 @@ export class RpcClient {
     private readonly defaultTimeoutMs: number,
     /** Latency by pattern and outcome (`rpcClientMetrics`); none in tests and tools. */
     private readonly metrics?: RpcClientMetrics,
+    /** Signs the caller token every request carries (services refuse requests without one). */
+    private readonly signer?: CallerTokenSigner,
   ) {}
 
   /** `requestId` defaults to the one of the request being served (services asking each other). */
@@ -37,6 +40,7 @@ export class RpcClient {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     h.set(REQUEST_ID_HEADER, requestId);
     const started = performance.now();
+    if (this.signer) h.set(CALLER_TOKEN_HEADER, await this.signer.tokenFor(principalOfPayload(data)));
     const done = (outcome: RpcClientOutcome) => this.metrics?.observe(pattern, outcome, (performance.now() - started) / 1000);
     let reply: NestReply;
     try {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { BeforeApplicationShutdown, DynamicModule, Global, INestMicroservice, Module, OnApplicationShutdown, Type } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { healthPattern } from '@social/contracts';
@@ -14,7 +14,9 @@ import { watchDatabasePool, watchDurableConsumers, watchOutbox } from '../metric
 import { startMetricsServer } from '../metrics/metrics-server.js';
 import { Metrics } from '../metrics/metrics.js';
 import { rpcClientMetrics } from '../metrics/rpc-metrics.js';
-import { connectNats } from '../rpc/nats-connection.js';
+import { connectNats, natsAuthOptions, type NatsAuthSettings } from '../rpc/nats-connection.js';
+import { CallerTokenSigner, CallerTokenVerifier } from '../access/caller-token.js';
+import { CallerIdentityGuard } from './caller-identity.guard.js';
 import { SizedReplySerializer } from './sized-reply-serializer.js';
 import { DrainingNatsServer } from './draining-nats-server.js';
 import { closeGracefullyOnSignals } from './graceful-shutdown.js';
@@ -30,9 +32,10 @@ import { RpcProblemFilter } from './rpc-problem.filter.js';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from './tokens.js';
 
 
-interface BaseServiceConfig {
-  NATS_URL: string;
+interface BaseServiceConfig extends NatsAuthSettings {
   DATABASE_URL: string;
+  JWT_PRIVATE_KEY: string;
+  JWT_PUBLIC_KEY: string;
   LOG_LEVEL: string;
   HEALTH_PORT: number;
   MIGRATE_ON_START: 'true' | 'false';
@@ -40,6 +43,7 @@ interface BaseServiceConfig {
   DATABASE_STATEMENT_TIMEOUT_MS: number;
   EVENTS_MAX_DELIVER: number;
   METRICS_PORT: number;
+  METRICS_HOST: string;
   SHUTDOWN_GRACE_MS: number;
 }
 
@@ -111,7 +115,11 @@ async function start<S extends ConfigSpec>(
     },
     logger,
   );
-  const outbound = await connectNats(config.NATS_URL, `${definition.name}-client`);
+  const natsAuth = natsAuthOptions(config);
+  const outbound = await connectNats(config.NATS_URL, `${definition.name}-client`, natsAuth);
+  // Every request this service sends carries a caller token it signs; every request it serves must carry one.
+  const signer = await CallerTokenSigner.fromPem(config.JWT_PRIVATE_KEY, definition.name).ready();
+  const verifier = await CallerTokenVerifier.fromPem(config.JWT_PUBLIC_KEY);
   // Features add their own gauges (scheduler, job queues) by injecting Metrics.
   const metrics = new Metrics(definition.name);
   watchDatabasePool(metrics, dataSource);
@@ -121,7 +129,7 @@ async function start<S extends ConfigSpec>(
   if (definition.outbox) events.startRelay(dataSource);
   // Closed after Nest has stopped taking messages, so in-flight handlers can still ask other services.
   const closers: Array<{ close(): unknown }> = [{ close: () => outbound.drain().catch(() => undefined) }];
-  const instanceSettings = definition.instanceSettings ? await InstanceSettings.load(outbound, logger) : undefined;
+  const instanceSettings = definition.instanceSettings ? await InstanceSettings.load(outbound, logger, { signer }) : undefined;
   if (instanceSettings) closers.unshift(instanceSettings);
   class CloseOnShutdown implements BeforeApplicationShutdown, OnApplicationShutdown {
     // Events finish while NATS and the DataSource are still open.
@@ -139,7 +147,7 @@ async function start<S extends ConfigSpec>(
       { provide: SERVICE_CONFIG, useValue: config },
       { provide: SERVICE_LOGGER, useValue: logger },
       { provide: NATS_CONNECTION, useValue: outbound },
-      { provide: RpcClient, useValue: new RpcClient(outbound, 5_000, rpcClientMetrics(metrics)) },
+      { provide: RpcClient, useValue: new RpcClient(outbound, 5_000, rpcClientMetrics(metrics), signer) },
       { provide: Metrics, useValue: metrics },
       ...(instanceSettings ? [{ provide: InstanceSettings, useValue: instanceSettings }] : []),
       CloseOnShutdown,
@@ -155,6 +163,8 @@ async function start<S extends ConfigSpec>(
       { provide: SERVICE_NAME, useValue: definition.name },
       Probes,
       { provide: APP_FILTER, useValue: new RpcProblemFilter(logger) },
+      // Before any handler: the caller token is verified and the principal taken from it.
+      { provide: APP_GUARD, useValue: new CallerIdentityGuard(verifier, logger, metrics) },
       { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
     ],
   })
@@ -165,6 +175,7 @@ async function start<S extends ConfigSpec>(
     {
       // Nest's NATS transport, except that closing answers every request taken first (see DrainingNatsServer).
       strategy: new DrainingNatsServer({
+        ...natsAuth,
         servers: [config.NATS_URL],
         queue: definition.name,
         name: definition.name,
@@ -185,7 +196,7 @@ async function start<S extends ConfigSpec>(
   await events.startConsumers(app, definition.eventConsumers ?? []);
   if (config.HEALTH_PORT > 0) closers.push(startHealthServer(config.HEALTH_PORT, probes));
   if (config.METRICS_PORT > 0) {
-    const server = startMetricsServer(config.METRICS_PORT, metrics);
+    const server = startMetricsServer(config.METRICS_PORT, metrics, config.METRICS_HOST);
     server.port.catch((error: unknown) => logger.error({ err: error, port: config.METRICS_PORT }, 'metrics endpoint could not listen'));
     closers.push(server);
   }

@@ -13,6 +13,7 @@ import {
 } from '@social/contracts';
 import type { Logger } from 'pino';
 import { RpcClient } from '../rpc/rpc-client.js';
+import type { CallerTokenSigner } from '../access/caller-token.js';
 
 export type SettingSource = (typeof SETTING_SOURCES)[number];
 
@@ -56,6 +57,8 @@ export interface LoadInstanceSettingsOptions {
   /** Retry of a failed live refresh: first delay, doubling up to the maximum. */
   retryMinMs?: number;
   retryMaxMs?: number;
+  /** Signs the caller token of the requests to the admin service. */
+  signer?: CallerTokenSigner;
 }
 
 type FetchOverrides = () => Promise<Record<string, string>>;
@@ -107,7 +110,7 @@ export class InstanceSettings {
   }
 
   static async load(nats: NatsConnection, logger: Logger, options: LoadInstanceSettingsOptions = {}): Promise<InstanceSettings> {
-    const rpc = new RpcClient(nats, 1_000);
+    const rpc = new RpcClient(nats, 1_000, undefined, options.signer);
     const fetch = () => fetchOverrides(rpc);
     const env = options.env ?? process.env;
     const invalid = invalidEnvironment(env);
