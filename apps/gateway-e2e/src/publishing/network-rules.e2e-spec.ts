@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
 import { call, eventually, expectProblem } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { inMs, publishNow, schedule } from '../support/delivery.js';

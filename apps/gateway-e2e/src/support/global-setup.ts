@@ -79,8 +79,8 @@ export default async function globalSetup() {
     publicBaseUrl: `http://127.0.0.1:${port}`,
     // Debug, so the suites can follow a request id through every service's log.
     logLevel: process.env.E2E_LOG_LEVEL ?? 'debug',
-    // A busy shared machine may need longer than a minute to start eight apps.
-    readyTimeoutMs: Number(process.env.E2E_READY_TIMEOUT_MS) || undefined,
+    // A busy machine may need longer than a minute to start eight apps: 3 minutes unless E2E_READY_TIMEOUT_MS says.
+    readyTimeoutMs: Number(process.env.E2E_READY_TIMEOUT_MS) || 180_000,
     // The suites play the proxy in front: each call says which client address it comes from.
     env: {
       RPC_TIMEOUT_MS: '5000',
@@ -109,8 +109,6 @@ export default async function globalSetup() {
     },
     stdio: ['ignore', log, log],
     metricsPorts,
-    // A machine shared with other builds starts eight processes slowly: 3 minutes before giving up.
-    readyTimeoutMs: 180_000,
   }).catch(async (error: unknown) => {
     await ai.stop();
     await mail.stop();

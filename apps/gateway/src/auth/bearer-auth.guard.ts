@@ -9,11 +9,7 @@ import {
   VerifiedApiToken,
   VerifyApiTokenRequest,
 } from '@social/contracts';
-<<<<<<< HEAD
-import { ExpiringCache, JwtKeySet, problems, RpcClient } from '@social/platform';
-=======
-import { ExpiringCache, Problem, problems, RpcClient } from '@social/platform';
->>>>>>> security
+import { ExpiringCache, JwtKeySet, Problem, problems, RpcClient } from '@social/platform';
 import type { FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
 import { REQUIRES_INSTANCE_ADMIN } from './instance-admin.decorator.js';

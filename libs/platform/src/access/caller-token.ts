@@ -1,7 +1,8 @@
 import type { Principal } from '@social/contracts';
-import { importPKCS8, importSPKI, jwtVerify, SignJWT } from 'jose';
-import type { CryptoKey, JWTVerifyGetKey, KeyObject } from 'jose';
+import { SignJWT } from 'jose';
+import type { CryptoKey } from 'jose';
 import { ExpiringCache } from '../cache/expiring-cache.js';
+import { JWT_ALGORITHM, JwtKeySet, jwtSigningKey } from '../crypto/jwt-keys.js';
 
 /**
  * Caller tokens: how a request on NATS proves who sent it (docs/security.md).
@@ -15,13 +16,12 @@ import { ExpiringCache } from '../cache/expiring-cache.js';
  */
 export const BUS_TOKEN_ISSUER = 'social-bus';
 export const BUS_TOKEN_AUDIENCE = 'social-bus';
-const ALGORITHM = 'EdDSA';
 /** Bus tokens live a minute; a signed one is reused for half of that. */
 const BUS_TOKEN_TTL_S = 60;
 const BUS_TOKEN_REUSE_MS = 30_000;
 
-/** A public key, or a key-set lookup (`kid` → key) once keys rotate. */
-export type CallerTokenKey = CryptoKey | KeyObject | JWTVerifyGetKey;
+/** The public keys caller tokens may be signed with: JWT_PUBLIC_KEY's key set (several while a key rotates). */
+export type CallerTokenKey = JwtKeySet;
 
 export interface VerifiedCaller {
   /** The principal the request acts for; null for a process acting for no user (health checks, lookups). */
@@ -34,9 +34,9 @@ export interface VerifiedCaller {
 
 export class CallerTokenError extends Error {}
 
-/** The public key from `JWT_PUBLIC_KEY` (PEM). */
-export function callerTokenKey(publicKeyPem: string): Promise<CryptoKey> {
-  return importSPKI(publicKeyPem, ALGORITHM);
+/** The key set from `JWT_PUBLIC_KEY` (one or more PEM public keys). */
+export function callerTokenKey(publicKeyPem: string): Promise<CallerTokenKey> {
+  return JwtKeySet.fromPem(publicKeyPem);
 }
 
 /**
@@ -46,16 +46,11 @@ export function callerTokenKey(publicKeyPem: string): Promise<CryptoKey> {
 export async function verifyCallerToken(token: string, key: CallerTokenKey): Promise<VerifiedCaller> {
   let claims: Record<string, unknown>;
   try {
-    const verified = await jwtVerify(token, key as CryptoKey, {
-      issuer: BUS_TOKEN_ISSUER,
-      audience: BUS_TOKEN_AUDIENCE,
-      algorithms: [ALGORITHM],
-      requiredClaims: ['exp'],
-    });
-    claims = verified.payload as Record<string, unknown>;
+    claims = (await key.verify(token, { issuer: BUS_TOKEN_ISSUER, audience: BUS_TOKEN_AUDIENCE })) as Record<string, unknown>;
   } catch (error) {
     throw new CallerTokenError(`caller token refused: ${(error as Error).message}`);
   }
+  if (typeof claims.exp !== 'number') throw new CallerTokenError('caller token without exp');
   if (typeof claims.svc !== 'string') throw new CallerTokenError('caller token without svc');
   const principal = claims.usr === null || claims.usr === undefined ? null : principalClaim(claims.usr);
   return { principal, caller: claims.svc, expiresAt: (claims.exp as number) * 1000 };
@@ -101,7 +96,7 @@ export class CallerTokenVerifier {
 /** Signs bus tokens for one process (`svc` names it), reusing each for half its life. */
 export class CallerTokenSigner {
   private readonly signed = new ExpiringCache<Promise<string>>(10_000);
-  private key?: Promise<CryptoKey>;
+  private key?: Promise<{ kid: string; key: CryptoKey }>;
 
   private constructor(
     private readonly privateKeyPem: string,
@@ -119,8 +114,9 @@ export class CallerTokenSigner {
     return this;
   }
 
-  private importKey(): Promise<CryptoKey> {
-    this.key ??= importPKCS8(this.privateKeyPem, ALGORITHM);
+  /** The signing key and its kid (the same key set verifies access tokens and caller tokens). */
+  private importKey(): Promise<{ kid: string; key: CryptoKey }> {
+    this.key ??= jwtSigningKey(this.privateKeyPem);
     return this.key;
   }
 
@@ -138,14 +134,15 @@ export class CallerTokenSigner {
   }
 
   private async sign(principal: Principal | null): Promise<string> {
+    const { kid, key } = await this.importKey();
     return new SignJWT({ svc: this.service, usr: principal })
-      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setProtectedHeader({ alg: JWT_ALGORITHM, typ: 'JWT', kid })
       .setSubject(principal?.userId ?? this.service)
       .setIssuer(BUS_TOKEN_ISSUER)
       .setAudience(BUS_TOKEN_AUDIENCE)
       .setIssuedAt()
       .setExpirationTime(`${BUS_TOKEN_TTL_S}s`)
-      .sign(await this.importKey());
+      .sign(key);
   }
 }
 
