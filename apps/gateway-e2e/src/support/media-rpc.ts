@@ -1,39 +1,22 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { MediaPatterns } from '@social/contracts';
-import { Problem, RpcClient } from '@social/platform';
+import { serviceRpc, type ServiceRpc } from './bus.js';
 
 /**
  * Media's service-to-service subjects (media.library.resolve, media.public-urls.issue), asked
- * straight over the suite's NATS as publishing asks them: none is reachable over HTTP.
+ * straight over the suite's NATS as publishing asks them (signed as publishing): none is reachable over HTTP.
  */
-export interface MediaRpc {
-  ask<T = any>(pattern: string, payload: unknown): Promise<T>;
-  /** The Problem a request is answered with (fails the test when it succeeds). */
-  problem(pattern: string, payload: unknown): Promise<Problem>;
+export interface MediaRpc extends ServiceRpc {
   resolve(workspaceId: string, mediaIds: string[]): Promise<any[]>;
-  close(): Promise<void>;
 }
 
 export async function mediaRpc(): Promise<MediaRpc> {
-  const nc: NatsConnection = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
-  const client = new RpcClient(nc, 10_000);
-  const ask = <T>(pattern: string, payload: unknown) => client.send<T>(pattern, payload as object, { requestId: `e2e-media-${Date.now()}` });
+  const rpc = await serviceRpc('publishing');
   return {
-    ask,
-    async problem(pattern, payload) {
-      const outcome = await ask(pattern, payload).then(
-        (answer) => ({ answer }),
-        (error: unknown) => ({ error }),
-      );
-      if (!('error' in outcome)) throw new Error(`expected a problem, got ${JSON.stringify(outcome.answer)}`);
-      if (!(outcome.error instanceof Problem)) throw outcome.error;
-      return outcome.error;
-    },
+    ...rpc,
     async resolve(workspaceId, mediaIds) {
-      const answer = await ask<{ items: any[] }>(MediaPatterns.resolveMedia, { workspace_id: workspaceId, media_ids: mediaIds });
+      const answer = await rpc.ask<{ items: any[] }>(MediaPatterns.resolveMedia, { workspace_id: workspaceId, media_ids: mediaIds });
       return answer.items;
     },
-    close: () => nc.drain(),
   };
 }
 
