@@ -258,5 +258,6 @@ export function renderOverlay(dir: string): Rendered & { renderer: 'kubectl' | '
     if (match) renames.set(object.metadata.name, match[1]);
   }
   const text = JSON.stringify(objects, (_key, value: unknown) => (typeof value === 'string' && renames.has(value) ? renames.get(value) : value));
-  return { objects: JSON.parse(text) as K8sObject[], localConfig: [], renderer: 'kubectl' };
+  // kubectl leaves local-config objects (secret templates) out; the offline loader still lists them for the checks.
+  return { objects: JSON.parse(text) as K8sObject[], localConfig: renderKustomization(dir).localConfig, renderer: 'kubectl' };
 }

@@ -11,7 +11,7 @@ export const appKey = (provider: string, instanceUrl: string) => `${provider}|${
 /**
  * Mastodon servers are named by their origin (lowercase host, no path or
  * trailing slash). undefined when WHATWG URL refuses what @IsUrl accepted
- * (e.g. `https://xn--a.example.com`, a U+FFFD in the host).
+ * (e.g. a U+FFFD in the host).
  */
 export function normalizeInstanceUrl(url: string): string | undefined {
   try {

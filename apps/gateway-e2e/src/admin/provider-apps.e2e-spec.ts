@@ -22,7 +22,8 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
     admin = await registerAdmin();
   });
 
-  it.each(['https://xn--a.example.com', 'https://a\uFFFDb.example.com'])(
+  // (Node 20's URL parser also refused `https://xn--a.example.com`; Node 22+ takes it.)
+  it.each(['https://a\uFFFDb.example.com'])(
     'E3 answers 422 at body.instance_url for %s (accepted by @IsUrl, not a URL to WHATWG)',
     async (instance_url) => {
       const problem = expectProblem(await save({ provider: 'mastodon', client_id: 'odd-url', instance_url }), 422, 'validation_failed');
