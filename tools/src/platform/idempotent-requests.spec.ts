@@ -99,6 +99,15 @@ describe('IdempotentRequests', () => {
     expect(await requests.run(scope('k3'), createThing('again'))).toEqual({ ...takeover, replayed: true });
   });
 
+  const waitUntilGone = async (pid: number) => {
+    for (let i = 0; i < 100; i++) {
+      const rows = await dataSource.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+      if (rows.length === 0) return;
+      await sleep(20);
+    }
+    throw new Error(`backend ${pid} still running after 2 s`);
+  };
+
   it('takes over a claim whose holder died before its lease ends; a live holder keeps its claim', async () => {
     // A long lease: only the holder's lock can tell a dead holder from a slow one here.
     const patient = new IdempotentRequests(dataSource, { leaseSeconds: 60, holderGraceSeconds: 0.3 });
@@ -118,7 +127,10 @@ describe('IdempotentRequests', () => {
     await sleep(400); // past the grace: still alive, so still its claim
     expect(await codeOf(patient.run(scope('k6'), createThing('a')))).toBe('idempotency_in_flight');
     // It dies (kill -9): PostgreSQL ends its session and the lock goes with it; the next retry runs the work once.
+    const [{ pid }] = (await holder.query('SELECT pg_backend_pid() AS pid')).rows;
     await holder.end();
+    // The client's end does not wait for the server's session to finish: the lock goes when the backend exits.
+    await waitUntilGone(pid);
     const retried = await patient.run(scope('k6'), createThing('a'));
     expect(retried.replayed).toBe(false);
     expect(await patient.run(scope('k6'), createThing('a'))).toEqual({ ...retried, replayed: true });
@@ -137,7 +149,9 @@ describe('IdempotentRequests', () => {
     await sleep(400);
     expect(await codeOf(patient.run(scope('k8'), createThing('a')))).toBe('idempotency_in_flight');
     release();
-    expect(await patient.run(scope('k8'), createThing('a'))).toEqual({ ...(await slow), replayed: true });
+    // Once it has answered (committed), the same request replays its answer.
+    const answered = await slow;
+    expect(await patient.run(scope('k8'), createThing('a'))).toEqual({ ...answered, replayed: true });
     expect(await things()).toBe(3);
   });
 
