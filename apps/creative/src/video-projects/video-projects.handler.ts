@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   CreateVideoProjectRequest,
+  DOCUMENT_JSON_MEMBER,
   ListVideoProjectsQuery,
   ListVideoRevisionsQuery,
   ReplaceVideoProjectRequest,
@@ -10,7 +11,7 @@ import {
   VideoProject,
   VideoProjectList,
   VideoProjectPatterns,
-  videoDocumentTypeError,
+  videoDocumentJsonError,
   VideoProjectRevision,
   VideoProjectSummary,
   VideoRevisionList,
@@ -30,16 +31,13 @@ function revisionOf(value: unknown): number {
 }
 
 /**
- * A body with a document: the gateway has checked the document in depth (one pass, where it was
- * parsed); here its members are checked again as on every route, the document only for its type.
+ * A body with a document, which arrives as the JSON text the gateway made after checking it in depth
+ * (`document_json`): its members are checked again as on every route, the text only for its shape and size.
  */
-function validateDocumentBody<T extends object>(type: new () => T, body: unknown): T {
-  return validateInputWithDocument(type, body, 'body', videoDocumentTypeError);
-}
-
-/** The written project without its document: the document is the request's own, stored unchanged, and the gateway answers it from the request. */
-function withoutDocument({ document: _document, ...summary }: VideoProject): VideoProjectSummary {
-  return summary;
+function validateDocumentBody<T extends object>(type: new () => T, body: unknown): { input: T; documentJson: string } {
+  const input = validateInputWithDocument(type, body, 'body', videoDocumentJsonError, DOCUMENT_JSON_MEMBER);
+  const { [DOCUMENT_JSON_MEMBER]: documentJson, ...members } = input as T & { [DOCUMENT_JSON_MEMBER]: string };
+  return { input: members as T, documentJson };
 }
 
 @Controller()
@@ -49,7 +47,8 @@ export class VideoProjectsHandler {
   @MessagePattern(VideoProjectPatterns.create)
   async create(@Payload() req: RpcRequest): Promise<VideoProjectSummary> {
     const principal = requirePrincipal(req);
-    return withoutDocument(await this.projects.create(principal, validateDocumentBody(CreateVideoProjectRequest, req.body)));
+    const { input, documentJson } = validateDocumentBody(CreateVideoProjectRequest, req.body);
+    return this.projects.create(principal, input, documentJson);
   }
 
   @MessagePattern(VideoProjectPatterns.list)
@@ -67,7 +66,8 @@ export class VideoProjectsHandler {
   async replace(@Payload() req: ById): Promise<VideoProjectSummary> {
     const principal = requirePrincipal(req);
     const id = pathId(req.params.id, NO_SUCH_PROJECT);
-    return withoutDocument(await this.projects.replace(principal, id, validateDocumentBody(ReplaceVideoProjectRequest, req.body)));
+    const { input, documentJson } = validateDocumentBody(ReplaceVideoProjectRequest, req.body);
+    return this.projects.replace(principal, id, input, documentJson);
   }
 
   @MessagePattern(VideoProjectPatterns.delete)

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CreateVideoProjectRequest,
-  DOCUMENT_MAX_BYTES,
   ListVideoProjectsQuery,
   ListVideoRevisionsQuery,
   Principal,
@@ -13,6 +12,7 @@ import {
   VideoProject,
   VideoProjectList,
   VideoProjectRevision,
+  VideoProjectSummary,
   VideoRevisionList,
   WorkspaceRole,
 } from '@social/contracts';
@@ -53,9 +53,9 @@ export class VideoProjectsService {
     this.revisionCursors = CursorCodec.derive(config.SECRETS_KEY, 'video-project-revisions');
   }
 
-  async create(principal: Principal, input: CreateVideoProjectRequest): Promise<VideoProject> {
+  /** `json` is the document's text (checked by the gateway), stored as is; the answer is without it (the gateway has it). */
+  async create(principal: Principal, input: Omit<CreateVideoProjectRequest, 'document'>, json: string): Promise<VideoProjectSummary> {
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
-    const json = documentJson(input.document);
     const id = uuidv7();
     const now = new Date();
     return this.dataSource.transaction(async (db) => {
@@ -67,7 +67,7 @@ export class VideoProjectsService {
       );
       await insertRevision(db, id, 1, workspace.workspace_id, input.name, principal.userId, now);
       const [created] = await db.query<VideoProjectRow[]>(`SELECT ${PROJECT_SUMMARY_COLUMNS} FROM video_projects p WHERE p.id = $1`, [id]);
-      return toVideoProject(created, input.document);
+      return toSummary(created);
     });
   }
 
@@ -103,11 +103,11 @@ export class VideoProjectsService {
    * the UPDATE, in the transaction of the revision's insert, so of racing replaces
    * one moves the head and the others change nothing (409 `revision_conflict`).
    */
-  async replace(principal: Principal, id: string, input: ReplaceVideoProjectRequest): Promise<VideoProject> {
+  async replace(principal: Principal, id: string, input: Omit<ReplaceVideoProjectRequest, 'document'>, json: string): Promise<VideoProjectSummary> {
     const project = await this.findVisible(principal, id, 'editor', false);
     requireOwnWorkspace(project, input.workspace_id);
     requireNotTrashed(project);
-    return this.writeHead(principal, project, input.expected_head_revision, input.name ?? null, documentJson(input.document), input.document);
+    return toSummary(await this.writeHead(principal, project, input.expected_head_revision, input.name ?? null, json));
   }
 
   /** E19: the revision's content becomes a new head revision (the revision itself stays where it is). */
@@ -120,7 +120,7 @@ export class VideoProjectsService {
       [id, input.revision],
     );
     if (!revision) throw problems.notFound(`The video project has no revision ${input.revision}.`);
-    return this.writeHead(principal, project, null, revision.name, revision.documentJson, JSON.parse(revision.documentJson) as VideoDocument);
+    return toVideoProject(await this.writeHead(principal, project, null, revision.name, revision.documentJson), JSON.parse(revision.documentJson) as VideoDocument);
   }
 
   async listRevisions(principal: Principal, id: string, query: ListVideoRevisionsQuery): Promise<VideoRevisionList> {
@@ -183,16 +183,9 @@ export class VideoProjectsService {
 
   /**
    * Moves the head by one (only from `expected` when given), with its revision row, in one transaction.
-   * `json` is the document's text as stored; `document` the same, parsed, for the answer.
+   * `json` is the document's text as stored. Answers the head's row without its document (not read back).
    */
-  private writeHead(
-    principal: Principal,
-    project: VideoProjectRow,
-    expected: number | null,
-    name: string | null,
-    json: string,
-    document: VideoDocument,
-  ): Promise<VideoProject> {
+  private writeHead(principal: Principal, project: VideoProjectRow, expected: number | null, name: string | null, json: string): Promise<VideoProjectRow> {
     return this.dataSource.transaction(async (db) => {
       const state = await syncStateOf(db, project.id, json);
       const now = new Date();
@@ -217,24 +210,13 @@ export class VideoProjectsService {
       }
       const [head] = moved;
       await insertRevision(db, project.id, head.headRevision, project.workspaceId, head.name, principal.userId, now);
-      return toVideoProject(head, document);
+      return head;
     });
   }
 
   private findVisible(principal: Principal, id: string, need: WorkspaceRole, withDocument = true): Promise<VideoProjectRow> {
     return this.access.requireVisible(principal, () => findProject(this.dataSource.manager, id, false, withDocument), need, NO_SUCH_PROJECT);
   }
-}
-
-/**
- * The document as stored: its JSON text, made once and written as is (the gateway has checked it; the
- * handler, its type). A body of at most 5 MiB may still grow when re-encoded (`8e7` is `80000000`).
- */
-function documentJson(document: VideoDocument): string {
-  const json = JSON.stringify(document);
-  const bytes = Buffer.byteLength(json);
-  if (bytes > DOCUMENT_MAX_BYTES) throw problems.invalid('body.document', `must be at most ${DOCUMENT_MAX_BYTES} bytes as JSON; it is ${bytes}`);
-  return json;
 }
 
 function requireOwnWorkspace(project: VideoProjectRow, workspaceId: string): void {

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateProjectAssetRequest,
   CreateVideoProjectRequest,
+  DOCUMENT_JSON_MEMBER,
   ListVideoProjectsQuery,
   ListVideoRevisionsQuery,
   ProjectAsset,
@@ -14,12 +15,16 @@ import {
   VideoProjectPatterns,
   VideoProjectRevision,
   VideoProjectSummary,
+  type VideoDocument,
   videoDocumentError,
+  videoDocumentJsonError,
   VideoRevisionList,
 } from '@social/contracts';
+import { problems } from '@social/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBody } from '../http/body-limits.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
+import { SplicedJson } from '../http/spliced-json.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { ValidDocumentBody } from '../http/valid-document-body.pipe.js';
 import { ValidQuery } from '../http/valid-query.pipe.js';
@@ -31,10 +36,17 @@ const DOCUMENT =
   'one that is not an object is 422 at `body.document`. Project assets (E20) whose id it holds as a whole string or key are `required`: ' +
   '`sync_status` is `attention` (`attention_reason` `asset_failed`) when one failed, else `pending` while one is not ready, else `synced`. ';
 /**
- * A written project answers the document the request carried: the service stored it unchanged and
- * answers without it, so a 5 MiB document crosses NATS once, not twice.
+ * A written document crosses NATS once, as the JSON text made here (the service stores that text and
+ * answers without it), and the answer splices the same text in: one serialization per write.
  */
-const withDocument = (project: VideoProjectSummary, body: { document: VideoProject['document'] }): VideoProject => ({ ...project, document: body.document });
+function documentWrite<T extends { document: VideoDocument }>({ document, ...members }: T): { body: object; json: string } {
+  const json = JSON.stringify(document);
+  const error = videoDocumentJsonError(json, 'body.document');
+  if (error) throw problems.validation([error], `${error.location} ${error.message}.`);
+  return { body: { ...members, [DOCUMENT_JSON_MEMBER]: json }, json };
+}
+
+const withDocument = (project: VideoProjectSummary, json: string): SplicedJson => new SplicedJson({ ...project }, 'document', json);
 
 const TRASHED = 'A project in the trash is 409 `project_trashed` (restore it first).';
 
@@ -56,10 +68,11 @@ export class VideoProjectsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidDocumentBody(CreateVideoProjectRequest, videoDocumentError)) body: CreateVideoProjectRequest,
-  ): Promise<VideoProject> {
-    const project = await this.forward.send<VideoProjectSummary>(VideoProjectPatterns.create, req, { body });
+  ): Promise<SplicedJson> {
+    const write = documentWrite(body);
+    const project = await this.forward.send<VideoProjectSummary>(VideoProjectPatterns.create, req, { body: write.body });
     reply.header('location', `/video-projects/${project.id}`);
-    return withDocument(project, body);
+    return withDocument(project, write.json);
   }
 
   @Get()
@@ -95,8 +108,9 @@ export class VideoProjectsController {
     @Req() req: FastifyRequest,
     @Param('id') id: string,
     @Body(new ValidDocumentBody(ReplaceVideoProjectRequest, videoDocumentError)) body: ReplaceVideoProjectRequest,
-  ): Promise<VideoProject> {
-    return withDocument(await this.forward.send<VideoProjectSummary>(VideoProjectPatterns.replace, req, { params: { id }, body }), body);
+  ): Promise<SplicedJson> {
+    const write = documentWrite(body);
+    return withDocument(await this.forward.send<VideoProjectSummary>(VideoProjectPatterns.replace, req, { params: { id }, body: write.body }), write.json);
   }
 
   @Delete(':id')

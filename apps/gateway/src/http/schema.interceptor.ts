@@ -1,12 +1,13 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { map, Observable } from 'rxjs';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
 import { baseUrlOf, schemaUrl } from './base-url.js';
 import { RESPONSE_SCHEMA } from './returns.decorator.js';
+import { SplicedJson } from './spliced-json.js';
 
-/** Puts `$schema` first on every named top-level response object (contract §1). */
+/** Puts `$schema` first on every named top-level response object (contract §1), spliced answers included. */
 @Injectable()
 export class SchemaInterceptor implements NestInterceptor {
   constructor(
@@ -19,8 +20,14 @@ export class SchemaInterceptor implements NestInterceptor {
     if (!name) return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const $schema = schemaUrl(baseUrlOf(request, this.config.PUBLIC_BASE_URL), name);
-    return next
-      .handle()
-      .pipe(map((body) => (body && typeof body === 'object' && !Array.isArray(body) ? { $schema, ...body } : body)));
+    return next.handle().pipe(
+      map((body) => {
+        if (body instanceof SplicedJson) {
+          context.switchToHttp().getResponse<FastifyReply>().type('application/json; charset=utf-8');
+          return body.text({ $schema });
+        }
+        return body && typeof body === 'object' && !Array.isArray(body) ? { $schema, ...body } : body;
+      }),
+    );
   }
 }

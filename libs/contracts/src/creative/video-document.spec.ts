@@ -1,4 +1,5 @@
-import { referencedIds, VIDEO_DOCUMENT_MAX_DEPTH, videoDocumentError, videoDocumentTypeError } from './video-document.js';
+import { DOCUMENT_MAX_BYTES } from '../common/message-size.js';
+import { referencedIds, VIDEO_DOCUMENT_MAX_DEPTH, videoDocumentError, videoDocumentJsonError, videoDocumentTypeError } from './video-document.js';
 
 const ASSET = '0192d6a8-1c5e-7f00-8000-000000000001';
 const OTHER = '0192d6a8-1c5e-7f00-8000-000000000002';
@@ -41,6 +42,17 @@ describe('videoDocumentError', () => {
     });
     expect(videoDocumentError({ a: { 'k\ud800': 1 } }, 'body.document')?.location).toBe('body.document.a.k\\ud800');
     expect(videoDocumentError({ emoji: '🎬' }, 'body.document')).toBeUndefined();
+  });
+
+  it("the service's check of the document's JSON text: an object's text within the byte limit, counted in UTF-8", () => {
+    expect(videoDocumentJsonError('{"a":[1,{"b":null}]}', 'body.document')).toBeUndefined();
+    for (const text of ['[]', '"{}"', 'null', '', 42, undefined, '{"a":1']) {
+      expect(videoDocumentJsonError(text, 'body.document')).toEqual({ location: 'body.document', message: 'must be a JSON object' });
+    }
+    // Two-byte characters: under the limit in UTF-16 units, over it in bytes.
+    const wide = `{"t":"${'é'.repeat(DOCUMENT_MAX_BYTES / 2)}"}`;
+    expect(wide.length).toBeLessThan(DOCUMENT_MAX_BYTES);
+    expect(videoDocumentJsonError(wide, 'body.document')?.message).toBe(`must be at most ${DOCUMENT_MAX_BYTES} bytes as JSON; it is ${DOCUMENT_MAX_BYTES + 8}`);
   });
 
   it('the constant-time check only looks at the type', () => {

@@ -1,3 +1,4 @@
+import { DOCUMENT_MAX_BYTES } from '../common/message-size.js';
 import type { FieldError } from '../common/problem.js';
 
 /**
@@ -27,6 +28,27 @@ export function videoDocumentTypeError(document: unknown, location: string): Fie
   if (document === undefined) return { location, message: 'is required' };
   if (document === null) return { location, message: 'must not be null', value: null };
   if (!isJsonObject(document)) return { location, message: NOT_AN_OBJECT };
+  return undefined;
+}
+
+/**
+ * On the bus a written document travels as its JSON text under this member (instead of `document`):
+ * the gateway, which parsed and checked it, serializes it once; the service stores that text as is
+ * and answers without it, so no 5 MiB tree is parsed, walked or re-serialized in the service.
+ */
+export const DOCUMENT_JSON_MEMBER = 'document_json';
+
+/**
+ * A document's JSON text (as JSON.stringify makes it): an object's text, at most DOCUMENT_MAX_BYTES
+ * (a body within the limit may still grow when re-encoded: `8e7` is `80000000`). PostgreSQL's `json`
+ * type checks the rest of its syntax when it is stored.
+ */
+export function videoDocumentJsonError(json: unknown, location: string): FieldError | undefined {
+  if (typeof json !== 'string' || !json.startsWith('{') || !json.endsWith('}')) return { location, message: NOT_AN_OBJECT };
+  // A UTF-16 unit is at most 3 bytes of UTF-8: most documents need no count at all.
+  if (json.length * 3 <= DOCUMENT_MAX_BYTES) return undefined;
+  const bytes = new TextEncoder().encode(json).length;
+  if (bytes > DOCUMENT_MAX_BYTES) return { location, message: `must be at most ${DOCUMENT_MAX_BYTES} bytes as JSON; it is ${bytes}` };
   return undefined;
 }
 

@@ -21,7 +21,7 @@ const UUID_MESSAGE = { message: '$property must be a UUID' };
  * The client's own document. Documented here, and allowed (so the class's own `undefined` field is not
  * "unexpected"), but deliberately without validation rules: bodies carrying one are checked with
  * `validateInputWithDocument`, which takes it aside (a 5 MiB tree is never class-transformed) and
- * checks it once (`videoDocumentError` at the gateway, `videoDocumentTypeError` in the service).
+ * checks it once (`videoDocumentError` at the gateway, which then sends the service its JSON text: `document_json`).
  */
 function DocumentMember(): PropertyDecorator {
   return applyDecorators(
