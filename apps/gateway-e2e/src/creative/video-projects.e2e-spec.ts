@@ -127,6 +127,22 @@ describe('creative: video projects', () => {
     expect((await getProject(owner.token, created.body.id)).body.document).toStrictEqual(second);
     // An empty object is a document too.
     expect((await createProject(owner.token, { workspace_id: workspaceId, name: 'Empty', document: {} })).body.document).toStrictEqual({});
+    // Members named like JavaScript's own (JSON.parse makes them plain members) are the client's too, kept at any depth.
+    const named = JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"clips":[{"__proto__":null,"toString":"t"}]}') as object;
+    const odd = await createProject(owner.token, { workspace_id: workspaceId, name: 'Odd names', document: named });
+    expect(odd.status).toBe(201);
+    expect(odd.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(JSON.stringify(odd.body.document)).toBe(JSON.stringify(named));
+    expect(JSON.stringify((await getProject(owner.token, odd.body.id)).body.document)).toBe(JSON.stringify(named));
+    const oddReplaced = await replaceProject(owner.token, odd.body.id, { workspace_id: workspaceId, document: named, expected_head_revision: 1 });
+    expect(JSON.stringify(oddReplaced.body.document)).toBe(JSON.stringify(named));
+    // Beside the document, the body's own top level takes no such member.
+    const topLevel = await call('POST', '/video-projects', {
+      token: owner.token,
+      rawBody: `{"__proto__":{"a":1},"workspace_id":"${workspaceId}","name":"x","document":{}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(topLevel, 400, 'malformed_json');
   });
 
   it('refuses documents nested past 512 levels, and strings PostgreSQL cannot store, at their location; nothing is written', async () => {

@@ -57,7 +57,7 @@ export class VideoProjectsController {
   constructor(private readonly forward: Forwarder) {}
 
   @Post()
-  @DocumentBody()
+  @DocumentBody({ freeMembers: true })
   @ApiOperation({
     summary: 'Create a video project (editors): head_revision 1',
     description: DOCUMENT + DOCUMENT_SIZE,
@@ -95,7 +95,7 @@ export class VideoProjectsController {
   }
 
   @Put(':id')
-  @DocumentBody()
+  @DocumentBody({ freeMembers: true })
   @ApiOperation({
     summary: 'Replace the document (and name): a new head revision (editors)',
     description:

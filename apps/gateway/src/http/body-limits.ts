@@ -1,5 +1,5 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 
 /**
  * Editor and video documents (contract §1: 5 MiB) take a larger body than other JSON (1 MiB). Every
@@ -13,9 +13,14 @@ export const RPC_ENVELOPE_RESERVE_BYTES = 64 * 1024;
 const SMALLEST_DOCUMENT_LIMIT = 1024;
 
 const DOCUMENT_BODY = 'documentBody';
+const FREE_MEMBERS = 'documentFreeMembers';
 
-/** Marks a route whose body carries an editor or video document: it takes `DOCUMENT_BODY_LIMIT_BYTES` (as far as NATS carries it). */
-export const DocumentBody = () => RouteConfig({ [DOCUMENT_BODY]: true });
+/**
+ * Marks a route whose body carries an editor or video document: it takes `DOCUMENT_BODY_LIMIT_BYTES` (as far as NATS
+ * carries it). `freeMembers`: the document is the client's own JSON (video projects), so its members may be named
+ * anything, `__proto__` and `constructor` included (see applyDocumentBodyParsing).
+ */
+export const DocumentBody = (options: { freeMembers?: boolean } = {}) => RouteConfig({ [DOCUMENT_BODY]: true, [FREE_MEMBERS]: options.freeMembers === true });
 
 export interface DocumentLimit {
   /** The body limit document routes get. */
@@ -39,5 +44,27 @@ export function documentBodyLimit(configured: number, maxPayload: number | undef
 export function applyDocumentBodyLimit(fastify: FastifyInstance, bytes: number): void {
   fastify.addHook('onRoute', (route) => {
     if ((route.config as Record<string, unknown> | undefined)?.[DOCUMENT_BODY] === true) route.bodyLimit = bytes;
+  });
+}
+
+const routeFlag = (request: FastifyRequest, flag: string): boolean => (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[flag] === true;
+
+/**
+ * JSON bodies are parsed as Fastify does by default (a body naming `__proto__` or `constructor` anywhere is refused
+ * as malformed), except on free-document routes: there JSON.parse makes such names plain own members, which the
+ * document keeps (it is only serialized again, never merged into another object), and only the body's own top level
+ * is refused for `__proto__`, as the members beside the document go through class-transformer. That route also skips
+ * the two regular-expression scans of the whole body.
+ */
+export function applyDocumentBodyParsing(fastify: FastifyInstance): void {
+  const strict = fastify.getDefaultJsonParser('error', 'error');
+  const free = fastify.getDefaultJsonParser('ignore', 'ignore');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
+    if (!routeFlag(request, FREE_MEMBERS)) return strict(request, body, done);
+    free(request, body, (error, parsed) => {
+      if (!error && parsed !== null && typeof parsed === 'object' && Object.hasOwn(parsed, '__proto__')) return done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
+      done(error, parsed);
+    });
   });
 }

@@ -6,7 +6,7 @@ import { sendProblem, toProblem } from './problem-response.js';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
 import { RAW_UPLOAD_CONTENT_TYPE, UPLOAD_CONTENT_ROUTE } from '../media/media-storage.js';
-import { applyDocumentBodyLimit } from './body-limits.js';
+import { applyDocumentBodyLimit, applyDocumentBodyParsing } from './body-limits.js';
 
 const API_PREFIX = '/api/v1';
 const SCHEMAS_PREFIX = '/api/v1/schemas/';
@@ -58,6 +58,7 @@ export function fastifyOptions(config: GatewayConfig) {
  */
 export function configureFastify(fastify: FastifyInstance, logger: Logger, documentBodyLimit: number) {
   applyDocumentBodyLimit(fastify, documentBodyLimit);
+  applyDocumentBodyParsing(fastify);
   fastify.removeContentTypeParser(['text/plain']);
   // The signed upload route takes raw bytes of any type: its body is handed on as the request stream (never parsed,
   // never buffered, no JSON body limit); every other route keeps JSON only.
