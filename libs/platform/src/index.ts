@@ -40,6 +40,8 @@ export * from './crypto/canonical-json.js';
 export * from './idempotency/idempotent-requests.js';
 export * from './pagination/cursor-codec.js';
 export * from './http/read-limited.js';
+export * from './http/public-address.js';
+export * from './http/public-destination.js';
 export * from './database/daily-counts.js';
 export * from './database/notified-sleep.js';
 export * from './database/claim-loop.js';
