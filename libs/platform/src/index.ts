@@ -52,6 +52,7 @@ export * from './storage/media-storage.js';
 export * from './storage/nats-object-storage.js';
 export * from './storage/open-media-storage.js';
 export * from './storage/upload-token.js';
+export * from './storage/sniff-type.js';
 export * from './storage/public-media-token.js';
 export * from './metrics/metrics.js';
 export * from './metrics/metrics-server.js';
