@@ -80,13 +80,13 @@ export class UploadSessionsController {
       '`upload_session_completed` (also when it completes while the body is streaming: those bytes are dropped, the item keeps ' +
       'its own); a body longer than the declared size is cut off with 413 `media_too_large` and nothing is kept, and so are bytes ' +
       'that are not a video once they pass the non-video limit (a session declared as a video; the type is sniffed from the first 512 KiB). ' +
-      'Sending again replaces what was sent.',
+      'Sending again replaces what was sent. A full media store (MEDIA_OBJECT_STORE_MAX_BYTES) is 507 `storage_full`.',
   })
   @ApiConsumes('application/octet-stream')
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
   @ApiQuery({ name: 'token', required: true, type: String })
   @ApiResponse({ status: 204, description: 'stored' })
-  @Refuses(403, 404, 409, 410, 413)
+  @Refuses(403, 404, 409, 410, 413, 507)
   async upload(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const check = this.tokens.check(id, (req.query as Record<string, unknown> | undefined)?.token);
     if (check === 'invalid') throw tokenInvalid();
