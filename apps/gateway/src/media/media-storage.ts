@@ -59,7 +59,14 @@ export class SniffedTypeLimit extends Transform {
       this.head.push(part);
       this.headLength += part.length;
       if (this.headLength >= SNIFF_HEAD_BYTES) {
-        this.sniff().then(() => this.pass(chunk, callback), callback);
+        this.sniff().then(
+          () => this.pass(chunk, callback),
+          () => {
+            // Bytes the sniffer cannot read are left to completion to judge.
+            this.limit = Number.POSITIVE_INFINITY;
+            this.pass(chunk, callback);
+          },
+        );
         return;
       }
     }

@@ -30,9 +30,11 @@ describe('PublicDestinations: the check is made on the address the socket connec
 
   beforeAll(async () => {
     // The "internal" server every attack aims at: on loopback, so never a public address.
-    server = createServer((req, res) => {
+    server = createServer(async (req, res) => {
       hits.push({ path: req.url ?? '', host: req.headers.host ?? '' });
-      res.end('internal secret');
+      let body = '';
+      for await (const part of req) body += String(part);
+      res.end(req.url === '/echo' ? JSON.stringify({ type: req.headers['content-type'], body }) : 'internal secret');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -98,6 +100,19 @@ describe('PublicDestinations: the check is made on the address the socket connec
       { path: '/allowed', host: `localhost:${port}` },
     ]);
     await Promise.all([trusted.close(), open.close()]);
+  });
+
+  it('sends a FormData body (Node\'s own class) as multipart', async () => {
+    const destinations = new PublicDestinations({ allowPrivate: true });
+    const form = new FormData();
+    form.set('file', new Blob(['picture bytes'], { type: 'image/png' }), 'a.png');
+    form.set('description', 'a sunset');
+    const echoed = (await (await destinations.fetch(`http://127.0.0.1:${port}/echo`, { method: 'POST', body: form })).json()) as { type: string; body: string };
+    expect(echoed.type).toMatch(/^multipart\/form-data; boundary=/);
+    expect(echoed.body).toContain('filename="a.png"');
+    expect(echoed.body).toContain('picture bytes');
+    expect(echoed.body).toContain('a sunset');
+    await destinations.close();
   });
 
   it('gives http.request the same rule through lookupFor', async () => {

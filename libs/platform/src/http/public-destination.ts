@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, FormData as UndiciFormData, fetch as undiciFetch } from 'undici';
 import { isPublicAddress } from './public-address.js';
 
 /** A name's addresses, as `dns.lookup(name, {all: true})` answers them. */
@@ -57,6 +57,16 @@ export function publicOnlyLookup(resolve: Resolve = systemResolve): LookupFuncti
   };
 }
 
+/**
+ * A FormData of Node's own fetch as one undici's fetch encodes: a foreign
+ * FormData would be sent as the text "[object FormData]".
+ */
+function portableForm(form: FormData): UndiciFormData {
+  const portable = new UndiciFormData();
+  for (const [name, value] of form) portable.append(name, value);
+  return portable;
+}
+
 /** Who may be reached where: the operator's exceptions to "public addresses only". */
 export interface DestinationPolicy {
   /** Origins an operator configured (tests' fake servers, an egress proxy): reached wherever they are. */
@@ -108,13 +118,15 @@ export class PublicDestinations {
    * refused connection's cause is its socket error), or that error itself
    * for a literal address. Takes a URL or a string, not a Request.
    */
-  readonly fetch: typeof fetch = (async (input: string | URL, init?: RequestInit) => {
+  readonly fetch: typeof fetch = (async (input: string | URL, init: RequestInit = {}) => {
     const url = new URL(String(input));
     const dispatcher = this.lookupFor(url) ? this.pinned : this.open;
-    return undiciFetch(url, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1]);
+    const body = init.body instanceof FormData ? portableForm(init.body) : init.body;
+    return undiciFetch(url, { ...init, body, dispatcher } as Parameters<typeof undiciFetch>[1]);
   }) as unknown as typeof fetch;
 
+  /** Drops every connection, those still connecting included. */
   async close(): Promise<void> {
-    await Promise.all([this.pinned.close(), this.open.close()]);
+    await Promise.all([this.pinned.destroy(), this.open.destroy()]);
   }
 }
