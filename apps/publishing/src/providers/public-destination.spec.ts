@@ -5,6 +5,7 @@ import { BlueskyProvider } from './bluesky/bluesky.provider.js';
 import { ProviderError } from './provider-error.js';
 import { ProviderHttp } from './provider-http.js';
 import { networkFetches, publicOnlyFetch } from './public-destination.js';
+import { trackSending } from './request-sending.js';
 
 /** A real HTTP server on loopback (a "private" address): it counts what reaches it. */
 async function listen(handler: (path: string) => { status: number; location?: string }): Promise<{ server: Server; origin: string; hits: string[] }> {
@@ -56,6 +57,18 @@ describe('servers on private addresses', () => {
     expect((await publicOnlyFetch([internal.origin], false)(`${internal.origin}/configured`)).status).toBe(200);
     expect((await publicOnlyFetch([], true)(`${internal.origin}/allowed`)).status).toBe(200);
     expect(internal.hits).toEqual(['/configured', '/allowed']);
+  });
+
+  it('tells delivery whether a request left, through these fetches too (sent when answered, not sent when the connection was refused)', async () => {
+    const { fetch: fetchFn } = networkFetches([], true);
+    const answered = trackSending();
+    expect((await answered.run(() => fetchFn(`${internal.origin}/tracked`))).status).toBe(200);
+    expect(answered.sent()).toBe(true);
+    const closed = await listen(() => ({ status: 200 }));
+    await new Promise((resolve) => closed.server.close(resolve));
+    const refused = trackSending();
+    await expect(refused.run(() => fetchFn(`${closed.origin}/nobody`))).rejects.toThrow();
+    expect(refused.sent()).toBe(false);
   });
 
   it('checks every hop of a media download: a redirect into the private network is refused', async () => {
