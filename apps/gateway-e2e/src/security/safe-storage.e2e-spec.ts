@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { call, expectProblem, locations, registerUser } from '../support/api.js';
+import { request } from 'node:http';
+import { call, expectProblem, locations, randomIp, registerUser } from '../support/api.js';
 import { mp4Bytes, openSession, pngBytes, putBytes, uploadMedia } from '../support/media.js';
 import { createTenant } from '../support/tenancy.js';
 
@@ -47,6 +48,51 @@ describe('security: safe storage', () => {
     expect((await completeUpload(tenant.owner.token, tenant.workspaceId, pngBytes(2, 2), { filename: 'no-extension' })).status).toBe(200);
     expect((await completeUpload(tenant.owner.token, tenant.workspaceId, video, { filename: 'clip.mp4', mime_type: 'video/mp4' })).status).toBe(200);
   });
+
+  it("cuts off bytes sniffed as another type once they pass that type's limit, while they stream in (413 at body.content)", async () => {
+    const tenant = await createTenant();
+    // The non-video limit in force, from E17's own refusal.
+    const over = expectProblem(await openSession(tenant.owner.token, { workspace_id: tenant.workspaceId, filename: 'big.png', size: 2 ** 40 }), 413, 'media_too_large');
+    const limit = Number(/at most (\d+) bytes/.exec(over.detail)?.[1]);
+    expect(limit).toBeGreaterThan(0);
+    // Declared a video (its limit is far larger), the bytes are a PNG a little larger than an image may be.
+    const opened = await openSession(tenant.owner.token, { workspace_id: tenant.workspaceId, filename: 'clip.mp4', mime_type: 'video/mp4', size: limit + 4 * 1024 ** 2 });
+    expect(opened.status).toBe(201);
+    // The client sends past the image limit and then holds the body open: only a check made while the bytes
+    // stream in can answer now (a check at the end of the body would wait forever).
+    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no answer while the body was still open')), 60_000);
+      const url = new URL(opened.body.upload.url);
+      const req = request(url, { method: 'PUT', headers: { ...opened.body.upload.headers, 'content-length': String(limit + 4 * 1024 ** 2), 'x-forwarded-for': randomIp() } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => {
+          clearTimeout(timer);
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+        });
+      });
+      // Writes failing once the gateway has answered and closed are expected.
+      req.on('error', () => undefined);
+      const png = pngBytes(4, 4);
+      const filler = Buffer.alloc(256 * 1024);
+      req.write(png);
+      let sent = png.length;
+      const write = () => {
+        while (sent <= limit + 1024 ** 2 && !req.destroyed) {
+          sent += filler.length;
+          if (!req.write(filler)) return void req.once('drain', write);
+        }
+        // Held open: never ended.
+      };
+      write();
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ code: 'media_too_large', errors: [{ location: 'body.content', message: `must be at most ${limit} bytes for image/png` }] });
+    // Nothing was kept: the session has no bytes.
+    const completed = await call('POST', `/media/upload-session/${opened.body.media_id}/complete`, { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId } });
+    expectProblem(completed, 409, 'upload_incomplete');
+  }, 90_000);
 
   it('holds a workspace to its byte quota: open sessions count their declared size (422 storage_quota_exceeded at body.size)', async () => {
     const tenant = await createTenant();

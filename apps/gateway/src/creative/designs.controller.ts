@@ -103,10 +103,10 @@ export class DesignsController {
       "the page's `latest_export_media_id` then names it. A page over the render budget — more than 8,192×8,192 px, more than 200 layers, " +
       'or slower than the render time budget (7 s by default, so the answer comes before the gateway gives up) — is 422 `render_budget_exceeded`. ' +
       'An image (layer or background) that is not a ready image item of the workspace is 422 at its place in the stored document ' +
-      '(`document.pages[0].layers[3].image.media_id`).',
+      '(`document.pages[0].layers[3].image.media_id`). A full media store is 507 `storage_full`.',
   })
   @Returns(MediaItem, 201)
-  @Refuses(400, 403, 404, 413, 415, 422)
+  @Refuses(400, 403, 404, 413, 415, 422, 507)
   async export(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,

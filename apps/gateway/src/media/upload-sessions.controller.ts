@@ -12,7 +12,7 @@ import {
 import { type MediaStorage, Problem, uploadSessionExpired, UploadTokens } from '@social/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pipeline } from 'node:stream/promises';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, type Transform } from 'node:stream';
 import type { Logger } from 'pino';
 import { Public } from '../auth/public.decorator.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config.js';
@@ -22,7 +22,7 @@ import { Refuses, Returns } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { GATEWAY_LOGGER } from '../logger.js';
 import { Forwarder } from '../rpc/forwarder.js';
-import { ByteLimit, GATEWAY_MEDIA_STORAGE, uploadTooLarge } from './media-storage.js';
+import { ByteLimit, GATEWAY_MEDIA_STORAGE, SniffedTypeLimit, uploadTooLarge } from './media-storage.js';
 
 const tokenInvalid = () => new Problem(403, 'upload_token_invalid', 'The upload URL is not valid: its token is missing or has been altered.');
 
@@ -78,14 +78,15 @@ export class UploadSessionsController {
       'Any Content-Type (the one in `upload.headers`); the body is streamed into storage, never held whole. A missing or altered ' +
       '`token` is 403 `upload_token_invalid`, an expired session 410 `upload_session_expired`, a completed one 409 ' +
       '`upload_session_completed` (also when it completes while the body is streaming: those bytes are dropped, the item keeps ' +
-      'its own); a body longer than the declared size is cut off with 413 `media_too_large` and nothing is kept. ' +
-      'Sending again replaces what was sent.',
+      'its own); a body longer than the declared size is cut off with 413 `media_too_large` and nothing is kept, and so are bytes ' +
+      'that are not a video once they pass the non-video limit (a session declared as a video; the type is sniffed from the first 512 KiB). ' +
+      'Sending again replaces what was sent. A full media store (MEDIA_OBJECT_STORE_MAX_BYTES) is 507 `storage_full`.',
   })
   @ApiConsumes('application/octet-stream')
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
   @ApiQuery({ name: 'token', required: true, type: String })
   @ApiResponse({ status: 204, description: 'stored' })
-  @Refuses(403, 404, 409, 410, 413)
+  @Refuses(403, 404, 409, 410, 413, 507)
   async upload(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const check = this.tokens.check(id, (req.query as Record<string, unknown> | undefined)?.token);
     if (check === 'invalid') throw tokenInvalid();
@@ -98,16 +99,22 @@ export class UploadSessionsController {
       throw uploadTooLarge(target.size);
     }
     const source = (req.body as Readable | undefined) ?? new PassThrough().end();
-    const limited = new ByteLimit(target.size);
+    const limits: Transform[] = [new ByteLimit(target.size)];
+    // Only a session allowed more than non-video bytes may take (a video was declared) needs its bytes sniffed.
+    const nonVideoLimit = target.non_video_size_limit;
+    if (nonVideoLimit !== undefined && target.size > nonVideoLimit) limits.push(new SniffedTypeLimit(nonVideoLimit));
+    const limited = limits.at(-1)!;
     let tooLarge: Problem | undefined;
-    limited.on('error', (error) => {
-      if (error instanceof Problem) tooLarge = error;
-    });
+    for (const limit of limits) {
+      limit.on('error', (error) => {
+        if (error instanceof Problem) tooLarge ??= error;
+      });
+    }
     // The key is this PUT's own: whatever happens here, no other upload's bytes (nor a ready item's) are touched.
     const dropStored = () =>
       this.storage.delete(target.object_key).catch((cause: unknown) => this.logger.warn({ err: cause, object_key: target.object_key }, 'could not delete an upload'));
     try {
-      await Promise.all([pipeline(source, limited).catch(() => undefined), this.storage.put(target.object_key, limited, target.size)]);
+      await Promise.all([pipeline([source, ...limits]).catch(() => undefined), this.storage.put(target.object_key, limited, target.size)]);
     } catch (error) {
       await dropStored();
       reply.header('connection', 'close');

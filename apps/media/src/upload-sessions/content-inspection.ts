@@ -1,27 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
+import { SNIFF_HEAD_BYTES as HEAD_BYTES, sniffType } from '@social/platform';
 import { imageSize } from 'image-size';
 
-/** Bytes kept from the start of a file for sniffing its type and reading image dimensions. */
-const HEAD_BYTES = 512 * 1024;
+/** Sniffing is shared with the gateway, which applies the sniffed type's size limit while bytes stream in. */
+export { sniffType, type Sniffed } from '@social/platform';
+
 /** The largest `moov` box we read for a duration (its sample tables grow with the length of the video). */
 const MOOV_MAX_BYTES = 32 * 1024 * 1024;
-
-/** Types refused whatever the instance allows: active content a browser would run, and executables. */
-const REFUSED_TYPES = new Set([
-  'image/svg+xml',
-  'text/html',
-  'application/xhtml+xml',
-  'application/x-msdownload',
-  'application/x-elf',
-  'application/x-mach-binary',
-  'application/x-sharedlib',
-  'application/x-executable',
-  'application/vnd.microsoft.portable-executable',
-  'application/java-archive',
-  'application/x-sh',
-]);
 
 export interface ContentFacts {
   size: number;
@@ -32,8 +18,6 @@ export interface ContentFacts {
   height: number;
   durationMs: number;
 }
-
-export type Sniffed = { mimeType: string } | { refused: string };
 
 /**
  * Reads a stored object once, streamed: its SHA-256, its size, the first
@@ -82,19 +66,6 @@ export async function inspectContent(stream: Readable): Promise<ContentFacts & {
   return facts;
 }
 
-/** The real type from the leading bytes; SVG, HTML, scripts and executables are refused. */
-export async function sniffType(head: Buffer): Promise<Sniffed> {
-  const detected = await fileTypeFromBuffer(head);
-  if (detected) {
-    if (REFUSED_TYPES.has(detected.mime) || detected.ext === 'exe') return { refused: `${detected.mime} files are not accepted` };
-    if (detected.mime === 'application/xml' && looksLikeMarkup(head)) return { refused: 'SVG and HTML files are not accepted' };
-    return { mimeType: detected.mime };
-  }
-  if (looksLikeMarkup(head)) return { refused: 'SVG and HTML files are not accepted' };
-  if (head.subarray(0, 2).toString('latin1') === '#!') return { refused: 'scripts are not accepted' };
-  return { mimeType: 'application/octet-stream' };
-}
-
 /** How far into a file markup is looked for (contract §6: the first 64 KiB). */
 export const MARKUP_SCAN_BYTES = 64 * 1024;
 /**
@@ -108,11 +79,6 @@ export function containsMarkup(head: Buffer): boolean {
 }
 const MARKUP_PATTERN =
   /<\?xml[\s?]|<!doctype[\s>]|<(?:html|head|body|svg|script|iframe|object|embed|foreignobject|xhtml:[a-z]+|svg:[a-z]+)[\s>/]|xmlns(?::[a-z]+)?\s*=\s*["']http:\/\/www\.w3\.org\/(?:1999\/xhtml|2000\/svg)/;
-
-function looksLikeMarkup(head: Buffer): boolean {
-  const text = head.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
-  return /<svg[\s>]|<!doctype\s+html|<html[\s>]|<script[\s>]|<!doctype\s+svg/.test(text) || (text.startsWith('<?xml') && text.includes('<svg'));
-}
 
 /**
  * Walks ISO-BMFF top-level boxes (`size`, `type`, optional 64-bit size) as

@@ -221,7 +221,11 @@ export class UploadSessionsService {
   async uploadTarget(id: string): Promise<UploadTarget> {
     const item = await findMediaItem(this.dataSource.manager, id, false, true);
     this.requireOpen(item);
-    return { object_key: mediaUploadKey(item.workspaceId, item.id), size: Number(item.size) };
+    return {
+      object_key: mediaUploadKey(item.workspaceId, item.id),
+      size: Number(item.size),
+      non_video_size_limit: this.settings.integer('media_upload_limit_bytes'),
+    };
   }
 
   /**

@@ -6,7 +6,7 @@ import { trackSending } from './request-sending.js';
 import { streamingFetch } from './streaming-fetch.js';
 
 /** Networks answer small JSON documents; anything larger is not an answer we asked for. */
-const MAX_ANSWER_BYTES = 1024 * 1024;
+export const MAX_ANSWER_BYTES = 1024 * 1024;
 /** The longest wait a network's rate-limit header may ask of us (a larger one is clamped). */
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 

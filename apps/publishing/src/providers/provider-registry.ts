@@ -13,10 +13,9 @@ import { MastodonNetwork } from './mastodon/mastodon.network.js';
 import { MastodonProvider } from './mastodon/mastodon.provider.js';
 import { OAuthProvider } from './oauth/oauth-provider.js';
 import { ProviderHttp } from './provider-http.js';
-import { publicOnlyFetch } from './public-destination.js';
+import { networkFetches } from './public-destination.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
 import type { SocialProvider } from './social-provider.js';
-import { streamingFetch } from './streaming-fetch.js';
 import { ThreadsNetwork } from './threads/threads.network.js';
 import { TikTokNetwork } from './tiktok/tiktok.network.js';
 import { XNetwork } from './x/x.network.js';
@@ -37,9 +36,11 @@ export class ProviderRegistry {
     @Inject(SERVICE_LOGGER) logger?: Logger,
     @Optional() dataSource?: DataSource,
   ) {
-    // Every call to a network goes through one fetch that refuses servers on private addresses (see public-destination.ts).
-    const fetchFn = publicOnlyFetch(Object.values(config.PROVIDER_API_ORIGINS), config.PROVIDER_ALLOW_PRIVATE_ADDRESSES === 'true');
-    const uploadFetchFn = publicOnlyFetch(Object.values(config.PROVIDER_API_ORIGINS), config.PROVIDER_ALLOW_PRIVATE_ADDRESSES === 'true', streamingFetch);
+    // Every call to a network connects only to public addresses, checked on the address connected (see public-destination.ts).
+    const { fetch: fetchFn, streamingFetch: uploadFetchFn } = networkFetches(
+      Object.values(config.PROVIDER_API_ORIGINS),
+      config.PROVIDER_ALLOW_PRIVATE_ADDRESSES === 'true',
+    );
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
     const oauthNetworks = [

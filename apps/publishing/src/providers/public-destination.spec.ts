@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { BlueskyProvider } from './bluesky/bluesky.provider.js';
 import { ProviderError } from './provider-error.js';
 import { ProviderHttp } from './provider-http.js';
-import { isPublicAddress, publicOnlyFetch } from './public-destination.js';
+import { networkFetches, publicOnlyFetch } from './public-destination.js';
+import { trackSending } from './request-sending.js';
 
 /** A real HTTP server on loopback (a "private" address): it counts what reaches it. */
 async function listen(handler: (path: string) => { status: number; location?: string }): Promise<{ server: Server; origin: string; hits: string[] }> {
@@ -34,20 +35,6 @@ describe('servers on private addresses', () => {
     await Promise.all([internal, redirector].map(({ server }) => new Promise((resolve) => server.close(resolve))));
   });
 
-  it('judges NAT64 and 6to4 addresses by the IPv4 address they lead to', () => {
-    for (const address of ['64:ff9b::808:808', '64:ff9b::8.8.8.8', '2002:808:808::1', '64:ff9b:1::8.8.8.8']) expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: true });
-    for (const address of ['64:ff9b::7f00:1', '64:ff9b::127.0.0.1', '64:ff9b::a9fe:a9fe', '2002:a00:1::1', '2002:7f00:1::', '64:ff9b:1::10.0.0.1', '2002:c0a8:101::1']) {
-      expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: false });
-    }
-  });
-
-  it('tells public addresses from loopback, private, link-local, CGNAT, unique-local and mapped ones', () => {
-    for (const address of ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888', '::ffff:8.8.8.8']) expect(isPublicAddress(address)).toBe(true);
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', 'not-an-ip']) {
-      expect(isPublicAddress(address)).toBe(false);
-    }
-  });
-
   it('refuses a server named by address or by a name resolving to loopback, before anything is sent', async () => {
     const fetchFn = publicOnlyFetch([], false);
     await expect(fetchFn(`${internal.origin}/x`)).rejects.toMatchObject(refusal);
@@ -55,10 +42,33 @@ describe('servers on private addresses', () => {
     expect(internal.hits).toEqual([]);
   });
 
+  it('refuses at connect time a name resolving to a private address, for plain calls and streamed uploads alike', async () => {
+    const { fetch: fetchFn, streamingFetch } = networkFetches([], false, async () => [{ address: '127.0.0.1', family: 4 }]);
+    const url = internal.origin.replace('127.0.0.1', 'pds.example.com');
+    await expect(fetchFn(`${url}/xrpc/createSession`, { method: 'POST', body: '{}' })).rejects.toMatchObject(refusal);
+    const body = (async function* () {
+      yield Buffer.from('video bytes');
+    })();
+    await expect(streamingFetch(`${url}/xrpc/com.atproto.repo.uploadBlob`, { method: 'POST', body } as unknown as RequestInit)).rejects.toMatchObject(refusal);
+    expect(internal.hits).toEqual([]);
+  });
+
   it('lets an operator-configured origin (PROVIDER_API_ORIGINS) or PROVIDER_ALLOW_PRIVATE_ADDRESSES through', async () => {
     expect((await publicOnlyFetch([internal.origin], false)(`${internal.origin}/configured`)).status).toBe(200);
     expect((await publicOnlyFetch([], true)(`${internal.origin}/allowed`)).status).toBe(200);
     expect(internal.hits).toEqual(['/configured', '/allowed']);
+  });
+
+  it('tells delivery whether a request left, through these fetches too (sent when answered, not sent when the connection was refused)', async () => {
+    const { fetch: fetchFn } = networkFetches([], true);
+    const answered = trackSending();
+    expect((await answered.run(() => fetchFn(`${internal.origin}/tracked`))).status).toBe(200);
+    expect(answered.sent()).toBe(true);
+    const closed = await listen(() => ({ status: 200 }));
+    await new Promise((resolve) => closed.server.close(resolve));
+    const refused = trackSending();
+    await expect(refused.run(() => fetchFn(`${closed.origin}/nobody`))).rejects.toThrow();
+    expect(refused.sent()).toBe(false);
   });
 
   it('checks every hop of a media download: a redirect into the private network is refused', async () => {

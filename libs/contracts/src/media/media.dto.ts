@@ -195,6 +195,11 @@ export class MediaTagList {
 export interface UploadTarget {
   object_key: string;
   size: number;
+  /**
+   * media_upload_limit_bytes: when `size` allows more (a video was declared), bytes sniffed as
+   * anything but a video are cut off past this while they stream in (contract §6).
+   */
+  non_video_size_limit?: number;
 }
 
 /** The gateway's commit of a stored upload (media.upload-sessions.commit, `params.id`). */

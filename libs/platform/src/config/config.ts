@@ -154,6 +154,8 @@ export function jetStreamSettings() {
   return {
     /** Copies of each stream, KV bucket and object store (1 for one NATS server; 3 in a production cluster). */
     JETSTREAM_REPLICAS: setting.int(1, 5, 1),
+    /** The media object store bucket's max_bytes (JetStream reserves it on the server): media never fills the event streams' disk. */
+    MEDIA_OBJECT_STORE_MAX_BYTES: setting.int(1, Number.MAX_SAFE_INTEGER, 8 * 1024 ** 3),
   };
 }
 

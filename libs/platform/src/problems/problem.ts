@@ -1,6 +1,6 @@
 import type { FieldError, ProblemPayload } from '@social/contracts';
 
-/** RFC 9110 reason phrases: the `title` of every problem. */
+/** RFC 9110 reason phrases (507: RFC 4918's): the `title` of every problem. */
 export const STATUS_TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -19,6 +19,8 @@ export const STATUS_TITLES: Record<number, string> = {
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
+  // RFC 4918's phrase: RFC 9110 has no status for a server out of room.
+  507: 'Insufficient Storage',
 };
 
 /**

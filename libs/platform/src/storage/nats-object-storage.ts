@@ -4,9 +4,22 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { Readable } from 'node:stream';
 import type { ByteRange, MediaStorage } from './media-storage.js';
 import { jetStreamReplicas } from '../events/jetstream-replicas.js';
+import { Problem } from '../problems/problem.js';
 
 /** The default bucket of media objects. */
 export const MEDIA_OBJECT_BUCKET = 'media';
+
+/** The media bucket is at its max_bytes: 507, so a full store is told apart from an outage (503) and from a too-large file (413). */
+export const storageFull = (): Problem =>
+  new Problem(507, 'storage_full', 'Media storage is full; delete media or ask an administrator to make room, then upload again.');
+
+/** JetStream's refusals of a publish into a stream at its limits (discard new). */
+const FULL_STREAM = /maximum bytes exceeded|insufficient (storage )?resources|storage resources exceeded/i;
+
+export interface NatsObjectStorageOptions {
+  /** The bucket's max_bytes (set on creation, and on an existing bucket that differs); none when absent. */
+  maxBytes?: number;
+}
 
 /**
  * Media in the NATS JetStream object store: one bucket (file storage), objects
@@ -22,20 +35,44 @@ export class NatsObjectStorage implements MediaStorage {
   constructor(
     private readonly nats: NatsConnection,
     private readonly bucket = MEDIA_OBJECT_BUCKET,
+    private readonly options: NatsObjectStorageOptions = {},
   ) {}
 
   private open(): Promise<ObjectStore> {
-    this.store ??= new Objm(this.nats).create(this.bucket, { storage: StorageType.File, replicas: jetStreamReplicas() }).catch((error: unknown) => {
+    this.store ??= this.create().catch((error: unknown) => {
       this.store = undefined;
       throw error;
     });
     return this.store;
   }
 
+  private async create(): Promise<ObjectStore> {
+    const maxBytes = this.options.maxBytes;
+    const store = await new Objm(this.nats).create(this.bucket, {
+      storage: StorageType.File,
+      replicas: jetStreamReplicas(),
+      ...(maxBytes === undefined ? {} : { max_bytes: maxBytes }),
+    });
+    if (maxBytes !== undefined) {
+      // A bucket made before the limit (or with another one) gets it now: creating an existing bucket changes nothing.
+      const jsm = await jetstreamManager(this.nats);
+      const stream = `OBJ_${this.bucket}`;
+      const { config } = await jsm.streams.info(stream);
+      if (config.max_bytes !== maxBytes) await jsm.streams.update(stream, { ...config, max_bytes: maxBytes });
+    }
+    return store;
+  }
+
   async put(key: string, body: Readable): Promise<{ size: number }> {
     const store = await this.open();
-    const info = await store.put({ name: key }, Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>, { timeout: 30_000 });
-    return { size: info.size };
+    try {
+      const info = await store.put({ name: key }, Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>, { timeout: 30_000 });
+      return { size: info.size };
+    } catch (error) {
+      // The library purges the chunks it wrote; what is left to say is why.
+      if (FULL_STREAM.test(String((error as Error)?.message)) || FULL_STREAM.test(String((error as { cause?: Error })?.cause?.message))) throw storageFull();
+      throw error;
+    }
   }
 
   /**

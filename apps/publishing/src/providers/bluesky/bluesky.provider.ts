@@ -1,11 +1,12 @@
 import { Agent, RichText, XRPCError } from '@atproto/api';
+import { readLimitedBytes } from '@social/platform';
 import type { Logger } from 'pino';
 import { deliveryCall } from '../delivery-failure.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { ProviderApiOrigins, redirectOrigin } from '../provider-api-origins.js';
 import { ProviderError } from '../provider-error.js';
 import { uploadTimeoutMs } from '../multipart-stream.js';
-import { notSent, ProviderHttp, waitOf } from '../provider-http.js';
+import { MAX_ANSWER_BYTES, notSent, ProviderHttp, waitOf } from '../provider-http.js';
 import { trackSending } from '../request-sending.js';
 import { DeliveryError } from '../social-provider.js';
 import type {
@@ -388,7 +389,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
       try {
         const response = await sending.run(() => this.fetchFn(url, { ...init, headers, signal, redirect: 'manual' }));
         this.logger?.debug({ platform: this.platform, method: init.method, path: new URL(url).pathname, status: response.status, ms: Date.now() - startedAt }, 'network answered');
-        return response;
+        return await capped(response);
       } catch (error) {
         const details = { status: 0, sent: sending.sent() ?? !notSent(error) };
         if (signal.aborted) throw new ProviderError('timeout', 'bluesky did not answer in time.', undefined, details);
@@ -404,6 +405,26 @@ export class BlueskyProvider implements CredentialsConnectProvider {
       throw asProviderError(error, signal);
     }
   }
+}
+
+/** Statuses whose answers carry no body (a Response refuses one). */
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+/**
+ * The answer with its body read here under MAX_ANSWER_BYTES, so the XRPC
+ * client (which reads whatever it is given, whole) never holds a huge or
+ * endless body: past the cap the call fails as `unavailable`, the rest unread.
+ */
+async function capped(response: Response): Promise<Response> {
+  const body = NULL_BODY_STATUSES.has(response.status) ? null : await readLimitedBytes(response, MAX_ANSWER_BYTES);
+  if (body === undefined) {
+    throw new ProviderError('unavailable', `bluesky answered more than the ${MAX_ANSWER_BYTES} bytes we accept.`, undefined, { status: response.status, sent: true });
+  }
+  const headers = new Headers(response.headers);
+  // The body is already decoded and whole.
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** An XRPC failure as a ProviderError: session errors count as 401 (reconnect or renew), other 4xx as refusals, the rest unavailable. */
