@@ -26,6 +26,7 @@ export * from './access/access-control.js';
 export * from './rpc/ask-each.js';
 export * from './events/event-stream.js';
 export * from './events/outbox.js';
+export * from './events/outbox-context.migration.js';
 export * from './events/outbox-relay.js';
 export * from './events/durable-consumer.js';
 export * from './events/service-events.js';

@@ -4,7 +4,7 @@ import { CreateAccountSecurity1763769600100 } from './1763769600100-create-accou
 import { CreateTenancy1763769600200 } from './1763769600200-create-tenancy.js';
 import { CreateOutbox1763769600201 } from './1763769600201-create-outbox.js';
 import { UserDirectory1763769600300 } from './1763769600300-user-directory.js';
-import { AddOutboxContext1799000000000 } from './1799000000000-add-outbox-context.js';
+import { AddOutboxContext1799000000000 } from '@social/platform';
 
 /** Every migration of the accounts schema, oldest first. */
 export const accountsMigrations = [

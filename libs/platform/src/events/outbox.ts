@@ -23,8 +23,8 @@ export const OUTBOX_TABLE_SQL = `
 
 /**
  * The request id and W3C trace context of the request that wrote each event, sent by the relay as
- * message headers so the consumer's logs and trace follow on. A producing service adds it in a
- * migration after `OUTBOX_TABLE_SQL` (never edit this text either).
+ * message headers so the consumer's logs and trace follow on. A producing service lists the shared
+ * migration AddOutboxContext1799000000000 after its own outbox migration (never edit this text either).
  */
 export const OUTBOX_CONTEXT_COLUMNS_SQL = `
   ALTER TABLE outbox_events

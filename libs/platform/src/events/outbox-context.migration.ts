@@ -1,7 +1,10 @@
-import { OUTBOX_CONTEXT_COLUMNS_SQL } from '@social/platform';
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { OUTBOX_CONTEXT_COLUMNS_SQL } from './outbox.js';
 
-/** Outbox rows keep the request id and trace context of the request that wrote them (the consumer's trace follows on). */
+/**
+ * Outbox rows keep the request id and trace context of the request that wrote them (the consumer's trace
+ * follows on). One migration for every producing service: each lists it after its own outbox migration.
+ */
 export class AddOutboxContext1799000000000 implements MigrationInterface {
   name = 'AddOutboxContext1799000000000';
 
