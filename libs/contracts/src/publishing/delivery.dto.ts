@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsInt, IsUUID, Max, Min } from 'class-validator';
 import { Optional } from '../common/optional.js';
@@ -15,6 +16,19 @@ export const MAX_DELIVERY_ATTEMPTS = 5;
 
 const REVISION = { type: 'integer', minimum: 1, description: 'the `revision` the call is based on; another one is 409 revision_conflict' } as const;
 
+/** An optional list of target accounts (1 to MAX_TARGET_ACCOUNTS distinct UUIDs): publish targets and previews. */
+export function TargetAccountIds(description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: [String], format: 'uuid', minItems: 1, maxItems: MAX_TARGET_ACCOUNTS, uniqueItems: true, description }),
+    Optional(),
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(MAX_TARGET_ACCOUNTS),
+    ArrayUnique({ message: '$property must not list an account twice' }),
+    IsUUID('all', { each: true, message: '$property must contain UUIDs' }),
+  ) as PropertyDecorator;
+}
+
 /** `cancel` and `retry`: only the revision the caller saw. */
 export class PublicationTransitionRequest {
   @ApiProperty(REVISION)
@@ -31,20 +45,7 @@ export class PublicationTargetsRequest extends PublicationTransitionRequest {
   @IsUUID('all', { message: '$property must be a UUID' })
   social_set_id?: string;
 
-  @ApiPropertyOptional({
-    type: [String],
-    format: 'uuid',
-    minItems: 1,
-    maxItems: MAX_TARGET_ACCOUNTS,
-    uniqueItems: true,
-    description: "active accounts of the publication's workspace, one rendition each (not with social_set_id)",
-  })
-  @Optional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_TARGET_ACCOUNTS)
-  @ArrayUnique({ message: '$property must not list an account twice' })
-  @IsUUID('all', { each: true, message: '$property must contain UUIDs' })
+  @TargetAccountIds("active accounts of the publication's workspace, one rendition each (not with social_set_id)")
   account_ids?: string[];
 }
 

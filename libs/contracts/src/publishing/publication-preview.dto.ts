@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsUUID } from 'class-validator';
+import { IsUUID } from 'class-validator';
 import { Optional } from '../common/optional.js';
 import { SchemaName } from '../common/schema-name.js';
-import { MAX_TARGET_ACCOUNTS } from './delivery.dto.js';
+import { TargetAccountIds } from './delivery.dto.js';
 
 /** `POST /publications/{id}/preview`: the targets to preview for; neither keeps the publication's own. */
 export class PreviewPublicationRequest {
@@ -11,13 +11,7 @@ export class PreviewPublicationRequest {
   @IsUUID('all', { message: '$property must be a UUID' })
   social_set_id?: string;
 
-  @ApiPropertyOptional({ type: [String], format: 'uuid', minItems: 1, maxItems: MAX_TARGET_ACCOUNTS, uniqueItems: true, description: 'active accounts of the workspace (not with social_set_id)' })
-  @Optional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_TARGET_ACCOUNTS)
-  @ArrayUnique({ message: '$property must not list an account twice' })
-  @IsUUID('all', { each: true, message: '$property must contain UUIDs' })
+  @TargetAccountIds('active accounts of the workspace (not with social_set_id)')
   account_ids?: string[];
 }
 

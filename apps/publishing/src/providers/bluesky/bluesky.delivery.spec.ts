@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { callControl, FakeBluesky, FakeBlueskyRecord, startFakeBluesky } from '@social/testing';
 import { createHash, randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
+import { outgoingMedia, outgoingPart } from '../outgoing-post.fixtures.js';
 import { ProviderHttp } from '../provider-http.js';
-import { DeliveryError, type OutgoingMedia, type OutgoingPost, type OutgoingPostPart, type ProviderAccount, type ProviderGrant } from '../social-provider.js';
+import { DeliveryError, type OutgoingPost, type OutgoingPostPart, type ProviderAccount, type ProviderGrant } from '../social-provider.js';
 import { BlueskyProvider, jwtExpiry } from './bluesky.provider.js';
 import { recordKey } from './record-key.js';
 
@@ -23,19 +23,9 @@ describe('Bluesky delivery (against a fake PDS)', () => {
 
   const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);
   const records = (): Promise<FakeBlueskyRecord[]> => control('GET', '/records');
-  const part = (text: string, extra: Partial<OutgoingPostPart> = {}): OutgoingPostPart => ({ text, title: '', link: '', media: [], ...extra });
+  const part = outgoingPart;
   const post = (...parts: OutgoingPostPart[]): OutgoingPost => ({ marker: uuidv7(), parts });
-  /** Media whose bytes are `bytes` (as delivery hands them over after reading storage). */
-  const media = (bytes: Buffer, mimeType: string, altText = '', sides = { width: 0, height: 0 }): OutgoingMedia => ({
-    mediaId: randomUUID(),
-    kind: mimeType.startsWith('video/') ? 'video' : 'image',
-    mimeType,
-    altText,
-    size: bytes.length,
-    ...sides,
-    durationMs: 0,
-    open: async () => Readable.from([bytes]),
-  });
+  const media = outgoingMedia;
   const jpeg = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#36c' } }).jpeg().toBuffer();
   const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const failureOf = async (promise: Promise<unknown>) => {

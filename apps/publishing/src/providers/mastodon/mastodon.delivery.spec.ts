@@ -3,10 +3,10 @@ import { callControl, FakeMastodon, FakeMastodonStatus, startFakeMastodon } from
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import sharp from 'sharp';
+import { outgoingMedia, outgoingPart } from '../outgoing-post.fixtures.js';
 import { ProviderHttp } from '../provider-http.js';
-import { DeliveryError, type OutgoingMedia, type OutgoingPost, type OutgoingPostPart, type ProviderAccount } from '../social-provider.js';
+import { DeliveryError, type OutgoingPost, type OutgoingPostPart, type ProviderAccount } from '../social-provider.js';
 import { MastodonNetwork } from './mastodon.network.js';
 import { MastodonProvider } from './mastodon.provider.js';
 
@@ -21,19 +21,9 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
 
   const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);
   const posted = (): Promise<FakeMastodonStatus[]> => control('GET', '/statuses');
-  const part = (text: string, extra: Partial<OutgoingPostPart> = {}): OutgoingPostPart => ({ text, title: '', link: '', media: [], ...extra });
+  const part = outgoingPart;
   const post = (...parts: OutgoingPostPart[]): OutgoingPost => ({ marker: randomUUID(), parts });
-  /** Media whose bytes are `bytes` (as delivery hands them over after reading storage). */
-  const media = (bytes: Buffer, mimeType: string, altText = '', sides = { width: 0, height: 0 }): OutgoingMedia => ({
-    mediaId: randomUUID(),
-    kind: mimeType.startsWith('video/') ? 'video' : 'image',
-    mimeType,
-    altText,
-    size: bytes.length,
-    ...sides,
-    durationMs: 0,
-    open: async () => Readable.from([bytes]),
-  });
+  const media = outgoingMedia;
   const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#c33' } }).png().toBuffer();
   const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const failureOf = async (promise: Promise<unknown>) => {
