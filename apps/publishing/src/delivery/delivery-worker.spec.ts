@@ -183,8 +183,9 @@ describe('DeliveryWorker: leases', () => {
     await until(() => network.calls.length === 1);
     const survivor = worker(true);
     survivor.onApplicationBootstrap();
-    // The first replica's lease (1 s) runs out; the survivor takes the rendition over.
-    await sleep(2_500);
+    // The first replica's lease (1 s) runs out; the survivor takes the rendition over (however slow the machine).
+    await until(async () => (await rendition(id)).delivery_state === 'ambiguous', 15_000);
+    await sleep(500);
     // Nothing sent again: the first call may still land until its start + the call's bound (max(5 × 500 ms, 30 s)).
     expect(network.calls).toEqual([id]);
     const state = await rendition(id);
