@@ -199,8 +199,9 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
       TOKEN_RATE_LIMIT_PER_MINUTE: '100000',
       // A killed publishing replica's renditions are taken over within seconds (as in the e2e suites).
       ...deliveryTestEnvironment(),
-      // The sweep of abandoned upload bytes runs every second, so the upload fault can wait for it.
+      // The sweeps of abandoned upload bytes run every second, so the upload fault can wait for them.
       MEDIA_SWEEP_INTERVAL_MS: '1000',
+      MEDIA_ORPHAN_SWEEP_INTERVAL_MS: '1000',
     };
     const stack = await startStack({
       databaseUrl: postgres.url,

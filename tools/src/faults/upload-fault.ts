@@ -46,7 +46,8 @@ export function uploadKill(env: FaultEnvironment, processes: PlatformProcesses, 
   const client: ClientFigures = { putAttempts: [], completeAttempts: [] };
   let killedAt = 0;
   let restartedAt = 0;
-  let beforeSweep: Orphans | undefined;
+  /** Right after the client's completion, before a sweep pass (every second here) had a chance. */
+  let atCompletion: Orphans | undefined;
   return {
     name: 'kill -9 media during an upload',
     inject: async () => {
@@ -75,6 +76,7 @@ export function uploadKill(env: FaultEnvironment, processes: PlatformProcesses, 
         await killDone;
       });
       await Promise.all([supervisor, upload]);
+      atCompletion = await countOrphans(env);
     },
     verify: async () => {
       const problems: string[] = [];
@@ -86,9 +88,7 @@ export function uploadKill(env: FaultEnvironment, processes: PlatformProcesses, 
         const stored = createHash('sha256').update(Buffer.from(await content.arrayBuffer())).digest('hex');
         if (content.status !== 200 || stored !== expectedSha) problems.push(`GET /media/${client.mediaId}/content answered ${content.status} with other bytes`);
       }
-      beforeSweep = await countOrphans(env);
-      let after = beforeSweep;
-      const sweptAt = Date.now();
+      let after = await countOrphans(env);
       await until(async () => {
         after = await countOrphans(env);
         return after.objects === 0 && after.chunks === 0;
@@ -100,9 +100,8 @@ export function uploadKill(env: FaultEnvironment, processes: PlatformProcesses, 
         `upload: ${(bytes.length / 1024 ** 2).toFixed(1)} MiB, media killed at ${Math.round(KILL_AT * 100)} % of the body and back ${seconds(restartedAt - killedAt)} later; ` +
         `PUTs ${client.putAttempts.join(', ')}; completions ${client.completeAttempts.join(', ')}` +
         (client.completedAt ? ` (ready ${seconds(client.completedAt - killedAt)} after the kill)` : '') +
-        `; orphans before the sweep ${beforeSweep.objects} objects (${beforeSweep.bytes} bytes), ${beforeSweep.chunks} chunks, ` +
-        `after ${after.objects} / ${after.chunks}` +
-        (after.objects || after.chunks ? '' : ` (swept within ${seconds(Date.now() - sweptAt)})`);
+        (atCompletion ? `; at completion ${atCompletion.objects} orphan objects (${atCompletion.bytes} bytes) and ${atCompletion.chunks} stray chunks` : '') +
+        `, after the sweep ${after.objects} and ${after.chunks}`;
       return { problems, figures };
     },
   };
