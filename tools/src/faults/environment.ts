@@ -20,6 +20,7 @@ import {
   natsServerConfig,
   REPO_ROOT,
   startProcess,
+  startFakeAi,
   startSmtpSink,
   startStack,
   stopProcess,
@@ -138,6 +139,8 @@ export interface FaultEnvironment {
   env: NodeJS.ProcessEnv;
   logFile: string;
   rpcTimeoutMs: number;
+  /** The fake AI provider's control API (`GET /requests?match=`: what it received, headers included). */
+  aiControlUrl: string;
   /**
    * Another process of `app` (health on its own port); resolves once its health answers 200. `overrides` add to
    * its environment (e.g. new keys). A gateway takes the stack's port (start it once the old one has exited) and
@@ -188,6 +191,9 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
     natsToSignal = nats;
     const mail = await startSmtpSink();
     stops.unshift(() => mail.stop());
+    // E16's provider: a request to it shows the AI key admin opened (the key-rotation fault).
+    const ai = await startFakeAi();
+    stops.unshift(() => ai.stop());
     const logFile = join(tmpdir(), `platform-faults-${process.pid}.log`);
     const log = openSync(logFile, 'a');
     const port = await freePort();
@@ -195,6 +201,8 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
     const env: Record<string, string> = {
       RPC_TIMEOUT_MS: String(options.rpcTimeoutMs),
       SMTP_URL: mail.smtpUrl,
+      AI_BASE_URL: `${ai.url}/v1`,
+      AI_MODEL: 'faults-model',
       // The load is ~20 writes/s plus retries and replays from one token.
       TOKEN_RATE_LIMIT_PER_MINUTE: '100000',
       // A killed publishing replica's renditions are taken over within seconds (as in the e2e suites).
@@ -249,7 +257,7 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
       );
       return { app, child, healthPort };
     };
-    return { baseUrl: stack.baseUrl, postgres, nats, stack, env: appEnv, logFile, rpcTimeoutMs: options.rpcTimeoutMs, startReplica, stop };
+    return { baseUrl: stack.baseUrl, postgres, nats, stack, env: appEnv, logFile, rpcTimeoutMs: options.rpcTimeoutMs, aiControlUrl: ai.controlUrl, startReplica, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -7,8 +7,8 @@
  *   4. the clients refresh their access tokens (as they do within the tokens' 15 minutes);
  *   5. the old keys retire: JWT_PUBLIC_KEY the new key alone, SECRETS_KEY `k1:<new>`.
  * No request may answer 401; afterwards the old access token is refused, and the values sealed before the rotation
- * (an instance setting in admin, a sandbox account's grant in publishing) open with the new key alone, in the
- * database and in use (a publication to that account is delivered).
+ * (admin: the AI key and an X app's client secret; publishing: an X connection's PKCE verifier) are sealed with the
+ * new key and open with it alone, in the database and in use (E16 reaches the AI provider with the AI key).
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +17,7 @@ import { jwtKeyId, SecretBox } from '@social/platform';
 import { generateSecrets, REPO_ROOT } from '@social/testing';
 import pg from 'pg';
 import type { FaultEnvironment } from './environment.js';
-import { callApi, expectStatus, type Fault, type PlatformProcesses, seconds, type Tenant, until } from './fault.js';
+import { callApi, expectStatus, type Fault, type PlatformProcesses, seconds, type Tenant } from './fault.js';
 import type { EventLoad, WriteLoad } from './load.js';
 
 const run = promisify(execFile);
@@ -26,7 +26,6 @@ const run = promisify(execFile);
 const APPS = ['accounts', 'notifications', 'admin', 'publishing', 'media', 'creative', 'insights', 'gateway'];
 /** The services with sealed columns (`sealedColumns` in their main.ts). */
 const RESEALED = ['admin', 'publishing'];
-const DELIVERY_LIMIT_MS = 60_000;
 
 interface Keys {
   JWT_PUBLIC_KEY: string;
@@ -38,7 +37,9 @@ export function keyRotation(env: FaultEnvironment, processes: PlatformProcesses,
   const aiKey = `sk-fault-${randomUUID()}`;
   const steps: string[] = [];
   const resealed: string[] = [];
-  let accountId = '';
+  /** How long the API was away at each gateway restart (one process on one port here; a Service spreads over several). */
+  const gatewayGaps: number[] = [];
+  let oauthStateId = '';
   let oldToken = '';
   let oldKid = '';
   let finalKeys: Keys | undefined;
@@ -49,22 +50,8 @@ export function keyRotation(env: FaultEnvironment, processes: PlatformProcesses,
     inject: async (load, eventLoad) => {
       writes = load;
       events = eventLoad;
-      // Values sealed with the old key: a secret instance setting (the tenant's owner is the instance's first user, its
-      // administrator) and a connected sandbox account's grant.
-      await expectStatus(
-        200,
-        callApi(env.baseUrl, 'PUT', '/admin/instance-settings', { token: tenant.session.token, body: { settings: [{ key: 'ai_api_key', value: aiKey }] } }),
-        'saving a secret instance setting',
-      );
-      const account = await expectStatus<{ id: string }>(
-        201,
-        callApi(env.baseUrl, 'POST', '/social-accounts/connect', {
-          token: tenant.session.token,
-          body: { workspace_id: tenant.workspaceId, provider: 'sandbox', username: `faults_keys_${Date.now().toString(36)}` },
-        }),
-        'connecting a sandbox account',
-      );
-      accountId = account.id;
+      // Values sealed with the old key (the tenant's owner is the instance's first user, its administrator).
+      oauthStateId = await sealValues(env, tenant, aiKey);
       const old: Keys = { JWT_PUBLIC_KEY: env.env.JWT_PUBLIC_KEY!, JWT_PRIVATE_KEY: env.env.JWT_PRIVATE_KEY!, SECRETS_KEY: env.env.SECRETS_KEY! };
       const fresh = generateSecrets();
       const both = `${old.JWT_PUBLIC_KEY.trim()}\n${fresh.jwtPublicKey.trim()}\n`;
@@ -76,9 +63,9 @@ export function keyRotation(env: FaultEnvironment, processes: PlatformProcesses,
         await work();
         steps.push(`${name} ${seconds(Date.now() - started)}`);
       };
-      await step('add', () => roll(env, processes, { ...old, JWT_PUBLIC_KEY: both, SECRETS_KEY: `k0:${old.SECRETS_KEY},k1:${fresh.secretsKey}` }));
+      await step('add', () => roll(env, processes, { ...old, JWT_PUBLIC_KEY: both, SECRETS_KEY: `k0:${old.SECRETS_KEY},k1:${fresh.secretsKey}` }, gatewayGaps));
       const signing: Keys = { JWT_PUBLIC_KEY: both, JWT_PRIVATE_KEY: fresh.jwtPrivateKey, SECRETS_KEY: `k1:${fresh.secretsKey},k0:${old.SECRETS_KEY}` };
-      await step('use', () => roll(env, processes, signing));
+      await step('use', () => roll(env, processes, signing, gatewayGaps));
       await step('reseal', async () => {
         for (const app of RESEALED) resealed.push(`${app} ${await reseal(env, app, signing)}`);
       });
@@ -87,7 +74,7 @@ export function keyRotation(env: FaultEnvironment, processes: PlatformProcesses,
         await eventLoad.session.refresh(env.baseUrl);
       });
       finalKeys = { JWT_PUBLIC_KEY: fresh.jwtPublicKey, JWT_PRIVATE_KEY: fresh.jwtPrivateKey, SECRETS_KEY: `k1:${fresh.secretsKey}` };
-      await step('retire', () => roll(env, processes, finalKeys!));
+      await step('retire', () => roll(env, processes, finalKeys!, gatewayGaps));
     },
     verify: async () => {
       const problems: string[] = [];
@@ -103,13 +90,15 @@ export function keyRotation(env: FaultEnvironment, processes: PlatformProcesses,
       const [oldAnswer, newAnswer] = [await me(oldToken), await me(tenant.session.token)];
       if (oldAnswer !== 401) problems.push(`a token of the retired key answered ${oldAnswer}, not 401`);
       if (newAnswer !== 200) problems.push(`a token of the new key answered ${newAnswer}`);
-      problems.push(...(await sealedValuesOpen(env, finalKeys, aiKey, accountId)));
-      const delivered = await deliverTo(env, tenant, accountId);
-      if (!delivered) problems.push(`a publication to the account connected before the rotation was not delivered in ${seconds(DELIVERY_LIMIT_MS)}`);
+      problems.push(...(await sealedValuesOpen(env, finalKeys, aiKey, oauthStateId)));
+      const aiKeyUsed = await aiKeyReachesProvider(env, tenant, aiKey);
+      if (aiKeyUsed) problems.push(aiKeyUsed);
+      const connectAgain = await callApi(env.baseUrl, 'POST', '/social-accounts/connect', { token: tenant.session.token, body: { workspace_id: tenant.workspaceId, provider: 'x' } });
+      if (connectAgain.status !== 200) problems.push(`starting an X connection after the rotation answered ${connectAgain.status}`);
       const figures =
-        `keys: ${steps.join(', ')} (rolling restarts of ${APPS.length} apps, the gateway stopped before its replacement started), ` +
+        `keys: ${steps.join(', ')} (rolling restarts of ${APPS.length} apps; the gateway away ${gatewayGaps.map((gap) => seconds(gap)).join(', ')}), ` +
         `re-sealed ${resealed.join(', ')}; ${writes401} writes and ${events.unauthorized} API-token requests answered 401; ` +
-        `old token ${oldAnswer} after retirement; sealed values open with the new key alone${delivered ? ', the re-sealed grant delivered a post' : ''}`;
+        `old token ${oldAnswer} after retirement; sealed values open with the new key alone${aiKeyUsed ? '' : ', E16 sent the re-sealed AI key'}`;
       return { problems, figures };
     },
   };
@@ -120,13 +109,15 @@ export function keyRotation(env: FaultEnvironment, processes: PlatformProcesses,
  * service's replacement is up before the old one is stopped; the gateway, which holds the port, the other way round).
  * The environment keeps the keys for any replica started later.
  */
-async function roll(env: FaultEnvironment, processes: PlatformProcesses, keys: Keys): Promise<void> {
+async function roll(env: FaultEnvironment, processes: PlatformProcesses, keys: Keys, gatewayGaps: number[]): Promise<void> {
   Object.assign(env.env, keys);
   for (const app of APPS) {
     for (const pid of processes.pidsOf(app)) {
       if (app === 'gateway') {
+        const stopped = Date.now();
         await processes.stop(pid);
         await processes.start(app, `${app} (rolled)`);
+        gatewayGaps.push(Date.now() - stopped);
       } else {
         await processes.start(app, `${app} (rolled)`);
         await processes.stop(pid);
@@ -152,16 +143,48 @@ async function reseal(env: FaultEnvironment, app: string, keys: Keys): Promise<s
   return `${total} value${total === 1 ? '' : 's'}`;
 }
 
-/** The values sealed before the rotation, in the database: now sealed with `k1`, and opening with the new key alone. */
-async function sealedValuesOpen(env: FaultEnvironment, keys: Keys, aiKey: string, accountId: string): Promise<string[]> {
+/**
+ * Values sealed with the key in use: the AI key (an instance setting), an X app with its client secret (admin), and
+ * the start of an X connection (publishing seals its PKCE verifier). The X connection's state row id.
+ */
+async function sealValues(env: FaultEnvironment, tenant: Tenant, aiKey: string): Promise<string> {
+  const token = tenant.session.token;
+  await expectStatus(
+    200,
+    callApi(env.baseUrl, 'PUT', '/admin/instance-settings', { token, body: { settings: [{ key: 'ai_api_key', value: aiKey }] } }),
+    'saving the AI key',
+  );
+  await expectStatus(
+    200,
+    callApi(env.baseUrl, 'POST', '/admin/provider-apps', {
+      token,
+      body: { provider: 'x', client_id: 'faults-x-client', client_secret: `x-secret-${randomUUID()}`, redirect_uri: '', connection_mode: 'oauth', is_active: true },
+    }),
+    'saving an X app',
+  );
+  await expectStatus(200, callApi(env.baseUrl, 'POST', '/social-accounts/connect', { token, body: { workspace_id: tenant.workspaceId, provider: 'x' } }), 'starting an X connection');
+  const db = new pg.Client({ connectionString: env.postgres.url });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ id: string }>(`SELECT id FROM publishing.oauth_states WHERE workspace_id = $1 ORDER BY created_at DESC LIMIT 1`, [tenant.workspaceId]);
+    if (!rows[0]) throw new Error('starting an X connection stored no state');
+    return rows[0].id;
+  } finally {
+    await db.end();
+  }
+}
+
+/** The values sealed before the rotation, in the database: now sealed with `k1`, and (where the context is known here) opening with the new key alone. */
+async function sealedValuesOpen(env: FaultEnvironment, keys: Keys, aiKey: string, oauthStateId: string): Promise<string[]> {
   const box = SecretBox.fromBase64Key(keys.SECRETS_KEY);
   const db = new pg.Client({ connectionString: env.postgres.url });
   await db.connect();
   const problems: string[] = [];
   try {
-    const check = (what: string, envelope: string | undefined, context: string, expected?: string) => {
+    const check = (what: string, envelope: string | undefined, context?: string, expected?: string) => {
       if (!envelope) return problems.push(`${what}: not stored`);
       if (!envelope.startsWith('v2.k1.')) return problems.push(`${what}: still sealed with ${envelope.split('.').slice(0, 2).join('.')}`);
+      if (context === undefined) return undefined;
       try {
         const value = box.open(envelope, context);
         if (expected !== undefined && value !== expected) problems.push(`${what}: opens to another value`);
@@ -172,28 +195,25 @@ async function sealedValuesOpen(env: FaultEnvironment, keys: Keys, aiKey: string
     };
     const setting = await db.query<{ sealed_value: string }>(`SELECT sealed_value FROM admin.instance_settings WHERE key = 'ai_api_key'`);
     check('instance setting ai_api_key', setting.rows[0]?.sealed_value, 'instance_settings:ai_api_key', aiKey);
-    const account = await db.query<{ credentials: string }>(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [accountId]);
-    check('sandbox account grant', account.rows[0]?.credentials, `social_accounts:${accountId}`);
+    // Opened by admin in use (the reseal command opened it too); its context is admin's own.
+    const app = await db.query<{ sealed_client_secret: string }>(`SELECT sealed_client_secret FROM admin.provider_apps WHERE provider = 'x'`);
+    check('X app client secret', app.rows[0]?.sealed_client_secret);
+    const state = await db.query<{ sealed_code_verifier: string }>(`SELECT sealed_code_verifier FROM publishing.oauth_states WHERE id = $1`, [oauthStateId]);
+    check('X connection PKCE verifier', state.rows[0]?.sealed_code_verifier, `oauth_states:${oauthStateId}`);
   } finally {
     await db.end();
   }
   return problems;
 }
 
-/** Publishes to the account connected before the rotation: delivering opens its re-sealed grant. */
-async function deliverTo(env: FaultEnvironment, tenant: Tenant, accountId: string): Promise<boolean> {
-  const token = tenant.session.token;
-  const publication = await expectStatus<{ id: string }>(
-    201,
-    callApi(env.baseUrl, 'POST', '/publications', {
-      token,
-      body: { workspace_id: tenant.workspaceId, content_profile: 'short_text', title: 'After the rotation', source_text: 'Delivered with the new key.' },
-    }),
-    'creating a publication',
-  );
-  await expectStatus(200, callApi(env.baseUrl, 'POST', `/publications/${publication.id}/publish-now`, { token, body: { expected_revision: 1, account_ids: [accountId] } }), 'publish-now');
-  return until(async () => {
-    const { body } = await callApi<{ status?: string }>(env.baseUrl, 'GET', `/publications/${publication.id}`, { token });
-    return body?.status === 'published';
-  }, DELIVERY_LIMIT_MS);
+/** E16 after the rotation: admin opens the re-sealed AI key and publishing sends it to the provider. A problem, or undefined. */
+async function aiKeyReachesProvider(env: FaultEnvironment, tenant: Tenant, aiKey: string): Promise<string | undefined> {
+  const marker = `after-rotation-${randomUUID()}`;
+  const answer = await callApi(env.baseUrl, 'POST', '/publication-builds/angles', { token: tenant.session.token, body: { workspace_id: tenant.workspaceId, idea: `An idea ${marker}` } });
+  if (answer.status !== 200) return `E16 after the rotation answered ${answer.status}: ${JSON.stringify(answer.body)}`;
+  const res = await fetch(`${env.aiControlUrl}/requests?match=${encodeURIComponent(marker)}`);
+  const received = (await res.json()) as Array<{ authorization: string }>;
+  if (received.length === 0) return 'E16 after the rotation never reached the AI provider';
+  if (received.some((request) => request.authorization !== `Bearer ${aiKey}`)) return 'E16 after the rotation sent another AI key';
+  return undefined;
 }

@@ -271,6 +271,7 @@ async function runFault(env: FaultEnvironment, processes: PlatformProcesses, fau
   const eventsUser = await register(env.baseUrl);
   const events = new EventLoad(env.baseUrl, eventsUser.session, EVENT_INTERVAL_MS, 30_000);
   log(`${fault.name}: load running`);
+  const aging = ageAbandonedSessions(env.postgres.url, workspaceId);
   load.start();
   events.start();
   await sleep(WARMUP_MS);
@@ -286,6 +287,7 @@ async function runFault(env: FaultEnvironment, processes: PlatformProcesses, fau
   while (Date.now() < deadline && trailingSuccesses(load.attempts, injectedAt) < STEADY_SUCCESSES) await sleep(200);
   await sleep(AFTER_RECOVERY_MS);
   await Promise.all([load.drain(), events.drain()]);
+  await aging.stop();
   const problems: string[] = [];
   if (injectError) problems.push(`injection failed: ${String(injectError)}`);
   const own = fault.verify ? await fault.verify().catch((error: unknown) => ({ problems: [`checks failed: ${String(error)}`], figures: '' })) : undefined;
@@ -355,6 +357,40 @@ async function runFault(env: FaultEnvironment, processes: PlatformProcesses, fau
     (own?.figures ? `; ${own.figures}` : '') +
     (passed ? '' : `\n     ${problems.join('\n     ')}`);
   return { name: fault.name, passed, line };
+}
+
+/**
+ * The load opens upload sessions and never sends their bytes, as a client that gives up would. A workspace may hold
+ * 100 open sessions (contract §6: the next E17 is 429 until the oldest expires), which a long fault's load passes:
+ * each is aged past its hour 2 s after it opened, so it no longer counts (the media sweep then marks it expired; its
+ * row stays, so the checks still count it once). Only the load's sessions (`fault-…` filenames). Every second, on a
+ * connection of its own (the database may be down).
+ */
+function ageAbandonedSessions(databaseUrl: string, workspaceId: string): { stop(): Promise<void> } {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 1_000 });
+      try {
+        await client.connect();
+        await client.query(
+          `UPDATE media.media_items SET expires_at = now() WHERE workspace_id = $1 AND status = 'pending' AND expires_at > now() AND filename LIKE 'fault-%' AND created_at < now() - interval '2 seconds'`,
+          [workspaceId],
+        );
+      } catch {
+        // The database is down (a fault): the next round ages them.
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+      await sleep(1_000);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
 }
 
 /** Successes in a row at the end of the attempts started after `since` (in start order), counting only finished ones. */

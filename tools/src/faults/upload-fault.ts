@@ -122,7 +122,7 @@ async function uploadAsAClient(baseUrl: string, tenant: Tenant, bytes: Buffer, f
     const res = await fetch(`${baseUrl}/media/upload-session`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tenant.session.token}`, 'content-type': 'application/json', 'idempotency-key': key },
-      body: JSON.stringify({ workspace_id: tenant.workspaceId, filename: 'fault-upload.png', size: bytes.length, mime_type: 'image/png' }),
+      body: JSON.stringify({ workspace_id: tenant.workspaceId, filename: 'client-upload.png', size: bytes.length, mime_type: 'image/png' }),
     }).catch(() => undefined);
     if (res?.status === 201) session = (await res.json()) as typeof session;
     else if (res && !retryable(res.status)) throw new Error(`E17 answered ${res.status}: ${await res.text()}`);
