@@ -23,6 +23,8 @@ interface Counts {
   missing: number;
   duplicated: number;
   interrupted: number;
+  /** When the last attempt of the batch finished (epoch ms), 0 when none did. */
+  lastFinished: number;
 }
 
 export function deliveryKill(env: FaultEnvironment, processes: PlatformProcesses, tenant: Tenant): Fault {
@@ -100,7 +102,7 @@ export function deliveryKill(env: FaultEnvironment, processes: PlatformProcesses
           counts = await countDeliveries(db, publicationIds);
           return counts.unsettled === 0;
         }, SETTLE_LIMIT_MS);
-        const settledAfter = Date.now() - killedAt;
+        const settledAfter = counts.lastFinished - killedAt;
         const problems: string[] = [];
         if (counts.renditions !== PUBLICATIONS * ACCOUNTS) problems.push(`${counts.renditions} renditions for ${PUBLICATIONS * ACCOUNTS} expected`);
         if (counts.unsettled) problems.push(`${counts.unsettled} renditions not settled ${seconds(SETTLE_LIMIT_MS)} after the kill`);
@@ -133,7 +135,9 @@ async function countDeliveries(db: pg.Client, publicationIds: string[]): Promise
             count(*) FILTER (WHERE posts = 0)::int AS missing,
             count(*) FILTER (WHERE posts > 1)::int AS duplicated,
             (SELECT count(*)::int FROM publishing.delivery_attempts a
-              WHERE a.publication_id = ANY($1::uuid[]) AND a.error_code = 'delivery_interrupted') AS interrupted
+              WHERE a.publication_id = ANY($1::uuid[]) AND a.error_code = 'delivery_interrupted') AS interrupted,
+            (SELECT coalesce(extract(epoch FROM max(a.finished_at)) * 1000, 0)::float8 FROM publishing.delivery_attempts a
+              WHERE a.publication_id = ANY($1::uuid[])) AS "lastFinished"
        FROM batch`,
     [publicationIds],
   );

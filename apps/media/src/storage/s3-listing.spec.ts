@@ -1,29 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import S3rver from 's3rver';
-import { S3Storage } from './s3-storage.js';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { type MediaStorage, openMediaStorage } from '@social/platform';
+import { type FakeS3, startFakeS3 } from '@social/testing';
 
-/** The S3 adapter's listing against a local S3-compatible server (s3rver), signatures and all. */
-describe('S3Storage.list', () => {
-  const directory = mkdtempSync(join(tmpdir(), 's3-list-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, resetOnClose: true, configureBuckets: [{ name: 'media' }] });
-  let storage: S3Storage;
+/** The orphan sweep walks the bucket: the S3 adapter's listing, against a local S3-compatible server, signatures and all. */
+describe('S3 media storage: list', () => {
+  let s3: FakeS3;
+  let storage: MediaStorage;
 
   beforeAll(async () => {
-    const { port } = await server.run();
-    storage = new S3Storage({ endpoint: `http://127.0.0.1:${port}`, bucket: 'media', region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+    s3 = await startFakeS3();
+    const settings: Record<string, string> = {
+      media_storage_driver: 's3',
+      s3_endpoint: s3.settings.endpoint,
+      s3_bucket: s3.settings.bucket,
+      s3_region: s3.settings.region,
+      s3_access_key_id: s3.settings.accessKeyId,
+      s3_secret_access_key: s3.settings.secretAccessKey,
+    };
+    // S3 storage never touches NATS.
+    storage = await openMediaStorage({ string: (key: string) => settings[key] ?? '' } as never, undefined as unknown as NatsConnection);
   });
 
   afterAll(async () => {
     await storage.close();
-    await server.close();
-    rmSync(directory, { recursive: true, force: true });
+    await s3.stop();
   });
 
   it('answers every object under the prefix with its size, and none outside it', async () => {
+    expect(storage.driver).toBe('s3');
     const put = (key: string, size: number) => storage.put(key, Readable.from([Buffer.alloc(size, 1)]), size);
     await put('workspaces/w1/media/a/uploads/1', 10);
     await put('workspaces/w1/media/b', 20);
