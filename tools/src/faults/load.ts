@@ -69,9 +69,33 @@ export interface LogicalWrite {
   refused?: string;
 }
 
+/**
+ * A signed-in user as a client holds it: the access token every request sends, and the refresh token that
+ * trades it for a new pair (POST /auth/refresh; the old refresh token dies, so the new one is kept).
+ */
+export class Session {
+  constructor(
+    public token: string,
+    private refreshToken: string,
+  ) {}
+
+  async refresh(baseUrl: string): Promise<void> {
+    const res = await fetch(`${baseUrl}/auth/refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: this.refreshToken }),
+    });
+    const answer = (await res.json().catch(() => undefined)) as { access_token?: string; refresh_token?: string } | undefined;
+    if (res.status !== 200 || !answer?.access_token || !answer.refresh_token) throw new Error(`POST /auth/refresh answered ${res.status}: ${JSON.stringify(answer)}`);
+    this.token = answer.access_token;
+    this.refreshToken = answer.refresh_token;
+  }
+}
+
 export interface LoadOptions {
   baseUrl: string;
-  token: string;
+  /** Read at every attempt: a refreshed token is used from the next one on. */
+  session: Session;
   workspaceId: string;
   /** Each new logical write goes to the next of these, round robin (repeat one to weigh it). */
   targets: WriteTarget[];
@@ -171,7 +195,7 @@ export class WriteLoad {
     try {
       const res = await fetch(`${this.options.baseUrl}${target.path}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${this.options.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        headers: { authorization: `Bearer ${this.options.session.token}`, 'content-type': 'application/json', 'idempotency-key': key },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(this.options.attemptAbortMs),
       });
@@ -196,12 +220,14 @@ export class WriteLoad {
 export class EventLoad {
   acknowledged = 0;
   failed = 0;
+  /** Answers 401: the token was refused (a key rotation must never cause one). */
+  unauthorized = 0;
   private running = false;
   private loop: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly baseUrl: string,
-    private readonly token: string,
+    readonly session: Session,
     private readonly intervalMs: number,
     private readonly attemptAbortMs: number,
   ) {}
@@ -228,13 +254,14 @@ export class EventLoad {
     try {
       const res = await fetch(`${this.baseUrl}/api-tokens`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${this.session.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ name: `fault event ${n}` }),
         signal: AbortSignal.timeout(this.attemptAbortMs),
       });
       await res.arrayBuffer();
       if (res.status === 201) this.acknowledged++;
       else this.failed++;
+      if (res.status === 401) this.unauthorized++;
     } catch {
       this.failed++;
     }

@@ -11,7 +11,11 @@ import { SECURITY_ACTION_SUBJECT } from '@social/contracts';
 import { connectNats, DEAD_LETTER_STREAM, ensureDeadLetterStream } from '@social/platform';
 import pg from 'pg';
 import { startFaultEnvironment, type FaultEnvironment } from './environment.js';
-import { Attempt, EventLoad, PUBLICATIONS, UPLOAD_SESSIONS, WriteLoad, type LogicalWrite } from './load.js';
+import { deliveryKill } from './delivery-fault.js';
+import { type Fault, PlatformProcesses, seconds, sleep, type Tenant } from './fault.js';
+import { keyRotation } from './key-rotation-fault.js';
+import { Attempt, EventLoad, PUBLICATIONS, Session, UPLOAD_SESSIONS, WriteLoad, type LogicalWrite } from './load.js';
+import { uploadKill } from './upload-fault.js';
 
 const RPC_TIMEOUT_MS = 5_000;
 /** An attempt longer than the gateway's timeout plus this is a hang. */
@@ -37,19 +41,7 @@ const EVENT_INTERVAL_MS = 500;
 /** How long committed events may take to become notifications once the load has drained. */
 const EVENT_DELIVERY_LIMIT_MS = 30_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const log = (line: string) => process.stdout.write(`[faults] ${line}\n`);
-
-interface Fault {
-  name: string;
-  /** Injects the fault and undoes it as an operator or supervisor would (restart, continue). */
-  inject(load: WriteLoad): Promise<void>;
-  /** A long outage: writes may wait this long for an acknowledgement (default GIVE_UP_MS). */
-  giveUpMs?: number;
-  /** After the load has drained: what the fault's own checks found wrong, and its figures for the note. */
-  verify?(): Promise<{ problems: string[]; figures: string }>;
-}
 
 interface Verdict {
   name: string;
@@ -59,17 +51,6 @@ interface Verdict {
 
 let environment: FaultEnvironment | undefined;
 const paused = new Set<number>();
-/** Every process of the platform that should be running (a killed replica leaves it, its replacement joins). */
-const expectedAlive = new Map<number, string>();
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -79,10 +60,10 @@ async function main(): Promise<number> {
   // Two publishing replicas: the load of a killed or paused one can move to the other.
   const stackPublishing = env.stack.pids.publishing;
   if (!stackPublishing) throw new Error('the stack has no publishing process');
-  for (const [app, pid] of Object.entries(env.stack.pids)) if (pid) expectedAlive.set(pid, app);
-  const second = await env.startReplica('publishing');
-  expectedAlive.set(second.child.pid!, 'publishing (second replica)');
-  const { token, workspaceId } = await seed(env.baseUrl);
+  const processes = new PlatformProcesses(env);
+  for (const [app, pid] of Object.entries(env.stack.pids)) if (pid) processes.add(pid, app);
+  const second = await processes.start('publishing', 'publishing (second replica)');
+  const tenant = await seed(env.baseUrl);
   log(`two publishing replicas (pids ${stackPublishing}, ${second.child.pid}); load: ${RATE_PER_SECOND} new writes/s (open loop)`);
 
   const faults: Fault[] = [
@@ -92,12 +73,10 @@ async function main(): Promise<number> {
         // A burst first, so the replica dies with writes half done (claimed, not committed) rather than idle.
         load.burst(BURST);
         await sleep(BURST_LEAD_MS);
-        process.kill(stackPublishing, 'SIGKILL');
-        expectedAlive.delete(stackPublishing);
+        await processes.kill(stackPublishing);
         // A supervisor restarts it after a moment.
         await sleep(1_000);
-        const replacement = await env.startReplica('publishing');
-        expectedAlive.set(replacement.child.pid!, 'publishing (replacement)');
+        await processes.start('publishing', 'publishing (replacement)');
       },
     },
     {
@@ -137,13 +116,16 @@ async function main(): Promise<number> {
         paused.delete(pid);
       },
     },
+    deliveryKill(env, processes, tenant),
+    uploadKill(env, processes, tenant),
+    keyRotation(env, processes, tenant),
   ];
 
   // FAULTS_ONLY=<text>: run only the faults whose name contains it (investigating one).
   const only = process.env['FAULTS_ONLY'];
   const verdicts: Verdict[] = [];
   for (const fault of faults.filter((candidate) => !only || candidate.name.includes(only))) {
-    const verdict = await runFault(env, fault, token, workspaceId);
+    const verdict = await runFault(env, processes, fault, tenant);
     verdicts.push(verdict);
     process.stdout.write(`${verdict.line}\n`);
   }
@@ -273,10 +255,11 @@ async function deadLetterCount(nc: NatsConnection): Promise<number> {
   return info.state.messages;
 }
 
-async function runFault(env: FaultEnvironment, fault: Fault, token: string, workspaceId: string): Promise<Verdict> {
+async function runFault(env: FaultEnvironment, processes: PlatformProcesses, fault: Fault, tenant: Tenant): Promise<Verdict> {
+  const { workspaceId } = tenant;
   const load = new WriteLoad({
     baseUrl: env.baseUrl,
-    token,
+    session: tenant.session,
     workspaceId,
     // Three publications to one upload session.
     targets: [PUBLICATIONS, PUBLICATIONS, PUBLICATIONS, UPLOAD_SESSIONS],
@@ -286,15 +269,16 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
     attemptAbortMs: 30_000,
   });
   const eventsUser = await register(env.baseUrl);
-  const events = new EventLoad(env.baseUrl, eventsUser.token, EVENT_INTERVAL_MS, 30_000);
+  const events = new EventLoad(env.baseUrl, eventsUser.session, EVENT_INTERVAL_MS, 30_000);
   log(`${fault.name}: load running`);
+  const aging = ageAbandonedSessions(env.postgres.url, workspaceId);
   load.start();
   events.start();
   await sleep(WARMUP_MS);
   const injectedAt = Date.now();
   let injectError: unknown;
   try {
-    await fault.inject(load);
+    await fault.inject(load, events);
   } catch (error) {
     injectError = error;
   }
@@ -303,6 +287,7 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
   while (Date.now() < deadline && trailingSuccesses(load.attempts, injectedAt) < STEADY_SUCCESSES) await sleep(200);
   await sleep(AFTER_RECOVERY_MS);
   await Promise.all([load.drain(), events.drain()]);
+  await aging.stop();
   const problems: string[] = [];
   if (injectError) problems.push(`injection failed: ${String(injectError)}`);
   const own = fault.verify ? await fault.verify().catch((error: unknown) => ({ problems: [`checks failed: ${String(error)}`], figures: '' })) : undefined;
@@ -338,6 +323,7 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
   if (hangs) problems.push(`${hangs} attempts took longer than ${seconds(hangBound)}`);
 
   const delivery = await eventsDelivered(env.postgres.url, eventsUser.userId);
+  if (events.unauthorized) problems.push(`${events.unauthorized} API-token requests answered 401`);
   if (delivery.committed < events.acknowledged) problems.push(`${events.acknowledged - delivery.committed} acknowledged API tokens lost`);
   if (delivery.settledMs === undefined) {
     problems.push(
@@ -350,7 +336,7 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
   const lastCaught = caught.length ? Math.max(...caught.map((write) => write.acknowledgedAt! - injectedAt)) : undefined;
 
   // A process that died of the fault (rather than being killed by it) did not recover.
-  const died = [...expectedAlive].filter(([pid]) => !isAlive(pid)).map(([, app]) => app);
+  const died = processes.dead();
   if (died.length) problems.push(`processes exited: ${died.join(', ')}`);
 
   const failedAttempts = load.attempts.filter((attempt) => attempt.status < 200 || attempt.status >= 300);
@@ -371,6 +357,40 @@ async function runFault(env: FaultEnvironment, fault: Fault, token: string, work
     (own?.figures ? `; ${own.figures}` : '') +
     (passed ? '' : `\n     ${problems.join('\n     ')}`);
   return { name: fault.name, passed, line };
+}
+
+/**
+ * The load opens upload sessions and never sends their bytes, as a client that gives up would. A workspace may hold
+ * 100 open sessions (contract §6: the next E17 is 429 until the oldest expires), which a long fault's load passes:
+ * each is aged past its hour 2 s after it opened, so it no longer counts (the media sweep then marks it expired; its
+ * row stays, so the checks still count it once). Only the load's sessions (`fault-…` filenames). Every second, on a
+ * connection of its own (the database may be down).
+ */
+function ageAbandonedSessions(databaseUrl: string, workspaceId: string): { stop(): Promise<void> } {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 1_000 });
+      try {
+        await client.connect();
+        await client.query(
+          `UPDATE media.media_items SET expires_at = now() WHERE workspace_id = $1 AND status = 'pending' AND expires_at > now() AND filename LIKE 'fault-%' AND created_at < now() - interval '2 seconds'`,
+          [workspaceId],
+        );
+      } catch {
+        // The database is down (a fault): the next round ages them.
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+      await sleep(1_000);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
 }
 
 /** Successes in a row at the end of the attempts started after `since` (in start order), counting only finished ones. */
@@ -461,18 +481,21 @@ const post = async <T>(baseUrl: string, path: string, body: object, token?: stri
 };
 
 /** A fresh user. */
-async function register(baseUrl: string): Promise<{ token: string; userId: string }> {
+async function register(baseUrl: string): Promise<{ session: Session; userId: string }> {
   const email = `faults-${randomBytes(6).toString('hex')}@example.com`;
-  const answer = await post<{ access_token: string; user: { id: string } }>(baseUrl, '/auth/register', { email, password: randomBytes(16).toString('base64url') });
-  return { token: answer.access_token, userId: answer.user.id };
+  const answer = await post<{ access_token: string; refresh_token: string; user: { id: string } }>(baseUrl, '/auth/register', {
+    email,
+    password: randomBytes(16).toString('base64url'),
+  });
+  return { session: new Session(answer.access_token, answer.refresh_token), userId: answer.user.id };
 }
 
-/** A fresh user with an organization and a workspace to write into. */
-async function seed(baseUrl: string): Promise<{ token: string; workspaceId: string }> {
-  const { token } = await register(baseUrl);
-  const organization = await post<{ id: string }>(baseUrl, '/organizations', { name: 'Faults' }, token);
-  const workspace = await post<{ id: string }>(baseUrl, '/workspaces', { organization_id: organization.id, name: 'Fault writes' }, token);
-  return { token, workspaceId: workspace.id };
+/** A fresh user (the instance's first, so its administrator) with an organization and a workspace to write into. */
+async function seed(baseUrl: string): Promise<Tenant> {
+  const { session } = await register(baseUrl);
+  const organization = await post<{ id: string }>(baseUrl, '/organizations', { name: 'Faults' }, session.token);
+  const workspace = await post<{ id: string }>(baseUrl, '/workspaces', { organization_id: organization.id, name: 'Fault writes' }, session.token);
+  return { session, workspaceId: workspace.id };
 }
 
 interface EventFigures {

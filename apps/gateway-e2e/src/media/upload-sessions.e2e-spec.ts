@@ -6,7 +6,7 @@ import { call, eventually, expectProblem, locations, RFC3339_MS, schemaUrlFor } 
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { mp4Bytes, openSession, pngBytes, putBytes, sha256Of, uploadMedia } from '../support/media.js';
-import { objectExists, objectsUnder } from '../support/object-store.js';
+import { objectExists, objectsUnder, putObject } from '../support/object-store.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
@@ -458,5 +458,27 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
       expect(rows.rowCount).toBe(0);
     }, 10_000);
     expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 404);
+  });
+
+  it('upload bytes no item keeps are swept (a lost commit, then the retry won); a pending session keeps all of its uploads until it settles', async () => {
+    const { owner, workspaceId } = await createTenant();
+    const bytes = pngBytes(8, 8, 1000);
+    const settled = await uploadMedia(owner.token, workspaceId, bytes);
+    const itemKey = `workspaces/${workspaceId}/media/${settled.id}`;
+    const kept = (await db.query(`SELECT object_key FROM media.media_items WHERE id = $1`, [settled.id])).rows[0].object_key;
+    expect(await objectsUnder(itemKey)).toEqual([kept]);
+    const pending = await openSession(owner.token, { workspace_id: workspaceId, filename: 'b.png', size: bytes.length });
+    // Stored first, so the pass that sweeps the leftover below has seen it too.
+    const uncommitted = `workspaces/${workspaceId}/media/${pending.body.media_id}/uploads/${randomUUID()}`;
+    await putObject(uncommitted, bytes);
+    const leftover = `${itemKey}/uploads/${randomUUID()}`;
+    await putObject(leftover, bytes);
+    await eventually(async () => expect(await objectsUnder(itemKey)).toEqual([kept]), 15_000);
+    expect(await objectExists(uncommitted)).toBe(true);
+    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${settled.id}/content`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(sha256Of(Buffer.from(await content.arrayBuffer()))).toBe(sha256Of(bytes));
+    // Expired (its row keeps no key): nothing of it is kept.
+    await db.query(`UPDATE media.media_items SET expires_at = now() - interval '1 second' WHERE id = $1`, [pending.body.media_id]);
+    await eventually(async () => expect(await objectExists(uncommitted)).toBe(false), 15_000);
   });
 });

@@ -98,6 +98,7 @@ export default async function globalSetup() {
       ...fakeNetworkEnvironment(network.origin, { bluesky: bluesky.origin, mastodon: mastodon.origin }),
       // Expired upload sessions are swept every second (suites expire them by hand).
       MEDIA_SWEEP_INTERVAL_MS: '1000',
+      MEDIA_ORPHAN_SWEEP_INTERVAL_MS: '1000',
       // Trashed video projects past their retention are purged within a second (suites age them by hand).
       CREATIVE_SWEEP_INTERVAL_MS: '1000',
       // Short leases, polls and retries: delivery suites wait seconds, not minutes.

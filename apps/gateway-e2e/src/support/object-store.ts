@@ -25,3 +25,16 @@ export async function objectsUnder(key: string): Promise<string[]> {
 export async function objectExists(key: string): Promise<boolean> {
   return (await objectsUnder(key)).length > 0;
 }
+
+/** Stores `bytes` as the object `key` of the media bucket, straight into NATS (what a lost commit leaves behind). */
+export async function putObject(key: string, bytes: Buffer): Promise<void> {
+  const url = process.env.E2E_NATS_URL_IN_USE;
+  if (!url) throw new Error('E2E_NATS_URL_IN_USE is not set');
+  const nc = await connect({ servers: url });
+  try {
+    const store = await new Objm(nc).open('media');
+    await store.putBlob({ name: key }, bytes);
+  } finally {
+    await nc.close();
+  }
+}

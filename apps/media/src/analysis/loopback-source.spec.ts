@@ -15,6 +15,9 @@ function memoryStorage(objects: Record<string, Buffer>, failing = false) {
   const storage: MediaStorage = {
     driver: 'nats',
     put: async () => ({ size: 0 }),
+    list: async function* (prefix: string) {
+      for (const [key, bytes] of Object.entries(objects)) if (key.startsWith(prefix)) yield { key, size: bytes.length };
+    },
     read: async (key: string, range?: ByteRange) => {
       if (failing) throw new Error('storage is down');
       const object = objects[key];

@@ -14,17 +14,27 @@ const failing = (error: unknown): MediaStorage => ({
   stat: () => Promise.reject(error),
   delete: () => Promise.reject(error),
   copy: () => Promise.reject(error),
+  // A listing whose first page fails.
+  list: async function* () {
+    yield* await Promise.reject<Array<{ key: string; size: number }>>(error);
+  },
   close: async () => undefined,
 });
+
+const listAll = async (storage: MediaStorage) => {
+  const keys: string[] = [];
+  for await (const object of storage.list('w')) keys.push(object.key);
+  return keys;
+};
 
 describe('guardedStorage', () => {
   it("answers storage's own failures as 503 storage_unavailable with Retry-After, logged with the cause", async () => {
     const logged: object[] = [];
     const storage = guardedStorage(failing(new Error('stream not found')), { warn: (details) => logged.push(details) });
-    for (const attempt of [() => storage.read('k'), () => storage.stat('k'), () => storage.delete('k'), () => storage.copy!('k', 'l'), () => storage.put('k', Readable.from([Buffer.from('x')]))]) {
+    for (const attempt of [() => storage.read('k'), () => storage.stat('k'), () => storage.delete('k'), () => storage.copy!('k', 'l'), () => storage.put('k', Readable.from([Buffer.from('x')])), () => listAll(storage)]) {
       await expect(attempt()).rejects.toMatchObject({ status: 503, code: 'storage_unavailable', options: { retryAfter: 5 } });
     }
-    expect(logged).toHaveLength(5);
+    expect(logged).toHaveLength(6);
     expect(storage.createUploadTarget).toBeUndefined();
   });
 

@@ -18,6 +18,15 @@ const bodyFailed = (body: Readable) => body.errored !== null || (body.destroyed 
  * its cause), so routes reading or writing bytes never answer 500 for an outage. Problems and the
  * failures of a put's own body pass through unchanged.
  */
+/** A listing whose failures (at any page) are answered as `fail` answers them. */
+async function* guardedListing<T>(listing: AsyncIterable<T>, fail: (error: unknown) => Promise<never>): AsyncIterable<T> {
+  try {
+    yield* listing;
+  } catch (error) {
+    await fail(error);
+  }
+}
+
 export function guardedStorage(storage: MediaStorage, log?: StorageFailureLog): MediaStorage {
   const guard = async <T>(operation: string, key: string, run: () => Promise<T>, own?: () => boolean): Promise<T> => {
     try {
@@ -34,6 +43,7 @@ export function guardedStorage(storage: MediaStorage, log?: StorageFailureLog): 
     read: (key, range) => guard('read', key, () => storage.read(key, range)),
     stat: (key) => guard('stat', key, () => storage.stat(key)),
     delete: (key) => guard('delete', key, () => storage.delete(key)),
+    list: (prefix) => guardedListing(storage.list(prefix), (error) => guard('list', prefix, () => Promise.reject(error))),
     close: () => storage.close(),
   };
   if (storage.createUploadTarget) {

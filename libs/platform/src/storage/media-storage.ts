@@ -7,6 +7,12 @@ export interface ByteRange {
   end: number;
 }
 
+/** One stored object, as a listing names it. */
+export interface StoredObject {
+  key: string;
+  size: number;
+}
+
 /** Where a client sends the bytes itself (S3: a presigned PUT). */
 export interface DirectUploadTarget {
   url: string;
@@ -35,6 +41,8 @@ export interface MediaStorage {
   copy?(from: string, to: string): Promise<boolean>;
   /** Removes the object; removing one that does not exist (or the empty key) is not an error. */
   delete(key: string): Promise<void>;
+  /** Every object whose key starts with `prefix`, a page at a time (the sweep of orphan uploads walks them). */
+  list(prefix: string): AsyncIterable<StoredObject>;
   close(): Promise<void>;
 }
 
@@ -51,6 +59,12 @@ export const mediaUploadKey = (workspaceId: string, mediaId: string): string =>
 /** Whether `key` is one of mediaUploadKey's keys of that item. */
 export const isMediaUploadKey = (key: string, workspaceId: string, mediaId: string): boolean =>
   new RegExp(`^${mediaObjectKey(workspaceId, mediaId)}/uploads/[0-9a-f-]{36}$`).test(key);
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const UPLOAD_KEY = new RegExp(`^workspaces/[^/]+/media/(${UUID})/uploads/${UUID}$`);
+
+/** The media id of one of mediaUploadKey's keys, or null for any other key. */
+export const uploadKeyMediaId = (key: string): string | null => UPLOAD_KEY.exec(key)?.[1] ?? null;
 
 /** Passes at most `range` of a stream on (the object store cannot seek: it skips to the start). */
 export function sliceStream(source: Readable, range: ByteRange): Readable {

@@ -2,7 +2,7 @@ import { type DirectStreamAPI, jetstreamManager } from '@nats-io/jetstream';
 import { type ObjectInfo, Objm, StorageType, type ObjectStore } from '@nats-io/obj';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Readable } from 'node:stream';
-import type { ByteRange, MediaStorage } from './media-storage.js';
+import type { ByteRange, MediaStorage, StoredObject } from './media-storage.js';
 import { jetStreamReplicas } from '../events/jetstream-replicas.js';
 import { Problem } from '../problems/problem.js';
 
@@ -99,6 +99,14 @@ export class NatsObjectStorage implements MediaStorage {
     const store = await this.open();
     const info = await store.info(key);
     if (info && !info.deleted) await store.delete(key);
+  }
+
+  /** The bucket's entries are read in one pass (one message per object, no bytes), then filtered. */
+  async *list(prefix: string): AsyncIterable<StoredObject> {
+    const store = await this.open();
+    for (const info of await store.list()) {
+      if (!info.deleted && info.name.startsWith(prefix)) yield { key: info.name, size: info.size };
+    }
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
-import { type ByteRange, type DirectUploadTarget, type MediaStorage, sliceStream } from './media-storage.js';
+import { type ByteRange, type DirectUploadTarget, type MediaStorage, sliceStream, type StoredObject } from './media-storage.js';
 
 export interface S3StorageOptions {
   endpoint: string;
@@ -101,6 +101,15 @@ export class S3Storage implements MediaStorage {
   async delete(key: string): Promise<void> {
     if (!key) return;
     await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+  }
+
+  async *list(prefix: string): AsyncIterable<StoredObject> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) if (object.Key) yield { key: object.Key, size: object.Size ?? 0 };
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async close(): Promise<void> {
