@@ -45,6 +45,7 @@ export * from './http/public-address.js';
 export * from './http/public-destination.js';
 export * from './database/daily-counts.js';
 export * from './database/notified-sleep.js';
+export * from './database/periodic-sweep.js';
 export * from './database/claim-loop.js';
 export * from './events/workspace-purge.js';
 export * from './validation/usage-requests.js';

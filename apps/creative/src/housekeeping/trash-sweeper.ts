@@ -1,5 +1,5 @@
-import { Inject, Injectable, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
-import { SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { PeriodicSweep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { CreativeConfig } from '../config.js';
@@ -15,30 +15,13 @@ const SWEEP_BATCH = 100;
  * sweep either waits for it (then 404) or wins (the row no longer qualifies).
  */
 @Injectable()
-export class TrashSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-
+export class TrashSweeper extends PeriodicSweep {
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(SERVICE_CONFIG) private readonly config: CreativeConfig,
+    @Inject(SERVICE_CONFIG) config: CreativeConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'video project trash sweep failed'))
-        .finally(() => (this.running = undefined));
-    }, this.config.CREATIVE_SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  // Before the shutdown hooks close the DataSource: a pass in progress finishes first.
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  ) {
+    super({ intervalMs: config.CREATIVE_SWEEP_INTERVAL_MS, logger, failure: 'video project trash sweep failed' });
   }
 
   /** Purges every project past its retention, a batch per transaction; answers how many. */

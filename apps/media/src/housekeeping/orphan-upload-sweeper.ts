@@ -1,5 +1,5 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { type MediaStorage, SERVICE_CONFIG, SERVICE_LOGGER, uploadKeyMediaId } from '@social/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { type MediaStorage, PeriodicSweep, SERVICE_CONFIG, SERVICE_LOGGER, uploadKeyMediaId } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
@@ -16,31 +16,14 @@ const LOOKUP_BATCH = 500;
  * one of its uploads, so those are never touched. Walks the whole bucket: it runs on its own, slower timer.
  */
 @Injectable()
-export class OrphanUploadSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-
+export class OrphanUploadSweeper extends PeriodicSweep {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
-    @Inject(SERVICE_CONFIG) private readonly config: MediaConfig,
+    @Inject(SERVICE_CONFIG) config: MediaConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'orphan upload sweep failed'))
-        .finally(() => (this.running = undefined));
-    }, this.config.MEDIA_ORPHAN_SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  // Before the shutdown hooks close the DataSource: a pass in progress finishes first.
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  ) {
+    super({ intervalMs: config.MEDIA_ORPHAN_SWEEP_INTERVAL_MS, logger, failure: 'orphan upload sweep failed' });
   }
 
   /** Deletes the orphan uploads; answers how many objects went. */

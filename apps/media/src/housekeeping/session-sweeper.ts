@@ -1,5 +1,5 @@
-import { Inject, Injectable, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
-import { type MediaStorage, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { type MediaStorage, PeriodicSweep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
@@ -18,31 +18,14 @@ export const EXPIRED_SESSION_GRACE = '24 hours';
  * rows are marked only after their objects are deleted.
  */
 @Injectable()
-export class SessionSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-
+export class SessionSweeper extends PeriodicSweep {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
-    @Inject(SERVICE_CONFIG) private readonly config: MediaConfig,
+    @Inject(SERVICE_CONFIG) config: MediaConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'upload session sweep failed'))
-        .finally(() => (this.running = undefined));
-    }, this.config.MEDIA_SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  // Before the shutdown hooks close the DataSource: a pass in progress finishes first.
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  ) {
+    super({ intervalMs: config.MEDIA_SWEEP_INTERVAL_MS, logger, failure: 'upload session sweep failed' });
   }
 
   /** Expires sessions past their hour (objects deleted) and purges those a day past it, a batch per transaction; answers how many were expired. */
