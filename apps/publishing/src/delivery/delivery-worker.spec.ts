@@ -14,6 +14,7 @@ import type { ProviderAccounts } from '../social-accounts/provider-accounts.js';
 import { DeliveryMedia } from './delivery-media.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import type { ResolvedMedia } from '@social/contracts';
+import { readyMedia } from '../media/resolved-media.fixtures.js';
 import type { MediaLibraryClient } from '../media/media-library.client.js';
 
 /**
@@ -57,29 +58,7 @@ describe('DeliveryWorker: leases', () => {
   const objects = new Map<string, Buffer>();
   const storage = { read: async (key: string) => (objects.has(key) ? Readable.from([objects.get(key)!]) : null) };
   const deliveryMedia = new DeliveryMedia(storage as never);
-  const resolved = (id: string, extra: Partial<ResolvedMedia> = {}): ResolvedMedia => ({
-    id,
-    workspace_id: '',
-    status: 'ready',
-    filename: 'photo.jpg',
-    mime_type: 'image/jpeg',
-    size: 0,
-    sha256: '',
-    width: 0,
-    height: 0,
-    duration_ms: 0,
-    frame_rate: 0,
-    analysis_status: 'ready',
-    analysis_error: '',
-    poster_media_id: '',
-    thumbnail_timestamp_ms: 0,
-    object_key: `objects/${id}`,
-    public_url_ready: false,
-    public_url_status: 0,
-    public_url_checked_at: '',
-    public_url_error: '',
-    ...extra,
-  });
+  const resolved = (id: string, extra: Partial<ResolvedMedia> = {}): ResolvedMedia => readyMedia(id, { workspace_id: '', filename: 'photo.jpg', ...extra });
   /** Attaches media to the rendition's only part, as rendition_segments.media holds them. */
   const attach = (renditionId: string, mediaIds: string[]) =>
     dataSource.query(`UPDATE rendition_segments SET media = $2 WHERE rendition_id = $1`, [

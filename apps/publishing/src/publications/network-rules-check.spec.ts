@@ -1,29 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AttachedMedia } from '@social/contracts';
 import type { MediaFacts } from '../media/attached-media.js';
+import { readyMedia } from '../media/resolved-media.fixtures.js';
 import { ruleProblems } from './network-rules-check.js';
 
 const facts = (id: string, mime: string, extra: Partial<MediaFacts> = {}): MediaFacts => ({
-  id,
-  workspace_id: 'w',
-  status: 'ready',
-  filename: id,
-  mime_type: mime,
-  size: 1000,
-  sha256: '',
-  width: 4000,
-  height: 3000,
-  duration_ms: 0,
-  frame_rate: 0,
-  analysis_status: 'ready',
-  analysis_error: '',
-  poster_media_id: '',
-  thumbnail_timestamp_ms: 0,
-  object_key: '',
-  public_url_ready: false,
-  public_url_status: 0,
-  public_url_checked_at: '',
-  public_url_error: '',
+  ...readyMedia(id, { mime_type: mime, size: 1000, width: 4000, height: 3000, object_key: '' }),
   ...extra,
 });
 const attach = (media_id: string, extra: Partial<AttachedMedia> = {}): AttachedMedia => ({ media_id, alt_text: '', role: 'attachment', display_order: 0, settings: {}, ...extra });
