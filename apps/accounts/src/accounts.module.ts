@@ -43,8 +43,7 @@ import { ReauthService } from './reauth/reauth.service.js';
     {
       provide: AccessTokenSigner,
       inject: [SERVICE_CONFIG],
-      useFactory: (config: AccountsConfig) =>
-        AccessTokenSigner.fromPem(config.JWT_PRIVATE_KEY, config.ACCESS_TOKEN_TTL_SECONDS),
+      useFactory: (config: AccountsConfig) => AccessTokenSigner.fromPem(config.JWT_PRIVATE_KEY, config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
   exports: [Mailer, MailSettings, ApiTokensService],

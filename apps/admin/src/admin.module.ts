@@ -20,7 +20,11 @@ import { ProviderAppsService } from './provider-apps/provider-apps.service.js';
     DirectoryService,
     { provide: SecretBox, inject: [SERVICE_CONFIG], useFactory: (config: AdminConfig) => SecretBox.fromBase64Key(config.SECRETS_KEY) },
     // A malformed PROVIDER_APPS stops start-up with a message naming the entry.
-    { provide: EnvironmentProviderApps, inject: [SERVICE_CONFIG], useFactory: (config: AdminConfig) => parseProviderApps(config.PROVIDER_APPS) },
+    {
+      provide: EnvironmentProviderApps,
+      inject: [SERVICE_CONFIG],
+      useFactory: (config: AdminConfig) => parseProviderApps(config.PROVIDER_APPS),
+    },
   ],
 })
 export class AdminModule {}

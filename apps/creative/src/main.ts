@@ -1,5 +1,10 @@
 import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg as they load
-import { CREATIVE_SERVICE, ORGANIZATION_DELETED_SUBJECT, PROJECT_ASSET_COMPLETED_SUBJECT, PROJECT_ASSET_FAILED_SUBJECT } from '@social/contracts';
+import {
+  CREATIVE_SERVICE,
+  ORGANIZATION_DELETED_SUBJECT,
+  PROJECT_ASSET_COMPLETED_SUBJECT,
+  PROJECT_ASSET_FAILED_SUBJECT,
+} from '@social/contracts';
 import { AccessModule, runService } from '@social/platform';
 import { creativeSettings } from './config.js';
 import { CreativeModule } from './creative.module.js';

@@ -1,4 +1,13 @@
-import { callerTokenSettings, ConfigOf, jetStreamSettings, LOG_LEVELS, natsSettings, observabilitySettings, setting, shutdownSettings } from '@social/platform';
+import {
+  callerTokenSettings,
+  ConfigOf,
+  jetStreamSettings,
+  LOG_LEVELS,
+  natsSettings,
+  observabilitySettings,
+  setting,
+  shutdownSettings,
+} from '@social/platform';
 
 export const gatewaySettings = {
   PORT: setting.int(1, 65535, 8080),

@@ -48,10 +48,19 @@ import { WorkspacesController } from './tenancy/workspaces.controller.js';
 
 @Module({})
 export class GatewayModule {
-  static forRoot(config: GatewayConfig, nats: NatsConnection, logger: Logger, mediaStorage: MediaStorage, metrics?: Metrics): DynamicModule {
+  static forRoot(
+    config: GatewayConfig,
+    nats: NatsConnection,
+    logger: Logger,
+    mediaStorage: MediaStorage,
+    metrics?: Metrics,
+  ): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS, metrics, config.JWT_PRIVATE_KEY), TerminusModule.forRoot({ logger: false })],
+      imports: [
+        RpcModule.forConnection(nats, config.RPC_TIMEOUT_MS, metrics, config.JWT_PRIVATE_KEY),
+        TerminusModule.forRoot({ logger: false }),
+      ],
       controllers: [
         HealthController,
         AuthController,

@@ -2,7 +2,19 @@ import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg a
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CallerTokenSigner, ConfigError, connectNats, createLogger, InstanceSettings, loadConfig, Metrics, natsAuthOptions, NestPinoLogger, openMediaStorage, startMetricsServer } from '@social/platform';
+import {
+  CallerTokenSigner,
+  ConfigError,
+  connectNats,
+  createLogger,
+  InstanceSettings,
+  loadConfig,
+  Metrics,
+  natsAuthOptions,
+  NestPinoLogger,
+  openMediaStorage,
+  startMetricsServer,
+} from '@social/platform';
 import { gatewaySettings } from './config.js';
 import { mountDocs } from './docs/docs.js';
 import { GatewayModule } from './gateway.module.js';
@@ -28,7 +40,11 @@ async function main() {
     const documentLimit = documentBodyLimit(config.DOCUMENT_BODY_LIMIT_BYTES, nats.info?.max_payload);
     if (documentLimit.lowered) {
       logger.warn(
-        { max_payload: documentLimit.lowered.maxPayload, document_body_limit_bytes: documentLimit.bytes, configured: documentLimit.lowered.configured },
+        {
+          max_payload: documentLimit.lowered.maxPayload,
+          document_body_limit_bytes: documentLimit.bytes,
+          configured: documentLimit.lowered.configured,
+        },
         `NATS max_payload is ${documentLimit.lowered.maxPayload} bytes: document bodies are limited to ${documentLimit.bytes} bytes ` +
           '(413 beyond) instead of DOCUMENT_BODY_LIMIT_BYTES; configure the server with max_payload: 8MB',
       );
@@ -55,7 +71,10 @@ async function main() {
       const server = startMetricsServer(metricsPort, metrics, config.METRICS_HOST);
       server.port.catch((error: unknown) => logger.error({ err: error, port: metricsPort }, 'metrics endpoint could not listen'));
       // Hooks are added before listening; closed with the app.
-      app.getHttpAdapter().getInstance().addHook('onClose', () => server.close());
+      app
+        .getHttpAdapter()
+        .getInstance()
+        .addHook('onClose', () => server.close());
     }
     await app.listen(config.PORT, '0.0.0.0');
     logger.info({ port: config.PORT }, 'gateway listening');

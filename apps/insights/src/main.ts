@@ -1,5 +1,10 @@
 import '@social/platform/tracing'; // first: OpenTelemetry patches http and pg as they load
-import { ACCOUNT_DISCONNECTED_SUBJECT, INSIGHTS_SERVICE, ORGANIZATION_DELETED_SUBJECT, RENDITION_PUBLISHED_SUBJECT } from '@social/contracts';
+import {
+  ACCOUNT_DISCONNECTED_SUBJECT,
+  INSIGHTS_SERVICE,
+  ORGANIZATION_DELETED_SUBJECT,
+  RENDITION_PUBLISHED_SUBJECT,
+} from '@social/contracts';
 import { AccessModule, runService } from '@social/platform';
 import { insightsSettings } from './config.js';
 import { InsightsModule } from './insights.module.js';

@@ -20,6 +20,18 @@ import { UploadSessionsService } from './upload-sessions/upload-sessions.service
 @Module({
   imports: [StorageModule],
   controllers: [UploadSessionsHandler, LibraryHandler, TagsHandler, ReportingHandler, MediaSharingHandler],
-  providers: [PublicUrls, MediaSharingService, AnalysisWorker, UploadSessionsService, LibraryService, TagsService, ReportingService, SessionSweeper, OrphanUploadSweeper, OrganizationDeletedHandler, ProjectAssetDeletedHandler],
+  providers: [
+    PublicUrls,
+    MediaSharingService,
+    AnalysisWorker,
+    UploadSessionsService,
+    LibraryService,
+    TagsService,
+    ReportingService,
+    SessionSweeper,
+    OrphanUploadSweeper,
+    OrganizationDeletedHandler,
+    ProjectAssetDeletedHandler,
+  ],
 })
 export class MediaModule {}

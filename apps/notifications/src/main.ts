@@ -15,7 +15,12 @@ import { notificationsMigrations } from './migrations/index.js';
 import { MuteEntity } from './mutes/mute.entity.js';
 import { NotificationsModule } from './notifications.module.js';
 import { RoleChangedSource, SecurityActionSource } from './sources/accounts.sources.js';
-import { AccountNeedsAttentionSource, RenditionFailedSource, RenditionNeedsAttentionSource, RenditionPublishedSource } from './sources/publishing.sources.js';
+import {
+  AccountNeedsAttentionSource,
+  RenditionFailedSource,
+  RenditionNeedsAttentionSource,
+  RenditionPublishedSource,
+} from './sources/publishing.sources.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 
 /** Events one replica turns into notifications at once, per source. */
@@ -34,11 +39,41 @@ void runService({
   // Sources handle several events at once: each is one short transaction keyed by (event, recipient).
   eventConsumers: [
     { durable: 'notifications-organization-deleted', subjects: [ORGANIZATION_DELETED_SUBJECT], handler: OrganizationDeletedHandler },
-    { durable: 'notifications-rendition-published', subjects: [RENDITION_PUBLISHED_SUBJECT], handler: RenditionPublishedSource, concurrency: SOURCE_CONCURRENCY },
-    { durable: 'notifications-rendition-failed', subjects: [RENDITION_FAILED_SUBJECT], handler: RenditionFailedSource, concurrency: SOURCE_CONCURRENCY },
-    { durable: 'notifications-rendition-needs-attention', subjects: [RENDITION_NEEDS_ATTENTION_SUBJECT], handler: RenditionNeedsAttentionSource, concurrency: SOURCE_CONCURRENCY },
-    { durable: 'notifications-account-needs-attention', subjects: [ACCOUNT_NEEDS_ATTENTION_SUBJECT], handler: AccountNeedsAttentionSource, concurrency: SOURCE_CONCURRENCY },
-    { durable: 'notifications-security-action', subjects: [SECURITY_ACTION_SUBJECT], handler: SecurityActionSource, concurrency: SOURCE_CONCURRENCY },
-    { durable: 'notifications-role-changed', subjects: [ROLE_CHANGED_SUBJECT], handler: RoleChangedSource, concurrency: SOURCE_CONCURRENCY },
+    {
+      durable: 'notifications-rendition-published',
+      subjects: [RENDITION_PUBLISHED_SUBJECT],
+      handler: RenditionPublishedSource,
+      concurrency: SOURCE_CONCURRENCY,
+    },
+    {
+      durable: 'notifications-rendition-failed',
+      subjects: [RENDITION_FAILED_SUBJECT],
+      handler: RenditionFailedSource,
+      concurrency: SOURCE_CONCURRENCY,
+    },
+    {
+      durable: 'notifications-rendition-needs-attention',
+      subjects: [RENDITION_NEEDS_ATTENTION_SUBJECT],
+      handler: RenditionNeedsAttentionSource,
+      concurrency: SOURCE_CONCURRENCY,
+    },
+    {
+      durable: 'notifications-account-needs-attention',
+      subjects: [ACCOUNT_NEEDS_ATTENTION_SUBJECT],
+      handler: AccountNeedsAttentionSource,
+      concurrency: SOURCE_CONCURRENCY,
+    },
+    {
+      durable: 'notifications-security-action',
+      subjects: [SECURITY_ACTION_SUBJECT],
+      handler: SecurityActionSource,
+      concurrency: SOURCE_CONCURRENCY,
+    },
+    {
+      durable: 'notifications-role-changed',
+      subjects: [ROLE_CHANGED_SUBJECT],
+      handler: RoleChangedSource,
+      concurrency: SOURCE_CONCURRENCY,
+    },
   ],
 });

@@ -10,7 +10,12 @@ import { MutesHandler } from './mutes/mutes.handler.js';
 import { MutesService } from './mutes/mutes.service.js';
 import { PreferencesHandler } from './preferences/preferences.handler.js';
 import { PreferencesService } from './preferences/preferences.service.js';
-import { AccountNeedsAttentionSource, RenditionFailedSource, RenditionNeedsAttentionSource, RenditionPublishedSource } from './sources/publishing.sources.js';
+import {
+  AccountNeedsAttentionSource,
+  RenditionFailedSource,
+  RenditionNeedsAttentionSource,
+  RenditionPublishedSource,
+} from './sources/publishing.sources.js';
 import { RoleChangedSource, SecurityActionSource } from './sources/accounts.sources.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 

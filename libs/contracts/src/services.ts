@@ -7,4 +7,12 @@ import { NOTIFICATIONS_SERVICE } from './notifications/patterns.js';
 import { PUBLISHING_SERVICE } from './publishing/patterns.js';
 
 /** Every domain service behind the gateway: /ready waits for each, the stack launcher starts each. */
-export const BACKEND_SERVICES = [ACCOUNTS_SERVICE, NOTIFICATIONS_SERVICE, ADMIN_SERVICE, PUBLISHING_SERVICE, MEDIA_SERVICE, CREATIVE_SERVICE, INSIGHTS_SERVICE] as const;
+export const BACKEND_SERVICES = [
+  ACCOUNTS_SERVICE,
+  NOTIFICATIONS_SERVICE,
+  ADMIN_SERVICE,
+  PUBLISHING_SERVICE,
+  MEDIA_SERVICE,
+  CREATIVE_SERVICE,
+  INSIGHTS_SERVICE,
+] as const;

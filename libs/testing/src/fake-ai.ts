@@ -55,7 +55,13 @@ function completion(model: unknown, content: unknown): string {
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: typeof model === 'string' ? model : 'fake',
-    choices: [{ index: 0, message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) }, finish_reason: 'stop' }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) },
+        finish_reason: 'stop',
+      },
+    ],
     usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   });
 }

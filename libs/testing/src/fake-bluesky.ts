@@ -1,6 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerUnlessLost, cidOf, cidOfDigest, CONTROL_PREFIX, drain, FakeServer, readRaw, readStreamed, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+import {
+  answerUnlessLost,
+  cidOf,
+  cidOfDigest,
+  CONTROL_PREFIX,
+  drain,
+  FakeServer,
+  readRaw,
+  readStreamed,
+  ScriptedFailures,
+  sendJson,
+  startFakeServer,
+} from './fake-network-kit.js';
 
 /** An account of the fake PDS: signs in with `handle` (or its DID) and `password` (an app password). */
 export interface FakeBlueskyAccountRequest {
@@ -138,7 +150,13 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
     if (path === '/accounts' && req.method === 'POST') {
       const request = body as FakeBlueskyAccountRequest;
       if (!request.handle || !request.password) return sendJson(res, 400, { error: 'handle and password are required' });
-      const did = request.did ?? `did:plc:${randomBytes(15).toString('base64url').toLowerCase().replace(/[^a-z2-7]/g, 'a').slice(0, 24)}`;
+      const did =
+        request.did ??
+        `did:plc:${randomBytes(15)
+          .toString('base64url')
+          .toLowerCase()
+          .replace(/[^a-z2-7]/g, 'a')
+          .slice(0, 24)}`;
       accounts.set(did, { ...request, did });
       return sendJson(res, 201, { did, handle: request.handle });
     }
@@ -225,7 +243,8 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       case 'com.atproto.server.createSession': {
         const { identifier, password } = input();
         const account = [...accounts.values()].find((candidate) => candidate.handle === identifier || candidate.did === identifier);
-        if (!account || account.password !== password) return sendJson(res, 401, { error: 'AuthenticationRequired', message: 'Invalid identifier or password' });
+        if (!account || account.password !== password)
+          return sendJson(res, 401, { error: 'AuthenticationRequired', message: 'Invalid identifier or password' });
         sessions.created += 1;
         return answer(200, session(account));
       }
@@ -250,20 +269,35 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
     switch (nsid) {
       case 'com.atproto.repo.createRecord': {
         const { repo, collection, rkey, record } = input();
-        if (repo !== did && repo !== account.handle) return sendJson(res, 401, { error: 'AuthRequiredError', message: 'Input/repo must be the authenticated account' });
+        if (repo !== did && repo !== account.handle)
+          return sendJson(res, 401, { error: 'AuthRequiredError', message: 'Input/repo must be the authenticated account' });
         if (rkey !== undefined && !TID.test(rkey)) return sendJson(res, 400, { error: 'InvalidRequest', message: 'Invalid rkey' });
-        const key = rkey ?? `3l${randomBytes(8).toString('hex').replace(/[^a-z2-7]/g, 'a').slice(0, 11)}`;
+        const key =
+          rkey ??
+          `3l${randomBytes(8)
+            .toString('hex')
+            .replace(/[^a-z2-7]/g, 'a')
+            .slice(0, 11)}`;
         const uri = `at://${did}/${collection}/${key}`;
         if (find(uri)) return sendJson(res, 400, { error: 'InvalidRequest', message: `Record already exists: ${uri}` });
         if (collection === 'app.bsky.graph.follow' && (typeof record?.subject !== 'string' || !record.subject.startsWith('did:'))) {
-          return sendJson(res, 400, { error: 'InvalidRequest', message: 'Invalid app.bsky.graph.follow record: Record/subject must be a did' });
+          return sendJson(res, 400, {
+            error: 'InvalidRequest',
+            message: 'Invalid app.bsky.graph.follow record: Record/subject must be a did',
+          });
         }
         if (collection === 'app.bsky.feed.post') {
           if (typeof record?.text !== 'string' || graphemes(record.text) > MAX_GRAPHEMES) {
-            return sendJson(res, 400, { error: 'InvalidRequest', message: `Invalid app.bsky.feed.post record: Record/text must not be longer than ${MAX_GRAPHEMES} graphemes` });
+            return sendJson(res, 400, {
+              error: 'InvalidRequest',
+              message: `Invalid app.bsky.feed.post record: Record/text must not be longer than ${MAX_GRAPHEMES} graphemes`,
+            });
           }
           if (record.reply && (!find(record.reply.root?.uri) || !find(record.reply.parent?.uri))) {
-            return sendJson(res, 400, { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record: reply refers to an unknown record' });
+            return sendJson(res, 400, {
+              error: 'InvalidRequest',
+              message: 'Invalid app.bsky.feed.post record: reply refers to an unknown record',
+            });
           }
           const refused = embedProblem(record.embed, did);
           if (refused) return sendJson(res, 400, { error: 'InvalidRequest', message: `Invalid app.bsky.feed.post record: ${refused}` });
@@ -277,8 +311,13 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
         const target = byDid(actor) ?? [...accounts.values()].find((candidate) => candidate.handle === actor);
         if (!target) return sendJson(res, 400, { error: 'InvalidRequest', message: 'Profile not found' });
         // The viewer's relationship, as the AppView answers it: the follow record's URI when the caller follows the target.
-        const following = records.find((record) => record.did === did && record.collection === 'app.bsky.graph.follow' && record.value.subject === target.did);
-        return answer(200, { ...profile(target), viewer: { muted: false, blockedBy: false, ...(following ? { following: following.uri } : {}) } });
+        const following = records.find(
+          (record) => record.did === did && record.collection === 'app.bsky.graph.follow' && record.value.subject === target.did,
+        );
+        return answer(200, {
+          ...profile(target),
+          viewer: { muted: false, blockedBy: false, ...(following ? { following: following.uri } : {}) },
+        });
       }
       case 'app.bsky.feed.getPosts': {
         const posts = query
@@ -290,7 +329,9 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
             cid: record.cid,
             author: { did: record.did, handle: byDid(record.did)?.handle ?? 'handle.invalid' },
             record: record.value,
-            replyCount: counts.get(record.uri)?.replyCount ?? records.filter((other) => (other.value.reply as any)?.parent?.uri === record.uri).length,
+            replyCount:
+              counts.get(record.uri)?.replyCount ??
+              records.filter((other) => (other.value.reply as any)?.parent?.uri === record.uri).length,
             repostCount: counts.get(record.uri)?.repostCount ?? 3,
             likeCount: counts.get(record.uri)?.likeCount ?? 7,
             quoteCount: counts.get(record.uri)?.quoteCount ?? 0,
@@ -305,7 +346,13 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
           .reverse()
           .filter((candidate) => candidate.did !== did)
           .slice(0, limit)
-          .map((other) => ({ did: other.did, handle: other.handle, displayName: other.display_name ?? '', description: 'Suggested by the fake', avatar: profile(other).avatar }));
+          .map((other) => ({
+            did: other.did,
+            handle: other.handle,
+            displayName: other.display_name ?? '',
+            description: 'Suggested by the fake',
+            avatar: profile(other).avatar,
+          }));
         return answer(200, { actors });
       }
     }
@@ -327,7 +374,8 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
         if (!blob) return `Record/embed/images/${index}/image is an unknown blob`;
         if (typeof image.alt !== 'string') return `Record/embed/images/${index}/alt must be a string`;
         if (!blob.mimeType.startsWith('image/')) return `Record/embed/images/${index}/image has the wrong mime type: ${blob.mimeType}`;
-        if (blob.size > IMAGE_BLOB_MAX) return `Record/embed/images/${index}/image file too large. ${blob.size} bytes is more than ${IMAGE_BLOB_MAX}`;
+        if (blob.size > IMAGE_BLOB_MAX)
+          return `Record/embed/images/${index}/image file too large. ${blob.size} bytes is more than ${IMAGE_BLOB_MAX}`;
       }
     }
     if (embed.$type === 'app.bsky.embed.video') {
@@ -355,14 +403,19 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
       await drain(req);
       if (await failures.before(failure, req, res)) return;
     }
-    const mimeType = String(req.headers['content-type'] ?? '').split(';')[0].trim();
+    const mimeType = String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim();
     if (!/^(image|video)\/[\w.+-]+$/.test(mimeType)) {
       await drain(req);
       return sendJson(res, 400, { error: 'InvalidRequest', message: `Unsupported blob type: ${mimeType || 'none'}` });
     }
     const received = await readStreamed(req, 0);
     if (received.size > blobLimit) {
-      return sendJson(res, 400, { error: 'BlobTooLarge', message: `This file is too large. It is ${received.size} bytes but the maximum size is ${blobLimit} bytes.` });
+      return sendJson(res, 400, {
+        error: 'BlobTooLarge',
+        message: `This file is too large. It is ${received.size} bytes but the maximum size is ${blobLimit} bytes.`,
+      });
     }
     const cid = cidOfDigest(Buffer.from(received.sha256, 'hex'));
     blobs.set(cid, { cid, did, mimeType, size: received.size, sha256: received.sha256 });

@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import sharp from 'sharp';
-import { answerUnlessLost, CONTROL_PREFIX, drain, FakeServer, readMultipart, readRaw, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+import {
+  answerUnlessLost,
+  CONTROL_PREFIX,
+  drain,
+  FakeServer,
+  readMultipart,
+  readRaw,
+  ScriptedFailures,
+  sendJson,
+  startFakeServer,
+} from './fake-network-kit.js';
 
 /** An account of the fake server, reached with `access_token` as a Bearer. */
 export interface FakeMastodonAccountRequest {
@@ -88,7 +98,8 @@ interface Account extends FakeMastodonAccountRequest {
 }
 
 const MAX_CHARACTERS = 500;
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 /** Roughly what Mastodon renders: paragraphs, line breaks, links with their invisible parts. */
 const toHtml = (text: string) =>
   text
@@ -96,7 +107,10 @@ const toHtml = (text: string) =>
     .map(
       (paragraph) =>
         `<p>${escapeHtml(paragraph)
-          .replace(/(https?:\/\/)([^\s<]{0,30})([^\s<]*)/g, '<a href="$1$2$3" rel="nofollow noopener" target="_blank"><span class="invisible">$1</span><span class="ellipsis">$2</span><span class="invisible">$3</span></a>')
+          .replace(
+            /(https?:\/\/)([^\s<]{0,30})([^\s<]*)/g,
+            '<a href="$1$2$3" rel="nofollow noopener" target="_blank"><span class="invisible">$1</span><span class="ellipsis">$2</span><span class="invisible">$3</span></a>',
+          )
           .replace(/\n/g, '<br />')}</p>`,
     )
     .join('');
@@ -179,7 +193,14 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       item.polls_left > 0
         ? null
         : item.type === 'image'
-          ? { original: { width: item.width, height: item.height, size: `${item.width}x${item.height}`, aspect: item.height ? item.width / item.height : 0 } }
+          ? {
+              original: {
+                width: item.width,
+                height: item.height,
+                size: `${item.width}x${item.height}`,
+                aspect: item.height ? item.width / item.height : 0,
+              },
+            }
           : { original: { width: item.width, height: item.height } },
     description: item.description || null,
     blurhash: null,
@@ -190,7 +211,8 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
     if (path === '/accounts' && req.method === 'POST') {
       const request = body as FakeMastodonAccountRequest;
       if (!request.access_token || !request.username) return sendJson(res, 400, { error: 'access_token and username are required' });
-      if (request.id && ![...accounts.values()].some((known) => known.id === request.id)) return sendJson(res, 400, { error: 'unknown account id' });
+      if (request.id && ![...accounts.values()].some((known) => known.id === request.id))
+        return sendJson(res, 400, { error: 'unknown account id' });
       const account = { ...request, id: request.id ?? newId() };
       accounts.set(request.access_token, account);
       return sendJson(res, 201, accountJson(account));
@@ -252,23 +274,32 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
     if (!account) return sendJson(res, 401, { error: 'The access token is invalid' });
 
     if (method === 'POST' && path === '/api/v1/statuses') {
-      const body = JSON.parse(raw.toString('utf8') || '{}') as { status?: string; in_reply_to_id?: string; media_ids?: string[]; visibility?: string };
+      const body = JSON.parse(raw.toString('utf8') || '{}') as {
+        status?: string;
+        in_reply_to_id?: string;
+        media_ids?: string[];
+        visibility?: string;
+      };
       const key = String(req.headers['idempotency-key'] ?? '');
       const seen = key && statuses.find((status) => status.account_id === account.id && status.idempotency_key === key);
       if (seen) return answer(200, statusJson(seen));
       const text = body.status ?? '';
       const mediaIds = body.media_ids ?? [];
       if (!text && mediaIds.length === 0) return sendJson(res, 422, { error: "Validation failed: Text can't be blank" });
-      if ([...text].length > MAX_CHARACTERS) return sendJson(res, 422, { error: `Validation failed: Text character limit of ${MAX_CHARACTERS} exceeded` });
+      if ([...text].length > MAX_CHARACTERS)
+        return sendJson(res, 422, { error: `Validation failed: Text character limit of ${MAX_CHARACTERS} exceeded` });
       if (mediaIds.length > 4) return sendJson(res, 422, { error: 'Validation failed: Media attachments too many' });
       for (const id of mediaIds) {
         const item = media.get(id);
         if (!item || item.account_id !== account.id) return sendJson(res, 422, { error: 'Validation failed: media not found' });
-        if (item.polls_left > 0) return sendJson(res, 422, { error: 'Cannot attach files that have not finished processing. Try again in a moment!' });
+        if (item.polls_left > 0)
+          return sendJson(res, 422, { error: 'Cannot attach files that have not finished processing. Try again in a moment!' });
       }
       const kinds = mediaIds.map((id) => media.get(id)!.type);
-      if (kinds.includes('video') && kinds.length > 1) return sendJson(res, 422, { error: 'Cannot attach a video to a post that already contains images' });
-      if (body.in_reply_to_id && !statuses.some((status) => status.id === body.in_reply_to_id)) return sendJson(res, 404, { error: 'Record not found' });
+      if (kinds.includes('video') && kinds.length > 1)
+        return sendJson(res, 422, { error: 'Cannot attach a video to a post that already contains images' });
+      if (body.in_reply_to_id && !statuses.some((status) => status.id === body.in_reply_to_id))
+        return sendJson(res, 404, { error: 'Record not found' });
       const status: FakeMastodonStatus = {
         id: newId(),
         created_at: new Date().toISOString(),
@@ -298,7 +329,10 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
     const timeline = /^\/api\/v1\/accounts\/([^/]+)\/statuses$/.exec(path);
     if (method === 'GET' && timeline) {
       const limit = Math.min(Number(url.searchParams.get('limit') ?? 20), 40);
-      const own = statuses.filter((status) => status.account_id === timeline[1]).reverse().slice(0, limit);
+      const own = statuses
+        .filter((status) => status.account_id === timeline[1])
+        .reverse()
+        .slice(0, limit);
       return answer(200, own.map(statusJson));
     }
     const one = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path);
@@ -310,16 +344,31 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       const limit = Math.min(Number(url.searchParams.get('limit') ?? 40), 80);
       // One entry per account (an account may be known by several tokens), never the caller; the newest first
       // (a suite sharing the fake with others finds the accounts it just made within the page).
-      const others = [...new Map([...accounts.values()].filter((candidate) => candidate.id !== account.id).map((other) => [other.id, other])).values()].reverse();
-      return answer(200, others.slice(0, limit).map((other) => ({ source: 'global', sources: ['featured'], account: accountJson(other) })));
+      const others = [
+        ...new Map([...accounts.values()].filter((candidate) => candidate.id !== account.id).map((other) => [other.id, other])).values(),
+      ].reverse();
+      return answer(
+        200,
+        others.slice(0, limit).map((other) => ({ source: 'global', sources: ['featured'], account: accountJson(other) })),
+      );
     }
     const follow = /^\/api\/v1\/accounts\/([^/]+)\/follow$/.exec(path);
     if (method === 'POST' && follow) {
       const target = [...accounts.values()].find((candidate) => candidate.id === follow[1]);
       if (!target) return sendJson(res, 404, { error: 'Record not found' });
       const requested = target.locked ?? false;
-      if (!follows.some((known) => known.account_id === account.id && known.target_id === target.id)) follows.push({ account_id: account.id, target_id: target.id, requested });
-      return answer(200, { id: target.id, following: !requested, requested, showing_reblogs: true, notifying: false, followed_by: false, blocking: false, muting: false });
+      if (!follows.some((known) => known.account_id === account.id && known.target_id === target.id))
+        follows.push({ account_id: account.id, target_id: target.id, requested });
+      return answer(200, {
+        id: target.id,
+        following: !requested,
+        requested,
+        showing_reblogs: true,
+        notifying: false,
+        followed_by: false,
+        blocking: false,
+        muting: false,
+      });
     }
     return sendJson(res, 404, { error: 'Not found' });
   }
@@ -344,10 +393,13 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
     const isVideo = VIDEO_TYPES.includes(file.contentType);
     if (!isImage && !isVideo) return sendJson(res, 422, { error: 'Validation failed: File content type is invalid' });
     const limit = isImage ? limits.image_bytes : limits.video_bytes;
-    if (file.size > limit) return sendJson(res, 422, { error: `Validation failed: File file size must be less than ${Math.round(limit / 1024 / 1024)} MB` });
+    if (file.size > limit)
+      return sendJson(res, 422, { error: `Validation failed: File file size must be less than ${Math.round(limit / 1024 / 1024)} MB` });
     const description = fields.description ?? '';
     if ([...description].length > limits.description_length) {
-      return sendJson(res, 422, { error: `Validation failed: Description is too long (maximum is ${limits.description_length} characters)` });
+      return sendJson(res, 422, {
+        error: `Validation failed: Description is too long (maximum is ${limits.description_length} characters)`,
+      });
     }
     let sides = { width: 0, height: 0, exif: false };
     if (isImage) {

@@ -90,7 +90,9 @@ export class ScriptedFailures {
   }
 
   take(method: string, path: string): ScriptedFailure | undefined {
-    const failure = this.failures.find((candidate) => candidate.path === path && (!candidate.method || candidate.method === method) && candidate.left > 0);
+    const failure = this.failures.find(
+      (candidate) => candidate.path === path && (!candidate.method || candidate.method === method) && candidate.left > 0,
+    );
     if (failure) failure.left -= 1;
     return failure;
   }
@@ -115,7 +117,13 @@ export class ScriptedFailures {
 }
 
 /** Answers the work's result, unless `failure` says to lose it (dropped before, or cut in the middle of, the answer). */
-export function answerUnlessLost(failure: ScriptedFailure | undefined, req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+export function answerUnlessLost(
+  failure: ScriptedFailure | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+): void {
   if (failure?.drop_after_handling) return void req.socket.destroy();
   if (failure?.cut_answer) {
     const text = JSON.stringify(body);
@@ -127,11 +135,14 @@ export function answerUnlessLost(failure: ScriptedFailure | undefined, req: Inco
 }
 
 /** Starts `handler` on 127.0.0.1 at a free port; a throw answers 400 (a fake must never hang its client). */
-export async function startFakeServer(handler: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>): Promise<FakeServer> {
+export async function startFakeServer(
+  handler: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>,
+): Promise<FakeServer> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     handler(req, res, url).catch((error: unknown) => {
-      if (!res.headersSent && !res.destroyed) sendJson(res, 400, { error: 'InvalidRequest', message: String((error as Error)?.message ?? error) });
+      if (!res.headersSent && !res.destroyed)
+        sendJson(res, 400, { error: 'InvalidRequest', message: String((error as Error)?.message ?? error) });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -191,7 +202,10 @@ export interface ReceivedFile {
  * are kept (at most 64 KiB each), files are hashed and counted, each keeping its first `keepBytes(type)`
  * bytes. Throws on a body that is not multipart.
  */
-export async function readMultipart(req: IncomingMessage, keepBytes: (contentType: string) => number): Promise<{ fields: Record<string, string>; files: ReceivedFile[] }> {
+export async function readMultipart(
+  req: IncomingMessage,
+  keepBytes: (contentType: string) => number,
+): Promise<{ fields: Record<string, string>; files: ReceivedFile[] }> {
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(String(req.headers['content-type'] ?? ''));
   if (!boundary) throw new Error('not a multipart/form-data body');
   const delimiter = Buffer.from(`\r\n--${boundary[1] ?? boundary[2]}`, 'latin1');
@@ -201,7 +215,18 @@ export async function readMultipart(req: IncomingMessage, keepBytes: (contentTyp
   let pending: Buffer = Buffer.from('\r\n', 'latin1');
   // Changed inside consume(): typed wide so the loop below does not narrow it.
   let state = 'boundary' as 'boundary' | 'headers' | 'body' | 'done';
-  let part: { name: string; filename?: string; contentType: string; hash: ReturnType<typeof createHash>; size: number; kept: Buffer[]; keptBytes: number; keep: number } | undefined;
+  let part:
+    | {
+        name: string;
+        filename?: string;
+        contentType: string;
+        hash: ReturnType<typeof createHash>;
+        size: number;
+        kept: Buffer[];
+        keptBytes: number;
+        keep: number;
+      }
+    | undefined;
   const write = (bytes: Buffer) => {
     if (!part || bytes.length === 0) return;
     part.size += bytes.length;
@@ -215,7 +240,15 @@ export async function readMultipart(req: IncomingMessage, keepBytes: (contentTyp
   const finish = () => {
     if (!part) return;
     if (part.filename === undefined) fields[part.name] = Buffer.concat(part.kept).toString('utf8');
-    else files.push({ field: part.name, filename: part.filename, contentType: part.contentType, size: part.size, sha256: part.hash.digest('hex'), head: Buffer.concat(part.kept) });
+    else
+      files.push({
+        field: part.name,
+        filename: part.filename,
+        contentType: part.contentType,
+        size: part.size,
+        sha256: part.hash.digest('hex'),
+        head: Buffer.concat(part.kept),
+      });
     part = undefined;
   };
   const consume = () => {
@@ -238,8 +271,18 @@ export async function readMultipart(req: IncomingMessage, keepBytes: (contentTyp
         const disposition = /content-disposition:[^\r\n]*/i.exec(headers)?.[0] ?? '';
         const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? '';
         const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
-        const contentType = /content-type:\s*([^\r\n;]+)/i.exec(headers)?.[1]?.trim() ?? (filename === undefined ? 'text/plain' : 'application/octet-stream');
-        part = { name, filename, contentType, hash: createHash('sha256'), size: 0, kept: [], keptBytes: 0, keep: filename === undefined ? 65_536 : keepBytes(contentType) };
+        const contentType =
+          /content-type:\s*([^\r\n;]+)/i.exec(headers)?.[1]?.trim() ?? (filename === undefined ? 'text/plain' : 'application/octet-stream');
+        part = {
+          name,
+          filename,
+          contentType,
+          hash: createHash('sha256'),
+          size: 0,
+          kept: [],
+          keptBytes: 0,
+          keep: filename === undefined ? 65_536 : keepBytes(contentType),
+        };
         state = 'body';
       } else if (state === 'body') {
         const at = pending.indexOf(delimiter);

@@ -16,7 +16,14 @@ export interface FakeS3 {
  */
 export async function startFakeS3(bucket = 'media'): Promise<FakeS3> {
   const directory = mkdtempSync(join(tmpdir(), 'fake-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, resetOnClose: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    resetOnClose: true,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   return {
     // s3rver accepts its default credentials.

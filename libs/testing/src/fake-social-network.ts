@@ -71,7 +71,8 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
     const body = req.method === 'POST' ? JSON.parse((await readBody(req)) || '{}') : undefined;
     if (path === '/grants' && req.method === 'POST') {
       const grant = body as FakeGrantRequest;
-      if (!grant?.client_id || !grant.redirect_uri || !grant.access_token) return sendJson(res, 400, { error: 'client_id, redirect_uri and access_token are required' });
+      if (!grant?.client_id || !grant.redirect_uri || !grant.access_token)
+        return sendJson(res, 400, { error: 'client_id, redirect_uri and access_token are required' });
       const code = `code-${randomBytes(12).toString('hex')}`;
       grants.set(code, { ...grant, code, used: false });
       return sendJson(res, 201, { code });
@@ -100,17 +101,24 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
     let clientId = form.client_id ?? form.client_key;
     let clientSecret = form.client_secret;
     if (authorization?.startsWith('Basic ')) {
-      const [id, secret] = Buffer.from(authorization.slice(6), 'base64').toString('utf8').split(':').map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
+      const [id, secret] = Buffer.from(authorization.slice(6), 'base64')
+        .toString('utf8')
+        .split(':')
+        .map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
       clientId = id;
       clientSecret = secret;
     }
     if (clientId !== grant.client_id || (grant.client_secret !== undefined && clientSecret !== grant.client_secret)) {
       return { status: 401, body: { error: 'invalid_client' } };
     }
-    if (form.redirect_uri !== grant.redirect_uri) return { status: 400, body: { error: 'invalid_grant', error_description: 'redirect_uri mismatch' } };
+    if (form.redirect_uri !== grant.redirect_uri)
+      return { status: 400, body: { error: 'invalid_grant', error_description: 'redirect_uri mismatch' } };
     if (grant.code_challenge) {
-      const proof = createHash('sha256').update(form.code_verifier ?? '').digest('base64url');
-      if (proof !== grant.code_challenge) return { status: 400, body: { error: 'invalid_grant', error_description: 'code_verifier mismatch' } };
+      const proof = createHash('sha256')
+        .update(form.code_verifier ?? '')
+        .digest('base64url');
+      if (proof !== grant.code_challenge)
+        return { status: 400, body: { error: 'invalid_grant', error_description: 'code_verifier mismatch' } };
     }
     grant.used = true;
     return {
@@ -126,13 +134,18 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
 
   /** RFC 6749 §6: the refresh token of a traded grant gets new tokens, and rotates (the old one stops working). */
   function refreshAnswer(form: Record<string, string>): { status: number; body: unknown } {
-    const grant = [...grants.values()].find((candidate) => candidate.used && candidate.refresh_token && candidate.refresh_token === form.refresh_token);
+    const grant = [...grants.values()].find(
+      (candidate) => candidate.used && candidate.refresh_token && candidate.refresh_token === form.refresh_token,
+    );
     if (!grant) return { status: 400, body: { error: 'invalid_grant', error_description: 'unknown or rotated refresh token' } };
     const generation = (grant.refreshes ?? 0) + 1;
     grant.refreshes = generation;
     grant.access_token = `${grant.access_token.replace(/~\d+$/, '')}~${generation}`;
     grant.refresh_token = `${grant.refresh_token!.replace(/~\d+$/, '')}~${generation}`;
-    return { status: 200, body: { access_token: grant.access_token, token_type: 'bearer', expires_in: 7200, refresh_token: grant.refresh_token } };
+    return {
+      status: 200,
+      body: { access_token: grant.access_token, token_type: 'bearer', expires_in: 7200, refresh_token: grant.refresh_token },
+    };
   }
 
   async function network(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -189,6 +202,9 @@ export const FAKE_NETWORK_PLATFORMS = ['x', 'linkedin', 'mastodon', 'threads', '
  * answers well within the suites' gateway timeout.
  */
 export const fakeNetworkEnvironment = (origin: string, overrides: Record<string, string> = {}): Record<string, string> => ({
-  PROVIDER_API_ORIGINS: JSON.stringify({ ...Object.fromEntries(FAKE_NETWORK_PLATFORMS.map((platform) => [platform, origin])), ...overrides }),
+  PROVIDER_API_ORIGINS: JSON.stringify({
+    ...Object.fromEntries(FAKE_NETWORK_PLATFORMS.map((platform) => [platform, origin])),
+    ...overrides,
+  }),
   PROVIDER_TIMEOUT_MS: '2000',
 });

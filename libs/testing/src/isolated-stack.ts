@@ -24,8 +24,17 @@ export async function startIsolatedStack(
   const nats: PrivateNats = await startPrivateNats(undefined, { extraConfig: natsExtraConfig });
   let database: TemporaryDatabase | undefined;
   try {
-    database = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', databasePrefix);
-    const stack = await startStack({ databaseUrl: database.url, natsUrl: nats.url, port: await freePort(), secrets: generateSecrets(), ...stackOptions });
+    database = await createTemporaryDatabase(
+      process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      databasePrefix,
+    );
+    const stack = await startStack({
+      databaseUrl: database.url,
+      natsUrl: nats.url,
+      port: await freePort(),
+      secrets: generateSecrets(),
+      ...stackOptions,
+    });
     const ownDatabase = database;
     return {
       ...stack,

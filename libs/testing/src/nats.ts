@@ -52,7 +52,13 @@ export const PLATFORM_NATS_MAX_PAYLOAD = '8MB';
  * nats-server's configuration for one of ours: nats-server 2.9 has no command-line flag for
  * `max_payload`, so everything goes into a file (listen address, JetStream and its store).
  */
-export function natsServerConfig(options: { host: string; port: number; storeDir: string; maxPayload?: string; extraConfig?: string }): string {
+export function natsServerConfig(options: {
+  host: string;
+  port: number;
+  storeDir: string;
+  maxPayload?: string;
+  extraConfig?: string;
+}): string {
   return [
     `listen: ${JSON.stringify(`${options.host}:${options.port}`)}`,
     `max_payload: ${options.maxPayload ?? PLATFORM_NATS_MAX_PAYLOAD}`,
@@ -69,7 +75,10 @@ export function natsServerConfig(options: { host: string; port: number; storeDir
  * A nats-server with JetStream on a free port, storing under a temporary (or given) folder, taking
  * messages up to 8 MiB (`maxPayload` sets another size, e.g. `1MB` to play a default server).
  */
-export async function startPrivateNats(storeDir?: string, options: { maxPayload?: string; extraConfig?: string } = {}): Promise<PrivateNats> {
+export async function startPrivateNats(
+  storeDir?: string,
+  options: { maxPayload?: string; extraConfig?: string } = {},
+): Promise<PrivateNats> {
   const binary = findNatsServer();
   if (!binary) throw new Error(NATS_INSTALL_HINT);
   const port = await freePort();
@@ -77,7 +86,10 @@ export async function startPrivateNats(storeDir?: string, options: { maxPayload?
   mkdirSync(dir, { recursive: true });
   // JetStream keeps its data under <dir>/jetstream; the file sits beside it.
   const configFile = join(dir, 'nats-server.conf');
-  writeFileSync(configFile, natsServerConfig({ host: '127.0.0.1', port, storeDir: dir, maxPayload: options.maxPayload, extraConfig: options.extraConfig }));
+  writeFileSync(
+    configFile,
+    natsServerConfig({ host: '127.0.0.1', port, storeDir: dir, maxPayload: options.maxPayload, extraConfig: options.extraConfig }),
+  );
   const child: ChildProcess = startProcess(binary, ['-c', configFile], { stdio: 'ignore' });
   const url = `nats://127.0.0.1:${port}`;
   await waitFor(`nats-server on ${url}`, () => natsAnswers(url), 10_000);

@@ -120,7 +120,8 @@ export async function startSmtpSink(options: { print?: boolean } = {}): Promise<
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { address?: unknown; code?: unknown };
       if (typeof body.address !== 'string') return { status: 400, body: { error: 'address must be a string' } };
       if (body.code === null || body.code === undefined) refusedAddresses.delete(body.address.toLowerCase());
-      else if (typeof body.code === 'number' && body.code >= 400 && body.code < 600) refusedAddresses.set(body.address.toLowerCase(), body.code);
+      else if (typeof body.code === 'number' && body.code >= 400 && body.code < 600)
+        refusedAddresses.set(body.address.toLowerCase(), body.code);
       else return { status: 400, body: { error: 'code must be a 4xx/5xx number, or null to accept again' } };
       return { status: 200, body: { address: body.address, code: body.code ?? null } };
     }

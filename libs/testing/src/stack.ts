@@ -98,7 +98,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const processes = new Map<AppName, ChildProcess>();
   const supervisors: Supervisor[] = [];
   const stop = async () => {
-    await Promise.all([...supervisors.map((supervisor) => supervisor.stop()), ...[...processes.values()].map((child) => stopProcess(child))]);
+    await Promise.all([
+      ...supervisors.map((supervisor) => supervisor.stop()),
+      ...[...processes.values()].map((child) => stopProcess(child)),
+    ]);
   };
   const spawn = (app: AppName) => {
     const metricsPort = options.metricsPorts?.[app];
@@ -127,10 +130,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   }
   const pids: RunningStack['pids'] = Object.fromEntries([...processes].map(([app, child]) => [app, child.pid]));
   if (options.restartOnCrash) {
-    const { log = (line: string) => process.stdout.write(`[start] ${line}\n`), policy } = options.restartOnCrash === true ? {} : options.restartOnCrash;
+    const { log = (line: string) => process.stdout.write(`[start] ${line}\n`), policy } =
+      options.restartOnCrash === true ? {} : options.restartOnCrash;
     for (const [app, child] of processes) {
       const isBack = async () => (await fetch(`${baseUrl}/ready`)).status === 200;
-      supervisors.push(new Supervisor(child, { name: app, spawn: () => spawn(app), log, isBack, policy, onSpawn: (next) => (pids[app] = next.pid) }));
+      supervisors.push(
+        new Supervisor(child, { name: app, spawn: () => spawn(app), log, isBack, policy, onSpawn: (next) => (pids[app] = next.pid) }),
+      );
     }
     processes.clear();
   }

@@ -71,8 +71,14 @@ export async function benchDirectory(baseUrl: string, databaseUrl: string): Prom
   console.log(`\nE9: ${users} users in the directory; ${DURATION_S} s per figure after 2 s of warm-up`);
   const targets = [
     { name: 'GET /admin/users?per_page=100', path: '/admin/users?per_page=100' },
-    { name: 'GET /admin/users?per_page=100&page=50&sort=email&direction=asc', path: '/admin/users?per_page=100&page=50&sort=email&direction=asc' },
-    { name: 'GET /admin/users?per_page=100&search=user 12&sort=last_active_at', path: '/admin/users?per_page=100&search=user%2012&sort=last_active_at' },
+    {
+      name: 'GET /admin/users?per_page=100&page=50&sort=email&direction=asc',
+      path: '/admin/users?per_page=100&page=50&sort=email&direction=asc',
+    },
+    {
+      name: 'GET /admin/users?per_page=100&search=user 12&sort=last_active_at',
+      path: '/admin/users?per_page=100&search=user%2012&sort=last_active_at',
+    },
   ];
   const rows: DirectoryRow[] = [];
   for (const target of targets) {

@@ -65,7 +65,11 @@ if (process.send) process.send({ port });
 else process.stdout.write(`baseline listening on ${address}\n`);
 
 // Stop cleanly when the parent goes away or asks us to.
-const stop = (): void => void app.close().then(() => pool.end()).finally(() => process.exit(0));
+const stop = (): void =>
+  void app
+    .close()
+    .then(() => pool.end())
+    .finally(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 process.on('disconnect', stop);

@@ -53,13 +53,43 @@ export function squareDocument(label: string): object {
     pages: [
       {
         id: 'page-1',
-        background: { type: 'gradient', gradient: { type: 'linear', stops: [{ color: '#1d4ed8', offset: 0 }, { color: '#9333ea', offset: 1 }] } },
+        background: {
+          type: 'gradient',
+          gradient: {
+            type: 'linear',
+            stops: [
+              { color: '#1d4ed8', offset: 0 },
+              { color: '#9333ea', offset: 1 },
+            ],
+          },
+        },
         layers: [
-          { id: 'card', type: 'shape', transform: { x: 90, y: 240, width: 900, height: 600 }, shape: { kind: 'rectangle', fill: '#ffffff', radius: 48 }, effects: { drop_shadow: { color: 'rgba(0,0,0,0.35)', blur: 40, distance: 16, angle: 90 } } },
+          {
+            id: 'card',
+            type: 'shape',
+            transform: { x: 90, y: 240, width: 900, height: 600 },
+            shape: { kind: 'rectangle', fill: '#ffffff', radius: 48 },
+            effects: { drop_shadow: { color: 'rgba(0,0,0,0.35)', blur: 40, distance: 16, angle: 90 } },
+          },
           { id: 'dot', type: 'shape', transform: { x: 880, y: 120, width: 120, height: 120 }, shape: { kind: 'ellipse', fill: '#facc15' } },
-          { id: 'title', type: 'text', transform: { x: 150, y: 300, width: 780, height: 200 }, text: { text: `Five things we shipped ${label}`, color: '#111827', font_size: 72, font_weight: 700 } },
-          { id: 'body', type: 'text', transform: { x: 150, y: 560, width: 780, height: 200 }, text: { text: 'And what we learned from each of them, in one thread.', color: '#374151', font_size: 40 } },
-          { id: 'cta', type: 'text', transform: { x: 90, y: 920, width: 900, height: 80 }, text: { text: 'Read more →', color: '#ffffff', font_size: 48, align: 'center' } },
+          {
+            id: 'title',
+            type: 'text',
+            transform: { x: 150, y: 300, width: 780, height: 200 },
+            text: { text: `Five things we shipped ${label}`, color: '#111827', font_size: 72, font_weight: 700 },
+          },
+          {
+            id: 'body',
+            type: 'text',
+            transform: { x: 150, y: 560, width: 780, height: 200 },
+            text: { text: 'And what we learned from each of them, in one thread.', color: '#374151', font_size: 40 },
+          },
+          {
+            id: 'cta',
+            type: 'text',
+            transform: { x: 90, y: 920, width: 900, height: 80 },
+            text: { text: 'Read more →', color: '#ffffff', font_size: 48, align: 'center' },
+          },
         ],
       },
     ],
@@ -68,7 +98,14 @@ export function squareDocument(label: string): object {
 
 export async function benchCreativeTemplates(baseUrl: string, token: string, workspaceId: string): Promise<CreativeTemplatesFigures> {
   for (let i = 0; i < WORKSPACE_TEMPLATES; i += 1) {
-    await api(baseUrl, token, 'POST', '/image-editor/templates', { workspace_id: workspaceId, name: `Bench ${i}`, category: 'bench', document: squareDocument(`#${i}`) }, 201);
+    await api(
+      baseUrl,
+      token,
+      'POST',
+      '/image-editor/templates',
+      { workspace_id: workspaceId, name: `Bench ${i}`, category: 'bench', document: squareDocument(`#${i}`) },
+      201,
+    );
   }
   const url = `${baseUrl}/image-editor/templates?workspace_id=${workspaceId}`;
   const headers = { authorization: `Bearer ${token}` };
@@ -92,7 +129,14 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 export async function benchCreativeExport(baseUrl: string, token: string, workspaceId: string): Promise<CreativeExportFigures> {
   const designs: string[] = [];
   for (let i = 0; i < EXPORTS + 3; i += 1) {
-    const design = await api<{ id: string }>(baseUrl, token, 'POST', '/image-editor/designs', { workspace_id: workspaceId, name: `Export ${i}`, document: squareDocument(`run ${Date.now()}-${i}`) }, 201);
+    const design = await api<{ id: string }>(
+      baseUrl,
+      token,
+      'POST',
+      '/image-editor/designs',
+      { workspace_id: workspaceId, name: `Export ${i}`, document: squareDocument(`run ${Date.now()}-${i}`) },
+      201,
+    );
     designs.push(design.id);
   }
   const times: number[] = [];

@@ -28,10 +28,18 @@ export interface CreativeVideoFigures {
  */
 export function videoDocumentOf(bytes: number): object {
   const clips: object[] = [];
-  const sentence = 'Five things we shipped this week, and what we learned from each of them: fewer hops, smaller pages, and boring technology. ';
+  const sentence =
+    'Five things we shipped this week, and what we learned from each of them: fewer hops, smaller pages, and boring technology. ';
   // Longer captions for larger documents: a track holds at most 2,000 clips.
   const caption = sentence.repeat(Math.max(1, Math.floor(bytes / 1_500 / sentence.length)));
-  const document = { schema_version: 1, width_px: 1920, height_px: 1080, frame_rate: 30, duration_ms: 0, tracks: [{ id: 'captions', kind: 'text', name: 'Captions', clips }] };
+  const document = {
+    schema_version: 1,
+    width_px: 1920,
+    height_px: 1080,
+    frame_rate: 30,
+    duration_ms: 0,
+    tracks: [{ id: 'captions', kind: 'text', name: 'Captions', clips }],
+  };
   while (JSON.stringify(document).length < bytes) {
     clips.push({ id: `c${clips.length}`, start_ms: clips.length * 100, duration_ms: 100, text: `${clips.length} ${caption}` });
     document.duration_ms = clips.length * 100;
@@ -40,11 +48,16 @@ export function videoDocumentOf(bytes: number): object {
 }
 
 async function send(url: string, method: string, token: string, body: object): Promise<{ status: number; text: string }> {
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, text: await res.text() };
 }
 
-const percentile = (sorted: number[], p: number): number => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 export async function benchCreativeVideo(options: {
   baseUrl: string;
@@ -85,7 +98,9 @@ export async function benchCreativeVideo(options: {
             if (record) latencies.push(elapsed);
           } else {
             if (record) failures[String(answer.status)] = (failures[String(answer.status)] ?? 0) + 1;
-            const current = await fetch(`${baseUrl}/video-projects/${project.id}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
+            const current = await fetch(`${baseUrl}/video-projects/${project.id}`, { headers: { authorization: `Bearer ${token}` } }).then(
+              (r) => r.text(),
+            );
             project.head = Number(/"head_revision":(\d+)/.exec(current)?.[1] ?? project.head);
           }
         }

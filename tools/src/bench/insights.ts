@@ -26,17 +26,48 @@ const SEED_CONCURRENCY = 16;
 const DAY_MS = 86_400_000;
 
 export interface InsightsFigures {
-  analytics?: { accounts: number; renditions: number; singleP50Ms: number; singleP99Ms: number; singleReqPerSec: number; tenP50Ms: number; tenReqPerSec: number; non2xx: number; met: boolean };
+  analytics?: {
+    accounts: number;
+    renditions: number;
+    singleP50Ms: number;
+    singleP99Ms: number;
+    singleReqPerSec: number;
+    tenP50Ms: number;
+    tenReqPerSec: number;
+    non2xx: number;
+    met: boolean;
+  };
   sync?: { accounts: number; durationS: number; accountsPerS: number; failed: number };
 }
 
-async function workspaceWithAccounts(baseUrl: string, token: string, name: string, accounts: number): Promise<{ workspaceId: string; accountIds: string[] }> {
-  const organization = await api<{ id: string }>(baseUrl, token, 'POST', '/organizations', { name: `${name} ${randomBytes(3).toString('hex')}` }, 201);
+async function workspaceWithAccounts(
+  baseUrl: string,
+  token: string,
+  name: string,
+  accounts: number,
+): Promise<{ workspaceId: string; accountIds: string[] }> {
+  const organization = await api<{ id: string }>(
+    baseUrl,
+    token,
+    'POST',
+    '/organizations',
+    { name: `${name} ${randomBytes(3).toString('hex')}` },
+    201,
+  );
   const workspace = await api<{ id: string }>(baseUrl, token, 'POST', '/workspaces', { organization_id: organization.id, name }, 201);
   const accountIds: string[] = new Array(accounts);
   await inParallel(accounts, SEED_CONCURRENCY, async (index) => {
     const username = `bench_${randomBytes(5).toString('hex')}`;
-    accountIds[index] = (await api<{ id: string }>(baseUrl, token, 'POST', '/social-accounts/connect', { workspace_id: workspace.id, provider: 'sandbox', username }, 201)).id;
+    accountIds[index] = (
+      await api<{ id: string }>(
+        baseUrl,
+        token,
+        'POST',
+        '/social-accounts/connect',
+        { workspace_id: workspace.id, provider: 'sandbox', username },
+        201,
+      )
+    ).id;
   });
   return { workspaceId: workspace.id, accountIds };
 }
@@ -104,7 +135,11 @@ async function seedAnalytics(db: pg.Client, workspaceId: string, accountIds: str
   }
 }
 
-export async function benchInsightsAnalytics(baseUrl: string, databaseUrl: string, token: string): Promise<NonNullable<InsightsFigures['analytics']>> {
+export async function benchInsightsAnalytics(
+  baseUrl: string,
+  databaseUrl: string,
+  token: string,
+): Promise<NonNullable<InsightsFigures['analytics']>> {
   console.log(`\ninsights-analytics: E24, 30 days, ${ANALYTICS_ACCOUNTS} accounts, ${ANALYTICS_RENDITIONS} renditions`);
   const { workspaceId, accountIds } = await workspaceWithAccounts(baseUrl, token, 'Bench analytics', ANALYTICS_ACCOUNTS);
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -140,7 +175,11 @@ export async function benchInsightsAnalytics(baseUrl: string, databaseUrl: strin
   return figures;
 }
 
-export async function benchInsightsSync(baseUrl: string, databaseUrl: string, token: string): Promise<NonNullable<InsightsFigures['sync']>> {
+export async function benchInsightsSync(
+  baseUrl: string,
+  databaseUrl: string,
+  token: string,
+): Promise<NonNullable<InsightsFigures['sync']>> {
   console.log(`\ninsights-sync: ${SYNC_ACCOUNTS} sandbox accounts, one POST /analytics/refresh`);
   const connected = Date.now();
   const { workspaceId, accountIds } = await workspaceWithAccounts(baseUrl, token, 'Bench sync', SYNC_ACCOUNTS);
@@ -164,7 +203,9 @@ export async function benchInsightsSync(baseUrl: string, databaseUrl: string, to
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const durationS = (Date.now() - started) / 1000;
-    console.log(`  ${synced} accounts synced (${failed} failed) in ${durationS.toFixed(1)} s: ${(synced / durationS).toFixed(0)} accounts/s`);
+    console.log(
+      `  ${synced} accounts synced (${failed} failed) in ${durationS.toFixed(1)} s: ${(synced / durationS).toFixed(0)} accounts/s`,
+    );
     return { accounts: synced, durationS, accountsPerS: synced / durationS, failed };
   } finally {
     await db.end();

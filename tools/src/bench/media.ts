@@ -39,7 +39,12 @@ export interface MediaUploadFigures {
 }
 
 /** An ftyp box, so the bench's bytes sniff as video/mp4 (videos may be 4 GiB; other files 50 MiB). */
-const FTYP = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2', 'latin1')]);
+const FTYP = Buffer.concat([
+  Buffer.from([0, 0, 0, 24]),
+  Buffer.from('ftypisom', 'latin1'),
+  Buffer.from([0, 0, 2, 0]),
+  Buffer.from('isomiso2', 'latin1'),
+]);
 
 /** `size` bytes made of one random MiB repeated, produced as they are read (the generator holds one MiB). */
 function bytesOf(size: number, block: Buffer): Readable {
@@ -55,7 +60,11 @@ function bytesOf(size: number, block: Buffer): Readable {
 }
 
 async function postJson<T>(url: string, token: string, body: object, expected = 201): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const answer = (await res.json().catch(() => undefined)) as T;
   if (res.status !== expected) throw new Error(`POST ${new URL(url).pathname} answered ${res.status}: ${JSON.stringify(answer)}`);
   return answer;
@@ -67,7 +76,11 @@ function putStream(url: string, size: number, block: Buffer): Promise<number> {
     const started = process.hrtime.bigint();
     const req = request(url, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-length': String(size) } }, (res) => {
       res.resume();
-      res.on('end', () => (res.statusCode === 204 ? resolve(Number(process.hrtime.bigint() - started) / 1e9) : reject(new Error(`upload answered ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 204
+          ? resolve(Number(process.hrtime.bigint() - started) / 1e9)
+          : reject(new Error(`upload answered ${res.statusCode}`)),
+      );
     });
     req.on('error', reject);
     bytesOf(size, block).pipe(req);
@@ -81,7 +94,13 @@ function rssMiB(pid: number): number {
 }
 
 /** Opens a session for `size` bytes and uploads them through the gateway: the seconds it took and the media id. */
-async function uploadThroughGateway(baseUrl: string, token: string, workspaceId: string, size: number, block: Buffer): Promise<{ seconds: number; mediaId: string }> {
+async function uploadThroughGateway(
+  baseUrl: string,
+  token: string,
+  workspaceId: string,
+  size: number,
+  block: Buffer,
+): Promise<{ seconds: number; mediaId: string }> {
   const session = await postJson<{ media_id: string; upload: { url: string } }>(`${baseUrl}/media/upload-session`, token, {
     workspace_id: workspaceId,
     filename: 'bench.mp4',
@@ -94,8 +113,13 @@ async function uploadThroughGateway(baseUrl: string, token: string, workspaceId:
 /** Completes an upload and waits until the item is ready (a 1 GiB completion outlasts the gateway's 10 s timeout). */
 async function completeAndWait(baseUrl: string, token: string, workspaceId: string, mediaId: string): Promise<void> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const completing = await fetch(`${baseUrl}/media/upload-session/${mediaId}/complete`, { method: 'POST', headers, body: JSON.stringify({ workspace_id: workspaceId }) });
-  if (completing.status !== 200 && completing.status !== 504) throw new Error(`completion answered ${completing.status}: ${await completing.text()}`);
+  const completing = await fetch(`${baseUrl}/media/upload-session/${mediaId}/complete`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ workspace_id: workspaceId }),
+  });
+  if (completing.status !== 200 && completing.status !== 504)
+    throw new Error(`completion answered ${completing.status}: ${await completing.text()}`);
   for (let waited = 0; waited < 600_000; waited += 1000) {
     const item = (await (await fetch(`${baseUrl}/media/${mediaId}`, { headers })).json()) as { status?: string };
     if (item.status === 'ready') return;
@@ -128,7 +152,13 @@ function slowDownload(baseUrl: string, token: string, mediaId: string, pauseMs: 
   });
 }
 
-export async function benchMediaUploads(options: { baseUrl: string; natsUrl: string; gatewayPid?: number; token: string; workspaceId: string }): Promise<MediaUploadFigures> {
+export async function benchMediaUploads(options: {
+  baseUrl: string;
+  natsUrl: string;
+  gatewayPid?: number;
+  token: string;
+  workspaceId: string;
+}): Promise<MediaUploadFigures> {
   const block = randomBytes(MIB);
   FTYP.copy(block);
   const uploadMiB = Number(process.env.BENCH_MEDIA_UPLOAD_MIB ?? 100);
@@ -147,10 +177,18 @@ export async function benchMediaUploads(options: { baseUrl: string; natsUrl: str
   await direct.delete(directKey);
   await nc.drain();
 
-  const { seconds: gatewaySeconds } = await uploadThroughGateway(options.baseUrl, options.token, options.workspaceId, uploadMiB * MIB, block);
+  const { seconds: gatewaySeconds } = await uploadThroughGateway(
+    options.baseUrl,
+    options.token,
+    options.workspaceId,
+    uploadMiB * MIB,
+    block,
+  );
   const gatewayMiBPerS = uploadMiB / gatewaySeconds;
   const directMiBPerS = uploadMiB / directSeconds;
-  console.log(`media: ${uploadMiB} MiB upload: gateway ${gatewayMiBPerS.toFixed(1)} MiB/s, direct object-store put ${directMiBPerS.toFixed(1)} MiB/s`);
+  console.log(
+    `media: ${uploadMiB} MiB upload: gateway ${gatewayMiBPerS.toFixed(1)} MiB/s, direct object-store put ${directMiBPerS.toFixed(1)} MiB/s`,
+  );
 
   // RSS sampled every 20 ms during a 1 GiB upload (VmHWM would include peaks from before the run).
   let before = 0;
@@ -165,11 +203,19 @@ export async function benchMediaUploads(options: { baseUrl: string; natsUrl: str
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
     let mediaId: string;
     try {
-      ({ seconds: bigSeconds, mediaId } = await uploadThroughGateway(options.baseUrl, options.token, options.workspaceId, bigUploadMiB * MIB, block));
+      ({ seconds: bigSeconds, mediaId } = await uploadThroughGateway(
+        options.baseUrl,
+        options.token,
+        options.workspaceId,
+        bigUploadMiB * MIB,
+        block,
+      ));
     } finally {
       clearInterval(sampler);
     }
-    console.log(`media: ${bigUploadMiB} MiB upload at ${(bigUploadMiB / bigSeconds).toFixed(1)} MiB/s; gateway RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB`);
+    console.log(
+      `media: ${bigUploadMiB} MiB upload at ${(bigUploadMiB / bigSeconds).toFixed(1)} MiB/s; gateway RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB`,
+    );
 
     // The same object downloaded by a slow client: paused 5 s after 16 MiB, then read to the end.
     await completeAndWait(options.baseUrl, options.token, options.workspaceId, mediaId);
@@ -184,7 +230,9 @@ export async function benchMediaUploads(options: { baseUrl: string; natsUrl: str
       clearInterval(downloadSampler);
     }
     downloadGrowth = downloadPeak - downloadBefore;
-    console.log(`media: ${bigUploadMiB} MiB slow download (5 s pause) at ${downloadMiBPerS.toFixed(1)} MiB/s overall; gateway RSS ${downloadBefore.toFixed(0)} → peak ${downloadPeak.toFixed(0)} MiB`);
+    console.log(
+      `media: ${bigUploadMiB} MiB slow download (5 s pause) at ${downloadMiBPerS.toFixed(1)} MiB/s overall; gateway RSS ${downloadBefore.toFixed(0)} → peak ${downloadPeak.toFixed(0)} MiB`,
+    );
   } else {
     console.log('media: no gateway pid in .data/stack.json: the RSS figure is skipped');
   }

@@ -38,11 +38,26 @@ export interface NotificationFigures {
   met: boolean;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 
 export async function benchNotifications(baseUrl: string, natsUrl: string, token: string): Promise<NotificationFigures> {
-  const organization = await api<{ id: string }>(baseUrl, token, 'POST', '/organizations', { name: `Bench notifications ${randomUUID().slice(0, 6)}` }, 201);
-  const workspace = await api<{ id: string }>(baseUrl, token, 'POST', '/workspaces', { organization_id: organization.id, name: 'Bench inbox' }, 201);
+  const organization = await api<{ id: string }>(
+    baseUrl,
+    token,
+    'POST',
+    '/organizations',
+    { name: `Bench notifications ${randomUUID().slice(0, 6)}` },
+    201,
+  );
+  const workspace = await api<{ id: string }>(
+    baseUrl,
+    token,
+    'POST',
+    '/workspaces',
+    { organization_id: organization.id, name: 'Bench inbox' },
+    201,
+  );
   const unread = async () => (await api<{ count: number }>(baseUrl, token, 'GET', '/notifications/unread-count')).count;
   const before = await unread();
 
@@ -85,7 +100,10 @@ export async function benchNotifications(baseUrl: string, natsUrl: string, token
   await poller;
   await nc.drain();
 
-  const latencies = seenAt.map((at, i) => at - publishedAt[i]).filter((ms) => Number.isFinite(ms)).sort((a, b) => a - b);
+  const latencies = seenAt
+    .map((at, i) => at - publishedAt[i])
+    .filter((ms) => Number.isFinite(ms))
+    .sort((a, b) => a - b);
   const missing = EVENTS - latencies.length;
   const figures = {
     events: EVENTS,
@@ -95,13 +113,17 @@ export async function benchNotifications(baseUrl: string, natsUrl: string, token
     latencyMaxMs: latencies.at(-1) ?? 0,
     missing,
   };
-  console.log(`  rendition.published → in-app item: p50 ${figures.latencyP50Ms} ms, p99 ${figures.latencyP99Ms} ms, max ${figures.latencyMaxMs} ms, missing ${missing}`);
+  console.log(
+    `  rendition.published → in-app item: p50 ${figures.latencyP50Ms} ms, p99 ${figures.latencyP99Ms} ms, max ${figures.latencyMaxMs} ms, missing ${missing}`,
+  );
 
   const url = `${baseUrl}/notifications?limit=50`;
   const headers = { authorization: `Bearer ${token}` };
   if (WARMUP_S > 0) await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP_S });
   const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
   const list = { reqPerSec: r.requests.mean, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
-  console.log(`  GET /notifications?limit=50: ${list.reqPerSec.toFixed(0)} req/s, p50 ${list.p50Ms} ms, p99 ${list.p99Ms} ms, non-2xx ${list.non2xx}, errors ${list.errors}`);
+  console.log(
+    `  GET /notifications?limit=50: ${list.reqPerSec.toFixed(0)} req/s, p50 ${list.p50Ms} ms, p99 ${list.p99Ms} ms, non-2xx ${list.non2xx}, errors ${list.errors}`,
+  );
   return { ...figures, list, met: missing === 0 && figures.latencyP99Ms <= TARGET_P99_MS && list.non2xx === 0 };
 }

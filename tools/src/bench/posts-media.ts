@@ -99,7 +99,10 @@ function mp4Stream(size: number): Readable {
     header.write(type, 4, 'latin1');
     return Buffer.concat([header, content]);
   };
-  const ftyp = box('ftyp', Buffer.concat([Buffer.from('isom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2mp41', 'latin1')]));
+  const ftyp = box(
+    'ftyp',
+    Buffer.concat([Buffer.from('isom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2mp41', 'latin1')]),
+  );
   const mvhd = Buffer.alloc(100);
   mvhd.writeUInt32BE(1000, 12);
   mvhd.writeUInt32BE(60_000, 16);
@@ -124,19 +127,42 @@ function mp4Stream(size: number): Readable {
 }
 
 /** Opens an upload session, PUTs the bytes (streamed), completes it and waits until the item is ready: its id. */
-async function upload(baseUrl: string, token: string, workspaceId: string, filename: string, size: number, body: () => Readable): Promise<string> {
-  const session = await api<{ media_id: string; upload: { url: string; headers: Record<string, string> } }>(baseUrl, token, 'POST', '/media/upload-session', { workspace_id: workspaceId, filename, size }, 201);
+async function upload(
+  baseUrl: string,
+  token: string,
+  workspaceId: string,
+  filename: string,
+  size: number,
+  body: () => Readable,
+): Promise<string> {
+  const session = await api<{ media_id: string; upload: { url: string; headers: Record<string, string> } }>(
+    baseUrl,
+    token,
+    'POST',
+    '/media/upload-session',
+    { workspace_id: workspaceId, filename, size },
+    201,
+  );
   await new Promise<void>((resolve, reject) => {
-    const req = request(session.upload.url, { method: 'PUT', headers: { ...session.upload.headers, 'content-length': String(size) } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 204 ? resolve() : reject(new Error(`upload of ${filename} answered ${res.statusCode}`))));
-    });
+    const req = request(
+      session.upload.url,
+      { method: 'PUT', headers: { ...session.upload.headers, 'content-length': String(size) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 204 ? resolve() : reject(new Error(`upload of ${filename} answered ${res.statusCode}`))));
+      },
+    );
     req.on('error', reject);
     body().pipe(req);
   });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const completing = await fetch(`${baseUrl}/media/upload-session/${session.media_id}/complete`, { method: 'POST', headers, body: JSON.stringify({ workspace_id: workspaceId }) });
-  if (completing.status !== 200 && completing.status !== 504) throw new Error(`completing ${filename} answered ${completing.status}: ${await completing.text()}`);
+  const completing = await fetch(`${baseUrl}/media/upload-session/${session.media_id}/complete`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ workspace_id: workspaceId }),
+  });
+  if (completing.status !== 200 && completing.status !== 504)
+    throw new Error(`completing ${filename} answered ${completing.status}: ${await completing.text()}`);
   for (let waited = 0; waited < 600_000; waited += 500) {
     const item = (await (await fetch(`${baseUrl}/media/${session.media_id}`, { headers })).json()) as { status?: string };
     if (item.status === 'ready') return session.media_id;
@@ -154,9 +180,23 @@ async function scheduledRendition(
   text: string,
   mediaIds: string[],
 ): Promise<{ publicationId: string; renditionId: string }> {
-  const draft = await api<{ id: string; revision: number }>(baseUrl, token, 'POST', '/publications', { workspace_id: workspaceId, content_profile: 'short_text', title: '', source_text: text }, 201);
+  const draft = await api<{ id: string; revision: number }>(
+    baseUrl,
+    token,
+    'POST',
+    '/publications',
+    { workspace_id: workspaceId, content_profile: 'short_text', title: '', source_text: text },
+    201,
+  );
   const media = mediaIds.map((id, index) => ({ media_id: id, alt_text: `Bench image ${index + 1}` }));
-  const attached = await api<{ revision: number }>(baseUrl, token, 'PATCH', `/publications/${draft.id}`, { expected_revision: draft.revision, media }, 200);
+  const attached = await api<{ revision: number }>(
+    baseUrl,
+    token,
+    'PATCH',
+    `/publications/${draft.id}`,
+    { expected_revision: draft.revision, media },
+    200,
+  );
   const scheduled = await api<{ renditions: Array<{ id: string }> }>(
     baseUrl,
     token,
@@ -187,10 +227,20 @@ async function waitPublished(db: pg.Client, renditionIds: string[], timeoutMs: n
 }
 
 /** A mastodon account of the fake server, stored as a connection would store it (its grant sealed with the stack's key). */
-async function mastodonAccount(db: pg.Client, fake: FakeMastodon, secretsKey: string, workspaceId: string, userId: string): Promise<string> {
+async function mastodonAccount(
+  db: pg.Client,
+  fake: FakeMastodon,
+  secretsKey: string,
+  workspaceId: string,
+  userId: string,
+): Promise<string> {
   const accessToken = `bench-${randomBytes(12).toString('hex')}`;
   const remote = (await (
-    await fetch(`${fake.controlUrl}/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: accessToken, username: 'bench' }) })
+    await fetch(`${fake.controlUrl}/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ access_token: accessToken, username: 'bench' }),
+    })
   ).json()) as { id: string };
   const id = uuidv7();
   const sealed = SecretBox.fromBase64Key(secretsKey).seal(JSON.stringify({ accessToken }), `social_accounts:${id}`);
@@ -208,7 +258,10 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
       `then a ${POSTS_MEDIA_VIDEO_MIB} MiB video → fake Mastodon (target < ${VIDEO_RSS_TARGET_MIB} MiB)`,
   );
   const nats = await startPrivateNats();
-  const database = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'bench_posts_media');
+  const database = await createTemporaryDatabase(
+    process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    'bench_posts_media',
+  );
   const mastodon = await startFakeMastodon();
   const secrets = generateSecrets();
   const logFile = join(tmpdir(), `bench-posts-media-${process.pid}.log`);
@@ -224,7 +277,12 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
       secrets,
       logLevel: 'warn',
       // MALLOC_ARENA_MAX as the container image sets it (glibc's per-thread arenas hold on to sharp's freed memory).
-      env: { PROVIDER_API_ORIGINS: JSON.stringify({ mastodon: mastodon.origin }), TOKEN_RATE_LIMIT_PER_MINUTE: '100000000', DELIVERY_POLL_MS: '200', MALLOC_ARENA_MAX: '2' },
+      env: {
+        PROVIDER_API_ORIGINS: JSON.stringify({ mastodon: mastodon.origin }),
+        TOKEN_RATE_LIMIT_PER_MINUTE: '100000000',
+        DELIVERY_POLL_MS: '200',
+        MALLOC_ARENA_MAX: '2',
+      },
       stdio: ['ignore', log, log],
       readyTimeoutMs: 300_000,
     });
@@ -235,13 +293,30 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
       await fetch(`${baseUrl}/auth/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `bench-${randomBytes(6).toString('hex')}@example.com`, password: randomBytes(16).toString('base64url') }),
+        body: JSON.stringify({
+          email: `bench-${randomBytes(6).toString('hex')}@example.com`,
+          password: randomBytes(16).toString('base64url'),
+        }),
       })
     ).json()) as { access_token: string; user: { id: string } };
     const token = registered.access_token;
     const organization = await api<{ id: string }>(baseUrl, token, 'POST', '/organizations', { name: 'Bench posts media' }, 201);
-    const workspace = await api<{ id: string }>(baseUrl, token, 'POST', '/workspaces', { organization_id: organization.id, name: 'Bench media' }, 201);
-    const sandbox = await api<{ id: string }>(baseUrl, token, 'POST', '/social-accounts/connect', { workspace_id: workspace.id, provider: 'sandbox' }, 201);
+    const workspace = await api<{ id: string }>(
+      baseUrl,
+      token,
+      'POST',
+      '/workspaces',
+      { organization_id: organization.id, name: 'Bench media' },
+      201,
+    );
+    const sandbox = await api<{ id: string }>(
+      baseUrl,
+      token,
+      'POST',
+      '/social-accounts/connect',
+      { workspace_id: workspace.id, provider: 'sandbox' },
+      201,
+    );
 
     // Images: four photos in the library, attached to every publication.
     const photoIds: string[] = [];
@@ -251,7 +326,9 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
     }
     const renditions: string[] = new Array(POSTS_MEDIA_PUBLICATIONS);
     await inParallel(POSTS_MEDIA_PUBLICATIONS, SEED_CONCURRENCY, async (index) => {
-      renditions[index] = (await scheduledRendition(baseUrl, token, workspace.id, sandbox.id, `Bench post ${index} with four photos`, photoIds)).renditionId;
+      renditions[index] = (
+        await scheduledRendition(baseUrl, token, workspace.id, sandbox.id, `Bench post ${index} with four photos`, photoIds)
+      ).renditionId;
     });
     console.log(`  seeded ${POSTS_MEDIA_PUBLICATIONS} scheduled publications; releasing them at once`);
     const imagesRss = sampleRss(publishingPid);
@@ -269,7 +346,10 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
       `SELECT count(*)::int AS images FROM publishing.sandbox_posts p, jsonb_array_elements(p.content) part, jsonb_array_elements(part->'media') m WHERE p.marker = ANY($1::text[])`,
       [renditions],
     );
-    const imagesDelivered = imagesOutcome.published === POSTS_MEDIA_PUBLICATIONS && received[0].bad === 0 && counted[0].images === POSTS_MEDIA_PUBLICATIONS * IMAGES_PER_POST;
+    const imagesDelivered =
+      imagesOutcome.published === POSTS_MEDIA_PUBLICATIONS &&
+      received[0].bad === 0 &&
+      counted[0].images === POSTS_MEDIA_PUBLICATIONS * IMAGES_PER_POST;
     const renditionsPerS = imagesOutcome.published / Math.max(0.001, imagesSeconds);
     console.log(
       `  images: ${imagesOutcome.published}/${POSTS_MEDIA_PUBLICATIONS} published (${imagesOutcome.failed} failed) in ${imagesSeconds.toFixed(1)} s = ${renditionsPerS.toFixed(2)} renditions/s; ` +
@@ -297,17 +377,25 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
     };
     if (POSTS_MEDIA_VIDEO_MIB <= 0) {
       figures.met = figures.imagesRssMet && figures.imagesDelivered;
-      console.log(`  ${figures.imagesRssMet ? 'MET    ' : 'NOT MET'} images: RSS growth ${figures.imagesRssGrowthMiB.toFixed(0)} MiB < ${IMAGES_RSS_TARGET_MIB}; video skipped (BENCH_POSTS_MEDIA_VIDEO_MIB=0)`);
+      console.log(
+        `  ${figures.imagesRssMet ? 'MET    ' : 'NOT MET'} images: RSS growth ${figures.imagesRssGrowthMiB.toFixed(0)} MiB < ${IMAGES_RSS_TARGET_MIB}; video skipped (BENCH_POSTS_MEDIA_VIDEO_MIB=0)`,
+      );
       return figures;
     }
 
     // Video: 500 MiB streamed from storage to the fake Mastodon server.
     const videoBytes = POSTS_MEDIA_VIDEO_MIB * MIB;
-    await fetch(`${mastodon.controlUrl}/limits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ video_bytes: videoBytes + MIB }) });
+    await fetch(`${mastodon.controlUrl}/limits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ video_bytes: videoBytes + MIB }),
+    });
     const mastodonAccountId = await mastodonAccount(db, mastodon, secrets.secretsKey, workspace.id, registered.user.id);
     console.log(`  uploading the ${POSTS_MEDIA_VIDEO_MIB} MiB video to the library …`);
     const videoId = await upload(baseUrl, token, workspace.id, 'bench.mp4', videoBytes, () => mp4Stream(videoBytes));
-    const { renditionId: videoRendition } = await scheduledRendition(baseUrl, token, workspace.id, mastodonAccountId, 'Bench video', [videoId]);
+    const { renditionId: videoRendition } = await scheduledRendition(baseUrl, token, workspace.id, mastodonAccountId, 'Bench video', [
+      videoId,
+    ]);
     const videoRss = sampleRss(publishingPid);
     const videoStarted = Date.now();
     await release(db, [videoRendition]);
@@ -315,8 +403,11 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
     const videoSeconds = (Date.now() - videoStarted) / 1000;
     const videoMemory = videoRss.stop();
     const media = (await (await fetch(`${mastodon.controlUrl}/media`)).json()) as FakeMastodonMedia[];
-    const [{ sha256: storedSha }] = (await db.query<{ sha256: string }>(`SELECT sha256 FROM media.media_items WHERE id = $1`, [videoId])).rows;
-    const videoDelivered = videoOutcome.published === 1 && media.some((item) => item.type === 'video' && item.size === videoBytes && item.sha256 === storedSha && item.status_id !== '');
+    const [{ sha256: storedSha }] = (await db.query<{ sha256: string }>(`SELECT sha256 FROM media.media_items WHERE id = $1`, [videoId]))
+      .rows;
+    const videoDelivered =
+      videoOutcome.published === 1 &&
+      media.some((item) => item.type === 'video' && item.size === videoBytes && item.sha256 === storedSha && item.status_id !== '');
     console.log(
       `  video: ${videoOutcome.published ? 'published' : 'NOT published'} in ${videoSeconds.toFixed(1)} s (${(POSTS_MEDIA_VIDEO_MIB / videoSeconds).toFixed(1)} MiB/s), ` +
         `received whole: ${videoDelivered}; publishing RSS ${videoMemory.before.toFixed(0)} → peak ${videoMemory.peak.toFixed(0)} MiB`,

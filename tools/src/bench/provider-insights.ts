@@ -33,7 +33,12 @@ export interface ProviderInsightsRow {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? 0;
 
 /** `count` requests, CONCURRENCY in flight: throughput and latency; a problem answer counts, never throws. */
-async function measure(target: string, count: number, concurrency: number, ask: (index: number) => Promise<unknown>): Promise<ProviderInsightsRow> {
+async function measure(
+  target: string,
+  count: number,
+  concurrency: number,
+  ask: (index: number) => Promise<unknown>,
+): Promise<ProviderInsightsRow> {
   const latencies: number[] = [];
   let problems = 0;
   const started = performance.now();
@@ -49,7 +54,14 @@ async function measure(target: string, count: number, concurrency: number, ask: 
   });
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const row = { target, requests: count, reqPerSec: count / seconds, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), problems };
+  const row = {
+    target,
+    requests: count,
+    reqPerSec: count / seconds,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    problems,
+  };
   console.log(
     `  ${target.padEnd(64)} ${String(count).padStart(6)}  ${row.reqPerSec.toFixed(0).padStart(6)}/s  p50 ${row.p50Ms.toFixed(1).padStart(6)} ms  p99 ${row.p99Ms
       .toFixed(1)
@@ -58,20 +70,64 @@ async function measure(target: string, count: number, concurrency: number, ask: 
   return row;
 }
 
-export async function benchProviderInsights(baseUrl: string, databaseUrl: string, natsUrl: string, token: string): Promise<{ rows: ProviderInsightsRow[]; met: boolean }> {
-  console.log(`\nprovider insights: ${ACCOUNTS} sandbox accounts × ${PUBLICATIONS} publications published, then internal requests (${CONCURRENCY} in flight)`);
-  const organization = await api<{ id: string }>(baseUrl, token, 'POST', '/organizations', { name: `Bench insights ${randomBytes(3).toString('hex')}` }, 201);
-  const workspace = await api<{ id: string }>(baseUrl, token, 'POST', '/workspaces', { organization_id: organization.id, name: 'Bench insights' }, 201);
+export async function benchProviderInsights(
+  baseUrl: string,
+  databaseUrl: string,
+  natsUrl: string,
+  token: string,
+): Promise<{ rows: ProviderInsightsRow[]; met: boolean }> {
+  console.log(
+    `\nprovider insights: ${ACCOUNTS} sandbox accounts × ${PUBLICATIONS} publications published, then internal requests (${CONCURRENCY} in flight)`,
+  );
+  const organization = await api<{ id: string }>(
+    baseUrl,
+    token,
+    'POST',
+    '/organizations',
+    { name: `Bench insights ${randomBytes(3).toString('hex')}` },
+    201,
+  );
+  const workspace = await api<{ id: string }>(
+    baseUrl,
+    token,
+    'POST',
+    '/workspaces',
+    { organization_id: organization.id, name: 'Bench insights' },
+    201,
+  );
   const accountIds: string[] = [];
   for (let i = 0; i < ACCOUNTS; i += 1) {
-    accountIds.push((await api<{ id: string }>(baseUrl, token, 'POST', '/social-accounts/connect', { workspace_id: workspace.id, provider: 'sandbox' }, 201)).id);
+    accountIds.push(
+      (
+        await api<{ id: string }>(
+          baseUrl,
+          token,
+          'POST',
+          '/social-accounts/connect',
+          { workspace_id: workspace.id, provider: 'sandbox' },
+          201,
+        )
+      ).id,
+    );
   }
   const seeded = Date.now();
   const publicationIds: string[] = new Array(PUBLICATIONS);
   await inParallel(PUBLICATIONS, CONCURRENCY, async (index) => {
-    const draft = { workspace_id: workspace.id, content_profile: 'short_text', title: `Insights ${index}`, source_text: `Measured bench post ${index}.` };
+    const draft = {
+      workspace_id: workspace.id,
+      content_profile: 'short_text',
+      title: `Insights ${index}`,
+      source_text: `Measured bench post ${index}.`,
+    };
     const created = await api<{ id: string; revision: number }>(baseUrl, token, 'POST', '/publications', draft, 201);
-    await api(baseUrl, token, 'POST', `/publications/${created.id}/publish-now`, { expected_revision: created.revision, account_ids: accountIds }, 200);
+    await api(
+      baseUrl,
+      token,
+      'POST',
+      `/publications/${created.id}/publish-now`,
+      { expected_revision: created.revision, account_ids: accountIds },
+      200,
+    );
     publicationIds[index] = created.id;
   });
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -79,9 +135,10 @@ export async function benchProviderInsights(baseUrl: string, databaseUrl: string
   try {
     const deadline = Date.now() + 300_000;
     for (;;) {
-      const { rows } = await db.query<{ live: number }>(`SELECT count(*)::int AS live FROM publishing.renditions WHERE publication_id = ANY($1::uuid[]) AND published_at IS NOT NULL`, [
-        publicationIds,
-      ]);
+      const { rows } = await db.query<{ live: number }>(
+        `SELECT count(*)::int AS live FROM publishing.renditions WHERE publication_id = ANY($1::uuid[]) AND published_at IS NOT NULL`,
+        [publicationIds],
+      );
       if (rows[0].live === PUBLICATIONS * ACCOUNTS) break;
       if (Date.now() > deadline) throw new Error(`only ${rows[0].live} of ${PUBLICATIONS * ACCOUNTS} renditions went live`);
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -94,19 +151,29 @@ export async function benchProviderInsights(baseUrl: string, databaseUrl: string
   const nc = await connectNats(natsUrl, 'bench-provider-insights', natsAuthFromEnvironment());
   // Signed as the insights service signs its requests (the dev stack's key pair).
   const secrets = loadOrCreateSecrets(join(REPO_ROOT, '.data'));
-  const rpc = new RpcClient(nc, 10_000, undefined, CallerTokenSigner.fromPem(process.env.JWT_PRIVATE_KEY || secrets.jwtPrivateKey, 'insights'));
+  const rpc = new RpcClient(
+    nc,
+    10_000,
+    undefined,
+    CallerTokenSigner.fromPem(process.env.JWT_PRIVATE_KEY || secrets.jwtPrivateKey, 'insights'),
+  );
   const ask = (pattern: string, payload: object) => rpc.send<any>(pattern, payload, { requestId: 'bench-insights' });
   const rows: ProviderInsightsRow[] = [];
   try {
     // The walk is sequential by nature (each page's cursor comes from the one before): pages one after another.
     let after: unknown = null;
     let pages = 0;
-    const walk = await measure(`walk ${PUBLICATIONS * ACCOUNTS} published renditions, pages of ${PAGE}`, Math.ceil((PUBLICATIONS * ACCOUNTS) / PAGE), 1, async () => {
-      const page = await ask('publishing.providers.published-renditions', { workspace_id: workspace.id, limit: PAGE, after });
-      after = page.next_after;
-      pages += 1;
-      return undefined;
-    });
+    const walk = await measure(
+      `walk ${PUBLICATIONS * ACCOUNTS} published renditions, pages of ${PAGE}`,
+      Math.ceil((PUBLICATIONS * ACCOUNTS) / PAGE),
+      1,
+      async () => {
+        const page = await ask('publishing.providers.published-renditions', { workspace_id: workspace.id, limit: PAGE, after });
+        after = page.next_after;
+        pages += 1;
+        return undefined;
+      },
+    );
     rows.push(walk);
     if (after !== null) console.log(`  !!! the walk did not reach the last page after ${pages} pages`);
     const { renditions } = await ask('publishing.providers.published-renditions', { social_account_id: accountIds[0], limit: PAGE });
@@ -121,7 +188,11 @@ export async function benchProviderInsights(baseUrl: string, databaseUrl: string
         ask('publishing.providers.post-metrics', { workspace_id: workspace.id, account_id: accountIds[0], external_ids: postIds }),
       ),
     );
-    rows.push(await measure('list accounts of the workspace', REQUESTS, CONCURRENCY, () => ask('publishing.providers.accounts', { workspace_id: workspace.id })));
+    rows.push(
+      await measure('list accounts of the workspace', REQUESTS, CONCURRENCY, () =>
+        ask('publishing.providers.accounts', { workspace_id: workspace.id }),
+      ),
+    );
   } finally {
     await nc.drain();
   }

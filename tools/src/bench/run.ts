@@ -12,7 +12,12 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDirectory, DirectoryRow } from './admin-users.js';
-import { benchCreativeExport, benchCreativeTemplates, type CreativeExportFigures, type CreativeTemplatesFigures } from './creative-image.js';
+import {
+  benchCreativeExport,
+  benchCreativeTemplates,
+  type CreativeExportFigures,
+  type CreativeTemplatesFigures,
+} from './creative-image.js';
 import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMediaLibrary, UPLOAD_RATIO_TARGET } from './media.js';
 import { benchInsightsAnalytics, benchInsightsSync, type InsightsFigures } from './insights.js';
 import { benchNotifications, type NotificationFigures } from './notifications.js';
@@ -81,7 +86,12 @@ function stackCoordinates(): { baseUrl: string; databaseUrl: string; natsUrl: st
     process.exit(1);
   }
   const gatewayPid = Number(process.env.BENCH_GATEWAY_PID ?? file.pids?.gateway) || undefined;
-  return { baseUrl: baseUrl.replace(/\/$/, ''), databaseUrl, natsUrl: process.env.NATS_URL ?? file.natsUrl ?? 'nats://127.0.0.1:4222', gatewayPid };
+  return {
+    baseUrl: baseUrl.replace(/\/$/, ''),
+    databaseUrl,
+    natsUrl: process.env.NATS_URL ?? file.natsUrl ?? 'nats://127.0.0.1:4222',
+    gatewayPid,
+  };
 }
 
 /** Forks baseline.js and waits for it to report the port it listens on. */
@@ -114,7 +124,11 @@ async function register(baseUrl: string): Promise<{ token: string; userId: strin
 
 /** POSTs JSON with the bench user's token; anything but the expected status stops the run. */
 async function postJson<T>(url: string, token: string, body: object, expected = 201): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const answer = (await res.json().catch(() => undefined)) as T;
   if (res.status !== expected) throw new Error(`POST ${new URL(url).pathname} answered ${res.status}: ${JSON.stringify(answer)}`);
   return answer;
@@ -123,10 +137,15 @@ async function postJson<T>(url: string, token: string, body: object, expected = 
 /** Two workspaces of the bench user: one the creates fill, one seeded with `listed` publications for the list. */
 async function publicationWorkspaces(baseUrl: string, token: string, listed: number): Promise<{ writeTo: string; listFrom: string }> {
   const organization = await postJson<{ id: string }>(`${baseUrl}/organizations`, token, { name: 'Bench' });
-  const workspace = async (name: string) => (await postJson<{ id: string }>(`${baseUrl}/workspaces`, token, { organization_id: organization.id, name })).id;
+  const workspace = async (name: string) =>
+    (await postJson<{ id: string }>(`${baseUrl}/workspaces`, token, { organization_id: organization.id, name })).id;
   const [writeTo, listFrom] = [await workspace('Bench writes'), await workspace('Bench list')];
   for (let done = 0; done < listed; done += 20) {
-    await Promise.all(Array.from({ length: Math.min(20, listed - done) }, (_, i) => postJson(`${baseUrl}/publications`, token, publicationDraft(listFrom, `Seeded ${done + i}`))));
+    await Promise.all(
+      Array.from({ length: Math.min(20, listed - done) }, (_, i) =>
+        postJson(`${baseUrl}/publications`, token, publicationDraft(listFrom, `Seeded ${done + i}`)),
+      ),
+    );
   }
   return { writeTo, listFrom };
 }
@@ -173,7 +192,8 @@ const median = (values: number[]): number => {
 /** One target's figures over the rounds: medians, and every failure summed. */
 function medianRow(samples: Row[]): Row {
   const statusCodes: Record<string, number> = {};
-  for (const sample of samples) for (const [code, n] of Object.entries(sample.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  for (const sample of samples)
+    for (const [code, n] of Object.entries(sample.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
   return {
     target: samples[0].target,
     reqPerSec: median(samples.map((r) => r.reqPerSec)),
@@ -206,7 +226,10 @@ function printTable(rows: Row[]): void {
 /** Share of CPU time idle over one second: other work on the box skews every figure. */
 async function idleShare(): Promise<number> {
   const sum = (): { idle: number; total: number } =>
-    os.cpus().reduce((a, c) => ({ idle: a.idle + c.times.idle, total: a.total + Object.values(c.times).reduce((x, y) => x + y, 0) }), { idle: 0, total: 0 });
+    os.cpus().reduce((a, c) => ({ idle: a.idle + c.times.idle, total: a.total + Object.values(c.times).reduce((x, y) => x + y, 0) }), {
+      idle: 0,
+      total: 0,
+    });
   const a = sum();
   await new Promise((r) => setTimeout(r, 1000));
   const b = sum();
@@ -218,7 +241,9 @@ async function main(): Promise<void> {
   if (ONLY === 'posts-media') {
     // Its own platform (its publishing process sampled, PROVIDER_API_ORIGINS on a fake Mastodon): no running stack needed.
     const idle = await idleShare();
-    console.log(`machine: ${machine.cpus} CPUs, node ${machine.node}, ${machine.platform}; idle before the run: ${(idle * 100).toFixed(0)}%`);
+    console.log(
+      `machine: ${machine.cpus} CPUs, node ${machine.node}, ${machine.platform}; idle before the run: ${(idle * 100).toFixed(0)}%`,
+    );
     const postsMedia = await benchPostsMedia();
     writeResults({ machine, idleBefore: idle, postsMedia });
     if (!postsMedia.met) process.exitCode = 1;
@@ -256,7 +281,9 @@ async function main(): Promise<void> {
   if (ONLY === 'insights-analytics' || ONLY === 'insights-sync') {
     const { token } = await register(baseUrl);
     const insights: InsightsFigures =
-      ONLY === 'insights-analytics' ? { analytics: await benchInsightsAnalytics(baseUrl, databaseUrl, token) } : { sync: await benchInsightsSync(baseUrl, databaseUrl, token) };
+      ONLY === 'insights-analytics'
+        ? { analytics: await benchInsightsAnalytics(baseUrl, databaseUrl, token) }
+        : { sync: await benchInsightsSync(baseUrl, databaseUrl, token) };
     writeResults({ machine, idleBefore: idle, insights });
     if (insights.analytics && !insights.analytics.met) process.exitCode = 1;
     return;
@@ -322,9 +349,19 @@ async function main(): Promise<void> {
       { name: 'baseline GET /users/:id', url: `http://127.0.0.1:${port}/users/${userId}` },
       { name: 'gateway GET /auth/me', url: `${baseUrl}/auth/me`, headers: auth },
       { name: 'gateway GET /notifications/preferences', url: `${baseUrl}/notifications/preferences`, headers: auth },
-      { name: 'gateway GET /publications (page of 50 of 200)', url: `${baseUrl}/publications?workspace_id=${publications.listFrom}`, headers: auth, untargeted: true },
+      {
+        name: 'gateway GET /publications (page of 50 of 200)',
+        url: `${baseUrl}/publications?workspace_id=${publications.listFrom}`,
+        headers: auth,
+        untargeted: true,
+      },
       { name: 'gateway POST /publications', url: `${baseUrl}/publications`, headers: json, ...create },
-      { name: 'gateway GET /media (page of 50 of 200)', url: `${baseUrl}/media?workspace_id=${publications.listFrom}`, headers: auth, untargeted: true },
+      {
+        name: 'gateway GET /media (page of 50 of 200)',
+        url: `${baseUrl}/media?workspace_id=${publications.listFrom}`,
+        headers: auth,
+        untargeted: true,
+      },
       {
         name: 'gateway POST /publications, fresh Idempotency-Key',
         url: `${baseUrl}/publications`,
@@ -366,11 +403,14 @@ async function main(): Promise<void> {
     }
 
     console.log(`\ntargets: gateway >= ${MIN_RATIO * 100}% of baseline req/s, p99 < ${MAX_P99_MS} ms`);
-    const verdicts = rows.slice(1).filter((_, i) => !targets[i + 1].untargeted).map((r) => {
-      const met = (r.ratio ?? 0) >= MIN_RATIO && r.p99Ms < MAX_P99_MS && r.non2xx === 0 && r.errors === 0;
-      console.log(`  ${met ? 'MET    ' : 'NOT MET'} ${r.target}: ${((r.ratio ?? 0) * 100).toFixed(0)}%, p99 ${r.p99Ms.toFixed(1)} ms`);
-      return { target: r.target, met };
-    });
+    const verdicts = rows
+      .slice(1)
+      .filter((_, i) => !targets[i + 1].untargeted)
+      .map((r) => {
+        const met = (r.ratio ?? 0) >= MIN_RATIO && r.p99Ms < MAX_P99_MS && r.non2xx === 0 && r.errors === 0;
+        console.log(`  ${met ? 'MET    ' : 'NOT MET'} ${r.target}: ${((r.ratio ?? 0) * 100).toFixed(0)}%, p99 ${r.p99Ms.toFixed(1)} ms`);
+        return { target: r.target, met };
+      });
 
     let media: MediaUploadFigures | undefined;
     let insights: InsightsFigures | undefined;
@@ -386,14 +426,41 @@ async function main(): Promise<void> {
       notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
       creative = await creativeImage(baseUrl, token, publications.writeTo, ONLY);
       providerInsights = await benchProviderInsights(baseUrl, databaseUrl, natsUrl, token);
-      insights = { analytics: await benchInsightsAnalytics(baseUrl, databaseUrl, token), sync: await benchInsightsSync(baseUrl, databaseUrl, token) };
+      insights = {
+        analytics: await benchInsightsAnalytics(baseUrl, databaseUrl, token),
+        sync: await benchInsightsSync(baseUrl, databaseUrl, token),
+      };
     }
     const settings = { connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, rounds: ROUNDS, baseUrl };
-    writeResults({ machine, idleBefore: idle, settings, rows, rounds, verdicts, directory, media, scheduler, notifications, creativeVideo, creative, providerInsights, insights });
+    writeResults({
+      machine,
+      idleBefore: idle,
+      settings,
+      rows,
+      rounds,
+      verdicts,
+      directory,
+      media,
+      scheduler,
+      notifications,
+      creativeVideo,
+      creative,
+      providerInsights,
+      insights,
+    });
     const mediaMissed = media && (!media.ratioMet || !media.rssMet || !media.downloadRssMet);
     const videoFailed = creativeVideo && Object.keys(creativeVideo.failures).length > 0;
     const insightsFailed = (providerInsights && !providerInsights.met) || (insights?.analytics && !insights.analytics.met);
-    if (failed.length > 0 || (directory && !directory.met) || mediaMissed || (scheduler && !scheduler.met) || (notifications && !notifications.met) || videoFailed || creative?.failed || insightsFailed) {
+    if (
+      failed.length > 0 ||
+      (directory && !directory.met) ||
+      mediaMissed ||
+      (scheduler && !scheduler.met) ||
+      (notifications && !notifications.met) ||
+      videoFailed ||
+      creative?.failed ||
+      insightsFailed
+    ) {
       process.exitCode = 1;
     }
   } finally {
@@ -402,11 +469,26 @@ async function main(): Promise<void> {
 }
 
 /** PUT /video-projects/{id} with a 200 KB document: every request a new head revision (untargeted: compare run against run). */
-async function videoProjectWrites(baseUrl: string, token: string, workspaceId: string, documentBytes = 200 * 1024): Promise<CreativeVideoFigures> {
+async function videoProjectWrites(
+  baseUrl: string,
+  token: string,
+  workspaceId: string,
+  documentBytes = 200 * 1024,
+): Promise<CreativeVideoFigures> {
   // 4.5 MiB documents: fewer connections by default (each request moves the document through the gateway, NATS and PostgreSQL twice).
   const connections = Number(process.env.BENCH_VIDEO_CONNECTIONS ?? (documentBytes > 1024 * 1024 ? 2 : 10));
-  console.log(`\nvideo projects: PUT /video-projects/{id} (${(documentBytes / 1024).toFixed(0)} KB document), ${connections} connections, each on its own project`);
-  const figures = await benchCreativeVideo({ baseUrl, token, workspaceId, connections, warmupS: WARMUP_S, durationS: DURATION_S, documentBytes });
+  console.log(
+    `\nvideo projects: PUT /video-projects/{id} (${(documentBytes / 1024).toFixed(0)} KB document), ${connections} connections, each on its own project`,
+  );
+  const figures = await benchCreativeVideo({
+    baseUrl,
+    token,
+    workspaceId,
+    connections,
+    warmupS: WARMUP_S,
+    durationS: DURATION_S,
+    documentBytes,
+  });
   console.log(
     `  ${figures.requests} new head revisions of ${(figures.documentBytes / 1024).toFixed(0)} KB: ${figures.reqPerSec.toFixed(1)} req/s, ` +
       `p50 ${figures.p50Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, failures ${JSON.stringify(figures.failures)}`,
@@ -415,14 +497,26 @@ async function videoProjectWrites(baseUrl: string, token: string, workspaceId: s
 }
 
 /** The upload figures and their verdicts. */
-async function mediaUploads(baseUrl: string, natsUrl: string | undefined, gatewayPid: number | undefined, token: string, workspaceId: string): Promise<MediaUploadFigures> {
-  if (!natsUrl) throw new Error('bench: the stack\'s NATS_URL is unknown (.data/stack.json or NATS_URL)');
+async function mediaUploads(
+  baseUrl: string,
+  natsUrl: string | undefined,
+  gatewayPid: number | undefined,
+  token: string,
+  workspaceId: string,
+): Promise<MediaUploadFigures> {
+  if (!natsUrl) throw new Error("bench: the stack's NATS_URL is unknown (.data/stack.json or NATS_URL)");
   console.log('\nmedia uploads:');
   const media = await benchMediaUploads({ baseUrl, natsUrl, gatewayPid, token, workspaceId });
-  console.log(`targets: upload through the gateway >= ${UPLOAD_RATIO_TARGET} of a direct object-store put; gateway RSS growth < ${RSS_GROWTH_TARGET_MIB} MiB`);
+  console.log(
+    `targets: upload through the gateway >= ${UPLOAD_RATIO_TARGET} of a direct object-store put; gateway RSS growth < ${RSS_GROWTH_TARGET_MIB} MiB`,
+  );
   console.log(`  ${media.ratioMet ? 'MET    ' : 'NOT MET'} ${media.uploadMiB} MiB upload: ${media.ratio.toFixed(2)} of the direct put`);
-  console.log(`  ${media.rssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB upload: gateway RSS grew ${media.gatewayRssGrowthMiB.toFixed(1)} MiB`);
-  console.log(`  ${media.downloadRssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB slow download: gateway RSS grew ${media.downloadRssGrowthMiB.toFixed(1)} MiB`);
+  console.log(
+    `  ${media.rssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB upload: gateway RSS grew ${media.gatewayRssGrowthMiB.toFixed(1)} MiB`,
+  );
+  console.log(
+    `  ${media.downloadRssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB slow download: gateway RSS grew ${media.downloadRssGrowthMiB.toFixed(1)} MiB`,
+  );
   return media;
 }
 
@@ -446,7 +540,9 @@ async function creativeImage(
   if (only !== 'creative-templates') {
     console.log('\nimage editor export (1080×1080 PNG, one at a time):');
     exports = await benchCreativeExport(baseUrl, token, workspaceId);
-    console.log(`  ${exports.exports} exports: p50 ${exports.p50Ms.toFixed(0)} ms, p99 ${exports.p99Ms.toFixed(0)} ms, ${exports.meanBytes} bytes each, ${exports.failures} failures`);
+    console.log(
+      `  ${exports.exports} exports: p50 ${exports.p50Ms.toFixed(0)} ms, p99 ${exports.p99Ms.toFixed(0)} ms, ${exports.meanBytes} bytes each, ${exports.failures} failures`,
+    );
   }
   const failed = Boolean((templates && (templates.non2xx > 0 || templates.errors > 0)) || (exports && exports.failures > 0));
   return { templates, exports, failed };

@@ -36,15 +36,45 @@ export interface SchedulerRow {
 
 /** A workspace with its sandbox accounts, and publications drafted in it, ready to be scheduled. */
 async function seed(baseUrl: string, token: string, renditions: number): Promise<{ accountIds: string[]; publicationIds: string[] }> {
-  const organization = await api<{ id: string }>(baseUrl, token, 'POST', '/organizations', { name: `Bench scheduler ${randomBytes(3).toString('hex')}` }, 201);
-  const workspace = await api<{ id: string }>(baseUrl, token, 'POST', '/workspaces', { organization_id: organization.id, name: 'Bench delivery' }, 201);
+  const organization = await api<{ id: string }>(
+    baseUrl,
+    token,
+    'POST',
+    '/organizations',
+    { name: `Bench scheduler ${randomBytes(3).toString('hex')}` },
+    201,
+  );
+  const workspace = await api<{ id: string }>(
+    baseUrl,
+    token,
+    'POST',
+    '/workspaces',
+    { organization_id: organization.id, name: 'Bench delivery' },
+    201,
+  );
   const accountIds: string[] = [];
   for (let i = 0; i < ACCOUNTS_PER_PUBLICATION; i += 1) {
-    accountIds.push((await api<{ id: string }>(baseUrl, token, 'POST', '/social-accounts/connect', { workspace_id: workspace.id, provider: 'sandbox' }, 201)).id);
+    accountIds.push(
+      (
+        await api<{ id: string }>(
+          baseUrl,
+          token,
+          'POST',
+          '/social-accounts/connect',
+          { workspace_id: workspace.id, provider: 'sandbox' },
+          201,
+        )
+      ).id,
+    );
   }
   const publicationIds: string[] = new Array(Math.ceil(renditions / ACCOUNTS_PER_PUBLICATION));
   await inParallel(publicationIds.length, SEED_CONCURRENCY, async (index) => {
-    const draft = { workspace_id: workspace.id, content_profile: 'short_text', title: `Bench ${index}`, source_text: `Scheduled bench post ${index}.` };
+    const draft = {
+      workspace_id: workspace.id,
+      content_profile: 'short_text',
+      title: `Bench ${index}`,
+      source_text: `Scheduled bench post ${index}.`,
+    };
     publicationIds[index] = (await api<{ id: string }>(baseUrl, token, 'POST', '/publications', draft, 201)).id;
   });
   return { accountIds, publicationIds };
@@ -57,7 +87,16 @@ async function startSecondReplica(databaseUrl: string, natsUrl: string) {
   const child = startProcess(process.execPath, ['apps/publishing/dist/main.js'], {
     cwd: REPO_ROOT,
     stdio: 'ignore',
-    env: { ...process.env, DATABASE_URL: databaseUrl, NATS_URL: natsUrl, SECRETS_KEY: secrets.secretsKey, JWT_PRIVATE_KEY: secrets.jwtPrivateKey, JWT_PUBLIC_KEY: secrets.jwtPublicKey, LOG_LEVEL: 'warn', HEALTH_PORT: String(healthPort) },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      NATS_URL: natsUrl,
+      SECRETS_KEY: secrets.secretsKey,
+      JWT_PRIVATE_KEY: secrets.jwtPrivateKey,
+      JWT_PUBLIC_KEY: secrets.jwtPublicKey,
+      LOG_LEVEL: 'warn',
+      HEALTH_PORT: String(healthPort),
+    },
   });
   try {
     await waitFor('a second publishing replica', async () => (await fetch(`http://127.0.0.1:${healthPort}/`)).status === 200, 30_000);
@@ -77,9 +116,18 @@ async function runOnce(baseUrl: string, token: string, db: pg.Client, replicas: 
   const dueAt = new Date(Date.now() + Math.ceil(createS * 1.5 + 5) * 1000);
   const scheduled = Date.now();
   await inParallel(publicationIds.length, SEED_CONCURRENCY, async (index) => {
-    await api(baseUrl, token, 'POST', `/publications/${publicationIds[index]}/schedule`, { expected_revision: 1, scheduled_at: dueAt.toISOString(), account_ids: accountIds }, 200);
+    await api(
+      baseUrl,
+      token,
+      'POST',
+      `/publications/${publicationIds[index]}/schedule`,
+      { expected_revision: 1, scheduled_at: dueAt.toISOString(), account_ids: accountIds },
+      200,
+    );
   });
-  console.log(`  created in ${createS.toFixed(1)} s, scheduled in ${((Date.now() - scheduled) / 1000).toFixed(1)} s, due at ${dueAt.toISOString()}`);
+  console.log(
+    `  created in ${createS.toFixed(1)} s, scheduled in ${((Date.now() - scheduled) / 1000).toFixed(1)} s, due at ${dueAt.toISOString()}`,
+  );
   if (Date.now() > dueAt.getTime()) console.log('  !!! scheduling ran past the due time: delivery started before the last schedule call');
 
   const ids = publicationIds;
@@ -127,8 +175,15 @@ async function runOnce(baseUrl: string, token: string, db: pg.Client, replicas: 
 }
 
 /** Both runs; `met` when each delivered every rendition once within the target. */
-export async function benchScheduler(baseUrl: string, databaseUrl: string, natsUrl: string, token: string): Promise<{ rows: SchedulerRow[]; met: boolean }> {
-  console.log(`\nscheduler: ${SCHEDULER_RENDITIONS} renditions due at once → sandbox; target all live within ${TARGET_S} s, zero duplicates`);
+export async function benchScheduler(
+  baseUrl: string,
+  databaseUrl: string,
+  natsUrl: string,
+  token: string,
+): Promise<{ rows: SchedulerRow[]; met: boolean }> {
+  console.log(
+    `\nscheduler: ${SCHEDULER_RENDITIONS} renditions due at once → sandbox; target all live within ${TARGET_S} s, zero duplicates`,
+  );
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const rows: SchedulerRow[] = [];

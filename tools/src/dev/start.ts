@@ -83,8 +83,15 @@ async function main() {
     readyTimeoutMs: 180_000,
   });
   stops.unshift(stack.stop);
-  writeFileSync(join(DATA_DIR, 'stack.json'), JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl, pids: stack.pids, metricsPorts: stack.metricsPorts }, null, 2));
-  log(`metrics: ${Object.entries(stack.metricsPorts).map(([app, metricsPort]) => `${app} :${metricsPort}`).join(', ')} (GET /metrics)`);
+  writeFileSync(
+    join(DATA_DIR, 'stack.json'),
+    JSON.stringify({ baseUrl: publicBaseUrl, databaseUrl, natsUrl, pids: stack.pids, metricsPorts: stack.metricsPorts }, null, 2),
+  );
+  log(
+    `metrics: ${Object.entries(stack.metricsPorts)
+      .map(([app, metricsPort]) => `${app} :${metricsPort}`)
+      .join(', ')} (GET /metrics)`,
+  );
   log(`ready: ${publicBaseUrl}  (API docs: ${publicBaseUrl}/docs; Ctrl-C stops everything)`);
   if (process.argv.includes('--watch')) watchAndRestart(stack);
 }
@@ -95,10 +102,14 @@ async function main() {
  */
 function watchAndRestart(stack: RunningStack) {
   const apps: readonly AppName[] = APPS;
-  const tsc = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', '--watch', '--preserveWatchOutput', ...apps.map((app) => `apps/${app}`)], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const tsc = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', '--watch', '--preserveWatchOutput', ...apps.map((app) => `apps/${app}`)],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   stops.unshift(async () => void tsc.kill('SIGTERM'));
   const changed = new Set<AppName>();
   let timer: NodeJS.Timeout | undefined;
@@ -117,8 +128,12 @@ function watchAndRestart(stack: RunningStack) {
     timer = setTimeout(restartChanged, 700);
   };
   const watchers = [
-    ...apps.map((app) => watch(join(REPO_ROOT, 'apps', app, 'dist'), { recursive: true }, (_event, file) => file?.endsWith('.js') && mark([app]))),
-    ...['platform', 'contracts'].map((lib) => watch(join(REPO_ROOT, 'libs', lib, 'dist'), { recursive: true }, (_event, file) => file?.endsWith('.js') && mark(apps))),
+    ...apps.map((app) =>
+      watch(join(REPO_ROOT, 'apps', app, 'dist'), { recursive: true }, (_event, file) => file?.endsWith('.js') && mark([app])),
+    ),
+    ...['platform', 'contracts'].map((lib) =>
+      watch(join(REPO_ROOT, 'libs', lib, 'dist'), { recursive: true }, (_event, file) => file?.endsWith('.js') && mark(apps)),
+    ),
   ];
   stops.unshift(async () => watchers.forEach((watcher) => watcher.close()));
   log('watching: apps and libs are rebuilt on save and the apps they touch restart');

@@ -18,7 +18,8 @@ export async function traceApp(root: string, app: string): Promise<string[]> {
   const entry = join('apps', app, 'dist', 'main.js');
   if (!existsSync(join(root, entry))) throw new Error(`${entry} is missing: build the app first`);
   const { fileList, warnings } = await nodeFileTrace([entry, ...ALWAYS], { base: root, processCwd: root });
-  for (const warning of warnings) if (!/Failed to resolve dependency/.test(warning.message)) process.stderr.write(`trace: ${warning.message}\n`);
+  for (const warning of warnings)
+    if (!/Failed to resolve dependency/.test(warning.message)) process.stderr.write(`trace: ${warning.message}\n`);
   return [...fileList].sort();
 }
 

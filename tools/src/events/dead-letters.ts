@@ -12,7 +12,15 @@
  */
 import { jetstream, jetstreamManager, type JetStreamManager, type StoredMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
-import { connectNats, DEAD_LETTER_HEADERS, DEAD_LETTER_STREAM, DEAD_LETTER_SUBJECT_PREFIX, deadLetterSubject, ensureDeadLetterStream, EVENT_ID_HEADER } from '@social/platform';
+import {
+  connectNats,
+  DEAD_LETTER_HEADERS,
+  DEAD_LETTER_STREAM,
+  DEAD_LETTER_SUBJECT_PREFIX,
+  deadLetterSubject,
+  ensureDeadLetterStream,
+  EVENT_ID_HEADER,
+} from '@social/platform';
 
 export interface DeadLetter {
   seq: number;
@@ -80,7 +88,9 @@ async function main(argv: string[]): Promise<number> {
     const letters = await listDeadLetters(jsm, durable);
     if (command === 'list') {
       for (const l of letters) {
-        process.stdout.write(`${l.seq}\t${l.time.toISOString()}\t${l.durable}\t${l.subject}\t${l.eventId}\tdeliveries=${l.deliveries}\t${l.error}\n`);
+        process.stdout.write(
+          `${l.seq}\t${l.time.toISOString()}\t${l.durable}\t${l.subject}\t${l.eventId}\tdeliveries=${l.deliveries}\t${l.error}\n`,
+        );
       }
       process.stdout.write(`${letters.length} dead letter(s)\n`);
       return 0;

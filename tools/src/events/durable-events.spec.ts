@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { createTemporaryDatabase, findNatsServer, freePort, natsAnswers, startProcess, stopProcess, TemporaryDatabase, waitFor } from '@social/testing';
+import {
+  createTemporaryDatabase,
+  findNatsServer,
+  freePort,
+  natsAnswers,
+  startProcess,
+  stopProcess,
+  TemporaryDatabase,
+  waitFor,
+} from '@social/testing';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,9 +59,12 @@ const fast: OutboxRelayOptions = { batchSize: 5, pollIntervalMs: 60_000, backoff
 /** A logger whose records the test can count. */
 function recordingLogger() {
   const records: Array<{ msg: string; count?: number; level: string }> = [];
-  const logger = pino({ level: 'debug', formatters: { level: (label) => ({ level: label }) } }, {
-    write: (line: string) => void records.push(JSON.parse(line)),
-  });
+  const logger = pino(
+    { level: 'debug', formatters: { level: (label) => ({ level: label }) } },
+    {
+      write: (line: string) => void records.push(JSON.parse(line)),
+    },
+  );
   return { logger, records };
 }
 
@@ -194,7 +206,9 @@ describe('durable events', () => {
       await waitFor('a successful third attempt', async () => calls.length >= 3, 5_000);
       await sleep(500);
       expect(calls).toEqual(['durable.spec-c.good', 'durable.spec-c.good', 'durable.spec-c.good']);
-      const letter = await (await jetstreamManager(nc)).streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: deadLetterSubject('spec-c') });
+      const letter = await (
+        await jetstreamManager(nc)
+      ).streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: deadLetterSubject('spec-c') });
       expect(letter!.string()).toBe('not json {');
       expect(letter!.header.get(DEAD_LETTER_HEADERS.error)).toBe('payload is not JSON');
       const info = await (await jetstreamManager(nc)).consumers.info(EVENT_STREAM, 'spec-c');
@@ -236,7 +250,9 @@ describe('durable events', () => {
       const info = await (await jetstreamManager(nc)).consumers.info(EVENT_STREAM, 'spec-p');
       expect(info.num_ack_pending).toBe(0);
       expect(info.num_pending).toBe(0);
-      const letter = await (await jetstreamManager(nc)).streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: deadLetterSubject('spec-p') });
+      const letter = await (
+        await jetstreamManager(nc)
+      ).streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: deadLetterSubject('spec-p') });
       expect(letter!.json()).toEqual({ id: 'poison' });
       expect(letter!.header.get(DEAD_LETTER_HEADERS.subject)).toBe('durable.spec-p.poisoned');
       expect(letter!.header.get(DEAD_LETTER_HEADERS.durable)).toBe('spec-p');
@@ -272,7 +288,9 @@ describe('durable events', () => {
     await requestContext.run({ requestId: 'req-outbox-1' }, () =>
       replicaA.transaction((manager) => enqueueEvent(manager, 'durable.spec-r.traced', { id: 'r1' })),
     );
-    const row: Array<{ request_id: string }> = await replicaA.query(`SELECT request_id FROM outbox_events WHERE subject = 'durable.spec-r.traced'`);
+    const row: Array<{ request_id: string }> = await replicaA.query(
+      `SELECT request_id FROM outbox_events WHERE subject = 'durable.spec-r.traced'`,
+    );
     expect(row).toEqual([{ request_id: 'req-outbox-1' }]);
     const relay = new OutboxRelay(replicaA, nc, quiet, fast);
     relay.start();
@@ -380,7 +398,9 @@ describe('durable events', () => {
     const onUncaught = (error: unknown) => void uncaught.push(error);
     process.on('uncaughtException', onUncaught);
     const listeners = async () =>
-      (await replicaB.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`)) as Array<{ pid: number }>;
+      (await replicaB.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`)) as Array<{
+        pid: number;
+      }>;
     relay.start();
     try {
       await waitFor('the relay to listen', async () => (await listeners()).length === 1, 5_000);

@@ -52,14 +52,26 @@ export function deliveryKill(env: FaultEnvironment, processes: PlatformProcesses
           201,
           callApi(env.baseUrl, 'POST', '/publications', {
             token,
-            body: { workspace_id: tenant.workspaceId, content_profile: 'short_text', title: `Delivery ${i}`, source_text: `Delivered once ${i} ${SLOW_MARKER}` },
+            body: {
+              workspace_id: tenant.workspaceId,
+              content_profile: 'short_text',
+              title: `Delivery ${i}`,
+              source_text: `Delivered once ${i} ${SLOW_MARKER}`,
+            },
           }),
           'creating a publication',
         );
         publicationIds.push(publication.id);
       }
       for (const id of publicationIds) {
-        await expectStatus(200, callApi(env.baseUrl, 'POST', `/publications/${id}/publish-now`, { token, body: { expected_revision: 1, account_ids: accountIds } }), 'publish-now');
+        await expectStatus(
+          200,
+          callApi(env.baseUrl, 'POST', `/publications/${id}/publish-now`, {
+            token,
+            body: { expected_revision: 1, account_ids: accountIds },
+          }),
+          'publish-now',
+        );
       }
       // The victim: a publishing replica with calls of the batch at the network (attempts committed as submitted).
       const db = new pg.Client({ connectionString: env.postgres.url });
@@ -82,7 +94,8 @@ export function deliveryKill(env: FaultEnvironment, processes: PlatformProcesses
           if (busiest) [victim, heldByVictim] = busiest;
           return busiest !== undefined;
         }, MID_DELIVERY_LIMIT_MS);
-        if (!found || victim === undefined) throw new Error(`no publishing replica was delivering the batch within ${seconds(MID_DELIVERY_LIMIT_MS)}`);
+        if (!found || victim === undefined)
+          throw new Error(`no publishing replica was delivering the batch within ${seconds(MID_DELIVERY_LIMIT_MS)}`);
       } finally {
         await db.end();
       }
@@ -104,7 +117,8 @@ export function deliveryKill(env: FaultEnvironment, processes: PlatformProcesses
         }, SETTLE_LIMIT_MS);
         const settledAfter = counts.lastFinished - killedAt;
         const problems: string[] = [];
-        if (counts.renditions !== PUBLICATIONS * ACCOUNTS) problems.push(`${counts.renditions} renditions for ${PUBLICATIONS * ACCOUNTS} expected`);
+        if (counts.renditions !== PUBLICATIONS * ACCOUNTS)
+          problems.push(`${counts.renditions} renditions for ${PUBLICATIONS * ACCOUNTS} expected`);
         if (counts.unsettled) problems.push(`${counts.unsettled} renditions not settled ${seconds(SETTLE_LIMIT_MS)} after the kill`);
         if (counts.failed) problems.push(`${counts.failed} renditions failed`);
         if (counts.missing) problems.push(`${counts.missing} renditions published with no sandbox post, or never published`);

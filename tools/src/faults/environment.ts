@@ -257,7 +257,18 @@ export async function startFaultEnvironment(options: { rpcTimeoutMs: number; log
       );
       return { app, child, healthPort };
     };
-    return { baseUrl: stack.baseUrl, postgres, nats, stack, env: appEnv, logFile, rpcTimeoutMs: options.rpcTimeoutMs, aiControlUrl: ai.controlUrl, startReplica, stop };
+    return {
+      baseUrl: stack.baseUrl,
+      postgres,
+      nats,
+      stack,
+      env: appEnv,
+      logFile,
+      rpcTimeoutMs: options.rpcTimeoutMs,
+      aiControlUrl: ai.controlUrl,
+      startReplica,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -94,7 +94,10 @@ export async function callApi<T = Record<string, unknown>>(
 ): Promise<{ status: number; body: T }> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: AbortSignal.timeout(30_000),
   });

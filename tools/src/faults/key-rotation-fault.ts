@@ -52,7 +52,11 @@ export function keyRotation(env: FaultEnvironment, processes: PlatformProcesses,
       events = eventLoad;
       // Values sealed with the old key (the tenant's owner is the instance's first user, its administrator).
       oauthStateId = await sealValues(env, tenant, aiKey);
-      const old: Keys = { JWT_PUBLIC_KEY: env.env.JWT_PUBLIC_KEY!, JWT_PRIVATE_KEY: env.env.JWT_PRIVATE_KEY!, SECRETS_KEY: env.env.SECRETS_KEY! };
+      const old: Keys = {
+        JWT_PUBLIC_KEY: env.env.JWT_PUBLIC_KEY!,
+        JWT_PRIVATE_KEY: env.env.JWT_PRIVATE_KEY!,
+        SECRETS_KEY: env.env.SECRETS_KEY!,
+      };
       const fresh = generateSecrets();
       const both = `${old.JWT_PUBLIC_KEY.trim()}\n${fresh.jwtPublicKey.trim()}\n`;
       oldToken = tenant.session.token;
@@ -63,8 +67,14 @@ export function keyRotation(env: FaultEnvironment, processes: PlatformProcesses,
         await work();
         steps.push(`${name} ${seconds(Date.now() - started)}`);
       };
-      await step('add', () => roll(env, processes, { ...old, JWT_PUBLIC_KEY: both, SECRETS_KEY: `k0:${old.SECRETS_KEY},k1:${fresh.secretsKey}` }, gatewayGaps));
-      const signing: Keys = { JWT_PUBLIC_KEY: both, JWT_PRIVATE_KEY: fresh.jwtPrivateKey, SECRETS_KEY: `k1:${fresh.secretsKey},k0:${old.SECRETS_KEY}` };
+      await step('add', () =>
+        roll(env, processes, { ...old, JWT_PUBLIC_KEY: both, SECRETS_KEY: `k0:${old.SECRETS_KEY},k1:${fresh.secretsKey}` }, gatewayGaps),
+      );
+      const signing: Keys = {
+        JWT_PUBLIC_KEY: both,
+        JWT_PRIVATE_KEY: fresh.jwtPrivateKey,
+        SECRETS_KEY: `k1:${fresh.secretsKey},k0:${old.SECRETS_KEY}`,
+      };
       await step('use', () => roll(env, processes, signing, gatewayGaps));
       await step('reseal', async () => {
         for (const app of RESEALED) resealed.push(`${app} ${await reseal(env, app, signing)}`);
@@ -93,7 +103,10 @@ export function keyRotation(env: FaultEnvironment, processes: PlatformProcesses,
       problems.push(...(await sealedValuesOpen(env, finalKeys, aiKey, oauthStateId)));
       const aiKeyUsed = await aiKeyReachesProvider(env, tenant, aiKey);
       if (aiKeyUsed) problems.push(aiKeyUsed);
-      const connectAgain = await callApi(env.baseUrl, 'POST', '/social-accounts/connect', { token: tenant.session.token, body: { workspace_id: tenant.workspaceId, provider: 'x' } });
+      const connectAgain = await callApi(env.baseUrl, 'POST', '/social-accounts/connect', {
+        token: tenant.session.token,
+        body: { workspace_id: tenant.workspaceId, provider: 'x' },
+      });
       if (connectAgain.status !== 200) problems.push(`starting an X connection after the rotation answered ${connectAgain.status}`);
       const figures =
         `keys: ${steps.join(', ')} (rolling restarts of ${APPS.length} apps; the gateway away ${gatewayGaps.map((gap) => seconds(gap)).join(', ')}), ` +
@@ -128,7 +141,10 @@ async function roll(env: FaultEnvironment, processes: PlatformProcesses, keys: K
 
 /** `node apps/<app>/dist/main.js reseal`, as an operator runs it in a pod (database and SECRETS_KEY only); its counts. */
 async function reseal(env: FaultEnvironment, app: string, keys: Keys): Promise<string> {
-  const { stdout } = await run(process.execPath, [`apps/${app}/dist/main.js`, 'reseal'], { cwd: REPO_ROOT, env: { ...env.env, ...keys, LOG_LEVEL: 'info' } });
+  const { stdout } = await run(process.execPath, [`apps/${app}/dist/main.js`, 'reseal'], {
+    cwd: REPO_ROOT,
+    env: { ...env.env, ...keys, LOG_LEVEL: 'info' },
+  });
   const line = stdout
     .split('\n')
     .map((text) => {
@@ -158,15 +174,29 @@ async function sealValues(env: FaultEnvironment, tenant: Tenant, aiKey: string):
     200,
     callApi(env.baseUrl, 'POST', '/admin/provider-apps', {
       token,
-      body: { provider: 'x', client_id: 'faults-x-client', client_secret: `x-secret-${randomUUID()}`, redirect_uri: '', connection_mode: 'oauth', is_active: true },
+      body: {
+        provider: 'x',
+        client_id: 'faults-x-client',
+        client_secret: `x-secret-${randomUUID()}`,
+        redirect_uri: '',
+        connection_mode: 'oauth',
+        is_active: true,
+      },
     }),
     'saving an X app',
   );
-  await expectStatus(200, callApi(env.baseUrl, 'POST', '/social-accounts/connect', { token, body: { workspace_id: tenant.workspaceId, provider: 'x' } }), 'starting an X connection');
+  await expectStatus(
+    200,
+    callApi(env.baseUrl, 'POST', '/social-accounts/connect', { token, body: { workspace_id: tenant.workspaceId, provider: 'x' } }),
+    'starting an X connection',
+  );
   const db = new pg.Client({ connectionString: env.postgres.url });
   await db.connect();
   try {
-    const { rows } = await db.query<{ id: string }>(`SELECT id FROM publishing.oauth_states WHERE workspace_id = $1 ORDER BY created_at DESC LIMIT 1`, [tenant.workspaceId]);
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT id FROM publishing.oauth_states WHERE workspace_id = $1 ORDER BY created_at DESC LIMIT 1`,
+      [tenant.workspaceId],
+    );
     if (!rows[0]) throw new Error('starting an X connection stored no state');
     return rows[0].id;
   } finally {
@@ -196,9 +226,14 @@ async function sealedValuesOpen(env: FaultEnvironment, keys: Keys, aiKey: string
     const setting = await db.query<{ sealed_value: string }>(`SELECT sealed_value FROM admin.instance_settings WHERE key = 'ai_api_key'`);
     check('instance setting ai_api_key', setting.rows[0]?.sealed_value, 'instance_settings:ai_api_key', aiKey);
     // Opened by admin in use (the reseal command opened it too); its context is admin's own.
-    const app = await db.query<{ sealed_client_secret: string }>(`SELECT sealed_client_secret FROM admin.provider_apps WHERE provider = 'x'`);
+    const app = await db.query<{ sealed_client_secret: string }>(
+      `SELECT sealed_client_secret FROM admin.provider_apps WHERE provider = 'x'`,
+    );
     check('X app client secret', app.rows[0]?.sealed_client_secret);
-    const state = await db.query<{ sealed_code_verifier: string }>(`SELECT sealed_code_verifier FROM publishing.oauth_states WHERE id = $1`, [oauthStateId]);
+    const state = await db.query<{ sealed_code_verifier: string }>(
+      `SELECT sealed_code_verifier FROM publishing.oauth_states WHERE id = $1`,
+      [oauthStateId],
+    );
     check('X connection PKCE verifier', state.rows[0]?.sealed_code_verifier, `oauth_states:${oauthStateId}`);
   } finally {
     await db.end();
@@ -209,7 +244,10 @@ async function sealedValuesOpen(env: FaultEnvironment, keys: Keys, aiKey: string
 /** E16 after the rotation: admin opens the re-sealed AI key and publishing sends it to the provider. A problem, or undefined. */
 async function aiKeyReachesProvider(env: FaultEnvironment, tenant: Tenant, aiKey: string): Promise<string | undefined> {
   const marker = `after-rotation-${randomUUID()}`;
-  const answer = await callApi(env.baseUrl, 'POST', '/publication-builds/angles', { token: tenant.session.token, body: { workspace_id: tenant.workspaceId, idea: `An idea ${marker}` } });
+  const answer = await callApi(env.baseUrl, 'POST', '/publication-builds/angles', {
+    token: tenant.session.token,
+    body: { workspace_id: tenant.workspaceId, idea: `An idea ${marker}` },
+  });
   if (answer.status !== 200) return `E16 after the rotation answered ${answer.status}: ${JSON.stringify(answer.body)}`;
   const res = await fetch(`${env.aiControlUrl}/requests?match=${encodeURIComponent(marker)}`);
   const received = (await res.json()) as Array<{ authorization: string }>;

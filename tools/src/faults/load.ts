@@ -86,7 +86,8 @@ export class Session {
       body: JSON.stringify({ refresh_token: this.refreshToken }),
     });
     const answer = (await res.json().catch(() => undefined)) as { access_token?: string; refresh_token?: string } | undefined;
-    if (res.status !== 200 || !answer?.access_token || !answer.refresh_token) throw new Error(`POST /auth/refresh answered ${res.status}: ${JSON.stringify(answer)}`);
+    if (res.status !== 200 || !answer?.access_token || !answer.refresh_token)
+      throw new Error(`POST /auth/refresh answered ${res.status}: ${JSON.stringify(answer)}`);
     this.token = answer.access_token;
     this.refreshToken = answer.refresh_token;
   }
@@ -186,7 +187,12 @@ export class WriteLoad {
   }
 
   /** One attempt, recorded. */
-  async post(target: WriteTarget, key: string, body: Record<string, unknown>, record = true): Promise<{ status: number; code?: string; id?: string; replayed: boolean }> {
+  async post(
+    target: WriteTarget,
+    key: string,
+    body: Record<string, unknown>,
+    record = true,
+  ): Promise<{ status: number; code?: string; id?: string; replayed: boolean }> {
     const startedAt = Date.now();
     let status = 0;
     let code: string | undefined;

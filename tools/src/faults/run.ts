@@ -186,7 +186,8 @@ function probedOutage(env: FaultEnvironment, healthPort: number): Fault {
       await Promise.all([gatewayLive.stop(), serviceLive.stop(), serviceReady.stop()]);
       const problems: string[] = [];
       const failedLive = [...gatewayLive.samples, ...serviceLive.samples].filter((sample) => !sample.ok).length;
-      const kinds = (samples: Array<{ ok: boolean; outcome: string }>) => summarizeOutcomes(samples.filter((sample) => !sample.ok).map((sample) => sample.outcome));
+      const kinds = (samples: Array<{ ok: boolean; outcome: string }>) =>
+        summarizeOutcomes(samples.filter((sample) => !sample.ok).map((sample) => sample.outcome));
       if (failedLive > 0) {
         problems.push(
           `${failedLive} liveness answers were not 200 (gateway: ${kinds(gatewayLive.samples) || 'none'}; publishing: ${kinds(serviceLive.samples) || 'none'})`,
@@ -290,7 +291,9 @@ async function runFault(env: FaultEnvironment, processes: PlatformProcesses, fau
   await aging.stop();
   const problems: string[] = [];
   if (injectError) problems.push(`injection failed: ${String(injectError)}`);
-  const own = fault.verify ? await fault.verify().catch((error: unknown) => ({ problems: [`checks failed: ${String(error)}`], figures: '' })) : undefined;
+  const own = fault.verify
+    ? await fault.verify().catch((error: unknown) => ({ problems: [`checks failed: ${String(error)}`], figures: '' }))
+    : undefined;
   if (own) problems.push(...own.problems);
 
   const recoveredAt = recoveryTime(load.attempts, injectedAt);
@@ -314,7 +317,8 @@ async function runFault(env: FaultEnvironment, processes: PlatformProcesses, fau
   if (wrongId.length) problems.push(`${wrongId.length} keys stored under another id than acknowledged`);
 
   const replayFailures = await replayEach(load, acknowledged);
-  if (replayFailures.length) problems.push(`${replayFailures.length} replays did not answer the same resource (${replayFailures.slice(0, 3).join('; ')})`);
+  if (replayFailures.length)
+    problems.push(`${replayFailures.length} replays did not answer the same resource (${replayFailures.slice(0, 3).join('; ')})`);
 
   const hangBound = RPC_TIMEOUT_MS + HANG_MARGIN_MS;
   const durations = load.attempts.map((attempt) => attempt.endedAt - attempt.startedAt);
@@ -494,7 +498,12 @@ async function register(baseUrl: string): Promise<{ session: Session; userId: st
 async function seed(baseUrl: string): Promise<Tenant> {
   const { session } = await register(baseUrl);
   const organization = await post<{ id: string }>(baseUrl, '/organizations', { name: 'Faults' }, session.token);
-  const workspace = await post<{ id: string }>(baseUrl, '/workspaces', { organization_id: organization.id, name: 'Fault writes' }, session.token);
+  const workspace = await post<{ id: string }>(
+    baseUrl,
+    '/workspaces',
+    { organization_id: organization.id, name: 'Fault writes' },
+    session.token,
+  );
   return { session, workspaceId: workspace.id };
 }
 

@@ -51,7 +51,9 @@ export function uploadKill(env: FaultEnvironment, processes: PlatformProcesses, 
   return {
     name: 'kill -9 media during an upload',
     inject: async () => {
-      bytes = await sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 64 } } })
+      bytes = await sharp({
+        create: { width: WIDTH, height: HEIGHT, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 64 } },
+      })
         .png({ compressionLevel: 1 })
         .toBuffer();
       const [media] = processes.pidsOf('media');
@@ -81,12 +83,20 @@ export function uploadKill(env: FaultEnvironment, processes: PlatformProcesses, 
     verify: async () => {
       const problems: string[] = [];
       const expectedSha = createHash('sha256').update(bytes).digest('hex');
-      if (!client.mediaId) problems.push(`the client never completed its upload (PUTs: ${client.putAttempts.join(', ')}; completions: ${client.completeAttempts.join(', ')})`);
+      if (!client.mediaId)
+        problems.push(
+          `the client never completed its upload (PUTs: ${client.putAttempts.join(', ')}; completions: ${client.completeAttempts.join(', ')})`,
+        );
       else if (client.sha256 !== expectedSha) problems.push(`the ready item's sha256 ${client.sha256} is not the file's ${expectedSha}`);
       else {
-        const content = await fetch(`${env.baseUrl}/media/${client.mediaId}/content`, { headers: { authorization: `Bearer ${tenant.session.token}` } });
-        const stored = createHash('sha256').update(Buffer.from(await content.arrayBuffer())).digest('hex');
-        if (content.status !== 200 || stored !== expectedSha) problems.push(`GET /media/${client.mediaId}/content answered ${content.status} with other bytes`);
+        const content = await fetch(`${env.baseUrl}/media/${client.mediaId}/content`, {
+          headers: { authorization: `Bearer ${tenant.session.token}` },
+        });
+        const stored = createHash('sha256')
+          .update(Buffer.from(await content.arrayBuffer()))
+          .digest('hex');
+        if (content.status !== 200 || stored !== expectedSha)
+          problems.push(`GET /media/${client.mediaId}/content answered ${content.status} with other bytes`);
       }
       let after = await countOrphans(env);
       await until(async () => {
@@ -94,13 +104,17 @@ export function uploadKill(env: FaultEnvironment, processes: PlatformProcesses, 
         return after.objects === 0 && after.chunks === 0;
       }, SWEEP_LIMIT_MS);
       if (after.objects || after.chunks) {
-        problems.push(`orphan bytes ${seconds(SWEEP_LIMIT_MS)} after the upload: ${after.objects} objects (${after.bytes} bytes) no item references, ${after.chunks} stray chunks`);
+        problems.push(
+          `orphan bytes ${seconds(SWEEP_LIMIT_MS)} after the upload: ${after.objects} objects (${after.bytes} bytes) no item references, ${after.chunks} stray chunks`,
+        );
       }
       const figures =
         `upload: ${(bytes.length / 1024 ** 2).toFixed(1)} MiB, media killed at ${Math.round(KILL_AT * 100)} % of the body and back ${seconds(restartedAt - killedAt)} later; ` +
         `PUTs ${client.putAttempts.join(', ')}; completions ${client.completeAttempts.join(', ')}` +
         (client.completedAt ? ` (ready ${seconds(client.completedAt - killedAt)} after the kill)` : '') +
-        (atCompletion ? `; at completion ${atCompletion.objects} orphan objects (${atCompletion.bytes} bytes) and ${atCompletion.chunks} stray chunks` : '') +
+        (atCompletion
+          ? `; at completion ${atCompletion.objects} orphan objects (${atCompletion.bytes} bytes) and ${atCompletion.chunks} stray chunks`
+          : '') +
         `, after the sweep ${after.objects} and ${after.chunks}`;
       return { problems, figures };
     },
@@ -114,7 +128,13 @@ const retryable = (status: number) => status === 0 || status >= 500 || status ==
  * a 5xx or a cut connection, as the session allows: "sending again replaces what was sent"), then completes it
  * (again after a 5xx; a 409 upload_incomplete sends the file again). `atKillPoint` runs once, mid-body, on the first PUT.
  */
-async function uploadAsAClient(baseUrl: string, tenant: Tenant, bytes: Buffer, figures: ClientFigures, atKillPoint: () => Promise<void>): Promise<void> {
+async function uploadAsAClient(
+  baseUrl: string,
+  tenant: Tenant,
+  bytes: Buffer,
+  figures: ClientFigures,
+  atKillPoint: () => Promise<void>,
+): Promise<void> {
   const deadline = Date.now() + CLIENT_GIVE_UP_MS;
   const key = `fault-upload-${randomUUID()}`;
   let session: { media_id: string; complete_url: string; upload: { url: string; headers: Record<string, string> } } | undefined;
@@ -157,7 +177,13 @@ async function put(url: string, headers: Record<string, string>, bytes: Buffer, 
     },
   });
   try {
-    const res = await fetch(url, { method: 'PUT', headers: { ...headers, 'content-length': String(bytes.length) }, body, duplex: 'half', signal: AbortSignal.timeout(60_000) } as RequestInit);
+    const res = await fetch(url, {
+      method: 'PUT',
+      headers: { ...headers, 'content-length': String(bytes.length) },
+      body,
+      duplex: 'half',
+      signal: AbortSignal.timeout(60_000),
+    } as RequestInit);
     await res.arrayBuffer();
     return res.status;
   } catch {
@@ -168,10 +194,15 @@ async function put(url: string, headers: Record<string, string>, bytes: Buffer, 
 /** Completes the session, retrying 5xx; false when the bytes must be sent again (409 upload_incomplete). */
 async function complete(baseUrl: string, tenant: Tenant, completeUrl: string, figures: ClientFigures, deadline: number): Promise<boolean> {
   for (let backoff = 200; ; backoff = Math.min(backoff * 2, 2_000)) {
-    const { status, body } = await callApi<{ id?: string; sha256?: string; status?: string; code?: string }>(baseUrl, 'POST', new URL(completeUrl).pathname, {
-      token: tenant.session.token,
-      body: { workspace_id: tenant.workspaceId },
-    }).catch(() => ({ status: 0, body: undefined }));
+    const { status, body } = await callApi<{ id?: string; sha256?: string; status?: string; code?: string }>(
+      baseUrl,
+      'POST',
+      new URL(completeUrl).pathname,
+      {
+        token: tenant.session.token,
+        body: { workspace_id: tenant.workspaceId },
+      },
+    ).catch(() => ({ status: 0, body: undefined }));
     figures.completeAttempts.push(String(status || 'cut'));
     if (status === 200 && body?.status === 'ready') {
       figures.mediaId = body.id;

@@ -20,10 +20,27 @@ const IMAGE_PREFIX = 'social-platform/';
 
 /** Contract §9: the environment variable names shared by all apps, docker/ and k8s/. */
 const CONTRACT_ENV = [
-  'PORT', 'PUBLIC_BASE_URL', 'PUBLIC_APP_URL', 'DATABASE_URL', 'NATS_URL', 'SECRETS_KEY',
-  'JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'SMTP_URL', 'SMTP_FROM', 'AI_BASE_URL', 'AI_API_KEY', 'AI_MODEL',
-  'S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY',
-  'WEBAUTHN_RP_ID', 'WEBAUTHN_ORIGIN', 'LOG_LEVEL',
+  'PORT',
+  'PUBLIC_BASE_URL',
+  'PUBLIC_APP_URL',
+  'DATABASE_URL',
+  'NATS_URL',
+  'SECRETS_KEY',
+  'JWT_PRIVATE_KEY',
+  'JWT_PUBLIC_KEY',
+  'SMTP_URL',
+  'SMTP_FROM',
+  'AI_BASE_URL',
+  'AI_API_KEY',
+  'AI_MODEL',
+  'S3_ENDPOINT',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'WEBAUTHN_RP_ID',
+  'WEBAUTHN_ORIGIN',
+  'LOG_LEVEL',
 ];
 
 /** Apps that can run: a directory under apps/ with a src/main.ts. */
@@ -42,7 +59,10 @@ function declaredSettings(): string[] {
 }
 const allowedEnv = new Set([...CONTRACT_ENV, ...declaredSettings()]);
 
-interface Probe { httpGet?: { path?: string; port: number | string }; timeoutSeconds?: number }
+interface Probe {
+  httpGet?: { path?: string; port: number | string };
+  timeoutSeconds?: number;
+}
 interface Container {
   name: string;
   image: string;
@@ -60,20 +80,37 @@ interface Container {
 }
 interface PodSpec {
   securityContext?: { runAsNonRoot?: boolean };
-  topologySpreadConstraints?: Array<{ topologyKey: string; whenUnsatisfiable: string; labelSelector?: { matchLabels?: Record<string, string> } }>;
+  topologySpreadConstraints?: Array<{
+    topologyKey: string;
+    whenUnsatisfiable: string;
+    labelSelector?: { matchLabels?: Record<string, string> };
+  }>;
   terminationGracePeriodSeconds?: number;
   containers: Container[];
   initContainers?: Container[];
 }
 type Workload = K8sObject & {
-  spec: { replicas?: number; selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: PodSpec } };
+  spec: {
+    replicas?: number;
+    selector: { matchLabels: Record<string, string> };
+    template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+  };
 };
 type Selecting = K8sObject & { spec: { selector: { matchLabels?: Record<string, string> } } };
-type Service = K8sObject & { spec: { selector: Record<string, string>; ports: Array<{ name?: string; port: number; targetPort?: number | string }> } };
-type Autoscaler = K8sObject & {
-  spec: { scaleTargetRef: { apiVersion: string; kind: string; name: string }; minReplicas?: number; maxReplicas: number; metrics?: Array<{ resource?: { name: string } }> };
+type Service = K8sObject & {
+  spec: { selector: Record<string, string>; ports: Array<{ name?: string; port: number; targetPort?: number | string }> };
 };
-type ServiceMonitor = K8sObject & { spec: { selector: { matchLabels: Record<string, string> }; endpoints: Array<{ port?: string; path?: string }> } };
+type Autoscaler = K8sObject & {
+  spec: {
+    scaleTargetRef: { apiVersion: string; kind: string; name: string };
+    minReplicas?: number;
+    maxReplicas: number;
+    metrics?: Array<{ resource?: { name: string } }>;
+  };
+};
+type ServiceMonitor = K8sObject & {
+  spec: { selector: { matchLabels: Record<string, string> }; endpoints: Array<{ port?: string; path?: string }> };
+};
 
 const byKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 const deploymentsOf = (objects: K8sObject[]) => byKind(objects, 'Deployment') as Workload[];
@@ -81,7 +118,9 @@ const workloadsOf = (objects: K8sObject[]) => [...deploymentsOf(objects), ...(by
 const containersOf = (objects: K8sObject[]) => deploymentsOf(objects).flatMap((d) => d.spec.template.spec.containers);
 /** Every container of every workload, init containers included. */
 const allContainersOf = (objects: K8sObject[]) =>
-  workloadsOf(objects).flatMap((w) => [...(w.spec.template.spec.initContainers ?? []), ...w.spec.template.spec.containers].map((c) => ({ workload: w.metadata.name, ...c })));
+  workloadsOf(objects).flatMap((w) =>
+    [...(w.spec.template.spec.initContainers ?? []), ...w.spec.template.spec.containers].map((c) => ({ workload: w.metadata.name, ...c })),
+  );
 const idOf = (o: K8sObject) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const envValue = (c: Container, name: string) => c.env?.find((e) => e.name === name);
 /** Services boot through runService and own a database schema; the gateway does neither. */
@@ -94,7 +133,10 @@ const METRICS_PORT = 9464;
  */
 async function validateSchema(object: K8sObject): Promise<void> {
   const models = object.apiVersion.startsWith('monitoring.coreos.com/') ? '@kubernetes-models/prometheus-operator' : 'kubernetes-models';
-  const module = (await import(`${models}/${object.apiVersion}/${object.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+  const module = (await import(`${models}/${object.apiVersion}/${object.kind}`)) as Record<
+    string,
+    new (data: unknown) => { validate(): void }
+  >;
   const Model = module[object.kind];
   try {
     new Model(object).validate();
@@ -135,7 +177,8 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
   });
 
   it('pins a tag on every image (an overlay images: entry per app)', () => {
-    for (const { image } of allContainersOf(objects)) expect({ image, tag: splitImage(image).tag }).toEqual({ image, tag: expect.any(String) });
+    for (const { image } of allContainersOf(objects))
+      expect({ image, tag: splitImage(image).tag }).toEqual({ image, tag: expect.any(String) });
   });
 
   it('probes liveness and readiness on the port the app listens on', () => {
@@ -150,7 +193,10 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
       }
       // A probe without a timeout waits 1 s by default, and one that hangs (a PostgreSQL outage) must not count as slow success.
       for (const probe of [c.startupProbe, c.livenessProbe, c.readinessProbe]) {
-        expect({ container: c.name, timeoutSeconds: probe?.timeoutSeconds }).toEqual({ container: c.name, timeoutSeconds: expect.any(Number) });
+        expect({ container: c.name, timeoutSeconds: probe?.timeoutSeconds }).toEqual({
+          container: c.name,
+          timeoutSeconds: expect.any(Number),
+        });
       }
     }
   });
@@ -160,7 +206,9 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
       const [c] = d.spec.template.spec.containers;
       const paths = { live: c.livenessProbe?.httpGet?.path, ready: c.readinessProbe?.httpGet?.path };
       expect({ app: d.metadata.name, ...paths }).toEqual(
-        d.metadata.name === 'gateway' ? { app: 'gateway', live: '/health', ready: '/health/ready' } : { app: d.metadata.name, live: '/live', ready: '/ready' },
+        d.metadata.name === 'gateway'
+          ? { app: 'gateway', live: '/health', ready: '/health/ready' }
+          : { app: d.metadata.name, live: '/live', ready: '/ready' },
       );
     }
   });
@@ -172,12 +220,15 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
         app: d.metadata.name,
         keys: ['kubernetes.io/hostname', 'topology.kubernetes.io/zone'],
       });
-      for (const t of spread) expect(selectorMatches({ matchLabels: t.labelSelector?.matchLabels ?? {} }, d.spec.template.metadata.labels)).toBe(true);
+      for (const t of spread)
+        expect(selectorMatches({ matchLabels: t.labelSelector?.matchLabels ?? {} }, d.spec.template.metadata.labels)).toBe(true);
     }
   });
 
   it('routes the Ingress to the gateway Service’s http port, and only there', () => {
-    type Ingress = K8sObject & { spec: { rules: Array<{ http: { paths: Array<{ backend: { service: { name: string; port: { name?: string } } } }> } }> } };
+    type Ingress = K8sObject & {
+      spec: { rules: Array<{ http: { paths: Array<{ backend: { service: { name: string; port: { name?: string } } } }> } }> };
+    };
     const ingresses = byKind(objects, 'Ingress') as Ingress[];
     expect(ingresses.map((i) => i.metadata.name)).toEqual(['gateway']);
     const backends = ingresses[0].spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend.service));
@@ -191,7 +242,13 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
   it('alerts on outbox backlog, dead letters, consumer lag, late renditions and the 5xx rate, on metrics the apps export', () => {
     type Rule = K8sObject & { spec: { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> } };
     const rules = (byKind(objects, 'PrometheusRule') as Rule[]).flatMap((r) => r.spec.groups.flatMap((g) => g.rules));
-    expect(rules.map((r) => r.alert).sort()).toEqual(['DeadLetteredEvents', 'DurableConsumerLag', 'GatewayHighErrorRate', 'LateRenditions', 'OutboxBacklog']);
+    expect(rules.map((r) => r.alert).sort()).toEqual([
+      'DeadLetteredEvents',
+      'DurableConsumerLag',
+      'GatewayHighErrorRate',
+      'LateRenditions',
+      'OutboxBacklog',
+    ]);
     const exported = exportedMetrics();
     for (const rule of rules) {
       const names = [...rule.expr.matchAll(/\bsocial_([a-z_]+)/g)].map((m) => m[1]);
@@ -200,15 +257,26 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
   });
 
   it('runs every pod as non-root with a read-only root and no capabilities (init containers too)', () => {
-    for (const w of workloadsOf(objects)) expect({ workload: w.metadata.name, nonRoot: w.spec.template.spec.securityContext?.runAsNonRoot }).toEqual({ workload: w.metadata.name, nonRoot: true });
+    for (const w of workloadsOf(objects))
+      expect({ workload: w.metadata.name, nonRoot: w.spec.template.spec.securityContext?.runAsNonRoot }).toEqual({
+        workload: w.metadata.name,
+        nonRoot: true,
+      });
     for (const c of allContainersOf(objects)) {
-      expect({ c: `${c.workload}/${c.name}`, ...c.securityContext }).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+      expect({ c: `${c.workload}/${c.name}`, ...c.securityContext }).toMatchObject({
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+      });
     }
   });
 
   it('gives every container (init containers too) CPU and memory requests and limits', () => {
     for (const c of allContainersOf(objects)) {
-      const amounts = { requests: { cpu: expect.any(String), memory: expect.any(String) }, limits: { cpu: expect.any(String), memory: expect.any(String) } };
+      const amounts = {
+        requests: { cpu: expect.any(String), memory: expect.any(String) },
+        limits: { cpu: expect.any(String), memory: expect.any(String) },
+      };
       expect({ c: `${c.workload}/${c.name}`, ...c.resources }).toEqual({ c: `${c.workload}/${c.name}`, ...amounts });
     }
   });
@@ -222,7 +290,9 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
   it('uses only environment variable names from contract §9 or the apps’ settings', () => {
     // ConfigMaps loaded as environment (the dev NATS configuration is a mounted file).
     const asEnv = new Set(containersOf(objects).flatMap((c) => (c.envFrom ?? []).flatMap((source) => source.configMapRef?.name ?? [])));
-    const configMapKeys = byKind(objects, 'ConfigMap').filter((o) => asEnv.has(o.metadata.name)).flatMap((o) => Object.keys((o.data as object) ?? {}));
+    const configMapKeys = byKind(objects, 'ConfigMap')
+      .filter((o) => asEnv.has(o.metadata.name))
+      .flatMap((o) => Object.keys((o.data as object) ?? {}));
     const explicit = allContainersOf(objects).flatMap((c) => (c.env ?? []).map((e) => e.name));
     // Secret keys reach the apps only through secretKeyRef, under an env name checked above (e.g. ACCOUNTS_DATABASE_URL → DATABASE_URL).
     const unknown = [...configMapKeys, ...explicit].filter((name) => !allowedEnv.has(name));
@@ -246,18 +316,23 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
   });
 
   const apps = deploymentsOf(objects);
-  const selects = (selector: Record<string, string> | undefined, d: Workload) => selectorMatches({ matchLabels: selector ?? {} }, d.spec.template.metadata.labels);
+  const selects = (selector: Record<string, string> | undefined, d: Workload) =>
+    selectorMatches({ matchLabels: selector ?? {} }, d.spec.template.metadata.labels);
 
   it('gives every app exactly one PodDisruptionBudget, which lets a drain take one pod', () => {
     for (const d of apps) {
-      const budgets = (byKind(objects, 'PodDisruptionBudget') as Array<Selecting & { spec: { maxUnavailable?: number } }>).filter((b) => selects(b.spec.selector.matchLabels, d));
+      const budgets = (byKind(objects, 'PodDisruptionBudget') as Array<Selecting & { spec: { maxUnavailable?: number } }>).filter((b) =>
+        selects(b.spec.selector.matchLabels, d),
+      );
       expect({ app: d.metadata.name, budgets: budgets.map((b) => b.spec.maxUnavailable) }).toEqual({ app: d.metadata.name, budgets: [1] });
     }
   });
 
   it('gives every app exactly one CPU autoscaler on its Deployment, starting at the overlay’s replicas', () => {
     for (const d of apps) {
-      const scalers = (byKind(objects, 'HorizontalPodAutoscaler') as Autoscaler[]).filter((h) => h.spec.scaleTargetRef.name === d.metadata.name);
+      const scalers = (byKind(objects, 'HorizontalPodAutoscaler') as Autoscaler[]).filter(
+        (h) => h.spec.scaleTargetRef.name === d.metadata.name,
+      );
       expect({ app: d.metadata.name, count: scalers.length }).toEqual({ app: d.metadata.name, count: 1 });
       const [{ spec }] = scalers;
       expect(spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name });
@@ -273,7 +348,10 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
     const monitors = byKind(objects, 'ServiceMonitor') as ServiceMonitor[];
     for (const d of apps) {
       const [container] = d.spec.template.spec.containers;
-      expect({ app: d.metadata.name, env: envValue(container, 'METRICS_PORT')?.value }).toEqual({ app: d.metadata.name, env: String(METRICS_PORT) });
+      expect({ app: d.metadata.name, env: envValue(container, 'METRICS_PORT')?.value }).toEqual({
+        app: d.metadata.name,
+        env: String(METRICS_PORT),
+      });
       expect(container.ports).toContainEqual({ name: 'metrics', containerPort: METRICS_PORT });
       // Monitors whose Services select this app's pods and name a `metrics` port reaching the container's.
       const scraping = monitors.filter((m) =>
@@ -285,7 +363,10 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
             m.spec.endpoints.some((e) => e.port === 'metrics' && e.path === '/metrics'),
         ),
       );
-      expect({ app: d.metadata.name, monitors: scraping.map((m) => m.metadata.name) }).toEqual({ app: d.metadata.name, monitors: [d.metadata.name] });
+      expect({ app: d.metadata.name, monitors: scraping.map((m) => m.metadata.name) }).toEqual({
+        app: d.metadata.name,
+        monitors: [d.metadata.name],
+      });
     }
     expect(monitors).toHaveLength(apps.length);
   });
@@ -356,8 +437,21 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
 
     it('lets apps out only to DNS, NATS, PostgreSQL (services) and the documented exceptions', () => {
       const candidates: Array<[number, Protocol]> = [
-        [53, 'UDP'], [53, 'TCP'], [4222, 'TCP'], [5432, 'TCP'], [443, 'TCP'], [587, 'TCP'], [465, 'TCP'], [25, 'TCP'],
-        [80, 'TCP'], [22, 'TCP'], [6379, 'TCP'], [9000, 'TCP'], [11434, 'TCP'], [4222, 'UDP'], [5432, 'UDP'],
+        [53, 'UDP'],
+        [53, 'TCP'],
+        [4222, 'TCP'],
+        [5432, 'TCP'],
+        [443, 'TCP'],
+        [587, 'TCP'],
+        [465, 'TCP'],
+        [25, 'TCP'],
+        [80, 'TCP'],
+        [22, 'TCP'],
+        [6379, 'TCP'],
+        [9000, 'TCP'],
+        [11434, 'TCP'],
+        [4222, 'UDP'],
+        [5432, 'UDP'],
       ];
       const base = ['53/UDP', '53/TCP', '4222/TCP'];
       const database = [...base, '5432/TCP'];
@@ -374,7 +468,9 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
         insights: database,
       };
       for (const [app, pod] of podsByApp) {
-        const open = candidates.filter(([port, protocol]) => mayConnect(policies, pod, EXTERNAL, port, protocol)).map(([port, protocol]) => `${port}/${protocol}`);
+        const open = candidates
+          .filter(([port, protocol]) => mayConnect(policies, pod, EXTERNAL, port, protocol))
+          .map(([port, protocol]) => `${port}/${protocol}`);
         expect({ app, open: open.sort() }).toEqual({ app, open: [...(expected[app] ?? database)].sort() });
       }
     });
@@ -416,7 +512,9 @@ function exportedMetrics(): Set<string> {
 
 describe('k8s overlay specifics', () => {
   it('production keeps three copies of every JetStream stream, KV bucket and object store', () => {
-    const config = byKind(renderOverlay(join(root, 'k8s/overlays/production')).objects, 'ConfigMap').find((o) => o.metadata.name === 'platform-config')!;
+    const config = byKind(renderOverlay(join(root, 'k8s/overlays/production')).objects, 'ConfigMap').find(
+      (o) => o.metadata.name === 'platform-config',
+    )!;
     expect((config.data as Record<string, string>).JETSTREAM_REPLICAS).toBe('3');
   });
 
@@ -433,7 +531,9 @@ describe('k8s overlay specifics', () => {
       expect({ name: d.metadata.name, replicas: d.spec.replicas }).toEqual({ name: d.metadata.name, replicas: expect.any(Number) });
       expect(d.spec.replicas).toBeGreaterThanOrEqual(2);
     }
-    const budgets = byKind(objects, 'PodDisruptionBudget') as Array<K8sObject & { spec: { selector: { matchLabels: Record<string, string> } } }>;
+    const budgets = byKind(objects, 'PodDisruptionBudget') as Array<
+      K8sObject & { spec: { selector: { matchLabels: Record<string, string> } } }
+    >;
     expect(budgets.map((b) => b.spec.selector.matchLabels['app.kubernetes.io/name'])).toContain('gateway');
   });
 });
@@ -441,10 +541,14 @@ describe('k8s overlay specifics', () => {
 describe('NATS', () => {
   const dev = renderOverlay(join(root, 'k8s/overlays/dev')).objects;
   const production = renderOverlay(join(root, 'k8s/overlays/production')).objects;
-  const natsHost = (objects: K8sObject[]) => new URL((byKind(objects, 'ConfigMap').find((o) => o.metadata.name === 'platform-config')!.data as Record<string, string>).NATS_URL).hostname;
+  const natsHost = (objects: K8sObject[]) =>
+    new URL((byKind(objects, 'ConfigMap').find((o) => o.metadata.name === 'platform-config')!.data as Record<string, string>).NATS_URL)
+      .hostname;
 
   it('dev runs NATS with JetStream on a volume, 8 MB messages, probes on the monitor port, non-root', () => {
-    const statefulSets = byKind(dev, 'StatefulSet') as Array<Workload & { spec: { volumeClaimTemplates: Array<{ metadata: { name: string } }> } }>;
+    const statefulSets = byKind(dev, 'StatefulSet') as Array<
+      Workload & { spec: { volumeClaimTemplates: Array<{ metadata: { name: string } }> } }
+    >;
     expect(statefulSets.map((s) => s.metadata.name)).toEqual(['nats']);
     const [nats] = statefulSets;
     const [container] = nats.spec.template.spec.containers;
@@ -468,11 +572,18 @@ describe('NATS', () => {
     const nats = (byKind(dev, 'StatefulSet') as Workload[])[0];
     expect(selectorMatches({ matchLabels: service.spec.selector }, nats.spec.template.metadata.labels)).toBe(true);
     const port = service.spec.ports.find((p) => p.port === 4222)!;
-    expect(nats.spec.template.spec.containers[0].ports?.find((p) => p.name === port.targetPort || p.containerPort === port.targetPort)?.containerPort).toBe(4222);
+    expect(
+      nats.spec.template.spec.containers[0].ports?.find((p) => p.name === port.targetPort || p.containerPort === port.targetPort)
+        ?.containerPort,
+    ).toBe(4222);
 
     const policies = byKind(dev, 'NetworkPolicy') as NetworkPolicy[];
     const natsPod = podOf(nats);
-    for (const d of deploymentsOf(dev)) expect({ app: d.metadata.name, reaches: mayConnect(policies, podOf(d), natsPod, 4222) }).toEqual({ app: d.metadata.name, reaches: true });
+    for (const d of deploymentsOf(dev))
+      expect({ app: d.metadata.name, reaches: mayConnect(policies, podOf(d), natsPod, 4222) }).toEqual({
+        app: d.metadata.name,
+        reaches: true,
+      });
     expect(mayConnect(policies, podIn(natsPod.namespace, { app: 'debug-shell' }), natsPod, 4222)).toBe(false);
     expect(mayConnect(policies, podIn('ingress-nginx'), natsPod, 4222)).toBe(false);
   });
@@ -481,7 +592,9 @@ describe('NATS', () => {
     expect(byKind(production, 'StatefulSet')).toEqual([]);
     expect(production.filter((o) => o.metadata.name === natsHost(production))).toEqual([]);
     // Only the platform's own images run there.
-    const foreign = allContainersOf(production).map((c) => c.image).filter((image) => !image.startsWith(IMAGE_PREFIX));
+    const foreign = allContainersOf(production)
+      .map((c) => c.image)
+      .filter((image) => !image.startsWith(IMAGE_PREFIX));
     expect(foreign).toEqual([]);
   });
 });

@@ -41,20 +41,47 @@ describe('NetworkPolicy evaluator', () => {
     const and = policy('and', 'shop', {
       podSelector: {},
       policyTypes: ['Ingress'],
-      ingress: [{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'tools' } }, podSelector: { matchLabels: { app: 'scraper' } } }] }],
+      ingress: [
+        {
+          from: [
+            {
+              namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'tools' } },
+              podSelector: { matchLabels: { app: 'scraper' } },
+            },
+          ],
+        },
+      ],
     });
     expect(mayConnect([and], elsewhere, web, 8080)).toBe(false);
     expect(mayConnect([and], podIn('tools', { app: 'scraper' }), web, 8080)).toBe(true);
     const or = policy('or', 'shop', {
       podSelector: {},
       policyTypes: ['Ingress'],
-      ingress: [{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'tools' } } }, { podSelector: { matchLabels: { app: 'scraper' } } }] }],
+      ingress: [
+        {
+          from: [
+            { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'tools' } } },
+            { podSelector: { matchLabels: { app: 'scraper' } } },
+          ],
+        },
+      ],
     });
     expect(mayConnect([or], elsewhere, web, 8080)).toBe(true);
   });
 
   it('needs both the source’s egress and the destination’s ingress', () => {
-    const egress = policy('web-egress', 'shop', { podSelector: { matchLabels: { app: 'web' } }, policyTypes: ['Egress'], egress: [{ ports: [{ port: 53, protocol: 'UDP' }, { port: 9000, endPort: 9010 }] }] });
+    const egress = policy('web-egress', 'shop', {
+      podSelector: { matchLabels: { app: 'web' } },
+      policyTypes: ['Egress'],
+      egress: [
+        {
+          ports: [
+            { port: 53, protocol: 'UDP' },
+            { port: 9000, endPort: 9010 },
+          ],
+        },
+      ],
+    });
     expect(mayConnect([egress], web, db, 5432)).toBe(false);
     expect(mayConnect([egress], web, EXTERNAL, 53, 'UDP')).toBe(true);
     expect(mayConnect([egress], web, EXTERNAL, 9005)).toBe(true);
@@ -70,7 +97,9 @@ describe('NetworkPolicy evaluator', () => {
     expect(selectorMatches({ matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['a'] }] }, labels)).toBe(true);
     expect(selectorMatches({ matchExpressions: [{ key: 'tier', operator: 'Exists' }] }, labels)).toBe(true);
     expect(selectorMatches({ matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] }, labels)).toBe(false);
-    expect(selectorMatches({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['back'] }] }, labels)).toBe(false);
+    expect(
+      selectorMatches({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['back'] }] }, labels),
+    ).toBe(false);
     const ipBlock = policy('cidr', 'shop', { podSelector: {}, ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }] });
     expect(() => mayConnect([ipBlock], web, db, 5432)).toThrow('ipBlock');
   });

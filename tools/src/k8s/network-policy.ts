@@ -13,9 +13,21 @@ export interface LabelSelector {
   matchExpressions?: Array<{ key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }>;
 }
 
-interface PolicyPort { protocol?: string; port?: number | string; endPort?: number }
-interface PolicyPeer { podSelector?: LabelSelector; namespaceSelector?: LabelSelector; ipBlock?: unknown }
-interface PolicyRule { from?: PolicyPeer[]; to?: PolicyPeer[]; ports?: PolicyPort[] }
+interface PolicyPort {
+  protocol?: string;
+  port?: number | string;
+  endPort?: number;
+}
+interface PolicyPeer {
+  podSelector?: LabelSelector;
+  namespaceSelector?: LabelSelector;
+  ipBlock?: unknown;
+}
+interface PolicyRule {
+  from?: PolicyPeer[];
+  to?: PolicyPeer[];
+  ports?: PolicyPort[];
+}
 export type NetworkPolicy = K8sObject & {
   spec: { podSelector: LabelSelector; policyTypes?: Array<'Ingress' | 'Egress'>; ingress?: PolicyRule[]; egress?: PolicyRule[] };
 };
@@ -76,21 +88,39 @@ function portMatches(rulePort: PolicyPort, destination: Endpoint, port: number, 
   return rulePort.endPort === undefined ? rulePort.port === port : port >= rulePort.port && port <= rulePort.endPort;
 }
 
-function ruleMatches(policy: NetworkPolicy, rule: PolicyRule, peers: PolicyPeer[] | undefined, other: Endpoint, destination: Endpoint, port: number, protocol: Protocol): boolean {
+function ruleMatches(
+  policy: NetworkPolicy,
+  rule: PolicyRule,
+  peers: PolicyPeer[] | undefined,
+  other: Endpoint,
+  destination: Endpoint,
+  port: number,
+  protocol: Protocol,
+): boolean {
   const peerOk = !peers || peers.length === 0 || peers.some((peer) => peerMatches(policy, peer, other));
   const portOk = !rule.ports || rule.ports.length === 0 || rule.ports.some((p) => portMatches(p, destination, port, protocol));
   return peerOk && portOk;
 }
 
 /** Whether `pod`'s policies let traffic through in `direction` with `other` (the far end). */
-function allowedAt(policies: NetworkPolicy[], pod: Pod, direction: 'Ingress' | 'Egress', other: Endpoint, port: number, protocol: Protocol): boolean {
+function allowedAt(
+  policies: NetworkPolicy[],
+  pod: Pod,
+  direction: 'Ingress' | 'Egress',
+  other: Endpoint,
+  port: number,
+  protocol: Protocol,
+): boolean {
   const selecting = policies.filter(
-    (policy) => policy.metadata.namespace === pod.namespace && selectorMatches(policy.spec.podSelector, pod.labels) && policyTypes(policy).includes(direction),
+    (policy) =>
+      policy.metadata.namespace === pod.namespace &&
+      selectorMatches(policy.spec.podSelector, pod.labels) &&
+      policyTypes(policy).includes(direction),
   );
   if (selecting.length === 0) return true;
   const destination = direction === 'Ingress' ? pod : other;
   return selecting.some((policy) =>
-    (direction === 'Ingress' ? policy.spec.ingress ?? [] : policy.spec.egress ?? []).some((rule) =>
+    (direction === 'Ingress' ? (policy.spec.ingress ?? []) : (policy.spec.egress ?? [])).some((rule) =>
       ruleMatches(policy, rule, direction === 'Ingress' ? rule.from : rule.to, other, destination, port, protocol),
     ),
   );
@@ -105,10 +135,20 @@ export function mayConnect(policies: NetworkPolicy[], from: Endpoint, to: Endpoi
 
 /** A pod of a rendered workload (Deployment, StatefulSet), with its namespace's automatic name label. */
 export function podOf(workload: K8sObject): Pod {
-  const template = (workload.spec as { template: { metadata: { labels: Record<string, string> }; spec: { containers: Array<{ ports?: Array<{ name?: string; containerPort: number }> }> } } }).template;
+  const template = (
+    workload.spec as {
+      template: {
+        metadata: { labels: Record<string, string> };
+        spec: { containers: Array<{ ports?: Array<{ name?: string; containerPort: number }> }> };
+      };
+    }
+  ).template;
   const namespace = workload.metadata.namespace ?? 'default';
   const ports = Object.fromEntries(
-    template.spec.containers.flatMap((c) => c.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort]),
+    template.spec.containers
+      .flatMap((c) => c.ports ?? [])
+      .filter((p) => p.name)
+      .map((p) => [p.name!, p.containerPort]),
   );
   return { namespace, namespaceLabels: { 'kubernetes.io/metadata.name': namespace }, labels: template.metadata.labels, ports };
 }

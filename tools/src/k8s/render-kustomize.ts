@@ -58,19 +58,38 @@ interface PatchOperation {
 }
 
 const SUPPORTED = new Set([
-  'apiVersion', 'kind', 'resources', 'namespace', 'images', 'replicas', 'components', 'patches',
-  'configMapGenerator', 'secretGenerator', 'generatorOptions',
+  'apiVersion',
+  'kind',
+  'resources',
+  'namespace',
+  'images',
+  'replicas',
+  'components',
+  'patches',
+  'configMapGenerator',
+  'secretGenerator',
+  'generatorOptions',
 ]);
 const SCALABLE = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
-const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume', 'StorageClass', 'PriorityClass']);
+const CLUSTER_SCOPED = new Set([
+  'Namespace',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'CustomResourceDefinition',
+  'PersistentVolume',
+  'StorageClass',
+  'PriorityClass',
+]);
 const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
 
 /** Every YAML document in a file, skipping empty ones (a trailing `---`). */
 export function parseYamlFile(path: string): unknown[] {
-  return parseAllDocuments(readFileSync(path, 'utf8')).map((doc) => {
-    if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors[0].message}`);
-    return doc.toJS() as unknown;
-  }).filter((value) => value != null);
+  return parseAllDocuments(readFileSync(path, 'utf8'))
+    .map((doc) => {
+      if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors[0].message}`);
+      return doc.toJS() as unknown;
+    })
+    .filter((value) => value != null);
 }
 
 /** A Component (`expectedKind`) works on what the kustomization including it has gathered so far (`accumulated`), as kustomize does. */
@@ -78,7 +97,8 @@ export function renderKustomization(dir: string, expectedKind = 'Kustomization',
   const [kustomization] = parseYamlFile(join(dir, 'kustomization.yaml')) as Kustomization[];
   const unsupported = Object.keys(kustomization).filter((key) => !SUPPORTED.has(key));
   if (unsupported.length > 0) throw new Error(`${dir}: kustomize field(s) not supported by this loader: ${unsupported.join(', ')}`);
-  if ((kustomization.kind ?? 'Kustomization') !== expectedKind) throw new Error(`${dir}: expected kind ${expectedKind}, found ${kustomization.kind}`);
+  if ((kustomization.kind ?? 'Kustomization') !== expectedKind)
+    throw new Error(`${dir}: expected kind ${expectedKind}, found ${kustomization.kind}`);
 
   const rendered: Rendered = accumulated ?? { objects: [], localConfig: [] };
   const add = (part: Rendered) => {
@@ -131,7 +151,10 @@ function generate(dir: string, kustomization: Kustomization, objects: K8sObject[
     for (const generator of generators ?? []) {
       const entries = [
         ...(generator.envs ?? []).flatMap((file) => readEnvFile(join(dir, file))),
-        ...(generator.literals ?? []).map((literal): [string, string] => [literal.slice(0, literal.indexOf('=')), literal.slice(literal.indexOf('=') + 1)]),
+        ...(generator.literals ?? []).map((literal): [string, string] => [
+          literal.slice(0, literal.indexOf('=')),
+          literal.slice(literal.indexOf('=') + 1),
+        ]),
       ];
       const encode = (value: string) => (kind === 'Secret' ? Buffer.from(value, 'utf8').toString('base64') : value);
       const data = Object.fromEntries(entries.map(([key, value]) => [key, encode(value)]));
@@ -139,7 +162,13 @@ function generate(dir: string, kustomization: Kustomization, objects: K8sObject[
       if ((generator.behavior ?? 'create') === 'create') {
         if (existing) throw new Error(`${dir}: ${kind} ${generator.name} is generated twice`);
         const labels = kustomization.generatorOptions?.labels;
-        objects.push({ apiVersion: 'v1', kind, metadata: { name: generator.name, ...(labels ? { labels: { ...labels } } : {}) }, ...(kind === 'Secret' ? { type: 'Opaque' } : {}), data });
+        objects.push({
+          apiVersion: 'v1',
+          kind,
+          metadata: { name: generator.name, ...(labels ? { labels: { ...labels } } : {}) },
+          ...(kind === 'Secret' ? { type: 'Opaque' } : {}),
+          data,
+        });
       } else {
         if (!existing) throw new Error(`${dir}: ${kind} ${generator.name} to ${generator.behavior} does not exist`);
         existing.data = generator.behavior === 'merge' ? { ...(existing.data as object), ...data } : data;
@@ -152,7 +181,9 @@ function generate(dir: string, kustomization: Kustomization, objects: K8sObject[
 function applyPatch(dir: string, objects: K8sObject[], { target, patch, ...rest }: Patch): void {
   const extra = [...Object.keys(rest), ...Object.keys(target ?? {}).filter((key) => key !== 'kind' && key !== 'name')];
   if (!target?.kind || patch === undefined || extra.length > 0) {
-    throw new Error(`${dir}: only inline JSON 6902 patches with a target kind (and name) are supported${extra.length ? `, not ${extra.join(', ')}` : ''}`);
+    throw new Error(
+      `${dir}: only inline JSON 6902 patches with a target kind (and name) are supported${extra.length ? `, not ${extra.join(', ')}` : ''}`,
+    );
   }
   const operations = parseAllDocuments(patch).map((doc) => doc.toJS() as unknown)[0];
   if (!Array.isArray(operations)) throw new Error(`${dir}: a patch must be a list of JSON 6902 operations`);
@@ -162,17 +193,22 @@ function applyPatch(dir: string, objects: K8sObject[], { target, patch, ...rest 
 }
 
 function applyOperation(dir: string, object: K8sObject, { op, path, value }: PatchOperation): void {
-  const keys = path.split('/').slice(1).map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const keys = path
+    .split('/')
+    .slice(1)
+    .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = keys.pop();
   let parent: unknown = object;
   for (const key of keys) parent = (parent as Record<string, unknown> | undefined)?.[key];
-  if (last === undefined || parent === null || typeof parent !== 'object') throw new Error(`${dir}: patch path ${path} not found in ${object.kind}/${object.metadata.name}`);
+  if (last === undefined || parent === null || typeof parent !== 'object')
+    throw new Error(`${dir}: patch path ${path} not found in ${object.kind}/${object.metadata.name}`);
   const container = parent as Record<string, unknown>;
   if (Array.isArray(container) && op === 'add') {
     container.splice(last === '-' ? container.length : Number(last), 0, value);
     return;
   }
-  if (op !== 'add' && !(last in container)) throw new Error(`${dir}: patch path ${path} not found in ${object.kind}/${object.metadata.name}`);
+  if (op !== 'add' && !(last in container))
+    throw new Error(`${dir}: patch path ${path} not found in ${object.kind}/${object.metadata.name}`);
   if (op === 'remove') {
     if (Array.isArray(container)) container.splice(Number(last), 1);
     else delete container[last];
@@ -251,13 +287,17 @@ const HASHED_NAME = /^(.+)-[a-z0-9]{10}$/;
 export function renderOverlay(dir: string): Rendered & { renderer: 'kubectl' | 'offline' } {
   if (!kubectlAvailable()) return { ...renderKustomization(dir), renderer: 'offline' };
   const output = execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const objects = parseAllDocuments(output).map((doc) => doc.toJS() as K8sObject).filter(Boolean);
+  const objects = parseAllDocuments(output)
+    .map((doc) => doc.toJS() as K8sObject)
+    .filter(Boolean);
   const renames = new Map<string, string>();
   for (const object of objects) {
     const match = (object.kind === 'ConfigMap' || object.kind === 'Secret') && HASHED_NAME.exec(object.metadata.name);
     if (match) renames.set(object.metadata.name, match[1]);
   }
-  const text = JSON.stringify(objects, (_key, value: unknown) => (typeof value === 'string' && renames.has(value) ? renames.get(value) : value));
+  const text = JSON.stringify(objects, (_key, value: unknown) =>
+    typeof value === 'string' && renames.has(value) ? renames.get(value) : value,
+  );
   // kubectl leaves local-config objects (secret templates) out; the offline loader still lists them for the checks.
   return { objects: JSON.parse(text) as K8sObject[], localConfig: renderKustomization(dir).localConfig, renderer: 'kubectl' };
 }

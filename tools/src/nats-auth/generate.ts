@@ -52,7 +52,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const envIndex = process.argv.indexOf('--compose-env');
   if (envIndex > 0 && process.argv[envIndex + 1]) {
     const envFile = resolve(process.argv[envIndex + 1]);
-    const kept = existsSync(envFile) ? readFileSync(envFile, 'utf8').split('\n').filter((line) => line && !line.startsWith('NATS_NKEY_SEED_')) : [];
+    const kept = existsSync(envFile)
+      ? readFileSync(envFile, 'utf8')
+          .split('\n')
+          .filter((line) => line && !line.startsWith('NATS_NKEY_SEED_'))
+      : [];
     writeFileSync(envFile, kept.map((line) => `${line}\n`).join(''), { mode: 0o600 });
     for (const [app, seedFile] of Object.entries(files.seedFiles)) {
       appendFileSync(envFile, `NATS_NKEY_SEED_${app.toUpperCase()}='${readFileSync(seedFile, 'utf8').trim()}'\n`);

@@ -39,7 +39,9 @@ describe('per-app NATS users generated from the contracts', () => {
 
   it('permissions follow the code: the gateway calls the user-facing subjects, media never the admin ones', () => {
     const permissions = generatePermissions(REPO_ROOT);
-    expect(permissions.gateway.publish).toEqual(expect.arrayContaining([AccountsPatterns.login, AccountsPatterns.createApiToken, MediaPatterns.createUploadSession]));
+    expect(permissions.gateway.publish).toEqual(
+      expect.arrayContaining([AccountsPatterns.login, AccountsPatterns.createApiToken, MediaPatterns.createUploadSession]),
+    );
     expect(permissions.gateway.publish).not.toContain(AdminPatterns.resolveProviderApp);
     expect(permissions.media.publish).not.toContain(AccountsPatterns.createApiToken);
     expect(permissions.media.subscribe).toEqual(expect.arrayContaining(['media.>', '_INBOX.>']));

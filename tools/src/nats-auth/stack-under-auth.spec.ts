@@ -46,7 +46,10 @@ describe('the platform under per-app NATS users', () => {
 
   it('is ready, and a journey across services works with no permission violation', async () => {
     expect((await api('GET', '/ready')).status).toBe(200);
-    const registered = await api('POST', '/auth/register', undefined, { email: `auth-${Date.now()}@example.com`, password: 'correct horse battery staple' });
+    const registered = await api('POST', '/auth/register', undefined, {
+      email: `auth-${Date.now()}@example.com`,
+      password: 'correct horse battery staple',
+    });
     expect(registered.status).toBe(201);
     const token = registered.body.access_token as string;
     const organization = await api('POST', '/organizations', token, { name: 'Acme' });

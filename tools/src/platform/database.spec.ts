@@ -29,7 +29,9 @@ describe('service database sessions', () => {
 
   it('run in UTC whatever the server zone, so date arithmetic never depends on it', async () => {
     // Every pooled connection, not just the first.
-    const answers = await Promise.all([1, 2, 3].map(() => dataSource.query<Array<{ zone: string }>>(`SELECT current_setting('TimeZone') AS zone`)));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => dataSource.query<Array<{ zone: string }>>(`SELECT current_setting('TimeZone') AS zone`)),
+    );
     expect(answers.map(([row]) => row.zone)).toEqual(['UTC', 'UTC', 'UTC']);
   });
 });

@@ -31,7 +31,13 @@ describe('IdempotentRequests', () => {
 
   beforeAll(async () => {
     db = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'idempotency_spec');
-    dataSource = await openServiceDatabase({ url: db.url, schema: 'idempotency_spec', entities: [], migrations: [CreateTables1764300004000], poolSize: 12 });
+    dataSource = await openServiceDatabase({
+      url: db.url,
+      schema: 'idempotency_spec',
+      entities: [],
+      migrations: [CreateTables1764300004000],
+      poolSize: 12,
+    });
     requests = new IdempotentRequests(dataSource, { leaseSeconds: 1 });
   });
 
@@ -45,7 +51,13 @@ describe('IdempotentRequests', () => {
     await dataSource.query('DELETE FROM idempotency_keys');
   });
 
-  const scope = (key: string | null, request: unknown = { name: 'a' }) => ({ key, userId, workspaceId, operation: 'things.create', request });
+  const scope = (key: string | null, request: unknown = { name: 'a' }) => ({
+    key,
+    userId,
+    workspaceId,
+    operation: 'things.create',
+    request,
+  });
   const createThing = (name: string) => async (manager: EntityManager) => {
     const id = randomUUID();
     await manager.query(`INSERT INTO things (id, name) VALUES ($1, $2)`, [id, name]);
@@ -177,7 +189,8 @@ describe('IdempotentRequests', () => {
     const again = await requests.run(scope('k6', { name: 'another body' }), createThing('b'));
     expect(again.replayed).toBe(false);
     expect(again.body).not.toEqual(first.body);
-    const expired = async () => (await dataSource.query(`SELECT count(*)::int AS n FROM idempotency_keys WHERE expires_at <= now()`))[0].n as number;
+    const expired = async () =>
+      (await dataSource.query(`SELECT count(*)::int AS n FROM idempotency_keys WHERE expires_at <= now()`))[0].n as number;
     // Bounded: 10 per pass (a claim whose own row was pruned under it takes a second pass).
     const left = await expired();
     expect(left).toBeGreaterThanOrEqual(26 - 2 * 10);

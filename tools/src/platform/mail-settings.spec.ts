@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { InstanceSettings, MailSettings } from '@social/platform';
 
 describe('mail settings (smtp_url, smtp_from, public_app_url)', () => {
-  const from = (overrides: Record<string, string>, env: NodeJS.ProcessEnv) => MailSettings.from(InstanceSettings.fromOverrides(overrides, env));
+  const from = (overrides: Record<string, string>, env: NodeJS.ProcessEnv) =>
+    MailSettings.from(InstanceSettings.fromOverrides(overrides, env));
 
   it('take the database override over the environment', () => {
     const settings = from(
@@ -13,13 +14,24 @@ describe('mail settings (smtp_url, smtp_from, public_app_url)', () => {
   });
 
   it('take the environment over the defaults (the dev runner passes its sink as SMTP_URL)', () => {
-    const settings = from({}, { SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'Platform <no-reply@example.com>', PUBLIC_APP_URL: 'https://env.example.com' });
-    expect(settings).toEqual({ smtpUrl: 'smtp://127.0.0.1:2525', smtpFrom: 'Platform <no-reply@example.com>', publicAppUrl: 'https://env.example.com' });
+    const settings = from(
+      {},
+      { SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'Platform <no-reply@example.com>', PUBLIC_APP_URL: 'https://env.example.com' },
+    );
+    expect(settings).toEqual({
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      smtpFrom: 'Platform <no-reply@example.com>',
+      publicAppUrl: 'https://env.example.com',
+    });
   });
 
   it('fall back to PUBLIC_BASE_URL, then to the defaults', () => {
     expect(from({}, { PUBLIC_BASE_URL: 'https://api.example.com' }).publicAppUrl).toBe('https://api.example.com');
-    expect(from({}, {})).toEqual({ smtpUrl: undefined, smtpFrom: 'Social Platform <no-reply@localhost>', publicAppUrl: 'http://localhost:8080' });
+    expect(from({}, {})).toEqual({
+      smtpUrl: undefined,
+      smtpFrom: 'Social Platform <no-reply@localhost>',
+      publicAppUrl: 'http://localhost:8080',
+    });
   });
 
   it('treat an smtp_url that is not smtp(s) as not configured, and "" as none over the environment', () => {

@@ -29,7 +29,11 @@ interface Run {
 function migrate(service: string, env: Record<string, string>): Promise<Run> {
   const main = join(root, 'apps', service, 'dist/main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
-  const child = spawn(process.execPath, [main, 'migrate'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main, 'migrate'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -41,7 +45,10 @@ function migrate(service: string, env: Record<string, string>): Promise<Run> {
     }, 30_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      const logs = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Run['logs'][number]);
+      const logs = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Run['logs'][number]);
       done({ code, logs, stderr });
     });
   });
@@ -111,7 +118,10 @@ describe('runService migrate mode', () => {
   }, 90_000);
 
   it('exits 1 with a clear message when the database is unreachable or DATABASE_URL is missing', async () => {
-    const unreachable = await migrate('notifications', { DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/none`, NATS_URL: natsUrl });
+    const unreachable = await migrate('notifications', {
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/none`,
+      NATS_URL: natsUrl,
+    });
     expect(unreachable.code).toBe(1);
     expect(unreachable.logs).toEqual([expect.objectContaining({ level: 'fatal', msg: 'migrations failed', schema: 'notifications' })]);
 

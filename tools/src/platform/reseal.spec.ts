@@ -18,7 +18,11 @@ const key = () => randomBytes(32).toString('base64');
 function run(command: 'migrate' | 'reseal', env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const main = join(root, 'apps/admin/dist/main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
-  const child = spawn(process.execPath, [main, command], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main, command], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -51,10 +55,10 @@ describe('reseal after a SECRETS_KEY rotation', () => {
        VALUES ($1, 'mastodon', 'https://m.example', 'M', 'cid', $2, NULL, 'oauth', true, now(), now())`,
       [appId, before.seal('client-secret-1', 'provider_apps:mastodon|https://m.example:client_secret')],
     );
-    await client.query(`INSERT INTO admin.instance_settings (key, sealed_value, updated_at, updated_by) VALUES ('smtp_url', $1, now(), $2)`, [
-      before.seal('smtp://user:pw@mail', 'instance_settings:smtp_url'),
-      randomUUID(),
-    ]);
+    await client.query(
+      `INSERT INTO admin.instance_settings (key, sealed_value, updated_at, updated_by) VALUES ('smtp_url', $1, now(), $2)`,
+      [before.seal('smtp://user:pw@mail', 'instance_settings:smtp_url'), randomUUID()],
+    );
 
     const rotated = { DATABASE_URL: db.url, SECRETS_KEY: `k1:${newKey},k0:${oldKey}` };
     const first = await run('reseal', rotated);
@@ -65,7 +69,8 @@ describe('reseal after a SECRETS_KEY rotation', () => {
     expect((await run('reseal', rotated)).output).toContain('"provider_apps.sealed_client_secret":0');
 
     const after = SecretBox.fromBase64Key(`k1:${newKey}`);
-    const [app] = (await client.query(`SELECT sealed_client_secret, sealed_bot_token FROM admin.provider_apps WHERE id = $1`, [appId])).rows;
+    const [app] = (await client.query(`SELECT sealed_client_secret, sealed_bot_token FROM admin.provider_apps WHERE id = $1`, [appId]))
+      .rows;
     expect(app.sealed_client_secret).toMatch(/^v2\.k1\./);
     expect(app.sealed_bot_token).toBeNull();
     expect(after.open(app.sealed_client_secret, 'provider_apps:mastodon|https://m.example:client_secret')).toBe('client-secret-1');

@@ -11,7 +11,8 @@ import openapiTS, { astToString } from 'openapi-typescript';
 const DOCUMENT = 'libs/sdk/openapi.json';
 const TYPES = 'libs/sdk/src/generated/openapi.ts';
 
-const HEADER = '/**\n * Generated from libs/sdk/openapi.json by tools/src/sdk/generate-types.ts during `npm run build`; do not edit.\n */\n\n';
+const HEADER =
+  '/**\n * Generated from libs/sdk/openapi.json by tools/src/sdk/generate-types.ts during `npm run build`; do not edit.\n */\n\n';
 
 async function modifiedAt(path: string): Promise<number> {
   return (await stat(path).catch(() => undefined))?.mtimeMs ?? -1;

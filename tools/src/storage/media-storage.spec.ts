@@ -80,7 +80,11 @@ describe.each([
       { start: bytes.length - 10, end: bytes.length - 1 },
     ]) {
       const got = await collect((await storage.read(key, range))!);
-      expect({ range, length: got.length, same: got.equals(bytes.subarray(range.start, range.end + 1)) }).toEqual({ range, length: range.end - range.start + 1, same: true });
+      expect({ range, length: got.length, same: got.equals(bytes.subarray(range.start, range.end + 1)) }).toEqual({
+        range,
+        length: range.end - range.start + 1,
+        same: true,
+      });
     }
     // Replacing keeps only the new bytes.
     const replacement = randomBytes(1000);
@@ -114,9 +118,14 @@ describe('media storage: reading from the NATS object store', () => {
     const size = 96 * 1024 * 1024;
     const key = 'workspaces/w/media/large';
     const block = randomBytes(1024 * 1024);
-    await storage.put(key, Readable.from((function* () {
-      for (let i = 0; i < size / block.length; i += 1) yield block;
-    })()));
+    await storage.put(
+      key,
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < size / block.length; i += 1) yield block;
+        })(),
+      ),
+    );
     global.gc?.();
     const before = process.memoryUsage();
     const stream = (await storage.read(key))!;
@@ -145,14 +154,20 @@ describe('media storage: reading from the NATS object store', () => {
     await storage.put('together', chunked(a));
     // Two puts at once: their chunks interleave in the stream.
     const slow = (bytes: Buffer) =>
-      Readable.from((async function* () {
-        for (let at = 0; at < bytes.length; at += 100_000) {
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          yield bytes.subarray(at, at + 100_000);
-        }
-      })());
+      Readable.from(
+        (async function* () {
+          for (let at = 0; at < bytes.length; at += 100_000) {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            yield bytes.subarray(at, at + 100_000);
+          }
+        })(),
+      );
     await Promise.all([storage.put('mixed-a', slow(a)), storage.put('mixed-b', slow(b))]);
-    for (const [key, bytes] of [['together', a], ['mixed-a', a], ['mixed-b', b]] as const) {
+    for (const [key, bytes] of [
+      ['together', a],
+      ['mixed-a', a],
+      ['mixed-b', b],
+    ] as const) {
       for (const range of [
         { start: 0, end: 0 },
         { start: 131_072, end: 131_072 },

@@ -55,7 +55,12 @@ export class ApiTokensService {
     return this.dataSource.transaction(async (db) => {
       const tokens = db.getRepository(ApiTokenEntity);
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`api-tokens:${userId}`]);
-      if ((await tokens.countBy([{ userId, revokedAt: IsNull(), expiresAt: IsNull() }, { userId, revokedAt: IsNull(), expiresAt: MoreThan(new Date()) }])) >= MAX_API_TOKENS) {
+      if (
+        (await tokens.countBy([
+          { userId, revokedAt: IsNull(), expiresAt: IsNull() },
+          { userId, revokedAt: IsNull(), expiresAt: MoreThan(new Date()) },
+        ])) >= MAX_API_TOKENS
+      ) {
         throw problems.conflict('too_many_api_tokens', `At most ${MAX_API_TOKENS} API tokens may exist; delete one first.`);
       }
       const secret = newOpaqueToken(API_TOKEN_PREFIX.replace(/_$/, ''));
@@ -129,10 +134,9 @@ export class ApiTokensService {
     }
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: found.userId });
     if (!user) throw problems.invalidToken();
-    await this.dataSource.getRepository(ApiTokenEntity).update(
-      { id: found.id, lastUsedAt: Or(IsNull(), LessThan(new Date(now.getTime() - LAST_USED_RESOLUTION_MS))) },
-      { lastUsedAt: now },
-    );
+    await this.dataSource
+      .getRepository(ApiTokenEntity)
+      .update({ id: found.id, lastUsedAt: Or(IsNull(), LessThan(new Date(now.getTime() - LAST_USED_RESOLUTION_MS))) }, { lastUsedAt: now });
     return {
       principal: {
         userId: user.id,

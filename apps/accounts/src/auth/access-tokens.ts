@@ -3,7 +3,6 @@ import { JWT_ALGORITHM, jwtSigningKey } from '@social/platform';
 import { SignJWT } from 'jose';
 import type { CryptoKey } from 'jose';
 
-
 export interface AccessTokenClaims {
   userId: string;
   sessionId: string;

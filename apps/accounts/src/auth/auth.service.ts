@@ -1,12 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import {
-  AuthTokens,
-  LoginRequest,
-  RegisterRequest,
-  SESSION_REVOKED_SUBJECT,
-  SessionRevokedEvent,
-} from '@social/contracts';
+import { AuthTokens, LoginRequest, RegisterRequest, SESSION_REVOKED_SUBJECT, SessionRevokedEvent } from '@social/contracts';
 import { InstanceSettings, NATS_CONNECTION, problems, RateLimiter, SERVICE_CONFIG } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, EntityManager, IsNull, MoreThan } from 'typeorm';
@@ -34,12 +28,19 @@ function rateLimits(settings: InstanceSettings, config: AccountsConfig) {
       limit: settings.integer('rate_limit_login_per_email'),
       windowSeconds: 15 * MINUTE,
     }),
-    failedLoginsPerIp: (ip: string) => ({ key: `login:failed-ip:${ip}`, limit: settings.integer('rate_limit_login_per_ip'), windowSeconds: 15 * MINUTE }),
+    failedLoginsPerIp: (ip: string) => ({
+      key: `login:failed-ip:${ip}`,
+      limit: settings.integer('rate_limit_login_per_ip'),
+      windowSeconds: 15 * MINUTE,
+    }),
     registerPerEmail: { limit: settings.integer('rate_limit_register_per_email'), windowSeconds: 60 * MINUTE },
-    registerPerIp: (ip: string) => ({ key: `register:ip:${ip}`, limit: config.REGISTRATION_RATE_LIMIT_PER_HOUR, windowSeconds: 60 * MINUTE }),
+    registerPerIp: (ip: string) => ({
+      key: `register:ip:${ip}`,
+      limit: config.REGISTRATION_RATE_LIMIT_PER_HOUR,
+      windowSeconds: 60 * MINUTE,
+    }),
   };
 }
-
 
 /** E9's last_active_at: a sign-in or a token refresh (access tokens are verified without us, so requests cannot count). */
 const markActive = (db: EntityManager, userId: string) => db.query(`UPDATE users SET last_active_at = now() WHERE id = $1`, [userId]);

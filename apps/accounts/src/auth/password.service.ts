@@ -26,13 +26,19 @@ export class PasswordService {
 
   async change(principal: Principal, input: ChangePasswordRequest, clientIp: string): Promise<void> {
     // "This session stays": only a signed-in session can keep itself while everything else is revoked.
-    if (principal.tokenKind !== 'session') throw problems.forbidden('session_required', 'Changing the password needs a signed-in session, not an API token.');
+    if (principal.tokenKind !== 'session')
+      throw problems.forbidden('session_required', 'Changing the password needs a signed-in session, not an API token.');
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: principal.userId });
     if (!user) throw problems.unauthorized('invalid_token', 'The bearer token is malformed, expired or not ours.');
-    await this.auth.checkPassword(user.email, clientIp, user.passwordHash, input.current_password, () =>
-      new Problem(422, 'invalid_password', 'The current password is not correct.', {
-        errors: [{ location: 'body.current_password', message: 'is not the current password' }],
-      }),
+    await this.auth.checkPassword(
+      user.email,
+      clientIp,
+      user.passwordHash,
+      input.current_password,
+      () =>
+        new Problem(422, 'invalid_password', 'The current password is not correct.', {
+          errors: [{ location: 'body.current_password', message: 'is not the current password' }],
+        }),
     );
     const passwordHash = await hashPassword(input.new_password);
     const outcome = await this.dataSource.transaction(async (db) => {

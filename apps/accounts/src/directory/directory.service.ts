@@ -45,7 +45,12 @@ export class DirectoryService {
   async listUsers(request: DirectoryUsersRequest): Promise<DirectoryUsersReply> {
     const sort = ORDER[request.sort];
     const direction = request.direction === 'asc' ? 'ASC' : 'DESC';
-    if (!sort || !SORT_DIRECTIONS.includes(request.direction) || !(request.per_page >= 1 && request.per_page <= 100) || !(request.page >= 1)) {
+    if (
+      !sort ||
+      !SORT_DIRECTIONS.includes(request.direction) ||
+      !(request.per_page >= 1 && request.per_page <= 100) ||
+      !(request.page >= 1)
+    ) {
       throw problems.invalid('query', 'is not a valid directory request');
     }
     const pattern = request.search ? `%${request.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '';
@@ -63,9 +68,12 @@ export class DirectoryService {
          WHERE ${MATCHES} ORDER BY ${order} LIMIT $2 OFFSET $3`,
         [pattern, request.per_page, (request.page - 1) * request.per_page],
       ),
-      preparedQuery<{ total: number }>(this.dataSource, 'accounts.directory.count', `SELECT count(*)::int AS total FROM users WHERE ${MATCHES}`, [
-        pattern,
-      ]),
+      preparedQuery<{ total: number }>(
+        this.dataSource,
+        'accounts.directory.count',
+        `SELECT count(*)::int AS total FROM users WHERE ${MATCHES}`,
+        [pattern],
+      ),
     ]);
     return { total, users: rows.map(toDirectoryUser) };
   }

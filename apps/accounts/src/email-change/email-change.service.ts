@@ -1,12 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { EmailChangeSummary, PendingEmailChange, Principal, RequestEmailChangeRequest, UserProfile } from '@social/contracts';
 import {
-  EmailChangeSummary,
-  PendingEmailChange,
-  Principal,
-  RequestEmailChangeRequest,
-  UserProfile,
-} from '@social/contracts';
-import { isUniqueViolation, isUuid, MailDeliveryError, Mailer, pathId, Problem, problems, RateLimiter, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+  isUniqueViolation,
+  isUuid,
+  MailDeliveryError,
+  Mailer,
+  pathId,
+  Problem,
+  problems,
+  RateLimiter,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+} from '@social/platform';
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
@@ -25,7 +30,6 @@ const CODE_TTL_MS = 15 * 60_000;
 export const MAX_FAILED_ATTEMPTS = 5;
 /** Contract §1: 5 accepted requests per user per 15 minutes. */
 const REQUESTS = { limit: 5, windowSeconds: 15 * 60 };
-
 
 export function toEmailChangeSummary(change: EmailChangeEntity): EmailChangeSummary {
   return {
@@ -174,9 +178,7 @@ export class EmailChangeService {
 
   /** One of the caller's email changes, whatever its state (the `Location` of a new one); another user's is 404. */
   async get(userId: string, rawId: string): Promise<EmailChangeSummary> {
-    const change = await this.dataSource
-      .getRepository(EmailChangeEntity)
-      .findOneBy({ id: pathId(rawId, 'No such email change.'), userId });
+    const change = await this.dataSource.getRepository(EmailChangeEntity).findOneBy({ id: pathId(rawId, 'No such email change.'), userId });
     if (!change) throw problems.notFound('No such email change.');
     return toEmailChangeSummary(change);
   }

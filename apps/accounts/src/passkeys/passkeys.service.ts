@@ -1,10 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  FinishPasskeyRequest,
-  PasskeyRegistrationOptions,
-  Principal,
-  SecurityStatus,
-} from '@social/contracts';
+import { FinishPasskeyRequest, PasskeyRegistrationOptions, Principal, SecurityStatus } from '@social/contracts';
 import { isUniqueViolation, isUuid, problems, SERVICE_CONFIG } from '@social/platform';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
@@ -119,20 +114,22 @@ export class PasskeysService {
         throw problems.conflict('passkey_exists', 'This passkey is already registered.');
       }
       // The same credential registered by a racing request is the same 409.
-      await passkeys.insert({
-        id: uuidv7(),
-        userId: principal.userId,
-        credentialId: credential.id,
-        publicKey: Buffer.from(credential.publicKey),
-        counter: credential.counter,
-        transports: credential.transports ?? [],
-        name: input.name.trim() || 'Passkey',
-        createdAt: new Date(),
-        lastUsedAt: null,
-      }).catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw problems.conflict('passkey_exists', 'This passkey is already registered.');
-        throw error;
-      });
+      await passkeys
+        .insert({
+          id: uuidv7(),
+          userId: principal.userId,
+          credentialId: credential.id,
+          publicKey: Buffer.from(credential.publicKey),
+          counter: credential.counter,
+          transports: credential.transports ?? [],
+          name: input.name.trim() || 'Passkey',
+          createdAt: new Date(),
+          lastUsedAt: null,
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw problems.conflict('passkey_exists', 'This passkey is already registered.');
+          throw error;
+        });
       await db.getRepository(PasskeyChallengeEntity).update({ id: challenge.id }, { usedAt: new Date() });
       await enqueueSecurityAction(db, principal.userId, 'passkey_added', input.name.trim() || 'Passkey');
     });
@@ -157,9 +154,7 @@ export class PasskeysService {
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: userId });
     // A valid token for a user that is gone: the credentials no longer stand.
     if (!user) throw accountGone();
-    const passkeys = await this.dataSource
-      .getRepository(PasskeyEntity)
-      .find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const passkeys = await this.dataSource.getRepository(PasskeyEntity).find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
     const methods: string[] = [];
     if (user.passwordHash) methods.push('password');
     if (passkeys.length > 0) methods.push('passkey');

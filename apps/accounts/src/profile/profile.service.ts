@@ -63,7 +63,11 @@ export class ProfileService {
     }>;
     const found = new Map(rows.map((row) => [row.id, row]));
     return {
-      contacts: ids.map((id) => ({ user_id: id, email: found.get(id)?.email ?? '', email_verified: found.get(id)?.email_verified ?? false })),
+      contacts: ids.map((id) => ({
+        user_id: id,
+        email: found.get(id)?.email ?? '',
+        email_verified: found.get(id)?.email_verified ?? false,
+      })),
     };
   }
 

@@ -1,6 +1,12 @@
 import type { MailMessage } from '@social/platform';
 
-export function invitationMail(input: { to: string; workspaceName: string; role: string; acceptUrl: string; expiresAt: Date }): MailMessage {
+export function invitationMail(input: {
+  to: string;
+  workspaceName: string;
+  role: string;
+  acceptUrl: string;
+  expiresAt: Date;
+}): MailMessage {
   return {
     to: input.to,
     subject: `You are invited to the workspace ${input.workspaceName}`,

@@ -101,13 +101,25 @@ export class InvitationsService {
         [workspace.workspace_id],
       )) as Array<{ count: number }>;
       if (count >= MAX_OPEN_INVITATIONS) {
-        throw problems.conflict('too_many_invitations', `A workspace may have at most ${MAX_OPEN_INVITATIONS} open invitations; revoke some first.`);
+        throw problems.conflict(
+          'too_many_invitations',
+          `A workspace may have at most ${MAX_OPEN_INVITATIONS} open invitations; revoke some first.`,
+        );
       }
       const [inserted] = (await db.query(
         `INSERT INTO workspace_invitations (id, workspace_id, email, role, secret_hash, invited_by_user_id, created_at,
            expires_at, last_sent_at, email_delivery_status, email_delivery_updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7, 'queued', $7) RETURNING ${COLUMNS}`,
-        [uuidv7(), workspace.workspace_id, email, input.role, secret.hash, principal.userId, now, new Date(now.getTime() + INVITATION_TTL_MS)],
+        [
+          uuidv7(),
+          workspace.workspace_id,
+          email,
+          input.role,
+          secret.hash,
+          principal.userId,
+          now,
+          new Date(now.getTime() + INVITATION_TTL_MS),
+        ],
       )) as InvitationRow[];
       return inserted;
     });
@@ -138,13 +150,14 @@ export class InvitationsService {
     const workspace = await this.access.requireWorkspace(principal, pathId(workspaceId), 'admin', 'path');
     await this.dataSource.transaction(async (db) => {
       const [row] = isUuid(invitationId)
-        ? ((await db.query(
-            'SELECT id, accepted_at, revoked_at FROM workspace_invitations WHERE id = $1 AND workspace_id = $2 FOR UPDATE',
-            [invitationId, workspace.workspace_id],
-          )) as Array<Pick<InvitationRow, 'id' | 'accepted_at' | 'revoked_at'>>)
+        ? ((await db.query('SELECT id, accepted_at, revoked_at FROM workspace_invitations WHERE id = $1 AND workspace_id = $2 FOR UPDATE', [
+            invitationId,
+            workspace.workspace_id,
+          ])) as Array<Pick<InvitationRow, 'id' | 'accepted_at' | 'revoked_at'>>)
         : [];
       if (!row) throw problems.notFound('No such invitation.');
-      if (row.accepted_at) throw problems.conflict('invitation_not_revocable', 'An accepted invitation cannot be revoked; remove the member instead.');
+      if (row.accepted_at)
+        throw problems.conflict('invitation_not_revocable', 'An accepted invitation cannot be revoked; remove the member instead.');
       if (!row.revoked_at) await db.query('UPDATE workspace_invitations SET revoked_at = now() WHERE id = $1', [row.id]);
     });
   }
@@ -159,7 +172,10 @@ export class InvitationsService {
     const workspace = await this.access.requireWorkspace(principal, pathId(workspaceId), 'admin', 'path');
     const current = await this.find(workspace.workspace_id, invitationId);
     if (current.accepted_at || current.revoked_at) {
-      throw problems.conflict('invitation_not_resendable', `The invitation is ${statusOf(current)}; only pending or expired ones can be resent.`);
+      throw problems.conflict(
+        'invitation_not_resendable',
+        `The invitation is ${statusOf(current)}; only pending or expired ones can be resent.`,
+      );
     }
     const secret = newOpaqueToken('inv');
     const now = new Date();
@@ -173,7 +189,10 @@ export class InvitationsService {
     if (!rows.length) {
       const latest = await this.find(workspace.workspace_id, invitationId);
       if (latest.accepted_at || latest.revoked_at) {
-        throw problems.conflict('invitation_not_resendable', `The invitation is ${statusOf(latest)}; only pending or expired ones can be resent.`);
+        throw problems.conflict(
+          'invitation_not_resendable',
+          `The invitation is ${statusOf(latest)}; only pending or expired ones can be resent.`,
+        );
       }
       const waitMs = latest.last_sent_at.getTime() + RESEND_COOLDOWN_MS - now.getTime();
       throw problems.tooManyRequests(waitMs / 1000, 'The invitation was sent less than a minute ago; try again later.');

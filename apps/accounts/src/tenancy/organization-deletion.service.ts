@@ -69,7 +69,10 @@ export class OrganizationDeletionService {
       });
     }
     if (pending.pending_cleanup_jobs > 0) {
-      blockers.push({ code: 'pending_cleanup', message: `${pending.pending_cleanup_jobs} cleanup job(s) are still running; try again shortly.` });
+      blockers.push({
+        code: 'pending_cleanup',
+        message: `${pending.pending_cleanup_jobs} cleanup job(s) are still running; try again shortly.`,
+      });
     }
     return {
       organization_id: organization.id,

@@ -1,10 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  Organization,
-  OrganizationMember,
-  OrganizationRole,
-  WorkspaceMember,
-} from '@social/contracts';
+import { Organization, OrganizationMember, OrganizationRole, WorkspaceMember } from '@social/contracts';
 import { pathId, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, EntityManager } from 'typeorm';
@@ -61,18 +56,18 @@ export class OrganizationsService {
     const now = new Date();
     await this.dataSource.transaction(async (db) => {
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`organizations-owned:${userId}`]);
-      const [{ owned }] = (await db.query(
-        `SELECT count(*)::int AS owned FROM organization_members WHERE user_id = $1 AND role = 'owner'`,
-        [userId],
-      )) as Array<{ owned: number }>;
+      const [{ owned }] = (await db.query(`SELECT count(*)::int AS owned FROM organization_members WHERE user_id = $1 AND role = 'owner'`, [
+        userId,
+      ])) as Array<{ owned: number }>;
       if (owned >= MAX_OWNED_ORGANIZATIONS) {
         throw problems.conflict('too_many_organizations', `A user may own at most ${MAX_OWNED_ORGANIZATIONS} organizations.`);
       }
       await db.query('INSERT INTO organizations (id, name, created_at) VALUES ($1, $2, $3)', [id, name, now]);
-      await db.query(
-        `INSERT INTO organization_members (organization_id, user_id, role, joined_at) VALUES ($1, $2, 'owner', $3)`,
-        [id, userId, now],
-      );
+      await db.query(`INSERT INTO organization_members (organization_id, user_id, role, joined_at) VALUES ($1, $2, 'owner', $3)`, [
+        id,
+        userId,
+        now,
+      ]);
     });
     this.events.changed([userId]);
     return toOrganization({ id, name, role: 'owner', created_at: now });
@@ -149,7 +144,8 @@ export class OrganizationsService {
   async removeMember(userId: string, organizationId: string, memberId: string): Promise<void> {
     const caller = await this.membership(userId, organizationId);
     const member = await this.findMember(organizationId, memberId);
-    if (member.role === 'owner') throw problems.conflict('owner_cannot_leave', 'The owner cannot leave or be removed from the organization.');
+    if (member.role === 'owner')
+      throw problems.conflict('owner_cannot_leave', 'The owner cannot leave or be removed from the organization.');
     // The stored (lower-case) id: leaving is recognised and caches drop the right user whatever case the path used.
     const leaving = member.user_id === userId;
     const allowed = leaving || caller.role === 'owner' || (caller.role === 'admin' && member.role === 'member');

@@ -53,7 +53,11 @@ const WORKSPACE_RECIPIENTS_SQL = `
    ORDER BY u.id`;
 
 /** Who sees workspace `workspaceId` at `minRole` or above, with their addresses; nobody for an unknown workspace. */
-export async function workspaceRecipients(dataSource: DataSource, workspaceId: string, minRole: WorkspaceRole): Promise<WorkspaceRecipients> {
+export async function workspaceRecipients(
+  dataSource: DataSource,
+  workspaceId: string,
+  minRole: WorkspaceRole,
+): Promise<WorkspaceRecipients> {
   if (!isUuid(workspaceId) || !(minRole in WORKSPACE_ROLE_RANK)) return { workspace_name: '', recipients: [] };
   const rows = (await dataSource.query(WORKSPACE_RECIPIENTS_SQL, [workspaceId])) as Array<{
     workspace_name: string;
@@ -62,7 +66,11 @@ export async function workspaceRecipients(dataSource: DataSource, workspaceId: s
     email_verified: boolean;
     role: WorkspaceRole;
   }>;
-  const [workspace] = rows.length ? rows : ((await dataSource.query('SELECT name AS workspace_name FROM workspaces WHERE id = $1', [workspaceId])) as Array<{ workspace_name: string }>);
+  const [workspace] = rows.length
+    ? rows
+    : ((await dataSource.query('SELECT name AS workspace_name FROM workspaces WHERE id = $1', [workspaceId])) as Array<{
+        workspace_name: string;
+      }>);
   return {
     workspace_name: workspace?.workspace_name ?? '',
     recipients: rows

@@ -34,7 +34,6 @@ const VISIBLE_WORKSPACES_SQL = `${WORKSPACES_WITH_ROLE_SQL}
 /** Lists of workspaces are answered whole (contract §1): keep each organization's small. */
 export const MAX_WORKSPACES_PER_ORGANIZATION = 100;
 
-
 @Injectable()
 export class WorkspacesService {
   constructor(
@@ -61,7 +60,10 @@ export class WorkspacesService {
             row.organization_id,
           ])) as Array<{ count: number }>;
           if (count >= MAX_WORKSPACES_PER_ORGANIZATION) {
-            throw problems.conflict('too_many_workspaces', `An organization may have at most ${MAX_WORKSPACES_PER_ORGANIZATION} workspaces.`);
+            throw problems.conflict(
+              'too_many_workspaces',
+              `An organization may have at most ${MAX_WORKSPACES_PER_ORGANIZATION} workspaces.`,
+            );
           }
           await db.query('INSERT INTO workspaces (id, organization_id, name, created_at) VALUES ($1, $2, $3, $4)', [
             row.id,
@@ -69,10 +71,11 @@ export class WorkspacesService {
             row.name,
             row.created_at,
           ]);
-          await db.query(
-            `INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES ($1, $2, 'admin', $3)`,
-            [row.id, userId, row.created_at],
-          );
+          await db.query(`INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES ($1, $2, 'admin', $3)`, [
+            row.id,
+            userId,
+            row.created_at,
+          ]);
         }),
       NAME_INDEX,
       nameTaken,
@@ -98,7 +101,11 @@ export class WorkspacesService {
 
   async rename(principal: Principal, workspaceId: string, name: string): Promise<Workspace> {
     const access = await this.access.requireWorkspace(principal, pathId(workspaceId), 'admin', 'path');
-    await explainingConstraint(() => this.dataSource.query('UPDATE workspaces SET name = $2 WHERE id = $1', [access.workspace_id, name]), NAME_INDEX, nameTaken);
+    await explainingConstraint(
+      () => this.dataSource.query('UPDATE workspaces SET name = $2 WHERE id = $1', [access.workspace_id, name]),
+      NAME_INDEX,
+      nameTaken,
+    );
     // No membership changed; cached names elsewhere catch up within seconds.
     return this.read({ ...access, workspace_name: name });
   }

@@ -5,7 +5,13 @@ import { v7 as uuidv7 } from 'uuid';
 
 /** Records a security action in the transaction of the change (notifications tells the user). */
 export function enqueueSecurityAction(db: EntityManager, userId: string, action: SecurityAction, detail?: string): Promise<string> {
-  const event: SecurityActionEvent = { event_id: uuidv7(), user_id: userId, action, occurred_at: new Date().toISOString(), ...(detail ? { detail } : {}) };
+  const event: SecurityActionEvent = {
+    event_id: uuidv7(),
+    user_id: userId,
+    action,
+    occurred_at: new Date().toISOString(),
+    ...(detail ? { detail } : {}),
+  };
   return enqueueEvent(db, SECURITY_ACTION_SUBJECT, event);
 }
 

@@ -10,7 +10,10 @@ export const accountGone = () => problems.unauthorized('unauthenticated', 'The a
 
 /** Whether another account (not `exceptUserId`) already signs in with this address. */
 export function emailTaken(db: EntityManager, email: string, exceptUserId?: string): Promise<boolean> {
-  const query = db.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = :email', { email: normalizeEmail(email) });
+  const query = db
+    .getRepository(UserEntity)
+    .createQueryBuilder('u')
+    .where('lower(u.email) = :email', { email: normalizeEmail(email) });
   if (exceptUserId) query.andWhere('u.id <> :id', { id: exceptUserId });
   return query.getExists();
 }

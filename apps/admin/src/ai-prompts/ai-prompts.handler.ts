@@ -1,6 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AdminPatterns, AIPrompt, AIPromptList, ResolvedPrompt, ResolvePromptRequest, RpcRequest, SavePromptRequest } from '@social/contracts';
+import {
+  AdminPatterns,
+  AIPrompt,
+  AIPromptList,
+  ResolvedPrompt,
+  ResolvePromptRequest,
+  RpcRequest,
+  SavePromptRequest,
+} from '@social/contracts';
 import { requireAdmin, validateInput } from '@social/platform';
 import { AiPromptsService } from './ai-prompts.service.js';
 

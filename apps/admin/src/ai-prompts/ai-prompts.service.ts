@@ -1,12 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AIPrompt,
-  PROMPT_CATALOGUE,
-  PromptDefinition,
-  promptDefinition,
-  ResolvedPrompt,
-  ResolvePromptRequest,
-} from '@social/contracts';
+import { AIPrompt, PROMPT_CATALOGUE, PromptDefinition, promptDefinition, ResolvedPrompt, ResolvePromptRequest } from '@social/contracts';
 import { problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 
@@ -70,7 +63,9 @@ export class AiPromptsService {
   }
 
   private async row(key: string): Promise<PromptRow | undefined> {
-    const [row] = await this.dataSource.query<PromptRow[]>(`SELECT key, value, updated_at, updated_by FROM ai_prompts WHERE key = $1`, [key]);
+    const [row] = await this.dataSource.query<PromptRow[]>(`SELECT key, value, updated_at, updated_by FROM ai_prompts WHERE key = $1`, [
+      key,
+    ]);
     return row;
   }
 }

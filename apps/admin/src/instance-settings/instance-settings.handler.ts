@@ -1,12 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  AdminPatterns,
-  InstanceSettingsResponse,
-  RpcRequest,
-  SaveInstanceSettingsRequest,
-  SettingOverridesReply,
-} from '@social/contracts';
+import { AdminPatterns, InstanceSettingsResponse, RpcRequest, SaveInstanceSettingsRequest, SettingOverridesReply } from '@social/contracts';
 import { requireAdmin, validateInput } from '@social/platform';
 import { InstanceSettingsService } from './instance-settings.service.js';
 

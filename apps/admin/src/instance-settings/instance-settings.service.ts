@@ -133,7 +133,9 @@ export class InstanceSettingsService implements OnModuleInit {
    * as a change.
    */
   private runningValues(rows: SettingRow[]): Map<string, string> {
-    const overrides = Object.fromEntries(rows.map((row) => [row.key, row.sealed_value !== null ? `sealed:${row.sealed_value}` : `value:${row.value}`]));
+    const overrides = Object.fromEntries(
+      rows.map((row) => [row.key, row.sealed_value !== null ? `sealed:${row.sealed_value}` : `value:${row.value}`]),
+    );
     return new Map(
       SETTINGS_REGISTRY.map((definition) => {
         const override = overrides[definition.key];

@@ -86,7 +86,10 @@ export class ProviderAppsService {
       try {
         clientSecret = this.secrets.open(row.sealed_client_secret, `provider_apps:${appKey(provider, instanceUrl)}:client_secret`);
       } catch {
-        this.logger.error({ provider_app_id: row.id }, 'cannot open the client secret of a provider app (SECRETS_KEY changed or row damaged); treating it as not configured');
+        this.logger.error(
+          { provider_app_id: row.id },
+          'cannot open the client secret of a provider app (SECRETS_KEY changed or row damaged); treating it as not configured',
+        );
         return null;
       }
     }

@@ -35,7 +35,10 @@ export class TrashSweeper extends PeriodicSweep {
         );
         if (projects.length === 0) return 0;
         const ids = projects.map((project) => project.id);
-        const assets = await db.query<Array<{ id: string; workspace_id: string }>>(`SELECT id, workspace_id FROM project_assets WHERE project_id = ANY($1::uuid[])`, [ids]);
+        const assets = await db.query<Array<{ id: string; workspace_id: string }>>(
+          `SELECT id, workspace_id FROM project_assets WHERE project_id = ANY($1::uuid[])`,
+          [ids],
+        );
         for (const asset of assets) await announceAssetDeleted(db, asset.workspace_id, asset.id);
         // Revisions and assets go by cascade.
         await db.query(`DELETE FROM video_projects WHERE id = ANY($1::uuid[])`, [ids]);

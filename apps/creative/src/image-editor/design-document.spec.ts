@@ -59,7 +59,9 @@ describe('image documents', () => {
   });
 
   it('refuses repeated page and layer ids and parents that are not groups of the page, at their locations', () => {
-    expect(locationsOf(() => checkDocumentReferences(doc([{ id: 'a' }, { id: 'b' }, { id: 'a' }]), 'body.document'))).toEqual(['body.document.pages[2].id']);
+    expect(locationsOf(() => checkDocumentReferences(doc([{ id: 'a' }, { id: 'b' }, { id: 'a' }]), 'body.document'))).toEqual([
+      'body.document.pages[2].id',
+    ]);
     const layers = [
       { id: 'g', type: 'group' },
       { id: 'x', type: 'shape', parent_id: 'g' },

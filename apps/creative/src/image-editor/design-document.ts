@@ -57,16 +57,26 @@ export function checkDocumentReferences(doc: ImageEditorDocument, at: string): v
   const errors: FieldError[] = [];
   const pageIds = new Set<string>();
   doc.pages.forEach((page, p) => {
-    if (pageIds.has(page.id)) errors.push({ location: `${at}.pages[${p}].id`, message: 'is the id of an earlier page of the document', value: page.id });
+    if (pageIds.has(page.id))
+      errors.push({ location: `${at}.pages[${p}].id`, message: 'is the id of an earlier page of the document', value: page.id });
     pageIds.add(page.id);
     const layers = page.layers ?? [];
     const layerIds = new Set<string>();
     const groups = new Set(layers.filter((layer) => layer.type === 'group').map((layer) => layer.id));
     layers.forEach((layer, l) => {
-      if (layerIds.has(layer.id)) errors.push({ location: `${at}.pages[${p}].layers[${l}].id`, message: 'is the id of an earlier layer of the page', value: layer.id });
+      if (layerIds.has(layer.id))
+        errors.push({
+          location: `${at}.pages[${p}].layers[${l}].id`,
+          message: 'is the id of an earlier layer of the page',
+          value: layer.id,
+        });
       layerIds.add(layer.id);
       if (layer.parent_id && (!groups.has(layer.parent_id) || layer.parent_id === layer.id)) {
-        errors.push({ location: `${at}.pages[${p}].layers[${l}].parent_id`, message: 'must be "" or the id of another group layer of the page', value: layer.parent_id });
+        errors.push({
+          location: `${at}.pages[${p}].layers[${l}].parent_id`,
+          message: 'must be "" or the id of another group layer of the page',
+          value: layer.parent_id,
+        });
       }
     });
   });

@@ -17,7 +17,9 @@ export const DESIGN_COLUMNS = `d.id, d.workspace_id AS "workspaceId", d.name, d.
   d.last_revision AS "lastRevision", d.preview_media_id AS "previewMediaId", d.created_at AS "createdAt", d.updated_at AS "updatedAt"`;
 
 export async function findDesign(db: EntityManager, id: string, lock = false): Promise<DesignRow | null> {
-  const rows = await db.query<DesignRow[]>(`SELECT ${DESIGN_COLUMNS} FROM image_designs d WHERE d.id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  const rows = await db.query<DesignRow[]>(`SELECT ${DESIGN_COLUMNS} FROM image_designs d WHERE d.id = $1${lock ? ' FOR UPDATE' : ''}`, [
+    id,
+  ]);
   return rows[0] ?? null;
 }
 

@@ -23,7 +23,16 @@ import {
   UserProfile,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, CursorCodec, isCreatedAtPosition, Problem, problems, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import {
+  AccessControl,
+  CursorCodec,
+  isCreatedAtPosition,
+  Problem,
+  problems,
+  RpcClient,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+} from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -31,7 +40,17 @@ import type { CreativeConfig } from '../config.js';
 import { DesignRenderer } from '../rendering/design-renderer.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import { documentToStore, normalizeDocument } from './design-document.js';
-import { DESIGN_COLUMNS, DesignRow, findDesign, LIVE_REVISION, REVISION_COLUMNS, RevisionRow, toDesign, toRevision, toRevisionSummary } from './design.row.js';
+import {
+  DESIGN_COLUMNS,
+  DesignRow,
+  findDesign,
+  LIVE_REVISION,
+  REVISION_COLUMNS,
+  RevisionRow,
+  toDesign,
+  toRevision,
+  toRevisionSummary,
+} from './design.row.js';
 
 const NO_SUCH_DESIGN = 'No such design.';
 const NO_SUCH_REVISION = 'No such revision of this design.';
@@ -59,14 +78,16 @@ export class DesignsService {
     if (input.document !== undefined && input.template_id !== undefined) {
       throw problems.invalid('body.template_id', 'must not be sent with document (send one of them)');
     }
-    if (input.document === undefined && input.template_id === undefined) throw problems.invalid('body.document', 'is required (or template_id)');
+    if (input.document === undefined && input.template_id === undefined)
+      throw problems.invalid('body.document', 'is required (or template_id)');
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     let document: ImageEditorDocument;
     if (input.document) {
       document = documentToStore(input.document, 'body.document');
     } else {
       const template = await this.templates.findUsable(workspace.workspace_id, input.template_id!);
-      if (!template) throw problems.invalid('body.template_id', 'is not a built-in template nor a template of the workspace', input.template_id);
+      if (!template)
+        throw problems.invalid('body.template_id', 'is not a built-in template nor a template of the workspace', input.template_id);
       document = normalizeDocument(template.document);
     }
     const actorName = await this.authorName(principal);
@@ -79,7 +100,20 @@ export class DesignsService {
          VALUES ($1, $2, $3, $4, $5, 1, '', $6, $7, $7)`,
         [id, workspace.workspace_id, input.name, JSON.stringify(document), revisionId, principal.userId, now],
       );
-      await this.insertRevision(db, { id: revisionId, designId: id, workspaceId: workspace.workspace_id, revision: 1, kind: 'checkpoint', name: '', document, cover: '', principal, actorName, now, expires: null });
+      await this.insertRevision(db, {
+        id: revisionId,
+        designId: id,
+        workspaceId: workspace.workspace_id,
+        revision: 1,
+        kind: 'checkpoint',
+        name: '',
+        document,
+        cover: '',
+        principal,
+        actorName,
+        now,
+        expires: null,
+      });
     });
     return toDesign((await findDesign(this.dataSource.manager, id))!);
   }
@@ -245,7 +279,8 @@ export class DesignsService {
   async export(principal: Principal, id: string, input: ExportDesignRequest): Promise<MediaItem> {
     const design = await this.findVisible(principal, id, 'editor');
     const pageId = input.page_id ?? design.document.pages[0].id;
-    if (!design.document.pages.some((page) => page.id === pageId)) throw problems.invalid('body.page_id', 'is not a page of the design', input.page_id);
+    if (!design.document.pages.some((page) => page.id === pageId))
+      throw problems.invalid('body.page_id', 'is not a page of the design', input.page_id);
     const format = input.format ?? 'png';
     const item = await this.renderer.renderToMedia(principal, design, pageId, format, `${design.id}-${pageId}`);
     await this.dataSource.query(
@@ -261,7 +296,18 @@ export class DesignsService {
   private async advance(
     db: EntityManager,
     design: DesignRow,
-    change: { kind: string; name: string; designName: string; document: ImageEditorDocument; cover: string; principal: Principal; actorName: string; now: Date; expires: Date | null; preview?: string },
+    change: {
+      kind: string;
+      name: string;
+      designName: string;
+      document: ImageEditorDocument;
+      cover: string;
+      principal: Principal;
+      actorName: string;
+      now: Date;
+      expires: Date | null;
+      preview?: string;
+    },
   ): Promise<string> {
     const revision = design.lastRevision + 1;
     const revisionId = uuidv7();
@@ -276,16 +322,47 @@ export class DesignsService {
 
   private async insertRevision(
     db: EntityManager,
-    r: { id: string; designId: string; workspaceId: string; revision: number; kind: string; name: string; document: ImageEditorDocument; cover: string; principal: Principal; actorName: string; now: Date; expires: Date | null },
+    r: {
+      id: string;
+      designId: string;
+      workspaceId: string;
+      revision: number;
+      kind: string;
+      name: string;
+      document: ImageEditorDocument;
+      cover: string;
+      principal: Principal;
+      actorName: string;
+      now: Date;
+      expires: Date | null;
+    },
   ): Promise<void> {
     await db.query(
       `INSERT INTO image_design_revisions (id, design_id, workspace_id, revision, kind, name, document, cover_preview_media_id, actor_user_id, actor_name, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [r.id, r.designId, r.workspaceId, r.revision, r.kind, r.name, JSON.stringify(r.document), r.cover, r.principal.userId, r.actorName, r.now, r.expires],
+      [
+        r.id,
+        r.designId,
+        r.workspaceId,
+        r.revision,
+        r.kind,
+        r.name,
+        JSON.stringify(r.document),
+        r.cover,
+        r.principal.userId,
+        r.actorName,
+        r.now,
+        r.expires,
+      ],
     );
   }
 
-  private async findRevision(designId: string, revisionId: string, withDocument = false, db: EntityManager = this.dataSource.manager): Promise<RevisionRow | null> {
+  private async findRevision(
+    designId: string,
+    revisionId: string,
+    withDocument = false,
+    db: EntityManager = this.dataSource.manager,
+  ): Promise<RevisionRow | null> {
     const rows = await db.query<RevisionRow[]>(
       `SELECT ${REVISION_COLUMNS}${withDocument ? ', r.document' : ''} FROM image_design_revisions r WHERE r.design_id = $1 AND r.id = $2 AND ${LIVE_REVISION}`,
       [designId, revisionId],

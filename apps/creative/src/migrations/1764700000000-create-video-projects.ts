@@ -26,7 +26,9 @@ export class CreateVideoProjects1764700000000 implements MigrationInterface {
         CHECK ((trashed_at IS NULL) = (retention_expires_at IS NULL))
       )`);
     // Each list (active, trash) of a workspace: newest first, one index range scan per page.
-    await db.query(`CREATE INDEX video_projects_list_idx ON video_projects (workspace_id, (trashed_at IS NOT NULL), created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX video_projects_list_idx ON video_projects (workspace_id, (trashed_at IS NOT NULL), created_at DESC, id DESC)`,
+    );
     await db.query(`CREATE INDEX video_projects_retention_idx ON video_projects (retention_expires_at) WHERE trashed_at IS NOT NULL`);
     await db.query(`CREATE INDEX video_projects_created_by_idx ON video_projects (created_by)`);
     await db.query(`

@@ -4,4 +4,9 @@ import { VideoDocumentsAsJson1764900000000 } from './1764900000000-video-documen
 import { AddOutboxContext1799000000000 } from '@social/platform';
 
 /** Every migration of the creative schema, oldest first. */
-export const creativeMigrations = [CreateVideoProjects1764700000000, CreateImageEditor1764800000000, VideoDocumentsAsJson1764900000000, AddOutboxContext1799000000000];
+export const creativeMigrations = [
+  CreateVideoProjects1764700000000,
+  CreateImageEditor1764800000000,
+  VideoDocumentsAsJson1764900000000,
+  AddOutboxContext1799000000000,
+];

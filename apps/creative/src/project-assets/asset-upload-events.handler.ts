@@ -22,7 +22,14 @@ export class AssetUploadCompletedHandler implements DurableEventHandler {
         `UPDATE project_assets SET status = 'ready', attention_reason = '', media_id = $3, sha256 = $4, size = $5, mime_type = coalesce(nullif($6, ''), mime_type),
                 updated_at = now()
           WHERE id = $1 AND workspace_id = $2 AND status <> 'ready' RETURNING project_id`,
-        [event.project_asset_id, event.workspace_id, event.media_id, String(event.sha256 ?? ''), Number(event.size) || 1, String(event.mime_type ?? '')],
+        [
+          event.project_asset_id,
+          event.workspace_id,
+          event.media_id,
+          String(event.sha256 ?? ''),
+          Number(event.size) || 1,
+          String(event.mime_type ?? ''),
+        ],
       );
       for (const row of updated[0]) await refreshSyncStatus(db, row.project_id);
     });

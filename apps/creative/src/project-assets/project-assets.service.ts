@@ -14,7 +14,13 @@ import {
 import { AccessControl, enqueueEvent, problems } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { findProject, NO_SUCH_PROJECT, refreshSyncStatus, requireNotTrashed, VideoProjectRow } from '../video-projects/video-project.row.js';
+import {
+  findProject,
+  NO_SUCH_PROJECT,
+  refreshSyncStatus,
+  requireNotTrashed,
+  VideoProjectRow,
+} from '../video-projects/video-project.row.js';
 
 /** Largest `preparation` kept with an asset, as JSON text. */
 const MAX_PREPARATION_BYTES = 16 * 1024;
@@ -67,7 +73,10 @@ function toProjectAsset(row: AssetRow, required: Set<string>): ProjectAsset {
 
 /** Tells media to drop the asset's items (its bytes), in the transaction that removes the asset. */
 export async function announceAssetDeleted(db: EntityManager, workspaceId: string, assetId: string): Promise<void> {
-  await enqueueEvent(db, PROJECT_ASSET_DELETED_SUBJECT, { workspace_id: workspaceId, project_asset_id: assetId } satisfies ProjectAssetDeletedEvent);
+  await enqueueEvent(db, PROJECT_ASSET_DELETED_SUBJECT, {
+    workspace_id: workspaceId,
+    project_asset_id: assetId,
+  } satisfies ProjectAssetDeletedEvent);
 }
 
 @Injectable()
@@ -92,7 +101,10 @@ export class ProjectAssetsService {
       const locked = await findProject(db, projectId, true);
       if (!locked) throw problems.notFound(NO_SUCH_PROJECT);
       requireNotTrashed(locked);
-      const [{ count }] = await db.query<Array<{ count: number }>>(`SELECT count(*)::int AS count FROM project_assets WHERE project_id = $1`, [projectId]);
+      const [{ count }] = await db.query<Array<{ count: number }>>(
+        `SELECT count(*)::int AS count FROM project_assets WHERE project_id = $1`,
+        [projectId],
+      );
       if (count >= MAX_PROJECT_ASSETS) {
         throw problems.conflict('too_many_project_assets', `A video project has at most ${MAX_PROJECT_ASSETS} assets; delete one first.`);
       }
@@ -122,9 +134,10 @@ export class ProjectAssetsService {
 
   async list(principal: Principal, projectId: string): Promise<ProjectAssetList> {
     const project = await this.findProject(principal, projectId, 'viewer');
-    const rows = await this.dataSource.query<AssetRow[]>(`SELECT ${ASSET_COLUMNS} FROM project_assets a WHERE a.project_id = $1 ORDER BY a.created_at, a.id`, [
-      projectId,
-    ]);
+    const rows = await this.dataSource.query<AssetRow[]>(
+      `SELECT ${ASSET_COLUMNS} FROM project_assets a WHERE a.project_id = $1 ORDER BY a.created_at, a.id`,
+      [projectId],
+    );
     const required = referencedIds(project.documentJson!);
     return { assets: rows.map((row) => toProjectAsset(row, required)) };
   }
@@ -143,10 +156,10 @@ export class ProjectAssetsService {
       const project = await findProject(db, projectId, true);
       if (!project) throw problems.notFound(NO_SUCH_PROJECT);
       requireNotTrashed(project);
-      const [deleted] = await db.query<[Array<{ workspace_id: string }>, number]>(`DELETE FROM project_assets WHERE id = $1 AND project_id = $2 RETURNING workspace_id`, [
-        assetId,
-        projectId,
-      ]);
+      const [deleted] = await db.query<[Array<{ workspace_id: string }>, number]>(
+        `DELETE FROM project_assets WHERE id = $1 AND project_id = $2 RETURNING workspace_id`,
+        [assetId, projectId],
+      );
       if (deleted.length === 0) throw problems.notFound(NO_SUCH_ASSET);
       await announceAssetDeleted(db, project.workspaceId, assetId);
       await refreshSyncStatus(db, projectId);
@@ -163,7 +176,8 @@ export class ProjectAssetsService {
     );
     if (!row) throw problems.notFound(NO_SUCH_ASSET);
     if (row.trashed) throw problems.conflict('project_trashed', "The asset's video project is in the trash; restore it first.");
-    if (row.status !== 'pending') throw problems.conflict('project_asset_not_pending', `The project asset is ${row.status}; reserve a new one for other bytes.`);
+    if (row.status !== 'pending')
+      throw problems.conflict('project_asset_not_pending', `The project asset is ${row.status}; reserve a new one for other bytes.`);
     return { project_asset_id: assetId, project_id: row.project_id, size: Number(row.size) };
   }
 
@@ -172,7 +186,10 @@ export class ProjectAssetsService {
   }
 
   private async findAsset(db: EntityManager, projectId: string, assetId: string): Promise<AssetRow | null> {
-    const [row] = await db.query<AssetRow[]>(`SELECT ${ASSET_COLUMNS} FROM project_assets a WHERE a.id = $1 AND a.project_id = $2`, [assetId, projectId]);
+    const [row] = await db.query<AssetRow[]>(`SELECT ${ASSET_COLUMNS} FROM project_assets a WHERE a.id = $1 AND a.project_id = $2`, [
+      assetId,
+      projectId,
+    ]);
     return row ?? null;
   }
 }

@@ -58,7 +58,13 @@ export class DesignRenderer implements OnModuleDestroy {
     return this.workers.close();
   }
 
-  async renderToMedia(principal: Principal, design: RenderableDesign, pageId: string, format: 'png' | 'jpeg' | string, filenameBase: string): Promise<MediaItem> {
+  async renderToMedia(
+    principal: Principal,
+    design: RenderableDesign,
+    pageId: string,
+    format: 'png' | 'jpeg' | string,
+    filenameBase: string,
+  ): Promise<MediaItem> {
     const kind = format === 'jpeg' ? 'jpeg' : 'png';
     const bytes = await this.render(principal, design, pageId, kind);
     return this.store(principal, design.workspaceId, `${filenameBase}.${EXTENSIONS[kind]}`, MIME_TYPES[kind], bytes);
@@ -87,16 +93,25 @@ export class DesignRenderer implements OnModuleDestroy {
       outcome = await this.workers.run<RenderOutcome>(job, this.config.RENDER_TIMEOUT_MS);
     } catch (error) {
       if (error instanceof WorkerTimeout) {
-        throw renderBudgetExceeded(`The page did not render within the ${this.config.RENDER_TIMEOUT_MS} ms budget; simplify it (fewer or smaller layers, effects, images).`);
+        throw renderBudgetExceeded(
+          `The page did not render within the ${this.config.RENDER_TIMEOUT_MS} ms budget; simplify it (fewer or smaller layers, effects, images).`,
+        );
       }
       this.logger.warn({ err: error, design_id: design.id }, 'a render worker failed');
-      if (error instanceof Error && /memory/i.test(error.message)) throw renderBudgetExceeded('The page needs more memory to render than a render may use.');
+      if (error instanceof Error && /memory/i.test(error.message))
+        throw renderBudgetExceeded('The page needs more memory to render than a render may use.');
       throw error;
     } finally {
       release();
     }
     if (!outcome.ok) {
-      const errors = outcome.undecodable.flatMap((mediaId) => (referenced.get(mediaId) ?? []).map((location) => ({ location, message: 'is a media item that is not an image the renderer can read', value: mediaId })));
+      const errors = outcome.undecodable.flatMap((mediaId) =>
+        (referenced.get(mediaId) ?? []).map((location) => ({
+          location,
+          message: 'is a media item that is not an image the renderer can read',
+          value: mediaId,
+        })),
+      );
       throw problems.validation(errors, 'Some images of the page cannot be read.');
     }
     return Buffer.from(outcome.bytes);
@@ -135,20 +150,30 @@ export class DesignRenderer implements OnModuleDestroy {
         const item = await this.rpc.send<MediaItem>(MediaPatterns.getMedia, this.envelope(principal, { params: { id: mediaId } }));
         if (item.workspace_id !== workspaceId) refuse('is not a media item of the workspace');
         else if (!item.mime_type.startsWith('image/')) refuse('is a media item that is not an image');
-        else targets.push({ mediaId, target: await this.rpc.send<MediaContentTarget>(MediaPatterns.mediaContent, this.envelope(principal, { params: { id: mediaId } })) });
+        else
+          targets.push({
+            mediaId,
+            target: await this.rpc.send<MediaContentTarget>(
+              MediaPatterns.mediaContent,
+              this.envelope(principal, { params: { id: mediaId } }),
+            ),
+          });
       } catch (error) {
-        if (error instanceof Problem && (error.status === 404 || error.status === 409 || error.status === 403)) refuse('is not a ready media item of the workspace');
+        if (error instanceof Problem && (error.status === 404 || error.status === 409 || error.status === 403))
+          refuse('is not a ready media item of the workspace');
         else throw error;
       }
     }
     if (errors.length > 0) throw problems.validation(errors, 'Some images of the page are not media items of the workspace.');
     const total = targets.reduce((sum, { target }) => sum + target.size, 0);
-    if (total > IMAGE_BYTES_BUDGET) throw renderBudgetExceeded(`The page's images hold ${total} bytes; a render reads at most ${IMAGE_BYTES_BUDGET}.`);
+    if (total > IMAGE_BYTES_BUDGET)
+      throw renderBudgetExceeded(`The page's images hold ${total} bytes; a render reads at most ${IMAGE_BYTES_BUDGET}.`);
     const images: RenderJob['images'] = [];
     for (const { mediaId, target } of targets) {
       const stream = await this.storage.read(target.object_key);
       if (!stream) {
-        for (const location of referenced.get(mediaId) ?? []) errors.push({ location, message: 'is a media item whose bytes are gone', value: mediaId });
+        for (const location of referenced.get(mediaId) ?? [])
+          errors.push({ location, message: 'is a media item whose bytes are gone', value: mediaId });
         continue;
       }
       const chunks: Buffer[] = [];
@@ -167,12 +192,17 @@ export class DesignRenderer implements OnModuleDestroy {
       this.envelope(principal, { body: { workspace_id: workspaceId, filename, size: bytes.length, mime_type: mimeType, sha256 } }),
     );
     const session = opened.body;
-    if (session.deduped) return this.rpc.send<MediaItem>(MediaPatterns.getMedia, this.envelope(principal, { params: { id: session.media_id } }));
+    if (session.deduped)
+      return this.rpc.send<MediaItem>(MediaPatterns.getMedia, this.envelope(principal, { params: { id: session.media_id } }));
     const params = { id: session.media_id };
     const target = await this.rpc.send<UploadTarget>(MediaPatterns.uploadTarget, this.envelope(principal, { params }));
     await this.storage.put(target.object_key, Readable.from([bytes]), bytes.length);
     await this.rpc.send(MediaPatterns.commitUpload, this.envelope(principal, { params, body: { object_key: target.object_key } }));
-    return this.rpc.send<MediaItem>(MediaPatterns.completeUploadSession, this.envelope(principal, { params, body: { workspace_id: workspaceId } }), { timeoutMs: 10_000 });
+    return this.rpc.send<MediaItem>(
+      MediaPatterns.completeUploadSession,
+      this.envelope(principal, { params, body: { workspace_id: workspaceId } }),
+      { timeoutMs: 10_000 },
+    );
   }
 
   private envelope(principal: Principal, parts: { params?: Record<string, string>; body?: unknown }): RpcRequest {

@@ -95,7 +95,16 @@ function gradientOf(ctx: Ctx, gradient: ImageGradient, x: number, y: number, wid
   return fill;
 }
 
-function drawFitted(ctx: Ctx, image: Image, fit: string | undefined, x: number, y: number, width: number, height: number, crop?: { x?: number; y?: number; width?: number; height?: number }) {
+function drawFitted(
+  ctx: Ctx,
+  image: Image,
+  fit: string | undefined,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  crop?: { x?: number; y?: number; width?: number; height?: number },
+) {
   const sx = crop?.x ?? 0;
   const sy = crop?.y ?? 0;
   const sw = crop?.width || image.width - sx;
@@ -153,7 +162,8 @@ function paintLayer(ctx: Ctx, layer: ImageLayer, images: Map<string, Image>, job
   if (layer.mask) {
     const inset = layer.mask.inset ?? 0;
     ctx.beginPath();
-    if (layer.mask.shape === 'ellipse') ctx.ellipse(width / 2, height / 2, Math.max(0, width / 2 - inset), Math.max(0, height / 2 - inset), 0, 0, Math.PI * 2);
+    if (layer.mask.shape === 'ellipse')
+      ctx.ellipse(width / 2, height / 2, Math.max(0, width / 2 - inset), Math.max(0, height / 2 - inset), 0, 0, Math.PI * 2);
     else ctx.roundRect(inset, inset, Math.max(0, width - 2 * inset), Math.max(0, height - 2 * inset), layer.mask.radius ?? 0);
     ctx.clip();
   }

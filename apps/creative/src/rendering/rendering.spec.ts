@@ -6,8 +6,15 @@ import { renderPage } from './page-painter.js';
 import { checkRenderBudget } from './render-budget.js';
 import { WarmWorkers, WorkerTimeout } from './worker-runner.js';
 
-const page = (layers: number): ImagePage => ({ id: 'p', layers: Array.from({ length: layers }, (_, i) => ({ id: `l${i}`, type: 'shape' })) });
-const document = (width: number, height: number, pages: ImagePage[]): ImageEditorDocument => ({ width_px: width, height_px: height, pages });
+const page = (layers: number): ImagePage => ({
+  id: 'p',
+  layers: Array.from({ length: layers }, (_, i) => ({ id: `l${i}`, type: 'shape' })),
+});
+const document = (width: number, height: number, pages: ImagePage[]): ImageEditorDocument => ({
+  width_px: width,
+  height_px: height,
+  pages,
+});
 
 const codeOf = (run: () => void): string | undefined => {
   try {
@@ -68,7 +75,12 @@ describe('rendering', () => {
           { id: 'over', type: 'shape', transform: { x: 10, y: 10, width: 20, height: 20 }, shape: { fill: '#0000ff' } },
           { id: 'hidden', type: 'shape', visible: false, transform: { x: 0, y: 0, width: 100, height: 60 }, shape: { fill: '#000000' } },
           { id: 'img', type: 'image', transform: { x: 70, y: 0, width: 30, height: 30 }, image: { media_id: 'green', fit: 'fill' } },
-          { id: 'txt', type: 'text', transform: { x: 0, y: 32, width: 100, height: 28 }, text: { text: 'MMMM', color: '#ffffff', font_size: 24, font_weight: 700 } },
+          {
+            id: 'txt',
+            type: 'text',
+            transform: { x: 0, y: 32, width: 100, height: 28 },
+            text: { text: 'MMMM', color: '#ffffff', font_size: 24, font_weight: 700 },
+          },
         ],
       },
     });
@@ -91,7 +103,15 @@ describe('rendering', () => {
   });
 
   it('names the images it cannot decode instead of rendering', async () => {
-    const outcome = await renderPage({ width: 10, height: 10, format: 'jpeg', quality: 0.8, matteColor: '', images: [{ mediaId: 'junk', bytes: new Uint8Array([1, 2, 3]) }], page: { id: 'p' } });
+    const outcome = await renderPage({
+      width: 10,
+      height: 10,
+      format: 'jpeg',
+      quality: 0.8,
+      matteColor: '',
+      images: [{ mediaId: 'junk', bytes: new Uint8Array([1, 2, 3]) }],
+      page: { id: 'p' },
+    });
     expect(outcome).toEqual({ ok: false, undecodable: ['junk'] });
   });
 });

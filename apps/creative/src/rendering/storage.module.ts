@@ -16,7 +16,8 @@ export const CREATIVE_MEDIA_STORAGE = Symbol('CREATIVE_MEDIA_STORAGE');
     {
       provide: CREATIVE_MEDIA_STORAGE,
       inject: [InstanceSettings, NATS_CONNECTION, SERVICE_LOGGER],
-      useFactory: (settings: InstanceSettings, nats: NatsConnection, logger: Logger): Promise<MediaStorage> => openMediaStorage(settings, nats, logger),
+      useFactory: (settings: InstanceSettings, nats: NatsConnection, logger: Logger): Promise<MediaStorage> =>
+        openMediaStorage(settings, nats, logger),
     },
   ],
   exports: [CREATIVE_MEDIA_STORAGE],

@@ -1,6 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateTemplateRequest, ImageEditorPatterns, ImageEditorTemplate, ImageEditorTemplateList, ListTemplatesQuery, RpcRequest } from '@social/contracts';
+import {
+  CreateTemplateRequest,
+  ImageEditorPatterns,
+  ImageEditorTemplate,
+  ImageEditorTemplateList,
+  ListTemplatesQuery,
+  RpcRequest,
+} from '@social/contracts';
 import { requirePrincipal, validateInput } from '@social/platform';
 import { TemplatesService } from './templates.service.js';
 

@@ -66,17 +66,30 @@ export class TemplatesService {
     const id = uuidv7();
     await this.dataSource.transaction(async (db) => {
       await db.query(`SELECT pg_advisory_xact_lock(hashtext('creative.templates:' || $1))`, [workspace.workspace_id]);
-      const [{ count }] = await db.query<Array<{ count: number }>>(`SELECT count(*)::int AS count FROM image_templates WHERE workspace_id = $1`, [
-        workspace.workspace_id,
-      ]);
+      const [{ count }] = await db.query<Array<{ count: number }>>(
+        `SELECT count(*)::int AS count FROM image_templates WHERE workspace_id = $1`,
+        [workspace.workspace_id],
+      );
       if (count >= MAX_TEMPLATES_PER_WORKSPACE) {
-        throw problems.conflict('too_many_templates', `A workspace has at most ${MAX_TEMPLATES_PER_WORKSPACE} templates; delete one first.`);
+        throw problems.conflict(
+          'too_many_templates',
+          `A workspace has at most ${MAX_TEMPLATES_PER_WORKSPACE} templates; delete one first.`,
+        );
       }
       const now = new Date();
       await db.query(
         `INSERT INTO image_templates (id, workspace_id, name, category, preset_key, document, created_by, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-        [id, workspace.workspace_id, input.name, input.category, document.preset_key ?? '', JSON.stringify(document), principal.userId, now],
+        [
+          id,
+          workspace.workspace_id,
+          input.name,
+          input.category,
+          document.preset_key ?? '',
+          JSON.stringify(document),
+          principal.userId,
+          now,
+        ],
       );
     });
     return toTemplate((await this.find(id))!);

@@ -25,6 +25,7 @@ export class OrganizationDeletedHandler implements DurableEventHandler {
   async handle(_subject: string, payload: unknown): Promise<void> {
     await purgeDeletedWorkspaces(this.dataSource, payload, WORKSPACE_OWNED_TABLES);
     const organizationId = (payload as Partial<OrganizationDeletedEvent> | null)?.organization_id;
-    if (isUuid(organizationId)) await this.dataSource.query(`DELETE FROM organization_theme_settings WHERE organization_id = $1`, [organizationId]);
+    if (isUuid(organizationId))
+      await this.dataSource.query(`DELETE FROM organization_theme_settings WHERE organization_id = $1`, [organizationId]);
   }
 }

@@ -1,6 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { OrganizationQuery, OrganizationThemeSettings, RpcRequest, ThemeList, ThemePatterns, UpdateOrganizationThemeSettingsRequest } from '@social/contracts';
+import {
+  OrganizationQuery,
+  OrganizationThemeSettings,
+  RpcRequest,
+  ThemeList,
+  ThemePatterns,
+  UpdateOrganizationThemeSettingsRequest,
+} from '@social/contracts';
 import { requirePrincipal, validateInput } from '@social/platform';
 import { ThemesService } from './themes.service.js';
 

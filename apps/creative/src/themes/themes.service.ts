@@ -37,13 +37,20 @@ export class ThemesService {
   async update(principal: Principal, input: UpdateOrganizationThemeSettingsRequest): Promise<OrganizationThemeSettings> {
     const organization = await this.organizationRole(principal, input.organization_id);
     if (organization.role !== 'owner' && organization.role !== 'admin') {
-      throw problems.forbidden('insufficient_role', `Only organization owners and admins set the theme default; you are ${organization.role}.`);
+      throw problems.forbidden(
+        'insufficient_role',
+        `Only organization owners and admins set the theme default; you are ${organization.role}.`,
+      );
     }
     const reference = input.default_reference;
     const theme = BUILT_IN_THEMES.find((candidate) => candidate.id === reference.id && candidate.kind === reference.kind);
     if (!theme) throw problems.invalid('body.default_reference.id', 'must name a theme of GET /themes', reference.id);
     if (theme.version !== reference.version) {
-      throw problems.invalid('body.default_reference.version', `must be a version of theme ${theme.id} (${theme.version})`, reference.version);
+      throw problems.invalid(
+        'body.default_reference.version',
+        `must be a version of theme ${theme.id} (${theme.version})`,
+        reference.version,
+      );
     }
     await this.dataSource.query(
       `INSERT INTO organization_theme_settings (organization_id, theme_id, theme_kind, theme_version, assignments_locked, updated_by, updated_at)
@@ -55,10 +62,11 @@ export class ThemesService {
   }
 
   private async read(organizationId: string): Promise<OrganizationThemeSettings> {
-    const [row] = await this.dataSource.query<Array<{ theme_id: string; theme_kind: string; theme_version: number; assignments_locked: boolean }>>(
-      `SELECT theme_id, theme_kind, theme_version, assignments_locked FROM organization_theme_settings WHERE organization_id = $1`,
-      [organizationId],
-    );
+    const [row] = await this.dataSource.query<
+      Array<{ theme_id: string; theme_kind: string; theme_version: number; assignments_locked: boolean }>
+    >(`SELECT theme_id, theme_kind, theme_version, assignments_locked FROM organization_theme_settings WHERE organization_id = $1`, [
+      organizationId,
+    ]);
     return {
       organization_id: organizationId,
       assignments_locked: row?.assignments_locked ?? false,

@@ -31,12 +31,17 @@ export const NO_SUCH_PROJECT = 'No such video project.';
 /** The project (trashed ones too), optionally locked for the transaction, with its document unless `withDocument` is false. */
 export async function findProject(db: EntityManager, id: string, lock = false, withDocument = true): Promise<VideoProjectRow | null> {
   const columns = withDocument ? PROJECT_COLUMNS : PROJECT_SUMMARY_COLUMNS;
-  const [row] = await db.query<VideoProjectRow[]>(`SELECT ${columns} FROM video_projects p WHERE p.id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  const [row] = await db.query<VideoProjectRow[]>(`SELECT ${columns} FROM video_projects p WHERE p.id = $1${lock ? ' FOR UPDATE' : ''}`, [
+    id,
+  ]);
   return row ?? null;
 }
 
 export const projectTrashed = () =>
-  problems.conflict('project_trashed', 'The video project is in the trash; restore it (POST /video-projects/{id}/restore) before changing it.');
+  problems.conflict(
+    'project_trashed',
+    'The video project is in the trash; restore it (POST /video-projects/{id}/restore) before changing it.',
+  );
 
 export function requireNotTrashed(project: VideoProjectRow): void {
   if (project.trashedAt) throw projectTrashed();
@@ -79,7 +84,9 @@ export interface SyncState {
 export async function syncStateOf(db: EntityManager, projectId: string, documentJson: string): Promise<SyncState> {
   const named = referencedIds(documentJson);
   if (named.size === 0) return { status: 'synced', reason: '' };
-  const assets = await db.query<Array<{ id: string; status: string }>>(`SELECT id, status FROM project_assets WHERE project_id = $1`, [projectId]);
+  const assets = await db.query<Array<{ id: string; status: string }>>(`SELECT id, status FROM project_assets WHERE project_id = $1`, [
+    projectId,
+  ]);
   const required = assets.filter((asset) => named.has(asset.id));
   if (required.some((asset) => asset.status === 'failed')) return { status: 'attention', reason: 'asset_failed' };
   if (required.some((asset) => asset.status !== 'ready')) return { status: 'pending', reason: '' };
@@ -92,5 +99,9 @@ export async function refreshSyncStatus(db: EntityManager, projectId: string): P
   if (!project) return;
   const state = await syncStateOf(db, projectId, project.documentJson!);
   if (state.status === project.syncStatus && state.reason === project.attentionReason) return;
-  await db.query(`UPDATE video_projects SET sync_status = $2, attention_reason = $3 WHERE id = $1`, [projectId, state.status, state.reason]);
+  await db.query(`UPDATE video_projects SET sync_status = $2, attention_reason = $3 WHERE id = $1`, [
+    projectId,
+    state.status,
+    state.reason,
+  ]);
 }

@@ -103,7 +103,12 @@ export class VideoProjectsService {
    * the UPDATE, in the transaction of the revision's insert, so of racing replaces
    * one moves the head and the others change nothing (409 `revision_conflict`).
    */
-  async replace(principal: Principal, id: string, input: Omit<ReplaceVideoProjectRequest, 'document'>, json: string): Promise<VideoProjectSummary> {
+  async replace(
+    principal: Principal,
+    id: string,
+    input: Omit<ReplaceVideoProjectRequest, 'document'>,
+    json: string,
+  ): Promise<VideoProjectSummary> {
     const project = await this.findVisible(principal, id, 'editor', false);
     requireOwnWorkspace(project, input.workspace_id);
     requireNotTrashed(project);
@@ -120,7 +125,10 @@ export class VideoProjectsService {
       [id, input.revision],
     );
     if (!revision) throw problems.notFound(`The video project has no revision ${input.revision}.`);
-    return toVideoProject(await this.writeHead(principal, project, null, revision.name, revision.documentJson), JSON.parse(revision.documentJson) as VideoDocument);
+    return toVideoProject(
+      await this.writeHead(principal, project, null, revision.name, revision.documentJson),
+      JSON.parse(revision.documentJson) as VideoDocument,
+    );
   }
 
   async listRevisions(principal: Principal, id: string, query: ListVideoRevisionsQuery): Promise<VideoRevisionList> {
@@ -135,19 +143,32 @@ export class VideoProjectsService {
     );
     const page = rows.slice(0, limit);
     return {
-      revisions: page.map((row) => ({ revision: row.revision, name: row.name, created_at: row.created_at.toISOString(), created_by_user_id: row.created_by })),
+      revisions: page.map((row) => ({
+        revision: row.revision,
+        name: row.name,
+        created_at: row.created_at.toISOString(),
+        created_by_user_id: row.created_by,
+      })),
       next_cursor: rows.length > limit ? this.revisionCursors.encode({ revision: page[page.length - 1].revision }, filters) : '',
     };
   }
 
   async getRevision(principal: Principal, id: string, revision: number): Promise<VideoProjectRevision> {
     await this.findVisible(principal, id, 'viewer', false);
-    const [row] = await this.dataSource.query<Array<{ revision: number; name: string; document: VideoDocument; created_at: Date; created_by: string }>>(
-      `SELECT revision, name, document, created_at, created_by FROM video_project_revisions WHERE project_id = $1 AND revision = $2`,
-      [id, revision],
-    );
+    const [row] = await this.dataSource.query<
+      Array<{ revision: number; name: string; document: VideoDocument; created_at: Date; created_by: string }>
+    >(`SELECT revision, name, document, created_at, created_by FROM video_project_revisions WHERE project_id = $1 AND revision = $2`, [
+      id,
+      revision,
+    ]);
     if (!row) throw problems.notFound(`The video project has no revision ${revision}.`);
-    return { revision: row.revision, name: row.name, document: row.document, created_at: row.created_at.toISOString(), created_by_user_id: row.created_by };
+    return {
+      revision: row.revision,
+      name: row.name,
+      document: row.document,
+      created_at: row.created_at.toISOString(),
+      created_by_user_id: row.created_by,
+    };
   }
 
   /** To the trash: hidden from the list, restorable for 30 days, then purged by the sweep. Trashing it again changes nothing. */
@@ -173,10 +194,10 @@ export class VideoProjectsService {
       const project = await findProject(db, id, true);
       if (!project) throw problems.notFound(NO_SUCH_PROJECT);
       if (!project.trashedAt) return toVideoProject(project);
-      await db.query(`UPDATE video_projects SET trashed_at = NULL, retention_expires_at = NULL, updated_at = now(), updated_by = $2 WHERE id = $1`, [
-        id,
-        principal.userId,
-      ]);
+      await db.query(
+        `UPDATE video_projects SET trashed_at = NULL, retention_expires_at = NULL, updated_at = now(), updated_by = $2 WHERE id = $1`,
+        [id, principal.userId],
+      );
       return toVideoProject((await findProject(db, id))!);
     });
   }
@@ -185,7 +206,13 @@ export class VideoProjectsService {
    * Moves the head by one (only from `expected` when given), with its revision row, in one transaction.
    * `json` is the document's text as stored. Answers the head's row without its document (not read back).
    */
-  private writeHead(principal: Principal, project: VideoProjectRow, expected: number | null, name: string | null, json: string): Promise<VideoProjectRow> {
+  private writeHead(
+    principal: Principal,
+    project: VideoProjectRow,
+    expected: number | null,
+    name: string | null,
+    json: string,
+  ): Promise<VideoProjectRow> {
     return this.dataSource.transaction(async (db) => {
       const state = await syncStateOf(db, project.id, json);
       const now = new Date();
@@ -215,16 +242,30 @@ export class VideoProjectsService {
   }
 
   private findVisible(principal: Principal, id: string, need: WorkspaceRole, withDocument = true): Promise<VideoProjectRow> {
-    return this.access.requireVisible(principal, () => findProject(this.dataSource.manager, id, false, withDocument), need, NO_SUCH_PROJECT);
+    return this.access.requireVisible(
+      principal,
+      () => findProject(this.dataSource.manager, id, false, withDocument),
+      need,
+      NO_SUCH_PROJECT,
+    );
   }
 }
 
 function requireOwnWorkspace(project: VideoProjectRow, workspaceId: string): void {
-  if (workspaceId.toLowerCase() !== project.workspaceId) throw problems.invalid('body.workspace_id', "must be the video project's own workspace", workspaceId);
+  if (workspaceId.toLowerCase() !== project.workspaceId)
+    throw problems.invalid('body.workspace_id', "must be the video project's own workspace", workspaceId);
 }
 
 /** The revision row of a head just written: its document copied from the project row in the database, not sent a second time. */
-async function insertRevision(db: EntityManager, projectId: string, revision: number, workspaceId: string, name: string, userId: string, at: Date): Promise<void> {
+async function insertRevision(
+  db: EntityManager,
+  projectId: string,
+  revision: number,
+  workspaceId: string,
+  name: string,
+  userId: string,
+  at: Date,
+): Promise<void> {
   await db.query(
     `INSERT INTO video_project_revisions (project_id, revision, workspace_id, name, document, created_by, created_at)
      SELECT $1, $2, $3, $4, p.document, $5, $6 FROM video_projects p WHERE p.id = $1`,

@@ -60,10 +60,7 @@ describe('accounts: API tokens as bearer tokens', () => {
   it('stops a cached token within 5 s of its revocation event', async () => {
     const { id, token } = await storeToken();
     expect((await call('GET', '/auth/me', { token })).status).toBe(200);
-    nats.publish(
-      'events.accounts.session-revoked',
-      JSON.stringify({ sessionId: id, until: new Date(Date.now() + 60_000).toISOString() }),
-    );
+    nats.publish('events.accounts.session-revoked', JSON.stringify({ sessionId: id, until: new Date(Date.now() + 60_000).toISOString() }));
     await eventually(async () => {
       expectProblem(await call('GET', '/auth/me', { token }), 401, 'token_revoked');
     });
@@ -152,7 +149,7 @@ describe('accounts: issuing API tokens', () => {
     expect((await call('GET', '/api-tokens', { token: user.token })).body.api_tokens).toEqual([]);
   });
 
-  it('DELETE (204) stops the token within 5 s even where it is cached; another user\'s id is 404 and changes nothing', async () => {
+  it("DELETE (204) stops the token within 5 s even where it is cached; another user's id is 404 and changes nothing", async () => {
     const user = await registerUser();
     const other = await registerUser();
     const created = await create(user, { name: 'to delete' });
@@ -203,7 +200,9 @@ describe('accounts: issuing API tokens', () => {
     for (const [method, path, body] of refused) {
       expectProblem(await call(method, path, { token, body }), 403, 'workspace_token_forbidden');
     }
-    expect((await call('GET', '/api-tokens', { token: user.token })).body.api_tokens.map((t: { name: string }) => t.name)).toEqual(['bound']);
+    expect((await call('GET', '/api-tokens', { token: user.token })).body.api_tokens.map((t: { name: string }) => t.name)).toEqual([
+      'bound',
+    ]);
   });
 });
 

@@ -5,9 +5,25 @@ import { call, eventually, expectProblem, PASSWORD, randomIp, registerUser, uniq
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 
 const USER_PROFILE_FIELDS = [
-  'avatar_url', 'composer_experience', 'created_at', 'display_name', 'email', 'email_verified', 'has_password', 'id',
-  'is_admin', 'is_managed', 'legal_acceptance_required', 'legal_accepted_at', 'managed_organization_name',
-  'password_usable', 'privacy_version', 'public_profile_enabled', 'public_profile_visible_fields', 'terms_version', 'username',
+  'avatar_url',
+  'composer_experience',
+  'created_at',
+  'display_name',
+  'email',
+  'email_verified',
+  'has_password',
+  'id',
+  'is_admin',
+  'is_managed',
+  'legal_acceptance_required',
+  'legal_accepted_at',
+  'managed_organization_name',
+  'password_usable',
+  'privacy_version',
+  'public_profile_enabled',
+  'public_profile_visible_fields',
+  'terms_version',
+  'username',
 ];
 const RFC3339_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -51,9 +67,10 @@ describe('accounts: register', () => {
     try {
       const first = await db.query('SELECT id FROM accounts.users ORDER BY created_at, id LIMIT 1');
       // Admin suites promote users of their own (support/admin.ts): any admin but the first must be one of those.
-      const admins = await db.query(`SELECT id FROM accounts.users WHERE is_admin AND (id = $1 OR email NOT LIKE '${PROMOTED_ADMIN_LABEL}-%')`, [
-        first.rows[0].id,
-      ]);
+      const admins = await db.query(
+        `SELECT id FROM accounts.users WHERE is_admin AND (id = $1 OR email NOT LIKE '${PROMOTED_ADMIN_LABEL}-%')`,
+        [first.rows[0].id],
+      );
       expect(admins.rows).toEqual(first.rows);
       const later = await registerUser();
       const me = await call('GET', '/auth/me', { token: later.token });
@@ -65,10 +82,16 @@ describe('accounts: register', () => {
 
   it('refuses a taken email (ignoring case) or username with 409', async () => {
     const user = await registerUser({ username: `taken_${Date.now()}` });
-    expectProblem(await call('POST', '/auth/register', { body: { email: user.email.toUpperCase(), password: PASSWORD } }), 409, 'email_taken');
+    expectProblem(
+      await call('POST', '/auth/register', { body: { email: user.email.toUpperCase(), password: PASSWORD } }),
+      409,
+      'email_taken',
+    );
     const me = await call('GET', '/auth/me', { token: user.token });
     expectProblem(
-      await call('POST', '/auth/register', { body: { email: uniqueEmail(), password: PASSWORD, username: me.body.username.toUpperCase() } }),
+      await call('POST', '/auth/register', {
+        body: { email: uniqueEmail(), password: PASSWORD, username: me.body.username.toUpperCase() },
+      }),
       409,
       'username_taken',
     );
@@ -111,8 +134,16 @@ describe('accounts: login', () => {
 
   it('answers a wrong password and an unknown email identically (401)', async () => {
     const user = await registerUser();
-    const wrong = expectProblem(await call('POST', '/auth/login', { body: { email: user.email, password: 'wrong password!!' } }), 401, 'invalid_credentials');
-    const unknown = expectProblem(await call('POST', '/auth/login', { body: { email: uniqueEmail(), password: PASSWORD } }), 401, 'invalid_credentials');
+    const wrong = expectProblem(
+      await call('POST', '/auth/login', { body: { email: user.email, password: 'wrong password!!' } }),
+      401,
+      'invalid_credentials',
+    );
+    const unknown = expectProblem(
+      await call('POST', '/auth/login', { body: { email: uniqueEmail(), password: PASSWORD } }),
+      401,
+      'invalid_credentials',
+    );
     expect(wrong.detail).toBe(unknown.detail);
     expectProblem(await call('POST', '/auth/login', { body: { email: user.email } }), 422, 'validation_failed');
   });
@@ -163,7 +194,11 @@ describe('accounts: refresh and logout', () => {
     const user = await registerUser();
     const rotated = await call('POST', '/auth/refresh', { body: { refresh_token: user.refreshToken } });
     expectProblem(await call('POST', '/auth/refresh', { body: { refresh_token: user.refreshToken } }), 401, 'invalid_refresh_token');
-    expectProblem(await call('POST', '/auth/refresh', { body: { refresh_token: rotated.body.refresh_token } }), 401, 'invalid_refresh_token');
+    expectProblem(
+      await call('POST', '/auth/refresh', { body: { refresh_token: rotated.body.refresh_token } }),
+      401,
+      'invalid_refresh_token',
+    );
     await eventually(async () => {
       expectProblem(await call('GET', '/auth/me', { token: rotated.body.access_token }), 401, 'token_revoked');
     });

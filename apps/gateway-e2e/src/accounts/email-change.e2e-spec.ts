@@ -217,7 +217,10 @@ describe('accounts: email change', () => {
       'body.reauth_grant',
     ]);
     const extra = expectProblem(
-      await call('POST', '/auth/email-change', { token: user.token, body: { new_email: uniqueEmail(), reauth_grant: grant, notify: false } }),
+      await call('POST', '/auth/email-change', {
+        token: user.token,
+        body: { new_email: uniqueEmail(), reauth_grant: grant, notify: false },
+      }),
       422,
     );
     expect(extra.errors).toEqual([{ location: 'body.notify', message: 'unexpected property' }]);
@@ -231,7 +234,10 @@ describe('accounts: email change', () => {
       );
       expect(problem.errors[0].location).toBe('body.code');
     }
-    const noCode = expectProblem(await call('POST', `/auth/email-change/${requested.body.id}/confirm`, { token: user.token, body: {} }), 422);
+    const noCode = expectProblem(
+      await call('POST', `/auth/email-change/${requested.body.id}/confirm`, { token: user.token, body: {} }),
+      422,
+    );
     expect(noCode.errors).toEqual([{ location: 'body.code', message: 'is required' }]);
     // Malformed bodies never cost an attempt.
     const row = await db.query('SELECT failed_attempts FROM accounts.email_changes WHERE id = $1', [requested.body.id]);

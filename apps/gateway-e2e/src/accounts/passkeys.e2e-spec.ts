@@ -21,7 +21,10 @@ describe('accounts: passkeys', () => {
   });
 
   async function begin(user: TestUser): Promise<{ challenge_id: string; options: CreationOptions & Record<string, any> }> {
-    const response = await call('POST', '/auth/security/passkeys/begin', { token: user.token, body: { reauth_grant: await reauthGrant(user) } });
+    const response = await call('POST', '/auth/security/passkeys/begin', {
+      token: user.token,
+      body: { reauth_grant: await reauthGrant(user) },
+    });
     expect(response.status).toBe(200);
     return response.body;
   }
@@ -30,7 +33,10 @@ describe('accounts: passkeys', () => {
 
   it('begin answers PasskeyRegistrationOptions for this relying party and user', async () => {
     const user = await registerUser();
-    const response = await call('POST', '/auth/security/passkeys/begin', { token: user.token, body: { reauth_grant: await reauthGrant(user) } });
+    const response = await call('POST', '/auth/security/passkeys/begin', {
+      token: user.token,
+      body: { reauth_grant: await reauthGrant(user) },
+    });
     expect(response.status).toBe(200);
     await expectMatchesOwnSchema(response.body, 'PasskeyRegistrationOptions');
     expect(response.body.challenge_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -106,11 +112,17 @@ describe('accounts: passkeys', () => {
     );
     expect((await finish(user, { challenge_id, credential: credential(), name: 'x' })).status).toBe(200);
     expectProblem(await finish(user, { challenge_id, credential: credential(), name: 'x' }), 401, 'passkey_challenge_invalid');
-    expectProblem(await finish(user, { challenge_id: randomUUID(), credential: credential(), name: 'x' }), 401, 'passkey_challenge_invalid');
+    expectProblem(
+      await finish(user, { challenge_id: randomUUID(), credential: credential(), name: 'x' }),
+      401,
+      'passkey_challenge_invalid',
+    );
     expectProblem(await finish(user, { challenge_id: 'not-an-id', credential: credential(), name: 'x' }), 401, 'passkey_challenge_invalid');
 
     const expiring = await begin(user);
-    await db.query(`UPDATE accounts.passkey_challenges SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring.challenge_id]);
+    await db.query(`UPDATE accounts.passkey_challenges SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      expiring.challenge_id,
+    ]);
     expectProblem(
       await finish(user, { challenge_id: expiring.challenge_id, credential: softwareAttestation(expiring.options, origin()), name: 'x' }),
       401,
@@ -123,7 +135,11 @@ describe('accounts: passkeys', () => {
   it('refuses bad bodies (422 naming each location)', async () => {
     const user = await registerUser();
     const missing = expectProblem(await finish(user, {}), 422, 'validation_failed');
-    expect(missing.errors.map((e: { location: string }) => e.location).sort()).toEqual(['body.challenge_id', 'body.credential', 'body.name']);
+    expect(missing.errors.map((e: { location: string }) => e.location).sort()).toEqual([
+      'body.challenge_id',
+      'body.credential',
+      'body.name',
+    ]);
     const { challenge_id } = await begin(user);
     const wrongTypes = expectProblem(await finish(user, { challenge_id: 7, credential: {}, name: false }), 422);
     expect([...new Set(wrongTypes.errors.map((e: { location: string }) => e.location))].sort()).toEqual(['body.challenge_id', 'body.name']);

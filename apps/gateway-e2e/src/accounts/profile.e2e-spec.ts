@@ -63,8 +63,19 @@ describe('accounts: profile and security status', () => {
 
   it('refuses null and NUL characters with 422 instead of storing them', async () => {
     const user = await registerUser({ display_name: 'Kept' });
-    for (const member of ['display_name', 'username', 'avatar_url', 'composer_experience', 'public_profile_enabled', 'public_profile_visible_fields']) {
-      const problem = expectProblem(await call('PATCH', '/auth/me', { token: user.token, body: { [member]: null } }), 422, 'validation_failed');
+    for (const member of [
+      'display_name',
+      'username',
+      'avatar_url',
+      'composer_experience',
+      'public_profile_enabled',
+      'public_profile_visible_fields',
+    ]) {
+      const problem = expectProblem(
+        await call('PATCH', '/auth/me', { token: user.token, body: { [member]: null } }),
+        422,
+        'validation_failed',
+      );
       expect(problem.errors).toEqual([{ location: `body.${member}`, message: 'must not be null', value: null }]);
     }
     const nul = expectProblem(await call('PATCH', '/auth/me', { token: user.token, body: { display_name: 'a\u0000b' } }), 422);

@@ -29,7 +29,11 @@ describe('accounts: re-authentication', () => {
 
   it('refuses a wrong password (401), no token (401) and bad bodies (422 with locations)', async () => {
     const user = await registerUser();
-    expectProblem(await call('POST', '/auth/reauth', { token: user.token, body: { password: 'not the password' } }), 401, 'invalid_credentials');
+    expectProblem(
+      await call('POST', '/auth/reauth', { token: user.token, body: { password: 'not the password' } }),
+      401,
+      'invalid_credentials',
+    );
     expectProblem(await call('POST', '/auth/reauth', { body: { password: user.password } }), 401, 'unauthenticated');
     const missing = expectProblem(await call('POST', '/auth/reauth', { token: user.token, body: {} }), 422, 'validation_failed');
     expect(missing.errors).toEqual([{ location: 'body.password', message: 'is required' }]);
@@ -46,7 +50,11 @@ describe('accounts: re-authentication', () => {
     const user = await registerUser();
     const other = await registerUser();
     for (let i = 0; i < 10; i++) {
-      expectProblem(await call('POST', '/auth/reauth', { token: user.token, body: { password: `wrong ${i}` } }), 401, 'invalid_credentials');
+      expectProblem(
+        await call('POST', '/auth/reauth', { token: user.token, body: { password: `wrong ${i}` } }),
+        401,
+        'invalid_credentials',
+      );
     }
     const limited = await call('POST', '/auth/reauth', { token: user.token, body: { password: user.password } });
     expectProblem(limited, 429, 'rate_limited');

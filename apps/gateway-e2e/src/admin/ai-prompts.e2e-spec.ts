@@ -86,7 +86,10 @@ describe('admin: AI prompts (E8 and its siblings)', () => {
       expect(new Set(locations(problem))).toEqual(new Set(['body.value']));
     }
     expect(locations(expectProblem(await put(KEY, { value: 'ok', kind: 'base' }), 422))).toEqual(['body.kind']);
-    expectProblem(await adminCall('PUT', path(KEY), { token: admin.token, rawBody: '"text"', headers: { 'content-type': 'application/json' } }), 400);
+    expectProblem(
+      await adminCall('PUT', path(KEY), { token: admin.token, rawBody: '"text"', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
     expect((await adminCall('GET', path(KEY), { token: admin.token })).body.overridden).toBe(false);
   });
 

@@ -37,9 +37,23 @@ describe('admin: instance settings (E5, E6)', () => {
     expect(response.status).toBe(200);
     await expectMatchesOwnSchema(response.body, 'InstanceSettingsResponse');
     const keys = response.body.settings.map((s: Setting) => s.key);
-    for (const key of ['registration_enabled', 'public_base_url', 'public_app_url', 'smtp_url', 'smtp_from', 'ai_base_url', 'ai_api_key', 'ai_model',
-      'media_storage_driver', 's3_endpoint', 's3_bucket', 's3_secret_access_key', 'media_upload_limit_bytes', 'sandbox_provider_enabled',
-      'rate_limit_login_per_email']) {
+    for (const key of [
+      'registration_enabled',
+      'public_base_url',
+      'public_app_url',
+      'smtp_url',
+      'smtp_from',
+      'ai_base_url',
+      'ai_api_key',
+      'ai_model',
+      'media_storage_driver',
+      's3_endpoint',
+      's3_bucket',
+      's3_secret_access_key',
+      'media_upload_limit_bytes',
+      'sandbox_provider_enabled',
+      'rate_limit_login_per_email',
+    ]) {
       expect(keys).toContain(key);
     }
     expect(item(response.body, 'registration_enabled')).toEqual({
@@ -62,14 +76,28 @@ describe('admin: instance settings (E5, E6)', () => {
       requires_restart: false,
       updated_at: '',
     });
-    expect(item(response.body, 'ai_model')).toMatchObject({ value: ENVIRONMENT_AI_MODEL, source: 'environment', environment_variables: ['AI_MODEL'] });
+    expect(item(response.body, 'ai_model')).toMatchObject({
+      value: ENVIRONMENT_AI_MODEL,
+      source: 'environment',
+      environment_variables: ['AI_MODEL'],
+    });
     expect(item(response.body, 'media_storage_driver')).toMatchObject({
       type: 'enum',
       value: 'nats',
-      options: [{ label: expect.any(String), value: 'nats' }, { label: expect.any(String), value: 's3' }],
+      options: [
+        { label: expect.any(String), value: 'nats' },
+        { label: expect.any(String), value: 's3' },
+      ],
     });
     // The e2e stack points AI_API_KEY at its fake provider: configured, never shown.
-    expect(item(response.body, 'ai_api_key')).toMatchObject({ type: 'secret', secret: true, value: '', secret_configured: true, configured: true, source: 'environment' });
+    expect(item(response.body, 'ai_api_key')).toMatchObject({
+      type: 'secret',
+      secret: true,
+      value: '',
+      secret_configured: true,
+      configured: true,
+      source: 'environment',
+    });
   });
 
   it('E5 saves atomically: database overrides win over environment and default, secrets are sealed and redacted, requires_restart until a restart (live settings never)', async () => {
@@ -91,14 +119,22 @@ describe('admin: instance settings (E5, E6)', () => {
       requires_restart: false,
       updated_at: expect.stringMatching(/Z$/),
     });
-    expect(item(saved.body, 'ai_api_key')).toMatchObject({ value: '', secret_configured: true, configured: true, source: 'database', requires_restart: false });
+    expect(item(saved.body, 'ai_api_key')).toMatchObject({
+      value: '',
+      secret_configured: true,
+      configured: true,
+      source: 'database',
+      requires_restart: false,
+    });
     expect(item(saved.body, 'smtp_url')).toMatchObject({ value: '', secret_configured: true, source: 'database', requires_restart: true });
     expect(item(saved.body, 'rate_limit_login_per_email')).toMatchObject({ value: '15', requires_restart: true });
     expect(item(saved.body, 'media_allowed_mime_types')).toMatchObject({ type: 'list', value: 'image/png,image/jpeg' });
     expect(item(saved.body, 'registration_enabled').requires_restart).toBe(false);
     expect((await get()).body).toEqual(saved.body);
 
-    const rows = await withDatabase(async (db) => (await db.query(`SELECT * FROM admin.instance_settings WHERE key IN ('ai_api_key', 'smtp_url')`)).rows);
+    const rows = await withDatabase(
+      async (db) => (await db.query(`SELECT * FROM admin.instance_settings WHERE key IN ('ai_api_key', 'smtp_url')`)).rows,
+    );
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.value).toBeNull();
@@ -116,7 +152,12 @@ describe('admin: instance settings (E5, E6)', () => {
       { key: 'media_allowed_mime_types', unset: true },
     ]);
     expect(unset.status).toBe(200);
-    expect(item(unset.body, 'ai_model')).toMatchObject({ value: ENVIRONMENT_AI_MODEL, source: 'environment', database_override_configured: false, updated_at: '' });
+    expect(item(unset.body, 'ai_model')).toMatchObject({
+      value: ENVIRONMENT_AI_MODEL,
+      source: 'environment',
+      database_override_configured: false,
+      updated_at: '',
+    });
     expect(item(unset.body, 'ai_api_key')).toMatchObject({ secret_configured: true, source: 'environment' });
     // Saved values equal the running ones again.
     expect(unset.body.requires_restart).toBe(false);
@@ -155,9 +196,18 @@ describe('admin: instance settings (E5, E6)', () => {
     ]);
     expect((await get()).body).toEqual(before);
 
-    const types = expectProblem(await put([{ key: 'ai_model', value: 42 }, { key: 7, unset: false }, 'text', { key: 'ai_model', value: 'x', extra: 1 }]), 422);
+    const types = expectProblem(
+      await put([{ key: 'ai_model', value: 42 }, { key: 7, unset: false }, 'text', { key: 'ai_model', value: 'x', extra: 1 }]),
+      422,
+    );
     expect(locations(types)).toEqual(
-      expect.arrayContaining(['body.settings[0].value', 'body.settings[1].key', 'body.settings[1].unset', 'body.settings[2]', 'body.settings[3].extra']),
+      expect.arrayContaining([
+        'body.settings[0].value',
+        'body.settings[1].key',
+        'body.settings[1].unset',
+        'body.settings[2]',
+        'body.settings[3].extra',
+      ]),
     );
     expect(locations(expectProblem(await put([]), 422))).toEqual(['body.settings']);
     expect(new Set(locations(expectProblem(await put('all'), 422)))).toEqual(new Set(['body.settings']));
@@ -183,7 +233,11 @@ describe('admin: instance settings (E5, E6)', () => {
     try {
       await put([{ key: 'registration_enabled', value: 'false' }]);
       await eventually(async () => {
-        expectProblem(await call('POST', '/auth/register', { body: { email: uniqueEmail(), password: PASSWORD } }), 403, 'registration_disabled');
+        expectProblem(
+          await call('POST', '/auth/register', { body: { email: uniqueEmail(), password: PASSWORD } }),
+          403,
+          'registration_disabled',
+        );
       });
     } finally {
       await put([{ key: 'registration_enabled', unset: true }]);
@@ -228,7 +282,11 @@ describe('admin: instance settings (E5, E6)', () => {
       const driver = await put([{ key: 'media_storage_driver', value: 'nats' }]);
       expect(item(driver.body, 'media_storage_driver')).toMatchObject({ source: 'database', requires_restart: false });
     } finally {
-      await put([{ key: 'public_app_url', unset: true }, { key: 'ai_model', unset: true }, { key: 'media_storage_driver', unset: true }]);
+      await put([
+        { key: 'public_app_url', unset: true },
+        { key: 'ai_model', unset: true },
+        { key: 'media_storage_driver', unset: true },
+      ]);
     }
   });
 
@@ -247,7 +305,10 @@ describe('admin: instance settings (E5, E6)', () => {
         const j = Math.floor(Math.random() * (i + 1));
         [copy[i], copy[j]] = [copy[j], copy[i]];
       }
-      return copy.map(([key, prefix]) => ({ key, value: key === 'sandbox_provider_enabled' ? String(round % 2 === 0) : `${prefix}${round}` }));
+      return copy.map(([key, prefix]) => ({
+        key,
+        value: key === 'sandbox_provider_enabled' ? String(round % 2 === 0) : `${prefix}${round}`,
+      }));
     };
     try {
       const answers = await Promise.all(Array.from({ length: 10 }, (_, round) => put(shuffled(round))));

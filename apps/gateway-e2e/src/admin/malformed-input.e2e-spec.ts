@@ -8,7 +8,21 @@ import { registerAdmin } from '../support/admin.js';
  * other operations, here with an admin's token so the input reaches validation).
  */
 const ODD_VALUES: unknown[] = [
-  null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', '2026-13-45T99:99:99Z',
+  null,
+  true,
+  0,
+  -1,
+  1e308,
+  '',
+  ' ',
+  'x'.repeat(5_000),
+  [],
+  [1],
+  {},
+  { a: 1 },
+  '😀',
+  'a\u0000b',
+  '2026-13-45T99:99:99Z',
 ];
 /** Accepted by @IsUrl, refused by WHATWG URL (the origin normalization of mastodon instances). */
 const ODD_URLS = [
@@ -24,11 +38,28 @@ const ODD_URLS = [
 ];
 const ODD_QUERY_VALUES = ['', ' ', '-0', '1e3', '0x10', '١', '%00', '9'.repeat(40), 'created_at;DROP TABLE users', '%25', '😀'];
 
-const BODY_OPERATIONS: Array<{ method: string; path: string; members: string[]; base: Record<string, unknown>; wrap?: (body: object) => object }> = [
+const BODY_OPERATIONS: Array<{
+  method: string;
+  path: string;
+  members: string[];
+  base: Record<string, unknown>;
+  wrap?: (body: object) => object;
+}> = [
   {
     method: 'POST',
     path: '/admin/provider-apps',
-    members: ['provider', 'client_id', 'client_secret', 'name', 'redirect_uri', 'instance_url', 'bot_token', 'webhook_secret', 'connection_mode', 'is_active'],
+    members: [
+      'provider',
+      'client_id',
+      'client_secret',
+      'name',
+      'redirect_uri',
+      'instance_url',
+      'bot_token',
+      'webhook_secret',
+      'connection_mode',
+      'is_active',
+    ],
     base: { provider: 'tiktok', client_id: 'odd' },
   },
   {
@@ -62,7 +93,8 @@ describe('admin: malformed input never becomes a 500', () => {
   });
 
   const isBad = (response: { status: number; headers: Headers }) =>
-    response.status >= 500 || (response.status >= 400 && !(response.headers.get('content-type') ?? '').startsWith('application/problem+json'));
+    response.status >= 500 ||
+    (response.status >= 400 && !(response.headers.get('content-type') ?? '').startsWith('application/problem+json'));
 
   it.each(BODY_OPERATIONS.map((op) => [`${op.method} ${op.path} (${op.members.join(', ')})`, op] as const))('%s', async (_name, op) => {
     const failures: string[] = [];
@@ -80,7 +112,10 @@ describe('admin: malformed input never becomes a 500', () => {
   it('POST /admin/provider-apps with odd mastodon instance URLs', async () => {
     const failures: string[] = [];
     for (const instance_url of ODD_URLS) {
-      const response = await call('POST', '/admin/provider-apps', { token: admin.token, body: { provider: 'mastodon', client_id: 'odd', instance_url } });
+      const response = await call('POST', '/admin/provider-apps', {
+        token: admin.token,
+        body: { provider: 'mastodon', client_id: 'odd', instance_url },
+      });
       if (isBad(response)) failures.push(`${instance_url} → ${response.status}`);
     }
     expect(failures).toEqual([]);

@@ -91,11 +91,20 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
 
     // A save that omits the secrets leaves the sealed values untouched in the database.
     const sealedNow = () =>
-      withDatabase(async (db) => (await db.query(`SELECT sealed_client_secret, sealed_webhook_secret FROM admin.provider_apps WHERE id = $1`, [first.body.app.id])).rows[0]);
+      withDatabase(
+        async (db) =>
+          (await db.query(`SELECT sealed_client_secret, sealed_webhook_secret FROM admin.provider_apps WHERE id = $1`, [first.body.app.id]))
+            .rows[0],
+      );
     const before = await sealedNow();
     expect(before.sealed_client_secret).toMatch(/^v2\./);
     const fourth = await save({ provider: 'threads', client_id: 'th-3', name: 'Threads' });
-    expect(fourth.body.app).toMatchObject({ id: first.body.app.id, client_id: 'th-3', secret_configured: true, webhook_secret_configured: true });
+    expect(fourth.body.app).toMatchObject({
+      id: first.body.app.id,
+      client_id: 'th-3',
+      secret_configured: true,
+      webhook_secret_configured: true,
+    });
     expect(await sealedNow()).toEqual(before);
   });
 
@@ -110,14 +119,18 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
       ]);
       if (updated.status !== 200) failures.push(`save ${updated.status}`);
       if (deleted.status !== 204) failures.push(`delete ${deleted.status}`);
-      const left = (await list()).body.filter((app: { provider: string; source: string }) => app.provider === 'bluesky' && app.source === 'database');
+      const left = (await list()).body.filter(
+        (app: { provider: string; source: string }) => app.provider === 'bluesky' && app.source === 'database',
+      );
       for (const app of left) await adminCall('DELETE', `/admin/provider-apps/${app.id}`, { token: admin.token });
     }
     expect(failures).toEqual([]);
   });
 
   it('keeps secrets encrypted at rest (AES-256-GCM envelopes, never the plaintext)', async () => {
-    const rows = await withDatabase(async (db) => (await db.query(`SELECT * FROM admin.provider_apps WHERE provider IN ('linkedin', 'threads')`)).rows);
+    const rows = await withDatabase(
+      async (db) => (await db.query(`SELECT * FROM admin.provider_apps WHERE provider IN ('linkedin', 'threads')`)).rows,
+    );
     expect(rows.length).toBe(2);
     for (const row of rows) {
       const stored = JSON.stringify(row);
@@ -127,7 +140,12 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
   });
 
   it('mastodon apps are keyed per instance; instance_url is required for mastodon and refused for others', async () => {
-    const one = await save({ provider: 'mastodon', instance_url: 'https://Social.Example.org/', client_id: 'm1', client_secret: SECRETS.mastodon });
+    const one = await save({
+      provider: 'mastodon',
+      instance_url: 'https://Social.Example.org/',
+      client_id: 'm1',
+      client_secret: SECRETS.mastodon,
+    });
     expect(one.status).toBe(200);
     expect(one.body.app.instance_url).toBe('https://social.example.org');
     const other = await save({ provider: 'mastodon', instance_url: 'https://other.example.org', client_id: 'm2' });
@@ -138,7 +156,11 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
 
     const missing = expectProblem(await save({ provider: 'mastodon', client_id: 'm' }), 422, 'validation_failed');
     expect(locations(missing)).toEqual(['body.instance_url']);
-    const refused = expectProblem(await save({ provider: 'x', client_id: 'x', instance_url: 'https://x.example.com' }), 422, 'validation_failed');
+    const refused = expectProblem(
+      await save({ provider: 'x', client_id: 'x', instance_url: 'https://x.example.com' }),
+      422,
+      'validation_failed',
+    );
     expect(locations(refused)).toEqual(['body.instance_url']);
     const notHttps = expectProblem(await save({ provider: 'mastodon', client_id: 'm', instance_url: 'http://plain.example.org' }), 422);
     expect(locations(notHttps)).toEqual(['body.instance_url']);
@@ -158,7 +180,14 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
     );
     const nullSecret = expectProblem(await save({ provider: 'x', client_id: 'c', client_secret: null }), 422);
     expect(locations(nullSecret)).toEqual(['body.client_secret']);
-    expectProblem(await adminCall('POST', '/admin/provider-apps', { token: admin.token, rawBody: '[1]', headers: { 'content-type': 'application/json' } }), 400);
+    expectProblem(
+      await adminCall('POST', '/admin/provider-apps', {
+        token: admin.token,
+        rawBody: '[1]',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+    );
   });
 
   it('E4 lists every app as a bare array without $schema: environment apps first, not editable, shadowing database ones', async () => {
@@ -185,7 +214,13 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
         deletable: false,
         shadowed_by_environment: false,
       }),
-      expect.objectContaining({ source: 'database', client_id: 'old-client', secret_configured: false, editable: true, shadowed_by_environment: true }),
+      expect.objectContaining({
+        source: 'database',
+        client_id: 'old-client',
+        secret_configured: false,
+        editable: true,
+        shadowed_by_environment: true,
+      }),
     ]);
     const envMastodon = response.body.find((app: { instance_url: string }) => app.instance_url === 'https://env.mastodon.example');
     expect(envMastodon).toMatchObject({ provider: 'mastodon', source: 'environment', editable: false });

@@ -59,11 +59,21 @@ describe('admin service: its own authorization and internal patterns', () => {
     const secret = `sk-${randomUUID()}`;
     const save = (settings: unknown) => adminCall('PUT', '/admin/instance-settings', { token: admin.token, body: { settings } });
     try {
-      expect((await save([{ key: 'ai_api_key', value: secret }, { key: 'sandbox_provider_enabled', value: 'false' }])).status).toBe(200);
+      expect(
+        (
+          await save([
+            { key: 'ai_api_key', value: secret },
+            { key: 'sandbox_provider_enabled', value: 'false' },
+          ])
+        ).status,
+      ).toBe(200);
       const reply = await ask(AdminPatterns.settingOverrides, {});
       expect(reply.response.overrides).toMatchObject({ ai_api_key: secret, sandbox_provider_enabled: 'false' });
     } finally {
-      await save([{ key: 'ai_api_key', unset: true }, { key: 'sandbox_provider_enabled', unset: true }]);
+      await save([
+        { key: 'ai_api_key', unset: true },
+        { key: 'sandbox_provider_enabled', unset: true },
+      ]);
     }
     expect((await ask(AdminPatterns.settingOverrides, {})).response.overrides.ai_api_key).toBeUndefined();
     // Only the internal pattern hands it out: no HTTP answer carried it.
@@ -73,10 +83,19 @@ describe('admin service: its own authorization and internal patterns', () => {
   it('a stored secret that cannot be opened does not break E6, E5 or the start-up overrides (that row is skipped)', async () => {
     const save = (settings: unknown) => adminCall('PUT', '/admin/instance-settings', { token: admin.token, body: { settings } });
     try {
-      expect((await save([{ key: 's3_secret_access_key', value: `s3-${randomUUID()}` }, { key: 'sandbox_provider_enabled', value: 'false' }])).status).toBe(200);
+      expect(
+        (
+          await save([
+            { key: 's3_secret_access_key', value: `s3-${randomUUID()}` },
+            { key: 'sandbox_provider_enabled', value: 'false' },
+          ])
+        ).status,
+      ).toBe(200);
       // As after a SECRETS_KEY change or a damaged row: the envelope no longer opens.
       await withDatabase((db) =>
-        db.query(`UPDATE admin.instance_settings SET sealed_value = 'v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA' WHERE key = 's3_secret_access_key'`),
+        db.query(
+          `UPDATE admin.instance_settings SET sealed_value = 'v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA' WHERE key = 's3_secret_access_key'`,
+        ),
       );
       const listed = await adminCall('GET', '/admin/instance-settings', { token: admin.token });
       expect(listed.status).toBe(200);
@@ -90,7 +109,10 @@ describe('admin service: its own authorization and internal patterns', () => {
       expect(reply.response.overrides).toMatchObject({ sandbox_provider_enabled: 'true' });
       expect(reply.response.overrides.s3_secret_access_key).toBeUndefined();
     } finally {
-      await save([{ key: 's3_secret_access_key', unset: true }, { key: 'sandbox_provider_enabled', unset: true }]);
+      await save([
+        { key: 's3_secret_access_key', unset: true },
+        { key: 'sandbox_provider_enabled', unset: true },
+      ]);
     }
   });
 
@@ -117,7 +139,14 @@ describe('admin service: its own authorization and internal patterns', () => {
     const secret = `tt-secret-${randomUUID()}`;
     const save = (body: Record<string, unknown>) => adminCall('POST', '/admin/provider-apps', { token: admin.token, body });
     const resolve = async (request: unknown) => (await ask(AdminPatterns.resolveProviderApp, request)).response.app;
-    const saved = await save({ provider: 'tiktok', client_id: 'boundary-tiktok', client_secret: secret, redirect_uri: '', connection_mode: 'oauth', is_active: true });
+    const saved = await save({
+      provider: 'tiktok',
+      client_id: 'boundary-tiktok',
+      client_secret: secret,
+      redirect_uri: '',
+      connection_mode: 'oauth',
+      is_active: true,
+    });
     expect(saved.status).toBe(200);
     try {
       expect(await resolve({ provider: 'tiktok' })).toEqual({
@@ -132,7 +161,9 @@ describe('admin service: its own authorization and internal patterns', () => {
       });
       // A stored secret that no longer opens (another SECRETS_KEY, a damaged row) makes the app unusable, not a failure.
       await withDatabase((db) =>
-        db.query(`UPDATE admin.provider_apps SET sealed_client_secret = 'v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA' WHERE id = $1`, [saved.body.app.id]),
+        db.query(`UPDATE admin.provider_apps SET sealed_client_secret = 'v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA' WHERE id = $1`, [
+          saved.body.app.id,
+        ]),
       );
       expect(await resolve({ provider: 'tiktok' })).toBeNull();
       expect((await save({ provider: 'tiktok', client_id: 'boundary-tiktok', client_secret: secret, is_active: false })).status).toBe(200);
@@ -144,17 +175,22 @@ describe('admin service: its own authorization and internal patterns', () => {
 
     // The environment's apps win over a database row with the same key, as E4 shows; mastodon servers match by origin.
     const [envYoutube, envMastodon] = ENVIRONMENT_PROVIDER_APPS;
-    const inserted = await withDatabase(async (db) =>
-      (
-        await db.query(
-          `INSERT INTO admin.provider_apps (id, provider, instance_url, name, client_id, redirect_uri, connection_mode, is_active, created_at, updated_at)
+    const inserted = await withDatabase(
+      async (db) =>
+        (
+          await db.query(
+            `INSERT INTO admin.provider_apps (id, provider, instance_url, name, client_id, redirect_uri, connection_mode, is_active, created_at, updated_at)
            VALUES ($1, 'youtube', '', 'old youtube', 'old-client', '', 'oauth', true, now(), now()) ON CONFLICT DO NOTHING RETURNING id`,
-          [randomUUID()],
-        )
-      ).rows,
+            [randomUUID()],
+          )
+        ).rows,
     );
     try {
-      expect(await resolve({ provider: 'youtube' })).toMatchObject({ source: 'environment', client_id: envYoutube.client_id, client_secret: envYoutube.client_secret });
+      expect(await resolve({ provider: 'youtube' })).toMatchObject({
+        source: 'environment',
+        client_id: envYoutube.client_id,
+        client_secret: envYoutube.client_secret,
+      });
     } finally {
       if (inserted[0]) await withDatabase((db) => db.query(`DELETE FROM admin.provider_apps WHERE id = $1`, [inserted[0].id]));
     }

@@ -16,14 +16,27 @@ describe('instance settings at a service start-up', () => {
     const child = startProcess(process.execPath, ['apps/gateway/dist/main.js'], {
       cwd: REPO_ROOT,
       stdio: 'ignore',
-      env: { PATH: process.env.PATH, PORT: String(port), NATS_URL: process.env.E2E_NATS_URL_IN_USE, JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY, JWT_PRIVATE_KEY: process.env.E2E_JWT_PRIVATE_KEY, SECRETS_KEY: process.env.E2E_SECRETS_KEY, LOG_LEVEL: 'warn', ...env },
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        NATS_URL: process.env.E2E_NATS_URL_IN_USE,
+        JWT_PUBLIC_KEY: process.env.E2E_JWT_PUBLIC_KEY,
+        JWT_PRIVATE_KEY: process.env.E2E_JWT_PRIVATE_KEY,
+        SECRETS_KEY: process.env.E2E_SECRETS_KEY,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
     });
     await waitFor('another gateway', async () => (await fetch(`${base}/ready`)).status === 200, 30_000);
     return { child, base };
   }
 
   const schemaOf = async (base: string, admin: TestUser) =>
-    ((await (await fetch(`${base}/admin/instance-settings`, { headers: { authorization: `Bearer ${admin.token}` } })).json()) as { $schema: string }).$schema;
+    (
+      (await (await fetch(`${base}/admin/instance-settings`, { headers: { authorization: `Bearer ${admin.token}` } })).json()) as {
+        $schema: string;
+      }
+    ).$schema;
 
   it('a gateway started after public_base_url is saved answers with it; the environment applies again once it is unset', async () => {
     const admin = await registerAdmin();
@@ -31,7 +44,10 @@ describe('instance settings at a service start-up', () => {
     let gateway: { child: ChildProcess; base: string } | undefined;
     try {
       const saved = await save([{ key: 'public_base_url', value: 'https://api.saved.example/' }]);
-      expect(saved.body.settings.find((s: { key: string }) => s.key === 'public_base_url')).toMatchObject({ source: 'database', requires_restart: true });
+      expect(saved.body.settings.find((s: { key: string }) => s.key === 'public_base_url')).toMatchObject({
+        source: 'database',
+        requires_restart: true,
+      });
       gateway = await startGateway({ PUBLIC_BASE_URL: 'https://api.environment.example' });
       expect(await schemaOf(gateway.base, admin)).toBe('https://api.saved.example/api/v1/schemas/InstanceSettingsResponse.json');
     } finally {

@@ -25,9 +25,17 @@ describe('admin: user directory (E9) and overview (E7)', () => {
     // Three users only this suite can find: display names share the tag; emails sort differently.
     for (const name of ['Charlie', 'alice', 'Bob']) {
       const email = `${name.toLowerCase()}-${tag}@example.com`;
-      const response = await call('POST', '/auth/register', { body: { email, password: PASSWORD, display_name: `${name} ${tag.toUpperCase()}` } });
+      const response = await call('POST', '/auth/register', {
+        body: { email, password: PASSWORD, display_name: `${name} ${tag.toUpperCase()}` },
+      });
       expect(response.status).toBe(201);
-      members.push({ email, password: PASSWORD, token: response.body.access_token, refreshToken: response.body.refresh_token, id: response.body.user.id });
+      members.push({
+        email,
+        password: PASSWORD,
+        token: response.body.access_token,
+        refreshToken: response.body.refresh_token,
+        id: response.body.user.id,
+      });
     }
     // Charlie owns an organization with two workspaces and brings alice into one of them; Bob has none.
     const organizationId = await createOrganization(members[0]);
@@ -138,7 +146,11 @@ describe('admin: user directory (E9) and overview (E7)', () => {
     await expectMatchesOwnSchema(response.body, 'InstanceOverview');
     const body = response.body;
     // Publication totals come from publishing (the shared stack holds other suites' publications): publishing/reporting.e2e-spec.ts counts them.
-    expect(body).toMatchObject({ total_publications: expect.any(Number), published_last_30_days: expect.any(Number), usage_complete: true });
+    expect(body).toMatchObject({
+      total_publications: expect.any(Number),
+      published_last_30_days: expect.any(Number),
+      usage_complete: true,
+    });
     expect(body.total_organizations).toBeGreaterThanOrEqual(1);
     expect(body.total_workspaces).toBeGreaterThanOrEqual(2);
     // Counted live: one more organization with one workspace shows at once.

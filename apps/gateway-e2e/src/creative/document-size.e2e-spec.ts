@@ -26,13 +26,21 @@ function padded(body: unknown, bytes: number): string {
  */
 function bigVideoDocument(bytes: number, letter = 'v') {
   const perClip = Math.floor(bytes / 1000) - 120;
-  const captions = Array.from({ length: 1000 }, (_, i) => ({ at: { from: i * 0.06, to: (i + 1) * 0.06 }, style: { karaoke: i % 2 === 0, font: ['Inter', 700] }, words: letter.repeat(perClip) }));
+  const captions = Array.from({ length: 1000 }, (_, i) => ({
+    at: { from: i * 0.06, to: (i + 1) * 0.06 },
+    style: { karaoke: i % 2 === 0, font: ['Inter', 700] },
+    words: letter.repeat(perClip),
+  }));
   return { format: 'cutter/v3', editor: { zoom: 1.5, panels: { left: null } }, timeline: { layers: [{ name: 'Captions', captions }] } };
 }
 
 /** A valid image document of about `bytes` of JSON: one page of text layers of 10,000 `letter`s each. */
 function bigImageDocument(bytes: number, letter = 'i') {
-  const layers = Array.from({ length: Math.floor(bytes / 10_060) }, (_, i) => ({ id: `t${i}`, type: 'text', text: { text: letter.repeat(10_000) } }));
+  const layers = Array.from({ length: Math.floor(bytes / 10_060) }, (_, i) => ({
+    id: `t${i}`,
+    type: 'text',
+    text: { text: letter.repeat(10_000) },
+  }));
   return simpleDocument({}, { layers });
 }
 
@@ -48,7 +56,11 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
     expect(created.body.head_revision).toBe(1);
 
     const second = bigVideoDocument(4.5 * MiB, 'b');
-    const replaced = await replaceProject(owner.token, created.body.id, { workspace_id: workspaceId, document: second, expected_head_revision: 1 });
+    const replaced = await replaceProject(owner.token, created.body.id, {
+      workspace_id: workspaceId,
+      document: second,
+      expected_head_revision: 1,
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.body.head_revision).toBe(2);
     expect(replaced.body.document).toEqual(second);
@@ -62,23 +74,37 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
     const revision2 = await call('GET', `/video-projects/${created.body.id}/revisions/2`, { token: owner.token });
     expect(revision2.body.document).toEqual(second);
     // E19 copies 4.5 MiB within the service: the same document again.
-    const restored = await call('POST', `/video-projects/${created.body.id}/restore-revision`, { token: owner.token, body: { workspace_id: workspaceId, revision: 1 } });
+    const restored = await call('POST', `/video-projects/${created.body.id}/restore-revision`, {
+      token: owner.token,
+      body: { workspace_id: workspaceId, revision: 1 },
+    });
     expect(restored.status).toBe(200);
     expect(restored.body).toEqual(expect.objectContaining({ head_revision: 3, document: first }));
     await replaceProject(owner.token, created.body.id, { workspace_id: workspaceId, document: second, expected_head_revision: 3 });
 
     // Viewers cannot write, another tenant cannot see it, however large the body.
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
-    expectProblem(await replaceProject(viewer.token, created.body.id, { workspace_id: workspaceId, document: first, expected_head_revision: 4 }), 403);
+    expectProblem(
+      await replaceProject(viewer.token, created.body.id, { workspace_id: workspaceId, document: first, expected_head_revision: 4 }),
+      403,
+    );
     const other = await createTenant();
-    expectProblem(await replaceProject(other.owner.token, created.body.id, { workspace_id: workspaceId, document: first, expected_head_revision: 4 }), 404, 'not_found');
+    expectProblem(
+      await replaceProject(other.owner.token, created.body.id, { workspace_id: workspaceId, document: first, expected_head_revision: 4 }),
+      404,
+      'not_found',
+    );
     expect((await getProject(owner.token, created.body.id)).body.head_revision).toBe(4);
   });
 
   it('refuses a video document over 5 MiB once stored (422 at body.document), though its body was under 5 MiB', async () => {
     const { owner, workspaceId } = await createTenant();
     // `1e20` is 4 characters as sent and 21 as stored: 260,000 of them are 1.3 MB sent and 5.7 MB stored.
-    const body = JSON.stringify({ workspace_id: workspaceId, name: 'Inflating', document: { values: Array.from({ length: 260_000 }, () => 1e20) } }).replaceAll('100000000000000000000', '1e20');
+    const body = JSON.stringify({
+      workspace_id: workspaceId,
+      name: 'Inflating',
+      document: { values: Array.from({ length: 260_000 }, () => 1e20) },
+    }).replaceAll('100000000000000000000', '1e20');
     expect(Buffer.byteLength(body)).toBeLessThan(2 * MiB);
     const response = await call('POST', '/video-projects', { token: owner.token, rawBody: body, headers: JSON_HEADERS });
     expect(locations(expectProblem(response, 422, 'validation_failed'))).toEqual(['body.document']);
@@ -110,7 +136,10 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
     const shapes = (p: number) => ({ id: `s${p}`, layers: Array.from({ length: 1000 }, (_, i) => ({ id: `${i}`, type: 'shape' })) });
     const swollen = { ...first, pages: [...(first.pages as unknown[]), shapes(1), shapes(2), shapes(3)] };
     expect(JSON.stringify({ workspace_id: workspaceId, name: 'Swollen', document: swollen }).length).toBeLessThan(DOCUMENT_LIMIT);
-    const refused = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'Swollen', document: swollen } });
+    const refused = await call('POST', '/image-editor/designs', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'Swollen', document: swollen },
+    });
     expect(where(expectProblem(refused, 422, 'validation_failed'))).toEqual(['body.document']);
     const refusedPatch = await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: { document: swollen } });
     expect(where(expectProblem(refusedPatch, 422, 'validation_failed'))).toEqual(['body.document']);
@@ -119,7 +148,11 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
     expectProblem(await call('PATCH', `/image-editor/designs/${design.id}`, { token: viewer.token, body: { document: first } }), 403);
     const other = await createTenant();
-    expectProblem(await call('PATCH', `/image-editor/designs/${design.id}`, { token: other.owner.token, body: { document: first } }), 404, 'not_found');
+    expectProblem(
+      await call('PATCH', `/image-editor/designs/${design.id}`, { token: other.owner.token, body: { document: first } }),
+      404,
+      'not_found',
+    );
   });
 
   it('stops a page of designs once its documents pass 4 MiB (half a NATS message)', async () => {
@@ -131,7 +164,11 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
     expect(page1.status).toBe(200);
     await expectMatchesOwnSchema(page1.body, 'ImageEditorDesignList');
     expect(page1.body.designs.map((d: any) => d.name)).toEqual(['big 2']);
-    const page2 = await call('GET', `/image-editor/designs?workspace_id=${workspaceId}&cursor=${encodeURIComponent(page1.body.next_cursor)}`, { token: owner.token });
+    const page2 = await call(
+      'GET',
+      `/image-editor/designs?workspace_id=${workspaceId}&cursor=${encodeURIComponent(page1.body.next_cursor)}`,
+      { token: owner.token },
+    );
     expect(page2.body.designs.map((d: any) => d.name)).toEqual(['big 1', 'small']);
     expect(page2.body.next_cursor).toBe('');
   });
@@ -155,7 +192,11 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
       expect({ method, path, status: atLimit.status }).toEqual({ method, path, status });
       const over = await sendOversized(baseUrl(), method, path, owner.token, padded(body, DOCUMENT_LIMIT + 1));
       expect(over.contentType).toMatch(/^application\/problem\+json/);
-      expect({ method, path, over }).toMatchObject({ method, path, over: { status: 413, problem: { status: 413, code: 'body_too_large', title: 'Content Too Large' } } });
+      expect({ method, path, over }).toMatchObject({
+        method,
+        path,
+        over: { status: 413, problem: { status: 413, code: 'body_too_large', title: 'Content Too Large' } },
+      });
     }
     // The 413s changed nothing: one replace, one patch.
     expect((await getProject(owner.token, project.id)).body.head_revision).toBe(2);
@@ -165,9 +206,18 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
     const { owner, workspaceId } = await createTenant();
     // `1e20` is sent as 4 characters and forwarded as 21 (`100000000000000000000`): 37,000 such layers are
     // about 5 MB as sent and 9.7 MB forwarded, more than the 8 MiB a NATS message carries.
-    const layer = (i: number) => ({ id: `${i}`, type: 'shape', transform: { x: 1e20, y: 1e20, width: 1e20, height: 1e20, rotation: 1e20 }, mask: { inset: 1e20, radius: 1e20 } });
+    const layer = (i: number) => ({
+      id: `${i}`,
+      type: 'shape',
+      transform: { x: 1e20, y: 1e20, width: 1e20, height: 1e20, rotation: 1e20 },
+      mask: { inset: 1e20, radius: 1e20 },
+    });
     const pages = Array.from({ length: 37 }, (_, p) => ({ id: `p${p}`, layers: Array.from({ length: 1000 }, (_, i) => layer(i)) }));
-    const body = JSON.stringify({ workspace_id: workspaceId, name: 'Inflating', document: { width_px: 64, height_px: 48, pages } }).replaceAll('100000000000000000000', '1e20');
+    const body = JSON.stringify({
+      workspace_id: workspaceId,
+      name: 'Inflating',
+      document: { width_px: 64, height_px: 48, pages },
+    }).replaceAll('100000000000000000000', '1e20');
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(DOCUMENT_LIMIT);
     expect(JSON.stringify(JSON.parse(body)).length).toBeGreaterThan(8 * MiB);
     const response = await call('POST', '/image-editor/designs', { token: owner.token, rawBody: body, headers: JSON_HEADERS });
@@ -178,15 +228,24 @@ describe('creative documents up to 5 MiB (contract §1)', () => {
   it('keeps every other JSON route at 1 MiB', async () => {
     const { owner, workspaceId } = await createTenant();
     const body = { workspace_id: workspaceId, content_profile: 'short_text', title: 'Hello', source_text: 'x'.repeat(1.5 * MiB) };
-    expect(await sendOversized(baseUrl(), 'POST', '/publications', owner.token, JSON.stringify(body))).toMatchObject({ status: 413, problem: { code: 'body_too_large' } });
-    // Another non-document route of the creative family too: restoring a revision carries no document.
-    const project = await newProject(owner.token, workspaceId);
-    const restore = { workspace_id: workspaceId, revision: 1 };
-    expect(await sendOversized(baseUrl(), 'POST', `/video-projects/${project.id}/restore-revision`, owner.token, padded(restore, MiB + 1))).toMatchObject({
+    expect(await sendOversized(baseUrl(), 'POST', '/publications', owner.token, JSON.stringify(body))).toMatchObject({
       status: 413,
       problem: { code: 'body_too_large' },
     });
-    const withinLimit = await call('POST', `/video-projects/${project.id}/restore-revision`, { token: owner.token, rawBody: padded(restore, MiB), headers: JSON_HEADERS });
+    // Another non-document route of the creative family too: restoring a revision carries no document.
+    const project = await newProject(owner.token, workspaceId);
+    const restore = { workspace_id: workspaceId, revision: 1 };
+    expect(
+      await sendOversized(baseUrl(), 'POST', `/video-projects/${project.id}/restore-revision`, owner.token, padded(restore, MiB + 1)),
+    ).toMatchObject({
+      status: 413,
+      problem: { code: 'body_too_large' },
+    });
+    const withinLimit = await call('POST', `/video-projects/${project.id}/restore-revision`, {
+      token: owner.token,
+      rawBody: padded(restore, MiB),
+      headers: JSON_HEADERS,
+    });
     expect(withinLimit.status).toBe(200);
   });
 });

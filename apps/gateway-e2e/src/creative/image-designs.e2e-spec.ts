@@ -59,7 +59,10 @@ describe('image editor: designs and revisions', () => {
 
   it('creates a design from a document: 201, Location, every member, defaults filled, revision 1', async () => {
     const { owner, workspaceId } = await createTenant();
-    const created = await call('POST', '/api/v1/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'Launch', document: simpleDocument(), $schema: 'ignored' } });
+    const created = await call('POST', '/api/v1/image-editor/designs', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'Launch', document: simpleDocument(), $schema: 'ignored' },
+    });
     expect(created.status).toBe(201);
     const design = created.body;
     expect(created.headers.get('location')).toBe(`/image-editor/designs/${design.id}`);
@@ -103,26 +106,44 @@ describe('image editor: designs and revisions', () => {
     const { owner, workspaceId } = await createTenant();
     const builtIns = await call('GET', `/image-editor/templates?workspace_id=${workspaceId}`, { token: owner.token });
     const square = builtIns.body.templates.find((template: any) => template.id === 'instagram-square');
-    const fromBuiltIn = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'Square', template_id: 'instagram-square' } });
+    const fromBuiltIn = await call('POST', '/image-editor/designs', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'Square', template_id: 'instagram-square' },
+    });
     expect(fromBuiltIn.status).toBe(201);
     expect(fromBuiltIn.body.document).toEqual(square.document);
     expect(fromBuiltIn.body.document).toMatchObject({ width_px: 1080, height_px: 1080, preset_key: 'instagram-square' });
 
-    const template = await call('POST', '/image-editor/templates', { token: owner.token, body: { workspace_id: workspaceId, name: 'Mine', category: 'ads', document: simpleDocument({ title: 'T' }) } });
+    const template = await call('POST', '/image-editor/templates', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'Mine', category: 'ads', document: simpleDocument({ title: 'T' }) },
+    });
     expect(template.status).toBe(201);
-    const fromOwn = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'Own', template_id: template.body.id } });
+    const fromOwn = await call('POST', '/image-editor/designs', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'Own', template_id: template.body.id },
+    });
     expect(fromOwn.status).toBe(201);
     expect(fromOwn.body.document).toEqual(template.body.document);
 
     // Another workspace's template looks unknown.
     const other = await createTenant();
-    const foreign = await call('POST', '/image-editor/designs', { token: other.owner.token, body: { workspace_id: other.workspaceId, name: 'X', template_id: template.body.id } });
+    const foreign = await call('POST', '/image-editor/designs', {
+      token: other.owner.token,
+      body: { workspace_id: other.workspaceId, name: 'X', template_id: template.body.id },
+    });
     expect(where(expectProblem(foreign, 422, 'validation_failed'))).toEqual(['body.template_id']);
     for (const templateId of ['no-such-preset', randomUUID()]) {
-      const unknown = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'X', template_id: templateId } });
+      const unknown = await call('POST', '/image-editor/designs', {
+        token: owner.token,
+        body: { workspace_id: workspaceId, name: 'X', template_id: templateId },
+      });
       expect(where(expectProblem(unknown, 422, 'validation_failed'))).toEqual(['body.template_id']);
     }
-    const both = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'X', template_id: 'instagram-square', document: simpleDocument() } });
+    const both = await call('POST', '/image-editor/designs', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'X', template_id: 'instagram-square', document: simpleDocument() },
+    });
     expect(where(expectProblem(both, 422))).toEqual(['body.template_id']);
     const neither = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'X' } });
     expect(where(expectProblem(neither, 422))).toEqual(['body.document']);
@@ -144,20 +165,66 @@ describe('image editor: designs and revisions', () => {
       [simpleDocument({}, { id: '' }), ['body.document.pages[0].id']],
       [simpleDocument({}, { layers: [{ id: 'a', type: 'sticker' }] }), ['body.document.pages[0].layers[0].type']],
       [simpleDocument({}, { layers: [{ id: 'a' }] }), ['body.document.pages[0].layers[0].type']],
-      [simpleDocument({}, { layers: [{ id: 'a', type: 'text', transform: { x: 'left' } }] }), ['body.document.pages[0].layers[0].transform.x']],
-      [simpleDocument({}, { layers: [{ id: 'a', type: 'text', text: { font_weight: 700.5 } }] }), ['body.document.pages[0].layers[0].text.font_weight']],
-      [simpleDocument({}, { layers: [{ id: 'a', type: 'text', text: { curve: { reverse: 'yes' } } }] }), ['body.document.pages[0].layers[0].text.curve.reverse']],
-      [simpleDocument({}, { layers: [{ id: 'a', type: 'image', image: { adjustments: { wheels: { gain: 'x' } } } }] }), ['body.document.pages[0].layers[0].image.adjustments.wheels.gain']],
-      [simpleDocument({}, { layers: [{ id: 'a', type: 'paint', paint: { points: [{ x: 1, y: null }] } }] }), ['body.document.pages[0].layers[0].paint.points[0].y']],
+      [
+        simpleDocument({}, { layers: [{ id: 'a', type: 'text', transform: { x: 'left' } }] }),
+        ['body.document.pages[0].layers[0].transform.x'],
+      ],
+      [
+        simpleDocument({}, { layers: [{ id: 'a', type: 'text', text: { font_weight: 700.5 } }] }),
+        ['body.document.pages[0].layers[0].text.font_weight'],
+      ],
+      [
+        simpleDocument({}, { layers: [{ id: 'a', type: 'text', text: { curve: { reverse: 'yes' } } }] }),
+        ['body.document.pages[0].layers[0].text.curve.reverse'],
+      ],
+      [
+        simpleDocument({}, { layers: [{ id: 'a', type: 'image', image: { adjustments: { wheels: { gain: 'x' } } } }] }),
+        ['body.document.pages[0].layers[0].image.adjustments.wheels.gain'],
+      ],
+      [
+        simpleDocument({}, { layers: [{ id: 'a', type: 'paint', paint: { points: [{ x: 1, y: null }] } }] }),
+        ['body.document.pages[0].layers[0].paint.points[0].y'],
+      ],
       [simpleDocument({}, { layers: [{ id: 'a', type: 'shape', opacity: 2 }] }), ['body.document.pages[0].layers[0].opacity']],
-      [simpleDocument({}, { layers: [{ id: 'a', type: 'shape', effects: { drop_shadow: { color: 5 } } }] }), ['body.document.pages[0].layers[0].effects.drop_shadow.color']],
-      [simpleDocument({}, { layers: [{ id: 'a', type: 'shape', erase_mask: { strokes: [{ size: 1.5 }] } }] }), ['body.document.pages[0].layers[0].erase_mask.strokes[0].size']],
+      [
+        simpleDocument({}, { layers: [{ id: 'a', type: 'shape', effects: { drop_shadow: { color: 5 } } }] }),
+        ['body.document.pages[0].layers[0].effects.drop_shadow.color'],
+      ],
+      [
+        simpleDocument({}, { layers: [{ id: 'a', type: 'shape', erase_mask: { strokes: [{ size: 1.5 }] } }] }),
+        ['body.document.pages[0].layers[0].erase_mask.strokes[0].size'],
+      ],
       [simpleDocument({}, { layers: [{ id: 'a', type: 'shape', glow: true }] }), ['body.document.pages[0].layers[0].glow']],
-      [simpleDocument({}, { background: { gradient: { stops: [{ offset: 3 }] } } }), ['body.document.pages[0].background.gradient.stops[0].offset']],
+      [
+        simpleDocument({}, { background: { gradient: { stops: [{ offset: 3 }] } } }),
+        ['body.document.pages[0].background.gradient.stops[0].offset'],
+      ],
       [simpleDocument({}, { color_grade: { curves: { redPoints: 1 } } }), ['body.document.pages[0].color_grade.curves.redPoints']],
       [simpleDocument({}, { guides: { horizontal: ['a'] } }), ['body.document.pages[0].guides.horizontal']],
-      [simpleDocument({}, { layers: [{ id: 'a', type: 'shape' }, { id: 'a', type: 'shape' }] }), ['body.document.pages[0].layers[1].id']],
-      [simpleDocument({}, { layers: [{ id: 'a', type: 'shape', parent_id: 'b' }, { id: 'b', type: 'shape' }] }), ['body.document.pages[0].layers[0].parent_id']],
+      [
+        simpleDocument(
+          {},
+          {
+            layers: [
+              { id: 'a', type: 'shape' },
+              { id: 'a', type: 'shape' },
+            ],
+          },
+        ),
+        ['body.document.pages[0].layers[1].id'],
+      ],
+      [
+        simpleDocument(
+          {},
+          {
+            layers: [
+              { id: 'a', type: 'shape', parent_id: 'b' },
+              { id: 'b', type: 'shape' },
+            ],
+          },
+        ),
+        ['body.document.pages[0].layers[0].parent_id'],
+      ],
       [{ width_px: 10, height_px: 10, pages: [{ id: 'p' }, { id: 'p' }] }, ['body.document.pages[1].id']],
       ['a document', ['body.document']],
       [null, ['body.document']],
@@ -171,20 +238,51 @@ describe('image editor: designs and revisions', () => {
       }
     }
     // A group may parent layers; 1,000 layers per page at most.
-    const grouped = await createDesign(owner.token, workspaceId, simpleDocument({}, { layers: [{ id: 'g', type: 'group' }, { id: 'a', type: 'shape', parent_id: 'g' }] }));
+    const grouped = await createDesign(
+      owner.token,
+      workspaceId,
+      simpleDocument(
+        {},
+        {
+          layers: [
+            { id: 'g', type: 'group' },
+            { id: 'a', type: 'shape', parent_id: 'g' },
+          ],
+        },
+      ),
+    );
     expect(grouped.document.pages[0].layers[1].parent_id).toBe('g');
     const many = Array.from({ length: 1001 }, (_, i) => ({ id: `l${i}`, type: 'shape' }));
     const { problem } = await invalidDocument(owner.token, workspaceId, simpleDocument({}, { layers: many }));
     expect(where(problem)).toEqual(['body.document.pages[0].layers']);
     // Body-level rules.
-    const noName = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, document: simpleDocument() } });
+    const noName = await call('POST', '/image-editor/designs', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, document: simpleDocument() },
+    });
     expect(where(expectProblem(noName, 422))).toEqual(['body.name']);
-    const badWorkspace = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: 'nope', name: 'x', document: simpleDocument() } });
+    const badWorkspace = await call('POST', '/image-editor/designs', {
+      token: owner.token,
+      body: { workspace_id: 'nope', name: 'x', document: simpleDocument() },
+    });
     expect(where(expectProblem(badWorkspace, 422))).toEqual(['body.workspace_id']);
-    const extra = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'x', document: simpleDocument(), owner: 'me' } });
+    const extra = await call('POST', '/image-editor/designs', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'x', document: simpleDocument(), owner: 'me' },
+    });
     expect(where(expectProblem(extra, 422))).toEqual(['body.owner']);
-    expectProblem(await call('POST', '/image-editor/designs', { token: owner.token, rawBody: '{"workspace_id":', headers: { 'content-type': 'application/json' } }), 400);
-    expectProblem(await call('POST', '/image-editor/designs', { token: owner.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415);
+    expectProblem(
+      await call('POST', '/image-editor/designs', {
+        token: owner.token,
+        rawBody: '{"workspace_id":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+    );
+    expectProblem(
+      await call('POST', '/image-editor/designs', { token: owner.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }),
+      415,
+    );
   });
 
   it('lists designs most recently updated first, a page at a time, with cursors bound to the workspace', async () => {
@@ -200,14 +298,26 @@ describe('image editor: designs and revisions', () => {
     expect(first.body.designs.map((d: any) => d.id)).toEqual([designs[0].id, designs[2].id]);
     const { $schema: _s, ...touchedBody } = touched.body;
     expect(first.body.designs[0]).toEqual(touchedBody);
-    const second = await call('GET', `/image-editor/designs?workspace_id=${workspaceId}&limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { token: owner.token });
+    const second = await call(
+      'GET',
+      `/image-editor/designs?workspace_id=${workspaceId}&limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      { token: owner.token },
+    );
     expect(second.body.designs.map((d: any) => d.id)).toEqual([designs[1].id]);
     expect(second.body.next_cursor).toBe('');
 
     const other = await createTenant();
-    const foreignCursor = await call('GET', `/image-editor/designs?workspace_id=${other.workspaceId}&cursor=${encodeURIComponent(first.body.next_cursor)}`, { token: other.owner.token });
+    const foreignCursor = await call(
+      'GET',
+      `/image-editor/designs?workspace_id=${other.workspaceId}&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      { token: other.owner.token },
+    );
     expect(where(expectProblem(foreignCursor, 422))).toEqual(['query.cursor']);
-    const tampered = await call('GET', `/image-editor/designs?workspace_id=${workspaceId}&cursor=${encodeURIComponent(first.body.next_cursor.slice(0, -2) + 'xx')}`, { token: owner.token });
+    const tampered = await call(
+      'GET',
+      `/image-editor/designs?workspace_id=${workspaceId}&cursor=${encodeURIComponent(first.body.next_cursor.slice(0, -2) + 'xx')}`,
+      { token: owner.token },
+    );
     expect(where(expectProblem(tampered, 422))).toEqual(['query.cursor']);
     for (const [query, location] of [
       ['limit=0', 'query.limit'],
@@ -219,8 +329,16 @@ describe('image editor: designs and revisions', () => {
       expect(where(expectProblem(bad, 422))).toEqual([location]);
     }
     expect(where(expectProblem(await call('GET', '/image-editor/designs', { token: owner.token }), 422))).toEqual(['query.workspace_id']);
-    expectProblem(await call('GET', `/image-editor/designs?workspace_id=${other.workspaceId}`, { token: owner.token }), 403, 'workspace_forbidden');
-    expectProblem(await call('GET', `/image-editor/designs?workspace_id=${randomUUID()}`, { token: owner.token }), 403, 'workspace_forbidden');
+    expectProblem(
+      await call('GET', `/image-editor/designs?workspace_id=${other.workspaceId}`, { token: owner.token }),
+      403,
+      'workspace_forbidden',
+    );
+    expectProblem(
+      await call('GET', `/image-editor/designs?workspace_id=${randomUUID()}`, { token: owner.token }),
+      403,
+      'workspace_forbidden',
+    );
   });
 
   it('PATCH records an autosave; checkpoints, E21 and restore keep the history; actors are named relative to the caller', async () => {
@@ -236,7 +354,10 @@ describe('image editor: designs and revisions', () => {
     expect(saved.body.head_revision_id).not.toBe(design.head_revision_id);
     expect(Date.parse(saved.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(design.updated_at));
 
-    const checkpoint = await call('POST', `/image-editor/designs/${design.id}/revisions`, { token: owner.token, body: { name: 'Approved' } });
+    const checkpoint = await call('POST', `/image-editor/designs/${design.id}/revisions`, {
+      token: owner.token,
+      body: { name: 'Approved' },
+    });
     expect(checkpoint.status).toBe(201);
     await expectMatchesOwnSchema(checkpoint.body, 'RevisionSummary');
     expect(checkpoint.headers.get('location')).toBe(`/image-editor/designs/${design.id}/revisions/${checkpoint.body.id}`);
@@ -275,11 +396,17 @@ describe('image editor: designs and revisions', () => {
     });
     const checkpointRead = await call('GET', `/image-editor/designs/${design.id}/revisions/${checkpoint.body.id}`, { token: owner.token });
     expect(checkpointRead.body.cover_preview_media_id).toMatch(UUID);
-    expectProblem(await call('GET', `/image-editor/designs/${design.id}/revisions/${randomUUID()}`, { token: owner.token }), 404, 'not_found');
+    expectProblem(
+      await call('GET', `/image-editor/designs/${design.id}/revisions/${randomUUID()}`, { token: owner.token }),
+      404,
+      'not_found',
+    );
     expectProblem(await call('GET', `/image-editor/designs/${design.id}/revisions/42`, { token: owner.token }), 404, 'not_found');
 
     // Restore revision 1: a new head with its document; revision 1 stays where it was.
-    const restored = await call('POST', `/image-editor/designs/${design.id}/revisions/${design.head_revision_id}/restore`, { token: editor.token });
+    const restored = await call('POST', `/image-editor/designs/${design.id}/revisions/${design.head_revision_id}/restore`, {
+      token: editor.token,
+    });
     expect(restored.status).toBe(200);
     await expectMatchesOwnSchema(restored.body, 'ImageEditorDesign');
     expect(restored.body.document.title).toBe('');
@@ -291,39 +418,66 @@ describe('image editor: designs and revisions', () => {
       [2, 'autosave'],
       [1, 'checkpoint'],
     ]);
-    expect(afterRestore.body.revisions[0]).toMatchObject({ id: restored.body.head_revision_id, name: 'Restored revision 1', expires_at: '' });
+    expect(afterRestore.body.revisions[0]).toMatchObject({
+      id: restored.body.head_revision_id,
+      name: 'Restored revision 1',
+      expires_at: '',
+    });
     expectProblem(await call('POST', `/image-editor/designs/${design.id}/revisions/${randomUUID()}/restore`, { token: owner.token }), 404);
 
     // Revisions page with cursors bound to the design.
     const page1 = await call('GET', `/image-editor/designs/${design.id}/revisions?limit=3`, { token: owner.token });
     expect(page1.body.revisions.map((r: any) => r.revision)).toEqual([4, 3, 2]);
-    const page2 = await call('GET', `/image-editor/designs/${design.id}/revisions?limit=3&cursor=${encodeURIComponent(page1.body.next_cursor)}`, { token: owner.token });
+    const page2 = await call(
+      'GET',
+      `/image-editor/designs/${design.id}/revisions?limit=3&cursor=${encodeURIComponent(page1.body.next_cursor)}`,
+      { token: owner.token },
+    );
     expect(page2.body.revisions.map((r: any) => r.revision)).toEqual([1]);
     expect(page2.body.next_cursor).toBe('');
     const otherDesign = await createDesign(owner.token, workspaceId);
-    const wrongDesign = await call('GET', `/image-editor/designs/${otherDesign.id}/revisions?cursor=${encodeURIComponent(page1.body.next_cursor)}`, { token: owner.token });
+    const wrongDesign = await call(
+      'GET',
+      `/image-editor/designs/${otherDesign.id}/revisions?cursor=${encodeURIComponent(page1.body.next_cursor)}`,
+      { token: owner.token },
+    );
     expect(where(expectProblem(wrongDesign, 422))).toEqual(['query.cursor']);
 
     // PATCH rules.
-    expect(where(expectProblem(await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: {} }), 422))).toEqual(['body']);
-    expect(where(expectProblem(await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: { name: '' } }), 422))).toEqual(['body.name']);
-    const badDoc = await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: { document: simpleDocument({ width_px: 9000 }) } });
+    expect(where(expectProblem(await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: {} }), 422))).toEqual([
+      'body',
+    ]);
+    expect(
+      where(expectProblem(await call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: { name: '' } }), 422)),
+    ).toEqual(['body.name']);
+    const badDoc = await call('PATCH', `/image-editor/designs/${design.id}`, {
+      token: owner.token,
+      body: { document: simpleDocument({ width_px: 9000 }) },
+    });
     expect(where(expectProblem(badDoc, 422))).toEqual(['body.document.width_px']);
-    expect(where(expectProblem(await call('POST', `/image-editor/designs/${design.id}/revisions`, { token: owner.token, body: { name: 5 } }), 422))).toEqual(['body.name']);
+    expect(
+      where(
+        expectProblem(await call('POST', `/image-editor/designs/${design.id}/revisions`, { token: owner.token, body: { name: 5 } }), 422),
+      ),
+    ).toEqual(['body.name']);
   });
 
   it('racing saves each get a revision of their own, and the head is the last one written', async () => {
     const { owner, workspaceId } = await createTenant();
     const design = await createDesign(owner.token, workspaceId);
     const saves = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: { document: simpleDocument({ title: `T${i}` }) } })),
+      Array.from({ length: 8 }, (_, i) =>
+        call('PATCH', `/image-editor/designs/${design.id}`, { token: owner.token, body: { document: simpleDocument({ title: `T${i}` }) } }),
+      ),
     );
     expect(saves.map((r) => r.status)).toEqual(Array(8).fill(200));
     const history = await call('GET', `/image-editor/designs/${design.id}/revisions`, { token: owner.token });
     expect(history.body.revisions.map((r: any) => r.revision)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
     const head = await call('GET', `/image-editor/designs/${design.id}`, { token: owner.token });
     expect(head.body.head_revision_id).toBe(history.body.revisions[0].id);
-    const newest = await call('GET', `/image-editor/designs/${design.id}/revisions/${history.body.revisions[0].id}`, { token: owner.token });
+    const newest = await call('GET', `/image-editor/designs/${design.id}/revisions/${history.body.revisions[0].id}`, {
+      token: owner.token,
+    });
     expect(newest.body.document).toEqual(head.body.document);
   });
 
@@ -364,7 +518,8 @@ describe('image editor: designs and revisions', () => {
       ['POST', `/image-editor/designs/${design.id}/export`, {}],
       ['DELETE', `/image-editor/designs/${design.id}`, undefined],
     ];
-    for (const [method, path, body] of writes) expectProblem(await call(method, path, { token: viewer.token, body }), 403, 'insufficient_role');
+    for (const [method, path, body] of writes)
+      expectProblem(await call(method, path, { token: viewer.token, body }), 403, 'insufficient_role');
 
     const deleted = await call('DELETE', `/image-editor/designs/${design.id}`, { token: owner.token });
     expect(deleted.status).toBe(204);
@@ -381,7 +536,10 @@ describe('image editor: designs and revisions', () => {
     const bystander = await createTenant();
     const design = await createDesign(tenant.owner.token, tenant.workspaceId);
     await call('PATCH', `/image-editor/designs/${design.id}`, { token: tenant.owner.token, body: { name: 'Saved' } });
-    const template = await call('POST', '/image-editor/templates', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, name: 'T', category: 'c', document: simpleDocument() } });
+    const template = await call('POST', '/image-editor/templates', {
+      token: tenant.owner.token,
+      body: { workspace_id: tenant.workspaceId, name: 'T', category: 'c', document: simpleDocument() },
+    });
     expect(template.status).toBe(201);
     const kept = await createDesign(bystander.owner.token, bystander.workspaceId);
     const rows = async (workspaceId: string) =>
@@ -420,7 +578,12 @@ describe('image editor: designs and revisions', () => {
         { method: 'POST', path: `${url}/revisions/${checkpoint.body.id}/restore` },
         { method: 'POST', path: `${url}/export`, body: { format: 'png' } },
         { method: 'GET', path: `/image-editor/designs?workspace_id=${workspaceId}`, status: 403 },
-        { method: 'POST', path: '/image-editor/designs', body: { workspace_id: workspaceId, name: 'x', document: simpleDocument() }, status: 403 },
+        {
+          method: 'POST',
+          path: '/image-editor/designs',
+          body: { workspace_id: workspaceId, name: 'x', document: simpleDocument() },
+          status: 403,
+        },
         { method: 'DELETE' },
       ],
     });

@@ -30,8 +30,19 @@ describe('image editor: export rendering', () => {
           layers: [
             { id: 'box', type: 'shape', transform: { x: 10, y: 10, width: 40, height: 30 }, shape: { kind: 'rectangle', fill: '#0000ff' } },
             { id: 'photo', type: 'image', transform: { x: 120, y: 10, width: 40, height: 40 }, image: { media_id: green.id, fit: 'fill' } },
-            { id: 'hidden', type: 'shape', visible: false, transform: { x: 0, y: 0, width: 200, height: 100 }, shape: { kind: 'rectangle', fill: '#000000' } },
-            { id: 'title', type: 'text', transform: { x: 10, y: 60, width: 180, height: 36 }, text: { text: 'HELLO', color: '#ffffff', font_size: 30, font_weight: 700 } },
+            {
+              id: 'hidden',
+              type: 'shape',
+              visible: false,
+              transform: { x: 0, y: 0, width: 200, height: 100 },
+              shape: { kind: 'rectangle', fill: '#000000' },
+            },
+            {
+              id: 'title',
+              type: 'text',
+              transform: { x: 10, y: 60, width: 180, height: 36 },
+              text: { text: 'HELLO', color: '#ffffff', font_size: 30, font_weight: 700 },
+            },
           ],
         },
         { id: 'back', background: { type: 'color', color: '#00ffff' } },
@@ -64,7 +75,15 @@ describe('image editor: export rendering', () => {
     expectColor(png.at(140, 30), [0, 255, 0]); // image from media
     // Text: white glyph pixels in the text box, and none outside it.
     let white = 0;
-    for (let x = 10; x < 190; x += 1) for (let y = 60; y < 96; y += 1) if (png.at(x, y).slice(0, 3).every((c) => c > 200)) white += 1;
+    for (let x = 10; x < 190; x += 1)
+      for (let y = 60; y < 96; y += 1)
+        if (
+          png
+            .at(x, y)
+            .slice(0, 3)
+            .every((c) => c > 200)
+        )
+          white += 1;
     expect(white).toBeGreaterThan(100);
     expectColor(png.at(100, 55), [255, 0, 0]);
 
@@ -86,7 +105,9 @@ describe('image editor: export rendering', () => {
   it('renders several exports at once (more than the replica renders at a time: they queue)', async () => {
     const { owner, workspaceId } = await createTenant();
     const designs = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => createDesign(owner.token, workspaceId, simpleDocument({}, { background: { type: 'color', color: `#0${i}0000` } }))),
+      Array.from({ length: 5 }, (_, i) =>
+        createDesign(owner.token, workspaceId, simpleDocument({}, { background: { type: 'color', color: `#0${i}0000` } })),
+      ),
     );
     const exported = await Promise.all(designs.map((design) => exportDesign(owner.token, design.id)));
     expect(exported.map((r) => r.status)).toEqual(Array(5).fill(201));
@@ -112,17 +133,23 @@ describe('image editor: export rendering', () => {
     expectColor(preview.at(1, 1), [255, 0, 0]);
     expectColor(preview.at(15, 15), [0, 0, 255]);
     // A page that cannot be rendered still gets its checkpoint, without a preview.
-    const unknownImage = await createDesign(owner.token, workspaceId, simpleDocument({}, { layers: [{ id: 'i', type: 'image', image: { media_id: randomUUID() } }] }));
+    const unknownImage = await createDesign(
+      owner.token,
+      workspaceId,
+      simpleDocument({}, { layers: [{ id: 'i', type: 'image', image: { media_id: randomUUID() } }] }),
+    );
     const noPreview = await call('POST', `/image-editor/designs/${unknownImage.id}/revisions`, { token: owner.token, body: { name: 'x' } });
     expect(noPreview.status).toBe(201);
     expect((await call('GET', `/image-editor/designs/${unknownImage.id}`, { token: owner.token })).body.preview_media_id).toBe('');
   });
 
-  it('refuses bad export input, images that are not the workspace\'s, and pages over the render budget', async () => {
+  it("refuses bad export input, images that are not the workspace's, and pages over the render budget", async () => {
     const { owner, workspaceId } = await createTenant();
     const other = await createTenant();
     const design = await createDesign(owner.token, workspaceId);
-    expect(where(expectProblem(await exportDesign(owner.token, design.id, { page_id: 'nope' }), 422, 'validation_failed'))).toEqual(['body.page_id']);
+    expect(where(expectProblem(await exportDesign(owner.token, design.id, { page_id: 'nope' }), 422, 'validation_failed'))).toEqual([
+      'body.page_id',
+    ]);
     expect(where(expectProblem(await exportDesign(owner.token, design.id, { format: 'gif' }), 422))).toEqual(['body.format']);
     expect(where(expectProblem(await exportDesign(owner.token, design.id, { scale: 2 }), 422))).toEqual(['body.scale']);
     expect(where(expectProblem(await exportDesign(owner.token, design.id, { page_id: 7 }), 422))).toEqual(['body.page_id']);

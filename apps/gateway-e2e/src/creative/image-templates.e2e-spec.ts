@@ -18,7 +18,10 @@ const BUILT_IN = [
 ] as const;
 
 const createTemplate = (token: string, workspaceId: string, name: string, extra: Record<string, unknown> = {}) =>
-  call('POST', '/image-editor/templates', { token, body: { workspace_id: workspaceId, name, category: 'ads', document: simpleDocument({ preset_key: 'custom' }), ...extra } });
+  call('POST', '/image-editor/templates', {
+    token,
+    body: { workspace_id: workspaceId, name, category: 'ads', document: simpleDocument({ preset_key: 'custom' }), ...extra },
+  });
 
 describe('image editor: templates (E22)', () => {
   it('lists the built-in set first, then the workspace templates newest first; can_edit by role', async () => {
@@ -40,12 +43,19 @@ describe('image editor: templates (E22)', () => {
         category: expect.any(String),
         preset_key: template.id,
         preview_media_id: '',
-        document: expect.objectContaining({ preset_key: template.id, schema_version: 1, pages: [expect.objectContaining({ id: 'page-1' })] }),
+        document: expect.objectContaining({
+          preset_key: template.id,
+          schema_version: 1,
+          pages: [expect.objectContaining({ id: 'page-1' })],
+        }),
         created_at: expect.stringMatching(RFC3339_MS),
         updated_at: expect.stringMatching(RFC3339_MS),
       });
       // Every built-in document is a valid design document.
-      const design = await call('POST', '/image-editor/designs', { token: owner.token, body: { workspace_id: workspaceId, name: 'Check', document: template.document } });
+      const design = await call('POST', '/image-editor/designs', {
+        token: owner.token,
+        body: { workspace_id: workspaceId, name: 'Check', document: template.document },
+      });
       expect(design.status).toBe(201);
       expect(design.body.document).toEqual(template.document);
     }
@@ -97,19 +107,36 @@ describe('image editor: templates (E22)', () => {
       [{ document: simpleDocument({ width_px: -1 }) }, ['body.document.width_px']],
       [{ preview_media_id: 'x' }, ['body.preview_media_id']],
       // At most 81 KiB stored (a 50th of the 4 MiB list budget: the menu is one NATS message).
-      [{ document: simpleDocument({ title: 'x'.repeat(200) }, { layers: Array.from({ length: 9 }, (_, i) => ({ id: `t${i}`, type: 'text', text: { text: 'y'.repeat(9_500) } })) }) }, ['body.document']],
+      [
+        {
+          document: simpleDocument(
+            { title: 'x'.repeat(200) },
+            { layers: Array.from({ length: 9 }, (_, i) => ({ id: `t${i}`, type: 'text', text: { text: 'y'.repeat(9_500) } })) },
+          ),
+        },
+        ['body.document'],
+      ],
     ];
     for (const [extra, expected] of cases) {
       const response = await createTemplate(owner.token, workspaceId, 'T', extra);
       expect(where(expectProblem(response, 422, 'validation_failed'))).toEqual(expected);
     }
-    const large = simpleDocument({}, { layers: Array.from({ length: 8 }, (_, i) => ({ id: `t${i}`, type: 'text', text: { text: 'y'.repeat(9_500) } })) });
+    const large = simpleDocument(
+      {},
+      { layers: Array.from({ length: 8 }, (_, i) => ({ id: `t${i}`, type: 'text', text: { text: 'y'.repeat(9_500) } })) },
+    );
     expect((await createTemplate(owner.token, workspaceId, 'Large', { document: large })).status).toBe(201);
     expectProblem(await createTemplate(viewer.token, workspaceId, 'T'), 403, 'insufficient_role');
     const other = await createTenant();
     expectProblem(await createTemplate(other.owner.token, workspaceId, 'T'), 403, 'workspace_forbidden');
-    expectProblem(await call('GET', `/image-editor/templates?workspace_id=${workspaceId}`, { token: other.owner.token }), 403, 'workspace_forbidden');
-    expect(where(expectProblem(await call('GET', '/image-editor/templates?workspace_id=x', { token: owner.token }), 422))).toEqual(['query.workspace_id']);
+    expectProblem(
+      await call('GET', `/image-editor/templates?workspace_id=${workspaceId}`, { token: other.owner.token }),
+      403,
+      'workspace_forbidden',
+    );
+    expect(where(expectProblem(await call('GET', '/image-editor/templates?workspace_id=x', { token: owner.token }), 422))).toEqual([
+      'query.workspace_id',
+    ]);
 
     // At most 50 per workspace ('Large' is the first); a menu of 50 templates near the size cap still crosses NATS in one message.
     for (let i = 1; i < 50; i += 1) expect((await createTemplate(owner.token, workspaceId, `T${i}`, { document: large })).status).toBe(201);
@@ -141,7 +168,12 @@ describe('image editor: templates (E22)', () => {
       attempts: [
         { method: 'DELETE' },
         { method: 'GET', path: `/image-editor/templates?workspace_id=${workspaceId}`, status: 403 },
-        { method: 'POST', path: '/image-editor/templates', body: { workspace_id: workspaceId, name: 'x', category: 'c', document: simpleDocument() }, status: 403 },
+        {
+          method: 'POST',
+          path: '/image-editor/templates',
+          body: { workspace_id: workspaceId, name: 'x', category: 'c', document: simpleDocument() },
+          status: 403,
+        },
       ],
     });
   });

@@ -13,7 +13,8 @@ const THEMES = [
   { id: 'studio', kind: 'built_in', version: 1, name: 'Studio' },
   { id: 'sunrise', kind: 'built_in', version: 1, name: 'Sunrise' },
 ];
-const getSettings = (token: string, organizationId: string) => call('GET', `/theme-settings/organization?organization_id=${organizationId}`, { token });
+const getSettings = (token: string, organizationId: string) =>
+  call('GET', `/theme-settings/organization?organization_id=${organizationId}`, { token });
 const putSettings = (token: string, body: unknown) => call('PUT', '/theme-settings/organization', { token, body });
 const midnight = (organizationId: string, locked = true) => ({
   organization_id: organizationId,
@@ -33,9 +34,12 @@ describe('creative: themes and organization theme defaults (E12)', () => {
     const member = await joinWorkspace(owner, workspaceId, 'viewer');
     expect((await call('GET', `/themes?organization_id=${organizationId}`, { token: member.token })).body.themes).toEqual(THEMES);
     const stranger = await registerUser();
-    for (const id of [organizationId, randomUUID()]) expectProblem(await call('GET', `/themes?organization_id=${id}`, { token: stranger.token }), 403, 'organization_forbidden');
+    for (const id of [organizationId, randomUUID()])
+      expectProblem(await call('GET', `/themes?organization_id=${id}`, { token: stranger.token }), 403, 'organization_forbidden');
     expect(locations(expectProblem(await call('GET', '/themes', { token: owner.token }), 422))).toEqual(['query.organization_id']);
-    expect(locations(expectProblem(await call('GET', '/themes?organization_id=x', { token: owner.token }), 422))).toEqual(['query.organization_id']);
+    expect(locations(expectProblem(await call('GET', '/themes?organization_id=x', { token: owner.token }), 422))).toEqual([
+      'query.organization_id',
+    ]);
   });
 
   it('the settings default to the first built-in theme, unlocked; E12 by the owner replaces them', async () => {
@@ -52,10 +56,21 @@ describe('creative: themes and organization theme defaults (E12)', () => {
     const response = await putSettings(owner.token, midnight(organizationId.toUpperCase()));
     expect(response.status).toBe(200);
     await expectMatchesOwnSchema(response.body, 'OrganizationThemeSettings');
-    expect(response.body).toEqual({ ...initial.body, assignments_locked: true, default_reference: { id: 'midnight', kind: 'built_in', version: 1 } });
+    expect(response.body).toEqual({
+      ...initial.body,
+      assignments_locked: true,
+      default_reference: { id: 'midnight', kind: 'built_in', version: 1 },
+    });
     expect((await getSettings(owner.token, organizationId)).body).toEqual(response.body);
-    const back = await putSettings(owner.token, { ...midnight(organizationId, false), default_reference: { id: 'studio', kind: 'built_in', version: 1 } });
-    expect(back.body).toEqual({ ...response.body, assignments_locked: false, default_reference: { id: 'studio', kind: 'built_in', version: 1 } });
+    const back = await putSettings(owner.token, {
+      ...midnight(organizationId, false),
+      default_reference: { id: 'studio', kind: 'built_in', version: 1 },
+    });
+    expect(back.body).toEqual({
+      ...response.body,
+      assignments_locked: false,
+      default_reference: { id: 'studio', kind: 'built_in', version: 1 },
+    });
   });
 
   it('E12 is for organization owners and admins: a plain member is 403 insufficient_role, an outsider 403 organization_forbidden', async () => {
@@ -64,7 +79,10 @@ describe('creative: themes and organization theme defaults (E12)', () => {
     expectProblem(await putSettings(member.token, midnight(organizationId)), 403, 'insufficient_role');
     // Members read the settings.
     expect((await getSettings(member.token, organizationId)).status).toBe(200);
-    const promoted = await call('PATCH', `/organizations/${organizationId}/members/${member.id}`, { token: owner.token, body: { role: 'admin' } });
+    const promoted = await call('PATCH', `/organizations/${organizationId}/members/${member.id}`, {
+      token: owner.token,
+      body: { role: 'admin' },
+    });
     expect(promoted.status).toBe(200);
     const response = await putSettings(member.token, midnight(organizationId));
     expect(response.status).toBe(200);
@@ -89,7 +107,11 @@ describe('creative: themes and organization theme defaults (E12)', () => {
   ])('E12 refuses %s (422, nothing changes)', async (_label, reference, location) => {
     const { owner, organizationId } = await createTenant();
     const before = (await getSettings(owner.token, organizationId)).body;
-    const problem = expectProblem(await putSettings(owner.token, { ...midnight(organizationId), default_reference: reference }), 422, 'validation_failed');
+    const problem = expectProblem(
+      await putSettings(owner.token, { ...midnight(organizationId), default_reference: reference }),
+      422,
+      'validation_failed',
+    );
     expect(new Set(locations(problem))).toEqual(new Set([location]));
     expect((await getSettings(owner.token, organizationId)).body).toEqual(before);
   });
@@ -99,10 +121,24 @@ describe('creative: themes and organization theme defaults (E12)', () => {
     expect(new Set(locations(expectProblem(await putSettings(owner.token, {}), 422)))).toEqual(
       new Set(['body.organization_id', 'body.assignments_locked', 'body.default_reference']),
     );
-    expect(new Set(locations(expectProblem(await putSettings(owner.token, { ...midnight(organizationId), assignments_locked: 'yes', default_reference: 'midnight' }), 422)))).toEqual(
-      new Set(['body.assignments_locked', 'body.default_reference']),
+    expect(
+      new Set(
+        locations(
+          expectProblem(
+            await putSettings(owner.token, { ...midnight(organizationId), assignments_locked: 'yes', default_reference: 'midnight' }),
+            422,
+          ),
+        ),
+      ),
+    ).toEqual(new Set(['body.assignments_locked', 'body.default_reference']));
+    expectProblem(
+      await call('PUT', '/theme-settings/organization', {
+        token: owner.token,
+        rawBody: '{"organization_id":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
     );
-    expectProblem(await call('PUT', '/theme-settings/organization', { token: owner.token, rawBody: '{"organization_id":', headers: { 'content-type': 'application/json' } }), 400);
   });
 
   it('another tenant replays every theme route on the organization: 403, and nothing the owner sees changes', async () => {
@@ -125,11 +161,16 @@ describe('creative: themes and organization theme defaults (E12)', () => {
   it('organization deletion purges its theme settings', async () => {
     const { owner, organizationId } = await createTenant();
     expect((await putSettings(owner.token, midnight(organizationId))).status).toBe(200);
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM creative.organization_theme_settings WHERE organization_id = $1', [organizationId]);
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM creative.organization_theme_settings WHERE organization_id = $1', [
+      organizationId,
+    ]);
     expect(rows[0].n).toBe(1);
     expect((await call('DELETE', `/organizations/${organizationId}`, { token: owner.token })).status).toBe(202);
     await eventually(async () => {
-      const { rows: left } = await db.query('SELECT count(*)::int AS n FROM creative.organization_theme_settings WHERE organization_id = $1', [organizationId]);
+      const { rows: left } = await db.query(
+        'SELECT count(*)::int AS n FROM creative.organization_theme_settings WHERE organization_id = $1',
+        [organizationId],
+      );
       expect(left[0].n).toBe(0);
     }, 15_000);
     expectProblem(await getSettings(owner.token, organizationId), 403, 'organization_forbidden');

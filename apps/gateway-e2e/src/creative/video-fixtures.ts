@@ -16,9 +16,19 @@ export function videoDocument(assetIds: string[] = [], extra: Record<string, unk
           id: 'v1',
           kind: 'video',
           name: 'Main',
-          clips: assetIds.map((assetId, i) => ({ id: `c${i}`, source: { project_asset_id: assetId }, in_ms: i * 5_000, out_ms: (i + 1) * 5_000, gain: 1 })),
+          clips: assetIds.map((assetId, i) => ({
+            id: `c${i}`,
+            source: { project_asset_id: assetId },
+            in_ms: i * 5_000,
+            out_ms: (i + 1) * 5_000,
+            gain: 1,
+          })),
         },
-        { id: 't1', kind: 'text', clips: [{ id: 'title', in_ms: 0, out_ms: 3_000, text: 'Hello', style: { font: 'Inter', weight: 700, shadow: [0, 2, 4] } }] },
+        {
+          id: 't1',
+          kind: 'text',
+          clips: [{ id: 'title', in_ms: 0, out_ms: 3_000, text: 'Hello', style: { font: 'Inter', weight: 700, shadow: [0, 2, 4] } }],
+        },
       ],
     },
     ...extra,
@@ -35,10 +45,17 @@ export async function newProject(token: string, workspaceId: string, name = 'Lau
   return response.body;
 }
 
-export const reserveAsset = (token: string, projectId: string, body: unknown) => call('POST', `/video-projects/${projectId}/assets`, { token, body });
+export const reserveAsset = (token: string, projectId: string, body: unknown) =>
+  call('POST', `/video-projects/${projectId}/assets`, { token, body });
 
 export async function newAsset(token: string, projectId: string, workspaceId: string, extra: Record<string, unknown> = {}) {
-  const response = await reserveAsset(token, projectId, { workspace_id: workspaceId, original_filename: 'clip.mp4', mime_type: 'video/mp4', size: 4_200, ...extra });
+  const response = await reserveAsset(token, projectId, {
+    workspace_id: workspaceId,
+    original_filename: 'clip.mp4',
+    mime_type: 'video/mp4',
+    size: 4_200,
+    ...extra,
+  });
   expect(response.status).toBe(201);
   return response.body;
 }

@@ -11,7 +11,8 @@ import { createProject, getProject, newAsset, newProject, replaceProject, videoD
 const UUID7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DAY_MS = 86_400_000;
 const listProjects = (token: string, query: string) => call('GET', `/video-projects?${query}`, { token });
-const restoreRevision = (token: string, id: string, body: unknown) => call('POST', `/video-projects/${id}/restore-revision`, { token, body });
+const restoreRevision = (token: string, id: string, body: unknown) =>
+  call('POST', `/video-projects/${id}/restore-revision`, { token, body });
 const summaryOf = (project: Record<string, unknown>) => {
   const { $schema: _schema, document: _document, ...summary } = project;
   return summary;
@@ -48,13 +49,26 @@ describe('creative: video projects', () => {
     const list = await listProjects(owner.token, `workspace_id=${workspaceId}`);
     expect(list.status).toBe(200);
     await expectMatchesOwnSchema(list.body, 'VideoProjectList');
-    expect(list.body).toEqual({ $schema: expect.stringMatching(/VideoProjectList\.json$/), projects: [summaryOf(response.body)], next_cursor: '' });
+    expect(list.body).toEqual({
+      $schema: expect.stringMatching(/VideoProjectList\.json$/),
+      projects: [summaryOf(response.body)],
+      next_cursor: '',
+    });
     const revisions = await call('GET', `/video-projects/${response.body.id}/revisions`, { token: owner.token });
     await expectMatchesOwnSchema(revisions.body, 'VideoRevisionList');
-    expect(revisions.body.revisions).toEqual([{ revision: 1, name: 'Launch film', created_at: response.body.created_at, created_by_user_id: owner.id }]);
+    expect(revisions.body.revisions).toEqual([
+      { revision: 1, name: 'Launch film', created_at: response.body.created_at, created_by_user_id: owner.id },
+    ]);
     const first = await call('GET', `/video-projects/${response.body.id}/revisions/1`, { token: owner.token });
     await expectMatchesOwnSchema(first.body, 'VideoProjectRevision');
-    expect(first.body).toEqual({ $schema: expect.any(String), revision: 1, name: 'Launch film', document, created_at: response.body.created_at, created_by_user_id: owner.id });
+    expect(first.body).toEqual({
+      $schema: expect.any(String),
+      revision: 1,
+      name: 'Launch film',
+      document,
+      created_at: response.body.created_at,
+      created_by_user_id: owner.id,
+    });
   });
 
   it.each([
@@ -78,9 +92,15 @@ describe('creative: video projects', () => {
     if (location !== 'body.name') {
       // PUT the same (its name is optional).
       const { name: _name, ...replace } = body;
-      expect(locations(expectProblem(await replaceProject(owner.token, project.id, { ...replace, expected_head_revision: 1 }), 422, 'validation_failed'))).toEqual([location]);
+      expect(
+        locations(
+          expectProblem(await replaceProject(owner.token, project.id, { ...replace, expected_head_revision: 1 }), 422, 'validation_failed'),
+        ),
+      ).toEqual([location]);
     }
-    expect((await listProjects(owner.token, `workspace_id=${workspaceId}`)).body.projects.map((p: { id: string }) => p.id)).toEqual([project.id]);
+    expect((await listProjects(owner.token, `workspace_id=${workspaceId}`)).body.projects.map((p: { id: string }) => p.id)).toEqual([
+      project.id,
+    ]);
     expect((await getProject(owner.token, project.id)).body.head_revision).toBe(1);
   });
 
@@ -101,7 +121,25 @@ describe('creative: video projects', () => {
         tracks: [
           {
             uuid: randomUUID(),
-            clips: [{ effects: [{ type: 'lut', params: { strength: 0.75, curve: [[0, 0], [0.5, 0.62], [1, 1]] } }], 'weird key.with dots': 'ok', '': 'empty key' }],
+            clips: [
+              {
+                effects: [
+                  {
+                    type: 'lut',
+                    params: {
+                      strength: 0.75,
+                      curve: [
+                        [0, 0],
+                        [0.5, 0.62],
+                        [1, 1],
+                      ],
+                    },
+                  },
+                ],
+                'weird key.with dots': 'ok',
+                '': 'empty key',
+              },
+            ],
           },
         ],
         markers: { '00:00:01.000': { label: 'Beat 😀', colour: '#ff00aa' } },
@@ -110,7 +148,11 @@ describe('creative: video projects', () => {
       deep: JSON.parse(`${'{"n":'.repeat(100)}{"bottom":["still here"]}${'}'.repeat(100)}`),
       text: 'quotes " backslashes \\ tabs \t and ünïcödé',
     };
-    const replaced = await replaceProject(owner.token, created.body.id, { workspace_id: workspaceId, document: second, expected_head_revision: 1 });
+    const replaced = await replaceProject(owner.token, created.body.id, {
+      workspace_id: workspaceId,
+      document: second,
+      expected_head_revision: 1,
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.body.document).toStrictEqual(second);
     expect((await getProject(owner.token, created.body.id)).body.document).toStrictEqual(second);
@@ -128,13 +170,19 @@ describe('creative: video projects', () => {
     // An empty object is a document too.
     expect((await createProject(owner.token, { workspace_id: workspaceId, name: 'Empty', document: {} })).body.document).toStrictEqual({});
     // Members named like JavaScript's own (JSON.parse makes them plain members) are the client's too, kept at any depth.
-    const named = JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"clips":[{"__proto__":null,"toString":"t"}]}') as object;
+    const named = JSON.parse(
+      '{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"clips":[{"__proto__":null,"toString":"t"}]}',
+    ) as object;
     const odd = await createProject(owner.token, { workspace_id: workspaceId, name: 'Odd names', document: named });
     expect(odd.status).toBe(201);
     expect(odd.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(JSON.stringify(odd.body.document)).toBe(JSON.stringify(named));
     expect(JSON.stringify((await getProject(owner.token, odd.body.id)).body.document)).toBe(JSON.stringify(named));
-    const oddReplaced = await replaceProject(owner.token, odd.body.id, { workspace_id: workspaceId, document: named, expected_head_revision: 1 });
+    const oddReplaced = await replaceProject(owner.token, odd.body.id, {
+      workspace_id: workspaceId,
+      document: named,
+      expected_head_revision: 1,
+    });
     expect(JSON.stringify(oddReplaced.body.document)).toBe(JSON.stringify(named));
     // Beside the document, the body's own top level takes no such member.
     const topLevel = await call('POST', '/video-projects', {
@@ -151,16 +199,35 @@ describe('creative: video projects', () => {
     const deepest = await createProject(owner.token, { workspace_id: workspaceId, name: 'Deepest', document: nested(512) });
     expect(deepest.status).toBe(201);
     expect(deepest.body.document).toStrictEqual(nested(512));
-    const tooDeep = expectProblem(await createProject(owner.token, { workspace_id: workspaceId, name: 'Too deep', document: { a: [nested(600)] } }), 422, 'validation_failed');
-    expect(tooDeep.errors).toEqual([{ location: `body.document.a[0]${'.n'.repeat(510)}`, message: 'must not nest objects and arrays more than 512 levels deep' }]);
+    const tooDeep = expectProblem(
+      await createProject(owner.token, { workspace_id: workspaceId, name: 'Too deep', document: { a: [nested(600)] } }),
+      422,
+      'validation_failed',
+    );
+    expect(tooDeep.errors).toEqual([
+      { location: `body.document.a[0]${'.n'.repeat(510)}`, message: 'must not nest objects and arrays more than 512 levels deep' },
+    ]);
     // A 5 MiB body of brackets: a 422 too, not a 500 (JSON.stringify and PostgreSQL would both overflow their stacks).
     const brackets = `{"workspace_id":"${workspaceId}","name":"Brackets","document":{"a":${'['.repeat(2_000_000)}${']'.repeat(2_000_000)}}}`;
-    const bracketsAnswer = await call('POST', '/video-projects', { token: owner.token, rawBody: brackets, headers: { 'content-type': 'application/json' } });
+    const bracketsAnswer = await call('POST', '/video-projects', {
+      token: owner.token,
+      rawBody: brackets,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(locations(expectProblem(bracketsAnswer, 422, 'validation_failed'))[0]).toMatch(/^body\.document\.a(\[0\])+$/);
-    const nul = expectProblem(await createProject(owner.token, { workspace_id: workspaceId, name: 'Nul', document: { a: { b: ['ok', 'x\u0000'] } } }), 422);
+    const nul = expectProblem(
+      await createProject(owner.token, { workspace_id: workspaceId, name: 'Nul', document: { a: { b: ['ok', 'x\u0000'] } } }),
+      422,
+    );
     expect(nul.errors).toEqual([{ location: 'body.document.a.b[1]', message: 'must not contain NUL characters or unpaired surrogates' }]);
-    expect(locations(expectProblem(await createProject(owner.token, { workspace_id: workspaceId, name: 'Lone', document: { ['k\ud800']: 1 } }), 422))).toEqual(['body.document.k\\ud800']);
-    expect((await listProjects(owner.token, `workspace_id=${workspaceId}`)).body.projects.map((p: { name: string }) => p.name)).toEqual(['Deepest']);
+    expect(
+      locations(
+        expectProblem(await createProject(owner.token, { workspace_id: workspaceId, name: 'Lone', document: { ['k\ud800']: 1 } }), 422),
+      ),
+    ).toEqual(['body.document.k\\ud800']);
+    expect((await listProjects(owner.token, `workspace_id=${workspaceId}`)).body.projects.map((p: { name: string }) => p.name)).toEqual([
+      'Deepest',
+    ]);
   });
 
   it('answers malformed bodies and paths with 4xx, never 500', async () => {
@@ -169,16 +236,28 @@ describe('creative: video projects', () => {
     const json = { 'content-type': 'application/json' };
     expectProblem(await call('POST', '/video-projects', { token: owner.token, rawBody: '{"workspace_id":', headers: json }), 400);
     expectProblem(await call('PUT', `/video-projects/${project.id}`, { token: owner.token, rawBody: '[1, 2]', headers: json }), 400);
-    expectProblem(await call('POST', '/video-projects', { token: owner.token, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }), 415);
+    expectProblem(
+      await call('POST', '/video-projects', { token: owner.token, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }),
+      415,
+    );
     // Documents may be 5 MiB (document-size.e2e-spec.ts has the edge); a body past it is 413.
     const huge = { workspace_id: workspaceId, name: 'Huge', document: videoDocument([], { padding: 'x'.repeat(5_300_000) }) };
-    expect(await sendOversized(baseUrl(), 'POST', '/video-projects', owner.token, JSON.stringify(huge))).toMatchObject({ status: 413, problem: { code: 'body_too_large' } });
+    expect(await sendOversized(baseUrl(), 'POST', '/video-projects', owner.token, JSON.stringify(huge))).toMatchObject({
+      status: 413,
+      problem: { code: 'body_too_large' },
+    });
     expectProblem(await getProject(owner.token, 'not-a-uuid'), 404, 'not_found');
     expectProblem(await getProject(owner.token, randomUUID()), 404, 'not_found');
     expectProblem(await call('GET', `/video-projects/${project.id}/revisions/99999999999`, { token: owner.token }), 404);
-    expect(locations(expectProblem(await call('GET', `/video-projects/${project.id}/revisions?limit=0`, { token: owner.token }), 422))).toEqual(['query.limit']);
+    expect(
+      locations(expectProblem(await call('GET', `/video-projects/${project.id}/revisions?limit=0`, { token: owner.token }), 422)),
+    ).toEqual(['query.limit']);
     // A document of 2,001 clips on one track (once refused by a shape of our own) is the client's business.
-    const many = videoDocument([], { tracks: [{ id: 't', kind: 'text', clips: Array.from({ length: 2_001 }, (_, i) => ({ id: `c${i}`, start_ms: i, duration_ms: 1, text: '' })) }] });
+    const many = videoDocument([], {
+      tracks: [
+        { id: 't', kind: 'text', clips: Array.from({ length: 2_001 }, (_, i) => ({ id: `c${i}`, start_ms: i, duration_ms: 1, text: '' })) },
+      ],
+    });
     expect((await createProject(owner.token, { workspace_id: workspaceId, name: 'Many', document: many })).status).toBe(201);
     expectProblem(await call('GET', `/video-projects?workspace_id=${workspaceId}`), 401);
     expectProblem(await call('GET', `/video-projects/${project.id}`, { token: 'not-a-token' }), 401);
@@ -219,32 +298,64 @@ describe('creative: video projects', () => {
     const project = await newProject(owner.token, workspaceId, 'Cut 1');
     await new Promise((resolve) => setTimeout(resolve, 5));
     const longer = videoDocument([], { duration_ms: 90_000 });
-    const response = await replaceProject(owner.token, project.id, { workspace_id: workspaceId, name: 'Cut 2', document: longer, expected_head_revision: 1 });
+    const response = await replaceProject(owner.token, project.id, {
+      workspace_id: workspaceId,
+      name: 'Cut 2',
+      document: longer,
+      expected_head_revision: 1,
+    });
     expect(response.status).toBe(200);
     await expectMatchesOwnSchema(response.body, 'VideoProject');
-    expect(response.body).toEqual({ ...project, name: 'Cut 2', document: longer, head_revision: 2, updated_at: expect.stringMatching(RFC3339_MS) });
+    expect(response.body).toEqual({
+      ...project,
+      name: 'Cut 2',
+      document: longer,
+      head_revision: 2,
+      updated_at: expect.stringMatching(RFC3339_MS),
+    });
     expect(Date.parse(response.body.updated_at)).toBeGreaterThan(Date.parse(project.updated_at));
     // name left out: it stays
-    const third = await replaceProject(owner.token, project.id, { workspace_id: workspaceId.toUpperCase(), document: videoDocument(), expected_head_revision: 2 });
+    const third = await replaceProject(owner.token, project.id, {
+      workspace_id: workspaceId.toUpperCase(),
+      document: videoDocument(),
+      expected_head_revision: 2,
+    });
     expect(third.body).toEqual(expect.objectContaining({ name: 'Cut 2', head_revision: 3, document: videoDocument() }));
     const page = await call('GET', `/video-projects/${project.id}/revisions?limit=2`, { token: owner.token });
     expect(page.body.revisions.map((r: { revision: number; name: string }) => [r.revision, r.name])).toEqual([
       [3, 'Cut 2'],
       [2, 'Cut 2'],
     ]);
-    const rest = await call('GET', `/video-projects/${project.id}/revisions?limit=2&cursor=${page.body.next_cursor}`, { token: owner.token });
-    expect(rest.body).toEqual({ $schema: expect.any(String), revisions: [expect.objectContaining({ revision: 1, name: 'Cut 1' })], next_cursor: '' });
+    const rest = await call('GET', `/video-projects/${project.id}/revisions?limit=2&cursor=${page.body.next_cursor}`, {
+      token: owner.token,
+    });
+    expect(rest.body).toEqual({
+      $schema: expect.any(String),
+      revisions: [expect.objectContaining({ revision: 1, name: 'Cut 1' })],
+      next_cursor: '',
+    });
     expect((await call('GET', `/video-projects/${project.id}/revisions/2`, { token: owner.token })).body.document).toEqual(longer);
     const other = await newProject(owner.token, workspaceId, 'Other');
-    expect(locations(expectProblem(await call('GET', `/video-projects/${other.id}/revisions?cursor=${page.body.next_cursor}`, { token: owner.token }), 422))).toEqual([
-      'query.cursor',
-    ]);
+    expect(
+      locations(
+        expectProblem(
+          await call('GET', `/video-projects/${other.id}/revisions?cursor=${page.body.next_cursor}`, { token: owner.token }),
+          422,
+        ),
+      ),
+    ).toEqual(['query.cursor']);
     expectProblem(await call('GET', `/video-projects/${project.id}/revisions/4`, { token: owner.token }), 404, 'not_found');
     expectProblem(await call('GET', `/video-projects/${project.id}/revisions/abc`, { token: owner.token }), 404, 'not_found');
     for (const bad of ['0', '-1']) {
-      expect(locations(expectProblem(await call('GET', `/video-projects/${project.id}/revisions/${bad}`, { token: owner.token }), 422, 'validation_failed'))).toEqual([
-        'path.revision',
-      ]);
+      expect(
+        locations(
+          expectProblem(
+            await call('GET', `/video-projects/${project.id}/revisions/${bad}`, { token: owner.token }),
+            422,
+            'validation_failed',
+          ),
+        ),
+      ).toEqual(['path.revision']);
     }
   });
 
@@ -255,7 +366,12 @@ describe('creative: video projects', () => {
     const before = (await getProject(owner.token, project.id)).body;
     for (const stale of [1, 3, 99]) {
       const problem = expectProblem(
-        await replaceProject(owner.token, project.id, { workspace_id: workspaceId, name: 'Lost', document: videoDocument([], { duration_ms: 5_000 }), expected_head_revision: stale }),
+        await replaceProject(owner.token, project.id, {
+          workspace_id: workspaceId,
+          name: 'Lost',
+          document: videoDocument([], { duration_ms: 5_000 }),
+          expected_head_revision: stale,
+        }),
         409,
         'revision_conflict',
       );
@@ -266,14 +382,32 @@ describe('creative: video projects', () => {
     expect(rows[0].n).toBe(2);
     // The project's own workspace only (422), checked after the path (a foreign project is 404 first).
     const sibling = await createWorkspace(owner, organizationId, 'Sibling');
-    const problem = expectProblem(await replaceProject(owner.token, project.id, { workspace_id: sibling, document: videoDocument(), expected_head_revision: 2 }), 422);
-    expect(problem.errors).toEqual([{ location: 'body.workspace_id', message: "must be the video project's own workspace", value: sibling }]);
-    expect(new Set(locations(expectProblem(await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument() }), 422)))).toEqual(
-      new Set(['body.expected_head_revision']),
+    const problem = expectProblem(
+      await replaceProject(owner.token, project.id, { workspace_id: sibling, document: videoDocument(), expected_head_revision: 2 }),
+      422,
     );
-    expect(locations(expectProblem(await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument(), expected_head_revision: 0 }), 422))).toEqual([
-      'body.expected_head_revision',
+    expect(problem.errors).toEqual([
+      { location: 'body.workspace_id', message: "must be the video project's own workspace", value: sibling },
     ]);
+    expect(
+      new Set(
+        locations(
+          expectProblem(await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument() }), 422),
+        ),
+      ),
+    ).toEqual(new Set(['body.expected_head_revision']));
+    expect(
+      locations(
+        expectProblem(
+          await replaceProject(owner.token, project.id, {
+            workspace_id: workspaceId,
+            document: videoDocument(),
+            expected_head_revision: 0,
+          }),
+          422,
+        ),
+      ),
+    ).toEqual(['body.expected_head_revision']);
   });
 
   it('of concurrent replaces based on one head exactly one creates the new head', async () => {
@@ -281,14 +415,22 @@ describe('creative: video projects', () => {
     const project = await newProject(owner.token, workspaceId);
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        replaceProject(owner.token, project.id, { workspace_id: workspaceId, name: `Writer ${i}`, document: videoDocument([], { duration_ms: 10_000 + i }), expected_head_revision: 1 }),
+        replaceProject(owner.token, project.id, {
+          workspace_id: workspaceId,
+          name: `Writer ${i}`,
+          document: videoDocument([], { duration_ms: 10_000 + i }),
+          expected_head_revision: 1,
+        }),
       ),
     );
     const winners = answers.filter((answer) => answer.status === 200);
     expect(winners).toHaveLength(1);
-    for (const loser of answers.filter((answer) => answer.status !== 200)) expect(expectProblem(loser, 409, 'revision_conflict').current_revision).toBe(2);
+    for (const loser of answers.filter((answer) => answer.status !== 200))
+      expect(expectProblem(loser, 409, 'revision_conflict').current_revision).toBe(2);
     expect((await getProject(owner.token, project.id)).body).toEqual(winners[0].body);
-    const { rows } = await db.query('SELECT revision, name FROM creative.video_project_revisions WHERE project_id = $1 ORDER BY revision', [project.id]);
+    const { rows } = await db.query('SELECT revision, name FROM creative.video_project_revisions WHERE project_id = $1 ORDER BY revision', [
+      project.id,
+    ]);
     expect(rows).toEqual([
       { revision: 1, name: project.name },
       { revision: 2, name: winners[0].body.name },
@@ -299,11 +441,18 @@ describe('creative: video projects', () => {
     const { owner, workspaceId } = await createTenant();
     const original = videoDocument([], { duration_ms: 30_000 });
     const project = await newProject(owner.token, workspaceId, 'Original', original);
-    await replaceProject(owner.token, project.id, { workspace_id: workspaceId, name: 'Edited', document: videoDocument(), expected_head_revision: 1 });
+    await replaceProject(owner.token, project.id, {
+      workspace_id: workspaceId,
+      name: 'Edited',
+      document: videoDocument(),
+      expected_head_revision: 1,
+    });
     const response = await restoreRevision(owner.token, project.id, { workspace_id: workspaceId, revision: 1 });
     expect(response.status).toBe(200);
     await expectMatchesOwnSchema(response.body, 'VideoProject');
-    expect(response.body).toEqual(expect.objectContaining({ id: project.id, head_revision: 3, name: 'Original', document: original, updated_by_user_id: owner.id }));
+    expect(response.body).toEqual(
+      expect.objectContaining({ id: project.id, head_revision: 3, name: 'Original', document: original, updated_by_user_id: owner.id }),
+    );
     const revisions = (await call('GET', `/video-projects/${project.id}/revisions`, { token: owner.token })).body.revisions;
     expect(revisions.map((r: { revision: number; name: string }) => [r.revision, r.name])).toEqual([
       [3, 'Original'],
@@ -312,9 +461,11 @@ describe('creative: video projects', () => {
     ]);
     expectProblem(await restoreRevision(owner.token, project.id, { workspace_id: workspaceId, revision: 4 }), 404, 'not_found');
     for (const revision of [0, -3]) {
-      expect(locations(expectProblem(await restoreRevision(owner.token, project.id, { workspace_id: workspaceId, revision }), 422, 'validation_failed'))).toEqual([
-        'body.revision',
-      ]);
+      expect(
+        locations(
+          expectProblem(await restoreRevision(owner.token, project.id, { workspace_id: workspaceId, revision }), 422, 'validation_failed'),
+        ),
+      ).toEqual(['body.revision']);
     }
     for (const [body, location] of [
       [{ workspace_id: workspaceId, revision: 1.5 }, 'body.revision'],
@@ -335,16 +486,30 @@ describe('creative: video projects', () => {
     const trashed = await call('DELETE', `/video-projects/${project.id}`, { token: owner.token });
     expect(trashed.status).toBe(200);
     await expectMatchesOwnSchema(trashed.body, 'VideoProject');
-    expect(trashed.body).toEqual({ ...project, trashed_at: expect.stringMatching(RFC3339_MS), retention_expires_at: expect.stringMatching(RFC3339_MS), updated_at: expect.any(String) });
+    expect(trashed.body).toEqual({
+      ...project,
+      trashed_at: expect.stringMatching(RFC3339_MS),
+      retention_expires_at: expect.stringMatching(RFC3339_MS),
+      updated_at: expect.any(String),
+    });
     expect(Date.parse(trashed.body.retention_expires_at) - Date.parse(trashed.body.trashed_at)).toBe(30 * DAY_MS);
     expect((await call('DELETE', `/video-projects/${project.id}`, { token: owner.token })).body).toEqual(trashed.body);
     expect((await getProject(owner.token, project.id)).body).toEqual(trashed.body);
-    expect((await listProjects(owner.token, `workspace_id=${workspaceId}`)).body.projects.map((p: { id: string }) => p.id)).toEqual([kept.id]);
+    expect((await listProjects(owner.token, `workspace_id=${workspaceId}`)).body.projects.map((p: { id: string }) => p.id)).toEqual([
+      kept.id,
+    ]);
     expect((await listProjects(owner.token, `workspace_id=${workspaceId}&trashed=true`)).body.projects).toEqual([summaryOf(trashed.body)]);
-    expectProblem(await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument(), expected_head_revision: 1 }), 409, 'project_trashed');
+    expectProblem(
+      await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument(), expected_head_revision: 1 }),
+      409,
+      'project_trashed',
+    );
     expectProblem(await restoreRevision(owner.token, project.id, { workspace_id: workspaceId, revision: 1 }), 409, 'project_trashed');
     expectProblem(
-      await call('POST', `/video-projects/${project.id}/assets`, { token: owner.token, body: { workspace_id: workspaceId, original_filename: 'a.mp4', mime_type: 'video/mp4', size: 10 } }),
+      await call('POST', `/video-projects/${project.id}/assets`, {
+        token: owner.token,
+        body: { workspace_id: workspaceId, original_filename: 'a.mp4', mime_type: 'video/mp4', size: 10 },
+      }),
       409,
       'project_trashed',
     );
@@ -354,7 +519,10 @@ describe('creative: video projects', () => {
     expect(restored.body).toEqual({ ...project, updated_at: expect.any(String) });
     expect((await call('POST', `/video-projects/${project.id}/restore`, { token: owner.token })).body).toEqual(restored.body);
     expect((await listProjects(owner.token, `workspace_id=${workspaceId}&trashed=true`)).body.projects).toEqual([]);
-    expect((await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument(), expected_head_revision: 1 })).status).toBe(200);
+    expect(
+      (await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument(), expected_head_revision: 1 }))
+        .status,
+    ).toBe(200);
   });
 
   it('the sweep purges a project whose retention is over, with its revisions and assets; restore is 404 after', async () => {
@@ -390,10 +558,15 @@ describe('creative: video projects', () => {
       ['POST', `/video-projects/${project.id}/restore-revision`, { workspace_id: workspaceId, revision: 1 }],
       ['DELETE', `/video-projects/${project.id}`, undefined],
       ['POST', `/video-projects/${project.id}/restore`, undefined],
-      ['POST', `/video-projects/${project.id}/assets`, { workspace_id: workspaceId, original_filename: 'a.mp4', mime_type: 'video/mp4', size: 10 }],
+      [
+        'POST',
+        `/video-projects/${project.id}/assets`,
+        { workspace_id: workspaceId, original_filename: 'a.mp4', mime_type: 'video/mp4', size: 10 },
+      ],
       ['DELETE', `/video-projects/${project.id}/assets/${randomUUID()}`, undefined],
     ];
-    for (const [method, path, body] of writes) expectProblem(await call(method, path, { token: viewer.token, body }), 403, 'insufficient_role');
+    for (const [method, path, body] of writes)
+      expectProblem(await call(method, path, { token: viewer.token, body }), 403, 'insufficient_role');
     expect((await getProject(owner.token, project.id)).body).toEqual(project);
     const token = await workspaceToken(owner);
     expectProblem(await getProject(token, project.id), 404);
@@ -409,7 +582,14 @@ describe('creative: video projects', () => {
       url,
       ownerToken: owner.token,
       intruderToken: intruder.owner.token,
-      ownerView: [url, `${url}/revisions`, `${url}/revisions/1`, `${url}/assets`, `${url}/assets/${asset.id}`, `/video-projects?workspace_id=${workspaceId}`],
+      ownerView: [
+        url,
+        `${url}/revisions`,
+        `${url}/revisions/1`,
+        `${url}/assets`,
+        `${url}/assets/${asset.id}`,
+        `/video-projects?workspace_id=${workspaceId}`,
+      ],
       attempts: [
         { method: 'PUT', body: { workspace_id: workspaceId, name: 'Mine', document: videoDocument(), expected_head_revision: 1 } },
         { method: 'PUT', body: { workspace_id: intruder.workspaceId, name: 'Mine', document: videoDocument(), expected_head_revision: 1 } },
@@ -420,11 +600,20 @@ describe('creative: video projects', () => {
         { method: 'GET', path: `${url}/revisions/1` },
         { method: 'GET', path: `${url}/assets` },
         { method: 'GET', path: `${url}/assets/${asset.id}` },
-        { method: 'POST', path: `${url}/assets`, body: { workspace_id: intruder.workspaceId, original_filename: 'a.mp4', mime_type: 'video/mp4', size: 10 } },
+        {
+          method: 'POST',
+          path: `${url}/assets`,
+          body: { workspace_id: intruder.workspaceId, original_filename: 'a.mp4', mime_type: 'video/mp4', size: 10 },
+        },
         { method: 'DELETE', path: `${url}/assets/${asset.id}` },
         { method: 'GET', path: `/video-projects?workspace_id=${workspaceId}`, status: 403 },
         // A valid document of the client's own shape: the workspace is refused, not the document.
-        { method: 'POST', path: '/video-projects', body: { workspace_id: workspaceId, name: 'Planted', document: { version: 1, timeline: { tracks: [{ planted: true }] } } }, status: 403 },
+        {
+          method: 'POST',
+          path: '/video-projects',
+          body: { workspace_id: workspaceId, name: 'Planted', document: { version: 1, timeline: { tracks: [{ planted: true }] } } },
+          status: 403,
+        },
       ],
     });
     // And media's E17 with the owner's asset id from the intruder's workspace: not an asset of that workspace.
@@ -435,7 +624,7 @@ describe('creative: video projects', () => {
     expect(locations(expectProblem(session, 422, 'validation_failed'))).toEqual(['body.project_asset_id']);
   });
 
-  it('organization deletion purges the workspaces\' projects, revisions and assets', async () => {
+  it("organization deletion purges the workspaces' projects, revisions and assets", async () => {
     const { owner, organizationId, workspaceId } = await createTenant();
     const project = await newProject(owner.token, workspaceId);
     await newAsset(owner.token, project.id, workspaceId);
@@ -464,6 +653,9 @@ describe('creative: video projects', () => {
     expect(after.body.usage_complete).toBe(true);
     expect(after.body.total_video_projects).toBeGreaterThanOrEqual(before.total_video_projects + 2);
     const stranger = await registerUser();
-    expect((await adminCall('GET', `/admin/users?search=${encodeURIComponent(stranger.email)}`, { token: admin.token })).body.users[0].video_project_count).toBe(0);
+    expect(
+      (await adminCall('GET', `/admin/users?search=${encodeURIComponent(stranger.email)}`, { token: admin.token })).body.users[0]
+        .video_project_count,
+    ).toBe(0);
   });
 });

@@ -26,12 +26,15 @@ describe('creative: the trash sweep with two replicas', () => {
       projects.push(project);
     }
     // All expire at once: both replicas find them on their next sweep.
-    await db.query(`UPDATE creative.video_projects SET retention_expires_at = now() - interval '1 second' WHERE workspace_id = $1`, [workspaceId]);
+    await db.query(`UPDATE creative.video_projects SET retention_expires_at = now() - interval '1 second' WHERE workspace_id = $1`, [
+      workspaceId,
+    ]);
     await eventually(async () => {
       const { rows } = await db.query(`SELECT count(*)::int AS n FROM creative.video_projects WHERE workspace_id = $1`, [workspaceId]);
       expect(rows[0].n).toBe(0);
     }, 15_000);
-    for (const project of projects) expectProblem(await call('GET', `/video-projects/${project.id}`, { token: owner.token }), 404, 'not_found');
+    for (const project of projects)
+      expectProblem(await call('GET', `/video-projects/${project.id}`, { token: owner.token }), 404, 'not_found');
     const { rows } = await db.query(
       `SELECT payload->>'project_asset_id' AS asset, count(*)::int AS n FROM creative.outbox_events
         WHERE subject = 'durable.creative.project-asset.deleted' AND payload->>'workspace_id' = $1 GROUP BY 1`,

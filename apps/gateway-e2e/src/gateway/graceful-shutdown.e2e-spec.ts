@@ -23,7 +23,12 @@ interface Answer {
 }
 
 /** One HTTP request over `agent` (keep-alive), headers as they came on the wire (fetch hides `Connection`). */
-function send(origin: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; agent?: Agent }) {
+function send(
+  origin: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string>; agent?: Agent },
+) {
   return new Promise<Answer>((resolve, reject) => {
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     const req = request(
@@ -42,7 +47,13 @@ function send(origin: string, method: string, path: string, options: { token?: s
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text && /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: text && /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text,
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -95,7 +106,11 @@ describe('graceful shutdown (SIGTERM)', () => {
 
   it('a publishing replica stopped under load answers what it took and exits 0: every request 2xx, every acknowledged write stored exactly once', async () => {
     // The AI provider as the stack's own publishing process has it (AI settings fall back to each process's environment).
-    const aiEnvironment = { ...adminEnvironment(), AI_BASE_URL: `${process.env.E2E_AI_URL!.replace(/\/control$/, '')}/v1`, AI_API_KEY: aiApiKey() };
+    const aiEnvironment = {
+      ...adminEnvironment(),
+      AI_BASE_URL: `${process.env.E2E_AI_URL!.replace(/\/control$/, '')}/v1`,
+      AI_API_KEY: aiApiKey(),
+    };
     replica = await startServiceReplica('publishing', { ...aiEnvironment, LOG_LEVEL: 'debug' }, { captureLogs: true });
     const { child } = replica;
 
@@ -138,7 +153,9 @@ describe('graceful shutdown (SIGTERM)', () => {
     // A reply lost in the shutdown would be the gateway's own 504 (`upstream_timeout`). The stack's publishing
     // gives the provider 1.5 s (AI_TIMEOUT_MS) for this 1 s answer, so on a saturated machine it may refuse with
     // its own 504 `ai_timeout`: that is publishing's answer, not a lost one (the replica's budget is 8 s).
-    expect(slowAnswers.filter((answer) => answer.status !== 200 && answer.body?.code !== 'ai_timeout').map((answer) => answer.body)).toEqual([]);
+    expect(
+      slowAnswers.filter((answer) => answer.status !== 200 && answer.body?.code !== 'ai_timeout').map((answer) => answer.body),
+    ).toEqual([]);
     for (const answer of slowAnswers.filter((answer) => answer.status === 200)) expect(answer.body.angles).toHaveLength(3);
 
     // At least one slow request was taken by the replica before SIGTERM and answered after it (its log says so, in that order).
@@ -148,15 +165,17 @@ describe('graceful shutdown (SIGTERM)', () => {
     const answeredAfterSigterm = markers.filter((marker) => log.indexOf(`"request_id":"${marker}"`, shutdownAt) > -1);
     expect(answeredAfterSigterm.length).toBeGreaterThan(0);
     // Every request the stopping replica took was answered in full.
-    for (const marker of answeredAfterSigterm) expect({ marker, status: slowAnswers[markers.indexOf(marker)].status }).toEqual({ marker, status: 200 });
+    for (const marker of answeredAfterSigterm)
+      expect({ marker, status: slowAnswers[markers.indexOf(marker)].status }).toEqual({ marker, status: 200 });
     expect(log).toContain('shut down cleanly');
 
     // Writes before, during and after the stop: every one 201, each stored exactly once.
     expect(writes.length).toBeGreaterThan(10);
     expect(writes.filter((write) => write.status !== 201)).toEqual([]);
-    const { rows } = await db.query<{ id: string; title: string }>(`SELECT id, title FROM publishing.publications WHERE workspace_id = $1 AND title LIKE 'rolling %'`, [
-      tenant.workspaceId,
-    ]);
+    const { rows } = await db.query<{ id: string; title: string }>(
+      `SELECT id, title FROM publishing.publications WHERE workspace_id = $1 AND title LIKE 'rolling %'`,
+      [tenant.workspaceId],
+    );
     expect(rows.map((row) => `${row.title} ${row.id}`).sort()).toEqual(writes.map((write) => `${write.title} ${write.id}`).sort());
     // A keyed write replayed now is the one stored (Idempotent-Replayed), not a new one.
     const keyed = writes.filter((write) => write.key).slice(-3);

@@ -54,7 +54,11 @@ describe('gateway: HTTP rules of contract §1', () => {
     );
     expectProblem(await call('POST', '/auth/login', { body: [1, 2] }), 400, 'malformed_body');
     expectProblem(await call('POST', '/auth/login', { body: 'a string' }), 400, 'malformed_body');
-    expectProblem(await call('POST', '/auth/login', { rawBody: 'null', headers: { 'content-type': 'application/json' } }), 400, 'malformed_body');
+    expectProblem(
+      await call('POST', '/auth/login', { rawBody: 'null', headers: { 'content-type': 'application/json' } }),
+      400,
+      'malformed_body',
+    );
   });
 
   it('treats a missing body as one with every member missing (422)', async () => {
@@ -82,7 +86,12 @@ describe('gateway: HTTP rules of contract §1', () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toMatch(/content-type: application\/problem\+json/i);
-    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n/i, '').split('\r\n')[0]);
+    const body = JSON.parse(
+      answer
+        .slice(answer.indexOf('\r\n\r\n') + 4)
+        .replace(/^[0-9a-f]+\r\n/i, '')
+        .split('\r\n')[0],
+    );
     expect(body).toMatchObject({ status: 413, code: 'body_too_large', title: 'Content Too Large' });
   });
 
@@ -118,7 +127,9 @@ describe('gateway: request ids across services', () => {
   it('carries X-Request-Id through NATS into every service’s log lines', async () => {
     const user = await registerUser();
     const requestId = `trace-${Date.now()}`;
-    expect((await call('GET', '/notifications/preferences', { token: user.token, headers: { 'x-request-id': requestId } })).status).toBe(200);
+    expect((await call('GET', '/notifications/preferences', { token: user.token, headers: { 'x-request-id': requestId } })).status).toBe(
+      200,
+    );
     const { readFileSync } = await import('node:fs');
     await eventually(async () => {
       const lines = readFileSync(process.env.E2E_LOG_FILE!, 'utf8')

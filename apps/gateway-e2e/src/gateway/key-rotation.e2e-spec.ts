@@ -41,7 +41,8 @@ describe('JWT key rotation under load', () => {
     const user = await registerUser();
     // New sessions (each one signed by whichever accounts replica takes it); sign-ins are rate limited, sign-ups per email.
     const signUp = async () => (await registerUser()).token;
-    const me = (baseUrl: string, token: string) => fetch(`${baseUrl}/auth/me`, { headers: { authorization: `Bearer ${token}` } }).then((res) => res.status);
+    const me = (baseUrl: string, token: string) =>
+      fetch(`${baseUrl}/auth/me`, { headers: { authorization: `Bearer ${token}` } }).then((res) => res.status);
 
     // Load: sign-ups (served by either accounts replica, so by either key) and requests with every token so far.
     const tokens: string[] = [user.token];

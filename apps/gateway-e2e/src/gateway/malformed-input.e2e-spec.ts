@@ -7,7 +7,24 @@ import { createOrganization, createWorkspace } from '../support/tenancy.js';
  * never a hang. Every body member of every operation gets each odd value.
  */
 const ODD_VALUES: unknown[] = [
-  null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', 'a\ud800b', { k: '\udfff' }, '2026-13-45T99:99:99Z', '2026-02-31T00:00:00Z',
+  null,
+  true,
+  0,
+  -1,
+  1e308,
+  '',
+  ' ',
+  'x'.repeat(5_000),
+  [],
+  [1],
+  {},
+  { a: 1 },
+  '😀',
+  'a\u0000b',
+  'a\ud800b',
+  { k: '\udfff' },
+  '2026-13-45T99:99:99Z',
+  '2026-02-31T00:00:00Z',
 ];
 
 /** What a path or base body may refer to: the caller's own organization and workspace. */
@@ -31,12 +48,22 @@ const OPERATIONS: Array<{
     path: '/auth/me',
     members: ['display_name', 'username', 'avatar_url', 'composer_experience', 'public_profile_enabled', 'public_profile_visible_fields'],
   },
-  { method: 'PUT', path: '/notifications/preferences', members: ['digest_time', 'digest_timezone', 'preferences'], base: { preferences: {} } },
+  {
+    method: 'PUT',
+    path: '/notifications/preferences',
+    members: ['digest_time', 'digest_timezone', 'preferences'],
+    base: { preferences: {} },
+  },
   { method: 'PUT', path: '/notifications/preferences', members: ['post_published', 'no_such_topic'], base: {} },
   { method: 'POST', path: '/notifications/mutes', members: ['workspace_id', 'starts_at', 'ends_at'] },
   { method: 'POST', path: '/organizations', members: ['name'] },
   { method: 'PATCH', path: (o) => `/organizations/${o.organizationId}/members/${o.user.id}`, members: ['role'] },
-  { method: 'POST', path: '/workspaces', members: ['organization_id', 'name'], base: (o) => ({ organization_id: o.organizationId, name: 'x' }) },
+  {
+    method: 'POST',
+    path: '/workspaces',
+    members: ['organization_id', 'name'],
+    base: (o) => ({ organization_id: o.organizationId, name: 'x' }),
+  },
   { method: 'PATCH', path: (o) => `/workspaces/${o.workspaceId}`, members: ['name'] },
   { method: 'PATCH', path: (o) => `/workspaces/${o.workspaceId}/members/${o.user.id}`, members: ['role'] },
   { method: 'POST', path: (o) => `/workspaces/${o.workspaceId}/invitations`, members: ['email', 'role'], base: { role: 'viewer' } },
@@ -46,8 +73,18 @@ const OPERATIONS: Array<{
   { method: 'POST', path: '/auth/security/passkeys/finish', members: ['challenge_id', 'credential', 'name'] },
   { method: 'POST', path: '/auth/email-change', members: ['new_email', 'reauth_grant'] },
   { method: 'POST', path: '/api-tokens', members: ['name', 'expires_at', 'workspace_id'], base: { name: 'ci' } },
-  { method: 'POST', path: '/social-sets', members: ['workspace_id', 'name', 'is_default', 'accounts'], base: (o) => ({ workspace_id: o.workspaceId, name: 'x', accounts: [] }) },
-  { method: 'PUT', path: '/social-sets/01900000-0000-7000-8000-000000000000', members: ['name', 'is_default', 'accounts'], base: { name: 'x', is_default: false, accounts: [] } },
+  {
+    method: 'POST',
+    path: '/social-sets',
+    members: ['workspace_id', 'name', 'is_default', 'accounts'],
+    base: (o) => ({ workspace_id: o.workspaceId, name: 'x', accounts: [] }),
+  },
+  {
+    method: 'PUT',
+    path: '/social-sets/01900000-0000-7000-8000-000000000000',
+    members: ['name', 'is_default', 'accounts'],
+    base: { name: 'x', is_default: false, accounts: [] },
+  },
   {
     method: 'POST',
     path: '/voice-profiles',
@@ -82,7 +119,18 @@ const OPERATIONS: Array<{
   {
     method: 'PATCH',
     path: '/publications/01900000-0000-7000-8000-000000000000',
-    members: ['expected_revision', 'title', 'source_text', 'content_profile', 'audience', 'goal', 'intent', 'source_url', 'metadata', 'segments'],
+    members: [
+      'expected_revision',
+      'title',
+      'source_text',
+      'content_profile',
+      'audience',
+      'goal',
+      'intent',
+      'source_url',
+      'metadata',
+      'segments',
+    ],
     base: { expected_revision: 1 },
   },
 ];
@@ -98,7 +146,10 @@ describe('gateway: malformed input never becomes a 500', () => {
     for (const member of op.members) {
       for (const value of ODD_VALUES) {
         // The second preferences row puts the odd value inside the map.
-        const body = base && op.path === '/notifications/preferences' && !('preferences' in base) ? { preferences: { [member]: value } } : { ...base, [member]: value };
+        const body =
+          base && op.path === '/notifications/preferences' && !('preferences' in base)
+            ? { preferences: { [member]: value } }
+            : { ...base, [member]: value };
         const response = await call(op.method, path, { token: user.token, body });
         const isProblem = (response.headers.get('content-type') ?? '').startsWith('application/problem+json');
         if (response.status >= 500 || (response.status >= 400 && !isProblem)) {
@@ -133,8 +184,16 @@ describe('gateway: malformed input never becomes a 500', () => {
     ['a repeated OAuth code', 'GET', '/social-accounts/callback/x?code=a&code=b&state=s'],
     ['a NUL in a publication id', 'PATCH', '/publications/%00'],
     ['a NUL in the publications cursor', 'GET', '/publications?workspace_id=01900000-0000-7000-8000-000000000000&cursor=%00'],
-    ['an array where the publications status belongs', 'GET', '/publications?workspace_id=01900000-0000-7000-8000-000000000000&status=draft&status=failed'],
-    ['an array where the publications limit belongs', 'GET', '/publications?workspace_id=01900000-0000-7000-8000-000000000000&limit=1&limit=2'],
+    [
+      'an array where the publications status belongs',
+      'GET',
+      '/publications?workspace_id=01900000-0000-7000-8000-000000000000&status=draft&status=failed',
+    ],
+    [
+      'an array where the publications limit belongs',
+      'GET',
+      '/publications?workspace_id=01900000-0000-7000-8000-000000000000&limit=1&limit=2',
+    ],
   ])('%s answers a 4xx problem', async (_name, method, path) => {
     const user = await registerUser();
     const response = await call(method, path, { token: user.token });

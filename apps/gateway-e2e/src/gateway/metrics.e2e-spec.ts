@@ -47,7 +47,8 @@ describe('metrics: /metrics on every process (issue 16)', () => {
     const gateway = await scrape('gateway');
     expect(total(gateway, 'social_http_requests_total', route) - total(gatewayBefore, 'social_http_requests_total', route)).toBe(3);
     expect(
-      total(gateway, 'social_http_request_duration_seconds_count', route) - total(gatewayBefore, 'social_http_request_duration_seconds_count', route),
+      total(gateway, 'social_http_request_duration_seconds_count', route) -
+        total(gatewayBefore, 'social_http_request_duration_seconds_count', route),
     ).toBe(3);
     expect(total(gateway, 'social_http_requests_total', unmatched) - total(gatewayBefore, 'social_http_requests_total', unmatched)).toBe(1);
     // A 404 is not a server error.
@@ -59,15 +60,21 @@ describe('metrics: /metrics on every process (issue 16)', () => {
 
     // The call behind it, on both ends: the gateway's client and the publishing service's handler.
     const rpc = { pattern: PublishingPatterns.getPublication, outcome: 'problem' };
-    expect(total(gateway, 'social_rpc_client_duration_seconds_count', rpc) - total(gatewayBefore, 'social_rpc_client_duration_seconds_count', rpc)).toBe(3);
+    expect(
+      total(gateway, 'social_rpc_client_duration_seconds_count', rpc) -
+        total(gatewayBefore, 'social_rpc_client_duration_seconds_count', rpc),
+    ).toBe(3);
     const publishing = await scrape('publishing');
     expect(
-      total(publishing, 'social_rpc_server_duration_seconds_count', rpc) - total(publishingBefore, 'social_rpc_server_duration_seconds_count', rpc),
+      total(publishing, 'social_rpc_server_duration_seconds_count', rpc) -
+        total(publishingBefore, 'social_rpc_server_duration_seconds_count', rpc),
     ).toBe(3);
     expect(series(publishing, 'social_rpc_server_duration_seconds_bucket', { ...rpc, le: '+Inf' })).toHaveLength(1);
     // No other service handled it.
     for (const app of BACKEND_SERVICES.filter((service) => service !== 'publishing')) {
-      expect(series(await scrape(app), 'social_rpc_server_duration_seconds_count', { pattern: PublishingPatterns.getPublication })).toEqual([]);
+      expect(series(await scrape(app), 'social_rpc_server_duration_seconds_count', { pattern: PublishingPatterns.getPublication })).toEqual(
+        [],
+      );
     }
   });
 
@@ -90,7 +97,9 @@ describe('metrics: /metrics on every process (issue 16)', () => {
     expect(only(before, 'social_scheduler_claimed_renditions')).toBeGreaterThanOrEqual(0);
     expect(only(before, 'social_job_queue_depth', { queue: 'publishing_deliveries' })).toBeGreaterThanOrEqual(0);
     expect(only(before, 'social_outbox_backlog_events')).toBeGreaterThanOrEqual(0);
-    expect(only(before, 'social_durable_consumer_pending_events', { durable: 'publishing-organization-deleted' })).toBeGreaterThanOrEqual(0);
+    expect(only(before, 'social_durable_consumer_pending_events', { durable: 'publishing-organization-deleted' })).toBeGreaterThanOrEqual(
+      0,
+    );
 
     const target = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
     const publication = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: 'Counted by the scheduler' });
@@ -99,7 +108,10 @@ describe('metrics: /metrics on every process (issue 16)', () => {
 
     const published = { outcome: 'published' };
     const after = await scrape('publishing');
-    expect(total(after, 'social_scheduler_delivery_outcomes_total', published) - total(before, 'social_scheduler_delivery_outcomes_total', published)).toBeGreaterThanOrEqual(1);
+    expect(
+      total(after, 'social_scheduler_delivery_outcomes_total', published) -
+        total(before, 'social_scheduler_delivery_outcomes_total', published),
+    ).toBeGreaterThanOrEqual(1);
     expect(series(after, 'social_scheduler_delivery_outcomes_total', { outcome: 'needs_attention' })).toHaveLength(1);
     // The published event leaves through the outbox, and insights consumes it.
     await eventually(async () => {
@@ -109,7 +121,9 @@ describe('metrics: /metrics on every process (issue 16)', () => {
       const insights = await scrape('insights');
       expect(only(insights, 'social_durable_consumer_pending_events', { durable: 'insights-rendition-published' })).toBe(0);
       // Another suite's event still retrying (nak'ed with a delay) stays ack-pending: only present, not 0.
-      expect(only(insights, 'social_durable_consumer_ack_pending_events', { durable: 'insights-rendition-published' })).toBeGreaterThanOrEqual(0);
+      expect(
+        only(insights, 'social_durable_consumer_ack_pending_events', { durable: 'insights-rendition-published' }),
+      ).toBeGreaterThanOrEqual(0);
     }, 10_000);
   });
 
@@ -132,6 +146,7 @@ describe('metrics: /metrics on every process (issue 16)', () => {
   });
 
   it('no scrape-time collector failed while the suite ran', async () => {
-    for (const app of APPS) expect([app, total(await scrape(app), 'social_metrics_collector_failures_total')]).toEqual([app, failuresBefore.get(app)]);
+    for (const app of APPS)
+      expect([app, total(await scrape(app), 'social_metrics_collector_failures_total')]).toEqual([app, failuresBefore.get(app)]);
   });
 });

@@ -55,7 +55,9 @@ describe('RPC client over real NATS', () => {
       callback: (_error, msg) => {
         seen.push(msg.headers?.get('x-request-id') ?? '');
         const { id } = msg.json<{ id: string }>();
-        msg.respond(JSON.stringify({ id, err: { status: 409, code: 'revision_conflict', detail: 'stale', extensions: { current_revision: 3 } } }));
+        msg.respond(
+          JSON.stringify({ id, err: { status: 409, code: 'revision_conflict', detail: 'stale', extensions: { current_revision: 3 } } }),
+        );
       },
     });
     const problem = await failure(client.send('echo.service.verb', {}, { requestId: 'req-42' }));

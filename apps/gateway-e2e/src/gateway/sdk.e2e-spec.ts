@@ -43,7 +43,9 @@ function typeErrors(files: string[]): string[] {
   const { options } = ts.parseJsonConfigFileContent(base.config, ts.sys, ROOT);
   const program = ts.createProgram(files, { ...options, noEmit: true, composite: false, incremental: false, declaration: false });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file ? `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}` : '';
+    const where = diagnostic.file
+      ? `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
+      : '';
     return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
   });
 }
@@ -144,7 +146,9 @@ describe('libs/sdk: the typed client and its README examples', () => {
         body: { workspace_id: tenant.workspaceId, content_profile: 'link_share', title: 'Typed', source_text: 'from the SDK' },
       });
       expect(created.response.status).toBe(201);
-      expect(created.data).toEqual(expect.objectContaining({ workspace_id: tenant.workspaceId, status: 'draft', revision: 1, title: 'Typed' }));
+      expect(created.data).toEqual(
+        expect.objectContaining({ workspace_id: tenant.workspaceId, status: 'draft', revision: 1, title: 'Typed' }),
+      );
       expect(created.response.headers.get('location')).toContain(`/publications/${created.data?.id}`);
       await expectMatchesOwnSchema(created.data!, 'PublicationResponse');
 
@@ -170,7 +174,9 @@ describe('libs/sdk: the typed client and its README examples', () => {
 
     it('surfaces problems as PlatformProblem: 404, 422 with errors[], 401 without a token', async () => {
       const client = createPlatformClient({ baseUrl: baseUrl(), token: tenant.owner.token });
-      const missing = await unwrap(client.GET('/publications/{id}', { params: { path: { id: randomUUID() } } })).catch((error: unknown) => error);
+      const missing = await unwrap(client.GET('/publications/{id}', { params: { path: { id: randomUUID() } } })).catch(
+        (error: unknown) => error,
+      );
       expect(missing).toBeInstanceOf(PlatformProblem);
       expect(missing).toEqual(expect.objectContaining({ status: 404, code: 'not_found', type: 'about:blank', title: 'Not Found' }));
 
@@ -178,7 +184,9 @@ describe('libs/sdk: the typed client and its README examples', () => {
         body: { workspace_id: tenant.workspaceId, content_profile: 'short_text', title: 'x'.repeat(301), source_text: '' },
       });
       const invalid = PlatformProblem.fromResponse(tooLong.response, tooLong.error);
-      expect(invalid).toEqual(expect.objectContaining({ status: 422, code: 'validation_failed', requestId: tooLong.response.headers.get('x-request-id') }));
+      expect(invalid).toEqual(
+        expect.objectContaining({ status: 422, code: 'validation_failed', requestId: tooLong.response.headers.get('x-request-id') }),
+      );
       expect(invalid.errors.map((error) => error.location)).toEqual(['body.title']);
 
       const anonymous = createPlatformClient({ baseUrl: baseUrl() });
@@ -192,13 +200,19 @@ describe('libs/sdk: the typed client and its README examples', () => {
         token: 'spk_example',
         fetch: async (request) => {
           seen.push(`${request.method} ${request.url} ${request.headers.get('authorization')}`);
-          return new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html' } });
+          return new Response('<html>Bad Gateway</html>', {
+            status: 502,
+            statusText: 'Bad Gateway',
+            headers: { 'content-type': 'text/html' },
+          });
         },
       });
       const failure = await unwrap(proxy.GET('/workspaces')).catch((error: unknown) => error);
       expect(seen).toEqual(['GET http://platform.invalid/workspaces Bearer spk_example']);
       expect(failure).toBeInstanceOf(PlatformProblem);
-      expect(failure).toEqual(expect.objectContaining({ status: 502, code: 'unexpected_response', title: 'Bad Gateway', detail: '<html>Bad Gateway</html>' }));
+      expect(failure).toEqual(
+        expect.objectContaining({ status: 502, code: 'unexpected_response', title: 'Bad Gateway', detail: '<html>Bad Gateway</html>' }),
+      );
     });
   });
 });

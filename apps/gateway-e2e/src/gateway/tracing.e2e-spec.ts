@@ -52,7 +52,9 @@ describe('traces', () => {
   }
 
   it('one trace holds the gateway, its NATS request, the service, its SQL and the onward request to accounts', async () => {
-    const registered = await send('POST', '/auth/register', { body: { email: `traced-${randomBytes(6).toString('hex')}@example.com`, password: 'correct horse battery staple' } });
+    const registered = await send('POST', '/auth/register', {
+      body: { email: `traced-${randomBytes(6).toString('hex')}@example.com`, password: 'correct horse battery staple' },
+    });
     expect(registered.status).toBe(201);
     const token: string = registered.body.access_token;
     const organization = await send('POST', '/organizations', { token, body: { name: 'Traced' } });
@@ -64,13 +66,17 @@ describe('traces', () => {
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
     // Media has never seen this workspace: it asks accounts for the caller's access (its cache is empty).
-    const listed = await send('GET', `/media?workspace_id=${workspace.body.id}`, { token, headers: { traceparent: `00-${traceId}-${callerSpanId}-01` } });
+    const listed = await send('GET', `/media?workspace_id=${workspace.body.id}`, {
+      token,
+      headers: { traceparent: `00-${traceId}-${callerSpanId}-01` },
+    });
     expect(listed.status).toBe(200);
 
     const inTrace = () => collector.spans.filter((span) => span.traceId === traceId);
     const find = (predicate: (span: CollectedSpan) => boolean) => inTrace().find(predicate);
     const accessPattern = TenancyPatterns.resolveWorkspaceAccess;
-    const isSql = (span: CollectedSpan) => span.attributes['db.system.name'] === 'postgresql' || span.attributes['db.system'] === 'postgresql';
+    const isSql = (span: CollectedSpan) =>
+      span.attributes['db.system.name'] === 'postgresql' || span.attributes['db.system'] === 'postgresql';
     // Spans leave each process in batches: wait until the deepest hop and both services' SQL have arrived.
     await waitFor(
       'the whole trace at the collector',
@@ -82,7 +88,9 @@ describe('traces', () => {
       30_000,
     ).catch((error: unknown) => {
       const arrived = inTrace().map((s) => `${s.service}: ${s.name} (${s.spanId} < ${s.parentSpanId || 'root'})`);
-      throw new Error(`${String(error)}; spans of the trace: ${arrived.join('; ') || 'none'} (${collector.spans.length} spans in all; app logs: ${logFile})`);
+      throw new Error(
+        `${String(error)}; spans of the trace: ${arrived.join('; ') || 'none'} (${collector.spans.length} spans in all; app logs: ${logFile})`,
+      );
     });
     const spans = inTrace();
     const byId = new Map(spans.map((span) => [span.spanId, span]));

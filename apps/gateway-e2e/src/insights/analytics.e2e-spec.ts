@@ -35,7 +35,11 @@ describe('insights: stored analytics (E24, contract §7)', () => {
     const body = await analyticsWhen(
       tenant.owner.token,
       analyticsUrl(tenant.workspaceId),
-      (o) => o.accounts.length === 2 && o.accounts.every((x: any) => x.status === 'ok') && o.content.length === 3 && o.content.every((c: any) => c.metric_availability === 'available'),
+      (o) =>
+        o.accounts.length === 2 &&
+        o.accounts.every((x: any) => x.status === 'ok') &&
+        o.content.length === 3 &&
+        o.content.every((c: any) => c.metric_availability === 'available'),
       20_000,
     );
     const renditions = [...a.renditions, ...b.renditions].map((r: any) => ({ ...r, metrics: sandboxPostMetrics(r.external_id) }));
@@ -91,7 +95,14 @@ describe('insights: stored analytics (E24, contract §7)', () => {
         metric_metadata: Object.fromEntries(
           ['followers', 'following', 'posts'].map((m) => [
             m,
-            { aggregation: 'current_snapshot', period_start: expect.stringMatching(RFC3339_MS), period_end: expect.stringMatching(RFC3339_MS), scale: 1, source: 'sandbox', unit: 'count' },
+            {
+              aggregation: 'current_snapshot',
+              period_start: expect.stringMatching(RFC3339_MS),
+              period_end: expect.stringMatching(RFC3339_MS),
+              scale: 1,
+              source: 'sandbox',
+              unit: 'count',
+            },
           ]),
         ),
         missing_account_scopes: [],
@@ -129,7 +140,12 @@ describe('insights: stored analytics (E24, contract §7)', () => {
         published_at: expect.stringMatching(RFC3339_MS),
         collected_at: expect.stringMatching(RFC3339_MS),
       });
-      expect(item.measurements.views).toEqual({ availability: 'available', collected_at: item.collected_at, metadata: item.metric_metadata.views, value: r.metrics.views });
+      expect(item.measurements.views).toEqual({
+        availability: 'available',
+        collected_at: item.collected_at,
+        metadata: item.metric_metadata.views,
+        value: r.metrics.views,
+      });
       // The next measurement is the +1 h one (the immediate one ran).
       expect(Date.parse(item.next_sync_at)).toBe(Date.parse(item.published_at) + HOUR);
     }
@@ -182,11 +198,21 @@ describe('insights: stored analytics (E24, contract §7)', () => {
     const one = await call('GET', analyticsUrl(workspaceId, { account_id: accounts[1].id }), { token: owner.token });
     expect(one.status).toBe(200);
     expect(one.body.accounts.map((x: any) => x.id)).toEqual([accounts[1].id]);
-    expect(one.body.content.map((c: any) => c.rendition_id)).toEqual(renditions.filter((r) => r.social_account_id === accounts[1].id).map((r) => r.id));
+    expect(one.body.content.map((c: any) => c.rendition_id)).toEqual(
+      renditions.filter((r) => r.social_account_id === accounts[1].id).map((r) => r.id),
+    );
     expect(one.body.summary.followers.value).toBe(accountMetrics[1].followers);
     // external: nothing collected, account growth unchanged.
     const external = await call('GET', analyticsUrl(workspaceId, { source: 'external', days: 7 }), { token: owner.token });
-    expect(external.body).toMatchObject({ source: 'external', range_days: 7, content: [], content_total: 0, publications: [], publication_total: 0, insights: [] });
+    expect(external.body).toMatchObject({
+      source: 'external',
+      range_days: 7,
+      content: [],
+      content_total: 0,
+      publications: [],
+      publication_total: 0,
+      insights: [],
+    });
     expect(external.body.summary.followers.value).toBe(followers);
   });
 
@@ -208,27 +234,40 @@ describe('insights: stored analytics (E24, contract §7)', () => {
       expect(response.status).toBe(200);
       firstPage ??= response.body;
       seen.push(...response.body.content.map((c: any) => c.rendition_id));
-      expect(response.body.publications.map((p: any) => p.publication_id)).toEqual(firstPage.publications.map((p: any) => p.publication_id));
+      expect(response.body.publications.map((p: any) => p.publication_id)).toEqual(
+        firstPage.publications.map((p: any) => p.publication_id),
+      );
       cursor = response.body.content_next_cursor;
       if (!cursor) break;
     }
     expect(seen).toEqual(body.content.map((c: any) => c.rendition_id));
     // Publications, one at a time: content stays on its first page.
-    const second = await call('GET', analyticsUrl(workspaceId, { limit: 1, cursor: firstPage.publication_next_cursor }), { token: owner.token });
+    const second = await call('GET', analyticsUrl(workspaceId, { limit: 1, cursor: firstPage.publication_next_cursor }), {
+      token: owner.token,
+    });
     expect(second.status).toBe(200);
     expect(second.body.content.map((c: any) => c.rendition_id)).toEqual(firstPage.content.map((c: any) => c.rendition_id));
-    expect([firstPage.publications[0].publication_id, second.body.publications[0].publication_id]).toEqual(body.publications.map((p: any) => p.publication_id));
+    expect([firstPage.publications[0].publication_id, second.body.publications[0].publication_id]).toEqual(
+      body.publications.map((p: any) => p.publication_id),
+    );
     expect(second.body.publication_next_cursor).toBe('');
 
     // A cursor works only with the filters it was issued for; an edited one is refused.
     const issued = firstPage.content_next_cursor;
-    const others: Array<Record<string, string | number>> = [{ sort: 'views' }, { days: 7 }, { source: 'native' }, { account_id: renditions[0].social_account_id }];
+    const others: Array<Record<string, string | number>> = [
+      { sort: 'views' },
+      { days: 7 },
+      { source: 'native' },
+      { account_id: renditions[0].social_account_id },
+    ];
     for (const other of others) {
       const refused = await call('GET', analyticsUrl(workspaceId, { limit: 1, cursor: issued, ...other }), { token: owner.token });
       expect(locations(expectProblem(refused, 422))).toEqual(['query.cursor']);
     }
     const tampered = `${issued.slice(0, -2)}${issued.endsWith('AA') ? 'BB' : 'AA'}`;
-    expect(locations(expectProblem(await call('GET', analyticsUrl(workspaceId, { cursor: tampered }), { token: owner.token }), 422))).toEqual(['query.cursor']);
+    expect(
+      locations(expectProblem(await call('GET', analyticsUrl(workspaceId, { cursor: tampered }), { token: owner.token }), 422)),
+    ).toEqual(['query.cursor']);
     const foreign = await createTenant();
     const theirs = await call('GET', analyticsUrl(foreign.workspaceId, { limit: 1, cursor: issued }), { token: foreign.owner.token });
     expect(locations(expectProblem(theirs, 422))).toEqual(['query.cursor']);
@@ -237,7 +276,8 @@ describe('insights: stored analytics (E24, contract §7)', () => {
   it('refuses every invalid query with its location, an account not in the workspace with 404, and outsiders with 403', async () => {
     const tenant = await createTenant();
     const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
-    const get = (query: Record<string, string | number>) => call('GET', analyticsUrl(tenant.workspaceId, query), { token: tenant.owner.token });
+    const get = (query: Record<string, string | number>) =>
+      call('GET', analyticsUrl(tenant.workspaceId, query), { token: tenant.owner.token });
     for (const [query, location] of [
       [{ days: 14 }, 'query.days'],
       [{ days: 'thirty' }, 'query.days'],
@@ -262,7 +302,9 @@ describe('insights: stored analytics (E24, contract §7)', () => {
     expectProblem(await call('GET', analyticsUrl(other.workspaceId), { token: tenant.owner.token }), 403, 'workspace_forbidden');
     const refresh = (body: unknown) => call('POST', '/analytics/refresh', { token: tenant.owner.token, body });
     expect(locations(expectProblem(await refresh({}), 422))).toEqual(['body.workspace_id']);
-    expect(locations(expectProblem(await refresh({ workspace_id: tenant.workspaceId, account_id: account.id, days: 7 }), 422))).toEqual(['body.days']);
+    expect(locations(expectProblem(await refresh({ workspace_id: tenant.workspaceId, account_id: account.id, days: 7 }), 422))).toEqual([
+      'body.days',
+    ]);
     expectProblem(await refresh({ workspace_id: tenant.workspaceId, account_id: theirs.id }), 404);
     expectProblem(await refresh({ workspace_id: other.workspaceId }), 403);
     // A valid empty workspace answers a complete, empty overview.
@@ -277,8 +319,15 @@ describe('insights: stored analytics (E24, contract §7)', () => {
     const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
     const viewer = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
     expect((await call('GET', analyticsUrl(tenant.workspaceId), { token: viewer.token })).status).toBe(200);
-    expectProblem(await call('POST', '/analytics/refresh', { token: viewer.token, body: { workspace_id: tenant.workspaceId } }), 403, 'insufficient_role');
-    const accepted = await call('POST', '/analytics/refresh', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, account_id: account.id } });
+    expectProblem(
+      await call('POST', '/analytics/refresh', { token: viewer.token, body: { workspace_id: tenant.workspaceId } }),
+      403,
+      'insufficient_role',
+    );
+    const accepted = await call('POST', '/analytics/refresh', {
+      token: tenant.owner.token,
+      body: { workspace_id: tenant.workspaceId, account_id: account.id },
+    });
     expect(accepted.status).toBe(202);
     await expectMatchesOwnSchema(accepted.body, 'SyncJobAccepted');
     expect(accepted.body).toMatchObject({ job_id: expect.stringMatching(UUID), status: 'queued' });
@@ -289,7 +338,9 @@ describe('insights: stored analytics (E24, contract §7)', () => {
   it('disconnecting an account stops its jobs and drops its analytics; deleting the organization purges every insights row', async () => {
     const { owner, workspaceId, organizationId, accounts } = await measured();
     const count = async (sql: string, values: unknown[]) => (await db.query(sql, values)).rows[0].n as number;
-    expect(await count(`SELECT count(*)::int AS n FROM insights.sync_jobs WHERE account_id = $1 AND state = 'queued'`, [accounts[1].id])).toBeGreaterThan(0);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM insights.sync_jobs WHERE account_id = $1 AND state = 'queued'`, [accounts[1].id]),
+    ).toBeGreaterThan(0);
     expect((await call('DELETE', `/social-accounts/${accounts[1].id}`, { token: owner.token })).status).toBe(204);
     await eventually(async () => {
       expect(await count(`SELECT count(*)::int AS n FROM insights.sync_jobs WHERE account_id = $1`, [accounts[1].id])).toBe(0);
@@ -302,7 +353,8 @@ describe('insights: stored analytics (E24, contract §7)', () => {
     const tables = ['sync_jobs', 'rendition_metrics', 'renditions', 'account_snapshots', 'growth_items', 'growth_sync_states', 'accounts'];
     const left = async () => {
       let total = 0;
-      for (const table of tables) total += await count(`SELECT count(*)::int AS n FROM insights.${table} WHERE workspace_id = $1`, [workspaceId]);
+      for (const table of tables)
+        total += await count(`SELECT count(*)::int AS n FROM insights.${table} WHERE workspace_id = $1`, [workspaceId]);
       return total;
     };
     expect(await left()).toBeGreaterThan(0);

@@ -16,7 +16,10 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
     const tenant = await createTenant();
     const username = `grower_${randomUUID().slice(0, 8)}`;
     const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId, username);
-    const accepted = await call('POST', '/growth/refresh', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, account_id: account.id } });
+    const accepted = await call('POST', '/growth/refresh', {
+      token: tenant.owner.token,
+      body: { workspace_id: tenant.workspaceId, account_id: account.id },
+    });
     expect(accepted.status).toBe(202);
     const body = await growthWhen(tenant.owner.token, tenant.workspaceId, account.id, (b) => b.sync_state.status === 'ok');
     return { ...tenant, account, username, body };
@@ -53,7 +56,10 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
     const tenant = await createTenant();
     const username = `grower_${randomUUID().slice(0, 8)}`;
     const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId, username);
-    const accepted = await call('POST', '/api/v1/growth/refresh', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, account_id: account.id } });
+    const accepted = await call('POST', '/api/v1/growth/refresh', {
+      token: tenant.owner.token,
+      body: { workspace_id: tenant.workspaceId, account_id: account.id },
+    });
     expect(accepted.status).toBe(202);
     await expectMatchesOwnSchema(accepted.body, 'SyncJobAccepted');
     expect(accepted.body).toEqual({ $schema: expect.any(String), job_id: expect.stringMatching(UUID), status: 'queued' });
@@ -64,7 +70,11 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
     expect(body.items).toHaveLength(20);
     const generation = body.sync_state.current_generation_id;
     expect(generation).toMatch(UUID);
-    expect(body.sync_state).toMatchObject({ error_code: '', last_attempted_at: expect.stringMatching(RFC3339_MS), last_success_at: expect.stringMatching(RFC3339_MS) });
+    expect(body.sync_state).toMatchObject({
+      error_code: '',
+      last_attempted_at: expect.stringMatching(RFC3339_MS),
+      last_success_at: expect.stringMatching(RFC3339_MS),
+    });
     body.items.forEach((item: any, index: number) => {
       const want = expected[index];
       expect(item).toEqual({
@@ -98,7 +108,7 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
     expect(body.follow_updates).toEqual([]);
   });
 
-  it('every sandbox recommendation names 1–3 mutuals with the interface\'s capitalised keys, and counts at least as many', async () => {
+  it("every sandbox recommendation names 1–3 mutuals with the interface's capitalised keys, and counts at least as many", async () => {
     const { body, username } = await refreshed();
     const counts = new Set<number>();
     for (const item of body.items) {
@@ -122,7 +132,9 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
     // Not one fixed number for every item.
     expect(counts.size).toBeGreaterThan(1);
     // Deterministic: exactly what the sandbox computes for the account.
-    expect(body.items.map((i: { mutuals: unknown }) => i.mutuals)).toEqual(sandboxFollowRecommendations(sandboxExternalId(username), 20).map((r) => r.mutuals));
+    expect(body.items.map((i: { mutuals: unknown }) => i.mutuals)).toEqual(
+      sandboxFollowRecommendations(sandboxExternalId(username), 20).map((r) => r.mutuals),
+    );
   });
 
   it('follow runs as a job and ends following or requested as the sandbox answers; dismiss hides an item, even after another refresh', async () => {
@@ -133,7 +145,12 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
       expect(accepted.status).toBe(202);
       expect(accepted.body).toEqual({ $schema: expect.any(String), job_id: expect.stringMatching(UUID), status: 'queued' });
     }
-    const after = await growthWhen(owner.token, workspaceId, account.id, (b) => b.follow_updates.length === 2 && b.follow_updates.every((u: any) => u.follow_state !== 'pending'));
+    const after = await growthWhen(
+      owner.token,
+      workspaceId,
+      account.id,
+      (b) => b.follow_updates.length === 2 && b.follow_updates.every((u: any) => u.follow_state !== 'pending'),
+    );
     const states = Object.fromEntries(after.follow_updates.map((u: any) => [u.id, u]));
     for (const item of [first, second]) {
       expect(states[item.id]).toEqual({
@@ -155,8 +172,15 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
     expect(listed.body.items.map((i: any) => i.id)).not.toContain(third.id);
     expect(listed.body.items).toHaveLength(19);
     const previousSuccess = listed.body.sync_state.last_success_at;
-    expect((await call('POST', '/growth/refresh', { token: owner.token, body: { workspace_id: workspaceId, account_id: account.id } })).status).toBe(202);
-    const again = await growthWhen(owner.token, workspaceId, account.id, (b) => b.sync_state.status === 'ok' && b.sync_state.last_success_at !== previousSuccess);
+    expect(
+      (await call('POST', '/growth/refresh', { token: owner.token, body: { workspace_id: workspaceId, account_id: account.id } })).status,
+    ).toBe(202);
+    const again = await growthWhen(
+      owner.token,
+      workspaceId,
+      account.id,
+      (b) => b.sync_state.status === 'ok' && b.sync_state.last_success_at !== previousSuccess,
+    );
     expect(again.items.map((i: any) => i.id)).not.toContain(third.id);
     expect(again.items).toHaveLength(19);
     // Follows survive a refresh.
@@ -165,21 +189,33 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
 
   it('refuses bad input with the location of each problem, never a 500', async () => {
     const { owner, workspaceId, account } = await refreshed();
-    expect(locations(expectProblem(await call('GET', `/growth?workspace_id=${workspaceId}`, { token: owner.token }), 422, 'validation_failed'))).toEqual([
-      'query.account_id',
-    ]);
-    expect(locations(expectProblem(await call('GET', `/growth?workspace_id=nope&account_id=${account.id}`, { token: owner.token }), 422))).toEqual([
-      'query.workspace_id',
-    ]);
-    expect(locations(expectProblem(await call('GET', `/growth?workspace_id=${workspaceId}&account_id=x&extra=1`, { token: owner.token }), 422))).toEqual(
-      expect.arrayContaining(['query.account_id', 'query.extra']),
-    );
+    expect(
+      locations(expectProblem(await call('GET', `/growth?workspace_id=${workspaceId}`, { token: owner.token }), 422, 'validation_failed')),
+    ).toEqual(['query.account_id']);
+    expect(
+      locations(expectProblem(await call('GET', `/growth?workspace_id=nope&account_id=${account.id}`, { token: owner.token }), 422)),
+    ).toEqual(['query.workspace_id']);
+    expect(
+      locations(expectProblem(await call('GET', `/growth?workspace_id=${workspaceId}&account_id=x&extra=1`, { token: owner.token }), 422)),
+    ).toEqual(expect.arrayContaining(['query.account_id', 'query.extra']));
     const body = (b: unknown) => call('POST', '/growth/refresh', { token: owner.token, body: b });
     expect(locations(expectProblem(await body({ workspace_id: workspaceId }), 422))).toEqual(['body.account_id']);
-    expect(locations(expectProblem(await body({ workspace_id: workspaceId, account_id: account.id, force: true }), 422))).toEqual(['body.force']);
+    expect(locations(expectProblem(await body({ workspace_id: workspaceId, account_id: account.id, force: true }), 422))).toEqual([
+      'body.force',
+    ]);
     expect(locations(expectProblem(await body({ workspace_id: workspaceId, account_id: 7 }), 422))).toEqual(['body.account_id']);
-    expectProblem(await call('POST', '/growth/refresh', { token: owner.token, rawBody: '{"workspace_id":', headers: { 'content-type': 'application/json' } }), 400);
-    expectProblem(await call('POST', '/growth/refresh', { token: owner.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415);
+    expectProblem(
+      await call('POST', '/growth/refresh', {
+        token: owner.token,
+        rawBody: '{"workspace_id":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+    );
+    expectProblem(
+      await call('POST', '/growth/refresh', { token: owner.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }),
+      415,
+    );
     // An account that is not the workspace's: unknown, or connected elsewhere.
     expectProblem(await call('GET', growthUrl(workspaceId, randomUUID()), { token: owner.token }), 404, 'not_found');
     expectProblem(await body({ workspace_id: workspaceId, account_id: randomUUID() }), 404);
@@ -197,14 +233,18 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
     const { owner, workspaceId, account, body } = await refreshed();
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
     expect((await call('GET', growthUrl(workspaceId, account.id), { token: viewer.token })).status).toBe(200);
-    expectProblem(await call('POST', '/growth/refresh', { token: viewer.token, body: { workspace_id: workspaceId, account_id: account.id } }), 403, 'insufficient_role');
+    expectProblem(
+      await call('POST', '/growth/refresh', { token: viewer.token, body: { workspace_id: workspaceId, account_id: account.id } }),
+      403,
+      'insufficient_role',
+    );
     expectProblem(await call('POST', `/growth/${body.items[0].id}/follow`, { token: viewer.token }), 403, 'insufficient_role');
     expectProblem(await call('POST', `/growth/${body.items[0].id}/dismiss`, { token: viewer.token }), 403, 'insufficient_role');
     const unchanged = await call('GET', growthUrl(workspaceId, account.id), { token: owner.token });
     expect(unchanged.body.items).toEqual(body.items);
   });
 
-  it("another tenant cannot read or act on the account or its recommendations (isolation replay of every insights route)", async () => {
+  it('another tenant cannot read or act on the account or its recommendations (isolation replay of every insights route)', async () => {
     const { owner, workspaceId, account, body } = await refreshed();
     const intruder = await createTenant();
     const item = body.items[0].id;

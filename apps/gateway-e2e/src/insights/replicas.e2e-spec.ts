@@ -25,7 +25,9 @@ describe('insights: sync jobs across two replicas', () => {
     const names = Array.from({ length: 24 }, () => `twin_${randomUUID().slice(0, 8)}`);
     const accounts = [];
     for (const name of names) accounts.push(await connectSandboxAccount(tenant.owner.token, tenant.workspaceId, name));
-    expect((await call('POST', '/analytics/refresh', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId } })).status).toBe(202);
+    expect(
+      (await call('POST', '/analytics/refresh', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId } })).status,
+    ).toBe(202);
     const body = await analyticsWhen(
       tenant.owner.token,
       analyticsUrl(tenant.workspaceId),
@@ -41,7 +43,9 @@ describe('insights: sync jobs across two replicas', () => {
     );
     expect(jobs.rows).toHaveLength(24);
     expect(jobs.rows.every((row: any) => row.state === 'done' && row.attempts === 1)).toBe(true);
-    const snapshots = await db.query(`SELECT count(*)::int AS n FROM insights.account_snapshots WHERE account_id = ANY($1::uuid[])`, [accounts.map((a) => a.id)]);
+    const snapshots = await db.query(`SELECT count(*)::int AS n FROM insights.account_snapshots WHERE account_id = ANY($1::uuid[])`, [
+      accounts.map((a) => a.id),
+    ]);
     expect(snapshots.rows[0].n).toBe(24);
   });
 });

@@ -80,7 +80,13 @@ describe('media: analysis (videos probed with a poster frame, images at once) an
       const jpeg = Buffer.from(await poster.arrayBuffer());
       expect(jpeg.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
       expect(imageSize(jpeg)).toMatchObject({ width: 320, height: 240 });
-      expect((await call('GET', `/media/${posterId}`, { token: viewer.token })).body).toMatchObject({ id: posterId, mime_type: 'image/jpeg', status: 'ready', width: 320, height: 240 });
+      expect((await call('GET', `/media/${posterId}`, { token: viewer.token })).body).toMatchObject({
+        id: posterId,
+        mime_type: 'image/jpeg',
+        status: 'ready',
+        width: 320,
+        height: 240,
+      });
       const library = await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token });
       expect(library.body.items.map((entry: { id: string }) => entry.id)).toEqual([completed.id]);
       expect(await rpc.resolve(workspaceId, [posterId])).toEqual([]);
@@ -136,12 +142,21 @@ describe('media: analysis (videos probed with a poster frame, images at once) an
     const completed = await uploadMedia(owner.token, workspaceId, bytes, 'broken.mp4');
     expect(completed).toMatchObject({ mime_type: 'video/mp4', status: 'ready', duration_ms: 3000 });
     const item = await analysed(workspaceId, completed.id);
-    expect(item).toMatchObject({ status: 'ready', analysis_status: 'failed', poster_media_id: '', thumbnail_timestamp_ms: 0, frame_rate: 0 });
+    expect(item).toMatchObject({
+      status: 'ready',
+      analysis_status: 'failed',
+      poster_media_id: '',
+      thumbnail_timestamp_ms: 0,
+      frame_rate: 0,
+    });
     expect(item.analysis_error).toMatch(/^the video could not be probed: |no video stream/);
     const events = await streamEvents(MEDIA_ITEM_ANALYSED_SUBJECT, 'id', [completed.id]);
     expect(events.map((event) => event.payload.analysis_status)).toEqual(['failed']);
     // Still a library item (it can be deleted, listed, read).
-    expect((await call('GET', `/media/${completed.id}`, { token: owner.token })).body).toMatchObject({ status: 'ready', duration_ms: 3000 });
+    expect((await call('GET', `/media/${completed.id}`, { token: owner.token })).body).toMatchObject({
+      status: 'ready',
+      duration_ms: 3000,
+    });
   }, 120_000);
 
   it('resolve answers only the workspace library items among the ids (pending too), in the order asked; bad requests are 422', async () => {
@@ -154,9 +169,25 @@ describe('media: analysis (videos probed with a poster frame, images at once) an
     const foreign = await uploadMedia(stranger.owner.token, stranger.workspaceId, pngBytes(6, 6));
     const pending = await openSession(owner.owner.token, { workspace_id: owner.workspaceId, filename: 'later.png', size: 100 });
 
-    const items = await rpc.resolve(owner.workspaceId, [second.id, 'not-a-uuid', foreign.id, randomUUID(), deleted.id, first.id.toUpperCase(), pending.body.media_id, first.id]);
+    const items = await rpc.resolve(owner.workspaceId, [
+      second.id,
+      'not-a-uuid',
+      foreign.id,
+      randomUUID(),
+      deleted.id,
+      first.id.toUpperCase(),
+      pending.body.media_id,
+      first.id,
+    ]);
     expect(items.map((item) => item.id)).toEqual([second.id, first.id, pending.body.media_id]);
-    expect(items[2]).toMatchObject({ status: 'pending', filename: 'later.png', mime_type: '', sha256: '', analysis_status: 'pending', public_url_ready: false });
+    expect(items[2]).toMatchObject({
+      status: 'pending',
+      filename: 'later.png',
+      mime_type: '',
+      sha256: '',
+      analysis_status: 'pending',
+      public_url_ready: false,
+    });
     expect(await rpc.resolve(owner.workspaceId, [])).toEqual([]);
     expect(await rpc.resolve(stranger.workspaceId, [first.id])).toEqual([]);
 
@@ -165,14 +196,23 @@ describe('media: analysis (videos probed with a poster frame, images at once) an
       expect(problem.status).toBe(422);
       return locations(problem.options);
     };
-    expect(await refused({ workspace_id: owner.workspaceId, media_ids: Array.from({ length: 101 }, () => randomUUID()) })).toEqual(['body.media_ids']);
+    expect(await refused({ workspace_id: owner.workspaceId, media_ids: Array.from({ length: 101 }, () => randomUUID()) })).toEqual([
+      'body.media_ids',
+    ]);
     expect(await refused({ workspace_id: 'x', media_ids: [] })).toEqual(['body.workspace_id']);
     expect(await refused({ workspace_id: owner.workspaceId })).toEqual(['body.media_ids']);
     expect(new Set(await refused({ workspace_id: owner.workspaceId, media_ids: [1] }))).toEqual(new Set(['body.media_ids']));
     expect(await refused({ workspace_id: owner.workspaceId, media_ids: [], extra: true })).toEqual(['body.extra']);
 
     // Sent in an envelope for a user (as creative sends media requests), the user must see the workspace.
-    const envelope = (principal: unknown) => ({ principal, params: {}, query: {}, body: { workspace_id: owner.workspaceId, media_ids: [first.id] }, idempotencyKey: null, clientIp: '' });
+    const envelope = (principal: unknown) => ({
+      principal,
+      params: {},
+      query: {},
+      body: { workspace_id: owner.workspaceId, media_ids: [first.id] },
+      idempotencyKey: null,
+      clientIp: '',
+    });
     const asOwner = await rpc.ask<{ items: any[] }>(MediaPatterns.resolveMedia, envelope(principalOf(owner.owner)));
     expect(asOwner.items.map((item) => item.id)).toEqual([first.id]);
     expect((await rpc.problem(MediaPatterns.resolveMedia, envelope(principalOf(stranger.owner)))).status).toBe(403);
@@ -195,7 +235,13 @@ describe('media: analysis (videos probed with a poster frame, images at once) an
     const woken = Date.now();
     const again = await analysed(workspaceId, video.id);
     expect(Date.now() - woken).toBeLessThan(20_000);
-    expect(again).toMatchObject({ analysis_status: 'ready', analysis_error: '', duration_ms: 2000, frame_rate: 12, thumbnail_timestamp_ms: 1000 });
+    expect(again).toMatchObject({
+      analysis_status: 'ready',
+      analysis_error: '',
+      duration_ms: 2000,
+      frame_rate: 12,
+      thumbnail_timestamp_ms: 1000,
+    });
     expect(again.poster_media_id).not.toBe(first.poster_media_id);
     expectProblem(await call('GET', `/media/${first.poster_media_id}`, { token: owner.token }), 404);
     expect(await objectExists(`workspaces/${workspaceId}/media/${first.poster_media_id}`)).toBe(false);
@@ -226,4 +272,10 @@ describe('media: analysis (videos probed with a poster frame, images at once) an
 });
 
 /** The principal the gateway puts in an envelope for a signed-in user. */
-const principalOf = (user: TestUser) => ({ userId: user.id, sessionId: randomUUID(), isAdmin: false, tokenKind: 'session', workspaceId: null });
+const principalOf = (user: TestUser) => ({
+  userId: user.id,
+  sessionId: randomUUID(),
+  isAdmin: false,
+  tokenKind: 'session',
+  workspaceId: null,
+});

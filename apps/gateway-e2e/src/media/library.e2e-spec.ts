@@ -13,7 +13,8 @@ import { createTenant, createWorkspace, joinWorkspace } from '../support/tenancy
 const content = (id: string, token: string, headers: Record<string, string> = {}) =>
   fetch(`${baseUrl()}/media/${id}/content`, { headers: { authorization: `Bearer ${token}`, ...headers } });
 
-const createTag = (token: string, workspaceId: string, name: string) => call('POST', '/media/tags', { token, body: { workspace_id: workspaceId, name } });
+const createTag = (token: string, workspaceId: string, name: string) =>
+  call('POST', '/media/tags', { token, body: { workspace_id: workspaceId, name } });
 
 describe('media: the library, content, and E18 tags', () => {
   const db = testDatabase();
@@ -65,14 +66,18 @@ describe('media: the library, content, and E18 tags', () => {
     expect(first.body.items[0]).toEqual(newest);
     await expectMatchesOwnSchema(first.body, 'MediaList');
     expect(first.body.next_cursor).not.toBe('');
-    const second = await call('GET', `/media?workspace_id=${workspaceId}&limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { token: owner.token });
+    const second = await call('GET', `/media?workspace_id=${workspaceId}&limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, {
+      token: owner.token,
+    });
     expect(second.body.items.map((item: { id: string }) => item.id)).toEqual([items[0].id]);
     expect(second.body.next_cursor).toBe('');
     expect((await call('GET', `/media?workspace_id=${workspaceId}&cursor=`, { token: owner.token })).body.items).toHaveLength(3);
 
     const bad = async (query: string) => locations(expectProblem(await call('GET', `/media?${query}`, { token: owner.token }), 422));
     expect(await bad(`workspace_id=${workspaceId}&cursor=${encodeURIComponent(first.body.next_cursor)}x`)).toEqual(['query.cursor']);
-    expect(await bad(`workspace_id=${workspaceId}&tag_id=${randomUUID()}&cursor=${encodeURIComponent(first.body.next_cursor)}`)).toEqual(['query.cursor']);
+    expect(await bad(`workspace_id=${workspaceId}&tag_id=${randomUUID()}&cursor=${encodeURIComponent(first.body.next_cursor)}`)).toEqual([
+      'query.cursor',
+    ]);
     expect(await bad(`workspace_id=${workspaceId}&limit=0`)).toEqual(['query.limit']);
     expect(await bad(`workspace_id=${workspaceId}&limit=101`)).toEqual(['query.limit']);
     expect(await bad(`workspace_id=${workspaceId}&tag_id=x`)).toEqual(['query.tag_id']);
@@ -103,14 +108,21 @@ describe('media: the library, content, and E18 tags', () => {
     const publication = await createPublication(owner.token, workspaceId);
     const patched = await call('PATCH', `/publications/${publication.id}`, {
       token: owner.token,
-      body: { expected_revision: publication.revision, media: [{ media_id: picture.id, alt_text: 'a picture' }], segments: [{ body: 'part two', media: [{ media_id: clip.id }] }] },
+      body: {
+        expected_revision: publication.revision,
+        media: [{ media_id: picture.id, alt_text: 'a picture' }],
+        segments: [{ body: 'part two', media: [{ media_id: clip.id }] }],
+      },
     });
     expect(patched.status).toBe(200);
     for (const id of [picture.id, clip.id]) {
       const refused = expectProblem(await call('DELETE', `/media/${id}`, { token: owner.token }), 409, 'media_in_use');
       expect(refused.detail).toContain(id);
     }
-    const cleared = await call('PATCH', `/publications/${publication.id}`, { token: owner.token, body: { expected_revision: patched.body.revision, media: [], segments: [] } });
+    const cleared = await call('PATCH', `/publications/${publication.id}`, {
+      token: owner.token,
+      body: { expected_revision: patched.body.revision, media: [], segments: [] },
+    });
     expect(cleared.status).toBe(200);
     expect((await call('DELETE', `/media/${picture.id}`, { token: owner.token })).status).toBe(204);
     expect((await call('DELETE', `/media/${clip.id}`, { token: owner.token })).status).toBe(204);
@@ -148,19 +160,33 @@ describe('media: the library, content, and E18 tags', () => {
     const renamed = await call('PATCH', `/media/tags/${autumn.body.id}`, { token: owner.token, body: { name: 'Fall' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ id: autumn.body.id, name: 'Fall', $schema: schemaUrlFor('MediaTag') });
-    expectProblem(await call('PATCH', `/media/tags/${autumn.body.id}`, { token: owner.token, body: { name: 'summer' } }), 409, 'duplicate_name');
-    expect(locations(expectProblem(await call('PATCH', `/media/tags/${autumn.body.id}`, { token: owner.token, body: {} }), 422))).toEqual(['body.name']);
+    expectProblem(
+      await call('PATCH', `/media/tags/${autumn.body.id}`, { token: owner.token, body: { name: 'summer' } }),
+      409,
+      'duplicate_name',
+    );
+    expect(locations(expectProblem(await call('PATCH', `/media/tags/${autumn.body.id}`, { token: owner.token, body: {} }), 422))).toEqual([
+      'body.name',
+    ]);
     expect((await call('DELETE', `/media/tags/${autumn.body.id}`, { token: owner.token })).status).toBe(204);
     expectProblem(await call('PATCH', `/media/tags/${autumn.body.id}`, { token: owner.token, body: { name: 'x' } }), 404);
 
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
     expectProblem(await createTag(viewer.token, workspaceId, 'mine'), 403, 'insufficient_role');
-    expectProblem(await call('PATCH', `/media/tags/${created.body.id}`, { token: viewer.token, body: { name: 'x' } }), 403, 'insufficient_role');
+    expectProblem(
+      await call('PATCH', `/media/tags/${created.body.id}`, { token: viewer.token, body: { name: 'x' } }),
+      403,
+      'insufficient_role',
+    );
     expectProblem(await call('DELETE', `/media/tags/${created.body.id}`, { token: viewer.token }), 403, 'insufficient_role');
     expect((await call('GET', `/media/tags?workspace_id=${workspaceId}`, { token: viewer.token })).status).toBe(200);
     const stranger = await createTenant();
     expectProblem(await createTag(stranger.owner.token, workspaceId, 'x'), 403, 'workspace_forbidden');
-    expectProblem(await call('GET', `/media/tags?workspace_id=${workspaceId}`, { token: stranger.owner.token }), 403, 'workspace_forbidden');
+    expectProblem(
+      await call('GET', `/media/tags?workspace_id=${workspaceId}`, { token: stranger.owner.token }),
+      403,
+      'workspace_forbidden',
+    );
   });
 
   it('PUT /media/{id}/tags replaces the tags; tag_id filters the library; item_count stays right under concurrent tagging', async () => {
@@ -194,14 +220,25 @@ describe('media: the library, content, and E18 tags', () => {
     // Unknown and foreign tags are 422 at their index; nothing changes.
     const foreign = await createTenant();
     const foreignTag = (await createTag(foreign.owner.token, foreign.workspaceId, 'theirs')).body;
-    const refused = await call('PUT', `/media/${items[1].id}/tags`, { token: owner.token, body: { tag_ids: [tag.id, randomUUID(), foreignTag.id] } });
+    const refused = await call('PUT', `/media/${items[1].id}/tags`, {
+      token: owner.token,
+      body: { tag_ids: [tag.id, randomUUID(), foreignTag.id] },
+    });
     expect(locations(expectProblem(refused, 422))).toEqual(['body.tag_ids[1]', 'body.tag_ids[2]']);
-    expect(locations(expectProblem(await call('PUT', `/media/${items[1].id}/tags`, { token: owner.token, body: { tag_ids: ['x'] } }), 422))).toEqual(['body.tag_ids']);
-    expect(locations(expectProblem(await call('PUT', `/media/${items[1].id}/tags`, { token: owner.token, body: {} }), 422))).toEqual(['body.tag_ids']);
+    expect(
+      locations(expectProblem(await call('PUT', `/media/${items[1].id}/tags`, { token: owner.token, body: { tag_ids: ['x'] } }), 422)),
+    ).toEqual(['body.tag_ids']);
+    expect(locations(expectProblem(await call('PUT', `/media/${items[1].id}/tags`, { token: owner.token, body: {} }), 422))).toEqual([
+      'body.tag_ids',
+    ]);
     expect((await call('GET', `/media/${items[1].id}`, { token: owner.token })).body.tag_ids).toEqual([tag.id]);
 
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
-    expectProblem(await call('PUT', `/media/${items[1].id}/tags`, { token: viewer.token, body: { tag_ids: [] } }), 403, 'insufficient_role');
+    expectProblem(
+      await call('PUT', `/media/${items[1].id}/tags`, { token: viewer.token, body: { tag_ids: [] } }),
+      403,
+      'insufficient_role',
+    );
 
     // Deleting a tag takes it off every item.
     expect((await call('DELETE', `/media/tags/${tag.id}`, { token: owner.token })).status).toBe(204);
@@ -211,12 +248,18 @@ describe('media: the library, content, and E18 tags', () => {
   it("a workspace-bound API token works on its workspace's media only: another workspace of the same owner is 404 by id, 403 by name", async () => {
     const tenant = await createTenant();
     const other = await createWorkspace(tenant.owner, tenant.organizationId, 'Other');
-    const created = await call('POST', '/api-tokens', { token: tenant.owner.token, body: { name: 'media-ci', workspace_id: tenant.workspaceId } });
+    const created = await call('POST', '/api-tokens', {
+      token: tenant.owner.token,
+      body: { name: 'media-ci', workspace_id: tenant.workspaceId },
+    });
     expect(created.status).toBe(201);
     const bound = created.body.token as string;
     // Its own workspace: upload, complete, read, tag.
     const mine = await uploadMedia(bound, tenant.workspaceId, pngBytes(4, 4));
-    expect((await call('GET', `/media/${mine.id}`, { token: bound })).body).toMatchObject({ id: mine.id, workspace_id: tenant.workspaceId });
+    expect((await call('GET', `/media/${mine.id}`, { token: bound })).body).toMatchObject({
+      id: mine.id,
+      workspace_id: tenant.workspaceId,
+    });
     // The other workspace's item, session and tag, made with the owner's own token.
     const theirs = await uploadMedia(tenant.owner.token, other, pngBytes(5, 5));
     const session = await openSession(tenant.owner.token, { workspace_id: other, filename: 'p.png', size: 10 });
@@ -226,7 +269,10 @@ describe('media: the library, content, and E18 tags', () => {
     expect((await content(theirs.id, bound)).status).toBe(404);
     expectProblem(await call('PUT', `/media/${theirs.id}/tags`, { token: bound, body: { tag_ids: [] } }), 404);
     expectProblem(await call('DELETE', `/media/${theirs.id}`, { token: bound }), 404);
-    expectProblem(await call('POST', `/media/upload-session/${session.body.media_id}/complete`, { token: bound, body: { workspace_id: other } }), 404);
+    expectProblem(
+      await call('POST', `/media/upload-session/${session.body.media_id}/complete`, { token: bound, body: { workspace_id: other } }),
+      404,
+    );
     expectProblem(await call('PATCH', `/media/tags/${tag.body.id}`, { token: bound, body: { name: 'x' } }), 404);
     expectProblem(await call('DELETE', `/media/tags/${tag.body.id}`, { token: bound }), 404);
     expectProblem(await call('GET', `/media?workspace_id=${other}`, { token: bound }), 403);
@@ -235,7 +281,9 @@ describe('media: the library, content, and E18 tags', () => {
     expectProblem(await openSession(bound, { workspace_id: other, filename: 'a.png', size: 10 }), 403);
     // Nothing of the other workspace changed.
     expect((await call('GET', `/media/${theirs.id}`, { token: tenant.owner.token })).status).toBe(200);
-    expect((await call('GET', `/media/tags?workspace_id=${other}`, { token: tenant.owner.token })).body.tags).toMatchObject([{ name: 'theirs' }]);
+    expect((await call('GET', `/media/tags?workspace_id=${other}`, { token: tenant.owner.token })).body.tags).toMatchObject([
+      { name: 'theirs' },
+    ]);
   });
 
   it('another tenant gets 404 for every media and tag route, 403 where it names the workspace', async () => {
@@ -260,14 +308,21 @@ describe('media: the library, content, and E18 tags', () => {
         { method: 'GET', path: `/media?workspace_id=${owner.workspaceId}`, status: 403 },
         { method: 'GET', path: `/media/tags?workspace_id=${owner.workspaceId}`, status: 403 },
         { method: 'POST', path: '/media/tags', body: { workspace_id: owner.workspaceId, name: 'x' }, status: 403 },
-        { method: 'POST', path: '/media/upload-session', body: { workspace_id: owner.workspaceId, filename: 'a.png', size: 1 }, status: 403 },
+        {
+          method: 'POST',
+          path: '/media/upload-session',
+          body: { workspace_id: owner.workspaceId, filename: 'a.png', size: 1 },
+          status: 403,
+        },
       ],
     });
     // The intruder's own tag cannot land on the owner's item, and the owner's tag cannot go on the intruder's item.
     const theirs = await uploadMedia(intruder.owner.token, intruder.workspaceId, pngBytes(9, 8));
-    expect(locations(expectProblem(await call('PUT', `/media/${theirs.id}/tags`, { token: intruder.owner.token, body: { tag_ids: [tag.id] } }), 422))).toEqual([
-      'body.tag_ids[0]',
-    ]);
+    expect(
+      locations(
+        expectProblem(await call('PUT', `/media/${theirs.id}/tags`, { token: intruder.owner.token, body: { tag_ids: [tag.id] } }), 422),
+      ),
+    ).toEqual(['body.tag_ids[0]']);
   });
 
   it("organization deletion purges the organization's media: rows and objects", async () => {
@@ -311,7 +366,12 @@ describe('media: the library, content, and E18 tags', () => {
       await openSession(owner.token, { workspace_id: workspaceId, filename: 'pending.png', size: 999 });
       const page = await adminCall('GET', `/admin/users?search=${encodeURIComponent(owner.email)}`, { token: admin.token });
       expect(page.body.usage_complete).toBe(true);
-      expect(page.body.users[0]).toMatchObject({ id: owner.id, media_item_count: 2, media_bytes: a.length + b.length, publication_count: 0 });
+      expect(page.body.users[0]).toMatchObject({
+        id: owner.id,
+        media_item_count: 2,
+        media_bytes: a.length + b.length,
+        publication_count: 0,
+      });
       const after = (await adminCall('GET', '/admin/overview', { token: admin.token })).body;
       expect(after.usage_complete).toBe(true);
       expect(after.total_media_items).toBeGreaterThanOrEqual(before.total_media_items + 2);

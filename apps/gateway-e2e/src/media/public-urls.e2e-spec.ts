@@ -14,7 +14,13 @@ async function expectRouteProblem(response: Response, status: number, code: stri
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   const body = (await response.json()) as Record<string, unknown>;
-  expect(body).toMatchObject({ $schema: schemaUrlFor('ErrorModel'), type: 'about:blank', status, code, request_id: response.headers.get('x-request-id') });
+  expect(body).toMatchObject({
+    $schema: schemaUrlFor('ErrorModel'),
+    type: 'about:blank',
+    status,
+    code,
+    request_id: response.headers.get('x-request-id'),
+  });
   expect(JSON.stringify(body)).not.toMatch(/stack|media\.public-urls/);
 }
 
@@ -27,7 +33,8 @@ describe('media: public copies ({base_url}/media/public/{token}) and media.publi
     await rpc?.close();
   });
 
-  const issue = (workspaceId: string, mediaId: string) => rpc.ask<{ url: string; expires_at: string }>(MediaPatterns.issuePublicUrl, { workspace_id: workspaceId, media_id: mediaId });
+  const issue = (workspaceId: string, mediaId: string) =>
+    rpc.ask<{ url: string; expires_at: string }>(MediaPatterns.issuePublicUrl, { workspace_id: workspaceId, media_id: mediaId });
 
   it('serves the bytes without a bearer token, with safe headers, ranges (206) and HEAD, under /api/v1 too', async () => {
     const { owner, workspaceId } = await createTenant();
@@ -76,7 +83,7 @@ describe('media: public copies ({base_url}/media/public/{token}) and media.publi
     expect(Buffer.from(await versioned.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
-  it('refuses tampered (403), expired (410), malformed and deleted items\' (404) URLs as problem+json', async () => {
+  it("refuses tampered (403), expired (410), malformed and deleted items' (404) URLs as problem+json", async () => {
     const { owner, workspaceId } = await createTenant();
     const item = await uploadMedia(owner.token, workspaceId, pngBytes(4, 4));
     const { url } = await issue(workspaceId, item.id);
@@ -90,9 +97,17 @@ describe('media: public copies ({base_url}/media/public/{token}) and media.publi
 
     // Signed with the stack's key (as the media service signs) but past its expiry.
     const tokens = new PublicMediaTokens(process.env.E2E_SECRETS_KEY!);
-    await expectRouteProblem(await fetch(`${baseUrl()}/media/public/${tokens.sign(item.id, new Date(Date.now() - 1000))}`), 410, 'public_url_expired');
+    await expectRouteProblem(
+      await fetch(`${baseUrl()}/media/public/${tokens.sign(item.id, new Date(Date.now() - 1000))}`),
+      410,
+      'public_url_expired',
+    );
     // A valid token for an id that names nothing.
-    await expectRouteProblem(await fetch(`${baseUrl()}/media/public/${tokens.sign(randomUUID(), new Date(Date.now() + 60_000))}`), 404, 'not_found');
+    await expectRouteProblem(
+      await fetch(`${baseUrl()}/media/public/${tokens.sign(randomUUID(), new Date(Date.now() + 60_000))}`),
+      404,
+      'not_found',
+    );
 
     expect((await fetch(url)).status).toBe(200);
     expect((await call('DELETE', `/media/${item.id}`, { token: owner.token })).status).toBe(204);
@@ -109,7 +124,10 @@ describe('media: public copies ({base_url}/media/public/{token}) and media.publi
     const problem = (payload: unknown) => rpc.problem(MediaPatterns.issuePublicUrl, payload);
     expect(await problem({ workspace_id: stranger.workspaceId, media_id: item.id })).toMatchObject({ status: 404, code: 'not_found' });
     expect(await problem({ workspace_id: owner.workspaceId, media_id: randomUUID() })).toMatchObject({ status: 404 });
-    expect(await problem({ workspace_id: owner.workspaceId, media_id: pending.body.media_id })).toMatchObject({ status: 409, code: 'media_not_ready' });
+    expect(await problem({ workspace_id: owner.workspaceId, media_id: pending.body.media_id })).toMatchObject({
+      status: 409,
+      code: 'media_not_ready',
+    });
     const invalid = await problem({ workspace_id: 'x', media_id: item.id, more: 1 });
     expect(invalid.status).toBe(422);
     expect(locations(invalid.options).sort()).toEqual(['body.more', 'body.workspace_id']);

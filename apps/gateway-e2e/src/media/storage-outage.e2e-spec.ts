@@ -38,8 +38,15 @@ describe('media: storage outages', () => {
       expect(response.headers.get('retry-after')).toBe('5');
     };
     unavailable(await putBytes(pending.body.upload.url, bytes));
-    unavailable(await call('POST', `/media/upload-session/${pending.body.media_id}/complete`, { token: owner.token, body: { workspace_id: workspaceId } }));
-    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${item.id}/content`, { headers: { authorization: `Bearer ${owner.token}` } });
+    unavailable(
+      await call('POST', `/media/upload-session/${pending.body.media_id}/complete`, {
+        token: owner.token,
+        body: { workspace_id: workspaceId },
+      }),
+    );
+    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${item.id}/content`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     unavailable({ status: content.status, headers: content.headers, body: await content.json() });
     unavailable(await call('DELETE', `/media/${item.id}`, { token: owner.token }));
     // Nothing was lost on the way: the item is still there.

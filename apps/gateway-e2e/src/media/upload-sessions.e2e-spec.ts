@@ -20,7 +20,12 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
   it('opens a session (201), takes the bytes at the signed URL (204), completes into a ready item (200), repeatably', async () => {
     const { owner, workspaceId } = await createTenant();
     const bytes = pngBytes(640, 480);
-    const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'cat.png', size: bytes.length, mime_type: 'image/png' });
+    const opened = await openSession(owner.token, {
+      workspace_id: workspaceId,
+      filename: 'cat.png',
+      size: bytes.length,
+      mime_type: 'image/png',
+    });
     expect(opened.status).toBe(201);
     const session = opened.body;
     expect(session).toEqual({
@@ -44,7 +49,11 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     await expectMatchesOwnSchema(session, 'CreateMediaUploadSessionResponse');
 
     // Pending until completed; not in the library yet.
-    expect((await call('GET', `/media/${session.media_id}`, { token: owner.token })).body).toMatchObject({ status: 'pending', sha256: '', mime_type: '' });
+    expect((await call('GET', `/media/${session.media_id}`, { token: owner.token })).body).toMatchObject({
+      status: 'pending',
+      sha256: '',
+      mime_type: '',
+    });
     expect((await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token })).body.items).toEqual([]);
 
     const put = await putBytes(session.upload.url, bytes, session.upload.headers);
@@ -73,25 +82,42 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect(await objectExists(session.upload.object_key)).toBe(true);
     // The URL's token lets anyone write the session's bytes: the access log shows it redacted.
     const uploadToken = new URL(session.upload.url).searchParams.get('token')!;
-    await eventually(async () => expect(readFileSync(process.env.E2E_LOG_FILE!, 'utf8')).toContain(`/media/upload-session/${session.media_id}/content?token=redacted`));
+    await eventually(async () =>
+      expect(readFileSync(process.env.E2E_LOG_FILE!, 'utf8')).toContain(`/media/upload-session/${session.media_id}/content?token=redacted`),
+    );
     expect(readFileSync(process.env.E2E_LOG_FILE!, 'utf8')).not.toContain(uploadToken);
   });
 
   it('the api/v1 prefix works for the upload URL and completion too', async () => {
     const { owner, workspaceId } = await createTenant();
     const bytes = pngBytes(3, 4);
-    const opened = await call('POST', '/api/v1/media/upload-session', { token: owner.token, body: { workspace_id: workspaceId, filename: 'a.png', size: bytes.length } });
+    const opened = await call('POST', '/api/v1/media/upload-session', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, filename: 'a.png', size: bytes.length },
+    });
     expect(opened.status).toBe(201);
     const url = opened.body.upload.url.replace('/media/', '/api/v1/media/');
     expect((await putBytes(url, bytes)).status).toBe(204);
-    expect((await call('POST', `/api/v1/media/upload-session/${opened.body.media_id}/complete`, { token: owner.token, body: { workspace_id: workspaceId } })).body).toMatchObject({ width: 3, height: 4 });
+    expect(
+      (
+        await call('POST', `/api/v1/media/upload-session/${opened.body.media_id}/complete`, {
+          token: owner.token,
+          body: { workspace_id: workspaceId },
+        })
+      ).body,
+    ).toMatchObject({ width: 3, height: 4 });
   });
 
   it('deduplicates: a known sha256 and size is 200 deduped with every upload member empty; a second copy completes into the first item', async () => {
     const { owner, workspaceId } = await createTenant();
     const bytes = pngBytes(10, 20);
     const first = await uploadMedia(owner.token, workspaceId, bytes);
-    const deduped = await openSession(owner.token, { workspace_id: workspaceId, filename: 'again.png', size: bytes.length, sha256: sha256Of(bytes).toUpperCase() });
+    const deduped = await openSession(owner.token, {
+      workspace_id: workspaceId,
+      filename: 'again.png',
+      size: bytes.length,
+      sha256: sha256Of(bytes).toUpperCase(),
+    });
     expect(deduped.status).toBe(200);
     expect(deduped.headers.get('location')).toBeNull();
     expect(deduped.body).toEqual({
@@ -103,10 +129,22 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
       upload: { method: '', url: '', headers: {}, object_key: '', expires_at: '' },
     });
     // Same hash, other size: a new session.
-    expect((await openSession(owner.token, { workspace_id: workspaceId, filename: 'x.png', size: bytes.length + 1, sha256: sha256Of(bytes) })).status).toBe(201);
+    expect(
+      (await openSession(owner.token, { workspace_id: workspaceId, filename: 'x.png', size: bytes.length + 1, sha256: sha256Of(bytes) }))
+        .status,
+    ).toBe(201);
     // Another workspace does not share the library.
     const other = await createTenant();
-    expect((await openSession(other.owner.token, { workspace_id: other.workspaceId, filename: 'x.png', size: bytes.length, sha256: sha256Of(bytes) })).status).toBe(201);
+    expect(
+      (
+        await openSession(other.owner.token, {
+          workspace_id: other.workspaceId,
+          filename: 'x.png',
+          size: bytes.length,
+          sha256: sha256Of(bytes),
+        })
+      ).status,
+    ).toBe(201);
 
     // The same bytes uploaded without a sha256: completion answers the first item and drops this copy.
     const second = await openSession(owner.token, { workspace_id: workspaceId, filename: 'copy.png', size: bytes.length });
@@ -131,7 +169,9 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
   it('racing completions of the same bytes keep one item: both answer it', async () => {
     const { owner, workspaceId } = await createTenant();
     const bytes = pngBytes(30, 30, 2000);
-    const sessions = await Promise.all([1, 2, 3].map((n) => openSession(owner.token, { workspace_id: workspaceId, filename: `race-${n}.png`, size: bytes.length })));
+    const sessions = await Promise.all(
+      [1, 2, 3].map((n) => openSession(owner.token, { workspace_id: workspaceId, filename: `race-${n}.png`, size: bytes.length })),
+    );
     for (const session of sessions) expect((await putBytes(session.body.upload.url, bytes)).status).toBe(204);
     const answers = await Promise.all(sessions.map((session) => complete(owner.token, session.body.media_id, workspaceId)));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
@@ -150,7 +190,11 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     const { owner, workspaceId } = await createTenant();
     const project = await call('POST', '/video-projects', {
       token: owner.token,
-      body: { workspace_id: workspaceId, name: 'Film', document: { schema_version: 1, width_px: 1280, height_px: 720, frame_rate: 25, duration_ms: 1_000, tracks: [] } },
+      body: {
+        workspace_id: workspaceId,
+        name: 'Film',
+        document: { schema_version: 1, width_px: 1280, height_px: 720, frame_rate: 25, duration_ms: 1_000, tracks: [] },
+      },
     });
     const asset = await call('POST', `/video-projects/${project.body.id}/assets`, {
       token: owner.token,
@@ -158,7 +202,12 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     });
     expect(asset.status).toBe(201);
     const assetId: string = asset.body.id;
-    const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'clip.mp4', size: 10, project_asset_id: assetId.toUpperCase() });
+    const opened = await openSession(owner.token, {
+      workspace_id: workspaceId,
+      filename: 'clip.mp4',
+      size: 10,
+      project_asset_id: assetId.toUpperCase(),
+    });
     expect(opened.body.project_asset_id).toBe(assetId);
     const row = await db.query(`SELECT project_asset_id FROM media.media_items WHERE id = $1`, [opened.body.media_id]);
     expect(row.rows[0].project_asset_id).toBe(assetId);
@@ -188,9 +237,15 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect((await openSession(owner.token, { ...ok, filename: 'movie.mp4', size: 60 * MIB })).status).toBe(201);
     expect((await openSession(owner.token, { ...ok, mime_type: 'video/webm', size: 4 * 1024 * MIB })).status).toBe(201);
     expect(await refused({ ...ok, mime_type: 'video/mp4', size: 4 * 1024 * MIB + 1 }, 413, 'media_too_large')).toEqual(['body.size']);
-    expect(await refused({ ...ok, filename: 'movie.mp4', mime_type: 'image/png', size: 60 * MIB }, 413, 'media_too_large')).toEqual(['body.size']);
+    expect(await refused({ ...ok, filename: 'movie.mp4', mime_type: 'image/png', size: 60 * MIB }, 413, 'media_too_large')).toEqual([
+      'body.size',
+    ]);
     // Idempotency-Key over 200 characters.
-    const longKey = await call('POST', '/media/upload-session', { token: owner.token, body: ok, headers: { 'idempotency-key': 'k'.repeat(201) } });
+    const longKey = await call('POST', '/media/upload-session', {
+      token: owner.token,
+      body: ok,
+      headers: { 'idempotency-key': 'k'.repeat(201) },
+    });
     expect(locations(expectProblem(longKey, 422))).toEqual(['header.idempotency-key']);
   });
 
@@ -233,7 +288,11 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     const { owner, workspaceId } = await createTenant();
     const body = { workspace_id: workspaceId, filename: 'held.png', size: 100 };
     expect((await openSession(owner.token, body, 'probe-for-fingerprint')).status).toBe(201);
-    const [{ fingerprint }] = (await db.query(`SELECT fingerprint FROM media.idempotency_keys WHERE key = 'probe-for-fingerprint' AND workspace_id = $1`, [workspaceId])).rows;
+    const [{ fingerprint }] = (
+      await db.query(`SELECT fingerprint FROM media.idempotency_keys WHERE key = 'probe-for-fingerprint' AND workspace_id = $1`, [
+        workspaceId,
+      ])
+    ).rows;
     const key = randomUUID();
     await db.query(
       `INSERT INTO media.idempotency_keys (user_id, workspace_id, operation, key, fingerprint, state, claim_token, locked_until, expires_at)
@@ -243,7 +302,9 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     const waiting = await openSession(owner.token, body, key);
     expectProblem(waiting, 409, 'idempotency_in_flight');
     expect(waiting.headers.get('retry-after')).toBe('1');
-    expect(locations(expectProblem(await openSession(owner.token, { ...body, size: 101 }, key), 422, 'idempotency_key_reused'))).toEqual(['header.idempotency-key']);
+    expect(locations(expectProblem(await openSession(owner.token, { ...body, size: 101 }, key), 422, 'idempotency_key_reused'))).toEqual([
+      'header.idempotency-key',
+    ]);
     const count = await db.query(`SELECT count(*)::int AS n FROM media.media_items WHERE workspace_id = $1`, [workspaceId]);
     expect(count.rows[0].n).toBe(1);
   });
@@ -310,12 +371,17 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'big.bin', size });
     const url = new URL(opened.body.upload.url);
     await new Promise<void>((resolve) => {
-      const request = httpRequest(url, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) } });
+      const request = httpRequest(url, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) },
+      });
       request.on('error', () => resolve());
-      request.write(randomBytes(size / 2), () => setTimeout(() => {
-        request.destroy();
-        resolve();
-      }, 200));
+      request.write(randomBytes(size / 2), () =>
+        setTimeout(() => {
+          request.destroy();
+          resolve();
+        }, 200),
+      );
     });
     await eventually(async () => expect(await objectExists(opened.body.upload.object_key)).toBe(false));
     expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 409, 'upload_incomplete');
@@ -352,11 +418,16 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     // One finishes after the completion: refused, its bytes dropped; the other goes away (its failure deletes only its own bytes).
     finishing.request.end(finishing.other.subarray(bytes.length / 2));
     const late = await finishing.answer;
-    expect(late === 'gone' ? late : { status: late.status, code: JSON.parse(late.body).code }).toEqual({ status: 409, code: 'upload_session_completed' });
+    expect(late === 'gone' ? late : { status: late.status, code: JSON.parse(late.body).code }).toEqual({
+      status: 409,
+      code: 'upload_session_completed',
+    });
     abandoned.request.destroy();
     await abandoned.answer;
     await eventually(async () => expect(await objectsUnder(opened.body.upload.object_key)).toHaveLength(1));
-    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${opened.body.media_id}/content`, { headers: { authorization: `Bearer ${owner.token}` } });
+    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${opened.body.media_id}/content`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(content.status).toBe(200);
     expect(content.headers.get('content-length')).toBe(String(bytes.length));
     expect(sha256Of(Buffer.from(await content.arrayBuffer()))).toBe(sha256Of(bytes));
@@ -369,11 +440,32 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
       expect((await putBytes(opened.body.upload.url, bytes)).status).toBe(204);
       return locations(expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 422, 'validation_failed'));
     };
-    expect(await refusedContent(Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'a.png')).toEqual(['body.content']);
-    expect(await refusedContent(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'), 'b.png')).toEqual(['body.content']);
+    expect(
+      await refusedContent(
+        Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        'a.png',
+      ),
+    ).toEqual(['body.content']);
+    expect(await refusedContent(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'), 'b.png')).toEqual([
+      'body.content',
+    ]);
     expect(await refusedContent(Buffer.from('<!DOCTYPE html><html><body>hi</body></html>'), 'c.png')).toEqual(['body.content']);
-    expect(await refusedContent(Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), randomBytes(120)]), 'd.png')).toEqual(['body.content']);
-    expect(await refusedContent(Buffer.concat([Buffer.from('MZ'), Buffer.alloc(58), Buffer.from([0x80, 0, 0, 0]), Buffer.alloc(64), Buffer.from('PE\0\0'), randomBytes(200)]), 'e.png')).toEqual(['body.content']);
+    expect(await refusedContent(Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), randomBytes(120)]), 'd.png')).toEqual([
+      'body.content',
+    ]);
+    expect(
+      await refusedContent(
+        Buffer.concat([
+          Buffer.from('MZ'),
+          Buffer.alloc(58),
+          Buffer.from([0x80, 0, 0, 0]),
+          Buffer.alloc(64),
+          Buffer.from('PE\0\0'),
+          randomBytes(200),
+        ]),
+        'e.png',
+      ),
+    ).toEqual(['body.content']);
     expect(await refusedContent(Buffer.from('#!/bin/sh\nrm -rf /\n'), 'f.png')).toEqual(['body.content']);
 
     const video = mp4Bytes(12_345);
@@ -409,17 +501,23 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'a.png', size: 10 });
     expectProblem(await complete(viewer.token, opened.body.media_id, workspaceId), 403, 'insufficient_role');
     const stranger = await createTenant();
-    expectProblem(await openSession(stranger.owner.token, { workspace_id: workspaceId, filename: 'a.png', size: 10 }), 403, 'workspace_forbidden');
+    expectProblem(
+      await openSession(stranger.owner.token, { workspace_id: workspaceId, filename: 'a.png', size: 10 }),
+      403,
+      'workspace_forbidden',
+    );
     expectProblem(await openSession(owner.token, { workspace_id: randomUUID(), filename: 'a.png', size: 10 }), 403, 'workspace_forbidden');
     // Without a bearer token.
     expectProblem(await call('POST', '/media/upload-session', { body: { workspace_id: workspaceId, filename: 'a.png', size: 10 } }), 401);
     // Completion naming another workspace than the session's is 422.
-    expect(locations(expectProblem(await complete(owner.token, opened.body.media_id, stranger.workspaceId), 422))).toEqual(['body.workspace_id']);
+    expect(locations(expectProblem(await complete(owner.token, opened.body.media_id, stranger.workspaceId), 422))).toEqual([
+      'body.workspace_id',
+    ]);
     expectProblem(await complete(owner.token, randomUUID(), workspaceId), 404);
     expectProblem(await complete(owner.token, 'not-a-uuid', workspaceId), 404);
   });
 
-  it("another tenant cannot complete, read or upload to a session (404)", async () => {
+  it('another tenant cannot complete, read or upload to a session (404)', async () => {
     const owner = await createTenant();
     const intruder = await createTenant();
     const opened = await openSession(owner.owner.token, { workspace_id: owner.workspaceId, filename: 'a.png', size: 10 });
@@ -430,7 +528,12 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
       attempts: [
         { method: 'POST', path: `/media/upload-session/${opened.body.media_id}/complete`, body: { workspace_id: intruder.workspaceId } },
         { method: 'POST', path: `/media/upload-session/${opened.body.media_id}/complete`, body: { workspace_id: owner.workspaceId } },
-        { method: 'POST', path: '/media/upload-session', body: { workspace_id: owner.workspaceId, filename: 'a.png', size: 10 }, status: 403 },
+        {
+          method: 'POST',
+          path: '/media/upload-session',
+          body: { workspace_id: owner.workspaceId, filename: 'a.png', size: 10 },
+          status: 403,
+        },
       ],
     });
   });
@@ -475,7 +578,9 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     await putObject(leftover, bytes);
     await eventually(async () => expect(await objectsUnder(itemKey)).toEqual([kept]), 15_000);
     expect(await objectExists(uncommitted)).toBe(true);
-    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${settled.id}/content`, { headers: { authorization: `Bearer ${owner.token}` } });
+    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${settled.id}/content`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(sha256Of(Buffer.from(await content.arrayBuffer()))).toBe(sha256Of(bytes));
     // Expired (its row keeps no key): nothing of it is kept.
     await db.query(`UPDATE media.media_items SET expires_at = now() - interval '1 second' WHERE id = $1`, [pending.body.media_id]);

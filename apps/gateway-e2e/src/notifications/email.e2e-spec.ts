@@ -29,15 +29,21 @@ function renditionEvent(workspaceId: string, marker: string, extra: Record<strin
   };
 }
 
-const published = (tenant: Tenant, marker: string) => publishDurableEvent(RENDITION_PUBLISHED_SUBJECT, renditionEvent(tenant.workspaceId, marker));
-const failed = (tenant: Tenant, marker: string) => publishDurableEvent(RENDITION_FAILED_SUBJECT, renditionEvent(tenant.workspaceId, marker));
+const published = (tenant: Tenant, marker: string) =>
+  publishDurableEvent(RENDITION_PUBLISHED_SUBJECT, renditionEvent(tenant.workspaceId, marker));
+const failed = (tenant: Tenant, marker: string) =>
+  publishDurableEvent(RENDITION_FAILED_SUBJECT, renditionEvent(tenant.workspaceId, marker));
 const withMarker = (marker: string) => (n: { body?: string; text?: string }) => (n.text ?? n.body ?? '').includes(marker);
 
 describe('notifications: email delivery, mutes and digests (contract §8 "Delivery of notifications")', () => {
   const db = testDatabase();
   const deliveriesOf = async (user: TestUser) =>
-    (await db.query(`SELECT kind, status, attempts, to_address, last_error FROM notifications.email_deliveries WHERE user_id = $1 ORDER BY created_at`, [user.id]))
-      .rows as Array<{ kind: string; status: string; attempts: number; to_address: string; last_error: string }>;
+    (
+      await db.query(
+        `SELECT kind, status, attempts, to_address, last_error FROM notifications.email_deliveries WHERE user_id = $1 ORDER BY created_at`,
+        [user.id],
+      )
+    ).rows as Array<{ kind: string; status: string; attempts: number; to_address: string; last_error: string }>;
 
   it('email_frequency off sends nothing; in_app false with email off makes no item either', async () => {
     const tenant = await createTenant();
@@ -59,7 +65,10 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
     const tenant = await createTenant();
     await setTopic(tenant.owner, 'post_published', { email_frequency: 'immediate', in_app: true });
     const endsAt = new Date(Date.now() + 5_000).toISOString();
-    const mute = await call('POST', '/notifications/mutes', { token: tenant.owner.token, body: { starts_at: new Date(Date.now() - 1_000).toISOString(), ends_at: endsAt } });
+    const mute = await call('POST', '/notifications/mutes', {
+      token: tenant.owner.token,
+      body: { starts_at: new Date(Date.now() - 1_000).toISOString(), ends_at: endsAt },
+    });
     expect(mute.status).toBe(201);
     const held = `held-${randomUUID().slice(0, 8)}`;
     const critical = `critical-${randomUUID().slice(0, 8)}`;
@@ -81,11 +90,18 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
 
   it('a workspace mute holds only that workspace; transactional topics are never muted', async () => {
     const tenant = await createTenant();
-    const other = await call('POST', '/workspaces', { token: tenant.owner.token, body: { organization_id: tenant.organizationId, name: 'Other' } });
+    const other = await call('POST', '/workspaces', {
+      token: tenant.owner.token,
+      body: { organization_id: tenant.organizationId, name: 'Other' },
+    });
     expect(other.status).toBe(201);
     await call('POST', '/notifications/mutes', {
       token: tenant.owner.token,
-      body: { workspace_id: other.body.id, starts_at: new Date(Date.now() - 1_000).toISOString(), ends_at: new Date(Date.now() + 3_600_000).toISOString() },
+      body: {
+        workspace_id: other.body.id,
+        starts_at: new Date(Date.now() - 1_000).toISOString(),
+        ends_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
     });
     await call('POST', '/notifications/mutes', {
       token: tenant.owner.token,
@@ -133,11 +149,14 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
 
   it('a permanent refusal (550) records the address and stops mail to it until the address changes', async () => {
     const user = await registerUser();
-    const tenant = { owner: user, ...(await (async () => {
-      const org = await call('POST', '/organizations', { token: user.token, body: { name: 'Refused' } });
-      const ws = await call('POST', '/workspaces', { token: user.token, body: { organization_id: org.body.id, name: 'Main' } });
-      return { organizationId: org.body.id as string, workspaceId: ws.body.id as string };
-    })()) };
+    const tenant = {
+      owner: user,
+      ...(await (async () => {
+        const org = await call('POST', '/organizations', { token: user.token, body: { name: 'Refused' } });
+        const ws = await call('POST', '/workspaces', { token: user.token, body: { organization_id: org.body.id, name: 'Main' } });
+        return { organizationId: org.body.id as string, workspaceId: ws.body.id as string };
+      })()),
+    };
     await refuseAddress(user.email, 550);
     const first = `refused-${randomUUID().slice(0, 8)}`;
     try {
@@ -147,7 +166,9 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
         if (Date.now() > deadline) throw new Error(`not refused: ${JSON.stringify(await deliveriesOf(user))}`);
         await pause(200);
       }
-      const suppressed = await db.query(`SELECT user_id FROM notifications.suppressed_addresses WHERE address = $1`, [user.email.toLowerCase()]);
+      const suppressed = await db.query(`SELECT user_id FROM notifications.suppressed_addresses WHERE address = $1`, [
+        user.email.toLowerCase(),
+      ]);
       expect(suppressed.rows).toEqual([{ user_id: user.id }]);
     } finally {
       await refuseAddress(user.email, null);
@@ -165,7 +186,10 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
 
     // A new address (E2 + confirmation): mail flows again, to the new address.
     const newEmail = uniqueEmail('moved');
-    const requested = await call('POST', '/auth/email-change', { token: user.token, body: { new_email: newEmail, reauth_grant: await reauthGrant(user) } });
+    const requested = await call('POST', '/auth/email-change', {
+      token: user.token,
+      body: { new_email: newEmail, reauth_grant: await reauthGrant(user) },
+    });
     expect(requested.status).toBe(201);
     const code = (await waitForMail(newEmail, (m) => m.subject === 'Your verification code')).text.match(/\b(\d{6})\b/)![1];
     expect((await call('POST', `/auth/email-change/${requested.body.id}/confirm`, { token: user.token, body: { code } })).status).toBe(200);
@@ -187,7 +211,12 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
 
   async function dailyDigest() {
     const tenant = await createTenant();
-    await setTopic(tenant.owner, 'post_published', { email_frequency: 'daily', in_app: true }, { digest_time: '00:00', digest_timezone: 'UTC' });
+    await setTopic(
+      tenant.owner,
+      'post_published',
+      { email_frequency: 'daily', in_app: true },
+      { digest_time: '00:00', digest_timezone: 'UTC' },
+    );
     const firstMarker = `digest-a-${randomUUID().slice(0, 8)}`;
     await published(tenant, firstMarker);
     const item = await waitForNotification(tenant.owner.token, withMarker(firstMarker));
@@ -195,7 +224,12 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
     const due = new Date(Math.floor(Date.parse(item.created_at) / 60_000) * 60_000 + 60_000);
     const local = new Date(due.getTime() + 3_600_000); // Africa/Lagos is UTC+1 all year
     const digestTime = `${String(local.getUTCHours()).padStart(2, '0')}:${String(local.getUTCMinutes()).padStart(2, '0')}`;
-    await setTopic(tenant.owner, 'post_published', { email_frequency: 'daily', in_app: true }, { digest_time: digestTime, digest_timezone: 'Africa/Lagos' });
+    await setTopic(
+      tenant.owner,
+      'post_published',
+      { email_frequency: 'daily', in_app: true },
+      { digest_time: digestTime, digest_timezone: 'Africa/Lagos' },
+    );
     const secondMarker = `digest-b-${randomUUID().slice(0, 8)}`;
     await published(tenant, secondMarker);
     await waitForNotification(tenant.owner.token, withMarker(secondMarker));
@@ -218,7 +252,9 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
     expect((await mailsTo(tenant.owner.email)).filter((m) => /daily digest/.test(m.subject))).toHaveLength(1);
     const runs = await db.query(`SELECT items FROM notifications.digest_runs WHERE user_id = $1`, [tenant.owner.id]);
     expect(runs.rows).toEqual([{ items: 2 }]);
-    const waiting = await db.query(`SELECT count(*)::int AS n FROM notifications.notifications WHERE user_id = $1 AND digest_pending`, [tenant.owner.id]);
+    const waiting = await db.query(`SELECT count(*)::int AS n FROM notifications.notifications WHERE user_id = $1 AND digest_pending`, [
+      tenant.owner.id,
+    ]);
     expect(waiting.rows[0].n).toBe(1);
   }
 });

@@ -46,7 +46,10 @@ describe('notifications: in-app inbox and event sources (contract §8 "Delivery 
     const publication = await publishSandbox(tenant.owner.token, tenant.workspaceId, 'Notify me when it is live');
     expect(publication.status).toBe('published');
 
-    const item = await waitForNotification(tenant.owner.token, (n) => n.topic === 'post_published' && n.link === `/publications/${publication.id}`);
+    const item = await waitForNotification(
+      tenant.owner.token,
+      (n) => n.topic === 'post_published' && n.link === `/publications/${publication.id}`,
+    );
     expect(item).toEqual({
       id: expect.stringMatching(UUID),
       topic: 'post_published',
@@ -84,7 +87,11 @@ describe('notifications: in-app inbox and event sources (contract §8 "Delivery 
     const publication = await publishSandbox(tenant.owner.token, tenant.workspaceId, 'Not this one [sandbox:reject]');
     expect(publication.status).toBe('failed');
     const item = await waitForNotification(tenant.owner.token, (n) => n.topic === 'publish_failed');
-    expect(item).toMatchObject({ title: 'Publishing to sandbox failed', link: `/publications/${publication.id}`, workspace_id: tenant.workspaceId });
+    expect(item).toMatchObject({
+      title: 'Publishing to sandbox failed',
+      link: `/publications/${publication.id}`,
+      workspace_id: tenant.workspaceId,
+    });
     const mail = await waitForMail(tenant.owner.email, (m) => m.subject === 'Publishing to sandbox failed');
     expect(mail.html).toContain('<p>');
   });
@@ -118,7 +125,11 @@ describe('notifications: in-app inbox and event sources (contract §8 "Delivery 
     await publishDurableEvent(ACCOUNT_NEEDS_ATTENTION_SUBJECT, { social_account_id: accountId, platform: 'mastodon' });
     for (const user of [tenant.owner, editor]) {
       const item = await waitForNotification(user.token, (n) => n.link === `/social-accounts/${accountId}`);
-      expect(item).toMatchObject({ topic: 'account_needs_attention', workspace_id: tenant.workspaceId, title: 'Your mastodon account needs to be connected again' });
+      expect(item).toMatchObject({
+        topic: 'account_needs_attention',
+        workspace_id: tenant.workspaceId,
+        title: 'Your mastodon account needs to be connected again',
+      });
       const rendition = await waitForNotification(user.token, (n) => n.link === `/publications/${publicationId}`);
       expect(rendition).toMatchObject({ topic: 'account_needs_attention', title: 'A post to mastodon needs your attention' });
       expect(rendition.body).toContain('The network did not answer');
@@ -151,7 +162,10 @@ describe('notifications: in-app inbox and event sources (contract §8 "Delivery 
     expect(mail.text).toContain('deploy bot');
 
     const member = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
-    const changed = await call('PATCH', `/workspaces/${tenant.workspaceId}/members/${member.id}`, { token: tenant.owner.token, body: { role: 'editor' } });
+    const changed = await call('PATCH', `/workspaces/${tenant.workspaceId}/members/${member.id}`, {
+      token: tenant.owner.token,
+      body: { role: 'editor' },
+    });
     expect(changed.status).toBe(200);
     const access = await waitForNotification(member.token, (n) => n.topic === 'access_changed');
     expect(access).toMatchObject({ workspace_id: tenant.workspaceId, link: `/workspaces/${tenant.workspaceId}` });
@@ -211,7 +225,10 @@ describe('notifications: in-app inbox and event sources (contract §8 "Delivery 
 
     // A cursor of the unfiltered list does not page the unread list (and vice versa): 422.
     const unreadPage = await inbox(user.token, '?unread=true&limit=1');
-    const crossed = expectProblem(await call('GET', `/notifications?cursor=${encodeURIComponent(first.next_cursor)}&unread=true`, { token: user.token }), 422);
+    const crossed = expectProblem(
+      await call('GET', `/notifications?cursor=${encodeURIComponent(first.next_cursor)}&unread=true`, { token: user.token }),
+      422,
+    );
     expect(locations(crossed)).toEqual(['query.cursor']);
     expectProblem(await call('GET', `/notifications?cursor=${encodeURIComponent(unreadPage.next_cursor)}`, { token: user.token }), 422);
 
@@ -277,7 +294,11 @@ describe('notifications: in-app inbox and event sources (contract §8 "Delivery 
     const tenant = await createTenant();
     const soon = await call('POST', '/notifications/mutes', {
       token: tenant.owner.token,
-      body: { workspace_id: tenant.workspaceId, starts_at: new Date(Date.now() + 60_000).toISOString(), ends_at: new Date(Date.now() + 7_200_000).toISOString() },
+      body: {
+        workspace_id: tenant.workspaceId,
+        starts_at: new Date(Date.now() + 60_000).toISOString(),
+        ends_at: new Date(Date.now() + 7_200_000).toISOString(),
+      },
     });
     const now = await call('POST', '/notifications/mutes', {
       token: tenant.owner.token,
@@ -312,7 +333,9 @@ describe('notifications: in-app inbox and event sources (contract §8 "Delivery 
     expect((await call('DELETE', `/organizations/${tenant.organizationId}`, { token: tenant.owner.token })).status).toBe(202);
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const rows = await db.query(`SELECT count(*)::int AS n FROM notifications.notifications WHERE workspace_id = $1`, [tenant.workspaceId]);
+      const rows = await db.query(`SELECT count(*)::int AS n FROM notifications.notifications WHERE workspace_id = $1`, [
+        tenant.workspaceId,
+      ]);
       if (rows.rows[0].n === 0) break;
       if (Date.now() > deadline) throw new Error('the workspace’s notifications were not purged');
       await pause(200);

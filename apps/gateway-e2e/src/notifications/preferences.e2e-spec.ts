@@ -3,8 +3,16 @@ import { call, expectProblem, locations, registerUser } from '../support/api.js'
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 
 const TOPICS = [
-  'post_published', 'publish_failed', 'account_needs_attention', 'new_engagement', 'new_message',
-  'reply_failed', 'workspace_invite', 'ownership_transfer', 'security_action', 'access_changed',
+  'post_published',
+  'publish_failed',
+  'account_needs_attention',
+  'new_engagement',
+  'new_message',
+  'reply_failed',
+  'workspace_invite',
+  'ownership_transfer',
+  'security_action',
+  'access_changed',
 ];
 const put = (token: string, body: unknown) => call('PUT', '/notifications/preferences', { token, body });
 
@@ -16,8 +24,15 @@ describe('notifications: E26 GET /notifications/preferences', () => {
     await expectMatchesOwnSchema(response.body, 'PreferenceSettings');
     const body = response.body;
     expect(Object.keys(body).sort()).toEqual([
-      '$schema', 'digest_configured', 'digest_time', 'digest_timezone', 'email_address', 'email_available',
-      'mutes', 'preferences', 'topic_definitions',
+      '$schema',
+      'digest_configured',
+      'digest_time',
+      'digest_timezone',
+      'email_address',
+      'email_available',
+      'mutes',
+      'preferences',
+      'topic_definitions',
     ]);
     expect(body).toMatchObject({
       digest_time: '09:00',
@@ -46,7 +61,12 @@ describe('notifications: E26 GET /notifications/preferences', () => {
       email_frequencies: ['immediate'],
     });
     const optional = body.topic_definitions.find((t: { id: string }) => t.id === 'new_message');
-    expect(optional).toMatchObject({ transactional: false, critical_in_app: false, in_app_mutable: true, email_frequencies: ['off', 'immediate', 'daily'] });
+    expect(optional).toMatchObject({
+      transactional: false,
+      critical_in_app: false,
+      in_app_mutable: true,
+      email_frequencies: ['off', 'immediate', 'daily'],
+    });
   });
 
   it('needs a token', async () => {

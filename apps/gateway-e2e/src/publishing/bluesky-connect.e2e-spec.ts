@@ -10,7 +10,8 @@ import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
 const connect = (token: string, body: unknown) => call('POST', '/social-accounts/connect', { token, body });
 const uniqueHandle = () => `e2e-${randomBytes(5).toString('hex')}.bsky.social`;
-const appPassword = () => `${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}`;
+const appPassword = () =>
+  `${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}`;
 /** Every app password handed to the platform, to prove none comes back or reaches a log. */
 const passwordsSeen: string[] = [];
 const answersSeen: string[] = [];
@@ -39,7 +40,11 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
   it('signs in and connects the account at once: 201, Location, every field; the session and app password sealed', async () => {
     const { owner, workspaceId } = await createTenant();
     const account = await blueskyAccount();
-    const response = await connectBluesky(owner.token, { workspace_id: workspaceId, username: account.handle, app_password: account.password });
+    const response = await connectBluesky(owner.token, {
+      workspace_id: workspaceId,
+      username: account.handle,
+      app_password: account.password,
+    });
     expect(response.status).toBe(201);
     await expectMatchesOwnSchema(response.body, 'SocialAccount');
     expect(response.body).toEqual({
@@ -55,7 +60,9 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
       created_at: expect.stringMatching(RFC3339_MS),
     });
     expect(response.headers.get('location')).toBe(`/social-accounts/${response.body.id}`);
-    const row = (await db.query(`SELECT external_id, instance_url, credentials FROM publishing.social_accounts WHERE id = $1`, [response.body.id])).rows[0];
+    const row = (
+      await db.query(`SELECT external_id, instance_url, credentials FROM publishing.social_accounts WHERE id = $1`, [response.body.id])
+    ).rows[0];
     expect(row).toEqual({ external_id: account.did, instance_url: 'https://bsky.social', credentials: expect.stringMatching(/^v2\./) });
     expect(row.credentials).not.toContain(account.password);
     const listed = await call('GET', `/social-accounts?workspace_id=${workspaceId}`, { token: owner.token });
@@ -66,12 +73,22 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
   it('connects the same DID again with 200: the session is replaced, the account active again', async () => {
     const { owner, workspaceId } = await createTenant();
     const account = await blueskyAccount('First name');
-    const first = await connectBluesky(owner.token, { workspace_id: workspaceId, username: account.handle, app_password: account.password });
+    const first = await connectBluesky(owner.token, {
+      workspace_id: workspaceId,
+      username: account.handle,
+      app_password: account.password,
+    });
     expect(first.status).toBe(201);
-    const sealedBefore = (await db.query(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [first.body.id])).rows[0].credentials;
+    const sealedBefore = (await db.query(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [first.body.id])).rows[0]
+      .credentials;
     await db.query(`UPDATE publishing.social_accounts SET status = 'reconnect_required' WHERE id = $1`, [first.body.id]);
     const editor = await joinWorkspace(owner, workspaceId, 'editor');
-    const again = await connectBluesky(editor.token, { workspace_id: workspaceId, username: account.handle, app_password: account.password, instance_url: 'https://bsky.social/' });
+    const again = await connectBluesky(editor.token, {
+      workspace_id: workspaceId,
+      username: account.handle,
+      app_password: account.password,
+      instance_url: 'https://bsky.social/',
+    });
     expect(again.status).toBe(200);
     expect(again.headers.get('location')).toBeNull();
     await expectMatchesOwnSchema(again.body, 'SocialAccount');
@@ -82,7 +99,15 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
     expect((await call('GET', `/social-accounts?workspace_id=${workspaceId}`, { token: owner.token })).body.accounts).toHaveLength(1);
     // Another workspace connects the same DID as its own account.
     const other = await createTenant();
-    expect((await connectBluesky(other.owner.token, { workspace_id: other.workspaceId, username: account.handle, app_password: account.password })).status).toBe(201);
+    expect(
+      (
+        await connectBluesky(other.owner.token, {
+          workspace_id: other.workspaceId,
+          username: account.handle,
+          app_password: account.password,
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('refuses a wrong app password with 422 provider_credentials_rejected at body.app_password', async () => {
@@ -90,7 +115,11 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
     const account = await blueskyAccount();
     const wrong = appPassword();
     passwordsSeen.push(wrong);
-    const problem = expectProblem(await connectBluesky(owner.token, { workspace_id: workspaceId, username: account.handle, app_password: wrong }), 422, 'provider_credentials_rejected');
+    const problem = expectProblem(
+      await connectBluesky(owner.token, { workspace_id: workspaceId, username: account.handle, app_password: wrong }),
+      422,
+      'provider_credentials_rejected',
+    );
     expect(problem.errors).toEqual([{ location: 'body.app_password', message: expect.stringContaining('refused by bluesky') }]);
     const unknown = await connectBluesky(owner.token, { workspace_id: workspaceId, username: uniqueHandle(), app_password: wrong });
     expectProblem(unknown, 422, 'provider_credentials_rejected');
@@ -117,7 +146,12 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
 
   it('refuses bad input with 422 at each location', async () => {
     const { owner, workspaceId } = await createTenant();
-    const at = async (body: Record<string, unknown>) => [...new Set(locations(expectProblem(await connectBluesky(owner.token, { workspace_id: workspaceId, ...body }), 422, 'validation_failed')))].sort();
+    const at = async (body: Record<string, unknown>) =>
+      [
+        ...new Set(
+          locations(expectProblem(await connectBluesky(owner.token, { workspace_id: workspaceId, ...body }), 422, 'validation_failed')),
+        ),
+      ].sort();
     expect(await at({})).toEqual(['body.app_password', 'body.username']);
     expect(await at({ username: 'ada.bsky.social' })).toEqual(['body.app_password']);
     expect(await at({ app_password: 'abcd-efgh-ijkl-mnop' })).toEqual(['body.username']);
@@ -130,7 +164,10 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
     // app_password is bluesky's; the sandbox keeps its 64-character handles.
     const sandbox = expectProblem(await connect(owner.token, { workspace_id: workspaceId, provider: 'sandbox', app_password: 'x' }), 422);
     expect(locations(sandbox)).toEqual(['body.app_password']);
-    const long = expectProblem(await connect(owner.token, { workspace_id: workspaceId, provider: 'sandbox', username: 'a'.repeat(65) }), 422);
+    const long = expectProblem(
+      await connect(owner.token, { workspace_id: workspaceId, provider: 'sandbox', username: 'a'.repeat(65) }),
+      422,
+    );
     expect(locations(long)).toEqual(['body.username']);
   });
 
@@ -149,7 +186,11 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
   it("keeps another tenant out of a connected bluesky account, and refuses connecting into another tenant's workspace", async () => {
     const { owner, workspaceId } = await createTenant();
     const account = await blueskyAccount();
-    const connected = await connectBluesky(owner.token, { workspace_id: workspaceId, username: account.handle, app_password: account.password });
+    const connected = await connectBluesky(owner.token, {
+      workspace_id: workspaceId,
+      username: account.handle,
+      app_password: account.password,
+    });
     const intruder = await createTenant();
     await expectTenantIsolation({
       url: `/social-accounts/${connected.body.id}`,
@@ -157,7 +198,12 @@ describe('publishing: connecting bluesky accounts (handle + app password, agains
       intruderToken: intruder.owner.token,
       attempts: [
         { method: 'DELETE' },
-        { method: 'POST', path: '/social-accounts/connect', body: { workspace_id: workspaceId, provider: 'bluesky', username: account.handle, app_password: account.password }, status: 403 },
+        {
+          method: 'POST',
+          path: '/social-accounts/connect',
+          body: { workspace_id: workspaceId, provider: 'bluesky', username: account.handle, app_password: account.password },
+          status: 403,
+        },
       ],
       ownerView: [`/social-accounts/${connected.body.id}`, `/social-accounts?workspace_id=${workspaceId}`],
     });

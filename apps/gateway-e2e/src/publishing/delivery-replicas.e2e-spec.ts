@@ -20,9 +20,12 @@ describe('publishing: a replica killed mid-delivery (contract §4: each renditio
     const accounts = [await connectSandboxAccount(owner.token, workspaceId), await connectSandboxAccount(owner.token, workspaceId)];
     // [sandbox:slow] holds each call 2 s before the sandbox stores the post: a window to kill a replica in.
     const publications = [];
-    for (let i = 0; i < 8; i += 1) publications.push(await createPublication(owner.token, workspaceId, { source_text: `Post ${i} [sandbox:slow]` }));
+    for (let i = 0; i < 8; i += 1)
+      publications.push(await createPublication(owner.token, workspaceId, { source_text: `Post ${i} [sandbox:slow]` }));
     for (const publication of publications) {
-      expect((await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: accounts.map((a) => a.id) })).status).toBe(200);
+      expect((await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: accounts.map((a) => a.id) })).status).toBe(
+        200,
+      );
     }
     const ids = publications.map((p) => p.id);
     // Wait until the second replica is in the middle of delivering (attempts committed as submitted, calls in flight)…
@@ -46,12 +49,14 @@ describe('publishing: a replica killed mid-delivery (contract §4: each renditio
     for (const publication of publications) done.push(await publicationWhen(owner.token, publication.id, settled, 40_000));
     const renditions = done.flatMap((p) => p.renditions);
     expect(renditions).toHaveLength(16);
-    for (const rendition of renditions) expect([rendition.id, rendition.status, rendition.delivery.state]).toEqual([rendition.id, 'published', 'live']);
+    for (const rendition of renditions)
+      expect([rendition.id, rendition.status, rendition.delivery.state]).toEqual([rendition.id, 'published', 'live']);
 
     // Exactly once at the network: one sandbox post per rendition, none lost, none twice.
-    const { rows } = await db.query(`SELECT marker, count(*)::int AS n FROM publishing.sandbox_posts WHERE marker = ANY($1::text[]) GROUP BY marker`, [
-      renditions.map((r: any) => r.id),
-    ]);
+    const { rows } = await db.query(
+      `SELECT marker, count(*)::int AS n FROM publishing.sandbox_posts WHERE marker = ANY($1::text[]) GROUP BY marker`,
+      [renditions.map((r: any) => r.id)],
+    );
     expect(rows).toHaveLength(16);
     for (const row of rows) expect([row.marker, row.n]).toEqual([row.marker, 1]);
 
@@ -68,8 +73,10 @@ describe('publishing: a replica killed mid-delivery (contract §4: each renditio
     const { owner, workspaceId } = await createTenant();
     const target = await connectSandboxAccount(owner.token, workspaceId);
     const publications = [];
-    for (let i = 0; i < 8; i += 1) publications.push(await createPublication(owner.token, workspaceId, { source_text: `Calm ${i} [sandbox:slow]` }));
-    for (const publication of publications) await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: [target.id] });
+    for (let i = 0; i < 8; i += 1)
+      publications.push(await createPublication(owner.token, workspaceId, { source_text: `Calm ${i} [sandbox:slow]` }));
+    for (const publication of publications)
+      await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: [target.id] });
     const ids = publications.map((p) => p.id);
     let held: string[] = [];
     await waitFor(
@@ -96,6 +103,7 @@ describe('publishing: a replica killed mid-delivery (contract §4: each renditio
     );
     expect(rows.length).toBe(held.length);
     for (const row of rows) expect(row).toEqual({ status: 'published', delivery_state: 'live', attempts: 1, posts: 1 });
-    for (const publication of publications) expect((await publicationWhen(owner.token, publication.id, settled, 40_000)).status).toBe('published');
+    for (const publication of publications)
+      expect((await publicationWhen(owner.token, publication.id, settled, 40_000)).status).toBe('published');
   }, 90_000);
 });

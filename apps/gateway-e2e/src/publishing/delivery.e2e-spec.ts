@@ -114,10 +114,18 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
       error_http_status: 422,
       error_retryable: false,
       error_retry_at: '',
-      delivery: expect.objectContaining({ state: 'rejected', terminal_reason: 'rejected', error_code: 'sandbox_rejected', error_kind: 'validation', error_http_status: 422 }),
+      delivery: expect.objectContaining({
+        state: 'rejected',
+        terminal_reason: 'rejected',
+        error_code: 'sandbox_rejected',
+        error_kind: 'validation',
+        error_http_status: 422,
+      }),
     });
     const attempts = (await deliveries(owner.token, publication.id)).body.attempts;
-    expect(attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'rejected', error_code: 'sandbox_rejected', http_status: 422 })]);
+    expect(attempts).toEqual([
+      expect.objectContaining({ attempt: 1, outcome: 'rejected', error_code: 'sandbox_rejected', http_status: 422 }),
+    ]);
     expect(await postsFor(rendition.id)).toBe(0);
     expect((await account(owner.token, target.id)).body.posts_published).toBe(0);
     await eventually(async () => {
@@ -145,7 +153,11 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     const retried = await retry(owner.token, publication.id, { expected_revision: publication.revision });
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ status: 'publishing', revision: publication.revision + 1 });
-    expect(retried.body.renditions[0]).toMatchObject({ status: 'scheduled', error_code: '', delivery: expect.objectContaining({ state: 'queued' }) });
+    expect(retried.body.renditions[0]).toMatchObject({
+      status: 'scheduled',
+      error_code: '',
+      delivery: expect.objectContaining({ state: 'queued' }),
+    });
     const again = await publicationWhen(owner.token, publication.id, settled);
     expect(again.status).toBe('failed');
     expect(again.renditions[0].delivery.current_attempt_number).toBe(2);
@@ -158,7 +170,11 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
   it('[sandbox:rate-limit-once] answers 429 with Retry-After 1 s once: retried after at least a second, then live with one post', async () => {
     const { owner, publication, rendition } = await deliver('Busy [sandbox:rate-limit-once]');
     expect(publication.status).toBe('published');
-    expect(rendition).toMatchObject({ status: 'published', error_code: '', delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }) });
+    expect(rendition).toMatchObject({
+      status: 'published',
+      error_code: '',
+      delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }),
+    });
     const attempts = (await deliveries(owner.token, publication.id)).body.attempts;
     expect(attempts).toEqual([
       expect.objectContaining({ attempt: 1, outcome: 'retry', error_code: 'rate_limited', http_status: 429 }),
@@ -190,7 +206,15 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     });
     const attempts = (await deliveries(owner.token, publication.id)).body.attempts;
     expect(attempts).toEqual(
-      [1, 2, 3, 4, 5].map((attempt) => expect.objectContaining({ attempt, outcome: 'retry', error_code: 'rate_limited', http_status: 429, finished_at: expect.stringMatching(RFC3339_MS) })),
+      [1, 2, 3, 4, 5].map((attempt) =>
+        expect.objectContaining({
+          attempt,
+          outcome: 'retry',
+          error_code: 'rate_limited',
+          http_status: 429,
+          finished_at: expect.stringMatching(RFC3339_MS),
+        }),
+      ),
     );
     expect(await postsFor(rendition.id)).toBe(0);
     await eventually(async () => {
@@ -219,7 +243,12 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
   it('[sandbox:ambiguous-once] stores the post but loses the answer: reconciled live, never sent again', async () => {
     const { owner, target, publication, rendition } = await deliver('Lost answer [sandbox:ambiguous-once]');
     expect(publication.status).toBe('published');
-    expect(rendition.delivery).toMatchObject({ state: 'live', recovery_action: 'none', current_attempt_number: 1, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
+    expect(rendition.delivery).toMatchObject({
+      state: 'live',
+      recovery_action: 'none',
+      current_attempt_number: 1,
+      last_reconciled_at: expect.stringMatching(RFC3339_MS),
+    });
     const attempts = (await deliveries(owner.token, publication.id)).body.attempts;
     expect(attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'sandbox_no_answer' })]);
     expect(await postsFor(rendition.id)).toBe(1);
@@ -290,7 +319,8 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
       ),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
-    for (const refused of answers.filter((a) => a.status === 409)) expect(['revision_conflict', 'invalid_transition']).toContain(refused.body.code);
+    for (const refused of answers.filter((a) => a.status === 409))
+      expect(['revision_conflict', 'invalid_transition']).toContain(refused.body.code);
     const now = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body;
     expect(now.revision).toBe(2);
     expect(now.renditions).toHaveLength(1);
@@ -312,7 +342,13 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     expect(done.status).toBe('failed');
     const [live, failed] = done.renditions;
     expect(live).toMatchObject({ platform: 'sandbox', status: 'published' });
-    expect(failed).toMatchObject({ platform: 'x', status: 'failed', error_code: 'provider_capability_unavailable', error_kind: 'capability', error_action: 'choose_another_account' });
+    expect(failed).toMatchObject({
+      platform: 'x',
+      status: 'failed',
+      error_code: 'provider_capability_unavailable',
+      error_kind: 'capability',
+      error_action: 'choose_another_account',
+    });
     await retry(owner.token, publication.id, { expected_revision: done.revision });
     const after = await publicationWhen(owner.token, publication.id, settled);
     expect(after.renditions[0]).toEqual(live);
@@ -325,7 +361,11 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     const a = await connectSandboxAccount(owner.token, workspaceId);
     const b = await connectSandboxAccount(owner.token, workspaceId);
     const publication = await createPublication(owner.token, workspaceId);
-    const scheduled = await schedule(owner.token, publication.id, { expected_revision: 1, scheduled_at: inMs(2_000), account_ids: [a.id, b.id] });
+    const scheduled = await schedule(owner.token, publication.id, {
+      expected_revision: 1,
+      scheduled_at: inMs(2_000),
+      account_ids: [a.id, b.id],
+    });
     const [ra, rb] = scheduled.body.renditions;
     expect((await call('DELETE', `/social-accounts/${a.id}`, { token: owner.token })).status).toBe(204);
     const left = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body;
@@ -341,7 +381,11 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     const other = await createPublication(owner.token, workspaceId);
     await schedule(owner.token, other.id, { expected_revision: 1, scheduled_at: inMs(3_600_000), account_ids: [c.id] });
     await call('DELETE', `/social-accounts/${c.id}`, { token: owner.token });
-    expect((await call('GET', `/publications/${other.id}`, { token: owner.token })).body).toMatchObject({ status: 'draft', renditions: [], scheduled_at: '' });
+    expect((await call('GET', `/publications/${other.id}`, { token: owner.token })).body).toMatchObject({
+      status: 'draft',
+      renditions: [],
+      scheduled_at: '',
+    });
   });
 
   it('an account cannot be disconnected while a post is being delivered to it: 409 account_delivering, nothing lost', async () => {

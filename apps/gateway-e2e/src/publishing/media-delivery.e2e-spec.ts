@@ -7,7 +7,13 @@ import { testDatabase } from '../support/database.js';
 import { deliveries, inMs, publicationWhen, schedule, settled } from '../support/delivery.js';
 import { blueskyRecords, clearBlueskyFailures, createBlueskyAccount } from '../support/fake-bluesky.js';
 import { fakeControl } from '../support/fake-control.js';
-import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonAppForSuite, mastodonStatuses } from '../support/fake-mastodon.js';
+import {
+  clearMastodonFailures,
+  failNextAtMastodon,
+  mastodonAccount,
+  mastodonAppForSuite,
+  mastodonStatuses,
+} from '../support/fake-mastodon.js';
 import { approveAtNetwork } from '../support/fake-network.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { makeMp4, mp4Bytes, uploadMedia } from '../support/media.js';
@@ -23,7 +29,9 @@ const blueskyControl = fakeControl('E2E_FAKE_BLUESKY_URL', 'the fake PDS');
 
 /** A 4000×3000 photo as a phone writes it: JPEG with EXIF, GPS position included. */
 async function cameraPhoto(): Promise<Buffer> {
-  const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 8 } } })
+  const photo = await sharp({
+    create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 8 } },
+  })
     .withExif({
       IFD0: { Make: 'E2E Camera', Model: 'Phone' },
       IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 24/1', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 3/1' },
@@ -78,15 +86,28 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
     const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: text });
     let revision = draft.revision;
     if (!options.pastTheRules && media.length > 0) {
-      const attached = await call('PATCH', `/publications/${draft.id}`, { token: tenant.owner.token, body: { expected_revision: revision, media } });
+      const attached = await call('PATCH', `/publications/${draft.id}`, {
+        token: tenant.owner.token,
+        body: { expected_revision: revision, media },
+      });
       expect(attached.status).toBe(200);
       revision = attached.body.revision;
     }
-    const scheduled = await schedule(tenant.owner.token, draft.id, { expected_revision: revision, scheduled_at: inMs(3_600_000), account_ids: [accountId] });
+    const scheduled = await schedule(tenant.owner.token, draft.id, {
+      expected_revision: revision,
+      scheduled_at: inMs(3_600_000),
+      account_ids: [accountId],
+    });
     expect(scheduled.status).toBe(200);
     const renditionId = scheduled.body.renditions[0].id;
     if (options.pastTheRules) {
-      const entries = media.map((entry, index) => ({ media_id: entry.media_id, alt_text: entry.alt_text ?? '', role: entry.role ?? 'attachment', display_order: index, settings: {} }));
+      const entries = media.map((entry, index) => ({
+        media_id: entry.media_id,
+        alt_text: entry.alt_text ?? '',
+        role: entry.role ?? 'attachment',
+        display_order: index,
+        settings: {},
+      }));
       await db.query(`UPDATE publishing.rendition_segments SET media = $2 WHERE rendition_id = $1`, [renditionId, JSON.stringify(entries)]);
     }
     await db.query(`UPDATE publishing.renditions SET next_action_at = now() WHERE id = $1`, [renditionId]);
@@ -98,8 +119,10 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
     db.query(`UPDATE media.media_items SET analysis_status = 'pending', analysis_next_at = NULL WHERE id = $1`, [mediaId]);
   const analysisEnded = (mediaId: string) => db.query(`UPDATE media.media_items SET analysis_status = 'ready' WHERE id = $1`, [mediaId]);
 
-  const renditionOf = async (tenant: Tenant, publicationId: string) => (await call('GET', `/publications/${publicationId}`, { token: tenant.owner.token })).body.renditions[0];
-  const sandboxPosts = (token: string, accountId: string, query = '') => call('GET', `/social-accounts/${accountId}/sandbox-posts${query}`, { token });
+  const renditionOf = async (tenant: Tenant, publicationId: string) =>
+    (await call('GET', `/publications/${publicationId}`, { token: tenant.owner.token })).body.renditions[0];
+  const sandboxPosts = (token: string, accountId: string, query = '') =>
+    call('GET', `/social-accounts/${accountId}/sandbox-posts${query}`, { token });
 
   describe('sandbox', () => {
     it('receives four 4000×3000 JPEGs with EXIF GPS resized to 2000×1500, at most 1,000,000 bytes, without EXIF; the post log shows every member', async () => {
@@ -107,7 +130,8 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
       const photos = await Promise.all([0, 1, 2, 3].map(() => cameraPhoto()));
       const items = [];
-      for (const [index, photo] of photos.entries()) items.push(await uploadMedia(tenant.owner.token, tenant.workspaceId, photo, `photo-${index}.jpg`));
+      for (const [index, photo] of photos.entries())
+        items.push(await uploadMedia(tenant.owner.token, tenant.workspaceId, photo, `photo-${index}.jpg`));
       const alts = ['The harbour at dawn', 'Fishing boats', 'A gull on a post', 'Nets drying'];
       const { publicationId, renditionId } = await deliverWith(
         tenant,
@@ -131,7 +155,15 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
         parts: [{ text: 'Four photos from the harbour', media: expect.any(Array) }],
       });
       expect(post.parts[0].media).toEqual(
-        alts.map((alt) => ({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), mime_type: 'image/jpeg', width: 2000, height: 1500, size: expect.any(Number), alt_text: alt, exif: false })),
+        alts.map((alt) => ({
+          sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          mime_type: 'image/jpeg',
+          width: 2000,
+          height: 1500,
+          size: expect.any(Number),
+          alt_text: alt,
+          exif: false,
+        })),
       );
       for (const [index, media] of post.parts[0].media.entries()) {
         expect(media.size).toBeLessThanOrEqual(1_000_000);
@@ -160,7 +192,15 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const page2 = await sandboxPosts(tenant.owner.token, account.id, `?limit=1&cursor=${encodeURIComponent(page1.body.next_cursor)}`);
       expect(page2.body.posts.map((post: any) => post.rendition_id)).toEqual([first.renditionId]);
       expect(page2.body.posts[0].parts[0].media).toEqual([
-        { sha256: expect.stringMatching(/^[0-9a-f]{64}$/), mime_type: 'image/png', width: 40, height: 30, size: expect.any(Number), alt_text: 'first', exif: false },
+        {
+          sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          mime_type: 'image/png',
+          width: 40,
+          height: 30,
+          size: expect.any(Number),
+          alt_text: 'first',
+          exif: false,
+        },
       ]);
       expect(page2.body.next_cursor).toBe('');
 
@@ -203,14 +243,22 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const { publicationId, renditionId } = await deliverWith(tenant, account.id, [{ media_id: image.id }]);
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       const waiting = await renditionOf(tenant, publicationId);
-      expect(waiting).toMatchObject({ status: 'scheduled', delivery: expect.objectContaining({ state: 'queued', current_attempt_number: 0 }) });
-      const [{ media_waiting_since }] = (await db.query(`SELECT media_waiting_since FROM publishing.renditions WHERE id = $1`, [renditionId])).rows;
+      expect(waiting).toMatchObject({
+        status: 'scheduled',
+        delivery: expect.objectContaining({ state: 'queued', current_attempt_number: 0 }),
+      });
+      const [{ media_waiting_since }] = (
+        await db.query(`SELECT media_waiting_since FROM publishing.renditions WHERE id = $1`, [renditionId])
+      ).rows;
       expect(media_waiting_since).not.toBeNull();
       expect((await sandboxPosts(tenant.owner.token, account.id)).body.posts).toEqual([]);
 
       await analysisEnded(image.id);
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 30_000);
-      expect(done.renditions[0]).toMatchObject({ status: 'published', delivery: expect.objectContaining({ state: 'live', current_attempt_number: 1 }) });
+      expect(done.renditions[0]).toMatchObject({
+        status: 'published',
+        delivery: expect.objectContaining({ state: 'live', current_attempt_number: 1 }),
+      });
       expect((await sandboxPosts(tenant.owner.token, account.id)).body.posts).toHaveLength(1);
     });
 
@@ -222,10 +270,18 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const stuck = await deliverWith(tenant, account.id, [{ media_id: image.id }]);
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       // As if the first try was ten minutes ago.
-      await db.query(`UPDATE publishing.renditions SET media_waiting_since = now() - interval '10 minutes 1 second', next_action_at = now() WHERE id = $1`, [stuck.renditionId]);
+      await db.query(
+        `UPDATE publishing.renditions SET media_waiting_since = now() - interval '10 minutes 1 second', next_action_at = now() WHERE id = $1`,
+        [stuck.renditionId],
+      );
       const failed = await publicationWhen(tenant.owner.token, stuck.publicationId, settled, 30_000);
       expect(failed.status).toBe('failed');
-      expect(failed.renditions[0]).toMatchObject({ status: 'failed', error_code: 'media_not_ready', error_kind: 'validation', delivery: expect.objectContaining({ state: 'rejected', current_attempt_number: 0 }) });
+      expect(failed.renditions[0]).toMatchObject({
+        status: 'failed',
+        error_code: 'media_not_ready',
+        error_kind: 'validation',
+        delivery: expect.objectContaining({ state: 'rejected', current_attempt_number: 0 }),
+      });
 
       const gone = await deliverWith(tenant, account.id, [{ media_id: randomUUID() }], undefined, { pastTheRules: true });
       const refused = await publicationWhen(tenant.owner.token, gone.publicationId, settled, 30_000);
@@ -241,8 +297,13 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const tenant = await createTenant();
       const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
       const media: Attach[] = [];
-      for (let index = 0; index < images; index++) media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(20 + index, 20), `i${index}.png`)).id, alt_text: alt });
-      if (withVideo) media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, mp4Bytes(4_000, 20_000), 'clip.mp4')).id });
+      for (let index = 0; index < images; index++)
+        media.push({
+          media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(20 + index, 20), `i${index}.png`)).id,
+          alt_text: alt,
+        });
+      if (withVideo)
+        media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, mp4Bytes(4_000, 20_000), 'clip.mp4')).id });
       const { publicationId } = await deliverWith(tenant, account.id, media, undefined, { pastTheRules: true });
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 30_000);
       expect(done.renditions[0]).toMatchObject({ status: 'failed', error_code: code, error_kind: 'validation', error_retryable: false });
@@ -253,8 +314,14 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const tenant = await createTenant();
       const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
       const media: Attach[] = [];
-      for (let index = 0; index < 4; index++) media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(30 + index, 30), `a${index}.png`)).id });
-      media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(50, 50), 'cover.png')).id, role: 'cover' });
+      for (let index = 0; index < 4; index++)
+        media.push({
+          media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(30 + index, 30), `a${index}.png`)).id,
+        });
+      media.push({
+        media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(50, 50), 'cover.png')).id,
+        role: 'cover',
+      });
       const { publicationId } = await deliverWith(tenant, account.id, media);
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 30_000);
       expect(done.renditions[0].status).toBe('published');
@@ -270,36 +337,73 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
       const username = `media_${randomBytes(4).toString('hex')}`;
       const remote = await mastodonAccount({ access_token: tokens.access_token, username });
-      const started = await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl } });
+      const started = await call('POST', '/social-accounts/connect', {
+        token: tenant.owner.token,
+        body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
+      });
       expect(started.status).toBe(200);
-      const code = await approveAtNetwork(started.body.authorization_url, { client_secret: clientSecret, ...tokens, profile: { id: remote.id, username } });
-      const connected = await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, { token: tenant.owner.token });
+      const code = await approveAtNetwork(started.body.authorization_url, {
+        client_secret: clientSecret,
+        ...tokens,
+        profile: { id: remote.id, username },
+      });
+      const connected = await call(
+        'GET',
+        `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`,
+        { token: tenant.owner.token },
+      );
       expect(connected.status).toBe(201);
       expect(connected.body.username).toBe(`${username}@${server}`);
       return { account: connected.body, remote };
     }
-    const mediaOf = async (accountId: string): Promise<FakeMastodonMedia[]> => (await mastodonControl('GET', '/media')).filter((item: FakeMastodonMedia) => item.account_id === accountId);
+    const mediaOf = async (accountId: string): Promise<FakeMastodonMedia[]> =>
+      (await mastodonControl('GET', '/media')).filter((item: FakeMastodonMedia) => item.account_id === accountId);
 
     it('posts four images with their alt texts (uploaded through /api/v2/media, fitted, no EXIF) in one status', async () => {
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant);
       const alts = ['One', 'Two', 'Three', 'Four'];
       const media: Attach[] = [];
-      for (const [index, alt] of alts.entries()) media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, index === 0 ? await cameraPhoto() : await smallImage(300 + index, 200), `m${index}.jpg`)).id, alt_text: alt });
+      for (const [index, alt] of alts.entries())
+        media.push({
+          media_id: (
+            await uploadMedia(
+              tenant.owner.token,
+              tenant.workspaceId,
+              index === 0 ? await cameraPhoto() : await smallImage(300 + index, 200),
+              `m${index}.jpg`,
+            )
+          ).id,
+          alt_text: alt,
+        });
       const { publicationId, renditionId } = await deliverWith(tenant, account.id, media, 'Four images for mastodon');
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 60_000);
       expect(done.renditions[0]).toMatchObject({ status: 'published' });
       const statuses = (await mastodonStatuses()).filter((status) => status.account_id === remote.id);
       expect(statuses).toHaveLength(1);
-      expect(statuses[0]).toMatchObject({ text: 'Four images for mastodon', idempotency_key: `${renditionId}#0`, id: done.renditions[0].external_id });
+      expect(statuses[0]).toMatchObject({
+        text: 'Four images for mastodon',
+        idempotency_key: `${renditionId}#0`,
+        id: done.renditions[0].external_id,
+      });
       const uploaded = await mediaOf(remote.id);
       expect(statuses[0].media_ids).toEqual(uploaded.map((item) => item.id));
-      expect(uploaded.map((item) => ({ description: item.description, type: item.type, exif: item.exif, status_id: item.status_id, polls_left: item.polls_left }))).toEqual(
-        alts.map((alt) => ({ description: alt, type: 'image', exif: false, status_id: statuses[0].id, polls_left: 0 })),
-      );
+      expect(
+        uploaded.map((item) => ({
+          description: item.description,
+          type: item.type,
+          exif: item.exif,
+          status_id: item.status_id,
+          polls_left: item.polls_left,
+        })),
+      ).toEqual(alts.map((alt) => ({ description: alt, type: 'image', exif: false, status_id: statuses[0].id, polls_left: 0 })));
       // The 4000×3000 photo fits Mastodon's 8,294,400 px: 3325×2493.
       expect(uploaded[0].width * uploaded[0].height).toBeLessThanOrEqual(8_294_400);
-      expect(uploaded.slice(1).map((item) => [item.width, item.height])).toEqual([[301, 200], [302, 200], [303, 200]]);
+      expect(uploaded.slice(1).map((item) => [item.width, item.height])).toEqual([
+        [301, 200],
+        [302, 200],
+        [303, 200],
+      ]);
     });
 
     it('posts a video streamed as it is stored, after the server has processed it (202, then 206 until done)', async () => {
@@ -307,22 +411,42 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const { account, remote } = await connectMastodon(tenant);
       const video = mp4Bytes(4_000, 3 * 1024 * 1024);
       const item = await uploadMedia(tenant.owner.token, tenant.workspaceId, video, 'clip.mp4');
-      const { publicationId } = await deliverWith(tenant, account.id, [{ media_id: item.id, alt_text: 'Waves on the shore' }], 'A video for mastodon');
+      const { publicationId } = await deliverWith(
+        tenant,
+        account.id,
+        [{ media_id: item.id, alt_text: 'Waves on the shore' }],
+        'A video for mastodon',
+      );
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 60_000);
       expect(done.renditions[0].status).toBe('published');
       const [uploaded] = await mediaOf(remote.id);
-      expect(uploaded).toMatchObject({ type: 'video', size: video.length, sha256: sha256(video), mime_type: 'video/mp4', description: 'Waves on the shore', polls_left: 0 });
+      expect(uploaded).toMatchObject({
+        type: 'video',
+        size: video.length,
+        sha256: sha256(video),
+        mime_type: 'video/mp4',
+        description: 'Waves on the shore',
+        polls_left: 0,
+      });
       const [status] = (await mastodonStatuses()).filter((candidate) => candidate.account_id === remote.id);
       expect(status.media_ids).toEqual([uploaded.id]);
     });
 
-    it('a refused upload (422: alt text over the server\'s 1,500 characters) rejects the rendition; nothing is posted', async () => {
+    it("a refused upload (422: alt text over the server's 1,500 characters) rejects the rendition; nothing is posted", async () => {
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant);
       const item = await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(100, 100), 'long-alt.png');
-      const { publicationId } = await deliverWith(tenant, account.id, [{ media_id: item.id, alt_text: 'y'.repeat(1_501) }], undefined, { pastTheRules: true });
+      const { publicationId } = await deliverWith(tenant, account.id, [{ media_id: item.id, alt_text: 'y'.repeat(1_501) }], undefined, {
+        pastTheRules: true,
+      });
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 30_000);
-      expect(done.renditions[0]).toMatchObject({ status: 'failed', error_kind: 'validation', error_code: 'provider_rejected', error_http_status: 422, error_retryable: false });
+      expect(done.renditions[0]).toMatchObject({
+        status: 'failed',
+        error_kind: 'validation',
+        error_code: 'provider_rejected',
+        error_http_status: 422,
+        error_retryable: false,
+      });
       expect((await mastodonStatuses()).filter((status) => status.account_id === remote.id)).toEqual([]);
     });
 
@@ -333,7 +457,10 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       await failNextAtMastodon({ path: '/api/v2/media', method: 'POST', status: 503 });
       const { publicationId } = await deliverWith(tenant, account.id, [{ media_id: item.id, alt_text: 'Retried' }]);
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 30_000);
-      expect(done.renditions[0]).toMatchObject({ status: 'published', delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }) });
+      expect(done.renditions[0]).toMatchObject({
+        status: 'published',
+        delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }),
+      });
       const attempts = (await deliveries(tenant.owner.token, publicationId)).body.attempts;
       expect(attempts.map((attempt: any) => [attempt.outcome, attempt.error_code, attempt.http_status])).toEqual([
         ['retry', 'provider_error', 503],
@@ -341,7 +468,9 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       ]);
       const statuses = (await mastodonStatuses()).filter((status) => status.account_id === remote.id);
       expect(statuses).toHaveLength(1);
-      expect((await mediaOf(remote.id)).filter((media) => media.status_id === statuses[0].id).map((media) => media.description)).toEqual(['Retried']);
+      expect((await mediaOf(remote.id)).filter((media) => media.status_id === statuses[0].id).map((media) => media.description)).toEqual([
+        'Retried',
+      ]);
     });
   });
 
@@ -350,19 +479,35 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const handle = `media-${randomBytes(5).toString('hex')}.bsky.social`;
       const password = 'abcd-efgh-ijkl-mnop';
       const did = await createBlueskyAccount({ handle, password });
-      const connected = await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: password } });
+      const connected = await call('POST', '/social-accounts/connect', {
+        token: tenant.owner.token,
+        body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: password },
+      });
       expect(connected.status).toBe(201);
       return { account: connected.body, did };
     }
-    const postsOf = async (did: string) => (await blueskyRecords()).filter((record) => record.did === did && record.collection === 'app.bsky.feed.post');
-    const blobsOf = async (did: string): Promise<FakeBlueskyBlob[]> => (await blueskyControl('GET', '/blobs')).filter((blob: FakeBlueskyBlob) => blob.did === did);
+    const postsOf = async (did: string) =>
+      (await blueskyRecords()).filter((record) => record.did === did && record.collection === 'app.bsky.feed.post');
+    const blobsOf = async (did: string): Promise<FakeBlueskyBlob[]> =>
+      (await blueskyControl('GET', '/blobs')).filter((blob: FakeBlueskyBlob) => blob.did === did);
 
     it('posts four images as blobs (each ≤ 1,000,000 bytes) with alt texts and aspect ratios', async () => {
       const tenant = await createTenant();
       const { account, did } = await connectBluesky(tenant);
       const alts = ['North', 'East', 'South', 'West'];
       const media: Attach[] = [];
-      for (const [index, alt] of alts.entries()) media.push({ media_id: (await uploadMedia(tenant.owner.token, tenant.workspaceId, index === 0 ? await cameraPhoto() : await smallImage(400, 300 + index), `b${index}.jpg`)).id, alt_text: alt });
+      for (const [index, alt] of alts.entries())
+        media.push({
+          media_id: (
+            await uploadMedia(
+              tenant.owner.token,
+              tenant.workspaceId,
+              index === 0 ? await cameraPhoto() : await smallImage(400, 300 + index),
+              `b${index}.jpg`,
+            )
+          ).id,
+          alt_text: alt,
+        });
       const { publicationId } = await deliverWith(tenant, account.id, media, 'Four images for bluesky');
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 60_000);
       expect(done.renditions[0].status).toBe('published');
@@ -387,7 +532,12 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       // A real video: its sides come from the media service's analysis.
       const video = makeMp4({ seconds: 2, fps: 25, faststart: true, size: '640x360' });
       const item = await uploadMedia(tenant.owner.token, tenant.workspaceId, video, 'surf.mp4');
-      const { publicationId } = await deliverWith(tenant, account.id, [{ media_id: item.id, alt_text: 'Surfers at noon' }], 'A video for bluesky');
+      const { publicationId } = await deliverWith(
+        tenant,
+        account.id,
+        [{ media_id: item.id, alt_text: 'Surfers at noon' }],
+        'A video for bluesky',
+      );
       const done = await publicationWhen(tenant.owner.token, publicationId, settled, 60_000);
       expect(done.renditions[0].status).toBe('published');
       const [record] = await postsOf(did);

@@ -4,9 +4,26 @@ import { readFileSync } from 'node:fs';
 import { call, eventually, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { fakeNetworkEnvironment } from '@social/testing';
-import { cancel, deliveries, inMs, publicationWhen, publishNow, renditionEvents, retry, schedule, settled, startPublishingReplica } from '../support/delivery.js';
+import {
+  cancel,
+  deliveries,
+  inMs,
+  publicationWhen,
+  publishNow,
+  renditionEvents,
+  retry,
+  schedule,
+  settled,
+  startPublishingReplica,
+} from '../support/delivery.js';
 import { blueskyRecords, clearBlueskyFailures, createBlueskyAccount, failNextAtBluesky } from '../support/fake-bluesky.js';
-import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonStatuses, mastodonAppForSuite } from '../support/fake-mastodon.js';
+import {
+  clearMastodonFailures,
+  failNextAtMastodon,
+  mastodonAccount,
+  mastodonStatuses,
+  mastodonAppForSuite,
+} from '../support/fake-mastodon.js';
 import { approveAtNetwork, clearNetworkFailures, failNext, networkRequests } from '../support/fake-network.js';
 import { createPublication } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
@@ -64,7 +81,10 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
 
   /** Publishes now to one account and waits until nothing is left to deliver. */
   async function publishTo(tenant: Tenant, publication: any, accountId: string, timeoutMs = 20_000) {
-    const started = await publishNow(tenant.owner.token, publication.id, { expected_revision: publication.revision, account_ids: [accountId] });
+    const started = await publishNow(tenant.owner.token, publication.id, {
+      expected_revision: publication.revision,
+      account_ids: [accountId],
+    });
     expect(started.status).toBe(200);
     expect(started.body).toMatchObject({ status: 'publishing', revision: publication.revision + 1 });
     const done = await publicationWhen(tenant.owner.token, publication.id, settled, timeoutMs);
@@ -73,7 +93,11 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
 
   /** A draft whose posts are these segments (a thread). */
   async function threadPublication(tenant: Tenant, bodies: string[]) {
-    const created = await createPublication(tenant.owner.token, tenant.workspaceId, { content_profile: 'thread', title: '', source_text: '' });
+    const created = await createPublication(tenant.owner.token, tenant.workspaceId, {
+      content_profile: 'thread',
+      title: '',
+      source_text: '',
+    });
     const patched = await call('PATCH', `/publications/${created.id}`, {
       token: tenant.owner.token,
       body: { expected_revision: created.revision, segments: bodies.map((body) => ({ body })) },
@@ -94,7 +118,10 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
       const username = `ada_${randomBytes(4).toString('hex')}`;
       const remote = await mastodonAccount({ access_token: tokens.access_token, username, display_name: 'Ada' });
-      const started = await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl } });
+      const started = await call('POST', '/social-accounts/connect', {
+        token: tenant.owner.token,
+        body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
+      });
       expect(started.status).toBe(200);
       const code = await approveAtNetwork(started.body.authorization_url, {
         client_secret: clientSecret,
@@ -102,7 +129,11 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
         profile: { id: remote.id, username },
         ...(tokenResponse ? { token_response: tokenResponse(tokens) } : {}),
       });
-      const connected = await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, { token: tenant.owner.token });
+      const connected = await call(
+        'GET',
+        `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`,
+        { token: tenant.owner.token },
+      );
       expect(connected.status).toBe(201);
       expect(connected.body).toMatchObject({ platform: 'mastodon', username: `${username}@${server}`, status: 'active' });
       return { account: connected.body, remote, tokens, username };
@@ -207,11 +238,21 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
     it('a 429 with Retry-After is retried after it, then live: both attempts listed, one status', async () => {
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant);
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 429, headers: { 'retry-after': '1' }, body: { error: 'Too many requests' } });
+      await failNextAtMastodon({
+        path: STATUSES,
+        method: 'POST',
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: { error: 'Too many requests' },
+      });
       const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Busy server ${randomUUID()}` });
       const { publication, rendition } = await publishTo(tenant, draft, account.id);
       expect(publication.status).toBe('published');
-      expect(rendition).toMatchObject({ status: 'published', error_code: '', delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }) });
+      expect(rendition).toMatchObject({
+        status: 'published',
+        error_code: '',
+        delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }),
+      });
       const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
       expect(attempts).toEqual([
         expect.objectContaining({ attempt: 1, outcome: 'retry', error_code: 'provider_rate_limited', http_status: 429 }),
@@ -226,7 +267,12 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
     it('a 422 fails the rendition for good: rejected, validation, no status, the failed event', async () => {
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant);
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 422, body: { error: 'Validation failed: Text character limit of 500 exceeded' } });
+      await failNextAtMastodon({
+        path: STATUSES,
+        method: 'POST',
+        status: 422,
+        body: { error: 'Validation failed: Text character limit of 500 exceeded' },
+      });
       const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Refused ${randomUUID()}` });
       const { publication, rendition } = await publishTo(tenant, draft, account.id);
       expect(publication.status).toBe('failed');
@@ -288,8 +334,14 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const statuses = await statusesOf(remote.id);
       expect(statuses).toHaveLength(1);
       expect(publication.status).toBe('published');
-      expect(rendition).toMatchObject({ status: 'published', external_id: statuses[0].id, external_url: statusUrl(username, statuses[0].id) });
-      expect(rendition.delivery).toEqual(liveDelivery(rendition, `mastodon:${username}@${server}`, { last_reconciled_at: expect.stringMatching(RFC3339_MS) }));
+      expect(rendition).toMatchObject({
+        status: 'published',
+        external_id: statuses[0].id,
+        external_url: statusUrl(username, statuses[0].id),
+      });
+      expect(rendition.delivery).toEqual(
+        liveDelivery(rendition, `mastodon:${username}@${server}`, { last_reconciled_at: expect.stringMatching(RFC3339_MS) }),
+      );
       expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([
         expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_connection_lost' }),
       ]);
@@ -328,8 +380,15 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(done.status).toBe('published');
       const statuses = await statusesOf(remote.id);
       expect(statuses).toHaveLength(1);
-      expect(done.renditions[0]).toMatchObject({ status: 'published', error_code: '', external_id: statuses[0].id, delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }) });
-      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts.map((a: any) => [a.attempt, a.outcome, a.http_status])).toEqual([
+      expect(done.renditions[0]).toMatchObject({
+        status: 'published',
+        error_code: '',
+        external_id: statuses[0].id,
+        delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }),
+      });
+      expect(
+        (await deliveries(tenant.owner.token, publication.id)).body.attempts.map((a: any) => [a.attempt, a.outcome, a.http_status]),
+      ).toEqual([
         [1, 'rejected', 422],
         [2, 'live', 0],
       ]);
@@ -354,7 +413,9 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
         [bodies[1], statuses[0].id],
       ]);
       expect(done.renditions[0].segments.map((segment: any) => segment.external_id)).toEqual(statuses.map((status) => status.id));
-      expect((await deliveries(tenant.owner.token, draft.id)).body.attempts.map((a: any) => [a.attempt, a.outcome, a.error_code, a.http_status])).toEqual([
+      expect(
+        (await deliveries(tenant.owner.token, draft.id)).body.attempts.map((a: any) => [a.attempt, a.outcome, a.error_code, a.http_status]),
+      ).toEqual([
         [1, 'retry', 'provider_error', 503],
         [2, 'live', '', 0],
       ]);
@@ -387,12 +448,19 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const statuses = await statusesOf(remote.id);
       expect(statuses.map((status) => status.text)).toEqual([`Notes & news\n\n${text}`]);
       expect(publication.status).toBe('published');
-      expect(rendition).toMatchObject({ external_id: statuses[0].id, delivery: expect.objectContaining({ state: 'live', current_attempt_number: 1 }) });
+      expect(rendition).toMatchObject({
+        external_id: statuses[0].id,
+        delivery: expect.objectContaining({ state: 'live', current_attempt_number: 1 }),
+      });
     });
 
     it('two publications at once to an account whose grant is near expiry: renewed once (the second waits on the row lock and takes the new grant)', async () => {
       const tenant = await createTenant();
-      const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+      const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({
+        ...issued,
+        token_type: 'bearer',
+        expires_in: 60,
+      }));
       await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
       const drafts = [
         await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Racing one ${randomUUID()}` }),
@@ -400,7 +468,11 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       ];
       const results = await Promise.all(drafts.map((draft) => publishTo(tenant, draft, account.id)));
       expect(results.map((result) => result.publication.status)).toEqual(['published', 'published']);
-      expect((await networkRequests()).filter((request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token))).toHaveLength(1);
+      expect(
+        (await networkRequests()).filter(
+          (request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token),
+        ),
+      ).toHaveLength(1);
       expect(await statusesOf(remote.id)).toHaveLength(2);
       expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
     });
@@ -429,13 +501,19 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const { account, remote } = await connectMastodon(tenant);
       await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
       await failNextAtMastodon({ path: `/api/v1/accounts/${remote.id}/statuses`, method: 'GET', status: 503 });
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Blip while reconciling ${randomUUID()}` });
+      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, {
+        source_text: `Blip while reconciling ${randomUUID()}`,
+      });
       const { publication, rendition } = await publishTo(tenant, draft, account.id);
       const statuses = await statusesOf(remote.id);
       expect(statuses).toHaveLength(1);
       expect(publication.status).toBe('published');
       expect(rendition).toMatchObject({ status: 'published', external_id: statuses[0].id });
-      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
+      expect(rendition.delivery).toMatchObject({
+        state: 'live',
+        current_attempt_number: 1,
+        last_reconciled_at: expect.stringMatching(RFC3339_MS),
+      });
     });
 
     it('a reconciliation that never reaches the server ends in manual resolution (the needs-attention event); retry resends under the same key: still one status', async () => {
@@ -450,13 +528,23 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
         status: 'failed',
         error_code: 'delivery_outcome_unknown',
         error_action: 'check_network',
-        delivery: expect.objectContaining({ state: 'manual_resolution', recovery_action: 'manual_resolution', terminal_reason: 'outcome_unknown', current_attempt_number: 1 }),
+        delivery: expect.objectContaining({
+          state: 'manual_resolution',
+          recovery_action: 'manual_resolution',
+          terminal_reason: 'outcome_unknown',
+          current_attempt_number: 1,
+        }),
       });
       await eventually(async () => {
         expect(await renditionEvents([rendition.id])).toEqual([
           expect.objectContaining({
             subject: 'durable.publishing.rendition.needs-attention',
-            payload: expect.objectContaining({ rendition_id: rendition.id, platform: 'mastodon', error_code: 'delivery_outcome_unknown', error_action: 'check_network' }),
+            payload: expect.objectContaining({
+              rendition_id: rendition.id,
+              platform: 'mastodon',
+              error_code: 'delivery_outcome_unknown',
+              error_action: 'check_network',
+            }),
           }),
         ]);
       }, 10_000);
@@ -466,7 +554,10 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(done.status).toBe('published');
       const statuses = await statusesOf(remote.id);
       expect(statuses).toHaveLength(1);
-      expect(done.renditions[0]).toMatchObject({ external_id: statuses[0].id, delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }) });
+      expect(done.renditions[0]).toMatchObject({
+        external_id: statuses[0].id,
+        delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }),
+      });
     });
 
     it('with a second publishing replica running, six deliveries at once for an account whose grant is near expiry: renewed once, every post once', async () => {
@@ -478,16 +569,29 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       );
       try {
         const tenant = await createTenant();
-        const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+        const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({
+          ...issued,
+          token_type: 'bearer',
+          expires_in: 60,
+        }));
         await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
         const drafts = [];
-        for (let i = 0; i < 6; i += 1) drafts.push(await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Replica race ${i} ${randomUUID()}` }));
+        for (let i = 0; i < 6; i += 1)
+          drafts.push(
+            await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Replica race ${i} ${randomUUID()}` }),
+          );
         const results = await Promise.all(drafts.map((draft) => publishTo(tenant, draft, account.id)));
         expect(results.map((result) => result.publication.status)).toEqual(drafts.map(() => 'published'));
-        expect((await networkRequests()).filter((request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token))).toHaveLength(1);
+        expect(
+          (await networkRequests()).filter(
+            (request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token),
+          ),
+        ).toHaveLength(1);
         const statuses = await statusesOf(remote.id);
         expect(statuses).toHaveLength(6);
-        expect(new Set(statuses.map((status) => status.idempotency_key))).toEqual(new Set(results.map((result) => `${result.rendition.id}#0`)));
+        expect(new Set(statuses.map((status) => status.idempotency_key))).toEqual(
+          new Set(results.map((result) => `${result.rendition.id}#0`)),
+        );
         expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
       } finally {
         await replica.stop();
@@ -498,7 +602,13 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant);
       const resetAt = Date.now() + 1_500;
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 429, headers: { 'x-ratelimit-reset': new Date(resetAt).toISOString() }, body: { error: 'Too many requests' } });
+      await failNextAtMastodon({
+        path: STATUSES,
+        method: 'POST',
+        status: 429,
+        headers: { 'x-ratelimit-reset': new Date(resetAt).toISOString() },
+        body: { error: 'Too many requests' },
+      });
       const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Reset later ${randomUUID()}` });
       const { publication } = await publishTo(tenant, draft, account.id);
       expect(publication.status).toBe('published');
@@ -536,7 +646,7 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(done.renditions[0].segments.map((segment: any) => segment.external_id)).toEqual(statuses.map((status) => status.id));
     });
 
-    it('a text just under 500 characters with a title: what is sent stays within the server\'s limit and goes out', async () => {
+    it("a text just under 500 characters with a title: what is sent stays within the server's limit and goes out", async () => {
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant);
       const words = `${randomUUID().slice(0, 8)} ${'word '.repeat(200)}`.slice(0, 495).trim();
@@ -575,24 +685,43 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant);
       const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Called off ${randomUUID()}` });
-      const scheduled = await schedule(tenant.owner.token, draft.id, { expected_revision: draft.revision, scheduled_at: inMs(1_500), account_ids: [account.id] });
+      const scheduled = await schedule(tenant.owner.token, draft.id, {
+        expected_revision: draft.revision,
+        scheduled_at: inMs(1_500),
+        account_ids: [account.id],
+      });
       expect(scheduled.status).toBe(200);
       const cancelled = await cancel(tenant.owner.token, draft.id, { expected_revision: scheduled.body.revision });
       expect(cancelled.status).toBe(200);
       expect(cancelled.body).toMatchObject({ status: 'draft', renditions: [] });
       const other = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Account gone ${randomUUID()}` });
-      expect((await schedule(tenant.owner.token, other.id, { expected_revision: other.revision, scheduled_at: inMs(1_500), account_ids: [account.id] })).status).toBe(200);
+      expect(
+        (
+          await schedule(tenant.owner.token, other.id, {
+            expected_revision: other.revision,
+            scheduled_at: inMs(1_500),
+            account_ids: [account.id],
+          })
+        ).status,
+      ).toBe(200);
       expect((await call('DELETE', `/social-accounts/${account.id}`, { token: tenant.owner.token })).status).toBe(204);
       // Past both due times (and a scheduler round or two).
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       expect(await statusesOf(remote.id)).toEqual([]);
-      expect((await call('GET', `/publications/${other.id}`, { token: tenant.owner.token })).body).toMatchObject({ status: 'draft', renditions: [] });
+      expect((await call('GET', `/publications/${other.id}`, { token: tenant.owner.token })).body).toMatchObject({
+        status: 'draft',
+        renditions: [],
+      });
     });
 
     it('a grant near expiry is renewed through the refresh token before the post goes out (rotated tokens sealed)', async () => {
       const tenant = await createTenant();
       // The server answered a token that expires in a minute (within the 5-minute renewal window).
-      const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+      const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({
+        ...issued,
+        token_type: 'bearer',
+        expires_in: 60,
+      }));
       // The OAuth fake rotates a refreshed grant's tokens to `<old>~<n>`: the server knows the new one as the same account.
       await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
       const sealedBefore = await sealedGrant(account.id);
@@ -601,7 +730,9 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(publication.status).toBe('published');
       expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1 });
 
-      const refreshes = (await networkRequests()).filter((request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token === tokens.refresh_token);
+      const refreshes = (await networkRequests()).filter(
+        (request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token === tokens.refresh_token,
+      );
       expect(refreshes).toEqual([
         expect.objectContaining({
           method: 'POST',
@@ -616,13 +747,21 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       // Renewed once: the next post uses the sealed new grant without asking again.
       const next = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Again ${randomUUID()}` });
       expect((await publishTo(tenant, next, account.id)).publication.status).toBe('published');
-      expect((await networkRequests()).filter((request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token))).toHaveLength(1);
+      expect(
+        (await networkRequests()).filter(
+          (request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token),
+        ),
+      ).toHaveLength(1);
       expect(await statusesOf(remote.id)).toHaveLength(2);
     });
     it('a renewal the network refuses fails the rendition for reconnecting (no attempt, nothing posted); the account needs reconnecting', async () => {
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
-      await failNext({ path: '/oauth/token', status: 400, body: { error: 'invalid_grant', error_description: 'The refresh token is no longer valid' } });
+      await failNext({
+        path: '/oauth/token',
+        status: 400,
+        body: { error: 'invalid_grant', error_description: 'The refresh token is no longer valid' },
+      });
       const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Refused renewal ${randomUUID()}` });
       const { publication, rendition } = await publishTo(tenant, draft, account.id);
       expect(publication.status).toBe('failed');
@@ -632,7 +771,13 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
         error_kind: 'auth',
         error_action: 'reconnect_account',
         error_retryable: false,
-        delivery: expect.objectContaining({ state: 'rejected', terminal_reason: 'rejected', error_kind: 'auth', error_code: 'account_reconnect_required', current_attempt_number: 0 }),
+        delivery: expect.objectContaining({
+          state: 'rejected',
+          terminal_reason: 'rejected',
+          error_kind: 'auth',
+          error_code: 'account_reconnect_required',
+          current_attempt_number: 0,
+        }),
       });
       expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([]);
       expect(await statusesOf(remote.id)).toEqual([]);
@@ -642,7 +787,13 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
         expect(await renditionEvents([rendition.id])).toEqual([
           expect.objectContaining({
             subject: 'durable.publishing.rendition.failed',
-            payload: expect.objectContaining({ rendition_id: rendition.id, error_code: 'account_reconnect_required', error_kind: 'auth', error_action: 'reconnect_account', terminal_reason: 'rejected' }),
+            payload: expect.objectContaining({
+              rendition_id: rendition.id,
+              error_code: 'account_reconnect_required',
+              error_kind: 'auth',
+              error_action: 'reconnect_account',
+              terminal_reason: 'rejected',
+            }),
           }),
         ]);
       }, 10_000);
@@ -650,7 +801,11 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
 
     it('after a refused renewal, connecting the account again (200, same identity) and retrying delivers it', async () => {
       const tenant = await createTenant();
-      const { account, remote, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+      const { account, remote, username } = await connectMastodon(tenant, (issued) => ({
+        ...issued,
+        token_type: 'bearer',
+        expires_in: 60,
+      }));
       await failNext({ path: '/oauth/token', status: 400, body: { error: 'invalid_grant' } });
       const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Reconnected ${randomUUID()}` });
       const { publication } = await publishTo(tenant, draft, account.id);
@@ -658,9 +813,18 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       // The user connects the same account again: new tokens for the same server account.
       const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
       await mastodonAccount({ access_token: tokens.access_token, username, id: remote.id });
-      const started = await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl } });
-      const code = await approveAtNetwork(started.body.authorization_url, { client_secret: clientSecret, ...tokens, profile: { id: remote.id, username } });
-      const again = await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, { token: tenant.owner.token });
+      const started = await call('POST', '/social-accounts/connect', {
+        token: tenant.owner.token,
+        body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
+      });
+      const code = await approveAtNetwork(started.body.authorization_url, {
+        client_secret: clientSecret,
+        ...tokens,
+        profile: { id: remote.id, username },
+      });
+      const again = await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, {
+        token: tenant.owner.token,
+      });
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ id: account.id, status: 'active' });
       expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
@@ -673,14 +837,20 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
 
     it('a renewal that cannot reach the network makes the rendition wait (no attempt counted), then it goes out once', async () => {
       const tenant = await createTenant();
-      const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+      const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({
+        ...issued,
+        token_type: 'bearer',
+        expires_in: 60,
+      }));
       await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
       await failNext({ path: '/oauth/token', status: 503 });
       const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Renewal later ${randomUUID()}` });
       const { publication, rendition } = await publishTo(tenant, draft, account.id);
       expect(publication.status).toBe('published');
       expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1 });
-      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'live' })]);
+      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'live' }),
+      ]);
       expect(await statusesOf(remote.id)).toHaveLength(1);
       expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
       // It waited as planned, not by losing its lease after an unexpected error.
@@ -704,7 +874,8 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       return { account: connected.body, did, handle };
     }
 
-    const recordsOf = async (did: string) => (await blueskyRecords()).filter((record) => record.did === did && record.collection === 'app.bsky.feed.post');
+    const recordsOf = async (did: string) =>
+      (await blueskyRecords()).filter((record) => record.did === did && record.collection === 'app.bsky.feed.post');
     const webUrl = (uri: string) => {
       const [, did, , rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri)!;
       return `https://bsky.app/profile/${did}/post/${rkey}`;
@@ -753,14 +924,25 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
         created_at: expect.any(String),
       });
       expect(publication.status).toBe('published');
-      expect(rendition).toMatchObject({ platform: 'bluesky', status: 'published', external_id: record.uri, external_url: webUrl(record.uri), error_code: '' });
+      expect(rendition).toMatchObject({
+        platform: 'bluesky',
+        status: 'published',
+        external_id: record.uri,
+        external_url: webUrl(record.uri),
+        error_code: '',
+      });
       expect(rendition.delivery).toEqual(liveDelivery(rendition, `bluesky:${handle}`));
       expect(rendition.segments).toEqual([expect.objectContaining({ status: 'published', external_id: record.uri })]);
       await eventually(async () => {
         expect(await renditionEvents([rendition.id])).toEqual([
           expect.objectContaining({
             subject: 'durable.publishing.rendition.published',
-            payload: expect.objectContaining({ rendition_id: rendition.id, platform: 'bluesky', external_id: record.uri, external_url: webUrl(record.uri) }),
+            payload: expect.objectContaining({
+              rendition_id: rendition.id,
+              platform: 'bluesky',
+              external_id: record.uri,
+              external_url: webUrl(record.uri),
+            }),
           }),
         ]);
       }, 10_000);
@@ -777,7 +959,11 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const records = await recordsOf(did);
       expect(records.map((record) => record.value.text)).toEqual(bodies);
       const ref = (index: number) => ({ uri: records[index].uri, cid: records[index].cid });
-      expect(records.map((record) => record.value.reply)).toEqual([undefined, { root: ref(0), parent: ref(0) }, { root: ref(0), parent: ref(1) }]);
+      expect(records.map((record) => record.value.reply)).toEqual([
+        undefined,
+        { root: ref(0), parent: ref(0) },
+        { root: ref(0), parent: ref(1) },
+      ]);
       expect(rendition).toMatchObject({ status: 'published', external_id: records[0].uri, external_url: webUrl(records[0].uri) });
       expect(rendition.segments.map((segment: any) => [segment.position, segment.status, segment.external_id])).toEqual(
         records.map((record, index) => [index, 'published', record.uri]),
@@ -798,12 +984,23 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(publication.status).toBe('published');
       const records = await recordsOf(did);
       expect(records.map((record) => record.value.text)).toEqual(bodies);
-      expect(records[1].value.reply).toEqual({ root: { uri: records[0].uri, cid: records[0].cid }, parent: { uri: records[0].uri, cid: records[0].cid } });
+      expect(records[1].value.reply).toEqual({
+        root: { uri: records[0].uri, cid: records[0].cid },
+        parent: { uri: records[0].uri, cid: records[0].cid },
+      });
       expect(rendition.segments.map((segment: any) => segment.external_id)).toEqual(records.map((record) => record.uri));
-      expect(rendition.delivery).toMatchObject({ state: 'live', external_id: records[0].uri, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
+      expect(rendition.delivery).toMatchObject({
+        state: 'live',
+        external_id: records[0].uri,
+        last_reconciled_at: expect.stringMatching(RFC3339_MS),
+      });
       const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
       expect(attempts).toEqual([
-        expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: expect.stringMatching(/^provider_(connection_lost|answer_unreadable)$/) }),
+        expect.objectContaining({
+          attempt: 1,
+          outcome: 'ambiguous',
+          error_code: expect.stringMatching(/^provider_(connection_lost|answer_unreadable)$/),
+        }),
         expect.objectContaining({ attempt: 2, outcome: 'live' }),
       ]);
     });
@@ -820,9 +1017,19 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(publication.status).toBe('published');
       const records = await recordsOf(did);
       expect(records.map((record) => record.value.text)).toEqual(bodies);
-      expect(records[1].value.reply).toEqual({ root: { uri: records[0].uri, cid: records[0].cid }, parent: { uri: records[0].uri, cid: records[0].cid } });
+      expect(records[1].value.reply).toEqual({
+        root: { uri: records[0].uri, cid: records[0].cid },
+        parent: { uri: records[0].uri, cid: records[0].cid },
+      });
       expect(rendition.segments.map((segment: any) => segment.external_id)).toEqual(records.map((record) => record.uri));
-      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts.map((a: any) => [a.attempt, a.outcome, a.error_code, a.http_status])).toEqual([
+      expect(
+        (await deliveries(tenant.owner.token, publication.id)).body.attempts.map((a: any) => [
+          a.attempt,
+          a.outcome,
+          a.error_code,
+          a.http_status,
+        ]),
+      ).toEqual([
         [1, 'retry', 'provider_error', 502],
         [2, 'live', '', 0],
       ]);
@@ -831,7 +1038,12 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
     it('a 429 with RateLimit-Reset is retried after it, then live: one record', async () => {
       const tenant = await createTenant();
       const { account, did } = await connectBluesky(tenant);
-      await failNextAtBluesky({ path: CREATE_RECORD, status: 429, headers: { 'ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) }, body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' } });
+      await failNextAtBluesky({
+        path: CREATE_RECORD,
+        status: 429,
+        headers: { 'ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) },
+        body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
+      });
       const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Rate limited ${randomUUID()}` });
       const { publication, rendition } = await publishTo(tenant, draft, account.id);
       expect(publication.status).toBe('published');
@@ -852,7 +1064,9 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Slow PDS ${randomUUID()}` });
       const { publication, rendition } = await publishTo(tenant, draft, account.id);
       expect(publication.status).toBe('published');
-      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts[0]).toEqual(expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_timeout' }));
+      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts[0]).toEqual(
+        expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_timeout' }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const records = await recordsOf(did);
       expect(records).toHaveLength(1);
@@ -885,7 +1099,11 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const records = await recordsOf(did);
       expect(records.map((record) => record.value.text)).toEqual(bodies);
       expect(rendition.segments.map((segment: any) => segment.external_id)).toEqual(records.map((record) => record.uri));
-      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
+      expect(rendition.delivery).toMatchObject({
+        state: 'live',
+        current_attempt_number: 1,
+        last_reconciled_at: expect.stringMatching(RFC3339_MS),
+      });
       expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([
         expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_connection_lost' }),
       ]);
@@ -944,7 +1162,11 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(records).toHaveLength(1);
       expect(publication.status).toBe('published');
       expect(rendition).toMatchObject({ status: 'published', external_id: records[0].uri });
-      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1, last_reconciled_at: expect.stringMatching(RFC3339_MS) });
+      expect(rendition.delivery).toMatchObject({
+        state: 'live',
+        current_attempt_number: 1,
+        last_reconciled_at: expect.stringMatching(RFC3339_MS),
+      });
     });
 
     it('a thread whose second part is rejected fails; retry keeps the record already made (found under its key) and adds the rest', async () => {
@@ -953,11 +1175,20 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const tag = randomUUID().slice(0, 8);
       const bodies = [`Stays ${tag}.`, `Comes later ${tag}.`];
       await failNextAtBluesky({ path: CREATE_RECORD, delay_ms: 1 });
-      await failNextAtBluesky({ path: CREATE_RECORD, status: 400, body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record' } });
+      await failNextAtBluesky({
+        path: CREATE_RECORD,
+        status: 400,
+        body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record' },
+      });
       const draft = await threadPublication(tenant, bodies);
       const { publication, rendition } = await publishTo(tenant, draft, account.id);
       expect(publication.status).toBe('failed');
-      expect(rendition).toMatchObject({ status: 'failed', error_code: 'provider_rejected', error_kind: 'validation', error_http_status: 400 });
+      expect(rendition).toMatchObject({
+        status: 'failed',
+        error_code: 'provider_rejected',
+        error_kind: 'validation',
+        error_http_status: 400,
+      });
       const first = await recordsOf(did);
       expect(first.map((record) => record.value.text)).toEqual([bodies[0]]);
       expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
@@ -966,7 +1197,10 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const records = await recordsOf(did);
       expect(records.map((record) => record.value.text)).toEqual(bodies);
       expect(records[0].uri).toBe(first[0].uri);
-      expect(records[1].value.reply).toEqual({ root: { uri: records[0].uri, cid: records[0].cid }, parent: { uri: records[0].uri, cid: records[0].cid } });
+      expect(records[1].value.reply).toEqual({
+        root: { uri: records[0].uri, cid: records[0].cid },
+        parent: { uri: records[0].uri, cid: records[0].cid },
+      });
     });
 
     it('an access token about to expire is renewed before the post (no ExpiredToken on the way)', async () => {
@@ -1030,22 +1264,44 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
     const maTokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
     const maUser = `both_${randomBytes(4).toString('hex')}`;
     const remote = await mastodonAccount({ access_token: maTokens.access_token, username: maUser });
-    const started = await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl } });
-    const code = await approveAtNetwork(started.body.authorization_url, { client_secret: clientSecret, ...maTokens, profile: { id: remote.id, username: maUser } });
-    const mastodon = (await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, { token: tenant.owner.token })).body;
+    const started = await call('POST', '/social-accounts/connect', {
+      token: tenant.owner.token,
+      body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
+    });
+    const code = await approveAtNetwork(started.body.authorization_url, {
+      client_secret: clientSecret,
+      ...maTokens,
+      profile: { id: remote.id, username: maUser },
+    });
+    const mastodon = (
+      await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, {
+        token: tenant.owner.token,
+      })
+    ).body;
     const handle = `e2e-${randomBytes(5).toString('hex')}.bsky.social`;
     const password = 'abcd-efgh-ijkl-mnop';
     const did = await createBlueskyAccount({ handle, password });
-    const bluesky = (await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: password } })).body;
+    const bluesky = (
+      await call('POST', '/social-accounts/connect', {
+        token: tenant.owner.token,
+        body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: password },
+      })
+    ).body;
 
     const tag = randomUUID().slice(0, 8);
     const paragraphs = [`${'First paragraph words. '.repeat(8).trim()} ${tag}`, `${'Second paragraph words. '.repeat(8).trim()} ${tag}`];
     const link = `https://example.com/story/${tag}`;
     const created = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: paragraphs.join('\n\n') });
-    const patched = await call('PATCH', `/publications/${created.id}`, { token: tenant.owner.token, body: { expected_revision: created.revision, source_url: link } });
+    const patched = await call('PATCH', `/publications/${created.id}`, {
+      token: tenant.owner.token,
+      body: { expected_revision: created.revision, source_url: link },
+    });
     expect(patched.status).toBe(200);
     const draft = patched.body;
-    const go = await publishNow(tenant.owner.token, draft.id, { expected_revision: draft.revision, account_ids: [mastodon.id, bluesky.id] });
+    const go = await publishNow(tenant.owner.token, draft.id, {
+      expected_revision: draft.revision,
+      account_ids: [mastodon.id, bluesky.id],
+    });
     expect(go.status).toBe(200);
     const done = await publicationWhen(tenant.owner.token, draft.id, settled);
     expect(done.status).toBe('published');
@@ -1058,7 +1314,10 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
     const records = (await blueskyRecords()).filter((record) => record.did === did);
     expect(records.map((record) => record.value.text)).toEqual(paragraphs);
     expect(records[0].value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: link, title: '', description: '' } });
-    expect(records[1].value.reply).toEqual({ root: { uri: records[0].uri, cid: records[0].cid }, parent: { uri: records[0].uri, cid: records[0].cid } });
+    expect(records[1].value.reply).toEqual({
+      root: { uri: records[0].uri, cid: records[0].cid },
+      parent: { uri: records[0].uri, cid: records[0].cid },
+    });
     expect(byPlatform.bluesky).toMatchObject({ status: 'published', external_id: records[0].uri });
     expect(byPlatform.bluesky.segments.map((segment: any) => segment.external_id)).toEqual(records.map((record) => record.uri));
   });
@@ -1067,10 +1326,19 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
     const tenant = await createTenant();
     const handle = `e2e-${randomBytes(5).toString('hex')}.bsky.social`;
     const did = await createBlueskyAccount({ handle, password: 'wxyz-wxyz-wxyz-wxyz' });
-    const account = (await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: 'wxyz-wxyz-wxyz-wxyz' } })).body;
+    const account = (
+      await call('POST', '/social-accounts/connect', {
+        token: tenant.owner.token,
+        body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: 'wxyz-wxyz-wxyz-wxyz' },
+      })
+    ).body;
     const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Later ${randomUUID()}` });
     const at = inMs(1_500);
-    const scheduled = await schedule(tenant.owner.token, draft.id, { expected_revision: draft.revision, scheduled_at: at, account_ids: [account.id] });
+    const scheduled = await schedule(tenant.owner.token, draft.id, {
+      expected_revision: draft.revision,
+      scheduled_at: at,
+      account_ids: [account.id],
+    });
     expect(scheduled.status).toBe(200);
     expect(scheduled.body.status).toBe('scheduled');
     const done = await publicationWhen(tenant.owner.token, draft.id, settled);

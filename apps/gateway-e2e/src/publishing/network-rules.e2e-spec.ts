@@ -49,9 +49,17 @@ describe('publishing: network rules (422 network_rules)', () => {
     const { owner, workspaceId } = await createTenant();
     const account = await connectSandboxAccount(owner.token, workspaceId, `fix_${Date.now()}`);
     const big = await uploadImage(owner.token, workspaceId, 4000, 3000);
-    const publication = await createPublication(owner.token, workspaceId, { content_profile: 'thread', title: '', source_text: 'A sentence that goes on. '.repeat(60) });
+    const publication = await createPublication(owner.token, workspaceId, {
+      content_profile: 'thread',
+      title: '',
+      source_text: 'A sentence that goes on. '.repeat(60),
+    });
     await patchPublication(owner.token, publication.id, { expected_revision: 1, media: [{ media_id: big.id, alt_text: 'Big' }] });
-    const scheduled = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [account.id] });
+    const scheduled = await schedule(owner.token, publication.id, {
+      expected_revision: 2,
+      scheduled_at: inMs(3_600_000),
+      account_ids: [account.id],
+    });
     expect(scheduled.status).toBe(200);
     const parts = scheduled.body.renditions[0].segments;
     expect(parts.length).toBeGreaterThan(1);
@@ -64,15 +72,28 @@ describe('publishing: network rules (422 network_rules)', () => {
     const account = await connectSandboxAccount(owner.token, workspaceId, `patch_${Date.now()}`);
     const images = await Promise.all(Array.from({ length: 5 }, () => uploadImage(owner.token, workspaceId, 640, 480)));
     const publication = await createPublication(owner.token, workspaceId);
-    await patchPublication(owner.token, publication.id, { expected_revision: 1, media: images.slice(0, 4).map((image) => ({ media_id: image.id })) });
-    const scheduled = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [account.id] });
+    await patchPublication(owner.token, publication.id, {
+      expected_revision: 1,
+      media: images.slice(0, 4).map((image) => ({ media_id: image.id })),
+    });
+    const scheduled = await schedule(owner.token, publication.id, {
+      expected_revision: 2,
+      scheduled_at: inMs(3_600_000),
+      account_ids: [account.id],
+    });
     expect(scheduled.status).toBe(200);
     const refused = expectProblem(
-      await patchPublication(owner.token, publication.id, { expected_revision: 3, title: 'Five now', media: images.map((image) => ({ media_id: image.id })) }),
+      await patchPublication(owner.token, publication.id, {
+        expected_revision: 3,
+        title: 'Five now',
+        media: images.map((image) => ({ media_id: image.id })),
+      }),
       422,
       'network_rules',
     );
-    expect(refused.errors).toEqual([{ location: `renditions.${account.id}.segments[0].media[4]`, message: expect.stringContaining('at most 4') }]);
+    expect(refused.errors).toEqual([
+      { location: `renditions.${account.id}.segments[0].media[4]`, message: expect.stringContaining('at most 4') },
+    ]);
     const read = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body;
     expect(read).toMatchObject({ revision: 3, title: 'Hello', status: 'scheduled' });
     expect(read.media).toHaveLength(4);
@@ -97,8 +118,14 @@ describe('publishing: network rules (422 network_rules)', () => {
     const image = await uploadImage(owner.token, workspaceId);
     const withImage = await createPublication(owner.token, workspaceId);
     await patchPublication(owner.token, withImage.id, { expected_revision: 1, media: [{ media_id: image.id }] });
-    const noImages = expectProblem(await schedule(owner.token, withImage.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [youtube] }), 422, 'network_rules');
-    expect(noImages.errors).toEqual([{ location: `renditions.${youtube}.segments[0].media[0]`, message: expect.stringContaining('youtube takes no images') }]);
+    const noImages = expectProblem(
+      await schedule(owner.token, withImage.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [youtube] }),
+      422,
+      'network_rules',
+    );
+    expect(noImages.errors).toEqual([
+      { location: `renditions.${youtube}.segments[0].media[0]`, message: expect.stringContaining('youtube takes no images') },
+    ]);
     // A 200 s video: Bluesky takes 180 s at most (its length is known once media has probed it).
     const long = await uploadVideo(owner.token, workspaceId, 200_000);
     const withVideo = await createPublication(owner.token, workspaceId, { title: '' });
@@ -107,7 +134,13 @@ describe('publishing: network rules (422 network_rules)', () => {
       const read = (await call('GET', `/publications/${withVideo.id}`, { token: owner.token })).body;
       expect(read.media[0].duration_ms).toBe(200_000);
     }, 20_000);
-    const tooLong = expectProblem(await schedule(owner.token, withVideo.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [bluesky] }), 422, 'network_rules');
-    expect(tooLong.errors).toEqual([{ location: `renditions.${bluesky}.segments[0].media[0]`, message: expect.stringContaining('at most 180000 ms') }]);
+    const tooLong = expectProblem(
+      await schedule(owner.token, withVideo.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [bluesky] }),
+      422,
+      'network_rules',
+    );
+    expect(tooLong.errors).toEqual([
+      { location: `renditions.${bluesky}.segments[0].media[0]`, message: expect.stringContaining('at most 180000 ms') },
+    ]);
   });
 });

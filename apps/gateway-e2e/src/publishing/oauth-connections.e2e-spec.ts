@@ -40,7 +40,12 @@ const secretsSeen: string[] = [X_SECRET];
 /** Codes and states of callbacks: answered by design (the state), but never logged. */
 const redirectCredentials: string[] = [];
 
-async function startConnection(token: string, workspaceId: string, provider = 'x', extra: Record<string, unknown> = {}): Promise<Authorization> {
+async function startConnection(
+  token: string,
+  workspaceId: string,
+  provider = 'x',
+  extra: Record<string, unknown> = {},
+): Promise<Authorization> {
   const response = await connect(token, { workspace_id: workspaceId, provider, ...extra });
   expect(response.status).toBe(200);
   return response.body;
@@ -50,7 +55,12 @@ async function startConnection(token: string, workspaceId: string, provider = 'x
 async function finishX(token: string, started: Authorization, externalId: string, approval: Partial<Approval> = {}): Promise<ApiResponse> {
   const tokens = freshTokens();
   secretsSeen.push(tokens.access_token, tokens.refresh_token);
-  const code = await approveAtNetwork(started.authorization_url, { client_secret: X_SECRET, ...tokens, profile: xProfile(externalId), ...approval });
+  const code = await approveAtNetwork(started.authorization_url, {
+    client_secret: X_SECRET,
+    ...tokens,
+    profile: xProfile(externalId),
+    ...approval,
+  });
   // The code and state are credentials too: the access log redacts them.
   redirectCredentials.push(code, started.state);
   return callback(token, 'x', { code, state: started.state });
@@ -71,7 +81,14 @@ describe('publishing: connecting accounts of OAuth networks', () => {
 
   beforeAll(async () => {
     admin = await registerAdmin();
-    await saveApp({ provider: 'x', client_id: X_CLIENT_ID, client_secret: X_SECRET, redirect_uri: '', connection_mode: 'oauth', is_active: true });
+    await saveApp({
+      provider: 'x',
+      client_id: X_CLIENT_ID,
+      client_secret: X_SECRET,
+      redirect_uri: '',
+      connection_mode: 'oauth',
+      is_active: true,
+    });
   });
 
   afterAll(async () => {
@@ -177,7 +194,9 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         }),
       }),
     ]);
-    expect(createHash('sha256').update(verifier).digest('base64url')).toBe(new URL(started.authorization_url).searchParams.get('code_challenge'));
+    expect(createHash('sha256').update(verifier).digest('base64url')).toBe(
+      new URL(started.authorization_url).searchParams.get('code_challenge'),
+    );
     expect(requests.filter((request) => request.headers.authorization === `Bearer ${tokens.access_token}`)).toEqual([
       expect.objectContaining({ method: 'GET', path: '/2/users/me', query: { 'user.fields': 'profile_image_url' } }),
     ]);
@@ -198,10 +217,13 @@ describe('publishing: connecting accounts of OAuth networks', () => {
     const first = await finishX(owner.token, await startConnection(owner.token, workspaceId), externalId);
     expect(first.status).toBe(201);
     await db.query(`UPDATE publishing.social_accounts SET status = 'reconnect_required' WHERE id = $1`, [first.body.id]);
-    const before = (await db.query(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [first.body.id])).rows[0].credentials;
+    const before = (await db.query(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [first.body.id])).rows[0]
+      .credentials;
     const editor = await joinWorkspace(owner, workspaceId, 'editor');
 
-    const again = await finishX(editor.token, await startConnection(editor.token, workspaceId), externalId, { profile: xProfile(externalId, 'Ada L.') });
+    const again = await finishX(editor.token, await startConnection(editor.token, workspaceId), externalId, {
+      profile: xProfile(externalId, 'Ada L.'),
+    });
     expect(again.status).toBe(200);
     expect(again.headers.get('location')).toBeNull();
     await expectMatchesOwnSchema(again.body, 'SocialAccount');
@@ -218,7 +240,8 @@ describe('publishing: connecting accounts of OAuth networks', () => {
 
   it('a state works once, for its user and network, for 10 minutes: anything else is 422 oauth_state_invalid at query.state', async () => {
     const { owner, workspaceId } = await createTenant();
-    const expectInvalidState = (response: ApiResponse) => expect(locations(expectProblem(response, 422, 'oauth_state_invalid'))).toEqual(['query.state']);
+    const expectInvalidState = (response: ApiResponse) =>
+      expect(locations(expectProblem(response, 422, 'oauth_state_invalid'))).toEqual(['query.state']);
 
     expectInvalidState(await callback(owner.token, 'x', { code: 'c', state: 'never-issued' }));
 
@@ -267,7 +290,11 @@ describe('publishing: connecting accounts of OAuth networks', () => {
       expect(problem.detail).toContain('invalid_grant');
       // A wrong client secret is refused by the network the same way.
       const wrongSecret = await startConnection(owner.token, workspaceId);
-      const code = await approveAtNetwork(wrongSecret.authorization_url, { client_secret: 'another-secret', ...freshTokens(), profile: xProfile('1') });
+      const code = await approveAtNetwork(wrongSecret.authorization_url, {
+        client_secret: 'another-secret',
+        ...freshTokens(),
+        profile: xProfile('1'),
+      });
       expectProblem(await callback(owner.token, 'x', { code, state: wrongSecret.state }), 422, 'oauth_code_rejected');
     });
 
@@ -285,7 +312,11 @@ describe('publishing: connecting accounts of OAuth networks', () => {
     ])('%s is 502 provider_unavailable', async (_name, failure) => {
       const { owner, workspaceId } = await createTenant();
       await failNext(failure);
-      const problem = expectProblem(await finishX(owner.token, await startConnection(owner.token, workspaceId), randomUUID()), 502, 'provider_unavailable');
+      const problem = expectProblem(
+        await finishX(owner.token, await startConnection(owner.token, workspaceId), randomUUID()),
+        502,
+        'provider_unavailable',
+      );
       expect(problem.detail).not.toMatch(/127\.0\.0\.1|localhost/);
     });
 
@@ -301,43 +332,82 @@ describe('publishing: connecting accounts of OAuth networks', () => {
   it('without an active app for the network, connect is 422 provider_not_configured at body.provider', async () => {
     const { owner, workspaceId } = await createTenant();
     await saveApp({ provider: 'facebook', client_id: 'fb-e2e', client_secret: `fb-${randomUUID()}`, is_active: false });
-    const inactive = expectProblem(await connect(owner.token, { workspace_id: workspaceId, provider: 'facebook' }), 422, 'provider_not_configured');
-    expect(inactive.errors).toEqual([{ location: 'body.provider', message: expect.stringContaining('no active facebook app'), value: 'facebook' }]);
+    const inactive = expectProblem(
+      await connect(owner.token, { workspace_id: workspaceId, provider: 'facebook' }),
+      422,
+      'provider_not_configured',
+    );
+    expect(inactive.errors).toEqual([
+      { location: 'body.provider', message: expect.stringContaining('no active facebook app'), value: 'facebook' },
+    ]);
     await saveApp({ provider: 'facebook', client_id: 'fb-e2e', connection_mode: 'bot', is_active: true });
     expectProblem(await connect(owner.token, { workspace_id: workspaceId, provider: 'facebook' }), 422, 'provider_not_configured');
     await saveApp({ provider: 'facebook', client_id: 'fb-e2e', client_secret: '', connection_mode: 'oauth' });
-    const secretless = expectProblem(await connect(owner.token, { workspace_id: workspaceId, provider: 'facebook' }), 422, 'provider_not_configured');
+    const secretless = expectProblem(
+      await connect(owner.token, { workspace_id: workspaceId, provider: 'facebook' }),
+      422,
+      'provider_not_configured',
+    );
     expect(secretless.errors[0].message).toContain('no client secret');
     const unknownServer = `https://nowhere-${randomUUID().slice(0, 8)}.example`;
-    expectProblem(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: unknownServer }), 422, 'provider_not_configured');
+    expectProblem(
+      await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: unknownServer }),
+      422,
+      'provider_not_configured',
+    );
 
     // An app deactivated between connect and callback: the callback says so at path.provider (the state is spent).
     await saveApp({ provider: 'facebook', client_id: 'fb-e2e', client_secret: `fb-${randomUUID()}` });
     const started = await startConnection(owner.token, workspaceId, 'facebook');
     await saveApp({ provider: 'facebook', client_id: 'fb-e2e', is_active: false });
-    const gone = expectProblem(await callback(owner.token, 'facebook', { code: 'c', state: started.state }), 422, 'provider_not_configured');
+    const gone = expectProblem(
+      await callback(owner.token, 'facebook', { code: 'c', state: started.state }),
+      422,
+      'provider_not_configured',
+    );
     expect(locations(gone)).toEqual(['path.provider']);
   });
 
   it('telegram does not connect by OAuth: 422 at body.provider saying so (bluesky: bluesky-connect.e2e-spec.ts)', async () => {
     const { owner, workspaceId } = await createTenant();
-    const telegram = expectProblem(await connect(owner.token, { workspace_id: workspaceId, provider: 'telegram' }), 422, 'validation_failed');
-    expect(telegram.errors).toEqual([{ location: 'body.provider', message: expect.stringMatching(/bot.*not available yet/), value: 'telegram' }]);
+    const telegram = expectProblem(
+      await connect(owner.token, { workspace_id: workspaceId, provider: 'telegram' }),
+      422,
+      'validation_failed',
+    );
+    expect(telegram.errors).toEqual([
+      { location: 'body.provider', message: expect.stringMatching(/bot.*not available yet/), value: 'telegram' },
+    ]);
   });
 
   it('refuses bad input: instance_url only for mastodon (and required there), a callback query of code and state only, unknown networks 404', async () => {
     const { owner, workspaceId } = await createTenant();
     const at = async (response: ApiResponse) => [...new Set(locations(expectProblem(response, 422, 'validation_failed')))];
     expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon' }))).toEqual(['body.instance_url']);
-    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'x', instance_url: 'https://x.example' }))).toEqual(['body.instance_url']);
-    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'sandbox', instance_url: 'https://x.example' }))).toEqual(['body.instance_url']);
-    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 'http://plain.example' }))).toEqual(['body.instance_url']);
-    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 'https://ex ample.com' }))).toEqual(['body.instance_url']);
-    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 42 }))).toEqual(['body.instance_url']);
+    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'x', instance_url: 'https://x.example' }))).toEqual([
+      'body.instance_url',
+    ]);
+    expect(
+      await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'sandbox', instance_url: 'https://x.example' })),
+    ).toEqual(['body.instance_url']);
+    expect(
+      await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 'http://plain.example' })),
+    ).toEqual(['body.instance_url']);
+    expect(
+      await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 'https://ex ample.com' })),
+    ).toEqual(['body.instance_url']);
+    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 42 }))).toEqual([
+      'body.instance_url',
+    ]);
     // app_password is bluesky's alone.
-    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'x', app_password: 'abcd-efgh-ijkl-mnop' }))).toEqual(['body.app_password']);
+    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'x', app_password: 'abcd-efgh-ijkl-mnop' }))).toEqual(
+      ['body.app_password'],
+    );
 
-    expect((await at(await call('GET', '/social-accounts/callback/x', { token: owner.token }))).sort()).toEqual(['query.code', 'query.state']);
+    expect((await at(await call('GET', '/social-accounts/callback/x', { token: owner.token }))).sort()).toEqual([
+      'query.code',
+      'query.state',
+    ]);
     expect(await at(await callback(owner.token, 'x', { code: 'c', state: 's', scope: 'tweet.read' }))).toEqual(['query.scope']);
     expect(await at(await callback(owner.token, 'x', { code: 'c', state: 's'.repeat(513) }))).toEqual(['query.state']);
     expect(await at(await callback(owner.token, 'x', { code: '', state: 's' }))).toEqual(['query.code']);
@@ -357,9 +427,13 @@ describe('publishing: connecting accounts of OAuth networks', () => {
     // Demoted between connect and callback: 403, and the state is spent.
     const editor = await joinWorkspace(owner, workspaceId, 'editor');
     const started = await startConnection(editor.token, workspaceId);
-    expect((await call('PATCH', `/workspaces/${workspaceId}/members/${editor.id}`, { token: owner.token, body: { role: 'viewer' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/workspaces/${workspaceId}/members/${editor.id}`, { token: owner.token, body: { role: 'viewer' } })).status,
+    ).toBe(200);
     expectProblem(await finishX(editor.token, started, randomUUID()), 403, 'insufficient_role');
-    expect((await call('PATCH', `/workspaces/${workspaceId}/members/${editor.id}`, { token: owner.token, body: { role: 'editor' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/workspaces/${workspaceId}/members/${editor.id}`, { token: owner.token, body: { role: 'editor' } })).status,
+    ).toBe(200);
     expectProblem(await finishX(editor.token, started, randomUUID()), 422, 'oauth_state_invalid');
 
     // Removed from the workspace meanwhile: 403.
@@ -391,7 +465,9 @@ describe('publishing: connecting accounts of OAuth networks', () => {
     await startConnection(owner.token, workspaceId);
     expect((await call('DELETE', `/organizations/${organizationId}`, { token: owner.token })).status).toBe(202);
     await eventually(async () => {
-      expect((await db.query(`SELECT count(*)::int AS n FROM publishing.oauth_states WHERE workspace_id = $1`, [workspaceId])).rows[0].n).toBe(0);
+      expect(
+        (await db.query(`SELECT count(*)::int AS n FROM publishing.oauth_states WHERE workspace_id = $1`, [workspaceId])).rows[0].n,
+      ).toBe(0);
     }, 10_000);
   });
 
@@ -474,8 +550,16 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         pkce: false,
         tokenPath: '/oauth/access_token',
         profilePath: '/me',
-        profile: { id: 'app-scoped-1', user_id: '17841400', username: 'ada.ig', name: 'Ada IG', profile_picture_url: 'https://scontent.example/i.jpg' },
-        tokenResponse: (accessToken) => ({ data: [{ access_token: accessToken, user_id: '17841400', permissions: 'instagram_business_basic' }] }),
+        profile: {
+          id: 'app-scoped-1',
+          user_id: '17841400',
+          username: 'ada.ig',
+          name: 'Ada IG',
+          profile_picture_url: 'https://scontent.example/i.jpg',
+        },
+        tokenResponse: (accessToken) => ({
+          data: [{ access_token: accessToken, user_id: '17841400', permissions: 'instagram_business_basic' }],
+        }),
         expected: { username: 'ada.ig', display_name: 'Ada IG', avatar_url: 'https://scontent.example/i.jpg' },
         externalId: '17841400',
       },
@@ -488,7 +572,10 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         pkce: false,
         tokenPath: '/v2/oauth/token/',
         profilePath: '/v2/user/info/',
-        profile: { data: { user: { open_id: 'tt-open-1', username: 'ada.tt', display_name: 'Ada TT', avatar_url: 'https://p16.example/a.jpg' } }, error: { code: 'ok' } },
+        profile: {
+          data: { user: { open_id: 'tt-open-1', username: 'ada.tt', display_name: 'Ada TT', avatar_url: 'https://p16.example/a.jpg' } },
+          error: { code: 'ok' },
+        },
         expected: { username: 'ada.tt', display_name: 'Ada TT', avatar_url: 'https://p16.example/a.jpg' },
         externalId: 'tt-open-1',
       },
@@ -501,7 +588,14 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         extraParameters: { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
         tokenPath: '/token',
         profilePath: '/youtube/v3/channels',
-        profile: { items: [{ id: 'UC-ada', snippet: { title: 'Ada Builds', customUrl: '@adabuilds', thumbnails: { high: { url: 'https://yt3.example/h.jpg' } } } }] },
+        profile: {
+          items: [
+            {
+              id: 'UC-ada',
+              snippet: { title: 'Ada Builds', customUrl: '@adabuilds', thumbnails: { high: { url: 'https://yt3.example/h.jpg' } } },
+            },
+          ],
+        },
         expected: { username: '@adabuilds', display_name: 'Ada Builds', avatar_url: 'https://yt3.example/h.jpg' },
         externalId: 'UC-ada',
       },
@@ -527,7 +621,8 @@ describe('publishing: connecting accounts of OAuth networks', () => {
       const secret = network.app ? `${provider}-secret-${randomUUID()}` : envYoutube.client_secret;
       const clientId = network.app ? String(network.app.client_id) : envYoutube.client_id;
       // Other suites may have left this network's app in another shape.
-      if (network.app) await saveApp({ provider, redirect_uri: '', connection_mode: 'oauth', is_active: true, ...network.app, client_secret: secret });
+      if (network.app)
+        await saveApp({ provider, redirect_uri: '', connection_mode: 'oauth', is_active: true, ...network.app, client_secret: secret });
       const { owner, workspaceId } = await createTenant();
       const started = await startConnection(owner.token, workspaceId, provider, network.connect);
       const url = new URL(started.authorization_url);
@@ -578,8 +673,14 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         method: 'GET',
         path: network.profilePath,
       });
-      const row = (await db.query(`SELECT external_id, instance_url, credentials FROM publishing.social_accounts WHERE id = $1`, [response.body.id])).rows[0];
-      expect(row).toEqual({ external_id: network.externalId, instance_url: network.instanceUrl ?? '', credentials: expect.stringMatching(/^v2\./) });
+      const row = (
+        await db.query(`SELECT external_id, instance_url, credentials FROM publishing.social_accounts WHERE id = $1`, [response.body.id])
+      ).rows[0];
+      expect(row).toEqual({
+        external_id: network.externalId,
+        instance_url: network.instanceUrl ?? '',
+        credentials: expect.stringMatching(/^v2\./),
+      });
     });
   });
 

@@ -38,14 +38,28 @@ describe('publishing: a deleted organization leaves nothing behind', () => {
       body: { workspace_id: second, name: 'Warm', definition: { traits: ['warm'] } },
     });
     expect(profile.status).toBe(201);
-    expect((await call('PUT', `/voice-profiles/${profile.body.id}/assignments`, { token: tenant.owner.token, body: { account_ids: [other.id] } })).status).toBe(200);
+    expect(
+      (
+        await call('PUT', `/voice-profiles/${profile.body.id}/assignments`, {
+          token: tenant.owner.token,
+          body: { account_ids: [other.id] },
+        })
+      ).status,
+    ).toBe(200);
     const publication = await call('POST', '/publications', {
       token: tenant.owner.token,
       headers: { 'idempotency-key': 'purge-me' },
       body: { workspace_id: second, content_profile: 'thread', title: 'Gone soon', source_text: '' },
     });
     expect(publication.status).toBe(201);
-    expect((await call('PATCH', `/publications/${publication.body.id}`, { token: tenant.owner.token, body: { expected_revision: 1, segments: [{ body: 'a' }] } })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', `/publications/${publication.body.id}`, {
+          token: tenant.owner.token,
+          body: { expected_revision: 1, segments: [{ body: 'a' }] },
+        })
+      ).status,
+    ).toBe(200);
     const bystander = await createTenant();
     const kept = await connectSandboxAccount(bystander.owner.token, bystander.workspaceId);
 
@@ -60,7 +74,10 @@ describe('publishing: a deleted organization leaves nothing behind', () => {
     }, 15_000);
     expectProblem(await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token }), 404);
     // Segments have no workspace_id of their own: they went with their publication.
-    expect((await db.query(`SELECT count(*)::int AS n FROM publishing.publication_segments WHERE publication_id = $1`, [publication.body.id])).rows[0].n).toBe(0);
+    expect(
+      (await db.query(`SELECT count(*)::int AS n FROM publishing.publication_segments WHERE publication_id = $1`, [publication.body.id]))
+        .rows[0].n,
+    ).toBe(0);
     expect((await call('GET', `/social-accounts/${kept.id}`, { token: bystander.owner.token })).status).toBe(200);
   });
 });

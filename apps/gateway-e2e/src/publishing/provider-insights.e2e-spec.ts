@@ -12,8 +12,21 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { call, eventually, RFC3339_MS } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { publicationWhen, publishNow, settled } from '../support/delivery.js';
-import { clearBlueskyFailures, createBlueskyAccount, expireBlueskyAccessTokens, failNextAtBluesky, setBlueskyPostCounts } from '../support/fake-bluesky.js';
-import { clearMastodonFailures, failNextAtMastodon, mastodonAccount, mastodonFollows, setMastodonStatusCounts, mastodonAppForSuite } from '../support/fake-mastodon.js';
+import {
+  clearBlueskyFailures,
+  createBlueskyAccount,
+  expireBlueskyAccessTokens,
+  failNextAtBluesky,
+  setBlueskyPostCounts,
+} from '../support/fake-bluesky.js';
+import {
+  clearMastodonFailures,
+  failNextAtMastodon,
+  mastodonAccount,
+  mastodonFollows,
+  setMastodonStatusCounts,
+  mastodonAppForSuite,
+} from '../support/fake-mastodon.js';
 import { approveAtNetwork, clearNetworkFailures } from '../support/fake-network.js';
 import { accountEvents, publishingRpc, PublishingRpc } from '../support/provider-insights.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
@@ -59,7 +72,8 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     return done;
   }
 
-  const accountStatus = async (tenant: Tenant, accountId: string) => (await call('GET', `/social-accounts/${accountId}`, { token: tenant.owner.token })).body.status;
+  const accountStatus = async (tenant: Tenant, accountId: string) =>
+    (await call('GET', `/social-accounts/${accountId}`, { token: tenant.owner.token })).body.status;
 
   describe('listing accounts and published renditions', () => {
     let a: Tenant;
@@ -116,7 +130,9 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       expect(page.next_after).toBeNull();
       expect(page.renditions).toHaveLength(3);
       expect(page.renditions.map((r: any) => r.rendition_id).sort()).toEqual(renditions.map((r: any) => r.id).sort());
-      const sorted = [...page.renditions].sort((x: any, y: any) => x.published_at.localeCompare(y.published_at) || x.rendition_id.localeCompare(y.rendition_id));
+      const sorted = [...page.renditions].sort(
+        (x: any, y: any) => x.published_at.localeCompare(y.published_at) || x.rendition_id.localeCompare(y.rendition_id),
+      );
       expect(page.renditions).toEqual(sorted);
       const rendition = one.renditions[0];
       const [summary] = page.renditions.filter((r: any) => r.rendition_id === rendition.id);
@@ -144,7 +160,10 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       expect(p2.renditions).toHaveLength(1);
       expect(p2.next_after).toBeNull();
       const past = { published_at: p2.renditions[0].published_at, rendition_id: p2.renditions[0].rendition_id };
-      expect(await rpc.ask(P.listPublishedRenditions, { social_account_id: first.id, after: past })).toEqual({ renditions: [], next_after: null });
+      expect(await rpc.ask(P.listPublishedRenditions, { social_account_id: first.id, after: past })).toEqual({
+        renditions: [],
+        next_after: null,
+      });
       // A null cursor (the last page's next_after passed back as it is) is the first page.
       expect((await rpc.ask(P.listPublishedRenditions, { social_account_id: first.id, after: null })).renditions).toHaveLength(2);
       expect([...p1.renditions, ...p2.renditions].map((r: any) => r.social_account_id)).toEqual([first.id, first.id]);
@@ -172,7 +191,9 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
         [done.renditions[0].id],
       );
       const page = await rpc.ask(P.listPublishedRenditions, { rendition_ids: [done.renditions[0].id] });
-      expect(page.renditions).toEqual([expect.objectContaining({ rendition_id: done.renditions[0].id, content_profile: 'thread', excerpt: rows[0].body.slice(0, 200) })]);
+      expect(page.renditions).toEqual([
+        expect.objectContaining({ rendition_id: done.renditions[0].id, content_profile: 'thread', excerpt: rows[0].body.slice(0, 200) }),
+      ]);
       expect(page.renditions[0].excerpt.startsWith('Thread opener')).toBe(true);
       expect(page.renditions[0].excerpt).toHaveLength(200);
     });
@@ -180,10 +201,22 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     it('refuses bad payloads with 422 naming each member, never a 500 or a hang', async () => {
       const bad = await rpc.problem(P.listAccounts, { workspace_id: 'nope', limit: 0, after_id: 7, extra: true });
       expect(bad.status).toBe(422);
-      expect((bad.options.errors ?? []).map((error) => error.location).sort()).toEqual(['body.after_id', 'body.extra', 'body.limit', 'body.workspace_id']);
-      const cursor = await rpc.problem(P.listPublishedRenditions, { after: { published_at: 'yesterday', rendition_id: first.id }, limit: 1001 });
+      expect((bad.options.errors ?? []).map((error) => error.location).sort()).toEqual([
+        'body.after_id',
+        'body.extra',
+        'body.limit',
+        'body.workspace_id',
+      ]);
+      const cursor = await rpc.problem(P.listPublishedRenditions, {
+        after: { published_at: 'yesterday', rendition_id: first.id },
+        limit: 1001,
+      });
       expect((cursor.options.errors ?? []).map((error) => error.location).sort()).toEqual(['body.after.published_at', 'body.limit']);
-      const metrics = await rpc.problem(P.postMetrics, { workspace_id: a.workspaceId, account_id: first.id, external_ids: Array.from({ length: 101 }, (_, i) => `p${i}`) });
+      const metrics = await rpc.problem(P.postMetrics, {
+        workspace_id: a.workspaceId,
+        account_id: first.id,
+        external_ids: Array.from({ length: 101 }, (_, i) => `p${i}`),
+      });
       expect(metrics.status).toBe(422);
       expect((metrics.options.errors ?? []).map((error) => error.location)).toEqual(['body.external_ids']);
       const missing = await rpc.problem(P.follow, { workspace_id: a.workspaceId });
@@ -254,7 +287,11 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     });
 
     it('an account the sandbox does not have is not_found', async () => {
-      expect(await rpc.ask(P.follow, { ...ref(), remote_account_id: 'someone-else' })).toEqual({ status: 'not_found', code: 'provider_not_found', message: expect.any(String) });
+      expect(await rpc.ask(P.follow, { ...ref(), remote_account_id: 'someone-else' })).toEqual({
+        status: 'not_found',
+        code: 'provider_not_found',
+        message: expect.any(String),
+      });
     });
 
     it("another workspace's account, or none, is 404 account_not_found for every call (nothing is revealed)", async () => {
@@ -266,7 +303,10 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
         [P.follow, { remote_account_id: 'sandbox-0000000000000000' }],
       ];
       for (const [pattern, extra] of requests) {
-        for (const target of [{ workspace_id: stranger.workspaceId, account_id: account.id }, { workspace_id: tenant.workspaceId, account_id: randomUUID() }]) {
+        for (const target of [
+          { workspace_id: stranger.workspaceId, account_id: account.id },
+          { workspace_id: tenant.workspaceId, account_id: randomUUID() },
+        ]) {
           const problem = await rpc.problem(pattern, { ...target, ...extra });
           expect({ status: problem.status, code: problem.code }).toEqual({ status: 404, code: 'account_not_found' });
         }
@@ -285,7 +325,12 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
         expect(events).toEqual([
           {
             subject: ACCOUNT_DISCONNECTED_SUBJECT,
-            payload: { workspace_id: tenant.workspaceId, social_account_id: gone.id, platform: 'sandbox', occurred_at: expect.stringMatching(RFC3339_MS) },
+            payload: {
+              workspace_id: tenant.workspaceId,
+              social_account_id: gone.id,
+              platform: 'sandbox',
+              occurred_at: expect.stringMatching(RFC3339_MS),
+            },
           },
         ]);
       }, 10_000);
@@ -327,11 +372,23 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
       const username = `ada_${randomBytes(4).toString('hex')}`;
       const remote = await mastodonAccount({ access_token: tokens.access_token, username, display_name: 'Ada', ...counters });
-      const started = await call('POST', '/social-accounts/connect', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl } });
+      const started = await call('POST', '/social-accounts/connect', {
+        token: tenant.owner.token,
+        body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
+      });
       expect(started.status).toBe(200);
       const tokenResponse = scope === undefined ? {} : { token_response: { ...tokens, token_type: 'bearer', expires_in: 7200, scope } };
-      const code = await approveAtNetwork(started.body.authorization_url, { client_secret: clientSecret, ...tokens, profile: { id: remote.id, username }, ...tokenResponse });
-      const connected = await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, { token: tenant.owner.token });
+      const code = await approveAtNetwork(started.body.authorization_url, {
+        client_secret: clientSecret,
+        ...tokens,
+        profile: { id: remote.id, username },
+        ...tokenResponse,
+      });
+      const connected = await call(
+        'GET',
+        `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`,
+        { token: tenant.owner.token },
+      );
       expect(connected.status).toBe(201);
       return { account: connected.body, remote };
     }
@@ -339,7 +396,12 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     it('counters, post metrics, suggestions and follows come from the server', async () => {
       const tenant = await createTenant();
       const { account, remote } = await connectMastodon(tenant, { followers_count: 431, following_count: 27 });
-      const peer = await mastodonAccount({ access_token: `at-${randomUUID()}`, username: `peer_${randomBytes(3).toString('hex')}`, locked: true, followers_count: 88 });
+      const peer = await mastodonAccount({
+        access_token: `at-${randomUUID()}`,
+        username: `peer_${randomBytes(3).toString('hex')}`,
+        locked: true,
+        followers_count: 88,
+      });
       const ref = { workspace_id: tenant.workspaceId, account_id: account.id };
       const done = await publish(tenant, [account.id], { source_text: `Measured on mastodon ${randomUUID()}` });
       const statusId = done.renditions[0].external_id;
@@ -352,11 +414,20 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       });
       const suggestions = await rpc.ask(P.recommendations, { ...ref, limit: 100 });
       expect(suggestions.status).toBe('ok');
-      expect(suggestions.data.find((r: any) => r.remote_account_id === peer.id)).toMatchObject({ handle: peer.username, followers_count: 88, signals: ['featured'] });
+      expect(suggestions.data.find((r: any) => r.remote_account_id === peer.id)).toMatchObject({
+        handle: peer.username,
+        followers_count: 88,
+        signals: ['featured'],
+      });
       expect(suggestions.data.some((r: any) => r.remote_account_id === remote.id)).toBe(false);
 
-      expect(await rpc.ask(P.follow, { ...ref, remote_account_id: peer.id })).toEqual({ status: 'ok', data: { follow_state: 'requested' } });
-      expect((await mastodonFollows()).filter((follow) => follow.account_id === remote.id)).toEqual([{ account_id: remote.id, target_id: peer.id, requested: true }]);
+      expect(await rpc.ask(P.follow, { ...ref, remote_account_id: peer.id })).toEqual({
+        status: 'ok',
+        data: { follow_state: 'requested' },
+      });
+      expect((await mastodonFollows()).filter((follow) => follow.account_id === remote.id)).toEqual([
+        { account_id: remote.id, target_id: peer.id, requested: true },
+      ]);
       expect(await rpc.ask(P.follow, { ...ref, remote_account_id: '31337' })).toMatchObject({ status: 'not_found' });
     });
 
@@ -365,7 +436,11 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       const granted = 'read:accounts read:statuses read:follows write:statuses write:media';
       const { account, remote } = await connectMastodon(tenant, {}, granted);
       const peer = await mastodonAccount({ access_token: `at-${randomUUID()}`, username: `peer_${randomBytes(3).toString('hex')}` });
-      expect((await rpc.ask(P.listAccounts, { account_ids: [account.id] })).accounts[0]).toMatchObject({ platform: 'mastodon', scopes: granted.split(' '), status: 'active' });
+      expect((await rpc.ask(P.listAccounts, { account_ids: [account.id] })).accounts[0]).toMatchObject({
+        platform: 'mastodon',
+        scopes: granted.split(' '),
+        status: 'active',
+      });
       expect(await rpc.ask(P.follow, { workspace_id: tenant.workspaceId, account_id: account.id, remote_account_id: peer.id })).toEqual({
         status: 'permission_required',
         missing_scopes: ['write:follows'],
@@ -383,12 +458,27 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       const { account } = await connectMastodon(tenant);
       const ref = { workspace_id: tenant.workspaceId, account_id: account.id };
       const reset = new Date(Date.now() + 9 * 60_000).toISOString();
-      await failNextAtMastodon({ path: '/api/v1/accounts/verify_credentials', status: 429, headers: { 'x-ratelimit-reset': reset }, body: { error: 'Too many requests' } });
-      expect(await rpc.ask(P.accountMetrics, ref)).toEqual({ status: 'rate_limited', retry_at: reset, code: 'provider_rate_limited', message: expect.any(String) });
+      await failNextAtMastodon({
+        path: '/api/v1/accounts/verify_credentials',
+        status: 429,
+        headers: { 'x-ratelimit-reset': reset },
+        body: { error: 'Too many requests' },
+      });
+      expect(await rpc.ask(P.accountMetrics, ref)).toEqual({
+        status: 'rate_limited',
+        retry_at: reset,
+        code: 'provider_rate_limited',
+        message: expect.any(String),
+      });
       await failNextAtMastodon({ path: '/api/v2/suggestions', status: 503 });
       const before = Date.now();
       const down = await rpc.ask(P.recommendations, { ...ref, limit: 5 });
-      expect(down).toEqual({ status: 'temporarily_unavailable', retry_at: expect.stringMatching(RFC3339_MS), code: 'provider_error', message: 'mastodon answered HTTP 503; try again later.' });
+      expect(down).toEqual({
+        status: 'temporarily_unavailable',
+        retry_at: expect.stringMatching(RFC3339_MS),
+        code: 'provider_error',
+        message: 'mastodon answered HTTP 503; try again later.',
+      });
       expect(Date.parse(down.retry_at)).toBeGreaterThanOrEqual(before + 59_000);
       expect(await accountStatus(tenant, account.id)).toBe('active');
       expect(await rpc.ask(P.accountMetrics, ref)).toMatchObject({ status: 'ok' });
@@ -398,7 +488,11 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       const tenant = await createTenant();
       const { account } = await connectMastodon(tenant);
       const ref = { workspace_id: tenant.workspaceId, account_id: account.id };
-      await failNextAtMastodon({ path: '/api/v1/accounts/verify_credentials', status: 401, body: { error: 'The access token was revoked' } });
+      await failNextAtMastodon({
+        path: '/api/v1/accounts/verify_credentials',
+        status: 401,
+        body: { error: 'The access token was revoked' },
+      });
       expect(await rpc.ask(P.accountMetrics, ref)).toEqual({
         status: 'permission_required',
         missing_scopes: [],
@@ -414,7 +508,13 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
         expect(await accountEvents([account.id])).toEqual([
           {
             subject: ACCOUNT_NEEDS_ATTENTION_SUBJECT,
-            payload: { workspace_id: tenant.workspaceId, social_account_id: account.id, platform: 'mastodon', reason: 'grant_rejected', occurred_at: expect.stringMatching(RFC3339_MS) },
+            payload: {
+              workspace_id: tenant.workspaceId,
+              social_account_id: account.id,
+              platform: 'mastodon',
+              reason: 'grant_rejected',
+              occurred_at: expect.stringMatching(RFC3339_MS),
+            },
           },
         ]);
       }, 10_000);
@@ -437,7 +537,10 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     it("counters, post metrics (quotes count as reposts), follows as records, and 429 until the PDS's ratelimit-reset", async () => {
       const tenant = await createTenant();
       const { account } = await connectBluesky(tenant);
-      const peer = await createBlueskyAccount({ handle: `peer${randomBytes(4).toString('hex')}.bsky.social`, password: `app-${randomUUID()}` });
+      const peer = await createBlueskyAccount({
+        handle: `peer${randomBytes(4).toString('hex')}.bsky.social`,
+        password: `app-${randomUUID()}`,
+      });
       const ref = { workspace_id: tenant.workspaceId, account_id: account.id };
       const done = await publish(tenant, [account.id], { source_text: `Measured on bluesky ${randomUUID()}` });
       const uri = done.renditions[0].external_id;
@@ -445,24 +548,41 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       await setBlueskyPostCounts(uri, { likeCount: 19, replyCount: 2, repostCount: 5, quoteCount: 1 });
 
       expect(await rpc.ask(P.accountMetrics, ref)).toEqual({ status: 'ok', data: { followers: 77, following: 12, posts: 1 } });
-      expect(await rpc.ask(P.postMetrics, { ...ref, external_ids: [uri] })).toEqual({ status: 'ok', data: [{ external_id: uri, views: 0, likes: 19, comments: 2, reposts: 6 }] });
+      expect(await rpc.ask(P.postMetrics, { ...ref, external_ids: [uri] })).toEqual({
+        status: 'ok',
+        data: [{ external_id: uri, views: 0, likes: 19, comments: 2, reposts: 6 }],
+      });
       const suggestions = await rpc.ask(P.recommendations, { ...ref, limit: 100 });
       expect(suggestions.status).toBe('ok');
       expect(suggestions.data.some((r: any) => r.remote_account_id === peer)).toBe(true);
       expect(await rpc.ask(P.follow, { ...ref, remote_account_id: peer })).toEqual({ status: 'ok', data: { follow_state: 'following' } });
 
       const reset = Math.floor(Date.now() / 1000) + 240;
-      await failNextAtBluesky({ path: '/xrpc/app.bsky.actor.getProfile', status: 429, headers: { 'ratelimit-reset': String(reset) }, body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' } });
-      expect(await rpc.ask(P.accountMetrics, ref)).toEqual({ status: 'rate_limited', retry_at: new Date(reset * 1000).toISOString(), code: 'provider_rate_limited', message: expect.any(String) });
+      await failNextAtBluesky({
+        path: '/xrpc/app.bsky.actor.getProfile',
+        status: 429,
+        headers: { 'ratelimit-reset': String(reset) },
+        body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
+      });
+      expect(await rpc.ask(P.accountMetrics, ref)).toEqual({
+        status: 'rate_limited',
+        retry_at: new Date(reset * 1000).toISOString(),
+        code: 'provider_rate_limited',
+        message: expect.any(String),
+      });
     });
 
     it('an expired session is renewed on the way (ExpiredToken → refreshSession), and the answer is ok', async () => {
       const tenant = await createTenant();
       const { account } = await connectBluesky(tenant);
-      const sealed = async () => (await db.query(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [account.id])).rows[0].credentials;
+      const sealed = async () =>
+        (await db.query(`SELECT credentials FROM publishing.social_accounts WHERE id = $1`, [account.id])).rows[0].credentials;
       const before = await sealed();
       await expireBlueskyAccessTokens();
-      expect(await rpc.ask(P.accountMetrics, { workspace_id: tenant.workspaceId, account_id: account.id })).toEqual({ status: 'ok', data: { followers: 77, following: 12, posts: 0 } });
+      expect(await rpc.ask(P.accountMetrics, { workspace_id: tenant.workspaceId, account_id: account.id })).toEqual({
+        status: 'ok',
+        data: { followers: 77, following: 12, posts: 0 },
+      });
       // The renewed session was stored for the next call.
       expect(await sealed()).not.toBe(before);
       expect(await accountStatus(tenant, account.id)).toBe('active');
@@ -471,7 +591,11 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     it('a refused session (401) answers permission_required and the account reads reconnect_required', async () => {
       const tenant = await createTenant();
       const { account } = await connectBluesky(tenant);
-      await failNextAtBluesky({ path: '/xrpc/app.bsky.actor.getSuggestions', status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } });
+      await failNextAtBluesky({
+        path: '/xrpc/app.bsky.actor.getSuggestions',
+        status: 401,
+        body: { error: 'AuthenticationRequired', message: 'Authentication Required' },
+      });
       expect(await rpc.ask(P.recommendations, { workspace_id: tenant.workspaceId, account_id: account.id, limit: 5 })).toMatchObject({
         status: 'permission_required',
         code: 'provider_auth_rejected',

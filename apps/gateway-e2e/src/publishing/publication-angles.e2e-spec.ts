@@ -32,7 +32,13 @@ const angle = (n: number) => ({
   objective: `Objective ${n}`,
   desired_reaction: `Reaction ${n}`,
   evidence: `Evidence ${n}`,
-  build_direction: { angle: `Angle ${n}`, audience: `Audience ${n}`, media_preference: `Media ${n}`, outcome: `Outcome ${n}`, tone_adjustment: `Tone ${n}` },
+  build_direction: {
+    angle: `Angle ${n}`,
+    audience: `Audience ${n}`,
+    media_preference: `Media ${n}`,
+    outcome: `Outcome ${n}`,
+    tone_adjustment: `Tone ${n}`,
+  },
   media: { brief: `Brief ${n}`, role: `Role ${n}`, source_ref: `Source ${n}`, treatment: `Treatment ${n}` },
 });
 const validContent = { angles: [angle(1), angle(2), angle(3)] };
@@ -40,7 +46,10 @@ const EMPTY_BUILD_DIRECTION = { angle: '', audience: '', media_preference: '', o
 const EMPTY_MEDIA = { brief: '', role: '', source_ref: '', treatment: '' };
 
 async function newSocialSet(token: string, workspaceId: string, name: string, accountIds: string[]) {
-  const response = await call('POST', '/social-sets', { token, body: { workspace_id: workspaceId, name, accounts: accountIds.map((id) => ({ social_account_id: id })) } });
+  const response = await call('POST', '/social-sets', {
+    token,
+    body: { workspace_id: workspaceId, name, accounts: accountIds.map((id) => ({ social_account_id: id })) },
+  });
   expect(response.status).toBe(201);
   return response.body as { id: string; name: string };
 }
@@ -69,7 +78,14 @@ describe('publishing: publication angles (E16)', () => {
     const marker = randomUUID();
     const first = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId, `bakery.${marker.slice(0, 8)}`);
     const second = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId, `crumbs.${marker.slice(0, 8)}`);
-    const sparse = { label: '  Sparse  ', hook: 'Only the core', thesis: 'Members left out become ""', evidence: null, id: 'model-id', mood: 'extra' };
+    const sparse = {
+      label: '  Sparse  ',
+      hook: 'Only the core',
+      thesis: 'Members left out become ""',
+      evidence: null,
+      id: 'model-id',
+      mood: 'extra',
+    };
     await queueAiReplies({ match: marker, content: { angles: [angle(1), angle(2), angle(3), sparse] } });
 
     const response = await plan(editorToken, {
@@ -139,9 +155,17 @@ describe('publishing: publication angles (E16)', () => {
     const first = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
     const second = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
     const set = await newSocialSet(tenant.owner.token, tenant.workspaceId, `Launch ${marker.slice(0, 8)}`, [second.id, first.id]);
-    const voice = await newVoiceProfile(tenant.owner.token, tenant.workspaceId, `Founder ${marker.slice(0, 8)}`, { traits: ['warm'], humor: 'dry' });
+    const voice = await newVoiceProfile(tenant.owner.token, tenant.workspaceId, `Founder ${marker.slice(0, 8)}`, {
+      traits: ['warm'],
+      humor: 'dry',
+    });
 
-    const response = await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(marker), social_set_id: set.id, voice_profile_id: voice.id });
+    const response = await plan(editorToken, {
+      workspace_id: tenant.workspaceId,
+      idea: idea(marker),
+      social_set_id: set.id,
+      voice_profile_id: voice.id,
+    });
     expect(response.status).toBe(200);
     const [request] = await aiRequests(marker);
     expect(JSON.parse((request.body as { messages: Array<{ content: string }> }).messages[1].content)).toEqual({
@@ -162,9 +186,14 @@ describe('publishing: publication angles (E16)', () => {
 
     // A set without accounts is named with an empty list.
     const empty = await newSocialSet(tenant.owner.token, tenant.workspaceId, `Empty ${marker.slice(0, 8)}`, []);
-    expect((await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(`${marker}-empty`), social_set_id: empty.id })).status).toBe(200);
+    expect(
+      (await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(`${marker}-empty`), social_set_id: empty.id })).status,
+    ).toBe(200);
     const [emptyRequest] = await aiRequests(`${marker}-empty`);
-    expect(JSON.parse((emptyRequest.body as { messages: Array<{ content: string }> }).messages[1].content).social_set).toEqual({ name: empty.name, accounts: [] });
+    expect(JSON.parse((emptyRequest.body as { messages: Array<{ content: string }> }).messages[1].content).social_set).toEqual({
+      name: empty.name,
+      accounts: [],
+    });
   });
 
   it('sends the prompt an administrator saved, from the next request on', async () => {
@@ -178,7 +207,10 @@ describe('publishing: publication angles (E16)', () => {
       expect((await adminCall('DELETE', PROMPT_PATH, { token: admin.token })).body.overridden).toBe(false);
     }
     const [request] = await aiRequests(marker);
-    expect((request.body as { messages: Array<{ role: string; content: string }> }).messages[0]).toEqual({ role: 'system', content: custom });
+    expect((request.body as { messages: Array<{ role: string; content: string }> }).messages[0]).toEqual({
+      role: 'system',
+      content: custom,
+    });
   });
 
   it.each<[string, FakeAiReply['content']]>([
@@ -209,7 +241,11 @@ describe('publishing: publication angles (E16)', () => {
 
   it('answers 502 ai_invalid_output when the model is unusable twice, after exactly 2 provider calls', async () => {
     const marker = randomUUID();
-    await queueAiReplies({ match: marker, content: 'not JSON' }, { match: marker, content: { angles: [] } }, { match: marker, content: validContent });
+    await queueAiReplies(
+      { match: marker, content: 'not JSON' },
+      { match: marker, content: { angles: [] } },
+      { match: marker, content: validContent },
+    );
     expectProblem(await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(marker) }), 502, 'ai_invalid_output');
     expect(await aiRequests(marker)).toHaveLength(2);
   });
@@ -221,7 +257,11 @@ describe('publishing: publication angles (E16)', () => {
   ])('answers 502 ai_provider_error when the provider answers %s, without retrying or repeating what it said', async (_name, reply) => {
     const marker = randomUUID();
     await queueAiReplies({ match: marker, ...reply }, { match: marker, content: validContent });
-    const problem = expectProblem(await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(marker) }), 502, 'ai_provider_error');
+    const problem = expectProblem(
+      await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(marker) }),
+      502,
+      'ai_provider_error',
+    );
     expect(JSON.stringify(problem)).not.toContain(PROVIDER_DETAIL);
     expect(await aiRequests(marker)).toHaveLength(1);
   });
@@ -240,7 +280,10 @@ describe('publishing: publication angles (E16)', () => {
 
   it('shares one time budget between the attempts: a slow unusable answer leaves the retry what remains', async () => {
     const marker = randomUUID();
-    await queueAiReplies({ match: marker, content: 'not JSON', delay_ms: 1_000 }, { match: marker, content: validContent, delay_ms: 1_000 });
+    await queueAiReplies(
+      { match: marker, content: 'not JSON', delay_ms: 1_000 },
+      { match: marker, content: validContent, delay_ms: 1_000 },
+    );
     const started = Date.now();
     expectProblem(await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(marker) }), 504, 'ai_timeout');
     expect(Date.now() - started).toBeLessThan(3_000);
@@ -292,7 +335,16 @@ describe('publishing: publication angles (E16)', () => {
       422,
     );
     expect(new Set(locations(types))).toEqual(
-      new Set(['body.workspace_id', 'body.idea', 'body.account_ids', 'body.social_set_id', 'body.voice_profile_id', 'body.context_notes', 'body.direction', 'body.extra']),
+      new Set([
+        'body.workspace_id',
+        'body.idea',
+        'body.account_ids',
+        'body.social_set_id',
+        'body.voice_profile_id',
+        'body.context_notes',
+        'body.direction',
+        'body.extra',
+      ]),
     );
     const nulls = expectProblem(await plan(token, { workspace_id: ws, idea: null, direction: null }), 422);
     expect(nulls.errors).toEqual(
@@ -308,11 +360,17 @@ describe('publishing: publication angles (E16)', () => {
     expect(locations(lengths).sort()).toEqual(['body.context_notes', 'body.direction', 'body.idea']);
     expect(locations(expectProblem(await plan(token, { workspace_id: ws, idea: '   ' }), 422))).toEqual(['body.idea']);
     expect(locations(expectProblem(await plan(token, { workspace_id: ws, idea: '' }), 422))).toEqual(['body.idea']);
-    expect(locations(expectProblem(await plan(token, { workspace_id: ws, idea: 'x', account_ids: ['nope'] }), 422))).toEqual(['body.account_ids']);
+    expect(locations(expectProblem(await plan(token, { workspace_id: ws, idea: 'x', account_ids: ['nope'] }), 422))).toEqual([
+      'body.account_ids',
+    ]);
     const many = Array.from({ length: 51 }, () => randomUUID());
-    expect(locations(expectProblem(await plan(token, { workspace_id: ws, idea: 'x', account_ids: many }), 422))).toEqual(['body.account_ids']);
+    expect(locations(expectProblem(await plan(token, { workspace_id: ws, idea: 'x', account_ids: many }), 422))).toEqual([
+      'body.account_ids',
+    ]);
     const twice = randomUUID();
-    expect(locations(expectProblem(await plan(token, { workspace_id: ws, idea: 'x', account_ids: [twice, twice] }), 422))).toEqual(['body.account_ids']);
+    expect(locations(expectProblem(await plan(token, { workspace_id: ws, idea: 'x', account_ids: [twice, twice] }), 422))).toEqual([
+      'body.account_ids',
+    ]);
   });
 
   it("refuses a social set or voice profile that is not the workspace's (unknown or another tenant's) with 422 at its location, all at once", async () => {
@@ -326,7 +384,13 @@ describe('publishing: publication angles (E16)', () => {
       [randomUUID(), randomUUID()],
     ]) {
       const problem = expectProblem(
-        await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(marker), account_ids: [unknownAccount], social_set_id: setId, voice_profile_id: voiceId }),
+        await plan(editorToken, {
+          workspace_id: tenant.workspaceId,
+          idea: idea(marker),
+          account_ids: [unknownAccount],
+          social_set_id: setId,
+          voice_profile_id: voiceId,
+        }),
         422,
         'validation_failed',
       );
@@ -339,7 +403,14 @@ describe('publishing: publication angles (E16)', () => {
     expect(await aiRequests(marker)).toEqual([]);
     // Its owner may use them.
     expect(
-      (await plan(other.owner.token, { workspace_id: other.workspaceId, idea: idea(marker), social_set_id: foreignSet.id, voice_profile_id: foreignVoice.id })).status,
+      (
+        await plan(other.owner.token, {
+          workspace_id: other.workspaceId,
+          idea: idea(marker),
+          social_set_id: foreignSet.id,
+          voice_profile_id: foreignVoice.id,
+        })
+      ).status,
     ).toBe(200);
   });
 
@@ -360,7 +431,10 @@ describe('publishing: publication angles (E16)', () => {
     ]);
     expect(await aiRequests(marker)).toEqual([]);
     // The other tenant names its own account in its own workspace: fine.
-    expect((await plan(other.owner.token, { workspace_id: other.workspaceId, idea: idea(marker), account_ids: [foreign.id.toUpperCase()] })).status).toBe(200);
+    expect(
+      (await plan(other.owner.token, { workspace_id: other.workspaceId, idea: idea(marker), account_ids: [foreign.id.toUpperCase()] }))
+        .status,
+    ).toBe(200);
   });
 
   it('lets editors and admins plan; viewers get 403 insufficient_role; strangers 403 workspace_forbidden, existing workspace or not', async () => {

@@ -26,10 +26,7 @@ describe('publishing: publications carry media (contract §4 "Attaching", Public
         { media_id: portrait.id, alt_text: 'A portrait of a cat' },
         { media_id: landscape.id.toUpperCase(), role: 'cover' },
       ],
-      segments: [
-        { body: 'First part' },
-        { body: 'Second part', media: [{ media_id: video.id, alt_text: 'A short clip' }] },
-      ],
+      segments: [{ body: 'First part' }, { body: 'Second part', media: [{ media_id: video.id, alt_text: 'A short clip' }] }],
     });
     expect(response.status).toBe(200);
     await expectMatchesOwnSchema(response.body, 'PublicationResponse');
@@ -67,13 +64,29 @@ describe('publishing: publications carry media (contract §4 "Attaching", Public
           frame_rate: 0,
           settings: {},
         },
-        expect.objectContaining({ id: landscape.id, role: 'cover', aspect_ratio: '16:9', display_order: 1, alt_text: '', width: 1600, height: 900 }),
+        expect.objectContaining({
+          id: landscape.id,
+          role: 'cover',
+          aspect_ratio: '16:9',
+          display_order: 1,
+          alt_text: '',
+          width: 1600,
+          height: 900,
+        }),
       ]);
     }, 20_000);
     const [first, second] = response.body.segments;
     expect(first.media).toEqual([]);
     expect(second.media).toEqual([
-      expect.objectContaining({ id: video.id, role: 'attachment', mime_type: 'video/mp4', dominant_type: 'video', alt_text: 'A short clip', display_order: 0, size: video.size }),
+      expect.objectContaining({
+        id: video.id,
+        role: 'attachment',
+        mime_type: 'video/mp4',
+        dominant_type: 'video',
+        alt_text: 'A short clip',
+        display_order: 0,
+        size: video.size,
+      }),
     ]);
     // The stored shape is a reference, never a copy of the item.
     const stored = await db.query(`SELECT media FROM publishing.publications WHERE id = $1`, [publication.id]);
@@ -100,11 +113,23 @@ describe('publishing: publications carry media (contract §4 "Attaching", Public
 
     // Scheduled: each rendition's parts carry their effective media (publication media on the first part, a segment's with its part).
     const account = await connectSandboxAccount(owner.token, workspaceId, `media_${Date.now()}`);
-    const scheduled = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [account.id] });
+    const scheduled = await schedule(owner.token, publication.id, {
+      expected_revision: 2,
+      scheduled_at: inMs(3_600_000),
+      account_ids: [account.id],
+    });
     expect(scheduled.status).toBe(200);
     const [rendition] = scheduled.body.renditions;
-    expect(rendition.segments.map((part: any) => [part.media_inherited, part.media.map((m: any) => [m.id, m.role, m.display_order])])).toEqual([
-      [true, [[portrait.id, 'attachment', 0], [landscape.id, 'cover', 1]]],
+    expect(
+      rendition.segments.map((part: any) => [part.media_inherited, part.media.map((m: any) => [m.id, m.role, m.display_order])]),
+    ).toEqual([
+      [
+        true,
+        [
+          [portrait.id, 'attachment', 0],
+          [landscape.id, 'cover', 1],
+        ],
+      ],
       [true, [[video.id, 'attachment', 0]]],
     ]);
   });
@@ -112,16 +137,25 @@ describe('publishing: publications carry media (contract §4 "Attaching", Public
   it('a segment entry with an id keeps that segment; one without is new; segments left out go', async () => {
     const { owner, workspaceId } = await createTenant();
     const publication = await createPublication(owner.token, workspaceId, { content_profile: 'thread' });
-    const first = await patchPublication(owner.token, publication.id, { expected_revision: 1, segments: [{ body: 'one' }, { body: 'two' }] });
+    const first = await patchPublication(owner.token, publication.id, {
+      expected_revision: 1,
+      segments: [{ body: 'one' }, { body: 'two' }],
+    });
     const [one, two] = first.body.segments;
-    const second = await patchPublication(owner.token, publication.id, { expected_revision: 2, segments: [{ id: two.id, body: 'two, edited' }, { body: 'three' }] });
+    const second = await patchPublication(owner.token, publication.id, {
+      expected_revision: 2,
+      segments: [{ id: two.id, body: 'two, edited' }, { body: 'three' }],
+    });
     expect(second.status).toBe(200);
     expect(second.body.segments.map((s: any) => [s.id, s.position, s.body])).toEqual([
       [two.id, 0, 'two, edited'],
       [expect.not.stringMatching(new RegExp(`${one.id}|${two.id}`)), 1, 'three'],
     ]);
     const refused = expectProblem(
-      await patchPublication(owner.token, publication.id, { expected_revision: 3, segments: [{ id: one.id }, { id: two.id }, { id: two.id }] }),
+      await patchPublication(owner.token, publication.id, {
+        expected_revision: 3,
+        segments: [{ id: one.id }, { id: two.id }, { id: two.id }],
+      }),
       422,
       'validation_failed',
     );
@@ -195,7 +229,11 @@ describe('publishing: publications carry media (contract §4 "Attaching", Public
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
     const image = await uploadImage(owner.token, workspaceId);
     const publication = await createPublication(owner.token, workspaceId);
-    const stale = expectProblem(await patchPublication(owner.token, publication.id, { expected_revision: 2, media: [{ media_id: randomUUID() }] }), 409, 'revision_conflict');
+    const stale = expectProblem(
+      await patchPublication(owner.token, publication.id, { expected_revision: 2, media: [{ media_id: randomUUID() }] }),
+      409,
+      'revision_conflict',
+    );
     expect(stale.current_revision).toBe(1);
     expectProblem(await patchPublication(viewer.token, publication.id, { expected_revision: 1, media: [{ media_id: image.id }] }), 403);
   });
@@ -230,8 +268,16 @@ describe('publishing: publications carry media (contract §4 "Attaching", Public
     const theirs = await uploadImage(intruder.owner.token, intruder.workspaceId);
     const account = await connectSandboxAccount(owner.token, workspaceId, `iso_${Date.now()}`);
     const publication = await createPublication(owner.token, workspaceId);
-    await patchPublication(owner.token, publication.id, { expected_revision: 1, media: [{ media_id: image.id }], segments: [{ body: 'x' }] });
-    const scheduled = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [account.id] });
+    await patchPublication(owner.token, publication.id, {
+      expected_revision: 1,
+      media: [{ media_id: image.id }],
+      segments: [{ body: 'x' }],
+    });
+    const scheduled = await schedule(owner.token, publication.id, {
+      expected_revision: 2,
+      scheduled_at: inMs(3_600_000),
+      account_ids: [account.id],
+    });
     expect(scheduled.status).toBe(200);
     const rendition = scheduled.body.renditions[0];
     const segmentId = scheduled.body.segments[0].id;
@@ -241,14 +287,21 @@ describe('publishing: publications carry media (contract §4 "Attaching", Public
       intruderToken: intruder.owner.token,
       attempts: [
         { method: 'PATCH', body: { expected_revision: 3, media: [{ media_id: theirs.id }] } },
-        { method: 'PATCH', path: `/publications/${publication.id}/renditions/${rendition.id}`, body: { expected_revision: 3, segments: [{ publication_segment_id: segmentId, body_override: 'pwned' }] } },
+        {
+          method: 'PATCH',
+          path: `/publications/${publication.id}/renditions/${rendition.id}`,
+          body: { expected_revision: 3, segments: [{ publication_segment_id: segmentId, body_override: 'pwned' }] },
+        },
         { method: 'POST', path: `/publications/${publication.id}/preview`, body: {} },
         { method: 'POST', path: `/publications/${publication.id}/preview`, body: { account_ids: [account.id] } },
       ],
     });
     // Their own publication cannot take the owner's media either.
     const own = await createPublication(intruder.owner.token, intruder.workspaceId);
-    const refused = expectProblem(await patchPublication(intruder.owner.token, own.id, { expected_revision: 1, media: [{ media_id: image.id }] }), 422);
+    const refused = expectProblem(
+      await patchPublication(intruder.owner.token, own.id, { expected_revision: 1, media: [{ media_id: image.id }] }),
+      422,
+    );
     expect(locations(refused)).toEqual(['body.media[0].media_id']);
     expectProblem(await patchRendition(intruder.owner.token, publication.id, rendition.id, { expected_revision: 3 }), 404);
     expectProblem(await preview(intruder.owner.token, publication.id), 404);
@@ -258,11 +311,21 @@ describe('publishing: publications carry media (contract §4 "Attaching", Public
     const { owner, workspaceId } = await createTenant();
     const png = await uploadMedia(owner.token, workspaceId, pngBytes(640, 480), 'diagram.png');
     const publication = await createPublication(owner.token, workspaceId);
-    const response = await patchPublication(owner.token, publication.id, { expected_revision: 1, media: [{ media_id: png.id, alt_text: 'A diagram' }] });
+    const response = await patchPublication(owner.token, publication.id, {
+      expected_revision: 1,
+      media: [{ media_id: png.id, alt_text: 'A diagram' }],
+    });
     expect(response.status).toBe(200);
     await eventually(async () => {
       const read = await call('GET', `/publications/${publication.id}`, { token: owner.token });
-      expect(read.body.media[0]).toMatchObject({ mime_type: 'image/png', original_filename: 'diagram.png', width: 640, height: 480, aspect_ratio: '4:3', dominant_type: 'image' });
+      expect(read.body.media[0]).toMatchObject({
+        mime_type: 'image/png',
+        original_filename: 'diagram.png',
+        width: 640,
+        height: 480,
+        aspect_ratio: '4:3',
+        dominant_type: 'image',
+      });
     }, 20_000);
   });
 });

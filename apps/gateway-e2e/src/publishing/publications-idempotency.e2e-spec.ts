@@ -13,7 +13,11 @@ interface RawAnswer {
 }
 
 async function createWithKey(token: string, body: unknown, key?: string): Promise<RawAnswer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': randomIp() };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    'x-forwarded-for': randomIp(),
+  };
   if (key !== undefined) headers['idempotency-key'] = key;
   const response = await fetch(`${baseUrl()}/publications`, { method: 'POST', headers, body: JSON.stringify(body) });
   const text = await response.text();
@@ -21,7 +25,12 @@ async function createWithKey(token: string, body: unknown, key?: string): Promis
 }
 
 const asResponse = (answer: RawAnswer) => ({ status: answer.status, headers: answer.headers, body: answer.body });
-const draft = (workspaceId: string, title = 'Hello') => ({ workspace_id: workspaceId, content_profile: 'short_text', title, source_text: 'text' });
+const draft = (workspaceId: string, title = 'Hello') => ({
+  workspace_id: workspaceId,
+  content_profile: 'short_text',
+  title,
+  source_text: 'text',
+});
 
 async function countIn(workspaceId: string, token: string): Promise<number> {
   const page = await call('GET', `/publications?workspace_id=${workspaceId}&limit=100`, { token });
@@ -49,7 +58,10 @@ describe('publishing: E15 Idempotency-Key', () => {
     expect((await createWithKey(owner.token, reordered, key)).text).toBe(first.text);
     expect(await countIn(workspaceId, owner.token)).toBe(1);
     // Changes made since do not alter the replay: it is the first answer.
-    expect((await call('PATCH', `/publications/${first.body.id}`, { token: owner.token, body: { expected_revision: 1, title: 'Changed' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/publications/${first.body.id}`, { token: owner.token, body: { expected_revision: 1, title: 'Changed' } }))
+        .status,
+    ).toBe(200);
     expect((await createWithKey(owner.token, draft(workspaceId), key)).text).toBe(first.text);
 
     // Without a key every request creates.
@@ -62,9 +74,17 @@ describe('publishing: E15 Idempotency-Key', () => {
     const { owner, workspaceId } = await createTenant();
     const key = randomUUID();
     expect((await createWithKey(owner.token, draft(workspaceId), key)).status).toBe(201);
-    const reused = expectProblem(asResponse(await createWithKey(owner.token, draft(workspaceId, 'Other'), key)), 422, 'idempotency_key_reused');
+    const reused = expectProblem(
+      asResponse(await createWithKey(owner.token, draft(workspaceId, 'Other'), key)),
+      422,
+      'idempotency_key_reused',
+    );
     expect(reused.errors).toEqual([{ location: 'header.idempotency-key', message: expect.any(String) }]);
-    expectProblem(asResponse(await createWithKey(owner.token, { ...draft(workspaceId), content_profile: 'story' }, key)), 422, 'idempotency_key_reused');
+    expectProblem(
+      asResponse(await createWithKey(owner.token, { ...draft(workspaceId), content_profile: 'story' }, key)),
+      422,
+      'idempotency_key_reused',
+    );
     expect(await countIn(workspaceId, owner.token)).toBe(1);
   });
 
@@ -80,7 +100,11 @@ describe('publishing: E15 Idempotency-Key', () => {
 
     // Refused before the key is looked at: the key stays free.
     const key = randomUUID();
-    expectProblem(asResponse(await createWithKey(owner.token, { ...draft(workspaceId), content_profile: 'nope' }, key)), 422, 'validation_failed');
+    expectProblem(
+      asResponse(await createWithKey(owner.token, { ...draft(workspaceId), content_profile: 'nope' }, key)),
+      422,
+      'validation_failed',
+    );
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
     expectProblem(asResponse(await createWithKey(viewer.token, draft(workspaceId), key)), 403, 'insufficient_role');
     expect((await keyRow(key)).rows).toEqual([]);
@@ -138,7 +162,10 @@ describe('publishing: E15 Idempotency-Key', () => {
     const { $schema: _schema, ...answer } = first.body;
     expect(JSON.parse(stored.response_body)).toEqual(answer);
 
-    await db.query(`UPDATE publishing.idempotency_keys SET created_at = created_at - interval '25 hours', expires_at = expires_at - interval '25 hours' WHERE key = $1`, [key]);
+    await db.query(
+      `UPDATE publishing.idempotency_keys SET created_at = created_at - interval '25 hours', expires_at = expires_at - interval '25 hours' WHERE key = $1`,
+      [key],
+    );
     const again = await createWithKey(owner.token, draft(workspaceId), key);
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, null]);
     expect(again.body.id).not.toBe(first.body.id);
@@ -178,7 +205,8 @@ describe('publishing: E15 Idempotency-Key', () => {
     const stale = Array.from({ length: 15 }, () => randomUUID());
     for (const key of stale) await createWithKey(owner.token, draft(workspaceId), key);
     await db.query(`UPDATE publishing.idempotency_keys SET expires_at = now() - interval '1 hour' WHERE key = ANY($1)`, [stale]);
-    const remaining = async () => (await db.query(`SELECT count(*)::int AS n FROM publishing.idempotency_keys WHERE expires_at <= now()`)).rows[0].n;
+    const remaining = async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM publishing.idempotency_keys WHERE expires_at <= now()`)).rows[0].n;
     const before = await remaining();
     expect(before).toBeGreaterThanOrEqual(15);
     await createWithKey(owner.token, draft(workspaceId), randomUUID());

@@ -39,7 +39,12 @@ describe('publishing: publications', () => {
 
   it('E15 creates a draft at revision 1 (201, Location, every member) that reads back the same', async () => {
     const { owner, workspaceId } = await createTenant();
-    const response = await create(owner.token, { workspace_id: workspaceId, content_profile: 'thread', title: 'Launch week', source_text: 'Five things we shipped' });
+    const response = await create(owner.token, {
+      workspace_id: workspaceId,
+      content_profile: 'thread',
+      title: 'Launch week',
+      source_text: 'Five things we shipped',
+    });
     expect(response.status).toBe(201);
     await expectMatchesOwnSchema(response.body, 'PublicationResponse');
     expect(response.body).toEqual({
@@ -86,12 +91,30 @@ describe('publishing: publications', () => {
   it('OpenAPI documents the operations, the Idempotency-Key header and the published schema names', async () => {
     const { body: openapi } = await call('GET', '/openapi.json');
     const post = openapi.paths['/publications'].post;
-    expect(post.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false, schema: expect.objectContaining({ maxLength: 200 }) }));
+    expect(post.parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: expect.objectContaining({ maxLength: 200 }),
+      }),
+    );
     expect(post.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/PublicationResponse');
-    expect(openapi.paths['/publications'].get.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/PublicationList');
+    expect(openapi.paths['/publications'].get.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/PublicationList',
+    );
     expect(Object.keys(openapi.paths['/publications/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
     expect(openapi.components.schemas.ErrorModel.properties.current_revision.type).toBe('integer');
-    for (const name of ['PublicationResponse', 'PublicationList', 'Rendition', 'Delivery', 'RenditionSegment', 'PublicationSegment', 'PublicationMedia', 'RepostOverride']) {
+    for (const name of [
+      'PublicationResponse',
+      'PublicationList',
+      'Rendition',
+      'Delivery',
+      'RenditionSegment',
+      'PublicationSegment',
+      'PublicationMedia',
+      'RepostOverride',
+    ]) {
       expect((await call('GET', `/api/v1/schemas/${name}.json`)).status).toBe(200);
     }
   });
@@ -125,7 +148,10 @@ describe('publishing: publications', () => {
     const missing = expectProblem(await create(owner.token, {}), 422, 'validation_failed');
     expect(locations(missing)).toEqual(['body.content_profile', 'body.source_text', 'body.title', 'body.workspace_id']);
     expect(missing.errors.every((e: { message: string }) => e.message === 'is required')).toBe(true);
-    expectProblem(await call('POST', '/publications', { token: owner.token, rawBody: '[1]', headers: { 'content-type': 'application/json' } }), 400);
+    expectProblem(
+      await call('POST', '/publications', { token: owner.token, rawBody: '[1]', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
     // Nothing was created by any refusal.
     const page = await list(owner.token, `workspace_id=${workspaceId}&limit=100`);
     expect(page.body.publications).toHaveLength(CONTENT_PROFILES.length + 2);
@@ -137,7 +163,11 @@ describe('publishing: publications', () => {
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
     expect((await call('GET', `/publications/${publication.id}`, { token: viewer.token })).status).toBe(200);
     expect((await list(viewer.token, `workspace_id=${workspaceId}`)).body.publications).toHaveLength(1);
-    expectProblem(await create(viewer.token, { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' }), 403, 'insufficient_role');
+    expectProblem(
+      await create(viewer.token, { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' }),
+      403,
+      'insufficient_role',
+    );
     expectProblem(await patch(viewer.token, publication.id, { expected_revision: 1, title: 'mine' }), 403, 'insufficient_role');
     expectProblem(await call('DELETE', `/publications/${publication.id}`, { token: viewer.token }), 403, 'insufficient_role');
     expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body).toEqual({ ...publication });
@@ -149,8 +179,16 @@ describe('publishing: publications', () => {
     expect((await call('DELETE', `/publications/${byEditor.id}`, { token: editor.token })).status).toBe(204);
 
     const stranger = await registerUser();
-    expectProblem(await create(stranger.token, { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' }), 403, 'workspace_forbidden');
-    expectProblem(await create(stranger.token, { workspace_id: randomUUID(), content_profile: 'story', title: '', source_text: '' }), 403, 'workspace_forbidden');
+    expectProblem(
+      await create(stranger.token, { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' }),
+      403,
+      'workspace_forbidden',
+    );
+    expectProblem(
+      await create(stranger.token, { workspace_id: randomUUID(), content_profile: 'story', title: '', source_text: '' }),
+      403,
+      'workspace_forbidden',
+    );
     expectProblem(await list(stranger.token, `workspace_id=${workspaceId}`), 403, 'workspace_forbidden');
     expectProblem(await list(stranger.token, `workspace_id=${randomUUID()}`), 403, 'workspace_forbidden');
   });
@@ -168,7 +206,12 @@ describe('publishing: publications', () => {
         { method: 'PATCH', body: { expected_revision: 1, segments: [] } },
         { method: 'DELETE' },
         { method: 'GET', path: `/publications?workspace_id=${workspaceId}`, status: 403 },
-        { method: 'POST', path: '/publications', body: { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' }, status: 403 },
+        {
+          method: 'POST',
+          path: '/publications',
+          body: { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' },
+          status: 403,
+        },
       ],
       ownerView: [`/publications/${publication.id}`, `/publications?workspace_id=${workspaceId}`],
     });
@@ -180,13 +223,15 @@ describe('publishing: publications', () => {
     const { owner, workspaceId } = await createTenant();
     const created: string[] = [];
     for (let batch = 0; batch < 12; batch++) {
-      const ten = await Promise.all(Array.from({ length: 10 }, (_, i) => createPublication(owner.token, workspaceId, { title: `#${batch * 10 + i}` })));
+      const ten = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => createPublication(owner.token, workspaceId, { title: `#${batch * 10 + i}` })),
+      );
       created.push(...ten.map((p) => p.id));
     }
     // Newest first: created_at descending, ties by id descending (UUIDv7 ids grow with time).
-    const expected = (await db.query(`SELECT id FROM publishing.publications WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC`, [workspaceId])).rows.map(
-      (row: { id: string }) => row.id,
-    );
+    const expected = (
+      await db.query(`SELECT id FROM publishing.publications WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC`, [workspaceId])
+    ).rows.map((row: { id: string }) => row.id);
     expect([...expected].sort()).toEqual([...created].sort());
 
     const pageThrough = async (query: string, limit?: number) => {
@@ -194,7 +239,10 @@ describe('publishing: publications', () => {
       const sizes: number[] = [];
       let cursor = '';
       for (;;) {
-        const page = await list(owner.token, `${query}${limit ? `&limit=${limit}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const page = await list(
+          owner.token,
+          `${query}${limit ? `&limit=${limit}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(page.status).toBe(200);
         seen.push(...page.body.publications.map((p: { id: string }) => p.id));
         sizes.push(page.body.publications.length);
@@ -213,7 +261,9 @@ describe('publishing: publications', () => {
     const scheduled = [expected[3], expected[50], expected[110]];
     await db.query(`UPDATE publishing.publications SET status = 'scheduled' WHERE id = ANY($1::uuid[])`, [scheduled]);
     expect(await pageThrough(`workspace_id=${workspaceId}&status=scheduled`, 2)).toEqual({ seen: scheduled, sizes: [2, 1] });
-    expect((await pageThrough(`workspace_id=${workspaceId}&status=draft`, 100)).seen).toEqual(expected.filter((id: string) => !scheduled.includes(id)));
+    expect((await pageThrough(`workspace_id=${workspaceId}&status=draft`, 100)).seen).toEqual(
+      expected.filter((id: string) => !scheduled.includes(id)),
+    );
     expect((await list(owner.token, `workspace_id=${workspaceId}&status=failed`)).body).toEqual({
       $schema: schemaUrlFor('PublicationList'),
       publications: [],
@@ -287,7 +337,16 @@ describe('publishing: publications', () => {
       revision: 2,
       updated_at: expect.stringMatching(TIME),
       segments: [
-        { id: expect.stringMatching(UUID), position: 0, title: 'One', body: 'First post', description: 'intro', url: 'https://example.com/1', media: [], settings: { pin: true } },
+        {
+          id: expect.stringMatching(UUID),
+          position: 0,
+          title: 'One',
+          body: 'First post',
+          description: 'intro',
+          url: 'https://example.com/1',
+          media: [],
+          settings: { pin: true },
+        },
         { id: expect.stringMatching(UUID), position: 1, title: '', body: 'Second post', description: '', url: '', media: [], settings: {} },
         { id: expect.stringMatching(UUID), position: 2, title: '', body: '', description: '', url: '', media: [], settings: {} },
       ],
@@ -298,12 +357,23 @@ describe('publishing: publications', () => {
     // Members left out keep their values; a new list replaces the old one (new ids); "" clears.
     const second = await patch(owner.token, publication.id, { expected_revision: 2, source_url: '', segments: [{ body: 'Only one' }] });
     expect(second.status).toBe(200);
-    expect(second.body).toMatchObject({ revision: 3, title: 'Launch week, day 2', audience: 'indie developers', source_url: '', metadata: change.metadata });
-    expect(second.body.segments).toEqual([{ id: expect.stringMatching(UUID), position: 0, title: '', body: 'Only one', description: '', url: '', media: [], settings: {} }]);
+    expect(second.body).toMatchObject({
+      revision: 3,
+      title: 'Launch week, day 2',
+      audience: 'indie developers',
+      source_url: '',
+      metadata: change.metadata,
+    });
+    expect(second.body.segments).toEqual([
+      { id: expect.stringMatching(UUID), position: 0, title: '', body: 'Only one', description: '', url: '', media: [], settings: {} },
+    ]);
     expect(response.body.segments.map((s: { id: string }) => s.id)).not.toContain(second.body.segments[0].id);
     const cleared = await patch(owner.token, publication.id, { expected_revision: 3, segments: [], metadata: {} });
     expect(cleared.body).toMatchObject({ revision: 4, segments: [], metadata: {} });
-    expect((await db.query(`SELECT count(*)::int AS n FROM publishing.publication_segments WHERE publication_id = $1`, [publication.id])).rows[0].n).toBe(0);
+    expect(
+      (await db.query(`SELECT count(*)::int AS n FROM publishing.publication_segments WHERE publication_id = $1`, [publication.id])).rows[0]
+        .n,
+    ).toBe(0);
     // Only expected_revision: still a change, still a new revision.
     expect((await patch(owner.token, publication.id, { expected_revision: 4 })).body.revision).toBe(5);
   });
@@ -313,17 +383,24 @@ describe('publishing: publications', () => {
     const publication = await createPublication(owner.token, workspaceId);
     const edited = (await patch(owner.token, publication.id, { expected_revision: 1, title: 'First' })).body;
     for (const stale of [1, 3, 99]) {
-      const problem = expectProblem(await patch(owner.token, publication.id, { expected_revision: stale, title: 'Lost', segments: [{ body: 'x' }] }), 409, 'revision_conflict');
+      const problem = expectProblem(
+        await patch(owner.token, publication.id, { expected_revision: stale, title: 'Lost', segments: [{ body: 'x' }] }),
+        409,
+        'revision_conflict',
+      );
       expect(problem.current_revision).toBe(2);
     }
     expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body).toEqual(edited);
 
     const racers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => patch(owner.token, publication.id, { expected_revision: 2, title: `Racer ${i}`, segments: [{ body: `${i}` }] })),
+      Array.from({ length: 8 }, (_, i) =>
+        patch(owner.token, publication.id, { expected_revision: 2, title: `Racer ${i}`, segments: [{ body: `${i}` }] }),
+      ),
     );
     const winners = racers.filter((r) => r.status === 200);
     expect(winners).toHaveLength(1);
-    for (const loser of racers.filter((r) => r.status !== 200)) expect(expectProblem(loser, 409, 'revision_conflict').current_revision).toBe(3);
+    for (const loser of racers.filter((r) => r.status !== 200))
+      expect(expectProblem(loser, 409, 'revision_conflict').current_revision).toBe(3);
     const now = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body;
     expect(now).toEqual(winners[0].body);
     expect(now.segments).toHaveLength(1);
@@ -359,7 +436,10 @@ describe('publishing: publications', () => {
       [{ expected_revision: 1, title: 't'.repeat(301) }, ['body.title']],
       [{ expected_revision: 1, source_text: 's'.repeat(100_001) }, ['body.source_text']],
       [{ expected_revision: 1, content_profile: 'essay' }, ['body.content_profile']],
-      [{ expected_revision: 1, audience: 'a'.repeat(1_001), goal: 'g'.repeat(1_001), intent: 'i'.repeat(1_001) }, ['body.audience', 'body.goal', 'body.intent']],
+      [
+        { expected_revision: 1, audience: 'a'.repeat(1_001), goal: 'g'.repeat(1_001), intent: 'i'.repeat(1_001) },
+        ['body.audience', 'body.goal', 'body.intent'],
+      ],
       [{ expected_revision: 1, source_url: 'ftp://example.com/x' }, ['body.source_url']],
       [{ expected_revision: 1, source_url: 'not a url' }, ['body.source_url']],
       [{ expected_revision: 1, source_url: `https://example.com/${'p'.repeat(2_048)}` }, ['body.source_url']],
@@ -375,7 +455,10 @@ describe('publishing: publications', () => {
       [{ expected_revision: 1, segments: Array.from({ length: 101 }, () => ({})) }, ['body.segments']],
       [{ expected_revision: 1, segments: [{}, { body: 5 }] }, ['body.segments[1].body']],
       [{ expected_revision: 1, segments: [{ url: 'javascript:alert(1)' }] }, ['body.segments[0].url']],
-      [{ expected_revision: 1, segments: [{ title: 't'.repeat(301), description: 'd'.repeat(5_001) }] }, ['body.segments[0].description', 'body.segments[0].title']],
+      [
+        { expected_revision: 1, segments: [{ title: 't'.repeat(301), description: 'd'.repeat(5_001) }] },
+        ['body.segments[0].description', 'body.segments[0].title'],
+      ],
       [{ expected_revision: 1, segments: [{ settings: [] }] }, ['body.segments[0].settings']],
       [{ expected_revision: 1, segments: [{ id: randomUUID() }] }, ['body.segments[0].id']],
       [{ expected_revision: 1, segments: [{ media: [{}] }] }, ['body.segments[0].media[0].media_id']],
@@ -396,22 +479,47 @@ describe('publishing: publications', () => {
   it('PATCH of a real publication answers odd values in every member, segments included, with a 2xx or a 4xx problem', async () => {
     const { owner, workspaceId } = await createTenant();
     const publication = await createPublication(owner.token, workspaceId);
-    const odd: unknown[] = [null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(5_000), [], [1], {}, { a: 1 }, '😀', 'a\u0000b', { 'k\u0000': 1 }, [{ a: [null] }], 'a\ud800', { k: '\udfff' }, { ['\ud83d']: 1 }];
+    const odd: unknown[] = [
+      null,
+      true,
+      0,
+      -1,
+      1e308,
+      '',
+      ' ',
+      'x'.repeat(5_000),
+      [],
+      [1],
+      {},
+      { a: 1 },
+      '😀',
+      'a\u0000b',
+      { 'k\u0000': 1 },
+      [{ a: [null] }],
+      'a\ud800',
+      { k: '\udfff' },
+      { ['\ud83d']: 1 },
+    ];
     const failures: string[] = [];
     const attempt = async (body: Record<string, unknown>) => {
       const current = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.revision;
       const response = await patch(owner.token, publication.id, { expected_revision: current, ...body });
       const isProblem = (response.headers.get('content-type') ?? '').startsWith('application/problem+json');
-      if (response.status >= 500 || (response.status >= 400 && !isProblem)) failures.push(`${JSON.stringify(body).slice(0, 80)} → ${response.status}`);
+      if (response.status >= 500 || (response.status >= 400 && !isProblem))
+        failures.push(`${JSON.stringify(body).slice(0, 80)} → ${response.status}`);
     };
     for (const value of odd) {
-      for (const member of ['title', 'source_text', 'content_profile', 'audience', 'goal', 'intent', 'source_url', 'metadata', 'segments']) await attempt({ [member]: value });
+      for (const member of ['title', 'source_text', 'content_profile', 'audience', 'goal', 'intent', 'source_url', 'metadata', 'segments'])
+        await attempt({ [member]: value });
       for (const member of ['title', 'body', 'description', 'url', 'settings']) await attempt({ segments: [{ [member]: value }] });
     }
     expect(failures).toEqual([]);
     // jsonb cannot store an unpaired surrogate: refused where it is, before anything is written.
     const revision = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.revision;
-    const lone = expectProblem(await patch(owner.token, publication.id, { expected_revision: revision, metadata: { note: 'x\ud800' } }), 422);
+    const lone = expectProblem(
+      await patch(owner.token, publication.id, { expected_revision: revision, metadata: { note: 'x\ud800' } }),
+      422,
+    );
     expect(lone.errors).toEqual([{ location: 'body.metadata.note', message: 'must not contain NUL characters or unpaired surrogates' }]);
     expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.revision).toBe(revision);
   });
@@ -429,7 +537,10 @@ describe('publishing: publications', () => {
     expectProblem(await call('DELETE', `/publications/${publication.id}`, { token: owner.token }), 404, 'not_found');
     expectProblem(await call('DELETE', '/publications/%00', { token: owner.token }), 404);
     expect((await list(owner.token, `workspace_id=${workspaceId}`)).body.publications.map((p: { id: string }) => p.id)).toEqual([kept.id]);
-    expect((await db.query(`SELECT count(*)::int AS n FROM publishing.publication_segments WHERE publication_id = $1`, [publication.id])).rows[0].n).toBe(0);
+    expect(
+      (await db.query(`SELECT count(*)::int AS n FROM publishing.publication_segments WHERE publication_id = $1`, [publication.id])).rows[0]
+        .n,
+    ).toBe(0);
   });
 
   it('answers renditions, their delivery and segments with every member as stored (scheduling writes them)', async () => {
@@ -478,9 +589,29 @@ describe('publishing: publications', () => {
       schedule_override: '2026-12-01T10:00:00.000Z',
       media: [
         {
-          id: 'm1', url: '', role: '', mime_type: '', original_filename: '', alt_text: '', aspect_ratio: '', dominant_type: '', analysis_status: '',
-          analysis_error: '', poster_thumbnail_url: '', public_url_checked_at: '', public_url_error: '', public_url_status: 0, public_url_ready: true,
-          display_order: 0, duration_ms: 0, width: 640, height: 0, size: 0, thumbnail_timestamp_ms: 0, frame_rate: 24.5, settings: {},
+          id: 'm1',
+          url: '',
+          role: '',
+          mime_type: '',
+          original_filename: '',
+          alt_text: '',
+          aspect_ratio: '',
+          dominant_type: '',
+          analysis_status: '',
+          analysis_error: '',
+          poster_thumbnail_url: '',
+          public_url_checked_at: '',
+          public_url_error: '',
+          public_url_status: 0,
+          public_url_ready: true,
+          display_order: 0,
+          duration_ms: 0,
+          width: 640,
+          height: 0,
+          size: 0,
+          thumbnail_timestamp_ms: 0,
+          frame_rate: 24.5,
+          settings: {},
         },
       ],
       settings: { k: 'v' },
@@ -545,12 +676,18 @@ describe('publishing: publications', () => {
     const replaced = await patch(owner.token, publication.id, { expected_revision: 2, segments: [{ body: 'new' }] });
     expect(replaced.body.renditions[0].segments[0]).toMatchObject({ id: partId, publication_segment_id: '', body: 'SB' });
     // Scheduled to a social set (scheduling will write it): it reads back, and a deleted set leaves "".
-    const set = await call('POST', '/social-sets', { token: owner.token, body: { workspace_id: workspaceId, name: 'All', accounts: [{ social_account_id: account.id }] } });
+    const set = await call('POST', '/social-sets', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'All', accounts: [{ social_account_id: account.id }] },
+    });
     expect(set.status).toBe(201);
     await db.query(`UPDATE publishing.publications SET social_set_id = $2 WHERE id = $1`, [publication.id, set.body.id]);
     expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.social_set_id).toBe(set.body.id);
     expect((await call('DELETE', `/social-sets/${set.body.id}`, { token: owner.token })).status).toBe(204);
-    expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body).toMatchObject({ social_set_id: '', renditions: [{ id: renditionId }] });
+    expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body).toMatchObject({
+      social_set_id: '',
+      renditions: [{ id: renditionId }],
+    });
     // The account disconnected: its rendition goes with it.
     expect((await call('DELETE', `/social-accounts/${account.id}`, { token: owner.token })).status).toBe(204);
     expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.renditions).toEqual([]);

@@ -19,9 +19,16 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     const first = await connectSandboxAccount(owner.token, workspaceId, `a_${Date.now()}`);
     const second = await connectSandboxAccount(owner.token, workspaceId, `b_${Date.now()}`);
     const publication = await createPublication(owner.token, workspaceId, { content_profile: 'thread', title: '' });
-    const patched = await patchPublication(owner.token, publication.id, { expected_revision: 1, segments: [{ body: 'Part one' }, { body: 'Part two' }] });
+    const patched = await patchPublication(owner.token, publication.id, {
+      expected_revision: 1,
+      segments: [{ body: 'Part one' }, { body: 'Part two' }],
+    });
     expect(patched.status).toBe(200);
-    const scheduled = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [first.id, second.id] });
+    const scheduled = await schedule(owner.token, publication.id, {
+      expected_revision: 2,
+      scheduled_at: inMs(3_600_000),
+      account_ids: [first.id, second.id],
+    });
     expect(scheduled.status).toBe(200);
     const [one, two] = scheduled.body.segments;
     return { ...tenant, publication: scheduled.body, accounts: [first.id, second.id], segments: [one.id, two.id] };
@@ -32,7 +39,14 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     const [mine, other] = publication.renditions;
     const response = await patchRendition(owner.token, publication.id, mine.id, {
       expected_revision: 3,
-      segments: [{ publication_segment_id: segments[1], body_override: 'Part two, for this account', title_override: '', url_override: 'https://example.com/mine' }],
+      segments: [
+        {
+          publication_segment_id: segments[1],
+          body_override: 'Part two, for this account',
+          title_override: '',
+          url_override: 'https://example.com/mine',
+        },
+      ],
       settings: { reply_policy: 'followers' },
     });
     expect(response.status).toBe(200);
@@ -44,9 +58,25 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     expect([changed.id, untouched.id]).toEqual([mine.id, other.id]);
     expect(changed.settings).toEqual({ reply_policy: 'followers' });
     expect(changed.body).toBe('Part one\n\nPart two, for this account\n\nhttps://example.com/mine');
-    expect(changed.segments.map((s: any) => [s.publication_segment_id, s.body, s.body_override, s.url_override, s.title_override, s.media_inherited])).toEqual([
+    expect(
+      changed.segments.map((s: any) => [
+        s.publication_segment_id,
+        s.body,
+        s.body_override,
+        s.url_override,
+        s.title_override,
+        s.media_inherited,
+      ]),
+    ).toEqual([
       [segments[0], 'Part one', '', '', '', true],
-      [segments[1], 'Part two, for this account\n\nhttps://example.com/mine', 'Part two, for this account', 'https://example.com/mine', '', true],
+      [
+        segments[1],
+        'Part two, for this account\n\nhttps://example.com/mine',
+        'Part two, for this account',
+        'https://example.com/mine',
+        '',
+        true,
+      ],
     ]);
     expect(untouched.body).toBe('Part one\n\nPart two');
     expect(untouched.segments.map((s: any) => s.body_override)).toEqual(['', '']);
@@ -78,14 +108,23 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     const other = edited.body.renditions.find((r: any) => r.social_account_id === accounts[1]);
     expect(other.segments.map((s: any) => s.body)).toEqual(['Part one, edited', 'A new part']);
     // "" (or leaving a member out) goes back to inheriting.
-    const back = await patchRendition(owner.token, publication.id, mine.id, { expected_revision: 5, segments: [{ publication_segment_id: segments[0], body_override: '' }] });
-    expect(back.body.renditions.find((r: any) => r.id === mine.id).segments[0]).toMatchObject({ body: 'Part one, edited', body_override: '' });
+    const back = await patchRendition(owner.token, publication.id, mine.id, {
+      expected_revision: 5,
+      segments: [{ publication_segment_id: segments[0], body_override: '' }],
+    });
+    expect(back.body.renditions.find((r: any) => r.id === mine.id).segments[0]).toMatchObject({
+      body: 'Part one, edited',
+      body_override: '',
+    });
   });
 
   it('publish-now from scheduled keeps the renditions and their overrides; naming targets then is 422', async () => {
     const { owner, publication, accounts, segments } = await scheduledThread();
     const mine = publication.renditions[0];
-    await patchRendition(owner.token, publication.id, mine.id, { expected_revision: 3, segments: [{ publication_segment_id: segments[0], body_override: 'Only here' }] });
+    await patchRendition(owner.token, publication.id, mine.id, {
+      expected_revision: 3,
+      segments: [{ publication_segment_id: segments[0], body_override: 'Only here' }],
+    });
     const refused = expectProblem(await publishNow(owner.token, publication.id, { expected_revision: 4, account_ids: [accounts[0]] }), 422);
     expect(locations(refused)).toEqual(['body.account_ids']);
     const now = await publishNow(owner.token, publication.id, { expected_revision: 4 });
@@ -95,14 +134,22 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     const done = await publicationWhen(owner.token, publication.id, settled);
     expect(done.status).toBe('published');
     // Delivered: no more overrides (409 invalid_transition).
-    const late = expectProblem(await patchRendition(owner.token, publication.id, mine.id, { expected_revision: done.revision, segments: [] }), 409, 'invalid_transition');
+    const late = expectProblem(
+      await patchRendition(owner.token, publication.id, mine.id, { expected_revision: done.revision, segments: [] }),
+      409,
+      'invalid_transition',
+    );
     expect(late.current_status).toBe('published');
   });
 
   it('refusals: stale revision 409 (current_revision), unknown, foreign or removed rendition 404, viewer 403, bad input 422, nothing changed', async () => {
     const { owner, workspaceId, publication, segments } = await scheduledThread();
     const mine = publication.renditions[0];
-    const stale = expectProblem(await patchRendition(owner.token, publication.id, mine.id, { expected_revision: 2 }), 409, 'revision_conflict');
+    const stale = expectProblem(
+      await patchRendition(owner.token, publication.id, mine.id, { expected_revision: 2 }),
+      409,
+      'revision_conflict',
+    );
     expect(stale.current_revision).toBe(3);
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
     expectProblem(await patchRendition(viewer.token, publication.id, mine.id, { expected_revision: 3 }), 403);
@@ -112,7 +159,10 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     expectProblem(await patchRendition(owner.token, otherPublication.id, mine.id, { expected_revision: 1 }), 404);
     const cases: Array<[Record<string, unknown>, string[]]> = [
       [{ segments: [{ publication_segment_id: randomUUID(), body_override: 'x' }] }, ['body.segments[0].publication_segment_id']],
-      [{ segments: [{ publication_segment_id: segments[0] }, { publication_segment_id: segments[0] }] }, ['body.segments[1].publication_segment_id']],
+      [
+        { segments: [{ publication_segment_id: segments[0] }, { publication_segment_id: segments[0] }] },
+        ['body.segments[1].publication_segment_id'],
+      ],
       [{ segments: [{ publication_segment_id: segments[0], body_override: 'x'.repeat(100_001) }] }, ['body.segments[0].body_override']],
       [{ segments: [{ publication_segment_id: segments[0], url_override: 'ftp://example.com' }] }, ['body.segments[0].url_override']],
       [{ segments: [{ publication_segment_id: segments[0], media: [{ media_id: 'x' }] }] }, ['body.segments[0].media[0].media_id']],
@@ -138,7 +188,11 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     const linkedin = await insertSocialAccount(db, workspaceId, owner.id, 'linkedin');
     const publication = await createPublication(owner.token, workspaceId, { title: '' });
     const patched = await patchPublication(owner.token, publication.id, { expected_revision: 1, segments: [{ body: 'Short' }] });
-    const scheduled = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [linkedin] });
+    const scheduled = await schedule(owner.token, publication.id, {
+      expected_revision: 2,
+      scheduled_at: inMs(3_600_000),
+      account_ids: [linkedin],
+    });
     expect(scheduled.status).toBe(200);
     const rendition = scheduled.body.renditions[0];
     const refused = expectProblem(
@@ -155,20 +209,39 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     expect(after.renditions[0].segments[0]).toMatchObject({ body: 'Short', body_override: '' });
   });
 
-  it('a network without threads joins the segments into one post, and still keeps each segment\'s override through a PATCH', async () => {
+  it("a network without threads joins the segments into one post, and still keeps each segment's override through a PATCH", async () => {
     const { owner, workspaceId } = await createTenant();
     const linkedin = await insertSocialAccount(db, workspaceId, owner.id, 'linkedin');
     const publication = await createPublication(owner.token, workspaceId, { title: '' });
-    const patched = await patchPublication(owner.token, publication.id, { expected_revision: 1, segments: [{ body: 'Alpha' }, { body: 'Beta' }] });
+    const patched = await patchPublication(owner.token, publication.id, {
+      expected_revision: 1,
+      segments: [{ body: 'Alpha' }, { body: 'Beta' }],
+    });
     const [alpha, beta] = patched.body.segments.map((s: any) => s.id);
-    const scheduled = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [linkedin] });
+    const scheduled = await schedule(owner.token, publication.id, {
+      expected_revision: 2,
+      scheduled_at: inMs(3_600_000),
+      account_ids: [linkedin],
+    });
     const rendition = scheduled.body.renditions[0];
     expect(rendition.body).toBe('Alpha\n\nBeta');
-    const overridden = await patchRendition(owner.token, publication.id, rendition.id, { expected_revision: 3, segments: [{ publication_segment_id: beta, body_override: 'Beta for LinkedIn' }] });
+    const overridden = await patchRendition(owner.token, publication.id, rendition.id, {
+      expected_revision: 3,
+      segments: [{ publication_segment_id: beta, body_override: 'Beta for LinkedIn' }],
+    });
     expect(overridden.body.renditions[0].body).toBe('Alpha\n\nBeta for LinkedIn');
-    const edited = await patchPublication(owner.token, publication.id, { expected_revision: 4, segments: [{ id: alpha, body: 'Alpha, edited' }, { id: beta, body: 'Beta, edited' }] });
+    const edited = await patchPublication(owner.token, publication.id, {
+      expected_revision: 4,
+      segments: [
+        { id: alpha, body: 'Alpha, edited' },
+        { id: beta, body: 'Beta, edited' },
+      ],
+    });
     expect(edited.body.renditions[0]).toMatchObject({ id: rendition.id, body: 'Alpha, edited\n\nBeta for LinkedIn' });
-    const dropped = await patchPublication(owner.token, publication.id, { expected_revision: 5, segments: [{ id: alpha, body: 'Alpha only' }, { body: 'Gamma' }] });
+    const dropped = await patchPublication(owner.token, publication.id, {
+      expected_revision: 5,
+      segments: [{ id: alpha, body: 'Alpha only' }, { body: 'Gamma' }],
+    });
     expect(dropped.body.renditions[0].body).toBe('Alpha only\n\nGamma');
   });
 
@@ -187,7 +260,10 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
       [false, [[image.id, 'Only for this account']]],
     ]);
     const stored = await db.query(`SELECT media FROM publishing.rendition_segments WHERE rendition_id = $1 ORDER BY position`, [mine.id]);
-    expect(stored.rows.map((row: any) => row.media)).toEqual([[], [{ media_id: image.id, alt_text: 'Only for this account', role: 'attachment', display_order: 0, settings: {} }]]);
+    expect(stored.rows.map((row: any) => row.media)).toEqual([
+      [],
+      [{ media_id: image.id, alt_text: 'Only for this account', role: 'attachment', display_order: 0, settings: {} }],
+    ]);
     const other = response.body.renditions.find((r: any) => r.id !== mine.id);
     expect(other.segments.map((s: any) => s.media)).toEqual([[], []]);
   });

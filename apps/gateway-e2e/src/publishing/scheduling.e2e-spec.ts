@@ -15,17 +15,31 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
   const db = testDatabase();
 
   const setStatus = (id: string, status: string) => db.query(`UPDATE publishing.publications SET status = $2 WHERE id = $1`, [id, status]);
-  const revisionOf = async (id: string) => (await db.query(`SELECT revision FROM publishing.publications WHERE id = $1`, [id])).rows[0].revision as number;
+  const revisionOf = async (id: string) =>
+    (await db.query(`SELECT revision FROM publishing.publications WHERE id = $1`, [id])).rows[0].revision as number;
   it('schedule: draft → scheduled (200, revision + 1), one rendition per account shaped for its network, delivered at the due time', async () => {
     const { owner, workspaceId } = await createTenant();
     const first = await connectSandboxAccount(owner.token, workspaceId, `first_${Date.now()}`);
     const second = await connectSandboxAccount(owner.token, workspaceId, `second_${Date.now()}`);
-    const publication = await createPublication(owner.token, workspaceId, { content_profile: 'thread', source_text: 'Part one.\n\nPart two.' });
+    const publication = await createPublication(owner.token, workspaceId, {
+      content_profile: 'thread',
+      source_text: 'Part one.\n\nPart two.',
+    });
     const at = inMs(1_500);
-    const response = await schedule(owner.token, publication.id, { expected_revision: 1, scheduled_at: at, account_ids: [first.id, second.id] });
+    const response = await schedule(owner.token, publication.id, {
+      expected_revision: 1,
+      scheduled_at: at,
+      account_ids: [first.id, second.id],
+    });
     expect(response.status).toBe(200);
     await expectMatchesOwnSchema(response.body, 'PublicationResponse');
-    expect(response.body).toMatchObject({ $schema: schemaUrlFor('PublicationResponse'), status: 'scheduled', revision: 2, scheduled_at: at, actual_run_at: '' });
+    expect(response.body).toMatchObject({
+      $schema: schemaUrlFor('PublicationResponse'),
+      status: 'scheduled',
+      revision: 2,
+      scheduled_at: at,
+      actual_run_at: '',
+    });
     expect(response.body.renditions.map((r: any) => r.social_account_id)).toEqual([first.id, second.id]);
     const [rendition] = response.body.renditions;
     expect(rendition).toEqual({
@@ -101,13 +115,21 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
       let revision = 1;
       if (from === 'scheduled') {
         // A scheduled publication goes out with its own renditions: naming targets then is 422 (contract §4).
-        expect((await schedule(owner.token, q.id, { expected_revision: 1, scheduled_at: later(), account_ids: [account.id] })).status).toBe(200);
+        expect((await schedule(owner.token, q.id, { expected_revision: 1, scheduled_at: later(), account_ids: [account.id] })).status).toBe(
+          200,
+        );
         revision = 2;
-        expect(locations(expectProblem(await publishNow(owner.token, q.id, { expected_revision: 2, account_ids: [account.id] }), 422))).toEqual(['body.account_ids']);
+        expect(
+          locations(expectProblem(await publishNow(owner.token, q.id, { expected_revision: 2, account_ids: [account.id] }), 422)),
+        ).toEqual(['body.account_ids']);
       } else {
         await setStatus(q.id, from);
       }
-      const now = await publishNow(owner.token, q.id, from === 'scheduled' ? { expected_revision: revision } : { expected_revision: revision, account_ids: [account.id] });
+      const now = await publishNow(
+        owner.token,
+        q.id,
+        from === 'scheduled' ? { expected_revision: revision } : { expected_revision: revision, account_ids: [account.id] },
+      );
       expect([from, now.status, now.body.status]).toEqual([from, 200, 'publishing']);
       await publicationWhen(owner.token, q.id, settled);
     }
@@ -157,7 +179,9 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     }
     const stored = (await db.query(`SELECT revision FROM publishing.publications WHERE id = $1`, [publication.id])).rows[0];
     expect(stored.revision).toBe(1);
-    expect((await db.query(`SELECT count(*)::int AS n FROM publishing.renditions WHERE publication_id = $1`, [publication.id])).rows[0].n).toBe(0);
+    expect(
+      (await db.query(`SELECT count(*)::int AS n FROM publishing.renditions WHERE publication_id = $1`, [publication.id])).rows[0].n,
+    ).toBe(0);
     expect(STATUSES).toHaveLength(6);
   });
 
@@ -173,7 +197,11 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
       ['cancel', stale],
       ['retry', stale],
     ] as const) {
-      const problem = expectProblem(await call('POST', `/publications/${publication.id}/${operation}`, { token: owner.token, body }), 409, 'revision_conflict');
+      const problem = expectProblem(
+        await call('POST', `/publications/${publication.id}/${operation}`, { token: owner.token, body }),
+        409,
+        'revision_conflict',
+      );
       expect(problem.current_revision).toBe(2);
     }
     const now = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body;
@@ -190,7 +218,11 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
       expect([scheduledAt, locations(problem)]).toEqual([scheduledAt, ['body.scheduled_at']]);
     }
     expect(await revisionOf(publication.id)).toBe(1);
-    const justPast = await schedule(owner.token, publication.id, { expected_revision: 1, account_ids: [account.id], scheduled_at: inMs(-10_000) });
+    const justPast = await schedule(owner.token, publication.id, {
+      expected_revision: 1,
+      account_ids: [account.id],
+      scheduled_at: inMs(-10_000),
+    });
     expect(justPast.status).toBe(200);
     expect((await publicationWhen(owner.token, publication.id, settled)).status).toBe('published');
   });
@@ -206,7 +238,10 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
       body: { workspace_id: other.workspaceId, name: 'Theirs', accounts: [{ social_account_id: foreign.id }] },
     });
     expect(foreignSet.status).toBe(201);
-    const emptySet = await call('POST', '/social-sets', { token: owner.token, body: { workspace_id: workspaceId, name: 'Empty', accounts: [] } });
+    const emptySet = await call('POST', '/social-sets', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'Empty', accounts: [] },
+    });
     expect(emptySet.status).toBe(201);
     const publication = await createPublication(owner.token, workspaceId);
     const at = inMs(3_600_000);
@@ -225,23 +260,35 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     for (const [targets, where] of cases) {
       for (const operation of ['schedule', 'publish-now']) {
         const body = { expected_revision: 1, ...(operation === 'schedule' ? { scheduled_at: at } : {}), ...targets };
-        const problem = expectProblem(await call('POST', `/publications/${publication.id}/${operation}`, { token: owner.token, body }), 422, 'validation_failed');
+        const problem = expectProblem(
+          await call('POST', `/publications/${publication.id}/${operation}`, { token: owner.token, body }),
+          422,
+          'validation_failed',
+        );
         expect([operation, targets, [...new Set(locations(problem))]]).toEqual([operation, targets, where]);
       }
     }
     expect(await revisionOf(publication.id)).toBe(1);
     // A set of the workspace: its accounts, in its order, and the publication remembers it.
     // Its members' per-network settings become the renditions' (and stay with them when rescheduled).
-    const set = await call('POST', '/social-sets', { token: owner.token, body: { workspace_id: workspaceId, name: 'Mine', accounts: [{ social_account_id: mine.id }] } });
-    await db.query(`UPDATE publishing.social_set_accounts SET default_settings = '{"reply_policy": "followers"}', default_output_profile = 'compact' WHERE social_set_id = $1`, [
-      set.body.id,
-    ]);
+    const set = await call('POST', '/social-sets', {
+      token: owner.token,
+      body: { workspace_id: workspaceId, name: 'Mine', accounts: [{ social_account_id: mine.id }] },
+    });
+    await db.query(
+      `UPDATE publishing.social_set_accounts SET default_settings = '{"reply_policy": "followers"}', default_output_profile = 'compact' WHERE social_set_id = $1`,
+      [set.body.id],
+    );
     const bySet = await schedule(owner.token, publication.id, { expected_revision: 1, scheduled_at: at, social_set_id: set.body.id });
     expect(bySet.status).toBe(200);
     expect(bySet.body.social_set_id).toBe(set.body.id);
-    expect(bySet.body.renditions.map((r: any) => [r.social_account_id, r.settings, r.output_profile])).toEqual([[mine.id, { reply_policy: 'followers' }, 'compact']]);
+    expect(bySet.body.renditions.map((r: any) => [r.social_account_id, r.settings, r.output_profile])).toEqual([
+      [mine.id, { reply_policy: 'followers' }, 'compact'],
+    ]);
     const again = await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(7_200_000) });
-    expect(again.body.renditions.map((r: any) => [r.social_account_id, r.settings, r.output_profile])).toEqual([[mine.id, { reply_policy: 'followers' }, 'compact']]);
+    expect(again.body.renditions.map((r: any) => [r.social_account_id, r.settings, r.output_profile])).toEqual([
+      [mine.id, { reply_policy: 'followers' }, 'compact'],
+    ]);
   });
 
   it('rendering per network: a long text threads on x and is refused on linkedin (422 network_rules naming the account); PATCH re-renders a scheduled one', async () => {
@@ -277,14 +324,23 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     const accounts = [];
     for (let i = 0; i < 4; i += 1) accounts.push((await connectSandboxAccount(owner.token, workspaceId)).id);
     const publication = await createPublication(owner.token, workspaceId);
-    const patched = await call('PATCH', `/publications/${publication.id}`, { token: owner.token, body: { expected_revision: 1, random_delay_minutes: 30 } });
+    const patched = await call('PATCH', `/publications/${publication.id}`, {
+      token: owner.token,
+      body: { expected_revision: 1, random_delay_minutes: 30 },
+    });
     expect(patched.body).toMatchObject({ random_delay_minutes: 30, random_delay_inherited: false });
-    expectProblem(await call('PATCH', `/publications/${publication.id}`, { token: owner.token, body: { expected_revision: 2, random_delay_minutes: 1_441 } }), 422);
+    expectProblem(
+      await call('PATCH', `/publications/${publication.id}`, {
+        token: owner.token,
+        body: { expected_revision: 2, random_delay_minutes: 1_441 },
+      }),
+      422,
+    );
     const at = inMs(3_600_000);
     await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: at, account_ids: accounts });
-    const due: Date[] = (await db.query(`SELECT next_action_at FROM publishing.renditions WHERE publication_id = $1`, [publication.id])).rows.map(
-      (row: { next_action_at: Date }) => row.next_action_at,
-    );
+    const due: Date[] = (
+      await db.query(`SELECT next_action_at FROM publishing.renditions WHERE publication_id = $1`, [publication.id])
+    ).rows.map((row: { next_action_at: Date }) => row.next_action_at);
     expect(due).toHaveLength(4);
     for (const d of due) {
       expect(d.getTime()).toBeGreaterThanOrEqual(Date.parse(at));
@@ -298,8 +354,16 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
     const account = await connectSandboxAccount(owner.token, workspaceId);
     const publication = await createPublication(owner.token, workspaceId);
-    expectProblem(await schedule(viewer.token, publication.id, { expected_revision: 1, scheduled_at: inMs(60_000), account_ids: [account.id] }), 403, 'insufficient_role');
-    expectProblem(await publishNow(viewer.token, publication.id, { expected_revision: 1, account_ids: [account.id] }), 403, 'insufficient_role');
+    expectProblem(
+      await schedule(viewer.token, publication.id, { expected_revision: 1, scheduled_at: inMs(60_000), account_ids: [account.id] }),
+      403,
+      'insufficient_role',
+    );
+    expectProblem(
+      await publishNow(viewer.token, publication.id, { expected_revision: 1, account_ids: [account.id] }),
+      403,
+      'insufficient_role',
+    );
     expectProblem(await cancel(viewer.token, publication.id, { expected_revision: 1 }), 403, 'insufficient_role');
     expectProblem(await retry(viewer.token, publication.id, { expected_revision: 1 }), 403, 'insufficient_role');
     expect((await call('GET', `/publications/${publication.id}/deliveries`, { token: viewer.token })).status).toBe(200);
@@ -307,8 +371,15 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
     expectProblem(await call('DELETE', `/publications/${publication.id}`, { token: owner.token }), 409, 'publication_publishing');
     await setStatus(publication.id, 'failed');
     expect((await call('DELETE', `/publications/${publication.id}`, { token: owner.token })).status).toBe(204);
-    expectProblem(await schedule(owner.token, randomUUID(), { expected_revision: 1, scheduled_at: inMs(60_000), account_ids: [account.id] }), 404, 'not_found');
-    expectProblem(await call('POST', `/publications/${publication.id}/cancel`, { token: owner.token, body: { expected_revision: 1, extra: true } }), 422);
+    expectProblem(
+      await schedule(owner.token, randomUUID(), { expected_revision: 1, scheduled_at: inMs(60_000), account_ids: [account.id] }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await call('POST', `/publications/${publication.id}/cancel`, { token: owner.token, body: { expected_revision: 1, extra: true } }),
+      422,
+    );
   });
 
   it('another tenant replaying every delivery operation gets 404 and changes nothing', async () => {

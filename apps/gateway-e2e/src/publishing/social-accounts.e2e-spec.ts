@@ -42,7 +42,11 @@ describe('publishing: connected social accounts (sandbox)', () => {
     const derived = await connectSandboxAccount(owner.token, workspaceId);
     expect(derived.username).toMatch(/^sandbox_[0-9a-f]{8}$/);
     await connectSandboxAccount(owner.token, workspaceId, 'Twice');
-    expectProblem(await connect(owner.token, { workspace_id: workspaceId, provider: 'sandbox', username: 'twice' }), 409, 'account_already_connected');
+    expectProblem(
+      await connect(owner.token, { workspace_id: workspaceId, provider: 'sandbox', username: 'twice' }),
+      409,
+      'account_already_connected',
+    );
     // Another workspace may connect the same handle.
     const other = await createTenant();
     await connectSandboxAccount(other.owner.token, other.workspaceId, 'twice');
@@ -78,7 +82,11 @@ describe('publishing: connected social accounts (sandbox)', () => {
 
     const stranger = await registerUser();
     expectProblem(await call('GET', `/social-accounts?workspace_id=${workspaceId}`, { token: stranger.token }), 403, 'workspace_forbidden');
-    expectProblem(await call('GET', `/social-accounts?workspace_id=${randomUUID()}`, { token: stranger.token }), 403, 'workspace_forbidden');
+    expectProblem(
+      await call('GET', `/social-accounts?workspace_id=${randomUUID()}`, { token: stranger.token }),
+      403,
+      'workspace_forbidden',
+    );
     expectProblem(await connect(stranger.token, { workspace_id: workspaceId, provider: 'sandbox' }), 403, 'workspace_forbidden');
   });
 

@@ -15,7 +15,12 @@ const getSet = (token: string, id: string) => call('GET', `/social-sets/${id}`, 
 const listSets = (token: string, workspaceId: string) => call('GET', `/social-sets?workspace_id=${workspaceId}`, { token });
 
 async function newSet(token: string, workspaceId: string, name: string, accountIds: string[] = [], isDefault?: boolean) {
-  const response = await createSet(token, { workspace_id: workspaceId, name, accounts: members(...accountIds), ...(isDefault === undefined ? {} : { is_default: isDefault }) });
+  const response = await createSet(token, {
+    workspace_id: workspaceId,
+    name,
+    accounts: members(...accountIds),
+    ...(isDefault === undefined ? {} : { is_default: isDefault }),
+  });
   expect(response.status).toBe(201);
   return response.body;
 }
@@ -27,7 +32,11 @@ describe('publishing: social sets', () => {
     const { owner, workspaceId } = await createTenant();
     const first = await connectSandboxAccount(owner.token, workspaceId, 'first.account');
     const second = await connectSandboxAccount(owner.token, workspaceId, 'second.account');
-    const response = await createSet(owner.token, { workspace_id: workspaceId, name: 'Launch week', accounts: members(second.id, first.id) });
+    const response = await createSet(owner.token, {
+      workspace_id: workspaceId,
+      name: 'Launch week',
+      accounts: members(second.id, first.id),
+    });
     expect(response.status).toBe(201);
     await expectMatchesOwnSchema(response.body, 'SocialSet');
     const member = (id: string, username: string, order: number) => ({
@@ -95,7 +104,13 @@ describe('publishing: social sets', () => {
       name: 'New name',
       is_default: true,
       accounts: [
-        expect.objectContaining({ social_account_id: c.id, account_username: 'c', display_order: 0, default_output_profile: '', default_settings: {} }),
+        expect.objectContaining({
+          social_account_id: c.id,
+          account_username: 'c',
+          display_order: 0,
+          default_output_profile: '',
+          default_settings: {},
+        }),
         expect.objectContaining({
           social_account_id: b.id,
           account_username: 'b',
@@ -116,7 +131,9 @@ describe('publishing: social sets', () => {
     const emptied = await getSet(owner.token, set.id);
     expect(emptied.body.accounts).toEqual([]);
     const refilled = await replaceSet(owner.token, set.id, { name: 'New name', is_default: false, accounts: members(b.id) });
-    expect(refilled.body.accounts).toEqual([expect.objectContaining({ social_account_id: b.id, display_order: 0, default_settings: {}, default_output_profile: '' })]);
+    expect(refilled.body.accounts).toEqual([
+      expect.objectContaining({ social_account_id: b.id, display_order: 0, default_settings: {}, default_output_profile: '' }),
+    ]);
     expect(refilled.body.is_default).toBe(false);
   });
 
@@ -124,7 +141,9 @@ describe('publishing: social sets', () => {
     const { owner, workspaceId } = await createTenant();
     const account = await connectSandboxAccount(owner.token, workspaceId, 'before');
     const set = await newSet(owner.token, workspaceId, 'Renames', [account.id]);
-    await db.query(`UPDATE publishing.social_accounts SET username = 'after', avatar_url = 'https://cdn.example/a.png' WHERE id = $1`, [account.id]);
+    await db.query(`UPDATE publishing.social_accounts SET username = 'after', avatar_url = 'https://cdn.example/a.png' WHERE id = $1`, [
+      account.id,
+    ]);
     expect((await getSet(owner.token, set.id)).body.accounts[0]).toEqual(
       expect.objectContaining({ account_username: 'after', account_avatar_url: 'https://cdn.example/a.png' }),
     );
@@ -160,17 +179,22 @@ describe('publishing: social sets', () => {
     expect((await getSet(owner.token, second.id)).body.is_default).toBe(false);
     // Unsetting the default leaves the workspace without one.
     await replaceSet(owner.token, first.id, { name: 'First', is_default: false, accounts: [] });
-    expect((await listSets(owner.token, workspaceId)).body.social_sets.map((s: { is_default: boolean }) => s.is_default)).toEqual([false, false]);
+    expect((await listSets(owner.token, workspaceId)).body.social_sets.map((s: { is_default: boolean }) => s.is_default)).toEqual([
+      false,
+      false,
+    ]);
     // Another workspace has its own default.
     const other = await createWorkspace(owner, organizationId, 'Other');
     await newSet(owner.token, other, 'Theirs', [], true);
-    const raced = await Promise.all(['R1', 'R2', 'R3', 'R4'].map((name) => createSet(owner.token, { workspace_id: workspaceId, name, accounts: [], is_default: true })));
+    const raced = await Promise.all(
+      ['R1', 'R2', 'R3', 'R4'].map((name) => createSet(owner.token, { workspace_id: workspaceId, name, accounts: [], is_default: true })),
+    );
     expect(raced.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     const defaults = (await listSets(owner.token, workspaceId)).body.social_sets.filter((s: { is_default: boolean }) => s.is_default);
     expect(defaults).toHaveLength(1);
-    await expect(
-      db.query(`UPDATE publishing.social_sets SET is_default = true WHERE workspace_id = $1`, [workspaceId]),
-    ).rejects.toThrow(/social_sets_one_default_key/);
+    await expect(db.query(`UPDATE publishing.social_sets SET is_default = true WHERE workspace_id = $1`, [workspaceId])).rejects.toThrow(
+      /social_sets_one_default_key/,
+    );
   });
 
   it('refuses accounts listed twice or that are not active accounts of the workspace (422 at each index), on create and on E13', async () => {
@@ -184,7 +208,11 @@ describe('publishing: social sets', () => {
     const unknown = randomUUID();
 
     const refused = expectProblem(
-      await createSet(owner.token, { workspace_id: workspaceId, name: 'Bad', accounts: members(mine.id, mine.id.toUpperCase(), unknown, foreign.id, sibling.id, broken.id) }),
+      await createSet(owner.token, {
+        workspace_id: workspaceId,
+        name: 'Bad',
+        accounts: members(mine.id, mine.id.toUpperCase(), unknown, foreign.id, sibling.id, broken.id),
+      }),
       422,
       'validation_failed',
     );
@@ -204,12 +232,19 @@ describe('publishing: social sets', () => {
       [members(mine.id, sibling.id), 'body.accounts[1].social_account_id'],
       [members(broken.id), 'body.accounts[0].social_account_id'],
     ] as const) {
-      const problem = expectProblem(await replaceSet(owner.token, set.id, { name: 'Changed', is_default: true, accounts }), 422, 'validation_failed');
+      const problem = expectProblem(
+        await replaceSet(owner.token, set.id, { name: 'Changed', is_default: true, accounts }),
+        422,
+        'validation_failed',
+      );
       expect(locations(problem)).toEqual([location]);
     }
     expect((await getSet(owner.token, set.id)).body).toEqual(set);
     // Uppercase ids name the same account.
-    expect((await replaceSet(owner.token, set.id, { name: 'Good', is_default: false, accounts: members(mine.id.toUpperCase()) })).body.accounts[0].social_account_id).toBe(mine.id);
+    expect(
+      (await replaceSet(owner.token, set.id, { name: 'Good', is_default: false, accounts: members(mine.id.toUpperCase()) })).body
+        .accounts[0].social_account_id,
+    ).toBe(mine.id);
   });
 
   it('drops a disconnected account from its sets; the others close ranks from 0', async () => {
@@ -223,10 +258,12 @@ describe('publishing: social sets', () => {
     const two = await newSet(owner.token, workspaceId, 'Two', [b.id]);
     expect((await call('DELETE', `/social-accounts/${b.id}`, { token: owner.token })).status).toBe(204);
     const after = (await getSet(owner.token, one.id)).body;
-    expect(after.accounts.map((m: { social_account_id: string; display_order: number }) => [m.social_account_id, m.display_order])).toEqual([
-      [a.id, 0],
-      [c.id, 1],
-    ]);
+    expect(after.accounts.map((m: { social_account_id: string; display_order: number }) => [m.social_account_id, m.display_order])).toEqual(
+      [
+        [a.id, 0],
+        [c.id, 1],
+      ],
+    );
     expect((await getSet(owner.token, two.id)).body.accounts).toEqual([]);
   });
 
@@ -247,7 +284,10 @@ describe('publishing: social sets', () => {
   it('caps a set at 100 accounts (422) and a workspace at 200 sets (409 too_many_social_sets)', async () => {
     const { owner, workspaceId } = await createTenant();
     const tooMany = Array.from({ length: 101 }, () => randomUUID());
-    const problem = expectProblem(await createSet(owner.token, { workspace_id: workspaceId, name: 'Big', accounts: members(...tooMany) }), 422);
+    const problem = expectProblem(
+      await createSet(owner.token, { workspace_id: workspaceId, name: 'Big', accounts: members(...tooMany) }),
+      422,
+    );
     expect(locations(problem)).toEqual(['body.accounts']);
     await db.query(
       `INSERT INTO publishing.social_sets (id, workspace_id, name, is_default, created_at, updated_at)
@@ -263,7 +303,10 @@ describe('publishing: social sets', () => {
     const set = await newSet(owner.token, workspaceId, 'Target');
     const cases: Array<[unknown, string[]]> = [
       [{}, ['body.accounts', 'body.name', 'body.workspace_id']],
-      [{ workspace_id: 'nope', name: '', accounts: 'x', is_default: 'yes', extra: 1 }, ['body.accounts', 'body.extra', 'body.is_default', 'body.name', 'body.workspace_id']],
+      [
+        { workspace_id: 'nope', name: '', accounts: 'x', is_default: 'yes', extra: 1 },
+        ['body.accounts', 'body.extra', 'body.is_default', 'body.name', 'body.workspace_id'],
+      ],
       [{ workspace_id: workspaceId, name: 'x'.repeat(81), accounts: [] }, ['body.name']],
       [{ workspace_id: workspaceId, name: 7, accounts: [] }, ['body.name']],
       [{ workspace_id: workspaceId, name: 'ok', accounts: null }, ['body.accounts']],
@@ -278,12 +321,21 @@ describe('publishing: social sets', () => {
     // E13 replaces the whole set: every member is required.
     const missing = expectProblem(await replaceSet(owner.token, set.id, {}), 422, 'validation_failed');
     expect(locations(missing).sort()).toEqual(['body.accounts', 'body.is_default', 'body.name']);
-    const extra = expectProblem(await replaceSet(owner.token, set.id, { name: 'x', is_default: false, accounts: [], workspace_id: workspaceId }), 422);
+    const extra = expectProblem(
+      await replaceSet(owner.token, set.id, { name: 'x', is_default: false, accounts: [], workspace_id: workspaceId }),
+      422,
+    );
     expect(locations(extra)).toEqual(['body.workspace_id']);
-    expectProblem(await call('PUT', `/social-sets/${set.id}`, { token: owner.token, rawBody: '[1]', headers: { 'content-type': 'application/json' } }), 400);
-    expect(locations(expectProblem(await call('GET', '/social-sets?workspace_id=nope', { token: owner.token }), 422))).toEqual(['query.workspace_id']);
+    expectProblem(
+      await call('PUT', `/social-sets/${set.id}`, { token: owner.token, rawBody: '[1]', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
+    expect(locations(expectProblem(await call('GET', '/social-sets?workspace_id=nope', { token: owner.token }), 422))).toEqual([
+      'query.workspace_id',
+    ]);
     expectProblem(await call('GET', '/social-sets', { token: owner.token }), 422);
-    for (const method of ['GET', 'DELETE']) expectProblem(await call(method, '/social-sets/not-a-uuid', { token: owner.token }), 404, 'not_found');
+    for (const method of ['GET', 'DELETE'])
+      expectProblem(await call(method, '/social-sets/not-a-uuid', { token: owner.token }), 404, 'not_found');
     expectProblem(await replaceSet(owner.token, 'not-a-uuid', { name: 'x', is_default: false, accounts: [] }), 404, 'not_found');
     expect((await getSet(owner.token, set.id)).body).toEqual(set);
   });
@@ -291,13 +343,30 @@ describe('publishing: social sets', () => {
   it('answers odd values in an E13 body with a 4xx problem, never a 500', async () => {
     const { owner, workspaceId } = await createTenant();
     const set = await newSet(owner.token, workspaceId, 'Odd');
-    const odd: unknown[] = [null, true, 0, -1, 1e308, '', 'x'.repeat(5_000), [], [1], [null], [{}], [{ social_account_id: 1 }], {}, '😀', 'a\u0000b'];
+    const odd: unknown[] = [
+      null,
+      true,
+      0,
+      -1,
+      1e308,
+      '',
+      'x'.repeat(5_000),
+      [],
+      [1],
+      [null],
+      [{}],
+      [{ social_account_id: 1 }],
+      {},
+      '😀',
+      'a\u0000b',
+    ];
     const failures: string[] = [];
     for (const member of ['name', 'is_default', 'accounts']) {
       for (const value of odd) {
         const response = await replaceSet(owner.token, set.id, { name: 'Odd', is_default: false, accounts: [], [member]: value });
         const isProblem = (response.headers.get('content-type') ?? '').startsWith('application/problem+json');
-        if (response.status >= 500 || (response.status >= 400 && !isProblem)) failures.push(`${member}=${JSON.stringify(value).slice(0, 40)} → ${response.status}`);
+        if (response.status >= 500 || (response.status >= 400 && !isProblem))
+          failures.push(`${member}=${JSON.stringify(value).slice(0, 40)} → ${response.status}`);
       }
     }
     expect(failures).toEqual([]);
@@ -317,14 +386,20 @@ describe('publishing: social sets', () => {
 
     const editor = await joinWorkspace(owner, workspaceId, 'editor');
     expect((await replaceSet(editor.token, set.id, { name: 'Edited', is_default: false, accounts: [] })).status).toBe(200);
-    expect((await createSet(editor.token, { workspace_id: workspaceId, name: 'By editor', accounts: members(account.id) })).status).toBe(201);
+    expect((await createSet(editor.token, { workspace_id: workspaceId, name: 'By editor', accounts: members(account.id) })).status).toBe(
+      201,
+    );
     expect((await call('DELETE', `/social-sets/${set.id}`, { token: editor.token })).status).toBe(204);
 
     const stranger = await registerUser();
     expectProblem(await listSets(stranger.token, workspaceId), 403, 'workspace_forbidden');
     expectProblem(await listSets(stranger.token, randomUUID()), 403, 'workspace_forbidden');
     expectProblem(await createSet(stranger.token, { workspace_id: workspaceId, name: 'Theirs', accounts: [] }), 403, 'workspace_forbidden');
-    expectProblem(await createSet(stranger.token, { workspace_id: randomUUID(), name: 'Theirs', accounts: [] }), 403, 'workspace_forbidden');
+    expectProblem(
+      await createSet(stranger.token, { workspace_id: randomUUID(), name: 'Theirs', accounts: [] }),
+      403,
+      'workspace_forbidden',
+    );
   });
 
   it('keeps sets to their tenant: a foreign set is 404 whatever the body says', async () => {
@@ -347,7 +422,10 @@ describe('publishing: social sets', () => {
       ownerView: [`/social-sets/${set.id}`, `/social-sets?workspace_id=${workspaceId}`],
     });
     // Nor can the intruder put the owner's account in a set of their own.
-    const problem = expectProblem(await createSet(intruder.owner.token, { workspace_id: intruder.workspaceId, name: 'Mixed', accounts: members(account.id) }), 422);
+    const problem = expectProblem(
+      await createSet(intruder.owner.token, { workspace_id: intruder.workspaceId, name: 'Mixed', accounts: members(account.id) }),
+      422,
+    );
     expect(locations(problem)).toEqual(['body.accounts[0].social_account_id']);
   });
 });

@@ -10,7 +10,8 @@ import { createTenant, createWorkspace, joinWorkspace } from '../support/tenancy
 const TIME = RFC3339_MS;
 const createProfile = (token: string, body: unknown) => call('POST', '/voice-profiles', { token, body });
 const replaceProfile = (token: string, id: string, body: unknown) => call('PUT', `/voice-profiles/${id}`, { token, body });
-const assign = (token: string, id: string, accountIds: unknown) => call('PUT', `/voice-profiles/${id}/assignments`, { token, body: { account_ids: accountIds } });
+const assign = (token: string, id: string, accountIds: unknown) =>
+  call('PUT', `/voice-profiles/${id}/assignments`, { token, body: { account_ids: accountIds } });
 const getProfile = (token: string, id: string) => call('GET', `/voice-profiles/${id}`, { token });
 const listProfiles = (token: string, workspaceId: string) => call('GET', `/voice-profiles?workspace_id=${workspaceId}`, { token });
 
@@ -93,7 +94,9 @@ describe('publishing: voice profiles', () => {
     expect(empty.definition).toEqual(EMPTY_DEFINITION);
     const partial = await newProfile(owner.token, workspaceId, 'Partial', { definition: { traits: ['curious'], humor: 'light' } });
     expect(partial.definition).toEqual({ ...EMPTY_DEFINITION, traits: ['curious'], humor: 'light' });
-    const { rows } = await db.query('SELECT definition, revision, schema_version FROM publishing.voice_profiles WHERE id = $1', [partial.id]);
+    const { rows } = await db.query('SELECT definition, revision, schema_version FROM publishing.voice_profiles WHERE id = $1', [
+      partial.id,
+    ]);
     expect(rows[0]).toEqual({ definition: partial.definition, revision: 1, schema_version: 1 });
   });
 
@@ -101,7 +104,11 @@ describe('publishing: voice profiles', () => {
     const { owner, workspaceId } = await createTenant();
     expect((await listProfiles(owner.token, workspaceId)).body.voice_profiles).toEqual([]);
     for (const name of ['beta', 'Alpha', 'gamma']) await newProfile(owner.token, workspaceId, name);
-    expect((await listProfiles(owner.token, workspaceId)).body.voice_profiles.map((p: { name: string }) => p.name)).toEqual(['Alpha', 'beta', 'gamma']);
+    expect((await listProfiles(owner.token, workspaceId)).body.voice_profiles.map((p: { name: string }) => p.name)).toEqual([
+      'Alpha',
+      'beta',
+      'gamma',
+    ]);
   });
 
   it('E14 replaces name and definition, adds 1 to revision and moves updated_at; default flag and assignments stay', async () => {
@@ -112,7 +119,12 @@ describe('publishing: voice profiles', () => {
     expect(assigned.revision).toBe(1);
     expect(assigned.updated_at).toBe(created.updated_at);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const response = await replaceProfile(owner.token, created.id, { workspace_id: workspaceId, name: 'Final', definition: { traits: ['calm'] }, expected_revision: 1 });
+    const response = await replaceProfile(owner.token, created.id, {
+      workspace_id: workspaceId,
+      name: 'Final',
+      definition: { traits: ['calm'] },
+      expected_revision: 1,
+    });
     expect(response.status).toBe(200);
     await expectMatchesOwnSchema(response.body, 'VoiceProfile');
     expect(response.body).toEqual({
@@ -125,18 +137,33 @@ describe('publishing: voice profiles', () => {
     });
     expect(Date.parse(response.body.updated_at)).toBeGreaterThan(Date.parse(created.updated_at));
     expect((await getProfile(owner.token, created.id)).body).toEqual(response.body);
-    const third = await replaceProfile(owner.token, created.id, { workspace_id: workspaceId.toUpperCase(), name: 'final', definition: {}, expected_revision: 2 });
+    const third = await replaceProfile(owner.token, created.id, {
+      workspace_id: workspaceId.toUpperCase(),
+      name: 'final',
+      definition: {},
+      expected_revision: 2,
+    });
     expect(third.body).toEqual(expect.objectContaining({ name: 'final', revision: 3, definition: EMPTY_DEFINITION }));
   });
 
   it('E14 with a stale expected_revision is 409 revision_conflict with current_revision, and nothing changes', async () => {
     const { owner, workspaceId } = await createTenant();
     const profile = await newProfile(owner.token, workspaceId, 'Guarded', { definition: FULL_DEFINITION });
-    await replaceProfile(owner.token, profile.id, { workspace_id: workspaceId, name: 'Guarded', definition: FULL_DEFINITION, expected_revision: 1 });
+    await replaceProfile(owner.token, profile.id, {
+      workspace_id: workspaceId,
+      name: 'Guarded',
+      definition: FULL_DEFINITION,
+      expected_revision: 1,
+    });
     const before = (await getProfile(owner.token, profile.id)).body;
     for (const stale of [1, 3, 99]) {
       const problem = expectProblem(
-        await replaceProfile(owner.token, profile.id, { workspace_id: workspaceId, name: 'Overwritten', definition: {}, expected_revision: stale }),
+        await replaceProfile(owner.token, profile.id, {
+          workspace_id: workspaceId,
+          name: 'Overwritten',
+          definition: {},
+          expected_revision: stale,
+        }),
         409,
         'revision_conflict',
       );
@@ -150,28 +177,44 @@ describe('publishing: voice profiles', () => {
     const profile = await newProfile(owner.token, workspaceId, 'Contested');
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        replaceProfile(owner.token, profile.id, { workspace_id: workspaceId, name: `Writer ${i}`, definition: { traits: [`t${i}`] }, expected_revision: 1 }),
+        replaceProfile(owner.token, profile.id, {
+          workspace_id: workspaceId,
+          name: `Writer ${i}`,
+          definition: { traits: [`t${i}`] },
+          expected_revision: 1,
+        }),
       ),
     );
     const winners = answers.filter((answer) => answer.status === 200);
     expect(winners).toHaveLength(1);
-    for (const loser of answers.filter((answer) => answer.status !== 200)) expect(expectProblem(loser, 409, 'revision_conflict').current_revision).toBe(2);
+    for (const loser of answers.filter((answer) => answer.status !== 200))
+      expect(expectProblem(loser, 409, 'revision_conflict').current_revision).toBe(2);
     const stored = (await getProfile(owner.token, profile.id)).body;
     expect(stored).toEqual({ ...winners[0].body });
     expect(stored.revision).toBe(2);
   });
 
-  it('E14 names the profile\'s own workspace: another one is 422 body.workspace_id; a foreign profile is 404 first', async () => {
+  it("E14 names the profile's own workspace: another one is 422 body.workspace_id; a foreign profile is 404 first", async () => {
     const { owner, organizationId, workspaceId } = await createTenant();
     const profile = await newProfile(owner.token, workspaceId, 'Home');
     const sibling = await createWorkspace(owner, organizationId, 'Sibling');
     for (const other of [sibling, randomUUID()]) {
-      const problem = expectProblem(await replaceProfile(owner.token, profile.id, { workspace_id: other, name: 'Moved', definition: {}, expected_revision: 1 }), 422, 'validation_failed');
-      expect(problem.errors).toEqual([{ location: 'body.workspace_id', message: "must be the voice profile's own workspace", value: other }]);
+      const problem = expectProblem(
+        await replaceProfile(owner.token, profile.id, { workspace_id: other, name: 'Moved', definition: {}, expected_revision: 1 }),
+        422,
+        'validation_failed',
+      );
+      expect(problem.errors).toEqual([
+        { location: 'body.workspace_id', message: "must be the voice profile's own workspace", value: other },
+      ]);
     }
     const intruder = await createTenant();
     for (const named of [workspaceId, intruder.workspaceId]) {
-      expectProblem(await replaceProfile(intruder.owner.token, profile.id, { workspace_id: named, name: 'Mine', definition: {}, expected_revision: 1 }), 404, 'not_found');
+      expectProblem(
+        await replaceProfile(intruder.owner.token, profile.id, { workspace_id: named, name: 'Mine', definition: {}, expected_revision: 1 }),
+        404,
+        'not_found',
+      );
     }
     expect((await getProfile(owner.token, profile.id)).body).toEqual(profile);
   });
@@ -181,7 +224,11 @@ describe('publishing: voice profiles', () => {
     await newProfile(owner.token, workspaceId, 'Brand');
     expectProblem(await createProfile(owner.token, { workspace_id: workspaceId, name: 'BRAND', definition: {} }), 409, 'duplicate_name');
     const other = await newProfile(owner.token, workspaceId, 'Other');
-    expectProblem(await replaceProfile(owner.token, other.id, { workspace_id: workspaceId, name: 'brand', definition: {}, expected_revision: 1 }), 409, 'duplicate_name');
+    expectProblem(
+      await replaceProfile(owner.token, other.id, { workspace_id: workspaceId, name: 'brand', definition: {}, expected_revision: 1 }),
+      409,
+      'duplicate_name',
+    );
     expect((await getProfile(owner.token, other.id)).body).toEqual(other);
     await newProfile(owner.token, await createWorkspace(owner, organizationId, 'Elsewhere'), 'brand');
   });
@@ -195,9 +242,13 @@ describe('publishing: voice profiles', () => {
     expect((await getProfile(owner.token, second.id)).body.is_default).toBe(true);
     await newProfile(owner.token, await createWorkspace(owner, organizationId, 'Other'), 'Theirs', { is_default: true });
     expect((await getProfile(owner.token, second.id)).body.is_default).toBe(true);
-    const raced = await Promise.all(['R1', 'R2', 'R3'].map((name) => createProfile(owner.token, { workspace_id: workspaceId, name, definition: {}, is_default: true })));
+    const raced = await Promise.all(
+      ['R1', 'R2', 'R3'].map((name) => createProfile(owner.token, { workspace_id: workspaceId, name, definition: {}, is_default: true })),
+    );
     expect(raced.map((r) => r.status)).toEqual([201, 201, 201]);
-    expect((await listProfiles(owner.token, workspaceId)).body.voice_profiles.filter((p: { is_default: boolean }) => p.is_default)).toHaveLength(1);
+    expect(
+      (await listProfiles(owner.token, workspaceId)).body.voice_profiles.filter((p: { is_default: boolean }) => p.is_default),
+    ).toHaveLength(1);
     await expect(db.query('UPDATE publishing.voice_profiles SET is_default = true WHERE workspace_id = $1', [workspaceId])).rejects.toThrow(
       /voice_profiles_one_default_key/,
     );
@@ -221,10 +272,11 @@ describe('publishing: voice profiles', () => {
     expect((await assign(owner.token, two.id, [c.id, a.id])).body.assigned_account_ids).toEqual([a.id, c.id]);
     expect((await getProfile(owner.token, one.id)).body.assigned_account_ids).toEqual([b.id]);
     expect((await assign(owner.token, one.id, [])).body.assigned_account_ids).toEqual([]);
-    const { rows } = await db.query('SELECT social_account_id, voice_profile_id, workspace_id FROM publishing.voice_profile_assignments WHERE workspace_id = $1 ORDER BY 1', [workspaceId]);
-    expect(rows).toEqual(
-      [a.id, c.id].sort().map((id) => ({ social_account_id: id, voice_profile_id: two.id, workspace_id: workspaceId })),
+    const { rows } = await db.query(
+      'SELECT social_account_id, voice_profile_id, workspace_id FROM publishing.voice_profile_assignments WHERE workspace_id = $1 ORDER BY 1',
+      [workspaceId],
     );
+    expect(rows).toEqual([a.id, c.id].sort().map((id) => ({ social_account_id: id, voice_profile_id: two.id, workspace_id: workspaceId })));
 
     // Disconnecting an account or deleting a profile drops the assignment.
     expect((await call('DELETE', `/social-accounts/${c.id}`, { token: owner.token })).status).toBe(204);
@@ -233,7 +285,7 @@ describe('publishing: voice profiles', () => {
     expect((await assign(owner.token, one.id, [a.id])).body.assigned_account_ids).toEqual([a.id]);
   });
 
-  it('refuses assignments of accounts listed twice or not active accounts of the profile\'s workspace (422 at each index)', async () => {
+  it("refuses assignments of accounts listed twice or not active accounts of the profile's workspace (422 at each index)", async () => {
     const { owner, organizationId, workspaceId } = await createTenant();
     const mine = await connectSandboxAccount(owner.token, workspaceId, 'mine');
     const broken = await connectSandboxAccount(owner.token, workspaceId, 'broken');
@@ -244,7 +296,11 @@ describe('publishing: voice profiles', () => {
     const unknown = randomUUID();
     const profile = await newProfile(owner.token, workspaceId, 'Checked');
     await assign(owner.token, profile.id, [mine.id]);
-    const problem = expectProblem(await assign(owner.token, profile.id, [mine.id, unknown, foreign.id, sibling.id, broken.id, mine.id]), 422, 'validation_failed');
+    const problem = expectProblem(
+      await assign(owner.token, profile.id, [mine.id, unknown, foreign.id, sibling.id, broken.id, mine.id]),
+      422,
+      'validation_failed',
+    );
     expect(problem.errors).toEqual([
       { location: 'body.account_ids[1]', message: 'is not a social account of this workspace', value: unknown },
       { location: 'body.account_ids[2]', message: 'is not a social account of this workspace', value: foreign.id },
@@ -268,32 +324,51 @@ describe('publishing: voice profiles', () => {
     const cases: Array<[unknown, string[]]> = [
       [{ extra: 1 }, ['body.definition.extra']],
       [{ examples: [{ platform: 'x', text: 'y', why_it_fits: 'z', extra: 1 }] }, ['body.definition.examples[0].extra']],
-      [{ corrections: [{ lesson: '', original: '', preferred: '' }, { lesson: 'a', original: 'b', preferred: 'c', x: 0 }] }, ['body.definition.corrections[1].x']],
+      [
+        {
+          corrections: [
+            { lesson: '', original: '', preferred: '' },
+            { lesson: 'a', original: 'b', preferred: 'c', x: 0 },
+          ],
+        },
+        ['body.definition.corrections[1].x'],
+      ],
       [{ interview_answers: [{ question: 'q' }] }, ['body.definition.interview_answers[0].answer']],
       [{ interview_answers: [{ question: 'q', answer: 5 }] }, ['body.definition.interview_answers[0].answer']],
       [{ examples: ['text'] }, ['body.definition.examples', 'body.definition.examples[0]']],
       [{ corrections: [null] }, ['body.definition.corrections', 'body.definition.corrections[0]']],
-      [{ examples: [{ platform: 'x'.repeat(81), text: 'y'.repeat(5_001), why_it_fits: '' }] }, ['body.definition.examples[0].platform', 'body.definition.examples[0].text']],
+      [
+        { examples: [{ platform: 'x'.repeat(81), text: 'y'.repeat(5_001), why_it_fits: '' }] },
+        ['body.definition.examples[0].platform', 'body.definition.examples[0].text'],
+      ],
       [{ examples: Array.from({ length: 21 }, () => ({ platform: 'x', text: 'y', why_it_fits: 'z' })) }, ['body.definition.examples']],
       [{ traits: 'direct' }, ['body.definition.traits']],
       [{ traits: ['ok', ''] }, ['body.definition.traits']],
       [{ vocabulary: ['x'.repeat(501)] }, ['body.definition.vocabulary']],
       [{ boundaries: Array.from({ length: 51 }, (_, i) => `b${i}`) }, ['body.definition.boundaries']],
       [{ opinions: [1] }, ['body.definition.opinions']],
-      [{ formality: 'x'.repeat(81), humor: 1, preferred_language: null, identity_summary: 'x'.repeat(2_001) }, [
-        'body.definition.formality',
-        'body.definition.humor',
-        'body.definition.identity_summary',
-        'body.definition.preferred_language',
-      ]],
+      [
+        { formality: 'x'.repeat(81), humor: 1, preferred_language: null, identity_summary: 'x'.repeat(2_001) },
+        ['body.definition.formality', 'body.definition.humor', 'body.definition.identity_summary', 'body.definition.preferred_language'],
+      ],
     ];
     for (const [definition, expected] of cases) {
-      const problem = expectProblem(await createProfile(owner.token, { workspace_id: workspaceId, name: 'Bad', definition }), 422, 'validation_failed');
+      const problem = expectProblem(
+        await createProfile(owner.token, { workspace_id: workspaceId, name: 'Bad', definition }),
+        422,
+        'validation_failed',
+      );
       expect([definition, [...new Set(locations(problem))].sort()]).toEqual([definition, expected]);
     }
-    const traits = expectProblem(await createProfile(owner.token, { workspace_id: workspaceId, name: 'Bad', definition: { traits: ['ok', ''] } }), 422);
+    const traits = expectProblem(
+      await createProfile(owner.token, { workspace_id: workspaceId, name: 'Bad', definition: { traits: ['ok', ''] } }),
+      422,
+    );
     expect(traits.errors).toEqual([{ location: 'body.definition.traits', message: 'item 1 must be a string of 1 to 500 characters' }]);
-    const notList = expectProblem(await createProfile(owner.token, { workspace_id: workspaceId, name: 'Bad', definition: { examples: {} } }), 422);
+    const notList = expectProblem(
+      await createProfile(owner.token, { workspace_id: workspaceId, name: 'Bad', definition: { examples: {} } }),
+      422,
+    );
     expect(notList.errors).toContainEqual({ location: 'body.definition.examples', message: 'must be an array' });
     for (const definition of [null, [], 'x', 1]) {
       const problem = expectProblem(await createProfile(owner.token, { workspace_id: workspaceId, name: 'Bad', definition }), 422);
@@ -317,11 +392,16 @@ describe('publishing: voice profiles', () => {
     const profile = await newProfile(owner.token, workspaceId, 'Target');
     const createCases: Array<[unknown, string[]]> = [
       [{}, ['body.definition', 'body.name', 'body.workspace_id']],
-      [{ workspace_id: 'nope', name: '', definition: {}, is_default: 1, extra: true }, ['body.extra', 'body.is_default', 'body.name', 'body.workspace_id']],
+      [
+        { workspace_id: 'nope', name: '', definition: {}, is_default: 1, extra: true },
+        ['body.extra', 'body.is_default', 'body.name', 'body.workspace_id'],
+      ],
       [{ workspace_id: workspaceId, name: 'x'.repeat(81), definition: {} }, ['body.name']],
     ];
     for (const [body, expected] of createCases) {
-      expect([...new Set(locations(expectProblem(await createProfile(owner.token, body), 422, 'validation_failed')))].sort()).toEqual(expected);
+      expect([...new Set(locations(expectProblem(await createProfile(owner.token, body), 422, 'validation_failed')))].sort()).toEqual(
+        expected,
+      );
     }
     const replaceCases: Array<[unknown, string[]]> = [
       [{}, ['body.definition', 'body.expected_revision', 'body.name', 'body.workspace_id']],
@@ -332,7 +412,9 @@ describe('publishing: voice profiles', () => {
       [{ workspace_id: workspaceId, name: 'x', definition: {}, expected_revision: 1, is_default: true }, ['body.is_default']],
     ];
     for (const [body, expected] of replaceCases) {
-      expect([...new Set(locations(expectProblem(await replaceProfile(owner.token, profile.id, body), 422, 'validation_failed')))].sort()).toEqual(expected);
+      expect(
+        [...new Set(locations(expectProblem(await replaceProfile(owner.token, profile.id, body), 422, 'validation_failed')))].sort(),
+      ).toEqual(expected);
     }
     const assignCases: Array<[unknown, string[]]> = [
       [{}, ['body.account_ids']],
@@ -345,12 +427,19 @@ describe('publishing: voice profiles', () => {
       const response = await call('PUT', `/voice-profiles/${profile.id}/assignments`, { token: owner.token, body });
       expect([...new Set(locations(expectProblem(response, 422, 'validation_failed')))].sort()).toEqual(expected);
     }
-    expect(locations(expectProblem(await call('GET', '/voice-profiles?workspace_id=nope', { token: owner.token }), 422))).toEqual(['query.workspace_id']);
+    expect(locations(expectProblem(await call('GET', '/voice-profiles?workspace_id=nope', { token: owner.token }), 422))).toEqual([
+      'query.workspace_id',
+    ]);
     expectProblem(await call('GET', '/voice-profiles', { token: owner.token }), 422);
-    for (const method of ['GET', 'DELETE']) expectProblem(await call(method, '/voice-profiles/not-a-uuid', { token: owner.token }), 404, 'not_found');
+    for (const method of ['GET', 'DELETE'])
+      expectProblem(await call(method, '/voice-profiles/not-a-uuid', { token: owner.token }), 404, 'not_found');
     expectProblem(await assign(owner.token, 'not-a-uuid', []), 404, 'not_found');
     expectProblem(await assign(owner.token, randomUUID(), []), 404, 'not_found');
-    expectProblem(await replaceProfile(owner.token, randomUUID(), { workspace_id: workspaceId, name: 'x', definition: {}, expected_revision: 1 }), 404, 'not_found');
+    expectProblem(
+      await replaceProfile(owner.token, randomUUID(), { workspace_id: workspaceId, name: 'x', definition: {}, expected_revision: 1 }),
+      404,
+      'not_found',
+    );
     expect((await getProfile(owner.token, profile.id)).body).toEqual(profile);
   });
 
@@ -367,12 +456,21 @@ describe('publishing: voice profiles', () => {
     const base = { workspace_id: workspaceId, name: 'Odd', definition: {}, expected_revision: 1 };
     for (const value of odd) {
       const shown = JSON.stringify(value).slice(0, 30);
-      for (const member of Object.keys(base)) await check(`${member}=${shown}`, `/voice-profiles/${profile.id}`, { ...base, [member]: value });
+      for (const member of Object.keys(base))
+        await check(`${member}=${shown}`, `/voice-profiles/${profile.id}`, { ...base, [member]: value });
       for (const member of Object.keys(EMPTY_DEFINITION)) {
-        await check(`definition.${member}=${shown}`, `/voice-profiles/${profile.id}`, { ...base, expected_revision: 99, definition: { [member]: value } });
+        await check(`definition.${member}=${shown}`, `/voice-profiles/${profile.id}`, {
+          ...base,
+          expected_revision: 99,
+          definition: { [member]: value },
+        });
       }
       for (const entry of ['corrections', 'examples', 'interview_answers']) {
-        await check(`definition.${entry}[0]=${shown}`, `/voice-profiles/${profile.id}`, { ...base, expected_revision: 99, definition: { [entry]: [value] } });
+        await check(`definition.${entry}[0]=${shown}`, `/voice-profiles/${profile.id}`, {
+          ...base,
+          expected_revision: 99,
+          definition: { [entry]: [value] },
+        });
       }
       await check(`account_ids=${shown}`, `/voice-profiles/${profile.id}/assignments`, { account_ids: value });
       await check(`account_ids[0]=${shown}`, `/voice-profiles/${profile.id}/assignments`, { account_ids: [value] });
@@ -387,7 +485,11 @@ describe('publishing: voice profiles', () => {
        SELECT gen_random_uuid(), $1, 'bulk ' || n, '{}', false, 1, 1, now(), now() FROM generate_series(1, 100) AS n`,
       [workspaceId],
     );
-    expectProblem(await createProfile(owner.token, { workspace_id: workspaceId, name: 'One more', definition: {} }), 409, 'too_many_voice_profiles');
+    expectProblem(
+      await createProfile(owner.token, { workspace_id: workspaceId, name: 'One more', definition: {} }),
+      409,
+      'too_many_voice_profiles',
+    );
   });
 
   it('deletes a profile (204); it is gone and its accounts are free', async () => {
@@ -400,7 +502,9 @@ describe('publishing: voice profiles', () => {
     expectProblem(await call('DELETE', `/voice-profiles/${profile.id}`, { token: owner.token }), 404, 'not_found');
     expectProblem(await assign(owner.token, profile.id, []), 404, 'not_found');
     expect((await listProfiles(owner.token, workspaceId)).body.voice_profiles).toEqual([]);
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM publishing.voice_profile_assignments WHERE social_account_id = $1', [account.id]);
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM publishing.voice_profile_assignments WHERE social_account_id = $1', [
+      account.id,
+    ]);
     expect(rows[0].n).toBe(0);
   });
 
@@ -412,13 +516,20 @@ describe('publishing: voice profiles', () => {
     expect((await getProfile(viewer.token, profile.id)).body).toEqual(profile);
     expect((await listProfiles(viewer.token, workspaceId)).body.voice_profiles).toHaveLength(1);
     expectProblem(await createProfile(viewer.token, { workspace_id: workspaceId, name: 'Mine', definition: {} }), 403, 'insufficient_role');
-    expectProblem(await replaceProfile(viewer.token, profile.id, { workspace_id: workspaceId, name: 'Mine', definition: {}, expected_revision: 1 }), 403, 'insufficient_role');
+    expectProblem(
+      await replaceProfile(viewer.token, profile.id, { workspace_id: workspaceId, name: 'Mine', definition: {}, expected_revision: 1 }),
+      403,
+      'insufficient_role',
+    );
     expectProblem(await assign(viewer.token, profile.id, [account.id]), 403, 'insufficient_role');
     expectProblem(await call('DELETE', `/voice-profiles/${profile.id}`, { token: viewer.token }), 403, 'insufficient_role');
     expect((await getProfile(owner.token, profile.id)).body).toEqual(profile);
 
     const editor = await joinWorkspace(owner, workspaceId, 'editor');
-    expect((await replaceProfile(editor.token, profile.id, { workspace_id: workspaceId, name: 'Edited', definition: {}, expected_revision: 1 })).status).toBe(200);
+    expect(
+      (await replaceProfile(editor.token, profile.id, { workspace_id: workspaceId, name: 'Edited', definition: {}, expected_revision: 1 }))
+        .status,
+    ).toBe(200);
     expect((await assign(editor.token, profile.id, [account.id])).status).toBe(200);
     expect((await createProfile(editor.token, { workspace_id: workspaceId, name: 'By editor', definition: {} })).status).toBe(201);
     expect((await call('DELETE', `/voice-profiles/${profile.id}`, { token: editor.token })).status).toBe(204);
@@ -426,8 +537,16 @@ describe('publishing: voice profiles', () => {
     const stranger = await registerUser();
     expectProblem(await listProfiles(stranger.token, workspaceId), 403, 'workspace_forbidden');
     expectProblem(await listProfiles(stranger.token, randomUUID()), 403, 'workspace_forbidden');
-    expectProblem(await createProfile(stranger.token, { workspace_id: workspaceId, name: 'Theirs', definition: {} }), 403, 'workspace_forbidden');
-    expectProblem(await createProfile(stranger.token, { workspace_id: randomUUID(), name: 'Theirs', definition: {} }), 403, 'workspace_forbidden');
+    expectProblem(
+      await createProfile(stranger.token, { workspace_id: workspaceId, name: 'Theirs', definition: {} }),
+      403,
+      'workspace_forbidden',
+    );
+    expectProblem(
+      await createProfile(stranger.token, { workspace_id: randomUUID(), name: 'Theirs', definition: {} }),
+      403,
+      'workspace_forbidden',
+    );
   });
 
   it('keeps profiles to their tenant: a foreign profile is 404 whatever the body says', async () => {
@@ -449,7 +568,12 @@ describe('publishing: voice profiles', () => {
         { method: 'PUT', path: `${url}/assignments`, body: { account_ids: [] } },
         { method: 'DELETE' },
         { method: 'GET', path: `/voice-profiles?workspace_id=${workspaceId}`, status: 403 },
-        { method: 'POST', path: '/voice-profiles', body: { workspace_id: workspaceId, name: 'Planted', definition: {}, is_default: true }, status: 403 },
+        {
+          method: 'POST',
+          path: '/voice-profiles',
+          body: { workspace_id: workspaceId, name: 'Planted', definition: {}, is_default: true },
+          status: 403,
+        },
       ],
       ownerView: [url, `/voice-profiles?workspace_id=${workspaceId}`],
     });

@@ -16,7 +16,10 @@ describe('security: POST /auth/password', () => {
     expect(token.status).toBe(201);
     expect((await call('GET', '/auth/me', { token: token.body.token })).status).toBe(200);
 
-    const changed = await call('POST', '/auth/password', { token: user.token, body: { current_password: PASSWORD, new_password: NEW_PASSWORD } });
+    const changed = await call('POST', '/auth/password', {
+      token: user.token,
+      body: { current_password: PASSWORD, new_password: NEW_PASSWORD },
+    });
     expect(changed.status).toBe(204);
     expect(changed.body).toBe('');
 
@@ -38,7 +41,11 @@ describe('security: POST /auth/password', () => {
     const user = await registerUser();
     const ip = randomIp();
     const wrong = expectProblem(
-      await call('POST', '/auth/password', { ip, token: user.token, body: { current_password: 'not my password', new_password: NEW_PASSWORD } }),
+      await call('POST', '/auth/password', {
+        ip,
+        token: user.token,
+        body: { current_password: 'not my password', new_password: NEW_PASSWORD },
+      }),
       422,
       'invalid_password',
     );
@@ -47,7 +54,11 @@ describe('security: POST /auth/password', () => {
     for (let i = 0; i < 9; i++) {
       expect((await call('POST', '/auth/login', { ip, body: { email: user.email, password: 'wrong password!!' } })).status).toBe(401);
     }
-    const limited = await call('POST', '/auth/password', { ip, token: user.token, body: { current_password: PASSWORD, new_password: NEW_PASSWORD } });
+    const limited = await call('POST', '/auth/password', {
+      ip,
+      token: user.token,
+      body: { current_password: PASSWORD, new_password: NEW_PASSWORD },
+    });
     expectProblem(limited, 429, 'rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // Elsewhere it still works, and the password was never changed by the refused attempts.
@@ -56,18 +67,34 @@ describe('security: POST /auth/password', () => {
 
   it('refuses bad input (422 naming each member), no token (401), an API token (403), and a workspace-bound token (403)', async () => {
     const user = await registerUser();
-    const short = expectProblem(await call('POST', '/auth/password', { token: user.token, body: { current_password: PASSWORD, new_password: 'short' } }), 422);
+    const short = expectProblem(
+      await call('POST', '/auth/password', { token: user.token, body: { current_password: PASSWORD, new_password: 'short' } }),
+      422,
+    );
     expect(short.errors.map((e: { location: string }) => e.location)).toEqual(['body.new_password']);
     const missing = expectProblem(await call('POST', '/auth/password', { token: user.token, body: { extra: 1 } }), 422);
     expect(missing.errors.map((e: { location: string }) => e.location)).toEqual(
       expect.arrayContaining(['body.current_password', 'body.new_password', 'body.extra']),
     );
-    expectProblem(await call('POST', '/auth/password', { token: user.token, rawBody: '{not json', headers: { 'content-type': 'application/json' } }), 400);
+    expectProblem(
+      await call('POST', '/auth/password', { token: user.token, rawBody: '{not json', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
     expectProblem(await call('POST', '/auth/password', { body: { current_password: PASSWORD, new_password: NEW_PASSWORD } }), 401);
     const apiToken = await call('POST', '/api-tokens', { token: user.token, body: { name: 'robot' } });
-    expectProblem(await call('POST', '/auth/password', { token: apiToken.body.token, body: { current_password: PASSWORD, new_password: NEW_PASSWORD } }), 403, 'session_required');
     expectProblem(
-      await call('POST', '/auth/password', { token: await workspaceToken(user), body: { current_password: PASSWORD, new_password: NEW_PASSWORD } }),
+      await call('POST', '/auth/password', {
+        token: apiToken.body.token,
+        body: { current_password: PASSWORD, new_password: NEW_PASSWORD },
+      }),
+      403,
+      'session_required',
+    );
+    expectProblem(
+      await call('POST', '/auth/password', {
+        token: await workspaceToken(user),
+        body: { current_password: PASSWORD, new_password: NEW_PASSWORD },
+      }),
       403,
       'workspace_token_forbidden',
     );

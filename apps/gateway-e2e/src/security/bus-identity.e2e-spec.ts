@@ -23,7 +23,14 @@ describe('security: a bus no one can impersonate', () => {
     await nats.drain();
   });
 
-  const envelope = (principal: Principal | null, body: unknown = null) => ({ principal, params: {}, query: {}, body, idempotencyKey: null, clientIp: '127.0.0.1' });
+  const envelope = (principal: Principal | null, body: unknown = null) => ({
+    principal,
+    params: {},
+    query: {},
+    body,
+    idempotencyKey: null,
+    clientIp: '127.0.0.1',
+  });
   const principalOf = (user: { id: string }, overrides: Partial<Principal> = {}): Principal => ({
     userId: user.id,
     sessionId: randomUUID(),
@@ -39,13 +46,21 @@ describe('security: a bus no one can impersonate', () => {
 
   /** A bus token as a platform process would sign it, but with `key` and `claims` of the attacker's choosing. */
   const forge = async (key: Parameters<SignJWT['sign']>[0], claims: Record<string, unknown>, expiresIn: string | number = '60s') =>
-    new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA' }).setIssuer('social-bus').setAudience('social-bus').setIssuedAt().setExpirationTime(expiresIn).sign(key);
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'EdDSA' })
+      .setIssuer('social-bus')
+      .setAudience('social-bus')
+      .setIssuedAt()
+      .setExpirationTime(expiresIn)
+      .sign(key);
 
   it('a request without a caller token is refused (401) before any handler, and logged: no decrypted settings for a raw request', async () => {
     const reply = await busRequest(nats, AdminPatterns.settingOverrides, {});
     expect(reply.response).toBeUndefined();
     expect(reply.err).toMatchObject({ status: 401, code: 'caller_unauthenticated' });
-    await eventually(async () => expect(refusedLogLines(AdminPatterns.settingOverrides).some((line) => line.includes('"reason":"missing"'))).toBe(true));
+    await eventually(async () =>
+      expect(refusedLogLines(AdminPatterns.settingOverrides).some((line) => line.includes('"reason":"missing"'))).toBe(true),
+    );
     // A platform process, which signs its requests, still gets the overrides.
     expect((await busRequest(nats, AdminPatterns.settingOverrides, {}, await callerToken(null))).response).toHaveProperty('overrides');
   });
@@ -71,10 +86,17 @@ describe('security: a bus no one can impersonate', () => {
       garbage: 'not-a-token',
     };
     for (const [label, token] of Object.entries(attempts)) {
-      const reply = await busRequest(nats, AccountsPatterns.createApiToken, envelope(principalOf(victim), { name: `forged ${label}` }), token);
+      const reply = await busRequest(
+        nats,
+        AccountsPatterns.createApiToken,
+        envelope(principalOf(victim), { name: `forged ${label}` }),
+        token,
+      );
       expect({ label, err: reply.err }).toEqual({ label, err: expect.objectContaining({ status: 401, code: 'caller_unauthenticated' }) });
     }
-    await eventually(async () => expect(refusedLogLines(AccountsPatterns.createApiToken).some((line) => line.includes('"reason":"invalid"'))).toBe(true));
+    await eventually(async () =>
+      expect(refusedLogLines(AccountsPatterns.createApiToken).some((line) => line.includes('"reason":"invalid"'))).toBe(true),
+    );
     // Nothing was created for the victim.
     const tokens = await call('GET', '/api-tokens', { token: victim.token });
     expect(tokens.status).toBe(200);
@@ -103,9 +125,11 @@ describe('security: a bus no one can impersonate', () => {
     expect((await call('POST', '/auth/logout', { token: user.token })).status).toBe(204);
     await eventually(async () => expectProblem(await call('GET', '/auth/me', { token: user.token }), 401), 5_000);
     await eventually(async () =>
-      expect(readFileSync(process.env.E2E_LOG_FILE!, 'utf8').split('\n').some((line) => line.includes('dropped a malformed NATS message') && line.includes(SESSION_REVOKED_SUBJECT))).toBe(
-        true,
-      ),
+      expect(
+        readFileSync(process.env.E2E_LOG_FILE!, 'utf8')
+          .split('\n')
+          .some((line) => line.includes('dropped a malformed NATS message') && line.includes(SESSION_REVOKED_SUBJECT)),
+      ).toBe(true),
     );
   });
 });

@@ -11,10 +11,22 @@ describe('security: documented statuses', () => {
       Object.entries(methods).map(([method, operation]) => ({ id: `${method.toUpperCase()} ${path}`, operation })),
     );
     // Public copies of media are fetched by the networks themselves: the signed token in the path is the credential.
-    const PUBLIC = ['POST /auth/register', 'POST /auth/login', 'POST /auth/refresh', 'PUT /media/upload-session/{id}/content', 'GET /media/public/{token}'];
-    expect(operations.filter(({ operation }) => !operation.security?.length).map(({ id }) => id).sort()).toEqual([...PUBLIC].sort());
+    const PUBLIC = [
+      'POST /auth/register',
+      'POST /auth/login',
+      'POST /auth/refresh',
+      'PUT /media/upload-session/{id}/content',
+      'GET /media/public/{token}',
+    ];
+    expect(
+      operations
+        .filter(({ operation }) => !operation.security?.length)
+        .map(({ id }) => id)
+        .sort(),
+    ).toEqual([...PUBLIC].sort());
     for (const { id, operation } of operations) {
-      if (!PUBLIC.includes(id)) expect({ id, statuses: ['401', '429'].filter((s) => s in operation.responses) }).toEqual({ id, statuses: ['401', '429'] });
+      if (!PUBLIC.includes(id))
+        expect({ id, statuses: ['401', '429'].filter((s) => s in operation.responses) }).toEqual({ id, statuses: ['401', '429'] });
       if (id.includes('{')) expect({ id, has414: '414' in operation.responses }).toEqual({ id, has414: true });
       expect(Object.keys(operation).filter((key) => key.startsWith('x-public'))).toEqual([]);
     }
@@ -28,7 +40,9 @@ describe('security: documented statuses', () => {
     const accepted = await call('POST', '/analytics/refresh', { token: tenant.owner.token, body: { workspace_id: tenant.workspaceId } });
     expect(accepted.status).toBe(202);
     expect(accepted.body).toMatchObject({ job_id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'done' });
-    const rows = await withDatabase(async (db) => (await db.query(`SELECT workspace_id, state FROM insights.sync_jobs WHERE id = $1`, [accepted.body.job_id])).rows);
+    const rows = await withDatabase(
+      async (db) => (await db.query(`SELECT workspace_id, state FROM insights.sync_jobs WHERE id = $1`, [accepted.body.job_id])).rows,
+    );
     expect(rows).toEqual([{ workspace_id: tenant.workspaceId, state: 'done' }]);
   });
 });

@@ -136,5 +136,9 @@ export async function sendOversized(
   const head = answer.slice(0, answer.indexOf('\r\n\r\n'));
   let rest = answer.slice(head.length + 4);
   if (/transfer-encoding: chunked/i.test(head)) rest = rest.replace(/^[0-9a-f]+\r\n/i, '').split('\r\n')[0];
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), contentType: /content-type: ([^\r]+)/i.exec(head)?.[1] ?? '', problem: JSON.parse(rest) };
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]),
+    contentType: /content-type: ([^\r]+)/i.exec(head)?.[1] ?? '',
+    problem: JSON.parse(rest),
+  };
 }

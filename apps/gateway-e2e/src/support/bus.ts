@@ -16,7 +16,12 @@ export async function callerToken(principal: Principal | null, caller = 'e2e'): 
  * suites' NATS. `token`: the caller token to send (`callerToken(...)` for a
  * trusted caller, anything else to attack with); none when omitted.
  */
-export async function busRequest(nc: NatsConnection, pattern: string, data: unknown, token?: string): Promise<{ response?: any; err?: any }> {
+export async function busRequest(
+  nc: NatsConnection,
+  pattern: string,
+  data: unknown,
+  token?: string,
+): Promise<{ response?: any; err?: any }> {
   const h = natsHeaders();
   if (token !== undefined) h.set(CALLER_TOKEN_HEADER, token);
   const message = await nc.request(pattern, JSON.stringify({ pattern, data, id: randomUUID() }), { timeout: 5_000, headers: h });
@@ -25,7 +30,8 @@ export async function busRequest(nc: NatsConnection, pattern: string, data: unkn
 
 /** A request as a trusted platform process sends it: signed for the principal the envelope names (or none). */
 export async function trustedBusRequest(nc: NatsConnection, pattern: string, data: unknown): Promise<{ response?: any; err?: any }> {
-  const principal = typeof data === 'object' && data !== null && 'principal' in data ? ((data as { principal: Principal | null }).principal ?? null) : null;
+  const principal =
+    typeof data === 'object' && data !== null && 'principal' in data ? ((data as { principal: Principal | null }).principal ?? null) : null;
   return busRequest(nc, pattern, data, await callerToken(principal));
 }
 
@@ -41,7 +47,8 @@ export interface ServiceRpc {
 export async function serviceRpc(caller: string): Promise<ServiceRpc> {
   const nc: NatsConnection = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
   const client = new RpcClient(nc, 10_000, undefined, CallerTokenSigner.fromPem(process.env.E2E_JWT_PRIVATE_KEY!, caller));
-  const ask = <T>(pattern: string, payload: unknown) => client.send<T>(pattern, payload as object, { requestId: `e2e-${caller}-${Date.now()}` });
+  const ask = <T>(pattern: string, payload: unknown) =>
+    client.send<T>(pattern, payload as object, { requestId: `e2e-${caller}-${Date.now()}` });
   return {
     ask,
     async problem(pattern, payload) {

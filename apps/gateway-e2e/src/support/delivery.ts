@@ -39,7 +39,8 @@ export const settled = (publication: any) => publication.status === 'published' 
 export type RenditionEvent = StreamEvent;
 
 /** Every `durable.publishing.rendition.*` event in the stream naming one of these renditions. */
-export const renditionEvents = (renditionIds: string[]): Promise<RenditionEvent[]> => streamEvents('durable.publishing.rendition.>', 'rendition_id', renditionIds);
+export const renditionEvents = (renditionIds: string[]): Promise<RenditionEvent[]> =>
+  streamEvents('durable.publishing.rendition.>', 'rendition_id', renditionIds);
 
 export type PublishingReplica = ServiceReplica;
 

@@ -1,4 +1,10 @@
-import type { FakeMastodonAccountRequest, FakeMastodonFollow, FakeMastodonStatus, FakeMastodonStatusCounts, ScriptedFailure } from '@social/testing';
+import type {
+  FakeMastodonAccountRequest,
+  FakeMastodonFollow,
+  FakeMastodonStatus,
+  FakeMastodonStatusCounts,
+  ScriptedFailure,
+} from '@social/testing';
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { adminCall, registerAdmin } from './admin.js';
@@ -63,14 +69,27 @@ export interface MastodonApp {
  */
 export function mastodonAppForSuite(tag: string): MastodonApp {
   const server = `${tag}-${randomUUID().slice(0, 8)}.example`;
-  const app: MastodonApp = { server, instanceUrl: `https://${server}`, clientId: `ma-${tag}-${randomUUID().slice(0, 8)}`, clientSecret: `ma-secret-${randomUUID()}` };
+  const app: MastodonApp = {
+    server,
+    instanceUrl: `https://${server}`,
+    clientId: `ma-${tag}-${randomUUID().slice(0, 8)}`,
+    clientSecret: `ma-secret-${randomUUID()}`,
+  };
   let admin: TestUser;
   let appId = '';
   beforeAll(async () => {
     admin = await registerAdmin();
     const saved = await adminCall('POST', '/admin/provider-apps', {
       token: admin.token,
-      body: { provider: 'mastodon', client_id: app.clientId, client_secret: app.clientSecret, instance_url: app.instanceUrl, redirect_uri: '', connection_mode: 'oauth', is_active: true },
+      body: {
+        provider: 'mastodon',
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        instance_url: app.instanceUrl,
+        redirect_uri: '',
+        connection_mode: 'oauth',
+        is_active: true,
+      },
     });
     expect(saved.status).toBe(200);
     appId = saved.body.app.id;

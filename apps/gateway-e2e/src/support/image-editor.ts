@@ -11,7 +11,9 @@ export function simpleDocument(extra: Record<string, unknown> = {}, pageExtra: R
       {
         id: 'page-1',
         background: { type: 'color', color: '#ff0000' },
-        layers: [{ id: 'box', type: 'shape', transform: { x: 8, y: 8, width: 16, height: 16 }, shape: { kind: 'rectangle', fill: '#0000ff' } }],
+        layers: [
+          { id: 'box', type: 'shape', transform: { x: 8, y: 8, width: 16, height: 16 }, shape: { kind: 'rectangle', fill: '#0000ff' } },
+        ],
         ...pageExtra,
       },
     ],
@@ -19,7 +21,12 @@ export function simpleDocument(extra: Record<string, unknown> = {}, pageExtra: R
   };
 }
 
-export async function createDesign(token: string, workspaceId: string, document: unknown = simpleDocument(), name = 'Poster'): Promise<any> {
+export async function createDesign(
+  token: string,
+  workspaceId: string,
+  document: unknown = simpleDocument(),
+  name = 'Poster',
+): Promise<any> {
   const response = await call('POST', '/image-editor/designs', { token, body: { workspace_id: workspaceId, name, document } });
   expect(response.status).toBe(201);
   return response.body;
@@ -35,7 +42,9 @@ export function solidPng(width: number, height: number, color: string): Buffer {
 }
 
 /** The RGBA pixels of encoded image bytes, and a reader for one pixel. */
-export async function pixelsOf(bytes: Buffer): Promise<{ width: number; height: number; at: (x: number, y: number) => [number, number, number, number] }> {
+export async function pixelsOf(
+  bytes: Buffer,
+): Promise<{ width: number; height: number; at: (x: number, y: number) => [number, number, number, number] }> {
   const image = await loadImage(bytes);
   const canvas = createCanvas(image.width, image.height);
   const ctx = canvas.getContext('2d');

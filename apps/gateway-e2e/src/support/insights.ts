@@ -14,7 +14,13 @@ export const analyticsUrl = (workspaceId: string, extra: Record<string, string |
   `/analytics?${new URLSearchParams({ workspace_id: workspaceId, ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, String(v)])) })}`;
 
 /** Polls E23 until `done` holds, and returns the body. */
-export async function growthWhen(token: string, workspaceId: string, accountId: string, done: (body: any) => boolean, timeoutMs = 15_000): Promise<any> {
+export async function growthWhen(
+  token: string,
+  workspaceId: string,
+  accountId: string,
+  done: (body: any) => boolean,
+  timeoutMs = 15_000,
+): Promise<any> {
   let last: any;
   await eventually(async () => {
     const response = await call('GET', growthUrl(workspaceId, accountId), { token });

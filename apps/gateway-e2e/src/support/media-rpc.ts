@@ -23,7 +23,7 @@ export async function mediaRpc(): Promise<MediaRpc> {
 /** Where the `moov` box sits among the top-level boxes of an MP4 ('first' before `mdat`, 'last' after it). */
 export function moovPosition(bytes: Buffer): 'first' | 'last' {
   const order: string[] = [];
-  for (let at = 0; at + 8 <= bytes.length; ) {
+  for (let at = 0; at + 8 <= bytes.length;) {
     const size = bytes.readUInt32BE(at);
     order.push(bytes.toString('latin1', at + 4, at + 8));
     if (size < 8) break;

@@ -37,7 +37,10 @@ const box = (type: string, content: Buffer) => {
 
 /** An MP4 whose `moov` (with an `mvhd` saying `durationMs`) comes after `mdat`, as cameras write them. */
 export function mp4Bytes(durationMs: number, mdatBytes = 4096): Buffer {
-  const ftyp = box('ftyp', Buffer.concat([Buffer.from('isom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2mp41', 'latin1')]));
+  const ftyp = box(
+    'ftyp',
+    Buffer.concat([Buffer.from('isom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2mp41', 'latin1')]),
+  );
   const mvhd = Buffer.alloc(100);
   mvhd.writeUInt32BE(0, 0); // version 0, flags
   mvhd.writeUInt32BE(1000, 12); // timescale
@@ -52,15 +55,31 @@ export interface OpenedSession {
 }
 
 export async function openSession(token: string, body: Record<string, unknown>, idempotencyKey?: string): Promise<OpenedSession> {
-  const response = await call('POST', '/media/upload-session', { token, body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
+  const response = await call('POST', '/media/upload-session', {
+    token,
+    body,
+    headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+  });
   return response;
 }
 
 /** PUTs raw bytes to a signed upload URL (no bearer token). */
-export async function putBytes(url: string, bytes: Buffer | undefined, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  const response = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', 'x-forwarded-for': randomIp(), ...headers }, body: bytes });
+export async function putBytes(
+  url: string,
+  bytes: Buffer | undefined,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(url, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/octet-stream', 'x-forwarded-for': randomIp(), ...headers },
+    body: bytes,
+  });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text,
+  };
 }
 
 /** Opens, uploads and completes: the ready MediaItem. */
@@ -69,7 +88,10 @@ export async function uploadMedia(token: string, workspaceId: string, bytes: Buf
   expect(session.status).toBe(201);
   const put = await putBytes(session.body.upload.url, bytes, session.body.upload.headers);
   expect(put.status).toBe(204);
-  const completed = await call('POST', `/media/upload-session/${session.body.media_id}/complete`, { token, body: { workspace_id: workspaceId } });
+  const completed = await call('POST', `/media/upload-session/${session.body.media_id}/complete`, {
+    token,
+    body: { workspace_id: workspaceId },
+  });
   expect(completed.status).toBe(200);
   return completed.body;
 }
@@ -80,8 +102,19 @@ export function makeMp4(options: { seconds: number; fps: number; faststart: bool
   try {
     const file = join(dir, 'clip.mp4');
     execFileSync('ffmpeg', [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=duration=${options.seconds}:size=${options.size ?? '320x240'}:rate=${options.fps}`,
-      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', ...(options.faststart ? ['-movflags', '+faststart'] : []), file,
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=duration=${options.seconds}:size=${options.size ?? '320x240'}:rate=${options.fps}`,
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      ...(options.faststart ? ['-movflags', '+faststart'] : []),
+      file,
     ]);
     return readFileSync(file);
   } finally {

@@ -27,8 +27,16 @@ export async function waitForNotification(token: string, predicate: (item: any) 
 }
 
 /** Sets one topic's preference (the others keep their defaults), and optionally the digest time and zone. */
-export async function setTopic(user: TestUser, topic: string, preference: { email_frequency: string; in_app: boolean }, digest: { digest_time?: string; digest_timezone?: string } = {}) {
-  const response = await call('PUT', '/notifications/preferences', { token: user.token, body: { preferences: { [topic]: preference }, ...digest } });
+export async function setTopic(
+  user: TestUser,
+  topic: string,
+  preference: { email_frequency: string; in_app: boolean },
+  digest: { digest_time?: string; digest_timezone?: string } = {},
+) {
+  const response = await call('PUT', '/notifications/preferences', {
+    token: user.token,
+    body: { preferences: { [topic]: preference }, ...digest },
+  });
   expect(response.status).toBe(200);
 }
 

@@ -11,4 +11,5 @@ export const publishingRpc = (): Promise<PublishingRpc> => serviceRpc('insights'
 export type AccountEvent = StreamEvent;
 
 /** Every `durable.publishing.account.*` event in the stream naming one of these accounts. */
-export const accountEvents = (accountIds: string[]): Promise<AccountEvent[]> => streamEvents('durable.publishing.account.>', 'social_account_id', accountIds);
+export const accountEvents = (accountIds: string[]): Promise<AccountEvent[]> =>
+  streamEvents('durable.publishing.account.>', 'social_account_id', accountIds);

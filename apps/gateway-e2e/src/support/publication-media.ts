@@ -18,7 +18,8 @@ export const uploadImage = async (token: string, workspaceId: string, width = 10
   uploadMedia(token, workspaceId, await jpegBytes(width, height), 'picture.jpg');
 
 /** A ready video item (an MP4 saying `durationMs`). */
-export const uploadVideo = (token: string, workspaceId: string, durationMs = 5_000): Promise<any> => uploadMedia(token, workspaceId, mp4Bytes(durationMs), 'clip.mp4');
+export const uploadVideo = (token: string, workspaceId: string, durationMs = 5_000): Promise<any> =>
+  uploadMedia(token, workspaceId, mp4Bytes(durationMs), 'clip.mp4');
 
 export const patchPublication = (token: string, id: string, body: unknown) => call('PATCH', `/publications/${id}`, { token, body });
 export const patchRendition = (token: string, id: string, renditionId: string, body: unknown) =>

@@ -4,7 +4,11 @@ import { call } from './api.js';
 import type { TestDatabase } from './database.js';
 
 /** Connects an account of the built-in sandbox network to the workspace and returns it (201). */
-export async function connectSandboxAccount(token: string, workspaceId: string, username?: string): Promise<{ id: string; username: string }> {
+export async function connectSandboxAccount(
+  token: string,
+  workspaceId: string,
+  username?: string,
+): Promise<{ id: string; username: string }> {
   const response = await call('POST', '/social-accounts/connect', {
     token,
     body: { workspace_id: workspaceId, provider: 'sandbox', ...(username ? { username } : {}) },
@@ -27,7 +31,13 @@ export async function createPublication(token: string, workspaceId: string, extr
  * A network account stored as its connection flow would leave it, without a grant: for suites that only
  * render, check rules or schedule for a network (nothing is delivered to it). Its id.
  */
-export async function insertSocialAccount(db: TestDatabase, workspaceId: string, userId: string, platform: string, status = 'active'): Promise<string> {
+export async function insertSocialAccount(
+  db: TestDatabase,
+  workspaceId: string,
+  userId: string,
+  platform: string,
+  status = 'active',
+): Promise<string> {
   const id = randomUUID();
   await db.query(
     `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at, updated_at)

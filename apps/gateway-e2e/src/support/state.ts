@@ -1,4 +1,13 @@
-import type { FakeAi, FakeBluesky, FakeMastodon, FakeSocialNetwork, PrivateNats, RunningStack, SmtpSink, TemporaryDatabase } from '@social/testing';
+import type {
+  FakeAi,
+  FakeBluesky,
+  FakeMastodon,
+  FakeSocialNetwork,
+  PrivateNats,
+  RunningStack,
+  SmtpSink,
+  TemporaryDatabase,
+} from '@social/testing';
 
 /** What global setup started and global teardown stops (same process, shared globalThis). */
 export interface E2eState {

@@ -28,7 +28,12 @@ export async function createTenant(): Promise<Tenant> {
 }
 
 /** Brings a user into a workspace the way a person would: invited by an admin, accepting the link. */
-export async function joinWorkspace(admin: TestUser, workspaceId: string, role: 'admin' | 'editor' | 'viewer', user?: TestUser): Promise<TestUser> {
+export async function joinWorkspace(
+  admin: TestUser,
+  workspaceId: string,
+  role: 'admin' | 'editor' | 'viewer',
+  user?: TestUser,
+): Promise<TestUser> {
   const member = user ?? (await registerUser());
   const invited = await call('POST', `/workspaces/${workspaceId}/invitations`, { token: admin.token, body: { email: member.email, role } });
   expect(invited.status).toBe(201);

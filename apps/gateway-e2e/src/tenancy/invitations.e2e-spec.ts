@@ -15,10 +15,14 @@ describe('tenancy: invitations (and E11 resend)', () => {
   const invitations = () => `/workspaces/${tenant.workspaceId}/invitations`;
   const invite = (email: string, role = 'editor', token = tenant.owner.token) =>
     call('POST', invitations(), { token, body: { email, role } });
-  const accept = (user: TestUser, secret: string) => call('POST', '/workspace-invitations/accept', { token: user.token, body: { token: secret } });
+  const accept = (user: TestUser, secret: string) =>
+    call('POST', '/workspace-invitations/accept', { token: user.token, body: { token: secret } });
   /** Time travel for the 60-second cooldown and the 7-day expiry, straight in the accounts schema. */
   const age = (invitationId: string, column: 'last_sent_at' | 'expires_at', secondsAgo: number) =>
-    db.query(`UPDATE accounts.workspace_invitations SET ${column} = now() - make_interval(secs => $2) WHERE id = $1`, [invitationId, secondsAgo]);
+    db.query(`UPDATE accounts.workspace_invitations SET ${column} = now() - make_interval(secs => $2) WHERE id = $1`, [
+      invitationId,
+      secondsAgo,
+    ]);
 
   beforeAll(async () => {
     tenant = await createTenant();
@@ -72,7 +76,10 @@ describe('tenancy: invitations (and E11 resend)', () => {
     const email = `twice-${Date.now()}@example.com`;
     expect((await invite(email)).status).toBe(201);
     expectProblem(await invite(email.toUpperCase()), 409, 'invitation_pending');
-    const bad = expectProblem(await call('POST', invitations(), { token: tenant.owner.token, body: { email: 'nope', role: 'owner' } }), 422);
+    const bad = expectProblem(
+      await call('POST', invitations(), { token: tenant.owner.token, body: { email: 'nope', role: 'owner' } }),
+      422,
+    );
     expect(bad.errors.map((e: { location: string }) => e.location).sort()).toEqual(['body.email', 'body.role']);
     expectProblem(await call('POST', '/workspace-invitations/accept', { token: tenant.owner.token, body: {} }), 422);
   });
@@ -88,11 +95,16 @@ describe('tenancy: invitations (and E11 resend)', () => {
       [crowded.workspaceId, crowded.owner.id],
     );
     expectProblem(
-      await call('POST', `/workspaces/${crowded.workspaceId}/invitations`, { token: crowded.owner.token, body: { email: 'one-more@example.com', role: 'viewer' } }),
+      await call('POST', `/workspaces/${crowded.workspaceId}/invitations`, {
+        token: crowded.owner.token,
+        body: { email: 'one-more@example.com', role: 'viewer' },
+      }),
       409,
       'too_many_invitations',
     );
-    expect((await call('GET', `/workspaces/${crowded.workspaceId}/invitations`, { token: crowded.owner.token })).body.invitations).toHaveLength(200);
+    expect(
+      (await call('GET', `/workspaces/${crowded.workspaceId}/invitations`, { token: crowded.owner.token })).body.invitations,
+    ).toHaveLength(200);
   });
 
   it('is accepted once, by the invited address only; the user joins the workspace and its organization', async () => {
@@ -115,9 +127,19 @@ describe('tenancy: invitations (and E11 resend)', () => {
 
     const listed = await call('GET', invitations(), { token: tenant.owner.token });
     const item = listed.body.invitations.find((i: { id: string }) => i.id === created.body.id);
-    expect(item).toEqual(expect.objectContaining({ status: 'accepted', accepted_by_user_id: invitee.id, accepted_at: expect.stringMatching(ISO) }));
-    expectProblem(await call('DELETE', `${invitations()}/${created.body.id}`, { token: tenant.owner.token }), 409, 'invitation_not_revocable');
-    expectProblem(await call('POST', `${invitations()}/${created.body.id}/resend`, { token: tenant.owner.token }), 409, 'invitation_not_resendable');
+    expect(item).toEqual(
+      expect.objectContaining({ status: 'accepted', accepted_by_user_id: invitee.id, accepted_at: expect.stringMatching(ISO) }),
+    );
+    expectProblem(
+      await call('DELETE', `${invitations()}/${created.body.id}`, { token: tenant.owner.token }),
+      409,
+      'invitation_not_revocable',
+    );
+    expectProblem(
+      await call('POST', `${invitations()}/${created.body.id}/resend`, { token: tenant.owner.token }),
+      409,
+      'invitation_not_resendable',
+    );
   });
 
   it('refuses an invitation to someone who became a member meanwhile (409), keeping their role', async () => {
@@ -125,7 +147,10 @@ describe('tenancy: invitations (and E11 resend)', () => {
     const member = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
     const address = `later-${Date.now()}@example.com`;
     const created = await invite(address, 'admin');
-    const change = await call('POST', '/auth/email-change', { token: member.token, body: { new_email: address, reauth_grant: await reauthGrant(member) } });
+    const change = await call('POST', '/auth/email-change', {
+      token: member.token,
+      body: { new_email: address, reauth_grant: await reauthGrant(member) },
+    });
     expect(change.status).toBe(201);
     const code = /\b(\d{6})\b/.exec((await waitForMail(address, (m) => /\b\d{6}\b/.test(m.text))).text)![1];
     expect((await call('POST', `/auth/email-change/${change.body.id}/confirm`, { token: member.token, body: { code } })).status).toBe(200);

@@ -36,7 +36,10 @@ describe('tenancy: organization deletion (E10 preview, DELETE through a durable 
   it('is for the owner only: members get 403, everyone else 404, for the preview and the deletion', async () => {
     const tenant = await createTenant();
     const admin = await joinWorkspace(tenant.owner, tenant.workspaceId, 'admin');
-    await call('PATCH', `/organizations/${tenant.organizationId}/members/${admin.id}`, { token: tenant.owner.token, body: { role: 'admin' } });
+    await call('PATCH', `/organizations/${tenant.organizationId}/members/${admin.id}`, {
+      token: tenant.owner.token,
+      body: { role: 'admin' },
+    });
     const stranger = await registerUser();
     const org = `/organizations/${tenant.organizationId}`;
     expectProblem(await call('GET', `${org}/deletion-preview`, { token: admin.token }), 403, 'owner_only');
@@ -109,7 +112,7 @@ describe('tenancy: organization deletion (E10 preview, DELETE through a durable 
       const preferences = await call('GET', '/notifications/preferences', { token: editor.token });
       expect(preferences.body.mutes).toEqual([]);
     }, 15_000);
-    const { rows } = await db.query('SELECT published_at FROM accounts.outbox_events WHERE payload->>\'organization_id\' = $1', [
+    const { rows } = await db.query("SELECT published_at FROM accounts.outbox_events WHERE payload->>'organization_id' = $1", [
       tenant.organizationId,
     ]);
     expect(rows).toEqual([{ published_at: expect.any(Date) }]);

@@ -75,12 +75,20 @@ describe('tenancy: organizations', () => {
       [tenant.owner.id, 'owner'],
       [member.id, 'member'],
     ]);
-    expectProblem(await call('PATCH', `${orgMembers}/${tenant.owner.id}`, { token: member.token, body: { role: 'member' } }), 403, 'insufficient_role');
+    expectProblem(
+      await call('PATCH', `${orgMembers}/${tenant.owner.id}`, { token: member.token, body: { role: 'member' } }),
+      403,
+      'insufficient_role',
+    );
     const promoted = await call('PATCH', `${orgMembers}/${member.id}`, { token: tenant.owner.token, body: { role: 'admin' } });
     expect(promoted.status).toBe(200);
     await expectMatchesOwnSchema(promoted.body, 'OrganizationMember');
     expect(promoted.body).toEqual(expect.objectContaining({ user_id: member.id, email: member.email, role: 'admin' }));
-    expectProblem(await call('PATCH', `${orgMembers}/${tenant.owner.id}`, { token: tenant.owner.token, body: { role: 'admin' } }), 409, 'owner_role_fixed');
+    expectProblem(
+      await call('PATCH', `${orgMembers}/${tenant.owner.id}`, { token: tenant.owner.token, body: { role: 'admin' } }),
+      409,
+      'owner_role_fixed',
+    );
     expectProblem(await call('PATCH', `${orgMembers}/${member.id}`, { token: tenant.owner.token, body: { role: 'owner' } }), 422);
     expectProblem(await call('PATCH', `${orgMembers}/${randomUUID()}`, { token: tenant.owner.token, body: { role: 'admin' } }), 404);
     // An organization admin now acts as admin of every workspace in it, and may create workspaces.
@@ -106,16 +114,26 @@ describe('tenancy: organizations', () => {
     const member = await joinWorkspace(tenant.owner, tenant.workspaceId, 'editor');
     // Cached in the publishing service's access check before leaving.
     expect((await call('GET', `/social-accounts?workspace_id=${tenant.workspaceId}`, { token: member.token })).status).toBe(200);
-    const left = await call('DELETE', `/organizations/${tenant.organizationId}/members/${member.id.toUpperCase()}`, { token: member.token });
+    const left = await call('DELETE', `/organizations/${tenant.organizationId}/members/${member.id.toUpperCase()}`, {
+      token: member.token,
+    });
     expect(left.status).toBe(204);
     expectProblem(await call('GET', `/organizations/${tenant.organizationId}`, { token: member.token }), 404);
-    expectProblem(await call('GET', `/social-accounts?workspace_id=${tenant.workspaceId}`, { token: member.token }), 403, 'workspace_forbidden');
+    expectProblem(
+      await call('GET', `/social-accounts?workspace_id=${tenant.workspaceId}`, { token: member.token }),
+      403,
+      'workspace_forbidden',
+    );
   });
 
   it('keeps the whole-answer lists small: 50 owned organizations, 100 workspaces per organization (409 beyond)', async () => {
     const user = await registerUser();
     const organizations = await Promise.all(Array.from({ length: 50 }, (_, i) => createOrganization(user, `Org ${i}`)));
-    expectProblem(await call('POST', '/organizations', { token: user.token, body: { name: 'One too many' } }), 409, 'too_many_organizations');
+    expectProblem(
+      await call('POST', '/organizations', { token: user.token, body: { name: 'One too many' } }),
+      409,
+      'too_many_organizations',
+    );
     expect((await call('GET', '/organizations', { token: user.token })).body.organizations).toHaveLength(50);
     await Promise.all(Array.from({ length: 100 }, (_, i) => createWorkspace(user, organizations[0], `Workspace ${i}`)));
     expectProblem(

@@ -12,7 +12,10 @@ describe('tenancy: workspace-bound API tokens', () => {
   it('sees only its workspace, never organization routes, and dies with its organization', async () => {
     const tenant = await createTenant();
     const other = await createWorkspace(tenant.owner, tenant.organizationId, 'Other');
-    const created = await call('POST', '/api-tokens', { token: tenant.owner.token, body: { name: 'ci', workspace_id: tenant.workspaceId } });
+    const created = await call('POST', '/api-tokens', {
+      token: tenant.owner.token,
+      body: { name: 'ci', workspace_id: tenant.workspaceId },
+    });
     expect(created.status).toBe(201);
     expect(created.body.item.workspace_id).toBe(tenant.workspaceId);
     const token = created.body.token as string;
@@ -26,7 +29,10 @@ describe('tenancy: workspace-bound API tokens', () => {
     expect((await call('GET', `/workspaces/${tenant.workspaceId.toUpperCase()}`, { token })).status).toBe(200);
     // Organization and account-level operations (profile changes, notification settings) are refused outright.
     const mute = (workspaceId: string) =>
-      call('POST', '/notifications/mutes', { token, body: { workspace_id: workspaceId, starts_at: new Date().toISOString(), ends_at: inHour() } });
+      call('POST', '/notifications/mutes', {
+        token,
+        body: { workspace_id: workspaceId, starts_at: new Date().toISOString(), ends_at: inHour() },
+      });
     expectProblem(await mute(tenant.workspaceId), 403, 'workspace_token_forbidden');
     expectProblem(await call('GET', '/notifications/preferences', { token }), 403, 'workspace_token_forbidden');
     expectProblem(await call('PATCH', '/auth/me', { token, body: { display_name: 'Bound' } }), 403, 'workspace_token_forbidden');
@@ -88,7 +94,14 @@ describe('tenancy: account-level operations refuse a workspace-bound principal i
       tokenKind: 'api_token',
       workspaceId: tenant.workspaceId,
     };
-    const data = { principal, params: { id: tenant.organizationId }, query: {}, body: { name: 'x' }, idempotencyKey: null, clientIp: '127.0.0.1' };
+    const data = {
+      principal,
+      params: { id: tenant.organizationId },
+      query: {},
+      body: { name: 'x' },
+      idempotencyKey: null,
+      clientIp: '127.0.0.1',
+    };
     expect(await trustedBusRequest(nats, pattern, data)).toMatchObject({ err: { status: 403, code: 'workspace_token_forbidden' } });
   });
 });

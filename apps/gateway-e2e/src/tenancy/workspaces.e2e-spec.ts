@@ -33,7 +33,11 @@ describe('tenancy: workspaces', () => {
     // An organization named in the query that the caller is not in is 403, whether or not it exists.
     expectProblem(await call('GET', `/workspaces?organization_id=${randomUUID()}`, { token: owner.token }), 403, 'organization_forbidden');
     const stranger = await registerUser();
-    expectProblem(await call('GET', `/workspaces?organization_id=${organizationId}`, { token: stranger.token }), 403, 'organization_forbidden');
+    expectProblem(
+      await call('GET', `/workspaces?organization_id=${organizationId}`, { token: stranger.token }),
+      403,
+      'organization_forbidden',
+    );
     expectProblem(await call('GET', '/workspaces?organization_id=nope', { token: owner.token }), 422);
 
     const renamed = await call('PATCH', `/workspaces/${created.body.id}`, { token: owner.token, body: { name: 'Brand EU' } });
@@ -54,11 +58,21 @@ describe('tenancy: workspaces', () => {
       409,
       'workspace_name_taken',
     );
-    const bad = expectProblem(await call('POST', '/workspaces', { token: tenant.owner.token, body: { organization_id: 'x', name: '' } }), 422);
+    const bad = expectProblem(
+      await call('POST', '/workspaces', { token: tenant.owner.token, body: { organization_id: 'x', name: '' } }),
+      422,
+    );
     expect(bad.errors.map((e: { location: string }) => e.location).sort()).toEqual(['body.name', 'body.organization_id']);
-    expectProblem(await call('PATCH', `/workspaces/${tenant.workspaceId}`, { token: tenant.owner.token, body: { name: 'x'.repeat(121) } }), 422);
+    expectProblem(
+      await call('PATCH', `/workspaces/${tenant.workspaceId}`, { token: tenant.owner.token, body: { name: 'x'.repeat(121) } }),
+      422,
+    );
     const second = await createWorkspace(tenant.owner, tenant.organizationId, 'Second');
-    expectProblem(await call('PATCH', `/workspaces/${second}`, { token: tenant.owner.token, body: { name: 'main' } }), 409, 'workspace_name_taken');
+    expectProblem(
+      await call('PATCH', `/workspaces/${second}`, { token: tenant.owner.token, body: { name: 'main' } }),
+      409,
+      'workspace_name_taken',
+    );
     // Ten racing creations of one name: exactly one wins.
     const racing = await Promise.all(
       Array.from({ length: 10 }, () =>
@@ -76,7 +90,11 @@ describe('tenancy: workspaces', () => {
     expect((await call('GET', ws, { token: viewer.token })).body.role).toBe('viewer');
     expectProblem(await call('PATCH', ws, { token: viewer.token, body: { name: 'Mine' } }), 403, 'insufficient_role');
     expectProblem(await call('PATCH', ws, { token: editor.token, body: { name: 'Mine' } }), 403, 'insufficient_role');
-    expectProblem(await call('PATCH', `${ws}/members/${viewer.id}`, { token: editor.token, body: { role: 'admin' } }), 403, 'insufficient_role');
+    expectProblem(
+      await call('PATCH', `${ws}/members/${viewer.id}`, { token: editor.token, body: { role: 'admin' } }),
+      403,
+      'insufficient_role',
+    );
     expectProblem(await call('DELETE', `${ws}/members/${viewer.id}`, { token: editor.token }), 403, 'insufficient_role');
     expectProblem(await call('GET', `${ws}/invitations`, { token: editor.token }), 403, 'insufficient_role');
     expectProblem(await call('POST', `${ws}/invitations`, { token: editor.token, body: { email: 'x@example.com', role: 'viewer' } }), 403);

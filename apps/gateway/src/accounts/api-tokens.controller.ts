@@ -39,7 +39,7 @@ export class ApiTokensController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One of the caller\'s API tokens (never its secret); a deleted or another user\'s token is 404' })
+  @ApiOperation({ summary: "One of the caller's API tokens (never its secret); a deleted or another user's token is 404" })
   @Returns(ApiToken)
   @Refuses(401, 403, 404, 429, 503, 504)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<ApiToken> {

@@ -50,7 +50,7 @@ export class EmailChangeController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One of the caller\'s email changes, whatever its state; another user\'s is 404' })
+  @ApiOperation({ summary: "One of the caller's email changes, whatever its state; another user's is 404" })
   @Returns(EmailChangeSummary)
   @Refuses(401, 403, 404, 429, 503, 504)
   getOne(@Req() req: FastifyRequest, @Param('id') id: string): Promise<EmailChangeSummary> {

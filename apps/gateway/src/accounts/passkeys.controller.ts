@@ -1,12 +1,6 @@
 import { Body, Controller, Delete, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  AccountsPatterns,
-  BeginPasskeyRequest,
-  FinishPasskeyRequest,
-  PasskeyRegistrationOptions,
-  SecurityStatus,
-} from '@social/contracts';
+import { AccountsPatterns, BeginPasskeyRequest, FinishPasskeyRequest, PasskeyRegistrationOptions, SecurityStatus } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
@@ -24,7 +18,10 @@ export class PasskeysController {
   @ApiOperation({ summary: 'Start registering a passkey: consumes a reauth_grant, answers WebAuthn creation options (10 minutes)' })
   @Returns(PasskeyRegistrationOptions)
   @Refuses(400, 401, 403, 413, 415, 422, 429, 503, 504)
-  begin(@Req() req: FastifyRequest, @Body(new ValidBody(BeginPasskeyRequest)) body: BeginPasskeyRequest): Promise<PasskeyRegistrationOptions> {
+  begin(
+    @Req() req: FastifyRequest,
+    @Body(new ValidBody(BeginPasskeyRequest)) body: BeginPasskeyRequest,
+  ): Promise<PasskeyRegistrationOptions> {
     return this.forward.send(AccountsPatterns.beginPasskey, req, { body });
   }
 

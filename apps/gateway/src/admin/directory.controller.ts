@@ -24,7 +24,10 @@ export class DirectoryController {
   })
   @Returns(InstanceUserPage)
   @Refuses(401, 403, 422, 429, 503, 504)
-  users(@Req() req: FastifyRequest, @Query(new ValidQuery(ListInstanceUsersQuery)) query: ListInstanceUsersQuery): Promise<InstanceUserPage> {
+  users(
+    @Req() req: FastifyRequest,
+    @Query(new ValidQuery(ListInstanceUsersQuery)) query: ListInstanceUsersQuery,
+  ): Promise<InstanceUserPage> {
     return this.forward.send(AdminPatterns.listUsers, req, { query: { ...query } });
   }
 

@@ -35,7 +35,10 @@ export class InstanceSettingsController {
   })
   @Returns(InstanceSettingsResponse)
   @Refuses(400, 401, 403, 413, 415, 422, 429, 503, 504)
-  save(@Req() req: FastifyRequest, @Body(new ValidBody(SaveInstanceSettingsRequest)) body: SaveInstanceSettingsRequest): Promise<InstanceSettingsResponse> {
+  save(
+    @Req() req: FastifyRequest,
+    @Body(new ValidBody(SaveInstanceSettingsRequest)) body: SaveInstanceSettingsRequest,
+  ): Promise<InstanceSettingsResponse> {
     return this.forward.send(AdminPatterns.saveInstanceSettings, req, { body });
   }
 }

@@ -24,7 +24,10 @@ export class ProviderAppsController {
   })
   @Returns(SaveProviderAppResponse)
   @Refuses(400, 401, 403, 409, 413, 415, 422, 429, 503, 504)
-  save(@Req() req: FastifyRequest, @Body(new ValidBody(SaveProviderAppRequest)) body: SaveProviderAppRequest): Promise<SaveProviderAppResponse> {
+  save(
+    @Req() req: FastifyRequest,
+    @Body(new ValidBody(SaveProviderAppRequest)) body: SaveProviderAppRequest,
+  ): Promise<SaveProviderAppResponse> {
     return this.forward.send(AdminPatterns.saveProviderApp, req, { body });
   }
 

@@ -55,10 +55,16 @@ export class BearerAuthGuard implements CanActivate {
     const token = bearerToken(request.headers.authorization);
     request.principal = await this.verify(token).catch((error: unknown) => this.countFailure(request, error));
     await this.rateLimiter.hit(request.principal.sessionId);
-    if (request.principal.workspaceId && this.reflector.getAllAndOverride<boolean>(REFUSES_WORKSPACE_TOKENS, [context.getHandler(), context.getClass()])) {
+    if (
+      request.principal.workspaceId &&
+      this.reflector.getAllAndOverride<boolean>(REFUSES_WORKSPACE_TOKENS, [context.getHandler(), context.getClass()])
+    ) {
       throw problems.workspaceTokenForbidden();
     }
-    if (!request.principal.isAdmin && this.reflector.getAllAndOverride<boolean>(REQUIRES_INSTANCE_ADMIN, [context.getHandler(), context.getClass()])) {
+    if (
+      !request.principal.isAdmin &&
+      this.reflector.getAllAndOverride<boolean>(REQUIRES_INSTANCE_ADMIN, [context.getHandler(), context.getClass()])
+    ) {
       throw problems.adminRequired();
     }
     return true;
@@ -71,7 +77,12 @@ export class BearerAuthGuard implements CanActivate {
   private async countFailure(request: FastifyRequest, error: unknown): Promise<never> {
     if (error instanceof Problem && error.status === 401) {
       // Key-value keys allow no ':' (IPv6).
-      await this.rateLimiter.hit(`failed-auth.${request.ip.replace(/[^A-Za-z0-9.-]/g, '_')}`, Date.now(), this.config.FAILED_AUTH_RATE_LIMIT_PER_MINUTE, 'Too many requests with an invalid token from this address.');
+      await this.rateLimiter.hit(
+        `failed-auth.${request.ip.replace(/[^A-Za-z0-9.-]/g, '_')}`,
+        Date.now(),
+        this.config.FAILED_AUTH_RATE_LIMIT_PER_MINUTE,
+        'Too many requests with an invalid token from this address.',
+      );
     }
     throw error;
   }

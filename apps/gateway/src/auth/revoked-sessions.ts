@@ -53,10 +53,14 @@ export class RevokedSessions implements OnModuleInit, OnApplicationShutdown {
 
   private async syncUntilDone(): Promise<void> {
     try {
-      const events = await this.rpc.send<SessionRevokedEvent[]>(AccountsPatterns.listRevokedSessions, {}, {
-        requestId: 'revocation-sync',
-        timeoutMs: 2_000,
-      });
+      const events = await this.rpc.send<SessionRevokedEvent[]>(
+        AccountsPatterns.listRevokedSessions,
+        {},
+        {
+          requestId: 'revocation-sync',
+          timeoutMs: 2_000,
+        },
+      );
       events.forEach((event) => this.remember(event));
     } catch {
       this.syncTimer = setTimeout(() => void this.syncUntilDone(), 2_000);
@@ -81,7 +85,13 @@ export class RevokedSessions implements OnModuleInit, OnApplicationShutdown {
 
 function parseRevocation(value: unknown): SessionRevokedEvent {
   const event = value as Partial<SessionRevokedEvent> | null;
-  if (typeof event !== 'object' || event === null || typeof event.sessionId !== 'string' || typeof event.until !== 'string' || Number.isNaN(Date.parse(event.until))) {
+  if (
+    typeof event !== 'object' ||
+    event === null ||
+    typeof event.sessionId !== 'string' ||
+    typeof event.until !== 'string' ||
+    Number.isNaN(Date.parse(event.until))
+  ) {
     throw new Error('not a session revocation ({sessionId, until})');
   }
   return { sessionId: event.sessionId, until: event.until };

@@ -58,7 +58,8 @@ export class DesignsController {
   @Get()
   @ApiOperation({
     summary: "The workspace's designs, most recently updated first, a page at a time",
-    description: 'A page holds at most `limit` designs, and fewer once their documents reach 4 MiB (then `next_cursor` continues; a page always holds one).',
+    description:
+      'A page holds at most `limit` designs, and fewer once their documents reach 4 MiB (then `next_cursor` continues; a page always holds one).',
   })
   @Returns(ImageEditorDesignList)
   @Refuses(403, 422)
@@ -82,7 +83,11 @@ export class DesignsController {
   })
   @Returns(ImageEditorDesign)
   @Refuses(400, 403, 404, 413, 415, 422)
-  update(@Req() req: FastifyRequest, @Param('id') id: string, @Body(new ValidBody(UpdateDesignRequest)) body: UpdateDesignRequest): Promise<ImageEditorDesign> {
+  update(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(UpdateDesignRequest)) body: UpdateDesignRequest,
+  ): Promise<ImageEditorDesign> {
     return this.forward.send(ImageEditorPatterns.updateDesign, req, { params: { id }, body });
   }
 
@@ -142,7 +147,11 @@ export class DesignsController {
   @ApiOperation({ summary: "The design's revisions, newest first, a page at a time (expired autosaves are gone)" })
   @Returns(ImageEditorRevisionList)
   @Refuses(404, 422)
-  listRevisions(@Req() req: FastifyRequest, @Param('id') id: string, @Query(new ValidQuery(ListRevisionsQuery)) query: ListRevisionsQuery): Promise<ImageEditorRevisionList> {
+  listRevisions(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Query(new ValidQuery(ListRevisionsQuery)) query: ListRevisionsQuery,
+  ): Promise<ImageEditorRevisionList> {
     return this.forward.send(ImageEditorPatterns.listRevisions, req, { params: { id }, query: { ...query } });
   }
 

@@ -1,6 +1,12 @@
 import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateTemplateRequest, ImageEditorPatterns, ImageEditorTemplate, ImageEditorTemplateList, ListTemplatesQuery } from '@social/contracts';
+import {
+  CreateTemplateRequest,
+  ImageEditorPatterns,
+  ImageEditorTemplate,
+  ImageEditorTemplateList,
+  ListTemplatesQuery,
+} from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBody } from '../http/body-limits.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
@@ -16,7 +22,7 @@ export class TemplatesController {
 
   @Get()
   @ApiOperation({
-    summary: 'E22: the built-in templates, then the workspace\'s, newest first',
+    summary: "E22: the built-in templates, then the workspace's, newest first",
     description:
       'Built-in: instagram-square 1080×1080, instagram-portrait 1080×1350, story-reel-slide 1080×1920, linkedin-square 1200×1200, ' +
       'linkedin-landscape 1200×627, x-landscape 1600×900, youtube-thumbnail 1280×720 (`id` = `preset_key`, `workspace_id` ""). ' +
@@ -40,7 +46,8 @@ export class TemplatesController {
   @DocumentBody()
   @ApiOperation({
     summary: 'Create a workspace template (editors)',
-    description: 'The document is checked as a design\'s, and is at most 81 KiB as stored (422 at `body.document`): the whole list crosses ' +
+    description:
+      "The document is checked as a design's, and is at most 81 KiB as stored (422 at `body.document`): the whole list crosses " +
       'the service bus in one message. At most 50 templates per workspace (409 `too_many_templates`). The body may be up to 5 MiB ' +
       '(`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond).',
   })

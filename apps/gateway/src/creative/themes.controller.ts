@@ -1,6 +1,12 @@
 import { Body, Controller, Get, Put, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { OrganizationQuery, OrganizationThemeSettings, ThemeList, ThemePatterns, UpdateOrganizationThemeSettingsRequest } from '@social/contracts';
+import {
+  OrganizationQuery,
+  OrganizationThemeSettings,
+  ThemeList,
+  ThemePatterns,
+  UpdateOrganizationThemeSettingsRequest,
+} from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns } from '../http/returns.decorator.js';
@@ -26,7 +32,10 @@ export class ThemesController {
   }
 
   @Get('theme-settings/organization')
-  @ApiOperation({ summary: "The organization's theme default and lock (default: the first built-in theme, unlocked)", description: MEMBERS })
+  @ApiOperation({
+    summary: "The organization's theme default and lock (default: the first built-in theme, unlocked)",
+    description: MEMBERS,
+  })
   @Returns(OrganizationThemeSettings)
   @Refuses(403, 422)
   get(@Req() req: FastifyRequest, @Query(new ValidQuery(OrganizationQuery)) query: OrganizationQuery): Promise<OrganizationThemeSettings> {

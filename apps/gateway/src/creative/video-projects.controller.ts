@@ -30,7 +30,8 @@ import { ValidDocumentBody } from '../http/valid-document-body.pipe.js';
 import { ValidQuery } from '../http/valid-query.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
-const DOCUMENT_SIZE = 'The body may be up to 5 MiB (`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond), the document at most 5 MiB as JSON (422 at `body.document`).';
+const DOCUMENT_SIZE =
+  'The body may be up to 5 MiB (`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond), the document at most 5 MiB as JSON (422 at `body.document`).';
 const DOCUMENT =
   "The document is the client's own JSON object: any members at any depth are stored and answered unchanged, never refused as unexpected; " +
   'one that is not an object is 422 at `body.document`. Project assets (E20) whose id it holds as a whole string or key are `required`: ' +
@@ -82,7 +83,10 @@ export class VideoProjectsController {
   })
   @Returns(VideoProjectList)
   @Refuses(403, 422)
-  list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListVideoProjectsQuery)) query: ListVideoProjectsQuery): Promise<VideoProjectList> {
+  list(
+    @Req() req: FastifyRequest,
+    @Query(new ValidQuery(ListVideoProjectsQuery)) query: ListVideoProjectsQuery,
+  ): Promise<VideoProjectList> {
     return this.forward.send(VideoProjectPatterns.list, req, { query: { ...query } });
   }
 
@@ -110,7 +114,10 @@ export class VideoProjectsController {
     @Body(new ValidDocumentBody(ReplaceVideoProjectRequest, videoDocumentError)) body: ReplaceVideoProjectRequest,
   ): Promise<SplicedJson> {
     const write = documentWrite(body);
-    return withDocument(await this.forward.send<VideoProjectSummary>(VideoProjectPatterns.replace, req, { params: { id }, body: write.body }), write.json);
+    return withDocument(
+      await this.forward.send<VideoProjectSummary>(VideoProjectPatterns.replace, req, { params: { id }, body: write.body }),
+      write.json,
+    );
   }
 
   @Delete(':id')

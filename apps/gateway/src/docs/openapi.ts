@@ -92,7 +92,8 @@ function documentGatewayStatuses(document: OpenAPIObject): void {
         responses['401'] ??= problemResponse(401);
         responses['429'] ??= problemResponse(429);
       }
-      if ((operation.parameters ?? []).some((parameter: { in?: string }) => parameter.in === 'path')) responses['414'] ??= problemResponse(414);
+      if ((operation.parameters ?? []).some((parameter: { in?: string }) => parameter.in === 'path'))
+        responses['414'] ??= problemResponse(414);
     }
   }
 }

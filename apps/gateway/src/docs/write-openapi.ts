@@ -26,7 +26,12 @@ async function main(target: string | undefined) {
     SECRETS_KEY: Buffer.alloc(32).toString('base64'),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    GatewayModule.forRoot(config, untouchable<NatsConnection>('NATS'), pino({ level: 'silent' }), untouchable<MediaStorage>('media storage')),
+    GatewayModule.forRoot(
+      config,
+      untouchable<NatsConnection>('NATS'),
+      pino({ level: 'silent' }),
+      untouchable<MediaStorage>('media storage'),
+    ),
     new FastifyAdapter(fastifyOptions(config)),
     { bodyParser: false, logger: false, abortOnError: false },
   );

@@ -55,10 +55,14 @@ export class HealthController {
     const results = await Promise.all(
       BACKEND_SERVICES.map(async (service) => {
         try {
-          const answer = await this.rpc.send<HealthReply>(healthPattern(service), {}, {
-            requestId: 'ready-check',
-            timeoutMs: READY_TIMEOUT_MS,
-          });
+          const answer = await this.rpc.send<HealthReply>(
+            healthPattern(service),
+            {},
+            {
+              requestId: 'ready-check',
+              timeoutMs: READY_TIMEOUT_MS,
+            },
+          );
           return [service, answer.database] as const;
         } catch {
           return [service, false] as const;
@@ -68,10 +72,15 @@ export class HealthController {
     const missing = results.filter(([, ok]) => !ok).map(([service]) => service);
     const natsUp = !this.nats.isClosed();
     if (!natsUp || missing.length > 0) {
-      throw new Problem(503, 'not_ready', `Not ready: ${natsUp ? '' : 'NATS is not connected; '}waiting for ${missing.join(', ') || 'NATS'}.`, {
-        retryAfter: 2,
-        extensions: { missing_services: missing },
-      });
+      throw new Problem(
+        503,
+        'not_ready',
+        `Not ready: ${natsUp ? '' : 'NATS is not connected; '}waiting for ${missing.join(', ') || 'NATS'}.`,
+        {
+          retryAfter: 2,
+          extensions: { missing_services: missing },
+        },
+      );
     }
     reply.header('cache-control', 'no-store');
     return { status: 'ready', services: Object.fromEntries(results) };

@@ -12,7 +12,10 @@ describe('the document body limit', () => {
   });
 
   it("lowers it to what fits a server's smaller max_payload, and says so", () => {
-    expect(documentBodyLimit(5 * MiB, 1 * MiB)).toEqual({ bytes: 1 * MiB - RPC_ENVELOPE_RESERVE_BYTES, lowered: { configured: 5 * MiB, maxPayload: 1 * MiB } });
+    expect(documentBodyLimit(5 * MiB, 1 * MiB)).toEqual({
+      bytes: 1 * MiB - RPC_ENVELOPE_RESERVE_BYTES,
+      lowered: { configured: 5 * MiB, maxPayload: 1 * MiB },
+    });
     expect(documentBodyLimit(5 * MiB, 5 * MiB + RPC_ENVELOPE_RESERVE_BYTES - 1)).toEqual({
       bytes: 5 * MiB - 1,
       lowered: { configured: 5 * MiB, maxPayload: 5 * MiB + RPC_ENVELOPE_RESERVE_BYTES - 1 },
@@ -50,7 +53,10 @@ describe('the document body limit', () => {
     const fastify = Fastify({ bodyLimit: 1 * KiB });
     applyDocumentBodyLimit(fastify, 4 * KiB);
     applyDocumentBodyParsing(fastify);
-    const echo = async (request: { body: unknown }) => ({ json: JSON.stringify(request.body), prototypeIntact: Object.getPrototypeOf(request.body) === Object.prototype });
+    const echo = async (request: { body: unknown }) => ({
+      json: JSON.stringify(request.body),
+      prototypeIntact: Object.getPrototypeOf(request.body) === Object.prototype,
+    });
     fastify.post('/free', { config: { documentBody: true, documentFreeMembers: true } }, echo);
     fastify.post('/strict', { config: { documentBody: true } }, echo);
     const base = await fastify.listen({ host: '127.0.0.1', port: 0 });

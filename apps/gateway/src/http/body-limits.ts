@@ -20,7 +20,8 @@ const FREE_MEMBERS = 'documentFreeMembers';
  * carries it). `freeMembers`: the document is the client's own JSON (video projects), so its members may be named
  * anything, `__proto__` and `constructor` included (see applyDocumentBodyParsing).
  */
-export const DocumentBody = (options: { freeMembers?: boolean } = {}) => RouteConfig({ [DOCUMENT_BODY]: true, [FREE_MEMBERS]: options.freeMembers === true });
+export const DocumentBody = (options: { freeMembers?: boolean } = {}) =>
+  RouteConfig({ [DOCUMENT_BODY]: true, [FREE_MEMBERS]: options.freeMembers === true });
 
 export interface DocumentLimit {
   /** The body limit document routes get. */
@@ -47,7 +48,8 @@ export function applyDocumentBodyLimit(fastify: FastifyInstance, bytes: number):
   });
 }
 
-const routeFlag = (request: FastifyRequest, flag: string): boolean => (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[flag] === true;
+const routeFlag = (request: FastifyRequest, flag: string): boolean =>
+  (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[flag] === true;
 
 /**
  * JSON bodies are parsed as Fastify does by default (a body naming `__proto__` or `constructor` anywhere is refused
@@ -63,7 +65,8 @@ export function applyDocumentBodyParsing(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
     if (!routeFlag(request, FREE_MEMBERS)) return strict(request, body, done);
     free(request, body, (error, parsed) => {
-      if (!error && parsed !== null && typeof parsed === 'object' && Object.hasOwn(parsed, '__proto__')) return done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
+      if (!error && parsed !== null && typeof parsed === 'object' && Object.hasOwn(parsed, '__proto__'))
+        return done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
       done(error, parsed);
     });
   });

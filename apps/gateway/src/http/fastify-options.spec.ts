@@ -30,7 +30,11 @@ describe('gateway routing options', () => {
   });
 
   it("logs a media upload URL without its token (it lets anyone write the session's bytes until it expires)", () => {
-    expect(loggablePath('/media/upload-session/01a2/content?token=1764000000.abcDEF_-')).toBe('/media/upload-session/01a2/content?token=redacted');
-    expect(loggablePath('/api/v1/media/upload-session/01a2/content?x=1&token=t')).toBe('/api/v1/media/upload-session/01a2/content?x=1&token=redacted');
+    expect(loggablePath('/media/upload-session/01a2/content?token=1764000000.abcDEF_-')).toBe(
+      '/media/upload-session/01a2/content?token=redacted',
+    );
+    expect(loggablePath('/api/v1/media/upload-session/01a2/content?x=1&token=t')).toBe(
+      '/api/v1/media/upload-session/01a2/content?x=1&token=redacted',
+    );
   });
 });

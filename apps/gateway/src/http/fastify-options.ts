@@ -66,12 +66,19 @@ export function configureFastify(fastify: FastifyInstance, logger: Logger, docum
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     recordHttpRoute(request.routeOptions.url);
-    if (request.routeOptions.url === UPLOAD_CONTENT_ROUTE && request.method === 'PUT') request.headers['content-type'] = RAW_UPLOAD_CONTENT_TYPE;
+    if (request.routeOptions.url === UPLOAD_CONTENT_ROUTE && request.method === 'PUT')
+      request.headers['content-type'] = RAW_UPLOAD_CONTENT_TYPE;
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     logger.info(
-      { request_id: request.id, method: request.method, path: loggablePath(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      {
+        request_id: request.id,
+        method: request.method,
+        path: loggablePath(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
       'request',
     );
     done();

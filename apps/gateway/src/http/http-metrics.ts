@@ -11,12 +11,21 @@ export const UNMATCHED_ROUTE = 'unmatched';
  */
 export function recordHttpMetrics(fastify: FastifyInstance, metrics: Metrics): void {
   const labels = ['method', 'route', 'status'] as const;
-  const requests = metrics.counter('http_requests_total', 'HTTP requests answered by the gateway, by method, route template and status.', labels);
-  const errors = metrics.counter('http_request_errors_total', 'HTTP requests the gateway answered with a server error (5xx), by method and route template.', [
-    'method',
-    'route',
-  ]);
-  const duration = metrics.histogram('http_request_duration_seconds', 'Time to answer an HTTP request, by method, route template and status.', labels);
+  const requests = metrics.counter(
+    'http_requests_total',
+    'HTTP requests answered by the gateway, by method, route template and status.',
+    labels,
+  );
+  const errors = metrics.counter(
+    'http_request_errors_total',
+    'HTTP requests the gateway answered with a server error (5xx), by method and route template.',
+    ['method', 'route'],
+  );
+  const duration = metrics.histogram(
+    'http_request_duration_seconds',
+    'Time to answer an HTTP request, by method, route template and status.',
+    labels,
+  );
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const status = String(reply.statusCode);

@@ -10,15 +10,12 @@ interface FastifyError {
 }
 
 const FASTIFY_PROBLEMS: Record<string, () => Problem> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
-    new Problem(415, 'unsupported_media_type', 'Request bodies must be sent as application/json.'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new Problem(415, 'unsupported_media_type', 'Request bodies must be sent as application/json.'),
   FST_ERR_CTP_BODY_TOO_LARGE: () => new Problem(413, 'body_too_large', 'The request body is larger than allowed.'),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
-    problems.badRequest('malformed_body', 'The body is empty although Content-Type is application/json.'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => problems.badRequest('malformed_body', 'The body is empty although Content-Type is application/json.'),
   FST_ERR_MAX_PARAM_LENGTH: () => new Problem(414, 'uri_too_long', 'A path segment is longer than any identifier we issue.'),
   FST_ERR_BAD_URL: () => problems.badRequest('malformed_url', 'The request path is not a valid URL.'),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
-    problems.badRequest('malformed_body', 'The Content-Length does not match the body.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => problems.badRequest('malformed_body', 'The Content-Length does not match the body.'),
 };
 
 /** Nest re-throws Fastify's body-parsing failures as HttpExceptions of these statuses. */
@@ -43,7 +40,10 @@ export function toProblem(error: unknown): { problem: Problem; unexpected: boole
     if (status < 500) return { problem: new Problem(status, 'bad_request', error.message), unexpected: false };
   }
   if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
-    return { problem: new Problem(fastify.statusCode, 'bad_request', STATUS_TITLES[fastify.statusCode] ?? 'Bad request.'), unexpected: false };
+    return {
+      problem: new Problem(fastify.statusCode, 'bad_request', STATUS_TITLES[fastify.statusCode] ?? 'Bad request.'),
+      unexpected: false,
+    };
   }
   return { problem: problems.internal(), unexpected: true };
 }

@@ -10,11 +10,7 @@ export const RESPONSE_SCHEMA = 'gateway:responseSchema';
  * the schema name whose URL goes into the body's `$schema`.
  */
 export function Returns(type: Type<unknown>, status = 200) {
-  return applyDecorators(
-    HttpCode(status),
-    ApiResponse({ status, type }),
-    SetMetadata(RESPONSE_SCHEMA, schemaNameOf(type)),
-  );
+  return applyDecorators(HttpCode(status), ApiResponse({ status, type }), SetMetadata(RESPONSE_SCHEMA, schemaNameOf(type)));
 }
 
 /** A 204 answer with no body. */

@@ -32,7 +32,7 @@ export class GrowthController {
     summary: "Queue a refresh of the account's recommendations (editors)",
     description:
       'A sync job asks the network (through publishing, which holds the grant) and stores the answer; one queued refresh per account: ' +
-      'a second request answers the pending job. The sync state records each outcome (`rate_limited` retries at the network\'s reset time).',
+      "a second request answers the pending job. The sync state records each outcome (`rate_limited` retries at the network's reset time).",
   })
   @Returns(SyncJobAccepted, 202)
   @Refuses(400, 403, 404, 413, 415, 422)

@@ -37,7 +37,12 @@ describe('ByteLimit', () => {
 
 describe('SniffedTypeLimit', () => {
   const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a0000000d49484452000000040000000408060000000000000000', 'hex');
-  const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
+  const MP4_HEAD = Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from('ftypisom'),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from('isomiso2'),
+  ]);
   const limit = SNIFF_HEAD_BYTES + 100_000;
 
   /** `head` then zeros in 64 KiB chunks up to `total` bytes, through the limit: how many bytes came out, and the error. */
@@ -57,7 +62,11 @@ describe('SniffedTypeLimit', () => {
 
   it('stops bytes sniffed as an image once they pass the non-video limit (413 media_too_large at body.content)', async () => {
     const { passed, error } = await run(PNG_SIGNATURE, 3 * limit);
-    expect(error).toMatchObject({ status: 413, code: 'media_too_large', options: { errors: [{ location: 'body.content', message: `must be at most ${limit} bytes for image/png` }] } });
+    expect(error).toMatchObject({
+      status: 413,
+      code: 'media_too_large',
+      options: { errors: [{ location: 'body.content', message: `must be at most ${limit} bytes for image/png` }] },
+    });
     expect(passed).toBeLessThanOrEqual(limit);
   });
 

@@ -16,7 +16,8 @@ export class MediaTagsController {
   @Post()
   @ApiOperation({
     summary: 'E18: create a media tag (editors)',
-    description: 'Names 1–64, unique in the workspace ignoring case (409 `duplicate_name`); at most 1,000 tags per workspace (409 `too_many_media_tags`).',
+    description:
+      'Names 1–64, unique in the workspace ignoring case (409 `duplicate_name`); at most 1,000 tags per workspace (409 `too_many_media_tags`).',
   })
   @Returns(MediaTag, 201)
   @Refuses(400, 403, 409, 413, 415, 422)
@@ -42,7 +43,11 @@ export class MediaTagsController {
   @ApiOperation({ summary: 'Rename a media tag (editors); 409 `duplicate_name`' })
   @Returns(MediaTag)
   @Refuses(400, 403, 404, 409, 413, 415, 422)
-  rename(@Req() req: FastifyRequest, @Param('id') id: string, @Body(new ValidBody(UpdateMediaTagRequest)) body: UpdateMediaTagRequest): Promise<MediaTag> {
+  rename(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(UpdateMediaTagRequest)) body: UpdateMediaTagRequest,
+  ): Promise<MediaTag> {
     return this.forward.send(MediaPatterns.updateTag, req, { params: { id }, body });
   }
 

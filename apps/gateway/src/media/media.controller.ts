@@ -41,10 +41,19 @@ export class MediaController {
   })
   @ApiHeader({ name: 'Range', required: false, description: 'one range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`' })
   @ApiProduces('application/octet-stream')
-  @ApiResponse({ status: 200, description: 'the bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiResponse({
+    status: 200,
+    description: 'the bytes',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  })
   @ApiResponse({ status: 206, description: 'the range asked for' })
   @Refuses(404, 409, 416)
-  async content(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string, @Headers('range') rangeHeader?: string): Promise<void> {
+  async content(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+    @Headers('range') rangeHeader?: string,
+  ): Promise<void> {
     const target = await this.forward.send<MediaContentTarget>(MediaPatterns.mediaContent, req, { params: { id } });
     const range = parseRange(rangeHeader, target.size);
     if (range === 'unsatisfiable') {
@@ -61,7 +70,10 @@ export class MediaController {
       .header('content-disposition', attachmentDisposition(target.filename))
       .header('content-security-policy', 'sandbox');
     if (range) {
-      reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${target.size}`).header('content-length', range.end - range.start + 1);
+      reply
+        .status(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${target.size}`)
+        .header('content-length', range.end - range.start + 1);
     } else {
       reply.status(200).header('content-length', target.size);
     }
@@ -83,7 +95,11 @@ export class MediaController {
   @ApiOperation({ summary: "Replace an item's tags (editors); tags must be of the item's workspace (422 at `body.tag_ids[i]`)" })
   @Returns(MediaItem)
   @Refuses(400, 403, 404, 413, 415, 422)
-  setTags(@Req() req: FastifyRequest, @Param('id') id: string, @Body(new ValidBody(SetMediaTagsRequest)) body: SetMediaTagsRequest): Promise<MediaItem> {
+  setTags(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(SetMediaTagsRequest)) body: SetMediaTagsRequest,
+  ): Promise<MediaItem> {
     return this.forward.send(MediaPatterns.setMediaTags, req, { params: { id }, body });
   }
 }

@@ -39,15 +39,30 @@ export class PublicMediaController {
   })
   @ApiHeader({ name: 'Range', required: false, description: 'one range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`' })
   @ApiProduces('application/octet-stream')
-  @ApiResponse({ status: 200, description: 'the bytes, with the item type', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiResponse({
+    status: 200,
+    description: 'the bytes, with the item type',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  })
   @ApiResponse({ status: 206, description: 'the range asked for' })
   @Refuses(403, 404, 410, 416)
-  async content(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('token') token: string, @Headers('range') rangeHeader?: string): Promise<void> {
+  async content(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('token') token: string,
+    @Headers('range') rangeHeader?: string,
+  ): Promise<void> {
     const check = this.tokens.check(token);
     if (check.result === 'malformed') throw problems.notFound(NO_SUCH_COPY);
-    if (check.result === 'invalid') throw new Problem(403, 'public_url_invalid', 'The public URL is not valid: its token has been altered.');
-    if (check.result === 'expired') throw new Problem(410, 'public_url_expired', 'The public URL has expired (they last 24 hours); ask for a new one.');
-    const target = await this.rpc.send<MediaContentTarget>(MediaPatterns.publicContent, { media_id: check.mediaId } satisfies PublicContentRequest, { requestId: req.id });
+    if (check.result === 'invalid')
+      throw new Problem(403, 'public_url_invalid', 'The public URL is not valid: its token has been altered.');
+    if (check.result === 'expired')
+      throw new Problem(410, 'public_url_expired', 'The public URL has expired (they last 24 hours); ask for a new one.');
+    const target = await this.rpc.send<MediaContentTarget>(
+      MediaPatterns.publicContent,
+      { media_id: check.mediaId } satisfies PublicContentRequest,
+      { requestId: req.id },
+    );
     const range = parseRange(rangeHeader, target.size);
     if (range === 'unsatisfiable') {
       reply.header('content-range', `bytes */${target.size}`);
@@ -65,7 +80,10 @@ export class PublicMediaController {
       .header('cache-control', 'private, no-store')
       .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(target.filename)}`);
     if (range) {
-      reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${target.size}`).header('content-length', range.end - range.start + 1);
+      reply
+        .status(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${target.size}`)
+        .header('content-length', range.end - range.start + 1);
     } else {
       reply.status(200).header('content-length', target.size);
     }

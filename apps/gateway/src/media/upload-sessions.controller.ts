@@ -24,7 +24,8 @@ import { GATEWAY_LOGGER } from '../logger.js';
 import { Forwarder } from '../rpc/forwarder.js';
 import { ByteLimit, GATEWAY_MEDIA_STORAGE, SniffedTypeLimit, uploadTooLarge } from './media-storage.js';
 
-const tokenInvalid = () => new Problem(403, 'upload_token_invalid', 'The upload URL is not valid: its token is missing or has been altered.');
+const tokenInvalid = () =>
+  new Problem(403, 'upload_token_invalid', 'The upload URL is not valid: its token is missing or has been altered.');
 
 @ApiTags('Media')
 @Controller('media/upload-session')
@@ -112,7 +113,9 @@ export class UploadSessionsController {
     }
     // The key is this PUT's own: whatever happens here, no other upload's bytes (nor a ready item's) are touched.
     const dropStored = () =>
-      this.storage.delete(target.object_key).catch((cause: unknown) => this.logger.warn({ err: cause, object_key: target.object_key }, 'could not delete an upload'));
+      this.storage
+        .delete(target.object_key)
+        .catch((cause: unknown) => this.logger.warn({ err: cause, object_key: target.object_key }, 'could not delete an upload'));
     try {
       await Promise.all([pipeline([source, ...limits]).catch(() => undefined), this.storage.put(target.object_key, limited, target.size)]);
     } catch (error) {

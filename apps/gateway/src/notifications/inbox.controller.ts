@@ -23,7 +23,10 @@ export class InboxController {
   })
   @Returns(NotificationList)
   @Refuses(401, 422, 429, 503, 504)
-  list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListNotificationsQuery)) query: ListNotificationsQuery): Promise<NotificationList> {
+  list(
+    @Req() req: FastifyRequest,
+    @Query(new ValidQuery(ListNotificationsQuery)) query: ListNotificationsQuery,
+  ): Promise<NotificationList> {
     return this.forward.send(NotificationsPatterns.listNotifications, req, { query: { ...query } });
   }
 
@@ -44,7 +47,7 @@ export class InboxController {
   }
 
   @Post(':id/read')
-  @ApiOperation({ summary: 'Mark one notification read (again: no change); another user\'s is 404' })
+  @ApiOperation({ summary: "Mark one notification read (again: no change); another user's is 404" })
   @ReturnsNothing()
   @Refuses(401, 404, 429, 503, 504)
   async read(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {

@@ -37,7 +37,7 @@ export class MutesController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One of the caller\'s mutes (also once ended); another user\'s is 404' })
+  @ApiOperation({ summary: "One of the caller's mutes (also once ended); another user's is 404" })
   @Returns(NotificationMute)
   @Refuses(401, 404, 429, 503, 504)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<NotificationMute> {

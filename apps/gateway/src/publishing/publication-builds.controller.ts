@@ -25,7 +25,10 @@ export class PublicationBuildsController {
   })
   @Returns(PublicationAngles)
   @Refuses(400, 403, 413, 415, 422, 429, 502, 503, 504)
-  plan(@Req() req: FastifyRequest, @Body(new ValidBody(PlanPublicationAnglesRequest)) body: PlanPublicationAnglesRequest): Promise<PublicationAngles> {
+  plan(
+    @Req() req: FastifyRequest,
+    @Body(new ValidBody(PlanPublicationAnglesRequest)) body: PlanPublicationAnglesRequest,
+  ): Promise<PublicationAngles> {
     return this.forward.send(PublishingPatterns.planAngles, req, { body });
   }
 }

@@ -4,7 +4,11 @@ import type { Publication, PublicationList, PublicationMedia } from '@social/con
 const absolute = (baseUrl: string, url: string): string => (url.startsWith('/') ? `${baseUrl}${url}` : url);
 
 function withBase(baseUrl: string, media: PublicationMedia[]): PublicationMedia[] {
-  return media.map((item) => ({ ...item, url: absolute(baseUrl, item.url), poster_thumbnail_url: absolute(baseUrl, item.poster_thumbnail_url) }));
+  return media.map((item) => ({
+    ...item,
+    url: absolute(baseUrl, item.url),
+    poster_thumbnail_url: absolute(baseUrl, item.poster_thumbnail_url),
+  }));
 }
 
 /** Every PublicationMedia of a publication (its own, its segments', its renditions' and their parts') with absolute URLs (contract §4). */

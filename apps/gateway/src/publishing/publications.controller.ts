@@ -60,7 +60,10 @@ export class PublicationsController {
   @ApiOperation({ summary: "The workspace's publications, newest first, a page at a time" })
   @Returns(PublicationList)
   @Refuses(403, 422)
-  async list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListPublicationsQuery)) query: ListPublicationsQuery): Promise<PublicationList> {
+  async list(
+    @Req() req: FastifyRequest,
+    @Query(new ValidQuery(ListPublicationsQuery)) query: ListPublicationsQuery,
+  ): Promise<PublicationList> {
     const list = await this.forward.send<PublicationList>(PublishingPatterns.listPublications, req, { query: { ...query } });
     return publicationListWithBase(baseUrlOf(req, this.config.PUBLIC_BASE_URL), list);
   }
@@ -115,13 +118,18 @@ export class PublicationsController {
   })
   @Returns(Publication)
   @Refuses(400, 403, 404, 409, 413, 415, 422)
-  publishNow(@Req() req: FastifyRequest, @Param('id') id: string, @Body(new ValidBody(PublishNowRequest)) body: PublishNowRequest): Promise<Publication> {
+  publishNow(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Body(new ValidBody(PublishNowRequest)) body: PublishNowRequest,
+  ): Promise<Publication> {
     return this.publication(PublishingPatterns.publishPublicationNow, req, { params: { id }, body });
   }
 
   @Post(':id/cancel')
   @ApiOperation({
-    summary: 'Cancel a scheduled publication before any delivery started (editors): back to draft, renditions removed. Another status: 409 invalid_transition',
+    summary:
+      'Cancel a scheduled publication before any delivery started (editors): back to draft, renditions removed. Another status: 409 invalid_transition',
   })
   @Returns(Publication)
   @Refuses(400, 403, 404, 409, 413, 415, 422)
@@ -154,7 +162,7 @@ export class PublicationsController {
     summary:
       "One account's version of a scheduled publication (editors): per segment `body_override`, `title_override`, `description_override`, " +
       '`url_override` ("" keeps inheriting) and `media` (media_inherited false), and the rendition\'s `settings`; the rendition shows the effective values. ' +
-      'Segments listed replace their overrides, others keep theirs. The publication\'s revision + 1. Not scheduled, or the rendition already delivering: ' +
+      "Segments listed replace their overrides, others keep theirs. The publication's revision + 1. Not scheduled, or the rendition already delivering: " +
       '409 invalid_transition; stale expected_revision: 409 revision_conflict; a media id that is not a ready item of the workspace, or a segment id not ' +
       "the publication's: 422 at its location; the result breaking the network's rules: 422 network_rules. Nothing changes on a refusal",
   })
@@ -173,8 +181,8 @@ export class PublicationsController {
   @ApiOperation({
     summary:
       "What each target's network would receive (anyone who may read the publication): its parts after splitting, each image as delivered " +
-      '(re-encoded without metadata, resized to the network\'s limits: processed width, height and size), and every network-rule problem. ' +
-      'Targets: social_set_id or account_ids, else the publication\'s renditions or social set; none: 422. Changes nothing, calls no network',
+      "(re-encoded without metadata, resized to the network's limits: processed width, height and size), and every network-rule problem. " +
+      "Targets: social_set_id or account_ids, else the publication's renditions or social set; none: 422. Changes nothing, calls no network",
   })
   @Returns(PublicationPreview)
   @Refuses(400, 404, 413, 415, 422)
@@ -195,7 +203,10 @@ export class PublicationsController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a publication with its segments, renditions and attempts (editors); not while it is publishing (409 publication_publishing)' })
+  @ApiOperation({
+    summary:
+      'Delete a publication with its segments, renditions and attempts (editors); not while it is publishing (409 publication_publishing)',
+  })
   @ReturnsNothing()
   @Refuses(403, 404, 409)
   async delete(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {

@@ -36,7 +36,10 @@ export class SocialAccountsController {
   @ApiOperation({ summary: "The workspace's connected social accounts, oldest first" })
   @Returns(SocialAccountList)
   @Refuses(403, 422)
-  list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListSocialAccountsQuery)) query: ListSocialAccountsQuery): Promise<SocialAccountList> {
+  list(
+    @Req() req: FastifyRequest,
+    @Query(new ValidQuery(ListSocialAccountsQuery)) query: ListSocialAccountsQuery,
+  ): Promise<SocialAccountList> {
     return this.forward.send(PublishingPatterns.listSocialAccounts, req, { query: { ...query } });
   }
 
@@ -57,7 +60,11 @@ export class SocialAccountsController {
   })
   @Returns(SandboxPostList)
   @Refuses(404, 422)
-  sandboxPosts(@Req() req: FastifyRequest, @Param('id') id: string, @Query(new ValidQuery(ListSandboxPostsQuery)) query: ListSandboxPostsQuery): Promise<SandboxPostList> {
+  sandboxPosts(
+    @Req() req: FastifyRequest,
+    @Param('id') id: string,
+    @Query(new ValidQuery(ListSandboxPostsQuery)) query: ListSandboxPostsQuery,
+  ): Promise<SandboxPostList> {
     return this.forward.send(PublishingPatterns.listSandboxPosts, req, { params: { id }, query: { ...query } });
   }
 
@@ -76,14 +83,21 @@ export class SocialAccountsController {
       '`provider_unavailable`, one too slow 504 `provider_timeout`. telegram does not connect yet (422 at body.provider).',
   })
   @Returns(SocialAccount, 201)
-  @ApiOkResponse({ description: 'OAuth networks: the authorization URL and its state', schema: { $ref: getSchemaPath(SocialAccountAuthorization) } })
+  @ApiOkResponse({
+    description: 'OAuth networks: the authorization URL and its state',
+    schema: { $ref: getSchemaPath(SocialAccountAuthorization) },
+  })
   @Refuses(400, 403, 409, 413, 415, 422, 502)
   async connect(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(ConnectSocialAccountRequest)) body: ConnectSocialAccountRequest,
   ): Promise<SocialAccount | (SocialAccountAuthorization & { $schema: string })> {
-    const answer = await this.forward.send<HttpReply<SocialAccount | SocialAccountAuthorization>>(PublishingPatterns.connectSocialAccount, req, { body });
+    const answer = await this.forward.send<HttpReply<SocialAccount | SocialAccountAuthorization>>(
+      PublishingPatterns.connectSocialAccount,
+      req,
+      { body },
+    );
     const connected = unwrapHttpReply(reply, answer);
     if ('authorization_url' in connected) {
       // Not the SocialAccount the route declares: its own $schema (the interceptor keeps a body's own).
@@ -123,7 +137,8 @@ export class SocialAccountsController {
   @Delete(':id')
   @ApiOperation({
     summary: 'Disconnect an account (editors): it leaves its social sets and voice assignments',
-    description: 'Its pending renditions go with it. 409 `account_delivering` while one of them is being delivered (submitted or ambiguous).',
+    description:
+      'Its pending renditions go with it. 409 `account_delivering` while one of them is being delivered (submitted or ambiguous).',
   })
   @ReturnsNothing()
   @Refuses(403, 404, 409)

@@ -24,7 +24,8 @@ export class VoiceProfilesController {
   @Post()
   @ApiOperation({
     summary: 'Create a voice profile (editors): revision 1, schema_version 1',
-    description: 'At most 100 profiles per workspace (409 `too_many_voice_profiles`); a name used by another profile of the workspace, ignoring case, is 409 `duplicate_name`.',
+    description:
+      'At most 100 profiles per workspace (409 `too_many_voice_profiles`); a name used by another profile of the workspace, ignoring case, is 409 `duplicate_name`.',
   })
   @Returns(VoiceProfile, 201)
   @Refuses(400, 403, 409, 413, 415, 422)
@@ -42,7 +43,10 @@ export class VoiceProfilesController {
   @ApiOperation({ summary: "The workspace's voice profiles, by name" })
   @Returns(VoiceProfileList)
   @Refuses(403, 422)
-  list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListVoiceProfilesQuery)) query: ListVoiceProfilesQuery): Promise<VoiceProfileList> {
+  list(
+    @Req() req: FastifyRequest,
+    @Query(new ValidQuery(ListVoiceProfilesQuery)) query: ListVoiceProfilesQuery,
+  ): Promise<VoiceProfileList> {
     return this.forward.send(PublishingPatterns.listVoiceProfiles, req, { query: { ...query } });
   }
 
@@ -59,7 +63,7 @@ export class VoiceProfilesController {
     summary: 'Replace a voice profile (E14, editors): its name and definition',
     description:
       'Based on `expected_revision`: when the profile is at another revision the answer is 409 `revision_conflict` carrying `current_revision`, and nothing changes. ' +
-      'Success adds 1 to `revision`. `workspace_id` must be the profile\'s own (422 otherwise).',
+      "Success adds 1 to `revision`. `workspace_id` must be the profile's own (422 otherwise).",
   })
   @Returns(VoiceProfile)
   @Refuses(400, 403, 404, 409, 413, 415, 422)
@@ -74,7 +78,8 @@ export class VoiceProfilesController {
   @Put(':id/assignments')
   @ApiOperation({
     summary: 'Set the accounts a voice profile applies to (editors)',
-    description: 'Replaces the list; an account has at most one profile, so one assigned elsewhere moves here. Changes neither `revision` nor `updated_at`.',
+    description:
+      'Replaces the list; an account has at most one profile, so one assigned elsewhere moves here. Changes neither `revision` nor `updated_at`.',
   })
   @Returns(VoiceProfile)
   @Refuses(400, 403, 404, 413, 415, 422)

@@ -22,7 +22,15 @@ export class RpcModule {
       module: RpcModule,
       providers: [
         { provide: GATEWAY_NATS, useValue: nats },
-        { provide: RpcClient, useValue: new RpcClient(nats, timeoutMs, metrics && rpcClientMetrics(metrics), CallerTokenSigner.fromPem(jwtPrivateKey, 'gateway')) },
+        {
+          provide: RpcClient,
+          useValue: new RpcClient(
+            nats,
+            timeoutMs,
+            metrics && rpcClientMetrics(metrics),
+            CallerTokenSigner.fromPem(jwtPrivateKey, 'gateway'),
+          ),
+        },
         Forwarder,
         NatsDrainer,
       ],

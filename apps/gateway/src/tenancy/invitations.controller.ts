@@ -72,7 +72,10 @@ export class InvitationsController {
   @ApiOperation({ summary: 'Accept an invitation sent to the caller’s address; every refusal is 409 invitation_not_acceptable' })
   @Returns(InvitationAcceptance)
   @Refuses(400, 409, 413, 415, 422)
-  accept(@Req() req: FastifyRequest, @Body(new ValidBody(AcceptInvitationRequest)) body: AcceptInvitationRequest): Promise<InvitationAcceptance> {
+  accept(
+    @Req() req: FastifyRequest,
+    @Body(new ValidBody(AcceptInvitationRequest)) body: AcceptInvitationRequest,
+  ): Promise<InvitationAcceptance> {
     return this.forward.send(TenancyPatterns.acceptInvitation, req, { body });
   }
 }

@@ -50,7 +50,9 @@ export class AccountDirectory {
     );
     if (known) return known;
     const page = await this.provider.listAccounts({ workspace_id: workspaceId, account_ids: [accountId], limit: 1 });
-    const account = page.accounts.find((a) => a.id.toLowerCase() === accountId.toLowerCase() && a.workspace_id.toLowerCase() === workspaceId.toLowerCase());
+    const account = page.accounts.find(
+      (a) => a.id.toLowerCase() === accountId.toLowerCase() && a.workspace_id.toLowerCase() === workspaceId.toLowerCase(),
+    );
     if (!account) throw problems.notFound(NO_SUCH_ACCOUNT);
     await rememberAccounts(this.dataSource.manager, [account]);
     return { id: account.id, workspaceId: account.workspace_id, platform: account.platform, username: account.username };

@@ -48,13 +48,23 @@ export function metadata(available: boolean, source: string, start: Date | null,
 
 export function toContentItem(row: RenditionRow, now: number): ContentItem {
   const measured = row.collected_at !== null;
-  const values: Record<string, number> = { views: Number(row.views), likes: Number(row.likes), comments: Number(row.comments), reposts: Number(row.reposts) };
+  const values: Record<string, number> = {
+    views: Number(row.views),
+    likes: Number(row.likes),
+    comments: Number(row.comments),
+    reposts: Number(row.reposts),
+  };
   const meta = metadata(measured, row.platform, row.published_at, row.collected_at);
   const metricMetadata: Record<string, MetricMetadata> = {};
   const measurements: Record<string, Measurement> = {};
   for (const metric of CONTENT_METRICS) {
     metricMetadata[metric] = meta;
-    measurements[metric] = { availability: measured ? 'available' : 'pending', collected_at: iso(row.collected_at), metadata: meta, value: values[metric] };
+    measurements[metric] = {
+      availability: measured ? 'available' : 'pending',
+      collected_at: iso(row.collected_at),
+      metadata: meta,
+      value: values[metric],
+    };
   }
   return {
     rendition_id: row.id,

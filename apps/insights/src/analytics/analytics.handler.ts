@@ -1,6 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AnalyticsOverview, AnalyticsQuery, InsightsPatterns, RefreshAnalyticsRequest, RpcRequest, SyncJobAccepted } from '@social/contracts';
+import {
+  AnalyticsOverview,
+  AnalyticsQuery,
+  InsightsPatterns,
+  RefreshAnalyticsRequest,
+  RpcRequest,
+  SyncJobAccepted,
+} from '@social/contracts';
 import { requirePrincipal, validateInput } from '@social/platform';
 import { AnalyticsService } from './analytics.service.js';
 

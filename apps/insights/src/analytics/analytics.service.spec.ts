@@ -34,7 +34,10 @@ describe('AnalyticsService (E24) over stored history', () => {
   ].map((r) => ({ ...r, id: randomUUID(), publication: randomUUID() }));
 
   beforeAll(async () => {
-    db = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'insights_analytics_spec');
+    db = await createTemporaryDatabase(
+      process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      'insights_analytics_spec',
+    );
     dataSource = await openServiceDatabase({ url: db.url, schema: 'insights', entities: [], migrations: insightsMigrations, poolSize: 8 });
     const access = { requireWorkspace: async () => ({ workspace_id: workspace, role: 'viewer' }) } as unknown as AccessControl;
     const directory = {
@@ -43,7 +46,9 @@ describe('AnalyticsService (E24) over stored history', () => {
         return { id, workspaceId: workspace, platform: 'sandbox', username: '' };
       },
     } as unknown as AccountDirectory;
-    service = new AnalyticsService(dataSource, access, directory, { SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') } as InsightsConfig);
+    service = new AnalyticsService(dataSource, access, directory, {
+      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    } as InsightsConfig);
     for (const [index, id] of accounts.entries()) {
       await dataSource.query(
         `INSERT INTO accounts (id, workspace_id, platform, username, status, last_success_at, first_success_at) VALUES ($1, $2, 'sandbox', $3, 'ok', now(), now())`,
@@ -158,9 +163,20 @@ describe('AnalyticsService (E24) over stored history', () => {
     expect(week.summary.engagement).toEqual({ value: 18, delta: 18 - 30, measured: 2 });
     expect(week.summary.views).toEqual({ value: 400, delta: 350, measured: 2 });
     expect(overview.insights).toEqual([
-      expect.objectContaining({ status: 'available', value: 30, account_id: accounts[0], comparison_sample: 4, measured_count: 3, destination_count: 2 }),
+      expect.objectContaining({
+        status: 'available',
+        value: 30,
+        account_id: accounts[0],
+        comparison_sample: 4,
+        measured_count: 3,
+        destination_count: 2,
+      }),
     ]);
-    expect(overview.content.find((c) => c.rendition_id === renditions[4].id)).toMatchObject({ metric_availability: 'pending', stale: true, collected_at: null });
+    expect(overview.content.find((c) => c.rendition_id === renditions[4].id)).toMatchObject({
+      metric_availability: 'pending',
+      stale: true,
+      collected_at: null,
+    });
   });
 
   it('pages content and publications with cursors bound to the filters, and refuses the rest', async () => {
@@ -171,9 +187,19 @@ describe('AnalyticsService (E24) over stored history', () => {
       seen.push(...page.content.map((c) => c.rendition_id));
       cursor = page.content_next_cursor || undefined;
     } while (cursor);
-    expect(seen).toEqual(overview.content.slice().sort((x, y) => y.metrics.views - x.metrics.views || (x.rendition_id < y.rendition_id ? 1 : -1)).map((c) => c.rendition_id));
+    expect(seen).toEqual(
+      overview.content
+        .slice()
+        .sort((x, y) => y.metrics.views - x.metrics.views || (x.rendition_id < y.rendition_id ? 1 : -1))
+        .map((c) => c.rendition_id),
+    );
     const newest = await service.overview(principal, { workspace_id: workspace, sort: 'newest', limit: 2 });
-    const next = await service.overview(principal, { workspace_id: workspace, sort: 'newest', limit: 2, cursor: newest.publication_next_cursor });
+    const next = await service.overview(principal, {
+      workspace_id: workspace,
+      sort: 'newest',
+      limit: 2,
+      cursor: newest.publication_next_cursor,
+    });
     expect([...newest.publications, ...next.publications].map((p) => p.publication_id)).toHaveLength(4);
     expect(next.content.map((c) => c.rendition_id)).toEqual(newest.content.map((c) => c.rendition_id));
     const refused = (cursor: string, filters: object) =>
@@ -181,7 +207,10 @@ describe('AnalyticsService (E24) over stored history', () => {
         () => null,
         (error: Problem) => error.toPayload(),
       );
-    expect(await refused(newest.publication_next_cursor, { sort: 'views' })).toMatchObject({ status: 422, errors: [{ location: 'query.cursor' }] });
+    expect(await refused(newest.publication_next_cursor, { sort: 'views' })).toMatchObject({
+      status: 422,
+      errors: [{ location: 'query.cursor' }],
+    });
     expect(await refused(newest.publication_next_cursor, { sort: 'newest', account_id: accounts[0] })).toMatchObject({ status: 422 });
     await expect(service.overview(principal, { workspace_id: workspace, account_id: randomUUID() })).rejects.toMatchObject({ status: 404 });
   });

@@ -132,10 +132,12 @@ export class AnalyticsService {
       ? [(await this.accounts.require(input.workspace_id, input.account_id)).id]
       : (await this.accounts.listWorkspace(input.workspace_id)).map((a) => a.id);
     // Nothing connected: a real job, done at once, so job_id always names one.
-    if (accountIds.length === 0) return { job_id: await recordEmptyJob(this.dataSource, input.workspace_id.toLowerCase(), 'account_metrics'), status: 'done' };
+    if (accountIds.length === 0)
+      return { job_id: await recordEmptyJob(this.dataSource, input.workspace_id.toLowerCase(), 'account_metrics'), status: 'done' };
     const jobs = await this.dataSource.transaction(async (db) => {
       const ids: string[] = [];
-      for (const accountId of accountIds) ids.push((await enqueueJob(db, { kind: 'account_metrics', workspaceId: input.workspace_id, accountId })).id);
+      for (const accountId of accountIds)
+        ids.push((await enqueueJob(db, { kind: 'account_metrics', workspaceId: input.workspace_id, accountId })).id);
       return ids;
     });
     return { job_id: jobs[0], status: 'queued' };
@@ -196,7 +198,10 @@ export class AnalyticsService {
     const contentItems = content.rows.map((row) => toContentItem(row, now));
     const contentCursor = (row: RenditionRow) => this.cursors.encode({ l: 'c', ...keyOf(sort, row), id: row.id }, filters);
     const publicationCursor = (row: PublicationRow) =>
-      this.cursors.encode({ l: 'p', ...keyOf(sort, { engagement: row.engagement, views: row.views, published_at: row.sort_at }), id: row.publication_id }, filters);
+      this.cursors.encode(
+        { l: 'p', ...keyOf(sort, { engagement: row.engagement, views: row.views, published_at: row.sort_at }), id: row.publication_id },
+        filters,
+      );
     const lastContent = content.rows.at(-1);
     const lastPublication = publications.rows.at(-1);
     const accountSynced = accountRows.map((a) => a.last_success_at?.getTime() ?? 0);
@@ -214,7 +219,11 @@ export class AnalyticsService {
           delta: accounts.reduce((sum, a) => sum + a.follower_delta, 0),
           measured: accountRows.filter((a) => a.latest).length,
         },
-        views: { value: Number(total.views ?? 0), delta: Number(total.views ?? 0) - Number(total.previous_views ?? 0), measured: total.measured },
+        views: {
+          value: Number(total.views ?? 0),
+          delta: Number(total.views ?? 0) - Number(total.previous_views ?? 0),
+          measured: total.measured,
+        },
         engagement: {
           value: Number(total.engagement ?? 0),
           delta: Number(total.engagement ?? 0) - Number(total.previous_engagement ?? 0),
@@ -244,7 +253,9 @@ export class AnalyticsService {
     // NATS carries at most 1 MiB: pages shrink (halving) until the answer fits, their cursors continuing after the last item kept.
     // Serialized only when a rough bound says it may not fit (the common answer is far below).
     const renditionsListed = overview.content.length + overview.publications.reduce((sum, p) => sum + p.renditions.length + 1, 0);
-    const bound = ITEM_BYTES * (renditionsListed + overview.accounts.length * (1 + days / 30) + overview.trends.views.length + overview.coverage.length);
+    const bound =
+      ITEM_BYTES *
+      (renditionsListed + overview.accounts.length * (1 + days / 30) + overview.trends.views.length + overview.coverage.length);
     while (
       bound > AnalyticsService.answerBudgetBytes &&
       (overview.content.length > 1 || overview.publications.length > 1) &&
@@ -430,7 +441,9 @@ export class AnalyticsService {
         published_at: null,
         collected_at: null,
       };
-      return [{ ...base, status: 'unavailable', reason: 'missing_measurements', value: 0, account_id: '', platform: '', username: '', content }];
+      return [
+        { ...base, status: 'unavailable', reason: 'missing_measurements', value: 0, account_id: '', platform: '', username: '', content },
+      ];
     }
     return [
       {

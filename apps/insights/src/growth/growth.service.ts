@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { GrowthFollowUpdate, GrowthItem, GrowthListResult, GrowthMutual, GrowthQuery, GrowthSyncState, Principal, RefreshGrowthRequest, SyncJobAccepted } from '@social/contracts';
+import {
+  GrowthFollowUpdate,
+  GrowthItem,
+  GrowthListResult,
+  GrowthMutual,
+  GrowthQuery,
+  GrowthSyncState,
+  Principal,
+  RefreshGrowthRequest,
+  SyncJobAccepted,
+} from '@social/contracts';
 import { AccessControl, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -160,11 +170,22 @@ export class GrowthService {
   async follow(principal: Principal, id: string): Promise<SyncJobAccepted> {
     const item = await this.findVisible(principal, id);
     if (item.follow_state === 'following' || item.follow_state === 'requested') {
-      throw problems.conflict('already_following', `The account is already ${item.follow_state === 'following' ? 'followed' : 'requested'}.`);
+      throw problems.conflict(
+        'already_following',
+        `The account is already ${item.follow_state === 'following' ? 'followed' : 'requested'}.`,
+      );
     }
     const job = await this.dataSource.transaction(async (db) => {
-      const queued = await enqueueJob(db, { kind: 'follow', workspaceId: item.workspaceId, accountId: item.social_account_id, growthItemId: item.id });
-      await db.query(`UPDATE growth_items SET follow_state = 'pending', follow_error_code = '', follow_error_message = '', updated_at = now() WHERE id = $1`, [item.id]);
+      const queued = await enqueueJob(db, {
+        kind: 'follow',
+        workspaceId: item.workspaceId,
+        accountId: item.social_account_id,
+        growthItemId: item.id,
+      });
+      await db.query(
+        `UPDATE growth_items SET follow_state = 'pending', follow_error_code = '', follow_error_message = '', updated_at = now() WHERE id = $1`,
+        [item.id],
+      );
       return queued;
     });
     return { job_id: job.id, status: 'queued' };
@@ -173,7 +194,9 @@ export class GrowthService {
   /** 204: the recommendation leaves the list (a later refresh that recommends it again keeps it dismissed). */
   async dismiss(principal: Principal, id: string): Promise<void> {
     await this.findVisible(principal, id);
-    await this.dataSource.query(`UPDATE growth_items SET dismissed_at = coalesce(dismissed_at, now()), updated_at = now() WHERE id = $1`, [id]);
+    await this.dataSource.query(`UPDATE growth_items SET dismissed_at = coalesce(dismissed_at, now()), updated_at = now() WHERE id = $1`, [
+      id,
+    ]);
   }
 
   private findVisible(principal: Principal, id: string): Promise<ItemRow> {

@@ -153,7 +153,16 @@ export class CreateInsights1765100000000 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    for (const table of ['planner_runs', 'sync_jobs', 'growth_items', 'growth_sync_states', 'rendition_metrics', 'renditions', 'account_snapshots', 'accounts']) {
+    for (const table of [
+      'planner_runs',
+      'sync_jobs',
+      'growth_items',
+      'growth_sync_states',
+      'rendition_metrics',
+      'renditions',
+      'account_snapshots',
+      'accounts',
+    ]) {
       await db.query(`DROP TABLE ${table}`);
     }
   }

@@ -21,8 +21,19 @@ export class RenditionPublishedHandler implements DurableEventHandler {
 
   async handle(_subject: string, payload: unknown): Promise<void> {
     const event = payload as Partial<RenditionPublishedEvent> | null;
-    if (!event || !isUuid(event.rendition_id) || !isUuid(event.workspace_id) || !isUuid(event.social_account_id) || !isUuid(event.publication_id)) return;
-    const page = await this.provider.listPublishedRenditions({ workspace_id: event.workspace_id, rendition_ids: [event.rendition_id], limit: 1 });
+    if (
+      !event ||
+      !isUuid(event.rendition_id) ||
+      !isUuid(event.workspace_id) ||
+      !isUuid(event.social_account_id) ||
+      !isUuid(event.publication_id)
+    )
+      return;
+    const page = await this.provider.listPublishedRenditions({
+      workspace_id: event.workspace_id,
+      rendition_ids: [event.rendition_id],
+      limit: 1,
+    });
     const listed = page.renditions.find((r) => r.rendition_id === event.rendition_id);
     const rendition: PublishedRenditionSummary = listed ?? {
       rendition_id: event.rendition_id,
@@ -37,7 +48,11 @@ export class RenditionPublishedHandler implements DurableEventHandler {
       external_url: event.external_url ?? '',
       published_at: event.occurred_at ?? new Date().toISOString(),
     };
-    const accounts = await this.provider.listAccounts({ workspace_id: event.workspace_id, account_ids: [event.social_account_id], limit: 1 });
+    const accounts = await this.provider.listAccounts({
+      workspace_id: event.workspace_id,
+      account_ids: [event.social_account_id],
+      limit: 1,
+    });
     // The account was disconnected meanwhile: nothing to measure.
     if (accounts.accounts.length === 0) return;
     await this.dataSource.transaction(async (db) => {

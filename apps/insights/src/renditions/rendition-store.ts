@@ -12,19 +12,36 @@ export const MEASUREMENT_OFFSETS_MS = [0, 3_600_000, 86_400_000, 7 * 86_400_000]
  * accounts insights does not know yet make the account known (its name
  * follows the next listing).
  */
-export async function rememberRenditions(db: EntityManager, renditions: PublishedRenditionSummary[], options: { measureNow: boolean } = { measureNow: true }): Promise<void> {
+export async function rememberRenditions(
+  db: EntityManager,
+  renditions: PublishedRenditionSummary[],
+  options: { measureNow: boolean } = { measureNow: true },
+): Promise<void> {
   for (const r of renditions) {
-    await db.query(
-      `INSERT INTO accounts (id, workspace_id, platform) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
-      [r.social_account_id, r.workspace_id, r.platform],
-    );
+    await db.query(`INSERT INTO accounts (id, workspace_id, platform) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`, [
+      r.social_account_id,
+      r.workspace_id,
+      r.platform,
+    ]);
     const inserted: unknown[] = await db.query(
       `INSERT INTO renditions (id, workspace_id, publication_id, social_account_id, platform, title, excerpt, content_profile, external_id, external_url, published_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (id) DO UPDATE SET title = excluded.title, excerpt = excluded.excerpt, content_profile = excluded.content_profile,
          external_id = excluded.external_id, external_url = excluded.external_url
        RETURNING (xmax = 0) AS created`,
-      [r.rendition_id, r.workspace_id, r.publication_id, r.social_account_id, r.platform, r.title, r.excerpt, r.content_profile, r.external_id, r.external_url, r.published_at],
+      [
+        r.rendition_id,
+        r.workspace_id,
+        r.publication_id,
+        r.social_account_id,
+        r.platform,
+        r.title,
+        r.excerpt,
+        r.content_profile,
+        r.external_id,
+        r.external_url,
+        r.published_at,
+      ],
     );
     if ((inserted[0] as { created: boolean } | undefined)?.created) await scheduleMeasurements(db, r, options.measureNow);
   }
@@ -41,6 +58,12 @@ export async function scheduleMeasurements(
     const runAt = new Date(published + offset);
     // Measurements long past (a backfilled rendition) collapse into the immediate one.
     if (offset > 0 && runAt.getTime() < Date.now()) continue;
-    await enqueueJob(db, { kind: 'rendition_metrics', workspaceId: r.workspace_id, accountId: r.social_account_id, renditionId: r.rendition_id, runAt });
+    await enqueueJob(db, {
+      kind: 'rendition_metrics',
+      workspaceId: r.workspace_id,
+      accountId: r.social_account_id,
+      renditionId: r.rendition_id,
+      runAt,
+    });
   }
 }

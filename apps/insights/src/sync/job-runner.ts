@@ -98,17 +98,21 @@ export class JobRunner {
 
   private async accountGone(job: ClaimedJob): Promise<JobEnd> {
     await this.ours(job, async (db) => {
-      await db.query(`UPDATE accounts SET status = 'not_found', error_code = 'account_not_found', error_message = $2, last_attempted_at = now() WHERE id = $1`, [
-        job.account_id,
-        'The account is no longer connected to the workspace.',
-      ]);
+      await db.query(
+        `UPDATE accounts SET status = 'not_found', error_code = 'account_not_found', error_message = $2, last_attempted_at = now() WHERE id = $1`,
+        [job.account_id, 'The account is no longer connected to the workspace.'],
+      );
     });
     return { outcome: 'not_found' };
   }
 
   private async growthRefresh(job: ClaimedJob): Promise<JobEnd> {
     await ensureGrowthState(this.dataSource.manager, job.account_id, 'refreshing');
-    const result = await this.provider.recommendations({ workspace_id: job.workspace_id, account_id: job.account_id, limit: GROWTH_RECOMMENDATIONS_LIMIT });
+    const result = await this.provider.recommendations({
+      workspace_id: job.workspace_id,
+      account_id: job.account_id,
+      limit: GROWTH_RECOMMENDATIONS_LIMIT,
+    });
     if (result.status !== 'ok') {
       const retryAt = retryAtOf(result, job.attempts);
       await this.ours(job, (db) =>
@@ -181,7 +185,14 @@ export class JobRunner {
       await this.ours(job, (db) =>
         db.query(
           `UPDATE accounts SET status = $2, error_code = $3, error_message = $4, missing_scopes = $5, next_sync_at = $6 WHERE id = $1`,
-          [job.account_id, accountStatusOf(result), result.code, result.message, result.status === 'permission_required' ? result.missing_scopes : [], retryAt ?? null],
+          [
+            job.account_id,
+            accountStatusOf(result),
+            result.code,
+            result.message,
+            result.status === 'permission_required' ? result.missing_scopes : [],
+            retryAt ?? null,
+          ],
         ),
       );
       return { outcome: result.status, retryAt };
@@ -219,7 +230,9 @@ export class JobRunner {
       `SELECT published_at, id FROM renditions WHERE social_account_id = $1 ORDER BY published_at DESC, id DESC LIMIT 1`,
       [job.account_id],
     );
-    let after: { published_at: string; rendition_id: string } | null = last ? { published_at: last.published_at.toISOString(), rendition_id: last.id } : null;
+    let after: { published_at: string; rendition_id: string } | null = last
+      ? { published_at: last.published_at.toISOString(), rendition_id: last.id }
+      : null;
     for (;;) {
       const page = await this.provider.listPublishedRenditions({
         workspace_id: job.workspace_id,
@@ -235,18 +248,25 @@ export class JobRunner {
 
   /** Reads the counters of some renditions of the account; answers a JobEnd when the job must stop (rate limit, permission…). */
   private async measure(job: ClaimedJob, batch: Array<{ id: string; external_id: string }>): Promise<JobEnd | undefined> {
-    const result = await this.provider.postMetrics({ workspace_id: job.workspace_id, account_id: job.account_id, external_ids: batch.map((r) => r.external_id) });
+    const result = await this.provider.postMetrics({
+      workspace_id: job.workspace_id,
+      account_id: job.account_id,
+      external_ids: batch.map((r) => r.external_id),
+    });
     const ids = batch.map((r) => r.id);
     if (result.status !== 'ok') {
       await this.ours(job, (db) =>
-        db.query(`UPDATE renditions SET status = $2, error_code = $3, error_message = $4, last_attempted_at = now() WHERE id = ANY($1::uuid[])`, [
-          ids,
-          accountStatusOf(result),
-          result.code,
-          result.message,
-        ]),
+        db.query(
+          `UPDATE renditions SET status = $2, error_code = $3, error_message = $4, last_attempted_at = now() WHERE id = ANY($1::uuid[])`,
+          [ids, accountStatusOf(result), result.code, result.message],
+        ),
       );
-      if (job.kind === 'rendition_metrics' || result.status === 'rate_limited' || result.status === 'temporarily_unavailable' || result.status === 'permission_required') {
+      if (
+        job.kind === 'rendition_metrics' ||
+        result.status === 'rate_limited' ||
+        result.status === 'temporarily_unavailable' ||
+        result.status === 'permission_required'
+      ) {
         return { outcome: result.status, retryAt: retryAtOf(result, job.attempts) };
       }
       return undefined;
@@ -278,37 +298,41 @@ export class JobRunner {
   }
 
   private async renditionMetrics(job: ClaimedJob): Promise<JobEnd> {
-    const [rendition]: Array<{ id: string; external_id: string }> = await this.dataSource.query(`SELECT id, external_id FROM renditions WHERE id = $1`, [
-      job.rendition_id,
-    ]);
+    const [rendition]: Array<{ id: string; external_id: string }> = await this.dataSource.query(
+      `SELECT id, external_id FROM renditions WHERE id = $1`,
+      [job.rendition_id],
+    );
     if (!rendition) return { outcome: 'not_found' };
     return (await this.measure(job, [rendition])) ?? { outcome: 'ok' };
   }
 
   private async follow(job: ClaimedJob): Promise<JobEnd> {
-    const [item]: Array<{ remote_account_id: string }> = await this.dataSource.query(`SELECT remote_account_id FROM growth_items WHERE id = $1`, [
-      job.growth_item_id,
-    ]);
+    const [item]: Array<{ remote_account_id: string }> = await this.dataSource.query(
+      `SELECT remote_account_id FROM growth_items WHERE id = $1`,
+      [job.growth_item_id],
+    );
     if (!item) return { outcome: 'not_found' };
-    const result = await this.provider.follow({ workspace_id: job.workspace_id, account_id: job.account_id, remote_account_id: item.remote_account_id });
+    const result = await this.provider.follow({
+      workspace_id: job.workspace_id,
+      account_id: job.account_id,
+      remote_account_id: item.remote_account_id,
+    });
     if (result.status === 'ok') {
       await this.ours(job, (db) =>
-        db.query(`UPDATE growth_items SET follow_state = $2, follow_error_code = '', follow_error_message = '', updated_at = now() WHERE id = $1`, [
-          job.growth_item_id,
-          result.data.follow_state,
-        ]),
+        db.query(
+          `UPDATE growth_items SET follow_state = $2, follow_error_code = '', follow_error_message = '', updated_at = now() WHERE id = $1`,
+          [job.growth_item_id, result.data.follow_state],
+        ),
       );
       return { outcome: 'ok' };
     }
     const retryAt = retryAtOf(result, job.attempts);
     // A rate limit or an outage leaves the follow pending until the retry; any other answer ends it failed.
     await this.ours(job, (db) =>
-      db.query(`UPDATE growth_items SET follow_state = $2, follow_error_code = $3, follow_error_message = $4, updated_at = now() WHERE id = $1`, [
-        job.growth_item_id,
-        retryAt ? 'pending' : 'failed',
-        result.code,
-        result.message,
-      ]),
+      db.query(
+        `UPDATE growth_items SET follow_state = $2, follow_error_code = $3, follow_error_message = $4, updated_at = now() WHERE id = $1`,
+        [job.growth_item_id, retryAt ? 'pending' : 'failed', result.code, result.message],
+      ),
     );
     return { outcome: result.status, retryAt };
   }

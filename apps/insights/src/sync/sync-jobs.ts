@@ -40,7 +40,16 @@ export async function enqueueJob(db: EntityManager, spec: JobSpec): Promise<{ id
       `INSERT INTO sync_jobs (id, workspace_id, kind, dedupe_key, account_id, rendition_id, growth_item_id, state, run_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, now())
        ON CONFLICT (dedupe_key) WHERE state = 'queued' DO NOTHING RETURNING id`,
-      [uuidv7(), spec.workspaceId, spec.kind, key, spec.accountId, spec.renditionId ?? null, spec.growthItemId ?? null, spec.runAt ?? new Date()],
+      [
+        uuidv7(),
+        spec.workspaceId,
+        spec.kind,
+        key,
+        spec.accountId,
+        spec.renditionId ?? null,
+        spec.growthItemId ?? null,
+        spec.runAt ?? new Date(),
+      ],
     );
     if (inserted.length === 1) {
       await db.query(`SELECT pg_notify(current_schema() || '_sync_jobs', '')`);

@@ -43,7 +43,11 @@ describe('insights sync jobs', () => {
     listAccounts: async (request: { workspace_id?: string; account_ids?: string[]; after_id?: string; limit?: number }) => {
       publishing.calls.push('listAccounts');
       const all = publishing.accounts
-        .filter((a) => (!request.workspace_id || a.workspace_id === request.workspace_id) && (!request.account_ids || request.account_ids.includes(a.id)))
+        .filter(
+          (a) =>
+            (!request.workspace_id || a.workspace_id === request.workspace_id) &&
+            (!request.account_ids || request.account_ids.includes(a.id)),
+        )
         .filter((a) => !request.after_id || a.id > request.after_id)
         .sort((x, y) => x.id.localeCompare(y.id));
       const page = all.slice(0, request.limit ?? 500);
@@ -51,13 +55,16 @@ describe('insights sync jobs', () => {
     },
     listPublishedRenditions: async (request: { social_account_id?: string; after?: { published_at: string } }) => ({
       renditions: publishing.renditions.filter(
-        (r) => (!request.social_account_id || r.social_account_id === request.social_account_id) && (!request.after || r.published_at > request.after.published_at),
+        (r) =>
+          (!request.social_account_id || r.social_account_id === request.social_account_id) &&
+          (!request.after || r.published_at > request.after.published_at),
       ),
       next_after: null,
     }),
     accountMetrics: async (request: { account_id: string }) => {
       publishing.calls.push(`accountMetrics:${request.account_id}`);
-      if (!publishing.accounts.some((a) => a.id === request.account_id)) throw problems.notFound('No such social account in this workspace.');
+      if (!publishing.accounts.some((a) => a.id === request.account_id))
+        throw problems.notFound('No such social account in this workspace.');
       await publishing.hold;
       return publishing.accountAnswer ?? { status: 'ok', data: { followers: 120, following: 15, posts: 7 } };
     },
@@ -88,7 +95,13 @@ describe('insights sync jobs', () => {
   }
 
   function worker(renews = true): SyncWorker {
-    const created = new SyncWorker(dataSource, new JobRunner(dataSource, client), new DailyPlanner(dataSource, client, logger), config, logger);
+    const created = new SyncWorker(
+      dataSource,
+      new JobRunner(dataSource, client),
+      new DailyPlanner(dataSource, client, logger),
+      config,
+      logger,
+    );
     // The planner is exercised on its own below.
     (created as unknown as { planner: { planIfDue: () => Promise<void> } }).planner = { planIfDue: async () => undefined };
     if (!renews) (created as unknown as { renewLeases: () => Promise<void> }).renewLeases = async () => undefined;
@@ -115,27 +128,37 @@ describe('insights sync jobs', () => {
 
   const job = async (id: string) =>
     (await dataSource.query(`SELECT state, outcome, run_at, attempts FROM sync_jobs WHERE id = $1`, [id]))[0] as
-      | { state: string; outcome: string; run_at: Date; attempts: number }
-      | undefined;
+      { state: string; outcome: string; run_at: Date; attempts: number } | undefined;
   const accountRow = async (id: string) => (await dataSource.query(`SELECT * FROM accounts WHERE id = $1`, [id]))[0];
   const queue = async (kind: 'account_metrics' | 'growth_refresh', a: ProviderAccountSummary) => {
-    await dataSource.query(`INSERT INTO accounts (id, workspace_id, platform, username) VALUES ($1, $2, 'sandbox', $3) ON CONFLICT DO NOTHING`, [
-      a.id,
-      a.workspace_id,
-      a.username,
-    ]);
+    await dataSource.query(
+      `INSERT INTO accounts (id, workspace_id, platform, username) VALUES ($1, $2, 'sandbox', $3) ON CONFLICT DO NOTHING`,
+      [a.id, a.workspace_id, a.username],
+    );
     return (await enqueueJob(dataSource.manager, { kind, workspaceId: a.workspace_id, accountId: a.id })).id;
   };
 
   beforeAll(async () => {
-    db = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'insights_sync_spec');
+    db = await createTemporaryDatabase(
+      process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      'insights_sync_spec',
+    );
     dataSource = await openServiceDatabase({ url: db.url, schema: 'insights', entities: [], migrations: insightsMigrations, poolSize: 8 });
   });
 
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.beforeApplicationShutdown()));
-    Object.assign(publishing, { accounts: [], renditions: [], calls: [], accountAnswer: undefined, recommendationAnswer: undefined, hold: undefined });
-    await dataSource.query(`TRUNCATE sync_jobs, rendition_metrics, renditions, account_snapshots, growth_items, growth_sync_states, accounts, planner_runs`);
+    Object.assign(publishing, {
+      accounts: [],
+      renditions: [],
+      calls: [],
+      accountAnswer: undefined,
+      recommendationAnswer: undefined,
+      hold: undefined,
+    });
+    await dataSource.query(
+      `TRUNCATE sync_jobs, rendition_metrics, renditions, account_snapshots, growth_items, growth_sync_states, accounts, planner_runs`,
+    );
   });
 
   afterAll(async () => {
@@ -176,9 +199,14 @@ describe('insights sync jobs', () => {
     worker();
     await until(async () => (await job(id))?.state === 'done');
     expect(await accountRow(a.id)).toMatchObject({ status: 'ok', error_code: '', username: a.username });
-    const [snapshot] = await dataSource.query(`SELECT followers::int, following::int, posts::int FROM account_snapshots WHERE account_id = $1`, [a.id]);
+    const [snapshot] = await dataSource.query(
+      `SELECT followers::int, following::int, posts::int FROM account_snapshots WHERE account_id = $1`,
+      [a.id],
+    );
     expect(snapshot).toEqual({ followers: 120, following: 15, posts: 7 });
-    const stored = await dataSource.query(`SELECT external_id, views::int, likes::int, comments::int, reposts::int, status FROM renditions ORDER BY external_id`);
+    const stored = await dataSource.query(
+      `SELECT external_id, views::int, likes::int, comments::int, reposts::int, status FROM renditions ORDER BY external_id`,
+    );
     expect(stored).toEqual(
       renditions
         .map((r) => {
@@ -189,7 +217,9 @@ describe('insights sync jobs', () => {
     );
     // One post-metrics call for the three (batched), and the backfilled renditions got their later measurements scheduled.
     expect(publishing.calls.filter((c) => c.startsWith('postMetrics'))).toEqual(['postMetrics:3']);
-    const later = await dataSource.query(`SELECT count(*)::int AS n FROM sync_jobs WHERE kind = 'rendition_metrics' AND state = 'queued' AND run_at > now()`);
+    const later = await dataSource.query(
+      `SELECT count(*)::int AS n FROM sync_jobs WHERE kind = 'rendition_metrics' AND state = 'queued' AND run_at > now()`,
+    );
     expect(later[0].n).toBe(9);
   });
 
@@ -201,20 +231,34 @@ describe('insights sync jobs', () => {
     worker();
     await until(async () => (await job(id))?.outcome === 'rate_limited');
     expect(await job(id)).toMatchObject({ state: 'queued', run_at: resetAt, attempts: 1 });
-    expect(await accountRow(a.id)).toMatchObject({ status: 'rate_limited', error_code: 'rate_limited', error_message: 'Slow down.', next_sync_at: resetAt });
+    expect(await accountRow(a.id)).toMatchObject({
+      status: 'rate_limited',
+      error_code: 'rate_limited',
+      error_message: 'Slow down.',
+      next_sync_at: resetAt,
+    });
     // Still queued: a refresh asked meanwhile answers the same job.
     expect(await queue('account_metrics', a)).toBe(id);
   });
 
   it('records permission_required with the missing scopes and ends the job; growth records its own outcome', async () => {
     const a = account();
-    publishing.accountAnswer = { status: 'permission_required', missing_scopes: ['read:stats'], code: 'scope_missing', message: 'Reconnect.' };
+    publishing.accountAnswer = {
+      status: 'permission_required',
+      missing_scopes: ['read:stats'],
+      code: 'scope_missing',
+      message: 'Reconnect.',
+    };
     publishing.recommendationAnswer = { status: 'unsupported', code: 'no_api', message: 'Not offered.' };
     const metrics = await queue('account_metrics', a);
     const growth = await queue('growth_refresh', a);
     worker();
     await until(async () => (await job(metrics))?.state === 'failed' && (await job(growth))?.state === 'failed');
-    expect(await accountRow(a.id)).toMatchObject({ status: 'permission_required', missing_scopes: ['read:stats'], error_code: 'scope_missing' });
+    expect(await accountRow(a.id)).toMatchObject({
+      status: 'permission_required',
+      missing_scopes: ['read:stats'],
+      error_code: 'scope_missing',
+    });
     const [state] = await dataSource.query(`SELECT status, error_code FROM growth_sync_states WHERE social_account_id = $1`, [a.id]);
     expect(state).toEqual({ status: 'failed', error_code: 'no_api' });
   });
@@ -238,7 +282,7 @@ describe('insights sync jobs', () => {
     expect(calls.sort()).toEqual(accounts.map((a) => `accountMetrics:${a.id}`).sort());
   });
 
-  it("takes over a job whose replica stopped renewing its lease", async () => {
+  it('takes over a job whose replica stopped renewing its lease', async () => {
     const a = account();
     let release!: () => void;
     publishing.hold = new Promise((resolve) => (release = resolve));
@@ -262,7 +306,9 @@ describe('insights sync jobs', () => {
     await Promise.all(planners.map((p) => p.planIfDue()));
     const jobs = await dataSource.query(`SELECT kind, account_id FROM sync_jobs ORDER BY kind, account_id`);
     expect(jobs).toEqual(
-      ['account_metrics', 'growth_refresh'].flatMap((kind) => accounts.map((a) => ({ kind, account_id: a.id })).sort((x, y) => x.account_id.localeCompare(y.account_id))),
+      ['account_metrics', 'growth_refresh'].flatMap((kind) =>
+        accounts.map((a) => ({ kind, account_id: a.id })).sort((x, y) => x.account_id.localeCompare(y.account_id)),
+      ),
     );
     expect(await dataSource.query(`SELECT accounts FROM planner_runs`)).toEqual([{ accounts: 3 }]);
     // A job finished over a week ago went with the planning.

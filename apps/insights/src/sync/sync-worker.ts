@@ -29,7 +29,12 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
   ) {
     // Jobs due now, waiting or running (through sync_jobs_due_idx).
     if (metrics) {
-      watchJobQueue(metrics, 'insights_sync_jobs', dataSource, `SELECT count(*)::int AS depth FROM sync_jobs WHERE state IN ('queued', 'running') AND run_at <= now()`);
+      watchJobQueue(
+        metrics,
+        'insights_sync_jobs',
+        dataSource,
+        `SELECT count(*)::int AS depth FROM sync_jobs WHERE state IN ('queued', 'running') AND run_at <= now()`,
+      );
     }
     this.claims = new ClaimLoop(dataSource, {
       channelOf: syncChannel,
@@ -52,7 +57,9 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
   private async pass(): Promise<number> {
     const poll = this.config.INSIGHTS_POLL_MS;
     // Planning needs publishing; a planner that cannot reach it must not stop the claiming.
-    await this.planner.planIfDue().catch((error: unknown) => this.logger.warn({ err: error }, 'daily sync planning failed; retrying shortly'));
+    await this.planner
+      .planIfDue()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'daily sync planning failed; retrying shortly'));
     const free = this.config.INSIGHTS_CONCURRENCY - this.claims.inFlight.size;
     const rows = await this.claim(free);
     for (const row of rows) this.start(row);
@@ -91,7 +98,9 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
           return { outcome: 'error', retryAt: backoffAt(job.attempts) };
         })
         .then((end) => this.finish(job, end))
-        .catch((error: unknown) => this.logger.error({ err: error, job_id: job.id }, 'sync job outcome not recorded; its lease will run out and it runs again')),
+        .catch((error: unknown) =>
+          this.logger.error({ err: error, job_id: job.id }, 'sync job outcome not recorded; its lease will run out and it runs again'),
+        ),
     );
   }
 

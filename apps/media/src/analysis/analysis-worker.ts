@@ -92,7 +92,11 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     // Said once at start-up rather than discovered on the first video.
     for (const command of [this.config.FFPROBE_PATH, this.config.FFMPEG_PATH]) {
       execFile(command, ['-version'], (error) => {
-        if (error) this.logger.error({ err: error, command }, `${command} cannot be run: videos will not be analysed (install Debian's ffmpeg package)`);
+        if (error)
+          this.logger.error(
+            { err: error, command },
+            `${command} cannot be run: videos will not be analysed (install Debian's ffmpeg package)`,
+          );
       });
     }
   }
@@ -138,10 +142,10 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
 
   private async renew(leases: string[]): Promise<void> {
     await this.dataSource
-      .query(`UPDATE media_items SET analysis_lease_expires_at = now() + make_interval(secs => $2::int / 1000.0) WHERE analysis_lease = ANY($1::text[])`, [
-        leases,
-        this.leaseMs,
-      ])
+      .query(
+        `UPDATE media_items SET analysis_lease_expires_at = now() + make_interval(secs => $2::int / 1000.0) WHERE analysis_lease = ANY($1::text[])`,
+        [leases, this.leaseMs],
+      )
       .catch((error: unknown) => this.logger.warn({ err: error }, 'media analysis could not renew its leases'));
   }
 
@@ -161,7 +165,12 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   /** Probes the video through a loopback URL and takes its poster frame; a file the tools refuse is a failed analysis, not an error. */
   private async analyseVideo(row: Claimed): Promise<Outcome> {
     const stored = await this.storage.stat(row.object_key);
-    if (!stored) return { facts: { durationMs: 0, frameRate: 0, width: 0, height: 0 }, thumbnailMs: 0, error: "the item's bytes are gone from storage" };
+    if (!stored)
+      return {
+        facts: { durationMs: 0, frameRate: 0, width: 0, height: 0 },
+        thumbnailMs: 0,
+        error: "the item's bytes are gone from storage",
+      };
     const lent = await this.source.lend(row.object_key, stored.size);
     const tool = (command: string) => ({ command, timeoutMs: this.config.MEDIA_ANALYSIS_TIMEOUT_MS, signal: this.stopping.signal });
     try {
@@ -170,7 +179,11 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
         facts = await probeVideo(lent.url, tool(this.config.FFPROBE_PATH));
       } catch (error) {
         if (error instanceof ToolFailure && error.kind === 'refused' && !lent.storageFailed()) {
-          return { facts: { durationMs: 0, frameRate: 0, width: 0, height: 0 }, thumbnailMs: 0, error: `the video could not be probed: ${error.message}` };
+          return {
+            facts: { durationMs: 0, frameRate: 0, width: 0, height: 0 },
+            thumbnailMs: 0,
+            error: `the video could not be probed: ${error.message}`,
+          };
         }
         throw this.retryable(error, lent.storageFailed());
       }
@@ -200,7 +213,8 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   private retryable(error: unknown, storageFailed: boolean): Error {
     if (error instanceof ToolFailure && error.kind === 'aborted') return error;
     if (storageFailed) return new Retryable('media storage failed while the video was read');
-    if (error instanceof ToolFailure) return new Retryable(error.kind === 'timeout' ? `probing took too long (${error.message})` : error.message);
+    if (error instanceof ToolFailure)
+      return new Retryable(error.kind === 'timeout' ? `probing took too long (${error.message})` : error.message);
     return error as Error;
   }
 
@@ -233,7 +247,10 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   private async settle(row: Claimed, outcome: Outcome, check: PublicUrlCheck | undefined): Promise<void> {
     const replaced = await this.dataSource.transaction(async (db) => {
       // Still ours (not deleted meanwhile, nor taken over after our lease ran out), locked until the end.
-      const [held] = await db.query<unknown[]>(`SELECT id FROM media_items WHERE id = $1 AND analysis_lease = $2 FOR UPDATE`, [row.id, row.lease]);
+      const [held] = await db.query<unknown[]>(`SELECT id FROM media_items WHERE id = $1 AND analysis_lease = $2 FOR UPDATE`, [
+        row.id,
+        row.lease,
+      ]);
       if (!held) throw new LeaseLost();
       if (outcome?.poster) await this.insertPoster(db, row, outcome.poster);
       const values: unknown[] = [row.id, row.lease];
@@ -256,18 +273,25 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
         }
       }
       if (check) {
-        sets.push(`public_url_status = $${values.push(check.status)}`, `public_url_error = $${values.push(check.error)}`, 'public_url_checked_at = now()');
+        sets.push(
+          `public_url_status = $${values.push(check.status)}`,
+          `public_url_error = $${values.push(check.error)}`,
+          'public_url_checked_at = now()',
+        );
       }
-      const [updated] = (await db.query(`UPDATE media_items SET ${sets.join(', ')} WHERE id = $1 AND analysis_lease = $2 RETURNING id`, values)) as [unknown[], number];
+      const [updated] = (await db.query(
+        `UPDATE media_items SET ${sets.join(', ')} WHERE id = $1 AND analysis_lease = $2 RETURNING id`,
+        values,
+      )) as [unknown[], number];
       if (updated.length === 0) throw new LeaseLost();
       // Library items only: a project asset's item is its video project's, not something posts attach.
       if ((outcome || check) && !row.project_asset_id) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
       // A re-analysed video's previous poster (its row goes here, its object after the commit).
       if (outcome && row.poster_media_id) {
-        const [old] = (await db.query(`DELETE FROM media_items WHERE id = $1 AND poster_of = $2 RETURNING object_key`, [row.poster_media_id, row.id])) as [
-          Array<{ object_key: string }>,
-          number,
-        ];
+        const [old] = (await db.query(`DELETE FROM media_items WHERE id = $1 AND poster_of = $2 RETURNING object_key`, [
+          row.poster_media_id,
+          row.id,
+        ])) as [Array<{ object_key: string }>, number];
         return old[0]?.object_key;
       }
       return undefined;
@@ -281,7 +305,18 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
       `INSERT INTO media_items (id, workspace_id, filename, size, status, mime_type, sha256, width, height, object_key, created_by, created_at,
                                 expires_at, completed_at, analysis_status, poster_of)
        VALUES ($1, $2, $3, $4, 'ready', 'image/jpeg', $5, $6, $7, $8, $9, now(), now(), now(), 'ready', $10)`,
-      [poster.id, row.workspace_id, `${base.slice(0, 240)}-poster.jpg`, poster.bytes, poster.sha256, poster.width, poster.height, poster.key, row.created_by, row.id],
+      [
+        poster.id,
+        row.workspace_id,
+        `${base.slice(0, 240)}-poster.jpg`,
+        poster.bytes,
+        poster.sha256,
+        poster.width,
+        poster.height,
+        poster.key,
+        row.created_by,
+        row.id,
+      ],
     );
   }
 
@@ -299,12 +334,17 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
                   analysis_lease_expires_at = NULL WHERE id = $1 AND analysis_lease = $2`,
           [row.id, row.lease],
         )
-        .catch((failure: unknown) => this.logger.warn({ err: failure, media_id: row.id }, 'media analysis could not hand an item back; its lease will run out'));
+        .catch((failure: unknown) =>
+          this.logger.warn({ err: failure, media_id: row.id }, 'media analysis could not hand an item back; its lease will run out'),
+        );
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
     const final = row.analysis_attempts >= MAX_ATTEMPTS;
-    this.logger.warn({ err: error, media_id: row.id, attempts: row.analysis_attempts, final }, 'media analysis failed; will retry unless final');
+    this.logger.warn(
+      { err: error, media_id: row.id, attempts: row.analysis_attempts, final },
+      'media analysis failed; will retry unless final',
+    );
     try {
       if (final && row.analysis_status === 'pending') {
         await this.dataSource.transaction(async (db) => {
@@ -313,7 +353,8 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
                     analysis_lease_expires_at = NULL WHERE id = $1 AND analysis_lease = $2 RETURNING id`,
             [row.id, row.lease, `the analysis did not succeed after ${MAX_ATTEMPTS} attempts: ${message}`.slice(0, 1000)],
           )) as [unknown[], number];
-          if (updated.length > 0 && !row.project_asset_id) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
+          if (updated.length > 0 && !row.project_asset_id)
+            await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
         });
         return;
       }
@@ -329,7 +370,9 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async dropObject(key: string): Promise<void> {
-    await this.storage.delete(key).catch((error: unknown) => this.logger.warn({ err: error, object_key: key }, 'could not delete a poster frame'));
+    await this.storage
+      .delete(key)
+      .catch((error: unknown) => this.logger.warn({ err: error, object_key: key }, 'could not delete a poster frame'));
   }
 }
 

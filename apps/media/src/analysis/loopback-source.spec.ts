@@ -65,7 +65,22 @@ describe('LoopbackObjects with ffprobe and ffmpeg', () => {
 
   it('lets ffprobe find a moov box at the end of a video by seeking with a range request (no sequential read to it)', async () => {
     // 3 s of noise at 30 fps (several MB), moov written at the end (no faststart).
-    const video = makeVideo(['-f', 'lavfi', '-i', 'nullsrc=size=320x180:rate=30,geq=random(1)*255:128:128', '-t', '3', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '20']);
+    const video = makeVideo([
+      '-f',
+      'lavfi',
+      '-i',
+      'nullsrc=size=320x180:rate=30,geq=random(1)*255:128:128',
+      '-t',
+      '3',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-qp',
+      '20',
+    ]);
     expect(video.length).toBeGreaterThan(2_000_000);
     const { storage, served } = memoryStorage({ clip: video });
     const source = new LoopbackObjects(storage, logger);

@@ -82,7 +82,12 @@ export class LoopbackObjects {
         res.writeHead(404).end();
         return;
       }
-      if (range) res.writeHead(206, { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${entry.size}`, 'content-length': range.end - range.start + 1 });
+      if (range)
+        res.writeHead(206, {
+          ...headers,
+          'content-range': `bytes ${range.start}-${range.end}/${entry.size}`,
+          'content-length': range.end - range.start + 1,
+        });
       else res.writeHead(200, { ...headers, 'content-length': entry.size });
       await pipeline(stream, res);
     } catch (error) {

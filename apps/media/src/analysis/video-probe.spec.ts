@@ -14,7 +14,21 @@ describe('parseProbe', () => {
   });
 
   it('falls back to the stream duration and r_frame_rate; swaps the dimensions of a quarter-turned video', () => {
-    expect(parseProbe({ streams: [{ codec_type: 'video', width: 1920, height: 1080, avg_frame_rate: '0/0', r_frame_rate: '30000/1001', duration: '3.5', side_data_list: [{ rotation: -90 }] }] })).toEqual({
+    expect(
+      parseProbe({
+        streams: [
+          {
+            codec_type: 'video',
+            width: 1920,
+            height: 1080,
+            avg_frame_rate: '0/0',
+            r_frame_rate: '30000/1001',
+            duration: '3.5',
+            side_data_list: [{ rotation: -90 }],
+          },
+        ],
+      }),
+    ).toEqual({
       durationMs: 3500,
       frameRate: 29.97,
       width: 1080,
@@ -26,18 +40,31 @@ describe('parseProbe', () => {
       width: 480,
       height: 640,
     });
-    expect(parseProbe({ streams: [{ codec_type: 'video', width: 640, height: 480, side_data_list: [{ rotation: 180 }] }] })).toMatchObject({ width: 640, height: 480 });
+    expect(parseProbe({ streams: [{ codec_type: 'video', width: 640, height: 480, side_data_list: [{ rotation: 180 }] }] })).toMatchObject({
+      width: 640,
+      height: 480,
+    });
   });
 
   it('refuses a file without a video stream (audio only, a cover picture only, nothing)', () => {
-    for (const output of [{ streams: [{ codec_type: 'audio' }] }, { streams: [{ codec_type: 'video', disposition: { attached_pic: 1 } }] }, {}, null]) {
+    for (const output of [
+      { streams: [{ codec_type: 'audio' }] },
+      { streams: [{ codec_type: 'video', disposition: { attached_pic: 1 } }] },
+      {},
+      null,
+    ]) {
       expect(() => parseProbe(output)).toThrow(ToolFailure);
       expect(() => parseProbe(output)).toThrow('the file has no video stream');
     }
   });
 
   it('unknown numbers are 0, never NaN or negative', () => {
-    expect(parseProbe({ streams: [{ codec_type: 'video', width: -1, height: 'x' as unknown as number, avg_frame_rate: 'a/b' }], format: { duration: 'N/A' } })).toEqual({
+    expect(
+      parseProbe({
+        streams: [{ codec_type: 'video', width: -1, height: 'x' as unknown as number, avg_frame_rate: 'a/b' }],
+        format: { duration: 'N/A' },
+      }),
+    ).toEqual({
       durationMs: 0,
       frameRate: 0,
       width: 0,

@@ -45,7 +45,11 @@ export class SessionSweeper extends PeriodicSweep {
           // The project assets these uploads were for have failed (their projects show it).
           for (const session of expired) {
             if (session.project_asset_id) {
-              await announceAssetFailed(db, { id: session.id, workspaceId: session.workspace_id, projectAssetId: session.project_asset_id }, 'upload_expired');
+              await announceAssetFailed(
+                db,
+                { id: session.id, workspaceId: session.workspace_id, projectAssetId: session.project_asset_id },
+                'upload_expired',
+              );
             }
           }
         }

@@ -1,6 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ListMediaQuery, MediaContentTarget, MediaItem, MediaList, MediaPatterns, RpcRequest, SetMediaTagsRequest } from '@social/contracts';
+import {
+  ListMediaQuery,
+  MediaContentTarget,
+  MediaItem,
+  MediaList,
+  MediaPatterns,
+  RpcRequest,
+  SetMediaTagsRequest,
+} from '@social/contracts';
 import { pathId, requirePrincipal, validateInput } from '@social/platform';
 import { LibraryService } from './library.service.js';
 

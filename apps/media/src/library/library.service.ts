@@ -12,7 +12,18 @@ import {
   SetMediaTagsRequest,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, createdAtPosition, CursorCodec, isCreatedAtPosition, type MediaStorage, preparedQuery, Problem, problems, RpcClient, SERVICE_CONFIG } from '@social/platform';
+import {
+  AccessControl,
+  createdAtPosition,
+  CursorCodec,
+  isCreatedAtPosition,
+  type MediaStorage,
+  preparedQuery,
+  Problem,
+  problems,
+  RpcClient,
+  SERVICE_CONFIG,
+} from '@social/platform';
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
@@ -45,7 +56,8 @@ export class LibraryService {
     // Items of video-project assets are private to their project: never in the library.
     // Nor are videos' poster frames (items of their own, shown through their video).
     const conditions = [`m.workspace_id = $1`, `m.status = 'ready'`, `m.project_asset_id IS NULL`, `m.poster_of IS NULL`];
-    if (tagId) conditions.push(`EXISTS (SELECT 1 FROM media_item_tags it WHERE it.media_id = m.id AND it.tag_id = $${values.push(tagId)}::uuid)`);
+    if (tagId)
+      conditions.push(`EXISTS (SELECT 1 FROM media_item_tags it WHERE it.media_id = m.id AND it.tag_id = $${values.push(tagId)}::uuid)`);
     if (after) conditions.push(`(m.created_at, m.id) < ($${values.push(after.at)}::timestamptz, $${values.push(after.id)}::uuid)`);
     const rows = await preparedQuery<MediaItemRow>(
       this.dataSource,
@@ -83,7 +95,10 @@ export class LibraryService {
   async delete(principal: Principal, id: string): Promise<void> {
     const visible = await this.findVisible(principal, id, 'editor');
     if (visible.projectAssetId) {
-      throw problems.conflict('media_of_project_asset', "This item holds a video project's asset; delete the project asset (DELETE /video-projects/{id}/assets/{asset_id}) instead.");
+      throw problems.conflict(
+        'media_of_project_asset',
+        "This item holds a video project's asset; delete the project asset (DELETE /video-projects/{id}/assets/{asset_id}) instead.",
+      );
     }
     if (visible.posterOf) {
       throw problems.conflict('media_is_poster', "This item is a video's poster frame; it goes when the video is deleted.");
@@ -92,7 +107,10 @@ export class LibraryService {
     await this.dataSource.transaction(async (db) => {
       const item = await findMediaItem(db, id, true);
       if (!item) throw problems.notFound(NO_SUCH_ITEM);
-      const [posters] = (await db.query(`DELETE FROM media_items WHERE poster_of = $1 RETURNING object_key`, [id])) as [Array<{ object_key: string }>, number];
+      const [posters] = (await db.query(`DELETE FROM media_items WHERE poster_of = $1 RETURNING object_key`, [id])) as [
+        Array<{ object_key: string }>,
+        number,
+      ];
       await db.query(`DELETE FROM media_items WHERE id = $1`, [id]);
       for (const poster of posters) await this.storage.delete(poster.object_key);
       await this.storage.delete(item.objectKey);
@@ -100,9 +118,15 @@ export class LibraryService {
   }
 
   private async requireUnused(item: MediaItemRow): Promise<void> {
-    const usage = await this.rpc.send<MediaUsage>(PublishingPatterns.mediaUsage, { workspace_id: item.workspaceId, media_ids: [item.id] } satisfies MediaUsageRequest);
+    const usage = await this.rpc.send<MediaUsage>(PublishingPatterns.mediaUsage, {
+      workspace_id: item.workspaceId,
+      media_ids: [item.id],
+    } satisfies MediaUsageRequest);
     if (Array.isArray(usage?.in_use) && usage.in_use.some((used) => used.toLowerCase() === item.id)) {
-      throw problems.conflict('media_in_use', `Media item ${item.id} is used by a publication that is not yet published or failed; remove it from the publication first.`);
+      throw problems.conflict(
+        'media_in_use',
+        `Media item ${item.id} is used by a publication that is not yet published or failed; remove it from the publication first.`,
+      );
     }
   }
 

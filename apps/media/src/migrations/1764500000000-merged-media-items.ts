@@ -12,7 +12,9 @@ export class MergedMediaItems1764500000000 implements MigrationInterface {
     await db.query(`ALTER TABLE media_items DROP CONSTRAINT media_items_status_check`);
     await db.query(`ALTER TABLE media_items ADD CONSTRAINT media_items_status_check CHECK (status IN ('pending', 'ready', 'merged'))`);
     await db.query(`ALTER TABLE media_items ADD COLUMN merged_into uuid REFERENCES media_items (id) ON DELETE CASCADE`);
-    await db.query(`ALTER TABLE media_items ADD CONSTRAINT media_items_merged_check CHECK ((status = 'merged') = (merged_into IS NOT NULL))`);
+    await db.query(
+      `ALTER TABLE media_items ADD CONSTRAINT media_items_merged_check CHECK ((status = 'merged') = (merged_into IS NOT NULL))`,
+    );
     await db.query(`CREATE INDEX media_items_merged_into_idx ON media_items (merged_into) WHERE merged_into IS NOT NULL`);
   }
 

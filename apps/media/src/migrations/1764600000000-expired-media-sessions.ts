@@ -9,7 +9,9 @@ export class ExpiredMediaSessions1764600000000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE media_items DROP CONSTRAINT media_items_status_check`);
-    await db.query(`ALTER TABLE media_items ADD CONSTRAINT media_items_status_check CHECK (status IN ('pending', 'ready', 'merged', 'expired'))`);
+    await db.query(
+      `ALTER TABLE media_items ADD CONSTRAINT media_items_status_check CHECK (status IN ('pending', 'ready', 'merged', 'expired'))`,
+    );
     await db.query(`CREATE INDEX media_items_expired_idx ON media_items (expires_at) WHERE status = 'expired'`);
   }
 

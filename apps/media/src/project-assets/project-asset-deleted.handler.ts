@@ -25,7 +25,10 @@ export class ProjectAssetDeletedHandler implements DurableEventHandler {
     );
     for (const item of items) {
       // Its video's poster frame first (the row would go by cascade, the object would not).
-      const posters = await this.dataSource.query<Array<{ id: string; object_key: string }>>(`SELECT id, object_key FROM media_items WHERE poster_of = $1`, [item.id]);
+      const posters = await this.dataSource.query<Array<{ id: string; object_key: string }>>(
+        `SELECT id, object_key FROM media_items WHERE poster_of = $1`,
+        [item.id],
+      );
       for (const poster of posters) {
         await this.storage.delete(poster.object_key);
         await this.dataSource.query(`DELETE FROM media_items WHERE id = $1`, [poster.id]);

@@ -19,7 +19,8 @@ import { MediaSharingService } from './media-sharing.service.js';
  */
 function unwrap(payload: unknown): { principal: Principal | null; body: unknown } {
   const envelope = payload as { principal?: Principal | null; body?: unknown; params?: unknown } | null;
-  if (envelope && typeof envelope === 'object' && 'body' in envelope && 'params' in envelope) return { principal: envelope.principal ?? null, body: envelope.body };
+  if (envelope && typeof envelope === 'object' && 'body' in envelope && 'params' in envelope)
+    return { principal: envelope.principal ?? null, body: envelope.body };
   return { principal: null, body: payload };
 }
 

@@ -22,6 +22,7 @@ export function whyNotPublic(baseUrl: string): string {
     return `PUBLIC_BASE_URL (${baseUrl}) is a ${loopback ? 'loopback' : 'private'} address: networks cannot fetch media from it`;
   }
   if (host === 'localhost') return `PUBLIC_BASE_URL (${baseUrl}) is a loopback address: networks cannot fetch media from it`;
-  if (isPrivateHostName(host)) return `PUBLIC_BASE_URL (${baseUrl}) names a host only a private network resolves: networks cannot fetch media from it`;
+  if (isPrivateHostName(host))
+    return `PUBLIC_BASE_URL (${baseUrl}) names a host only a private network resolves: networks cannot fetch media from it`;
   return '';
 }

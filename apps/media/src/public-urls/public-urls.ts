@@ -37,9 +37,17 @@ export class PublicUrls {
 
   /** A fresh URL of the item's bytes; 503 when no public address is configured at all. */
   issue(mediaId: string, now = Date.now()): PublicMediaUrl {
-    if (!this.baseUrl) throw problems.unavailable('public_url_unavailable', 'No public address (PUBLIC_BASE_URL) is configured, so no public URL can be issued.', 60);
+    if (!this.baseUrl)
+      throw problems.unavailable(
+        'public_url_unavailable',
+        'No public address (PUBLIC_BASE_URL) is configured, so no public URL can be issued.',
+        60,
+      );
     const expiresAt = new Date(now + PUBLIC_MEDIA_URL_TTL_MS);
-    return { url: `${this.baseUrl}/media/public/${this.tokens.sign(mediaId, expiresAt)}`, expires_at: new Date(Math.floor(expiresAt.getTime() / 1000) * 1000).toISOString() };
+    return {
+      url: `${this.baseUrl}/media/public/${this.tokens.sign(mediaId, expiresAt)}`,
+      expires_at: new Date(Math.floor(expiresAt.getTime() / 1000) * 1000).toISOString(),
+    };
   }
 
   /** HEAD of a fresh public URL of the item, as a network would fetch it: its status, and why it is not 200. */
@@ -50,7 +58,10 @@ export class PublicUrls {
       return { status: response.status, error: response.status === 200 ? '' : `the public URL answered HTTP ${response.status}` };
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${SELF_CHECK_TIMEOUT_MS / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error).message);
+      const reason =
+        (error as Error).name === 'TimeoutError'
+          ? `no answer within ${SELF_CHECK_TIMEOUT_MS / 1000} s`
+          : (cause?.code ?? cause?.message ?? (error as Error).message);
       return { status: 0, error: `the public URL could not be fetched: ${reason}` };
     }
   }

@@ -1,6 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { MEDIA_SERVICE, UsageForUsersReply, UsageForUsersRequest, usageForUsersPattern, UsageTotals, usageTotalsPattern } from '@social/contracts';
+import {
+  MEDIA_SERVICE,
+  UsageForUsersReply,
+  UsageForUsersRequest,
+  usageForUsersPattern,
+  UsageTotals,
+  usageTotalsPattern,
+} from '@social/contracts';
 import { ReportingService } from './reporting.service.js';
 
 /** Service to service only (the gateway forwards none of these). */

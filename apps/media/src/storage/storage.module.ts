@@ -12,7 +12,8 @@ export const MEDIA_STORAGE = Symbol('MEDIA_STORAGE');
     {
       provide: MEDIA_STORAGE,
       inject: [InstanceSettings, NATS_CONNECTION, SERVICE_LOGGER],
-      useFactory: (settings: InstanceSettings, nats: NatsConnection, logger: Logger): Promise<MediaStorage> => openMediaStorage(settings, nats, logger),
+      useFactory: (settings: InstanceSettings, nats: NatsConnection, logger: Logger): Promise<MediaStorage> =>
+        openMediaStorage(settings, nats, logger),
     },
   ],
   exports: [MEDIA_STORAGE],

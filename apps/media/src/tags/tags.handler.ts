@@ -1,6 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateMediaTagRequest, ListMediaTagsQuery, MediaPatterns, MediaTag, MediaTagList, RpcRequest, UpdateMediaTagRequest } from '@social/contracts';
+import {
+  CreateMediaTagRequest,
+  ListMediaTagsQuery,
+  MediaPatterns,
+  MediaTag,
+  MediaTagList,
+  RpcRequest,
+  UpdateMediaTagRequest,
+} from '@social/contracts';
 import { pathId, requirePrincipal, validateInput } from '@social/platform';
 import { TagsService } from './tags.service.js';
 

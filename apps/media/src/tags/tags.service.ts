@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { CreateMediaTagRequest, ListMediaTagsQuery, MAX_MEDIA_TAGS_PER_WORKSPACE, MediaTag, MediaTagList, Principal, UpdateMediaTagRequest, WorkspaceRole } from '@social/contracts';
+import {
+  CreateMediaTagRequest,
+  ListMediaTagsQuery,
+  MAX_MEDIA_TAGS_PER_WORKSPACE,
+  MediaTag,
+  MediaTagList,
+  Principal,
+  UpdateMediaTagRequest,
+  WorkspaceRole,
+} from '@social/contracts';
 import { AccessControl, explainingConstraint, problems } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -27,7 +36,8 @@ const toMediaTag = (row: TagRow): MediaTag => ({
   created_at: row.createdAt.toISOString(),
 });
 
-const duplicateName = (name: string) => problems.conflict('duplicate_name', `The workspace already has a media tag named "${name}" (names ignore case).`);
+const duplicateName = (name: string) =>
+  problems.conflict('duplicate_name', `The workspace already has a media tag named "${name}" (names ignore case).`);
 
 async function findTag(db: EntityManager, id: string): Promise<TagRow | null> {
   const [row] = await db.query<TagRow[]>(`SELECT ${TAG_COLUMNS} FROM media_tags t WHERE t.id = $1`, [id]);
@@ -50,9 +60,10 @@ export class TagsService {
         this.dataSource.transaction(async (db) => {
           // Creations of one workspace queue here, so the limit cannot be raced past.
           await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('media_tags:' || $1, 0))`, [workspace.workspace_id]);
-          const [{ count }] = await db.query<Array<{ count: number }>>(`SELECT count(*)::int AS count FROM media_tags WHERE workspace_id = $1`, [
-            workspace.workspace_id,
-          ]);
+          const [{ count }] = await db.query<Array<{ count: number }>>(
+            `SELECT count(*)::int AS count FROM media_tags WHERE workspace_id = $1`,
+            [workspace.workspace_id],
+          );
           if (count >= MAX_MEDIA_TAGS_PER_WORKSPACE) {
             throw problems.conflict('too_many_media_tags', `A workspace has at most ${MAX_MEDIA_TAGS_PER_WORKSPACE} media tags.`);
           }
@@ -71,16 +82,19 @@ export class TagsService {
 
   async list(principal: Principal, query: ListMediaTagsQuery): Promise<MediaTagList> {
     const workspace = await this.access.requireWorkspace(principal, query.workspace_id, 'viewer', 'query');
-    const rows = await this.dataSource.query<TagRow[]>(`SELECT ${TAG_COLUMNS} FROM media_tags t WHERE t.workspace_id = $1 ORDER BY lower(t.name), t.id`, [
-      workspace.workspace_id,
-    ]);
+    const rows = await this.dataSource.query<TagRow[]>(
+      `SELECT ${TAG_COLUMNS} FROM media_tags t WHERE t.workspace_id = $1 ORDER BY lower(t.name), t.id`,
+      [workspace.workspace_id],
+    );
     return { tags: rows.map(toMediaTag) };
   }
 
   async rename(principal: Principal, id: string, input: UpdateMediaTagRequest): Promise<MediaTag> {
     await this.findVisible(principal, id, 'editor');
-    await explainingConstraint(() => this.dataSource.query(`UPDATE media_tags SET name = $2 WHERE id = $1`, [id, input.name]), NAME_INDEX, () =>
-      duplicateName(input.name),
+    await explainingConstraint(
+      () => this.dataSource.query(`UPDATE media_tags SET name = $2 WHERE id = $1`, [id, input.name]),
+      NAME_INDEX,
+      () => duplicateName(input.name),
     );
     const tag = await findTag(this.dataSource.manager, id);
     if (!tag) throw problems.notFound(NO_SUCH_TAG);

@@ -63,10 +63,20 @@ describe('mvhd durations', () => {
 describe('TopLevelBoxes', () => {
   it('finds moov after a large mdat, whatever the chunking, with 32- and 64-bit box sizes', async () => {
     for (const large of [false, true]) {
-      const file = Buffer.concat([ftyp, box('mdat', randomBytes(10_000), large), box('moov', mvhd(0, 1000, 4321)), box('free', Buffer.alloc(10))]);
+      const file = Buffer.concat([
+        ftyp,
+        box('mdat', randomBytes(10_000), large),
+        box('moov', mvhd(0, 1000, 4321)),
+        box('free', Buffer.alloc(10)),
+      ]);
       for (const size of [1, 3, 7, 8, 16, 1000, file.length]) {
         const facts = await inspectContent(inChunks(file, size));
-        expect({ size, large, duration: facts.durationMs, type: facts.mimeType }).toEqual({ size, large, duration: 4321, type: 'video/mp4' });
+        expect({ size, large, duration: facts.durationMs, type: facts.mimeType }).toEqual({
+          size,
+          large,
+          duration: 4321,
+          type: 'video/mp4',
+        });
       }
     }
   });

@@ -38,7 +38,11 @@ const DOCUMENT_TYPES = new Set(['application/pdf', 'text/plain', 'application/ms
 export function familyOf(mimeType: string): MediaFamily | null {
   const type = mimeType.toLowerCase();
   for (const family of ['image', 'video', 'audio'] as const) if (type.startsWith(`${family}/`)) return family;
-  if (DOCUMENT_TYPES.has(type) || type.startsWith('application/vnd.openxmlformats-officedocument.') || type.startsWith('application/vnd.oasis.opendocument.')) {
+  if (
+    DOCUMENT_TYPES.has(type) ||
+    type.startsWith('application/vnd.openxmlformats-officedocument.') ||
+    type.startsWith('application/vnd.oasis.opendocument.')
+  ) {
     return 'document';
   }
   return null;

@@ -9,7 +9,14 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 describe('contract §6, safe storage', () => {
   it('refuses markup anywhere in the first 64 KiB, even behind a valid image header (a polyglot)', async () => {
-    for (const markup of ['<html><script>alert(1)</script>', '<?xml version="1.0"?><a/>', '<svg onload=alert(1)>', '<!DOCTYPE html>', '<iframe src=x>', '<p xmlns="http://www.w3.org/1999/xhtml">']) {
+    for (const markup of [
+      '<html><script>alert(1)</script>',
+      '<?xml version="1.0"?><a/>',
+      '<svg onload=alert(1)>',
+      '<!DOCTYPE html>',
+      '<iframe src=x>',
+      '<p xmlns="http://www.w3.org/1999/xhtml">',
+    ]) {
       const polyglot = Buffer.concat([PNG, randomBytes(30_000), Buffer.from(markup), randomBytes(1_000)]);
       expect({ markup, found: containsMarkup(polyglot) }).toEqual({ markup, found: true });
       const facts = await inspectContent(Readable.from([polyglot]));
@@ -20,7 +27,9 @@ describe('contract §6, safe storage', () => {
   it('looks only at the first 64 KiB, and lets an image’s XMP metadata packet through', async () => {
     const late = Buffer.concat([PNG, Buffer.alloc(70_000), Buffer.from('<html>')]);
     expect(containsMarkup(late)).toBe(false);
-    const xmp = Buffer.from('<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta><?xpacket end="w"?>');
+    const xmp = Buffer.from(
+      '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta><?xpacket end="w"?>',
+    );
     const photo = Buffer.concat([PNG, xmp]);
     expect(containsMarkup(photo)).toBe(false);
     expect((await inspectContent(Readable.from([photo]))).refused).toBeUndefined();

@@ -28,8 +28,13 @@ export async function requireUploadRoom(db: EntityManager, workspaceId: string, 
   }
   if (usage.open >= MAX_OPEN_UPLOAD_SESSIONS) {
     const retryAfter = usage.oldest_expiry ? Math.max(1, Math.ceil((new Date(usage.oldest_expiry).getTime() - Date.now()) / 1000)) : 60;
-    throw new Problem(429, 'too_many_upload_sessions', `A workspace may have ${MAX_OPEN_UPLOAD_SESSIONS} open upload sessions; complete some or wait for the oldest to expire.`, {
-      retryAfter,
-    });
+    throw new Problem(
+      429,
+      'too_many_upload_sessions',
+      `A workspace may have ${MAX_OPEN_UPLOAD_SESSIONS} open upload sessions; complete some or wait for the oldest to expire.`,
+      {
+        retryAfter,
+      },
+    );
   }
 }

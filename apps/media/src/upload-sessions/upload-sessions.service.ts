@@ -52,17 +52,14 @@ import { contentTypeFor, declaredFamily, familyOf, isVideo } from './media-types
 const contentRefused = (message: string) =>
   new Problem(422, 'validation_failed', `body.content ${message}.`, { errors: [{ location: 'body.content', message }] });
 
-const uploadReplaced = () => problems.conflict('upload_incomplete', 'The upload was replaced while it was being completed; complete it again.');
+const uploadReplaced = () =>
+  problems.conflict('upload_incomplete', 'The upload was replaced while it was being completed; complete it again.');
 
 /** The ready library item of the workspace holding these bytes (the dedupe index's key), if any; project assets' items never count. */
 async function findReadyCopy(db: EntityManager, workspaceId: string, sha256: string, size: number): Promise<string | undefined> {
   const [row] = await db.query<Array<{ id: string }>>(
     `SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3 AND project_asset_id IS NULL AND poster_of IS NULL`,
-    [
-    workspaceId,
-      sha256,
-      size,
-    ],
+    [workspaceId, sha256, size],
   );
   return row?.id;
 }
@@ -75,12 +72,19 @@ const uploadAlreadyOpen = () =>
 
 /** One open or ready upload per project asset (the unique index settles races). */
 async function requireNoUploadFor(db: EntityManager, projectAssetId: string): Promise<void> {
-  const [row] = await db.query<Array<{ id: string }>>(`SELECT id FROM media_items WHERE project_asset_id = $1 AND status IN ('pending', 'ready')`, [projectAssetId]);
+  const [row] = await db.query<Array<{ id: string }>>(
+    `SELECT id FROM media_items WHERE project_asset_id = $1 AND status IN ('pending', 'ready')`,
+    [projectAssetId],
+  );
   if (row) throw uploadAlreadyOpen();
 }
 
 /** Tells creative the upload of a project asset was refused or expired (the asset becomes failed), in the caller's transaction. */
-export async function announceAssetFailed(db: EntityManager, item: { id: string; workspaceId: string; projectAssetId: string }, reason: string): Promise<void> {
+export async function announceAssetFailed(
+  db: EntityManager,
+  item: { id: string; workspaceId: string; projectAssetId: string },
+  reason: string,
+): Promise<void> {
   await enqueueEvent(db, PROJECT_ASSET_FAILED_SUBJECT, {
     workspace_id: item.workspaceId,
     project_asset_id: item.projectAssetId,
@@ -112,7 +116,11 @@ export class UploadSessionsService {
   }
 
   /** E17: a pending item and where to send its bytes, or (200) the ready item with the same sha256 and size. */
-  async create(principal: Principal, input: CreateUploadSessionRequest, idempotencyKey: string | null): Promise<HttpReply<MediaUploadSession>> {
+  async create(
+    principal: Principal,
+    input: CreateUploadSessionRequest,
+    idempotencyKey: string | null,
+  ): Promise<HttpReply<MediaUploadSession>> {
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     const declaredType = input.mime_type?.toLowerCase() ?? '';
     this.checkAllowedType(declaredType, 'body.mime_type');
@@ -164,7 +172,19 @@ export class UploadSessionsService {
             `INSERT INTO media_items (id, workspace_id, filename, declared_mime_type, declared_sha256, size, status, object_key,
                                       project_asset_id, created_by, created_at, expires_at)
              VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11)`,
-            [id, workspace.workspace_id, input.filename, declaredType, sha256, input.size, presignedKey, projectAssetId, principal.userId, now, expiresAt],
+            [
+              id,
+              workspace.workspace_id,
+              input.filename,
+              declaredType,
+              sha256,
+              input.size,
+              presignedKey,
+              projectAssetId,
+              principal.userId,
+              now,
+              expiresAt,
+            ],
           ),
         PROJECT_ASSET_UPLOAD_INDEX,
         uploadAlreadyOpen,
@@ -206,8 +226,10 @@ export class UploadSessionsService {
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
       const location = 'body.project_asset_id';
-      if (error.status === 404) throw problems.invalid(location, 'must be a project asset of a video project in this workspace', projectAssetId);
-      if (error.status === 409) throw new Problem(409, error.code, error.detail, { errors: [{ location, message: error.detail, value: projectAssetId }] });
+      if (error.status === 404)
+        throw problems.invalid(location, 'must be a project asset of a video project in this workspace', projectAssetId);
+      if (error.status === 409)
+        throw new Problem(409, error.code, error.detail, { errors: [{ location, message: error.detail, value: projectAssetId }] });
       throw error;
     }
     if (asset.size !== size) throw problems.invalid('body.size', `must be the size reserved for the project asset (${asset.size})`, size);
@@ -238,7 +260,8 @@ export class UploadSessionsService {
     const replaced = await this.dataSource.transaction(async (db) => {
       const item = await findMediaItem(db, id, true, true);
       this.requireOpen(item);
-      if (!isMediaUploadKey(objectKey, item.workspaceId, item.id)) throw problems.invalid('body.object_key', "must be a key of this session's uploads", objectKey);
+      if (!isMediaUploadKey(objectKey, item.workspaceId, item.id))
+        throw problems.invalid('body.object_key', "must be a key of this session's uploads", objectKey);
       await db.query(`UPDATE media_items SET object_key = $2 WHERE id = $1`, [id, objectKey]);
       return item.objectKey;
     });
@@ -255,7 +278,8 @@ export class UploadSessionsService {
   private requireOpen(item: MediaItemRow | null): asserts item is MediaItemRow {
     if (!item) throw problems.notFound('No such upload session.');
     if (item.status === 'expired') throw uploadSessionExpired();
-    if (item.status !== 'pending') throw problems.conflict('upload_session_completed', 'This upload session is complete; its bytes can no longer change.');
+    if (item.status !== 'pending')
+      throw problems.conflict('upload_session_completed', 'This upload session is complete; its bytes can no longer change.');
     if (item.expiresAt.getTime() <= Date.now()) throw uploadSessionExpired();
   }
 
@@ -265,7 +289,12 @@ export class UploadSessionsService {
    * (this copy is dropped). Repeating it answers the same item.
    */
   async complete(principal: Principal, id: string, input: CompleteUploadSessionRequest): Promise<MediaItem> {
-    const item = await this.access.requireVisible(principal, () => findMediaItem(this.dataSource.manager, id, false, true), 'editor', 'No such upload session.');
+    const item = await this.access.requireVisible(
+      principal,
+      () => findMediaItem(this.dataSource.manager, id, false, true),
+      'editor',
+      'No such upload session.',
+    );
     if (input.workspace_id.toLowerCase() !== item.workspaceId) {
       throw problems.invalid('body.workspace_id', "must be the upload session's workspace", input.workspace_id);
     }
@@ -273,10 +302,11 @@ export class UploadSessionsService {
     if (item.status === 'merged') return this.mergedItem(this.dataSource.manager, item);
     if (item.status === 'expired' || item.expiresAt.getTime() <= Date.now()) throw uploadSessionExpired();
     const uploaded = item.objectKey;
-    const noBytes = () => problems.conflict('upload_incomplete', 'No bytes have been uploaded yet; send the file to the upload URL first.', {
-      received_bytes: 0,
-      expected_bytes: Number(item.size),
-    });
+    const noBytes = () =>
+      problems.conflict('upload_incomplete', 'No bytes have been uploaded yet; send the file to the upload URL first.', {
+        received_bytes: 0,
+        expected_bytes: Number(item.size),
+      });
     if (!uploaded) throw noBytes();
     // What is inspected must be what the item keeps: a presigned key can still be overwritten by its
     // client, so it is snapshotted first; a gateway upload's key is written once (commitUpload).
@@ -297,7 +327,9 @@ export class UploadSessionsService {
         if (item.projectAssetId && error instanceof Problem && (error.status === 422 || error.status === 413)) {
           const projectAssetId = item.projectAssetId;
           const reason = error.status === 413 ? 'content_too_large' : 'content_refused';
-          await this.dataSource.transaction((db) => announceAssetFailed(db, { id: item.id, workspaceId: item.workspaceId, projectAssetId }, reason));
+          await this.dataSource.transaction((db) =>
+            announceAssetFailed(db, { id: item.id, workspaceId: item.workspaceId, projectAssetId }, reason),
+          );
         }
         throw error;
       });
@@ -342,7 +374,10 @@ export class UploadSessionsService {
       throw storageUnavailable();
     });
     if (facts.size !== declared) {
-      throw problems.conflict('upload_incomplete', `The upload holds ${facts.size} of the ${declared} bytes declared; send the whole file again.`);
+      throw problems.conflict(
+        'upload_incomplete',
+        `The upload holds ${facts.size} of the ${declared} bytes declared; send the whole file again.`,
+      );
     }
     if (facts.refused) throw contentRefused(`is refused: ${facts.refused}`);
     this.checkDeclaredFamily(item, facts.mimeType);
@@ -378,7 +413,10 @@ export class UploadSessionsService {
     if (duplicate) {
       // A tombstone, so that repeating this completion answers the same item.
       await db.query(`DELETE FROM media_item_tags WHERE media_id = $1`, [item.id]);
-      await db.query(`UPDATE media_items SET status = 'merged', merged_into = $2, object_key = '', completed_at = now() WHERE id = $1`, [item.id, duplicate]);
+      await db.query(`UPDATE media_items SET status = 'merged', merged_into = $2, object_key = '', completed_at = now() WHERE id = $1`, [
+        item.id,
+        duplicate,
+      ]);
       const existing = await findMediaItem(db, duplicate);
       return { item: toMediaItem(existing!), objectKey: '' };
     }
@@ -389,7 +427,17 @@ export class UploadSessionsService {
       `UPDATE media_items SET status = 'ready', object_key = $7, mime_type = $2, sha256 = $3, width = $4, height = $5, duration_ms = $6,
               completed_at = now(), analysis_status = $8, analysis_next_at = now(), public_check_due = $9
         WHERE id = $1`,
-      [item.id, facts.mimeType, facts.sha256, facts.width, facts.height, facts.durationMs, inspected, probed ? 'pending' : 'ready', this.publicUrls.isPublic],
+      [
+        item.id,
+        facts.mimeType,
+        facts.sha256,
+        facts.width,
+        facts.height,
+        facts.durationMs,
+        inspected,
+        probed ? 'pending' : 'ready',
+        this.publicUrls.isPublic,
+      ],
     );
     if (probed || this.publicUrls.isPublic) await db.query(`SELECT pg_notify($1 || current_schema(), '')`, [analysisChannel('')]);
     if (!probed && !current.projectAssetId) await enqueueItemAnalysed(db, (await findMediaItem(db, item.id))!, this.publicUrls);
@@ -421,11 +469,14 @@ export class UploadSessionsService {
   private checkDeclaredFamily(item: MediaItemRow, sniffedType: string): void {
     const declared = declaredFamily(item.declaredMimeType, item.filename);
     const sniffed = familyOf(sniffedType);
-    if (declared && sniffed && declared !== sniffed) throw contentRefused(`is refused: it is ${sniffed} (${sniffedType}), not the ${declared} declared`);
+    if (declared && sniffed && declared !== sniffed)
+      throw contentRefused(`is refused: it is ${sniffed} (${sniffedType}), not the ${declared} declared`);
   }
 
   private limitFor(mimeType: string, filename: string): number {
-    return isVideo(mimeType, filename) ? this.settings.integer('media_video_upload_limit_bytes') : this.settings.integer('media_upload_limit_bytes');
+    return isVideo(mimeType, filename)
+      ? this.settings.integer('media_video_upload_limit_bytes')
+      : this.settings.integer('media_upload_limit_bytes');
   }
 
   private checkAllowedType(mimeType: string, location: string): void {

@@ -1,6 +1,12 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { MEMBERSHIP_CHANGED_SUBJECT, TenancyPatterns, WorkspaceRecipients, WorkspaceRecipientsRequest, WorkspaceRole } from '@social/contracts';
+import {
+  MEMBERSHIP_CHANGED_SUBJECT,
+  TenancyPatterns,
+  WorkspaceRecipients,
+  WorkspaceRecipientsRequest,
+  WorkspaceRole,
+} from '@social/contracts';
 import { DurableEventMeta, isUuid, NATS_CONNECTION, RpcClient, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { NotificationDispatcher } from './notification-dispatcher.js';
@@ -68,7 +74,12 @@ export class EventSources implements OnModuleInit, OnModuleDestroy {
    * on every redelivery. A payload the mapper cannot read (`null`) is logged
    * and acknowledged rather than retried forever.
    */
-  async deliver<E>(subject: string, payload: unknown, meta: DurableEventMeta, describe: (event: E) => Promise<OutgoingNotification | null>): Promise<void> {
+  async deliver<E>(
+    subject: string,
+    payload: unknown,
+    meta: DurableEventMeta,
+    describe: (event: E) => Promise<OutgoingNotification | null>,
+  ): Promise<void> {
     if (!payload || typeof payload !== 'object') {
       this.logger.warn({ subject, seq: meta.seq }, 'event payload is not an object; no notification');
       return;

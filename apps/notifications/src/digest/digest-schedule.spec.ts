@@ -39,7 +39,9 @@ describe('digest schedule', () => {
       dueAt: new Date('2026-03-08T13:00:00Z'),
     });
     // Just before today's: today's.
-    expect(nextDigestAfter(new Date('2026-03-07T13:59:59Z'), '09:00', 'America/New_York').dueAt.toISOString()).toBe('2026-03-07T14:00:00.000Z');
+    expect(nextDigestAfter(new Date('2026-03-07T13:59:59Z'), '09:00', 'America/New_York').dueAt.toISOString()).toBe(
+      '2026-03-07T14:00:00.000Z',
+    );
     // Exactly at it: tomorrow's.
     expect(nextDigestAfter(new Date('2026-03-07T14:00:00Z'), '09:00', 'America/New_York').date).toBe('2026-03-08');
   });

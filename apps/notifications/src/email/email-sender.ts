@@ -1,6 +1,15 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { AccountsPatterns, ContactList, ListContactsRequest } from '@social/contracts';
-import { ClaimLoop, MailDeliveryError, Metrics, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue, watchJobQueue } from '@social/platform';
+import {
+  ClaimLoop,
+  MailDeliveryError,
+  Metrics,
+  RpcClient,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  untilNextDue,
+  watchJobQueue,
+} from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { NotificationsConfig } from '../config.js';
@@ -54,7 +63,12 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
   ) {
     // Mail due now, waiting or being sent (through email_deliveries_due_idx).
     if (metrics) {
-      watchJobQueue(metrics, 'notifications_email', dataSource, `SELECT count(*)::int AS depth FROM email_deliveries WHERE status = 'pending' AND next_attempt_at <= now()`);
+      watchJobQueue(
+        metrics,
+        'notifications_email',
+        dataSource,
+        `SELECT count(*)::int AS depth FROM email_deliveries WHERE status = 'pending' AND next_attempt_at <= now()`,
+      );
     }
     this.claims = new ClaimLoop(dataSource, {
       channelOf: emailChannel,
@@ -105,10 +119,14 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
   private async send(row: Claimed): Promise<void> {
     let address = '';
     try {
-      const { contacts } = await this.rpc.send<ContactList>(AccountsPatterns.listContacts, { user_ids: [row.user_id] } satisfies ListContactsRequest);
+      const { contacts } = await this.rpc.send<ContactList>(AccountsPatterns.listContacts, {
+        user_ids: [row.user_id],
+      } satisfies ListContactsRequest);
       address = contacts[0]?.email.trim().toLowerCase() ?? '';
       if (!address) return await this.settle(row, 'no_address', '', 'the account has no address (it is gone)');
-      const [suppressed] = (await this.dataSource.query(`SELECT reason FROM suppressed_addresses WHERE address = $1`, [address])) as Array<{ reason: string }>;
+      const [suppressed] = (await this.dataSource.query(`SELECT reason FROM suppressed_addresses WHERE address = $1`, [address])) as Array<{
+        reason: string;
+      }>;
       if (suppressed) return await this.settle(row, 'suppressed', address, `the address was refused before: ${suppressed.reason}`);
       await this.settings.mailer.send({ to: address, subject: row.subject, text: row.text_body, html: row.html_body });
       await this.settle(row, 'sent', address, '');
@@ -123,19 +141,29 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
         return this.settle(row, 'refused', address, message);
       }
       const delay = retryDelayMs(row.attempts, this.config.NOTIFICATIONS_EMAIL_RETRY_BASE_MS);
-      this.logger.warn({ delivery_id: row.id, attempts: row.attempts, retry_in_ms: delay, err: message }, 'notification mail not sent; will retry');
+      this.logger.warn(
+        { delivery_id: row.id, attempts: row.attempts, retry_in_ms: delay, err: message },
+        'notification mail not sent; will retry',
+      );
       await this.dataSource
         .query(
           `UPDATE email_deliveries SET next_attempt_at = now() + make_interval(secs => $3::int / 1000.0), lease = NULL, lease_expires_at = NULL,
                   last_error = $4 WHERE id = $1 AND lease = $2`,
           [row.id, row.lease, delay, message.slice(0, 1000)],
         )
-        .catch((failure: unknown) => this.logger.warn({ err: failure, delivery_id: row.id }, 'could not record the retry; the lease will run out'));
+        .catch((failure: unknown) =>
+          this.logger.warn({ err: failure, delivery_id: row.id }, 'could not record the retry; the lease will run out'),
+        );
     }
   }
 
   /** A final outcome, written only while our lease holds. */
-  private async settle(row: Claimed, status: 'sent' | 'refused' | 'suppressed' | 'no_address', address: string, error: string): Promise<void> {
+  private async settle(
+    row: Claimed,
+    status: 'sent' | 'refused' | 'suppressed' | 'no_address',
+    address: string,
+    error: string,
+  ): Promise<void> {
     await this.dataSource.query(
       `UPDATE email_deliveries SET status = $3, to_address = $4, last_error = $5, lease = NULL, lease_expires_at = NULL,
               sent_at = CASE WHEN $3 = 'sent' THEN now() END

@@ -5,7 +5,10 @@ import { renderDigestMail, renderImmediateMail } from './mail-content.js';
 
 describe('notification mail', () => {
   it('says the same in text and HTML, escapes HTML, and makes app links absolute', () => {
-    const mail = renderImmediateMail({ title: 'Failed <b>now</b>', body: 'Tom & "Jerry"', link: '/publications/42' }, 'https://app.example');
+    const mail = renderImmediateMail(
+      { title: 'Failed <b>now</b>', body: 'Tom & "Jerry"', link: '/publications/42' },
+      'https://app.example',
+    );
     expect(mail.subject).toBe('Failed <b>now</b>');
     expect(mail.text).toContain('Tom & "Jerry"');
     expect(mail.text).toContain('https://app.example/publications/42');
@@ -13,7 +16,9 @@ describe('notification mail', () => {
     expect(mail.html).toContain('Tom &amp; &quot;Jerry&quot;');
     expect(mail.html).toContain('<a href="https://app.example/publications/42">');
     // A network's own URL stays as it is; no link, no anchor.
-    expect(renderImmediateMail({ title: 't', body: 'b', link: 'https://x.example/p/1' }, 'https://app.example').text).toContain('https://x.example/p/1\n');
+    expect(renderImmediateMail({ title: 't', body: 'b', link: 'https://x.example/p/1' }, 'https://app.example').text).toContain(
+      'https://x.example/p/1\n',
+    );
     expect(renderImmediateMail({ title: 't', body: 'b', link: '' }, 'https://app.example').html).not.toContain('<a ');
   });
 

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ListNotificationsQuery, Notification, NotificationList, NOTIFICATIONS_PAGE_DEFAULT, NotificationUnreadCount } from '@social/contracts';
+import {
+  ListNotificationsQuery,
+  Notification,
+  NotificationList,
+  NOTIFICATIONS_PAGE_DEFAULT,
+  NotificationUnreadCount,
+} from '@social/contracts';
 import { CursorCodec, isCreatedAtPosition, preparedQuery, problems, SERVICE_CONFIG } from '@social/platform';
 import { DataSource } from 'typeorm';
 import type { NotificationsConfig } from '../config.js';

@@ -9,10 +9,12 @@ import { MuteEntity } from './mute.entity.js';
 export const MAX_ACTIVE_MUTES = 50;
 
 /** The one place a mute becomes its published shape (times may arrive as Dates or as PostgreSQL JSON strings). */
-export function toNotificationMute(mute: Pick<MuteEntity, 'id' | 'workspaceId' | 'workspaceName'> & {
-  startsAt: Date | string;
-  endsAt: Date | string;
-}): NotificationMute {
+export function toNotificationMute(
+  mute: Pick<MuteEntity, 'id' | 'workspaceId' | 'workspaceName'> & {
+    startsAt: Date | string;
+    endsAt: Date | string;
+  },
+): NotificationMute {
   return {
     id: mute.id,
     scope: mute.workspaceId ? 'workspace' : 'account',
@@ -76,9 +78,7 @@ export class MutesService {
 
   /** Another user's mute is answered exactly like a missing one. */
   async delete(userId: string, muteId: string): Promise<void> {
-    const result = isUuid(muteId)
-      ? await this.dataSource.getRepository(MuteEntity).delete({ id: muteId, userId })
-      : { affected: 0 };
+    const result = isUuid(muteId) ? await this.dataSource.getRepository(MuteEntity).delete({ id: muteId, userId }) : { affected: 0 };
     if (!result.affected) throw problems.notFound('No such mute.');
   }
 }

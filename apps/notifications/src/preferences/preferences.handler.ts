@@ -1,11 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  NotificationPreferenceSettings,
-  NotificationsPatterns,
-  RpcRequest,
-  UpdatePreferencesRequest,
-} from '@social/contracts';
+import { NotificationPreferenceSettings, NotificationsPatterns, RpcRequest, UpdatePreferencesRequest } from '@social/contracts';
 import { requireAccountPrincipal, validateInput } from '@social/platform';
 import { PreferencesService } from './preferences.service.js';
 

@@ -18,13 +18,21 @@ describe('topic catalogue', () => {
   it('keeps in-app delivery on for critical optional topics', () => {
     for (const id of ['publish_failed', 'account_needs_attention', 'reply_failed']) {
       // Critical topics are never muted (contract §8).
-      expect(topicDefinition(id)).toMatchObject({ transactional: false, critical_in_app: true, in_app_mutable: false, mute_applies: false });
+      expect(topicDefinition(id)).toMatchObject({
+        transactional: false,
+        critical_in_app: true,
+        in_app_mutable: false,
+        mute_applies: false,
+      });
     }
     expect(topicDefinition('post_published')).toMatchObject({ critical_in_app: false, in_app_mutable: true, mute_applies: true });
   });
 
   it('fills every topic missing from the stored map with its default and drops unknown ones', () => {
-    const effective = effectivePreferences({ new_message: { email_frequency: 'daily', in_app: false }, gone: { email_frequency: 'off', in_app: true } });
+    const effective = effectivePreferences({
+      new_message: { email_frequency: 'daily', in_app: false },
+      gone: { email_frequency: 'off', in_app: true },
+    });
     expect(Object.keys(effective)).toEqual(TOPIC_DEFINITIONS.map((t) => t.id));
     expect(effective.new_message).toEqual({ email_frequency: 'daily', in_app: false });
     expect(effective.publish_failed).toEqual({ email_frequency: 'immediate', in_app: true });

@@ -49,7 +49,5 @@ export const topicDefinition = (id: string): TopicDefinition | undefined => BY_I
 
 /** Stored choices over defaults: every topic present, unknown stored keys dropped. */
 export function effectivePreferences(stored: Record<string, TopicPreference>): Record<string, TopicPreference> {
-  return Object.fromEntries(
-    TOPIC_DEFINITIONS.map((definition) => [definition.id, stored[definition.id] ?? definition.default_preference]),
-  );
+  return Object.fromEntries(TOPIC_DEFINITIONS.map((definition) => [definition.id, stored[definition.id] ?? definition.default_preference]));
 }

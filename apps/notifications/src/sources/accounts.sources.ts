@@ -6,10 +6,22 @@ import { EventSources } from '../delivery/event-sources.js';
 
 const SECURITY_TITLES: Record<SecurityAction, (detail: string) => { title: string; body: string }> = {
   password_changed: () => ({ title: 'Your password was changed', body: 'The password of your account was changed.' }),
-  passkey_added: (name) => ({ title: 'A passkey was added', body: `A passkey${name ? ` ("${name}")` : ''} can now sign in to your account.` }),
-  passkey_removed: (name) => ({ title: 'A passkey was removed', body: `A passkey${name ? ` ("${name}")` : ''} can no longer sign in to your account.` }),
-  email_changed: (address) => ({ title: 'Your sign-in address was changed', body: `Your account now signs in${address ? ` with ${address}` : ' with a new address'}.` }),
-  api_token_created: (name) => ({ title: 'A new API token was created', body: `An API token${name ? ` ("${name}")` : ''} can now act for your account.` }),
+  passkey_added: (name) => ({
+    title: 'A passkey was added',
+    body: `A passkey${name ? ` ("${name}")` : ''} can now sign in to your account.`,
+  }),
+  passkey_removed: (name) => ({
+    title: 'A passkey was removed',
+    body: `A passkey${name ? ` ("${name}")` : ''} can no longer sign in to your account.`,
+  }),
+  email_changed: (address) => ({
+    title: 'Your sign-in address was changed',
+    body: `Your account now signs in${address ? ` with ${address}` : ' with a new address'}.`,
+  }),
+  api_token_created: (name) => ({
+    title: 'A new API token was created',
+    body: `An API token${name ? ` ("${name}")` : ''} can now act for your account.`,
+  }),
 };
 const SECURITY_FOOTNOTE = ' If this was not you, sign in, change your password and review your security settings.';
 
@@ -26,7 +38,8 @@ export class SecurityActionSource implements DurableEventHandler {
       const describe = SECURITY_TITLES[event.action];
       if (typeof event.user_id !== 'string' || !isUuid(event.user_id) || !describe) return null;
       // A new address starts clean: a refusal recorded for an earlier one no longer stops mail.
-      if (event.action === 'email_changed') await this.dataSource.query(`DELETE FROM suppressed_addresses WHERE user_id = $1`, [event.user_id]);
+      if (event.action === 'email_changed')
+        await this.dataSource.query(`DELETE FROM suppressed_addresses WHERE user_id = $1`, [event.user_id]);
       const { title, body } = describe(typeof event.detail === 'string' ? event.detail : '');
       return {
         topic: 'security_action',
@@ -50,7 +63,8 @@ export class RoleChangedSource implements DurableEventHandler {
     return this.sources.deliver<RoleChangedEvent>(subject, payload, meta, async (event) => {
       if (typeof event.user_id !== 'string' || !isUuid(event.user_id)) return null;
       const workspaceId = typeof event.workspace_id === 'string' && isUuid(event.workspace_id) ? event.workspace_id : null;
-      const organizationId = !workspaceId && typeof event.organization_id === 'string' && isUuid(event.organization_id) ? event.organization_id : null;
+      const organizationId =
+        !workspaceId && typeof event.organization_id === 'string' && isUuid(event.organization_id) ? event.organization_id : null;
       if (!workspaceId && !organizationId) return null;
       const kind = workspaceId ? 'workspace' : 'organization';
       return {

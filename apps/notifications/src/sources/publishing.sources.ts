@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { AccountNeedsAttentionEvent, RenditionFailedEvent, RenditionNeedsAttentionEvent, RenditionPublishedEvent } from '@social/contracts';
+import type {
+  AccountNeedsAttentionEvent,
+  RenditionFailedEvent,
+  RenditionNeedsAttentionEvent,
+  RenditionPublishedEvent,
+} from '@social/contracts';
 import { DurableEventHandler, DurableEventMeta } from '@social/platform';
 import { EventSources, validWorkspaceId } from '../delivery/event-sources.js';
 

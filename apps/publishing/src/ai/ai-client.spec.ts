@@ -29,8 +29,13 @@ describe('AiClient and redirects', () => {
   });
 
   it('answers a redirect as a provider error (502) and never sends the request on', async () => {
-    const client = new AiClient(InstanceSettings.withFetch({}, async () => ({})), pino({ level: 'silent' }));
-    await expect(client.completeJson({ baseUrl: base, apiKey: 'sk-secret', model: 'm' }, [{ role: 'user', content: 'hi' }], Date.now() + 5_000)).rejects.toMatchObject({
+    const client = new AiClient(
+      InstanceSettings.withFetch({}, async () => ({})),
+      pino({ level: 'silent' }),
+    );
+    await expect(
+      client.completeJson({ baseUrl: base, apiKey: 'sk-secret', model: 'm' }, [{ role: 'user', content: 'hi' }], Date.now() + 5_000),
+    ).rejects.toMatchObject({
       status: 502,
       code: 'ai_provider_error',
     });

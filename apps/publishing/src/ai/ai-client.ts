@@ -17,10 +17,18 @@ export interface AiProvider {
 /** The AI problems of contract §1/§4. None carries what the provider said: its body may echo our prompt or key. */
 export const aiProblems = {
   notConfigured: () =>
-    new Problem(503, 'ai_not_configured', 'No AI provider is configured on this instance; an administrator sets its base URL and model in the instance settings.'),
-  providerError: () => new Problem(502, 'ai_provider_error', 'The AI provider could not be reached or refused the request; try again shortly.', { retryAfter: 5 }),
+    new Problem(
+      503,
+      'ai_not_configured',
+      'No AI provider is configured on this instance; an administrator sets its base URL and model in the instance settings.',
+    ),
+  providerError: () =>
+    new Problem(502, 'ai_provider_error', 'The AI provider could not be reached or refused the request; try again shortly.', {
+      retryAfter: 5,
+    }),
   timeout: () => new Problem(504, 'ai_timeout', 'The AI provider did not answer in time; try again shortly.', { retryAfter: 5 }),
-  invalidOutput: () => new Problem(502, 'ai_invalid_output', 'The AI model did not produce a usable answer twice in a row; try again or rephrase the idea.'),
+  invalidOutput: () =>
+    new Problem(502, 'ai_invalid_output', 'The AI model did not produce a usable answer twice in a row; try again or rephrase the idea.'),
 };
 
 /** A chat-completions answer larger than this is not one we asked for. */

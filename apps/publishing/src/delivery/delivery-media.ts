@@ -52,9 +52,15 @@ class Slots {
   }
 }
 
-const rejected = (code: string, message: string) => new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });
+const rejected = (code: string, message: string) =>
+  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });
 const storageDown = () =>
-  new DeliveryError({ outcome: 'retryable', code: 'media_storage_unavailable', message: 'The media storage could not be read; trying again later.', httpStatus: 0 });
+  new DeliveryError({
+    outcome: 'retryable',
+    code: 'media_storage_unavailable',
+    message: 'The media storage could not be read; trying again later.',
+    httpStatus: 0,
+  });
 
 /**
  * The media of each part as a network receives them (contract §4 "Delivery with media"): images read from
@@ -75,7 +81,14 @@ export class DeliveryMedia {
       if (!item) throw rejected('media_not_found', `Media ${entry.media_id} is no longer in the workspace's library.`);
       if (item.mime_type.startsWith('image/')) prepared.push(await this.image(platform, entry, item));
       else if (item.mime_type.startsWith('video/')) prepared.push(this.video(entry, item));
-      else throw new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'media_type_unsupported', message: `Media ${item.id} (${item.mime_type}) is neither an image nor a video.`, httpStatus: 0 });
+      else
+        throw new DeliveryError({
+          outcome: 'rejected',
+          kind: 'capability',
+          code: 'media_type_unsupported',
+          message: `Media ${item.id} (${item.mime_type}) is neither an image nor a video.`,
+          httpStatus: 0,
+        });
     }
     return prepared;
   }

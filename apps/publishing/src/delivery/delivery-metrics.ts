@@ -9,7 +9,15 @@ export const LATE_AFTER_SECONDS = 60;
  * transient failure), `ambiguous` (outcome unknown, to be reconciled), `rejected` and `retries_exhausted` (failed for
  * good), `needs_attention` (manual resolution), `deferred` (the account or network could not be asked; nothing sent).
  */
-export const DELIVERY_OUTCOMES = ['published', 'retry', 'ambiguous', 'rejected', 'retries_exhausted', 'needs_attention', 'deferred'] as const;
+export const DELIVERY_OUTCOMES = [
+  'published',
+  'retry',
+  'ambiguous',
+  'rejected',
+  'retries_exhausted',
+  'needs_attention',
+  'deferred',
+] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /**
@@ -19,10 +27,17 @@ export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
  */
 export function watchScheduler(metrics: Metrics, dataSource: DataSource): (outcome: DeliveryOutcome) => void {
   const due = metrics.gauge('scheduler_due_renditions', 'Renditions due now that no scheduler has claimed yet.');
-  const late = metrics.gauge('scheduler_late_renditions', `Renditions due more than ${LATE_AFTER_SECONDS} s ago and not delivered yet (claimed or not).`);
+  const late = metrics.gauge(
+    'scheduler_late_renditions',
+    `Renditions due more than ${LATE_AFTER_SECONDS} s ago and not delivered yet (claimed or not).`,
+  );
   const claimed = metrics.gauge('scheduler_claimed_renditions', 'Renditions a scheduler holds under a live lease (being delivered).');
   const depth = jobQueueDepthGauge(metrics);
-  const outcomes = metrics.counter('scheduler_delivery_outcomes_total', 'Delivery steps by outcome (published, retry, ambiguous, rejected, ...).', ['outcome']);
+  const outcomes = metrics.counter(
+    'scheduler_delivery_outcomes_total',
+    'Delivery steps by outcome (published, retry, ambiguous, rejected, ...).',
+    ['outcome'],
+  );
   // Every outcome from 0, so a rate is defined before the first one happens.
   for (const outcome of DELIVERY_OUTCOMES) outcomes.inc({ outcome }, 0);
   metrics.onScrape('scheduler', async () => {

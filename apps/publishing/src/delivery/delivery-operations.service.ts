@@ -16,7 +16,15 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PublicationEntity, PublicationSegmentEntity } from '../publications/publication.entity.js';
 import { PublicationsService } from '../publications/publications.service.js';
 import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
-import { changedRows, networkRulesProblem, notifyDue, readOverrides, renderChecked, replaceRenditions, type TargetAccount } from './renditions.js';
+import {
+  changedRows,
+  networkRulesProblem,
+  notifyDue,
+  readOverrides,
+  renderChecked,
+  replaceRenditions,
+  type TargetAccount,
+} from './renditions.js';
 
 /** Which statuses each call leaves from (contract §4 "Delivery", transitions). */
 const FROM: Record<'schedule' | 'publish-now' | 'cancel' | 'retry', readonly string[]> = {
@@ -61,8 +69,10 @@ export class DeliveryOperations {
     const found = await this.findVisible(principal, id, 'editor');
     const scheduledAt = new Date(input.scheduled_at);
     const now = Date.now();
-    if (scheduledAt.getTime() < now - SCHEDULE_PAST_TOLERANCE_MS) throw problems.invalid('body.scheduled_at', 'is in the past', input.scheduled_at);
-    if (scheduledAt.getTime() > now + SCHEDULE_MAX_AHEAD_MS) throw problems.invalid('body.scheduled_at', 'is more than 2 years ahead', input.scheduled_at);
+    if (scheduledAt.getTime() < now - SCHEDULE_PAST_TOLERANCE_MS)
+      throw problems.invalid('body.scheduled_at', 'is in the past', input.scheduled_at);
+    if (scheduledAt.getTime() > now + SCHEDULE_MAX_AHEAD_MS)
+      throw problems.invalid('body.scheduled_at', 'is more than 2 years ahead', input.scheduled_at);
     await this.dataSource.transaction(async (db) => {
       const targets = await this.resolveTargets(db, found, input);
       const publication = await this.transition(db, id, input.expected_revision, 'schedule', {
@@ -82,7 +92,10 @@ export class DeliveryOperations {
     // A scheduled publication goes out as it is: its renditions and their overrides (contract §4).
     if (found.status === 'scheduled' && (input.account_ids !== undefined || input.social_set_id !== undefined)) {
       const location = input.account_ids !== undefined ? 'body.account_ids' : 'body.social_set_id';
-      throw problems.invalid(location, 'cannot be sent for a scheduled publication: publish-now keeps its renditions (cancel to change the targets)');
+      throw problems.invalid(
+        location,
+        'cannot be sent for a scheduled publication: publish-now keeps its renditions (cancel to change the targets)',
+      );
     }
     await this.dataSource.transaction(async (db) => {
       const targets = await this.resolveTargets(db, found, input);
@@ -156,7 +169,12 @@ export class DeliveryOperations {
   }
 
   private findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<PublicationEntity> {
-    return this.access.requireVisible(principal, () => this.dataSource.getRepository(PublicationEntity).findOneBy({ id }), need, 'No such publication.');
+    return this.access.requireVisible(
+      principal,
+      () => this.dataSource.getRepository(PublicationEntity).findOneBy({ id }),
+      need,
+      'No such publication.',
+    );
   }
 
   /**
@@ -220,14 +238,22 @@ export class DeliveryOperations {
       return { accounts: await this.accountsByIds(db, ids), source: { kind: 'accounts' } };
     }
     if (input.social_set_id !== undefined) {
-      return { accounts: await this.setAccounts(db, publication.workspaceId, input.social_set_id, 'body.social_set_id'), source: { kind: 'set' } };
+      return {
+        accounts: await this.setAccounts(db, publication.workspaceId, input.social_set_id, 'body.social_set_id'),
+        source: { kind: 'set' },
+      };
     }
     const existing: Array<{ social_account_id: string; settings: Record<string, unknown>; output_profile: string }> = await db.query(
       `SELECT social_account_id, settings, output_profile FROM renditions WHERE publication_id = $1 ORDER BY created_at, id`,
       [publication.id],
     );
     if (existing.length > 0) {
-      const ids = await requireActiveAccounts(db, publication.workspaceId, existing.map((row) => row.social_account_id), () => 'body.account_ids');
+      const ids = await requireActiveAccounts(
+        db,
+        publication.workspaceId,
+        existing.map((row) => row.social_account_id),
+        () => 'body.account_ids',
+      );
       // The renditions' own settings stay with their accounts.
       const accounts = (await this.accountsByIds(db, ids)).map((account, index) => ({
         ...account,
@@ -237,7 +263,10 @@ export class DeliveryOperations {
       return { accounts, source: { kind: 'existing' } };
     }
     if (publication.socialSetId) {
-      return { accounts: await this.setAccounts(db, publication.workspaceId, publication.socialSetId, 'body.social_set_id'), source: { kind: 'existing' } };
+      return {
+        accounts: await this.setAccounts(db, publication.workspaceId, publication.socialSetId, 'body.social_set_id'),
+        source: { kind: 'existing' },
+      };
     }
     throw problems.invalid('body.account_ids', 'is required (or social_set_id): the publication has no targets yet');
   }
@@ -250,7 +279,10 @@ export class DeliveryOperations {
 
   /** The set's accounts in its order; the set must be the workspace's, not empty, and every account active. */
   private async setAccounts(db: EntityManager, workspaceId: string, setId: string, location: string): Promise<TargetAccount[]> {
-    const [set]: Array<{ id: string }> = await db.query(`SELECT id FROM social_sets WHERE id = $1 AND workspace_id = $2`, [setId.toLowerCase(), workspaceId]);
+    const [set]: Array<{ id: string }> = await db.query(`SELECT id FROM social_sets WHERE id = $1 AND workspace_id = $2`, [
+      setId.toLowerCase(),
+      workspaceId,
+    ]);
     if (!set) throw problems.invalid(location, 'is not a social set of this workspace', setId);
     const rows: Array<TargetAccount & { status: string }> = await db.query(
       `SELECT a.id, a.platform, a.username, a.status, m.default_settings AS settings, m.default_output_profile AS output_profile
@@ -261,7 +293,11 @@ export class DeliveryOperations {
     if (rows.length === 0) throw problems.invalid(location, 'holds no account to publish to', setId);
     const inactive = rows.filter((row) => row.status !== 'active');
     if (inactive.length > 0) {
-      throw problems.invalid(location, `holds accounts that are not active: ${inactive.map((row) => `${row.platform} @${row.username} (${row.id})`).join(', ')}`, setId);
+      throw problems.invalid(
+        location,
+        `holds accounts that are not active: ${inactive.map((row) => `${row.platform} @${row.username} (${row.id})`).join(', ')}`,
+        setId,
+      );
     }
     return rows.map(({ status: _status, ...account }) => account);
   }
@@ -277,7 +313,9 @@ export class DeliveryOperations {
     dueAt: Date,
     randomDelayMinutes: number,
   ): Promise<void> {
-    const segments = await db.getRepository(PublicationSegmentEntity).find({ where: { publicationId: publication.id }, order: { position: 'ASC' } });
+    const segments = await db
+      .getRepository(PublicationSegmentEntity)
+      .find({ where: { publicationId: publication.id }, order: { position: 'ASC' } });
     const overrides = await readOverrides(db, publication.id);
     const { parts, problems: found } = await renderChecked(db, publication, segments, targets.accounts, overrides);
     const refusal = networkRulesProblem(found);

@@ -38,7 +38,9 @@ describe('DeliveryWorker: leases', () => {
       network.posts.push(post);
       network.signals.push(signal);
       if (network.failWith) return Promise.reject(network.failWith);
-      return new Promise((resolve) => gates.push(() => resolve({ externalId: `ext-${network.calls.length}`, externalUrl: 'https://sandbox.example/p', parts: [] })));
+      return new Promise((resolve) =>
+        gates.push(() => resolve({ externalId: `ext-${network.calls.length}`, externalUrl: 'https://sandbox.example/p', parts: [] })),
+      );
     },
     findPost: async (): Promise<null> => null,
     /** When set, every call fails with it at once. */
@@ -54,22 +56,37 @@ describe('DeliveryWorker: leases', () => {
   } as unknown as PublishingConfig;
   const logger = pino({ level: 'silent' });
   /** The media library as media.library.resolve answers it (items by id), and the bytes storage holds by object key. */
-  const library = { items: new Map<string, ResolvedMedia>(), resolve: async (_workspaceId: string, ids: string[]) => new Map(ids.filter((id) => library.items.has(id)).map((id) => [id, library.items.get(id)!])) };
+  const library = {
+    items: new Map<string, ResolvedMedia>(),
+    resolve: async (_workspaceId: string, ids: string[]) =>
+      new Map(ids.filter((id) => library.items.has(id)).map((id) => [id, library.items.get(id)!])),
+  };
   const objects = new Map<string, Buffer>();
   const storage = { read: async (key: string) => (objects.has(key) ? Readable.from([objects.get(key)!]) : null) };
   const deliveryMedia = new DeliveryMedia(storage as never);
-  const resolved = (id: string, extra: Partial<ResolvedMedia> = {}): ResolvedMedia => readyMedia(id, { workspace_id: '', filename: 'photo.jpg', ...extra });
+  const resolved = (id: string, extra: Partial<ResolvedMedia> = {}): ResolvedMedia =>
+    readyMedia(id, { workspace_id: '', filename: 'photo.jpg', ...extra });
   /** Attaches media to the rendition's only part, as rendition_segments.media holds them. */
   const attach = (renditionId: string, mediaIds: string[]) =>
     dataSource.query(`UPDATE rendition_segments SET media = $2 WHERE rendition_id = $1`, [
       renditionId,
-      JSON.stringify(mediaIds.map((id, index) => ({ media_id: id, alt_text: `alt ${index}`, role: 'attachment', display_order: index, settings: {} }))),
+      JSON.stringify(
+        mediaIds.map((id, index) => ({ media_id: id, alt_text: `alt ${index}`, role: 'attachment', display_order: index, settings: {} })),
+      ),
     ]);
 
   /** A worker whose lease renewals never reach the database (a starved pool, or a replica that died mid-call). */
   function worker(renews: boolean): DeliveryWorker {
     const accounts = { find: async (id: string) => ({ id, platform: 'sandbox' }) } as unknown as ProviderAccounts;
-    const created = new DeliveryWorker(dataSource, registry, accounts, library as unknown as MediaLibraryClient, deliveryMedia, config, logger);
+    const created = new DeliveryWorker(
+      dataSource,
+      registry,
+      accounts,
+      library as unknown as MediaLibraryClient,
+      deliveryMedia,
+      config,
+      logger,
+    );
     if (!renews) (created as unknown as { renewLeases: () => Promise<void> }).renewLeases = async () => undefined;
     workers.push(created);
     return created;
@@ -95,10 +112,10 @@ describe('DeliveryWorker: leases', () => {
        VALUES ($1, $2, $3, 'sandbox', $5, 'short_text', 'scheduled', '', 'hello', 'sandbox:tester', $4, $4, $4)`,
       [renditionId, publicationId, accountId, now, `sandbox:${accountId}`],
     );
-    await dataSource.query(`INSERT INTO rendition_segments (id, rendition_id, position, status, body) VALUES ($1, $2, 0, 'scheduled', 'hello')`, [
-      randomUUID(),
-      renditionId,
-    ]);
+    await dataSource.query(
+      `INSERT INTO rendition_segments (id, rendition_id, position, status, body) VALUES ($1, $2, 0, 'scheduled', 'hello')`,
+      [randomUUID(), renditionId],
+    );
     return renditionId;
   }
 
@@ -120,8 +137,17 @@ describe('DeliveryWorker: leases', () => {
   }
 
   beforeAll(async () => {
-    db = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'delivery_worker_spec');
-    dataSource = await openServiceDatabase({ url: db.url, schema: 'publishing', entities: [], migrations: publishingMigrations, poolSize: 8 });
+    db = await createTemporaryDatabase(
+      process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      'delivery_worker_spec',
+    );
+    dataSource = await openServiceDatabase({
+      url: db.url,
+      schema: 'publishing',
+      entities: [],
+      migrations: publishingMigrations,
+      poolSize: 8,
+    });
   });
 
   afterEach(async () => {
@@ -183,7 +209,10 @@ describe('DeliveryWorker: leases', () => {
     await until(() => network.calls.length === 1);
     expect(network.signals[0]?.aborted).toBe(false);
     // Another claim took it (as after a lease that ran out): the next renewal finds the lease not this call's.
-    await dataSource.query(`UPDATE renditions SET lease_owner = 'someone-else/1', lease_expires_at = now() + interval '1 minute' WHERE id = $1`, [id]);
+    await dataSource.query(
+      `UPDATE renditions SET lease_owner = 'someone-else/1', lease_expires_at = now() + interval '1 minute' WHERE id = $1`,
+      [id],
+    );
     await until(() => network.signals[0]?.aborted === true, 2_000);
     await sleep(200);
     // The abandoned call wrote nothing: the rendition is the other claim's.
@@ -191,7 +220,7 @@ describe('DeliveryWorker: leases', () => {
     expect(network.calls).toEqual([id]);
   });
 
-  it('spending the last attempt after a reconcile leaves the previous attempt\'s outcome as it was', async () => {
+  it("spending the last attempt after a reconcile leaves the previous attempt's outcome as it was", async () => {
     const id = await dueRendition();
     const attemptId = randomUUID();
     // As after a reconcile found nothing: queued again, five attempts spent, the last one ambiguous.
@@ -232,7 +261,7 @@ describe('DeliveryWorker: leases', () => {
     await until(() => claims === 2, 1_000);
   });
 
-  it('a network that refuses the account\'s authorization at publish marks the account reconnect_required and tells its owner, once', async () => {
+  it("a network that refuses the account's authorization at publish marks the account reconnect_required and tells its owner, once", async () => {
     network.failWith = new DeliveryError({
       outcome: 'rejected',
       kind: 'auth',
@@ -249,9 +278,10 @@ describe('DeliveryWorker: leases', () => {
     await until(async () => (await rendition(first)).status === 'failed' && (await rendition(second)).status === 'failed');
     const [account] = await dataSource.query(`SELECT status FROM social_accounts WHERE id = $1`, [accountId]);
     expect(account.status).toBe('reconnect_required');
-    const events = await dataSource.query(`SELECT payload FROM outbox_events WHERE subject = 'durable.publishing.account.needs-attention' AND payload->>'social_account_id' = $1`, [
-      accountId,
-    ]);
+    const events = await dataSource.query(
+      `SELECT payload FROM outbox_events WHERE subject = 'durable.publishing.account.needs-attention' AND payload->>'social_account_id' = $1`,
+      [accountId],
+    );
     expect(events).toEqual([
       {
         payload: {
@@ -274,7 +304,7 @@ describe('DeliveryWorker: leases', () => {
         )
       )[0];
 
-    it('sends each part\'s media fitted to the network: a 4000×3000 JPEG reaches the sandbox at 2000×1500, without EXIF, with its alt text', async () => {
+    it("sends each part's media fitted to the network: a 4000×3000 JPEG reaches the sandbox at 2000×1500, without EXIF, with its alt text", async () => {
       const id = await dueRendition();
       const mediaId = randomUUID();
       const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#48a' } })
@@ -308,16 +338,30 @@ describe('DeliveryWorker: leases', () => {
       expect(waiting.next_action_at.getTime()).toBeGreaterThan(Date.now());
       expect(network.calls).toEqual([]);
       // Ten minutes later, still analysing.
-      await dataSource.query(`UPDATE renditions SET media_waiting_since = now() - interval '10 minutes 1 second', next_action_at = now() WHERE id = $1`, [id]);
+      await dataSource.query(
+        `UPDATE renditions SET media_waiting_since = now() - interval '10 minutes 1 second', next_action_at = now() WHERE id = $1`,
+        [id],
+      );
       await until(async () => (await state(id)).status === 'failed');
-      expect(await state(id)).toMatchObject({ delivery_state: 'rejected', error_code: 'media_not_ready', error_kind: 'validation', round_attempts: 0, media_waiting_since: null });
+      expect(await state(id)).toMatchObject({
+        delivery_state: 'rejected',
+        error_code: 'media_not_ready',
+        error_kind: 'validation',
+        round_attempts: 0,
+        media_waiting_since: null,
+      });
       expect(network.calls).toEqual([]);
     });
 
     it('goes on once the analysis has ended, and clears the wait', async () => {
       const id = await dueRendition();
       const mediaId = randomUUID();
-      objects.set(`objects/${mediaId}`, await sharp({ create: { width: 10, height: 10, channels: 3, background: '#fff' } }).png().toBuffer());
+      objects.set(
+        `objects/${mediaId}`,
+        await sharp({ create: { width: 10, height: 10, channels: 3, background: '#fff' } })
+          .png()
+          .toBuffer(),
+      );
       library.items.set(mediaId, resolved(mediaId, { mime_type: 'image/png', analysis_status: 'pending' }));
       await attach(id, [mediaId]);
       worker(true).onApplicationBootstrap();
@@ -334,7 +378,12 @@ describe('DeliveryWorker: leases', () => {
       await attach(id, [randomUUID()]);
       worker(true).onApplicationBootstrap();
       await until(async () => (await state(id)).status === 'failed');
-      expect(await state(id)).toMatchObject({ delivery_state: 'rejected', error_code: 'media_not_found', error_kind: 'validation', round_attempts: 0 });
+      expect(await state(id)).toMatchObject({
+        delivery_state: 'rejected',
+        error_code: 'media_not_found',
+        error_kind: 'validation',
+        round_attempts: 0,
+      });
       expect(network.calls).toEqual([]);
     });
 

@@ -17,7 +17,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
-import { DeliveryError, type DeliveryFailure, type OutgoingPost, type ProviderAccount, type PublishedPost } from '../providers/social-provider.js';
+import {
+  DeliveryError,
+  type DeliveryFailure,
+  type OutgoingPost,
+  type ProviderAccount,
+  type PublishedPost,
+} from '../providers/social-provider.js';
 import { markReconnectRequired, ProviderAccounts } from '../social-accounts/provider-accounts.js';
 import { type DeliveryOutcome, watchScheduler } from './delivery-metrics.js';
 import { changedRows, deliveryChannel, deriveStatus } from './renditions.js';
@@ -179,7 +185,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const entry = { lease: row.lease, leaseUntil: Date.now() + this.config.DELIVERY_LEASE_MS, abort: new AbortController() };
     this.claims.run(row.id, entry, () =>
       this.process(row, entry.abort.signal).catch((error: unknown) =>
-        this.logger.error({ err: error, rendition_id: row.id }, 'delivery failed unexpectedly; the lease will run out and another try reconciles'),
+        this.logger.error(
+          { err: error, rendition_id: row.id },
+          'delivery failed unexpectedly; the lease will run out and another try reconciles',
+        ),
       ),
     );
   }
@@ -210,10 +219,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       case 'ambiguous':
         return this.reconcile(row, signal);
       default:
-        await this.dataSource.query(`UPDATE renditions SET next_action_at = NULL, lease_owner = '', lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2`, [
-          row.id,
-          row.lease,
-        ]);
+        await this.dataSource.query(
+          `UPDATE renditions SET next_action_at = NULL, lease_owner = '', lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2`,
+          [row.id, row.lease],
+        );
     }
   }
 
@@ -230,7 +239,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         const { failure } = error;
         // The network refused to renew the grant (the account is now reconnect_required): the account must be reconnected.
         if (failure.code === 'provider_auth_rejected') {
-          return this.fail(row, null, 'auth', { code: 'account_reconnect_required', message: 'The network refused the account\'s grant; reconnect the account.', httpStatus: 0 }, 'rejected');
+          return this.fail(
+            row,
+            null,
+            'auth',
+            {
+              code: 'account_reconnect_required',
+              message: "The network refused the account's grant; reconnect the account.",
+              httpStatus: 0,
+            },
+            'rejected',
+          );
         }
         // E.g. no provider app can renew it (provider_not_configured): the reason as it is.
         return this.fail(row, null, failure.kind, failure, 'rejected');
@@ -259,7 +278,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
     if (row.round_attempts >= MAX_DELIVERY_ATTEMPTS) {
       // Recorded on the rendition only: the previous attempt (reconciled, found missing) keeps its own outcome.
-      return this.fail(row, null, 'transient', { code: 'retries_exhausted', message: 'No attempts left.', httpStatus: 0 }, 'retries_exhausted');
+      return this.fail(
+        row,
+        null,
+        'transient',
+        { code: 'retries_exhausted', message: 'No attempts left.', httpStatus: 0 },
+        'retries_exhausted',
+      );
     }
     const attemptId = uuidv7();
     const attempt = row.delivery_current_attempt_number + 1;
@@ -307,8 +332,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         error instanceof DeliveryError
           ? error.failure
           : // Anything else may have happened after the request left: never resend blindly.
-            { outcome: 'ambiguous', code: 'delivery_outcome_unknown', message: 'The call to the network ended without a usable answer.', httpStatus: 0 };
-      if (!(error instanceof DeliveryError)) this.logger.warn({ err: error, rendition_id: row.id }, 'publish threw something other than a DeliveryError: ambiguous');
+            {
+              outcome: 'ambiguous',
+              code: 'delivery_outcome_unknown',
+              message: 'The call to the network ended without a usable answer.',
+              httpStatus: 0,
+            };
+      if (!(error instanceof DeliveryError))
+        this.logger.warn({ err: error, rendition_id: row.id }, 'publish threw something other than a DeliveryError: ambiguous');
       return this.afterFailure(current, attemptId, failure, signal);
     }
     await this.goLive(current, attemptId, published, false);
@@ -326,7 +357,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     try {
       items = await this.library.resolve(row.workspace_id, ids);
     } catch (error) {
-      this.logger.warn({ err: error, rendition_id: row.id }, 'could not ask the media library about the rendition\'s media; trying again later');
+      this.logger.warn(
+        { err: error, rendition_id: row.id },
+        "could not ask the media library about the rendition's media; trying again later",
+      );
       await this.requeueWithoutAttempt(row, this.config.DELIVERY_RETRY_BASE_MS * 4);
       return null;
     }
@@ -364,7 +398,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       // A call given up on (timed out, or aborted when the lease could not be renewed) may still land: reconcile once it cannot.
       const givenUp = failure.code === 'delivery_call_timeout' || failure.code === 'delivery_lease_lost';
       const started = row.delivery_current_attempt_created_at?.getTime() ?? Date.now();
-      const afterMs = givenUp ? Math.max(this.config.DELIVERY_LEASE_MS, started + (row.publish_bound_ms ?? this.publishBoundMs()) - Date.now()) : 0;
+      const afterMs = givenUp
+        ? Math.max(this.config.DELIVERY_LEASE_MS, started + (row.publish_bound_ms ?? this.publishBoundMs()) - Date.now())
+        : 0;
       await this.markAmbiguous(row, attemptId, failure, afterMs);
       if (afterMs === 0) await this.reconcile({ ...row, delivery_state: 'ambiguous' }, signal);
       return;
@@ -388,7 +424,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const at = new Date(Date.now() + afterMs);
     const marked = await this.inTransaction(row, async (db) => {
       if (attemptId) await this.finishAttempt(db, attemptId, 'ambiguous', failure);
-      const updated = await changedRows(db, 
+      const updated = await changedRows(
+        db,
         `UPDATE renditions SET delivery_state = 'ambiguous', delivery_recovery_action = 'reconcile',
                 error_code = $3, error_message = $5, error_http_status = $4,
                 error_kind = '', error_action = '', error_retryable = false, delivery_next_reconciliation_at = $6, next_action_at = $6,
@@ -436,7 +473,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (found) return this.goLive(row, row.delivery_current_attempt_id, found, true);
     // The network says for certain it has no such post: sending again is safe.
     const requeued = await this.inTransaction(row, async (db) => {
-      const updated = await changedRows(db, 
+      const updated = await changedRows(
+        db,
         `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'none',
                 delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL, updated_at = now()
           WHERE id = $1 AND lease_owner = $2 RETURNING id`,
@@ -510,7 +548,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       also: kind === 'auth' && attemptId ? (db) => markReconnectRequired(db, row.social_account_id, 'grant_rejected') : undefined,
       event: {
         subject: RENDITION_FAILED_SUBJECT,
-        payload: { error_code: failure.code, error_kind: kind, error_message: failure.message, error_action: action, terminal_reason: terminalReason },
+        payload: {
+          error_code: failure.code,
+          error_kind: kind,
+          error_message: failure.message,
+          error_action: action,
+          terminal_reason: terminalReason,
+        },
       },
     });
   }
@@ -527,7 +571,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
             error_retryable = false, next_action_at = NULL`,
       params: [code, message],
       segments: 'failed',
-      event: { subject: RENDITION_NEEDS_ATTENTION_SUBJECT, payload: { error_code: code, error_message: message, error_action: 'check_network' } },
+      event: {
+        subject: RENDITION_NEEDS_ATTENTION_SUBJECT,
+        payload: { error_code: code, error_message: message, error_action: 'check_network' },
+      },
     });
   }
 
@@ -579,9 +626,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async inTransaction(row: Claimed, work: (db: EntityManager, workspaceId: string) => Promise<void>): Promise<boolean> {
     try {
       await this.dataSource.transaction(async (db) => {
-        const [publication]: Array<{ workspace_id: string }> = await db.query(`SELECT workspace_id FROM publications WHERE id = $1 FOR UPDATE`, [
-          row.publication_id,
-        ]);
+        const [publication]: Array<{ workspace_id: string }> = await db.query(
+          `SELECT workspace_id FROM publications WHERE id = $1 FOR UPDATE`,
+          [row.publication_id],
+        );
         if (!publication) throw new NotOurs();
         await work(db, publication.workspace_id);
       });
@@ -595,7 +643,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private async finishAttempt(db: EntityManager, attemptId: string, outcome: string, failure?: { code: string; message: string; httpStatus: number }): Promise<void> {
+  private async finishAttempt(
+    db: EntityManager,
+    attemptId: string,
+    outcome: string,
+    failure?: { code: string; message: string; httpStatus: number },
+  ): Promise<void> {
     await db.query(
       `UPDATE delivery_attempts SET finished_at = now(), outcome = $2, error_code = $3, error_message = $4, http_status = $5 WHERE id = $1`,
       [attemptId, outcome, failure?.code ?? '', failure?.message ?? '', failure?.httpStatus ?? 0],
@@ -612,7 +665,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     return {
       account,
       // The marker is the rendition's id: stable across attempts, so findPost can tell whether a lost call created the post.
-      post: { marker: row.id, parts: row.parts.map((part) => ({ title: part.title, text: part.text, link: part.link, media: [] })), settings: row.settings },
+      post: {
+        marker: row.id,
+        parts: row.parts.map((part) => ({ title: part.title, text: part.text, link: part.link, media: [] })),
+        settings: row.settings,
+      },
     };
   }
 
@@ -621,20 +678,46 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * forever); a call that outlives the bound is ambiguous and reconciled only
    * after another lease length, when it can no longer land.
    */
-  private async publish(account: ProviderAccount, post: OutgoingPost, signal: AbortSignal, boundMs = this.publishBoundMs()): Promise<PublishedPost> {
+  private async publish(
+    account: ProviderAccount,
+    post: OutgoingPost,
+    signal: AbortSignal,
+    boundMs = this.publishBoundMs(),
+  ): Promise<PublishedPost> {
     const provider = this.providers.get(account.platform);
     if (!provider) {
-      throw new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable', message: `No adapter publishes to ${account.platform}.`, httpStatus: 0 });
+      throw new DeliveryError({
+        outcome: 'rejected',
+        kind: 'capability',
+        code: 'provider_capability_unavailable',
+        message: `No adapter publishes to ${account.platform}.`,
+        httpStatus: 0,
+      });
     }
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const bound = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new DeliveryError({ outcome: 'ambiguous', code: 'delivery_call_timeout', message: 'The network did not answer in time.', httpStatus: 0 })),
+        () =>
+          reject(
+            new DeliveryError({
+              outcome: 'ambiguous',
+              code: 'delivery_call_timeout',
+              message: 'The network did not answer in time.',
+              httpStatus: 0,
+            }),
+          ),
         boundMs,
       );
       onAbort = () =>
-        reject(new DeliveryError({ outcome: 'ambiguous', code: 'delivery_lease_lost', message: 'The delivery lease could not be renewed; the call was abandoned.', httpStatus: 0 }));
+        reject(
+          new DeliveryError({
+            outcome: 'ambiguous',
+            code: 'delivery_lease_lost',
+            message: 'The delivery lease could not be renewed; the call was abandoned.',
+            httpStatus: 0,
+          }),
+        );
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });

@@ -36,7 +36,10 @@ describe('splitText', () => {
 
 describe('renderFor', () => {
   it('gives one post when the text fits', () => {
-    expect(renderFor('sandbox', source())).toEqual({ ok: true, parts: [{ segmentId: null, title: 'T', text: 'Hello world', link: '', description: '', media: [] }] });
+    expect(renderFor('sandbox', source())).toEqual({
+      ok: true,
+      parts: [{ segmentId: null, title: 'T', text: 'Hello world', link: '', description: '', media: [] }],
+    });
   });
 
   it('threads a text over the limit on networks that thread', () => {
@@ -98,7 +101,7 @@ describe('renderFor', () => {
     expect(result.ok && result.parts.every((part) => countText(part.text, 'weighted') <= 280)).toBe(true);
   });
 
-  it('media go with their parts: the publication\'s with the first, a segment\'s with its first piece, all of them in a joined post', () => {
+  it("media go with their parts: the publication's with the first, a segment's with its first piece, all of them in a joined post", () => {
     const media = (id: string) => ({ media_id: id, alt_text: '', role: 'attachment' as const, display_order: 9, settings: {} });
     const segments = [
       { id: 's1', title: '', body: 'First', url: '', media: [media('a')] },
@@ -106,8 +109,14 @@ describe('renderFor', () => {
     ];
     const threaded = renderFor('mastodon', source({ segments, media: [media('p')] }));
     expect(threaded.ok && threaded.parts.map((part) => part.media.map((m) => [m.media_id, m.display_order]))).toEqual([
-      [['p', 0], ['a', 1]],
-      [['b', 0], ['c', 1]],
+      [
+        ['p', 0],
+        ['a', 1],
+      ],
+      [
+        ['b', 0],
+        ['c', 1],
+      ],
       [],
     ]);
     const joined = renderFor('discord', source({ segments: segments.map((s) => ({ ...s, body: 'short' })), media: [media('p')] }));
@@ -125,8 +134,14 @@ describe('renderFor: the title counts where the network gets it in the text', ()
     expect(textLength(`${parts[0].title}\n\n${parts[0].text}`)).toBeLessThanOrEqual(300);
     expect(parts.map((part) => part.text).join(' ')).toBe(text);
     // On a card the title is not in the text: the text alone is measured.
-    expect(renderFor('bluesky', source({ title: 'Release notes', sourceText: text, sourceUrl: 'https://example.com' }))).toMatchObject({ ok: true, parts: [{ text }] });
+    expect(renderFor('bluesky', source({ title: 'Release notes', sourceText: text, sourceUrl: 'https://example.com' }))).toMatchObject({
+      ok: true,
+      parts: [{ text }],
+    });
     // A network without threads refuses it, counting the title.
-    expect(renderFor('discord', source({ title: 'T', sourceText: 'a'.repeat(1_998) }))).toEqual({ ok: false, reason: expect.stringContaining('2001 characters long with its title') });
+    expect(renderFor('discord', source({ title: 'T', sourceText: 'a'.repeat(1_998) }))).toEqual({
+      ok: false,
+      reason: expect.stringContaining('2001 characters long with its title'),
+    });
   });
 });

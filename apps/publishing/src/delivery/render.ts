@@ -99,7 +99,10 @@ export function splitText(text: string, max: number, counting: TextCounting = 'g
   if (countText(trimmed, counting) <= max) return trimmed === '' ? [] : [trimmed];
   const separators: RegExp[] = [/\n\s*\n/, /(?<=[.!?…])\s+/, /\s+/];
   for (const separator of separators) {
-    const units = trimmed.split(separator).map((unit) => unit.trim()).filter((unit) => unit !== '');
+    const units = trimmed
+      .split(separator)
+      .map((unit) => unit.trim())
+      .filter((unit) => unit !== '');
     if (units.length < 2) continue;
     const glue = separator === separators[0] ? '\n\n' : ' ';
     const pieces: string[] = [];
@@ -166,7 +169,10 @@ export function renderFor(platform: string, source: RenderSource): RenderResult 
   let posts = draftPosts(source, shape);
   if (posts.length === 0) posts = [{ segmentId: null, title: source.title, text: '', link: '', description: '', media: [] }];
   if (!shape.threads && posts.length > 1) {
-    const text = posts.map((post) => (shape.linkCard || post.link === '' ? post.text : withLink(post.text, post.link))).filter((t) => t !== '').join('\n\n');
+    const text = posts
+      .map((post) => (shape.linkCard || post.link === '' ? post.text : withLink(post.text, post.link)))
+      .filter((t) => t !== '')
+      .join('\n\n');
     posts = [
       {
         segmentId: null,
@@ -182,7 +188,9 @@ export function renderFor(platform: string, source: RenderSource): RenderResult 
   if (source.media && source.media.length > 0) posts = [{ ...posts[0], media: [...source.media, ...posts[0].media] }, ...posts.slice(1)];
   if (source.sourceUrl !== '') {
     const [first, ...rest] = posts;
-    posts = shape.linkCard ? [{ ...first, link: first.link || source.sourceUrl }, ...rest] : [{ ...first, text: withLink(first.text, source.sourceUrl) }, ...rest];
+    posts = shape.linkCard
+      ? [{ ...first, link: first.link || source.sourceUrl }, ...rest]
+      : [{ ...first, text: withLink(first.text, source.sourceUrl) }, ...rest];
   }
   if (!shape.linkCard) {
     // Networks without cards read a segment's URL in its text.
@@ -204,7 +212,10 @@ export function renderFor(platform: string, source: RenderSource): RenderResult 
     const budget = shape.maxLength - (titled ? countText(post.title, shape.counting) + 2 : 0);
     if (!shape.threads || budget < 1) {
       const what = titled ? `is ${length + titleCost} characters long with its title` : `is ${length} characters long`;
-      return { ok: false, reason: `${what}; ${platform} takes at most ${shape.maxLength} in one post${shape.threads ? '' : ' and has no threads'}` };
+      return {
+        ok: false,
+        reason: `${what}; ${platform} takes at most ${shape.maxLength} in one post${shape.threads ? '' : ' and has no threads'}`,
+      };
     }
     splitText(post.text, budget, shape.counting).forEach((text, index) =>
       parts.push({
@@ -219,5 +230,8 @@ export function renderFor(platform: string, source: RenderSource): RenderResult 
     );
   }
   // Each part's media in the order it shows them.
-  return { ok: true, parts: parts.map((part) => ({ ...part, media: part.media.map((media, order) => ({ ...media, display_order: order })) })) };
+  return {
+    ok: true,
+    parts: parts.map((part) => ({ ...part, media: part.media.map((media, order) => ({ ...media, display_order: order })) })),
+  };
 }

@@ -57,10 +57,8 @@ const NO_OVERRIDE: SegmentOverride = { title: '', body: '', description: '', url
 
 /** The overrides the publication's renditions hold now (read before they are rendered again, so that they survive it). */
 export async function readOverrides(db: EntityManager | DataSource, publicationId: string): Promise<Overrides> {
-  const rows: Array<{ social_account_id: string; segment_overrides: Record<string, Partial<Record<keyof SegmentOverride, unknown>>> }> = await db.query(
-    `SELECT social_account_id, segment_overrides FROM renditions WHERE publication_id = $1`,
-    [publicationId],
-  );
+  const rows: Array<{ social_account_id: string; segment_overrides: Record<string, Partial<Record<keyof SegmentOverride, unknown>>> }> =
+    await db.query(`SELECT social_account_id, segment_overrides FROM renditions WHERE publication_id = $1`, [publicationId]);
   const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   const overrides: Overrides = new Map();
   for (const row of rows) {
@@ -83,7 +81,8 @@ export async function readOverrides(db: EntityManager | DataSource, publicationI
 function keptOverrides(mine: Map<string, SegmentOverride>, segmentIds: ReadonlySet<string>): Record<string, SegmentOverride> {
   return Object.fromEntries(
     [...mine].filter(
-      ([segmentId, o]) => segmentIds.has(segmentId) && (o.title !== '' || o.body !== '' || o.description !== '' || o.url !== '' || o.media !== null),
+      ([segmentId, o]) =>
+        segmentIds.has(segmentId) && (o.title !== '' || o.body !== '' || o.description !== '' || o.url !== '' || o.media !== null),
     ),
   );
 }
@@ -135,7 +134,8 @@ export async function renderChecked(
     }
   }
   const facts = await loadMediaFacts(db, mediaIdsOf(rendered.flatMap((entry) => entry.parts.map((part) => part.media))));
-  for (const entry of rendered) found.set(entry.account.id, ruleProblems(entry.account.id, entry.account.platform, entry.parts, facts, entry.refusal));
+  for (const entry of rendered)
+    found.set(entry.account.id, ruleProblems(entry.account.id, entry.account.platform, entry.parts, facts, entry.refusal));
   return { parts, problems: found };
 }
 
@@ -143,7 +143,12 @@ export async function renderChecked(
 export function networkRulesProblem(found: Map<string, PreviewProblem[]>): Problem | null {
   const errors: FieldError[] = [...found.values()].flat().map((problem) => ({ location: problem.location, message: problem.message }));
   if (errors.length === 0) return null;
-  return new Problem(422, NETWORK_RULES_CODE, `Some targets' networks cannot take the publication: ${errors.map((error) => `${error.location} ${error.message}`).join('; ')}.`, { errors });
+  return new Problem(
+    422,
+    NETWORK_RULES_CODE,
+    `Some targets' networks cannot take the publication: ${errors.map((error) => `${error.location} ${error.message}`).join('; ')}.`,
+    { errors },
+  );
 }
 
 /** Where a rendition or segment landed and why it failed, before any attempt: nowhere, no error. */
@@ -175,13 +180,16 @@ export async function replaceRenditions(
   randomDelayMinutes: number,
   overrides: Overrides = new Map(),
 ): Promise<void> {
-  const previous: Array<{ id: string; social_account_id: string }> = await db.query(`SELECT id, social_account_id FROM renditions WHERE publication_id = $1`, [
-    publication.id,
-  ]);
+  const previous: Array<{ id: string; social_account_id: string }> = await db.query(
+    `SELECT id, social_account_id FROM renditions WHERE publication_id = $1`,
+    [publication.id],
+  );
   const keptIds = new Map(previous.map((row) => [row.social_account_id, row.id]));
   // Overrides of segments the publication no longer has are dropped (contract §4).
   const segmentIds = new Set(
-    ((await db.query(`SELECT id FROM publication_segments WHERE publication_id = $1`, [publication.id])) as Array<{ id: string }>).map((row) => row.id),
+    ((await db.query(`SELECT id FROM publication_segments WHERE publication_id = $1`, [publication.id])) as Array<{ id: string }>).map(
+      (row) => row.id,
+    ),
   );
   const storedOverrides: string[] = [];
   await db.query(`DELETE FROM renditions WHERE publication_id = $1`, [publication.id]);
@@ -343,7 +351,9 @@ export function renditionAccounts(db: EntityManager, publicationId: string): Pro
 export async function rerenderRenditions(db: EntityManager, publication: PublicationEntity): Promise<void> {
   const existing = await renditionAccounts(db, publication.id);
   if (existing.length === 0 || !publication.scheduledAt) return;
-  const segments = await db.getRepository(PublicationSegmentEntity).find({ where: { publicationId: publication.id }, order: { position: 'ASC' } });
+  const segments = await db
+    .getRepository(PublicationSegmentEntity)
+    .find({ where: { publicationId: publication.id }, order: { position: 'ASC' } });
   const overrides = await readOverrides(db, publication.id);
   const { parts, problems } = await renderChecked(db, publication, segments, existing, overrides);
   const refusal = networkRulesProblem(problems);

@@ -9,7 +9,12 @@ export const MAX_RETRY_DELAY_MS = 15 * 60_000;
  * random, so replicas that failed together do not return together), never
  * sooner than the network's Retry-After. `null` once the attempts are spent.
  */
-export function retryDelayMs(attempt: number, baseMs: number, retryAfterMs: number | undefined, random: () => number = Math.random): number | null {
+export function retryDelayMs(
+  attempt: number,
+  baseMs: number,
+  retryAfterMs: number | undefined,
+  random: () => number = Math.random,
+): number | null {
   if (attempt >= MAX_DELIVERY_ATTEMPTS) return null;
   const backoff = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** (attempt - 1));
   const jittered = backoff / 2 + random() * (backoff / 2);

@@ -11,7 +11,9 @@ describe('attached media', () => {
 
   it('reads stored lists defensively', () => {
     expect(attachedOf(null)).toEqual([]);
-    expect(attachedOf([{ id: 'old-shape' }, { media_id: 'm', role: 7 }])).toEqual([{ media_id: 'm', alt_text: '', role: 'attachment', display_order: 0, settings: {} }]);
+    expect(attachedOf([{ id: 'old-shape' }, { media_id: 'm', role: 7 }])).toEqual([
+      { media_id: 'm', alt_text: '', role: 'attachment', display_order: 0, settings: {} },
+    ]);
   });
 
   it('reduced aspect ratio, "" when unknown; dominant type', () => {

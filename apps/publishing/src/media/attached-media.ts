@@ -18,13 +18,19 @@ export function toAttachedList(inputs: readonly AttachedMediaInput[]): AttachedM
 export function attachedOf(stored: unknown): AttachedMedia[] {
   if (!Array.isArray(stored)) return [];
   return stored
-    .filter((item): item is Record<string, unknown> => !!item && typeof item === 'object' && typeof (item as { media_id?: unknown }).media_id === 'string')
+    .filter(
+      (item): item is Record<string, unknown> =>
+        !!item && typeof item === 'object' && typeof (item as { media_id?: unknown }).media_id === 'string',
+    )
     .map((item, index) => ({
       media_id: item.media_id as string,
       alt_text: typeof item.alt_text === 'string' ? item.alt_text : '',
       role: (typeof item.role === 'string' ? item.role : 'attachment') as MediaRole,
       display_order: Number.isSafeInteger(item.display_order) ? (item.display_order as number) : index,
-      settings: item.settings && typeof item.settings === 'object' && !Array.isArray(item.settings) ? (item.settings as Record<string, unknown>) : {},
+      settings:
+        item.settings && typeof item.settings === 'object' && !Array.isArray(item.settings)
+          ? (item.settings as Record<string, unknown>)
+          : {},
     }));
 }
 

@@ -2,7 +2,12 @@ import sharp from 'sharp';
 import { fitImage, fittedSize } from './image-fit.js';
 import type { ImageRules } from '../providers/network-rules.js';
 
-const RULES: ImageRules = { mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'], maxBytes: 1_000_000, maxLongSide: 2_000, maxPixels: 0 };
+const RULES: ImageRules = {
+  mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
+  maxBytes: 1_000_000,
+  maxLongSide: 2_000,
+  maxPixels: 0,
+};
 
 /** A noisy photo-like JPEG (noise does not compress, so bytes matter) with EXIF GPS. */
 async function photo(width: number, height: number): Promise<Buffer> {
@@ -32,7 +37,9 @@ describe('fitImage', () => {
   });
 
   it('re-encodes a small image without resizing it, and converts a type the network refuses', async () => {
-    const png = await sharp({ create: { width: 40, height: 30, channels: 4, background: '#336699' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 4, background: '#336699' } })
+      .png()
+      .toBuffer();
     const kept = await fitImage(png, 'image/png', RULES);
     expect([kept.mimeType, kept.width, kept.height, kept.resized]).toEqual(['image/png', 40, 30, false]);
     const converted = await fitImage(png, 'image/png', { ...RULES, mimeTypes: ['image/jpeg'] });

@@ -30,7 +30,11 @@ function outputType(sourceType: string, rules: ImageRules): 'image/jpeg' | 'imag
 }
 
 /** Sides that fit the long-side and pixel limits, keeping the aspect ratio. */
-export function fittedSize(width: number, height: number, rules: Pick<ImageRules, 'maxLongSide' | 'maxPixels'>): { width: number; height: number } {
+export function fittedSize(
+  width: number,
+  height: number,
+  rules: Pick<ImageRules, 'maxLongSide' | 'maxPixels'>,
+): { width: number; height: number } {
   let scale = 1;
   const longSide = Math.max(width, height);
   if (rules.maxLongSide > 0 && longSide > rules.maxLongSide) scale = Math.min(scale, rules.maxLongSide / longSide);
@@ -60,15 +64,29 @@ export async function fitImage(source: Readable | Buffer, sourceType: string, ru
   for (;;) {
     const bytes = await encode(input, sourceType, mimeType, target, quality);
     if (rules.maxBytes <= 0 || bytes.length <= rules.maxBytes || (target.width <= 1 && target.height <= 1)) {
-      return { bytes, mimeType, width: target.width, height: target.height, size: bytes.length, resized: target.width !== width || target.height !== height };
+      return {
+        bytes,
+        mimeType,
+        width: target.width,
+        height: target.height,
+        size: bytes.length,
+        resized: target.width !== width || target.height !== height,
+      };
     }
     // Too many bytes: lower the quality first (JPEG), then the sides.
     if (mimeType === 'image/jpeg' && quality > JPEG_QUALITY_FLOOR) quality = Math.max(JPEG_QUALITY_FLOOR, quality - 10);
-    else target = { width: Math.max(1, Math.floor(target.width * SHRINK_STEP)), height: Math.max(1, Math.floor(target.height * SHRINK_STEP)) };
+    else
+      target = { width: Math.max(1, Math.floor(target.width * SHRINK_STEP)), height: Math.max(1, Math.floor(target.height * SHRINK_STEP)) };
   }
 }
 
-async function encode(input: Buffer, sourceType: string, mimeType: string, size: { width: number; height: number }, quality: number): Promise<Buffer> {
+async function encode(
+  input: Buffer,
+  sourceType: string,
+  mimeType: string,
+  size: { width: number; height: number },
+  quality: number,
+): Promise<Buffer> {
   // sharp drops all metadata unless told to keep it; rotate() bakes the EXIF orientation into the pixels.
   let pipeline = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: sourceType === 'image/gif' && mimeType === 'image/gif' })
     .rotate()

@@ -27,7 +27,28 @@ const COLUMNS = [
   'public_url_checked_at',
   'public_url_error',
 ] as const;
-const TYPES = ['uuid', 'uuid', 'text', 'text', 'text', 'int8', 'text', 'int4', 'int4', 'int8', 'float8', 'text', 'text', 'text', 'int8', 'text', 'bool', 'int4', 'text', 'text'];
+const TYPES = [
+  'uuid',
+  'uuid',
+  'text',
+  'text',
+  'text',
+  'int8',
+  'text',
+  'int4',
+  'int4',
+  'int8',
+  'float8',
+  'text',
+  'text',
+  'text',
+  'int8',
+  'text',
+  'bool',
+  'int4',
+  'text',
+  'text',
+];
 
 type FactsRow = Omit<MediaFacts, 'id'> & { media_id: string };
 
@@ -65,7 +86,11 @@ export class MediaFactsStore {
    */
   async resolveReady(principal: Principal, workspaceId: string, references: MediaReference[]): Promise<ResolvedMedia[]> {
     if (references.length === 0) return [];
-    const found = await this.library.resolve(workspaceId, references.map((reference) => reference.mediaId), principal);
+    const found = await this.library.resolve(
+      workspaceId,
+      references.map((reference) => reference.mediaId),
+      principal,
+    );
     const errors: FieldError[] = [];
     for (const { mediaId, location } of references) {
       const item = found.get(mediaId.toLowerCase());
@@ -83,11 +108,12 @@ export class MediaFactsStore {
     const unnest = COLUMNS.map((column, index) => `$${index + 1}::${TYPES[index]}[]`).join(', ');
     await db.query(
       `INSERT INTO media_facts (${COLUMNS.join(', ')}) SELECT * FROM unnest(${unnest})
-       ON CONFLICT (media_id) DO UPDATE SET ${COLUMNS.slice(1).map((column) => `${column} = EXCLUDED.${column}`).join(', ')}, updated_at = now()`,
+       ON CONFLICT (media_id) DO UPDATE SET ${COLUMNS.slice(1)
+         .map((column) => `${column} = EXCLUDED.${column}`)
+         .join(', ')}, updated_at = now()`,
       COLUMNS.map((column) => rows.map((row) => row[column])),
     );
   }
-
 }
 
 /** The facts of the ids publishing knows (ids it never resolved are absent). */

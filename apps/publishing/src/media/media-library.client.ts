@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { MediaPatterns, type Principal, RESOLVE_MEDIA_MAX_IDS, type ResolvedMedia, type ResolvedMediaList, type RpcRequest } from '@social/contracts';
+import {
+  MediaPatterns,
+  type Principal,
+  RESOLVE_MEDIA_MAX_IDS,
+  type ResolvedMedia,
+  type ResolvedMediaList,
+  type RpcRequest,
+} from '@social/contracts';
 import { RpcClient } from '@social/platform';
 
 /** Short: the media service answers from one indexed query. */
@@ -22,7 +29,9 @@ export class MediaLibraryClient {
     const found = new Map<string, ResolvedMedia>();
     for (let start = 0; start < unique.length; start += RESOLVE_MEDIA_MAX_IDS) {
       const body = { workspace_id: workspaceId, media_ids: unique.slice(start, start + RESOLVE_MEDIA_MAX_IDS) };
-      const request: RpcRequest | typeof body = principal ? { principal, params: {}, query: {}, body, idempotencyKey: null, clientIp: '' } : body;
+      const request: RpcRequest | typeof body = principal
+        ? { principal, params: {}, query: {}, body, idempotencyKey: null, clientIp: '' }
+        : body;
       const reply = await this.rpc.send<ResolvedMediaList>(MediaPatterns.resolveMedia, request, { timeoutMs: RESOLVE_TIMEOUT_MS });
       // Only the workspace's own items count, whatever the answer holds.
       for (const item of reply.items) if (item.workspace_id === workspaceId) found.set(item.id.toLowerCase(), item);

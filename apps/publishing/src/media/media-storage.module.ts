@@ -15,7 +15,8 @@ export const PUBLISHING_MEDIA_STORAGE = Symbol('PUBLISHING_MEDIA_STORAGE');
     {
       provide: PUBLISHING_MEDIA_STORAGE,
       inject: [InstanceSettings, NATS_CONNECTION, SERVICE_LOGGER],
-      useFactory: (settings: InstanceSettings, nats: NatsConnection, logger: Logger): Promise<MediaStorage> => openMediaStorage(settings, nats, logger),
+      useFactory: (settings: InstanceSettings, nats: NatsConnection, logger: Logger): Promise<MediaStorage> =>
+        openMediaStorage(settings, nats, logger),
     },
   ],
   exports: [PUBLISHING_MEDIA_STORAGE],

@@ -16,7 +16,9 @@ export class AddRenditionPublishedAt1764300010000 implements MigrationInterface 
         (SELECT max(a.finished_at) FROM delivery_attempts a WHERE a.rendition_id = r.id AND a.outcome = 'live'), r.updated_at)
        WHERE r.delivery_state = 'live'`);
     await db.query(`CREATE INDEX renditions_published_idx ON renditions (published_at, id) WHERE published_at IS NOT NULL`);
-    await db.query(`CREATE INDEX renditions_account_published_idx ON renditions (social_account_id, published_at, id) WHERE published_at IS NOT NULL`);
+    await db.query(
+      `CREATE INDEX renditions_account_published_idx ON renditions (social_account_id, published_at, id) WHERE published_at IS NOT NULL`,
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {

@@ -36,7 +36,9 @@ export class CreateMediaFacts1764300012200 implements MigrationInterface {
     await db.query(`CREATE INDEX media_facts_workspace_idx ON media_facts (workspace_id)`);
     // Each account's overrides, by publication segment id (contract §4 "Renditions inherit"): kept here, not only on the
     // rendition's parts, because a network without threads renders every segment into one part.
-    await db.query(`ALTER TABLE renditions ADD COLUMN segment_overrides jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(segment_overrides) = 'object')`);
+    await db.query(
+      `ALTER TABLE renditions ADD COLUMN segment_overrides jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(segment_overrides) = 'object')`,
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {

@@ -51,7 +51,13 @@ describe('migration: renditions.published_at', () => {
       [randomUUID(), ids.withAttempt, publication, '2026-11-20T09:00:00.000Z', randomUUID(), attemptEnded],
     );
     await old.destroy();
-    dataSource = await openServiceDatabase({ url: db.url, schema: 'publishing', entities: [], migrations: publishingMigrations, poolSize: 2 });
+    dataSource = await openServiceDatabase({
+      url: db.url,
+      schema: 'publishing',
+      entities: [],
+      migrations: publishingMigrations,
+      poolSize: 2,
+    });
   });
 
   afterAll(async () => {

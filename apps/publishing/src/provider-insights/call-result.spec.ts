@@ -21,9 +21,18 @@ describe('toFailedCall', () => {
       message: expect.stringContaining('mastodon'),
     });
     expect(map(unavailable(429, { retryAfterMs: 5_000 })).result).toMatchObject({ retry_at: new Date(now + 5_000).toISOString() });
-    expect(map(unavailable(429))).toEqual({ result: expect.objectContaining({ status: 'rate_limited', retry_at: new Date(now + DEFAULT_RETRY_MS).toISOString() }), reconnect: false });
+    expect(map(unavailable(429))).toEqual({
+      result: expect.objectContaining({ status: 'rate_limited', retry_at: new Date(now + DEFAULT_RETRY_MS).toISOString() }),
+      reconnect: false,
+    });
     // A delivery-shaped rate limit (the sandbox's) is the same answer.
-    const sandbox = new DeliveryError({ outcome: 'retryable', code: 'rate_limited', message: 'slow down', httpStatus: 429, retryAfterMs: 1_000 });
+    const sandbox = new DeliveryError({
+      outcome: 'retryable',
+      code: 'rate_limited',
+      message: 'slow down',
+      httpStatus: 429,
+      retryAfterMs: 1_000,
+    });
     expect(map(sandbox).result).toMatchObject({ status: 'rate_limited', retry_at: new Date(now + 1_000).toISOString() });
   });
 
@@ -36,7 +45,12 @@ describe('toFailedCall', () => {
       new DeliveryError({ outcome: 'rejected', kind: 'auth', code: 'provider_auth_rejected', message: 'renewal refused', httpStatus: 401 }),
     ]) {
       expect(map(error)).toEqual({
-        result: { status: 'permission_required', missing_scopes: [], code: 'provider_auth_rejected', message: "mastodon refused the account's authorization; reconnect the account." },
+        result: {
+          status: 'permission_required',
+          missing_scopes: [],
+          code: 'provider_auth_rejected',
+          message: "mastodon refused the account's authorization; reconnect the account.",
+        },
         reconnect: true,
       });
     }
@@ -44,23 +58,54 @@ describe('toFailedCall', () => {
 
   it('a grant without the scope an operation needs: permission_required naming it, the account left active', () => {
     expect(map(new MissingScopes(['write:follows'], 'Connect it again to follow.'))).toEqual({
-      result: { status: 'permission_required', missing_scopes: ['write:follows'], code: 'provider_scope_missing', message: 'Connect it again to follow.' },
+      result: {
+        status: 'permission_required',
+        missing_scopes: ['write:follows'],
+        code: 'provider_scope_missing',
+        message: 'Connect it again to follow.',
+      },
       reconnect: false,
     });
   });
 
-  it('a missing provider app is not the account\'s fault: failed, never marked', () => {
-    const error = new DeliveryError({ outcome: 'rejected', kind: 'auth', code: 'provider_not_configured', message: 'No active app.', httpStatus: 0 });
-    expect(map(error)).toEqual({ result: { status: 'failed', code: 'provider_not_configured', message: 'No active app.' }, reconnect: false });
+  it("a missing provider app is not the account's fault: failed, never marked", () => {
+    const error = new DeliveryError({
+      outcome: 'rejected',
+      kind: 'auth',
+      code: 'provider_not_configured',
+      message: 'No active app.',
+      httpStatus: 0,
+    });
+    expect(map(error)).toEqual({
+      result: { status: 'failed', code: 'provider_not_configured', message: 'No active app.' },
+      reconnect: false,
+    });
   });
 
   it('404 is not_found; a capability the adapter lacks is unsupported', () => {
-    expect(map(refused(404))).toEqual({ result: { status: 'not_found', code: 'provider_not_found', message: expect.any(String) }, reconnect: false });
-    expect(map(capabilityUnavailable('x', 'Account metrics'))).toEqual({
-      result: { status: 'unsupported', code: 'provider_capability_unavailable', message: 'Account metrics is not available for x accounts yet.' },
+    expect(map(refused(404))).toEqual({
+      result: { status: 'not_found', code: 'provider_not_found', message: expect.any(String) },
       reconnect: false,
     });
-    expect(map(new DeliveryError({ outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable', message: 'no videos', httpStatus: 0 })).result).toMatchObject({
+    expect(map(capabilityUnavailable('x', 'Account metrics'))).toEqual({
+      result: {
+        status: 'unsupported',
+        code: 'provider_capability_unavailable',
+        message: 'Account metrics is not available for x accounts yet.',
+      },
+      reconnect: false,
+    });
+    expect(
+      map(
+        new DeliveryError({
+          outcome: 'rejected',
+          kind: 'capability',
+          code: 'provider_capability_unavailable',
+          message: 'no videos',
+          httpStatus: 0,
+        }),
+      ).result,
+    ).toMatchObject({
       status: 'unsupported',
     });
   });
@@ -77,17 +122,30 @@ describe('toFailedCall', () => {
       code: 'provider_timeout',
       retry_at: new Date(now + DEFAULT_RETRY_MS).toISOString(),
     });
-    expect(map(new ProviderError('unavailable', 'down', undefined, { status: 0, sent: false })).result).toMatchObject({ status: 'temporarily_unavailable', code: 'provider_unavailable' });
-    expect(map(new DeliveryError({ outcome: 'retryable', code: 'provider_error', message: 'renewal unreachable', httpStatus: 0 })).result).toMatchObject({
+    expect(map(new ProviderError('unavailable', 'down', undefined, { status: 0, sent: false })).result).toMatchObject({
+      status: 'temporarily_unavailable',
+      code: 'provider_unavailable',
+    });
+    expect(
+      map(new DeliveryError({ outcome: 'retryable', code: 'provider_error', message: 'renewal unreachable', httpStatus: 0 })).result,
+    ).toMatchObject({
       status: 'temporarily_unavailable',
       code: 'provider_error',
     });
-    expect(map(new DeliveryError({ outcome: 'ambiguous', code: 'sandbox_no_answer', message: 'lost', httpStatus: 0 })).result).toMatchObject({ status: 'temporarily_unavailable' });
+    expect(
+      map(new DeliveryError({ outcome: 'ambiguous', code: 'sandbox_no_answer', message: 'lost', httpStatus: 0 })).result,
+    ).toMatchObject({ status: 'temporarily_unavailable' });
   });
 
   it('another refusal or an unexpected error is failed, and no message carries the network body', () => {
-    expect(map(refused(422))).toEqual({ result: { status: 'failed', code: 'provider_rejected', message: 'mastodon refused the request (HTTP 422).' }, reconnect: false });
-    expect(map(new TypeError('boom: secret-token'))).toEqual({ result: { status: 'failed', code: 'provider_call_failed', message: 'The mastodon call failed unexpectedly.' }, reconnect: false });
+    expect(map(refused(422))).toEqual({
+      result: { status: 'failed', code: 'provider_rejected', message: 'mastodon refused the request (HTTP 422).' },
+      reconnect: false,
+    });
+    expect(map(new TypeError('boom: secret-token'))).toEqual({
+      result: { status: 'failed', code: 'provider_call_failed', message: 'The mastodon call failed unexpectedly.' },
+      reconnect: false,
+    });
     expect(map(problems.conflict('other_problem', 'x')).result).toMatchObject({ status: 'failed', code: 'provider_call_failed' });
   });
 });

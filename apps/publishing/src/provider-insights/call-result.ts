@@ -32,7 +32,12 @@ const at = (now: number, waitMs: number | undefined) => new Date(now + (waitMs ?
 export function toFailedCall(error: unknown, platform: string, now = Date.now()): FailedCall {
   const failed = (code: string, message: string): FailedCall => ({ result: { status: 'failed', code, message }, reconnect: false });
   const permission = (code: string): FailedCall => ({
-    result: { status: 'permission_required', missing_scopes: [], code, message: `${platform} refused the account's authorization; reconnect the account.` },
+    result: {
+      status: 'permission_required',
+      missing_scopes: [],
+      code,
+      message: `${platform} refused the account's authorization; reconnect the account.`,
+    },
     reconnect: true,
   });
   const rateLimited = (waitMs: number | undefined, retryAt?: number): FailedCall => ({
@@ -45,16 +50,30 @@ export function toFailedCall(error: unknown, platform: string, now = Date.now())
     reconnect: false,
   });
   const unavailable = (code: string, message: string, waitMs?: number, retryAt?: number): FailedCall => ({
-    result: { status: 'temporarily_unavailable', retry_at: retryAt !== undefined ? new Date(retryAt).toISOString() : at(now, waitMs), code, message },
+    result: {
+      status: 'temporarily_unavailable',
+      retry_at: retryAt !== undefined ? new Date(retryAt).toISOString() : at(now, waitMs),
+      code,
+      message,
+    },
     reconnect: false,
   });
-  const notFound = (): FailedCall => ({ result: { status: 'not_found', code: 'provider_not_found', message: `${platform} says it does not exist (any more).` }, reconnect: false });
-  const unsupported = (message: string): FailedCall => ({ result: { status: 'unsupported', code: 'provider_capability_unavailable', message }, reconnect: false });
+  const notFound = (): FailedCall => ({
+    result: { status: 'not_found', code: 'provider_not_found', message: `${platform} says it does not exist (any more).` },
+    reconnect: false,
+  });
+  const unsupported = (message: string): FailedCall => ({
+    result: { status: 'unsupported', code: 'provider_capability_unavailable', message },
+    reconnect: false,
+  });
 
   if (error instanceof Problem && error.code === 'provider_capability_unavailable') return unsupported(error.detail);
   if (error instanceof MissingScopes) {
     // Publishing still works with this grant: the account stays active; connecting it again grants the scopes.
-    return { result: { status: 'permission_required', missing_scopes: error.scopes, code: 'provider_scope_missing', message: error.message }, reconnect: false };
+    return {
+      result: { status: 'permission_required', missing_scopes: error.scopes, code: 'provider_scope_missing', message: error.message },
+      reconnect: false,
+    };
   }
   if (error instanceof DeliveryError) {
     const failure = error.failure;
@@ -81,7 +100,13 @@ export function toFailedCall(error: unknown, platform: string, now = Date.now())
       return failed('provider_rejected', `${platform} refused the request (HTTP ${status}).`);
     }
     if (error.failure === 'timeout') return unavailable('provider_timeout', `${platform} did not answer in time; try again later.`);
-    if (status >= 500) return unavailable('provider_error', `${platform} answered HTTP ${status}; try again later.`, error.call?.retryAfterMs, error.call?.retryAt);
+    if (status >= 500)
+      return unavailable(
+        'provider_error',
+        `${platform} answered HTTP ${status}; try again later.`,
+        error.call?.retryAfterMs,
+        error.call?.retryAt,
+      );
     return unavailable('provider_unavailable', `${platform} could not be reached; try again later.`);
   }
   return failed('provider_call_failed', `The ${platform} call failed unexpectedly.`);

@@ -76,7 +76,9 @@ export class ProviderInsightsService {
     if (input.social_account_id !== undefined) where.push(`r.social_account_id = ${param(input.social_account_id.toLowerCase())}`);
     if (input.rendition_ids !== undefined) where.push(`r.id = ANY(${param(input.rendition_ids.map((id) => id.toLowerCase()))}::uuid[])`);
     if (input.after) {
-      where.push(`(r.published_at, r.id) > (${param(new Date(input.after.published_at))}::timestamptz, ${param(input.after.rendition_id.toLowerCase())}::uuid)`);
+      where.push(
+        `(r.published_at, r.id) > (${param(new Date(input.after.published_at))}::timestamptz, ${param(input.after.rendition_id.toLowerCase())}::uuid)`,
+      );
     }
     const rows: RenditionRow[] = await this.dataSource.query(
       `SELECT r.id AS rendition_id, r.publication_id, p.workspace_id, r.social_account_id, r.platform,
@@ -91,7 +93,10 @@ export class ProviderInsightsService {
     );
     const page: PublishedRenditionSummary[] = rows.slice(0, limit).map((row) => ({ ...row, published_at: row.published_at.toISOString() }));
     const last = page[page.length - 1];
-    return { renditions: page, next_after: rows.length > limit ? { published_at: last.published_at, rendition_id: last.rendition_id } : null };
+    return {
+      renditions: page,
+      next_after: rows.length > limit ? { published_at: last.published_at, rendition_id: last.rendition_id } : null,
+    };
   }
 
   accountMetrics(input: ProviderAccountInput): Promise<ProviderCallResult<ProviderAccountMetrics>> {
@@ -147,7 +152,10 @@ export class ProviderInsightsService {
    * raises account.needs-attention (once: markReconnectRequired acts only on
    * an active account).
    */
-  private async call<T>(request: ProviderAccountInput, run: (provider: SocialProviderOperations, account: ProviderAccount) => Promise<T>): Promise<ProviderCallResult<T>> {
+  private async call<T>(
+    request: ProviderAccountInput,
+    run: (provider: SocialProviderOperations, account: ProviderAccount) => Promise<T>,
+  ): Promise<ProviderCallResult<T>> {
     const accountId = request.account_id.toLowerCase();
     const row = await this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id: accountId });
     if (!row || row.workspaceId !== request.workspace_id.toLowerCase()) {
@@ -162,7 +170,12 @@ export class ProviderInsightsService {
       };
     }
     const provider = this.registry.get(row.platform);
-    if (!provider) return { status: 'unsupported', code: 'provider_capability_unavailable', message: `${row.platform} is not available on this instance.` };
+    if (!provider)
+      return {
+        status: 'unsupported',
+        code: 'provider_capability_unavailable',
+        message: `${row.platform} is not available on this instance.`,
+      };
     try {
       const account = await this.accounts.ready(row);
       return { status: 'ok', data: await run(provider, account) };
@@ -173,7 +186,10 @@ export class ProviderInsightsService {
       }
       if (failed.reconnect) {
         await this.dataSource.transaction((manager) => markReconnectRequired(manager, row.id, 'grant_rejected'));
-        this.logger?.info({ accountId: row.id, platform: row.platform }, 'network refused the grant during an insights call; account needs reconnecting');
+        this.logger?.info(
+          { accountId: row.id, platform: row.platform },
+          'network refused the grant during an insights call; account needs reconnecting',
+        );
       }
       return failed.result;
     }

@@ -7,7 +7,10 @@ import { capabilityUnavailable, ProviderError } from './provider-error.js';
 import { ProviderHttp, retryAfterMs } from './provider-http.js';
 import { DeliveryError } from './social-provider.js';
 
-const answer = (status: number, body: string, headers: Record<string, string> = {}) => async () => new Response(body, { status, headers });
+const answer =
+  (status: number, body: string, headers: Record<string, string> = {}) =>
+  async () =>
+    new Response(body, { status, headers });
 const post = { method: 'POST' as const, url: 'https://mastodon.example/api/v1/statuses', json: { status: 'hi' } };
 
 async function failureOf(fetchFn: ConstructorParameters<typeof ProviderHttp>[2], creates = true, timeoutMs = 1_000) {
@@ -27,7 +30,11 @@ describe('toDeliveryFailure', () => {
   });
 
   it('makes a 5xx retryable', async () => {
-    await expect(failureOf(answer(503, '<html>'))).resolves.toMatchObject({ outcome: 'retryable', code: 'provider_error', httpStatus: 503 });
+    await expect(failureOf(answer(503, '<html>'))).resolves.toMatchObject({
+      outcome: 'retryable',
+      code: 'provider_error',
+      httpStatus: 503,
+    });
   });
 
   it.each([
@@ -49,7 +56,11 @@ describe('toDeliveryFailure', () => {
   it('makes a lost connection or an unreadable 2xx of a create ambiguous, and of a read retryable', async () => {
     const reset = async () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'UND_ERR_SOCKET' } }));
     await expect(failureOf(reset)).resolves.toMatchObject({ outcome: 'ambiguous', code: 'provider_connection_lost' });
-    await expect(failureOf(answer(200, '<html>'))).resolves.toMatchObject({ outcome: 'ambiguous', code: 'provider_answer_unreadable', httpStatus: 200 });
+    await expect(failureOf(answer(200, '<html>'))).resolves.toMatchObject({
+      outcome: 'ambiguous',
+      code: 'provider_answer_unreadable',
+      httpStatus: 200,
+    });
     await expect(failureOf(reset, false)).resolves.toMatchObject({ outcome: 'retryable' });
   });
 
@@ -73,7 +84,9 @@ describe('toDeliveryFailure', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/statuses`;
     try {
-      const error = await new ProviderHttp({}, undefined).json('mastodon', { ...post, url }, AbortSignal.timeout(150)).catch((caught: unknown) => caught);
+      const error = await new ProviderHttp({}, undefined)
+        .json('mastodon', { ...post, url }, AbortSignal.timeout(150))
+        .catch((caught: unknown) => caught);
       expect(error).toMatchObject({ failure: 'timeout', call: { status: 0, sent: false } });
       expect(toDeliveryFailure(error, 'mastodon', true)).toMatchObject({ outcome: 'retryable', code: 'provider_timeout', httpStatus: 0 });
     } finally {
@@ -86,7 +99,9 @@ describe('toDeliveryFailure', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const error = await new ProviderHttp({}, undefined).json('mastodon', { ...post, url: `http://127.0.0.1:${port}/x` }, AbortSignal.timeout(1000)).catch((caught: unknown) => caught);
+    const error = await new ProviderHttp({}, undefined)
+      .json('mastodon', { ...post, url: `http://127.0.0.1:${port}/x` }, AbortSignal.timeout(1000))
+      .catch((caught: unknown) => caught);
     expect(toDeliveryFailure(error, 'mastodon', true)).toMatchObject({ outcome: 'retryable', code: 'provider_unavailable' });
   });
 
@@ -95,7 +110,9 @@ describe('toDeliveryFailure', () => {
     expect(toDeliveryFailure(new DeliveryError(failure), 'x', true)).toBe(failure);
     expect(toDeliveryFailure(capabilityUnavailable('x', 'Video'), 'x', true)).toMatchObject({ outcome: 'rejected', kind: 'capability' });
     expect(toDeliveryFailure(new Error('bug'), 'x', true)).toMatchObject({ outcome: 'ambiguous' });
-    expect(toDeliveryFailure(new ProviderError('refused', 'too big', 'media_too_large', { status: 413, sent: false }), 'x', true)).toMatchObject({
+    expect(
+      toDeliveryFailure(new ProviderError('refused', 'too big', 'media_too_large', { status: 413, sent: false }), 'x', true),
+    ).toMatchObject({
       outcome: 'rejected',
       kind: 'validation',
       code: 'media_too_large',

@@ -30,23 +30,53 @@ export function toDeliveryFailure(error: unknown, platform: string, creates: boo
   if (!(error instanceof ProviderError)) {
     // A fault of ours or an answer we could not follow: the call may have gone out.
     return creates
-      ? { outcome: 'ambiguous', code: 'provider_outcome_unknown', message: `The ${platform} call failed unexpectedly; whether the post exists is unknown.`, httpStatus: 0 }
+      ? {
+          outcome: 'ambiguous',
+          code: 'provider_outcome_unknown',
+          message: `The ${platform} call failed unexpectedly; whether the post exists is unknown.`,
+          httpStatus: 0,
+        }
       : { outcome: 'retryable', code: 'provider_error', message: `The ${platform} call failed unexpectedly.`, httpStatus: 0 };
   }
   const status = error.call?.status ?? 0;
   const sent = error.call?.sent ?? true;
   if (error.failure === 'refused' || error.failure === 'no_account') {
     if (status === 401 || status === 403 || status === 0 || error.failure === 'no_account') {
-      return { outcome: 'rejected', kind: 'auth', code: 'provider_auth_rejected', message: `${platform} refused the account's authorization; reconnect the account.`, httpStatus: status };
+      return {
+        outcome: 'rejected',
+        kind: 'auth',
+        code: 'provider_auth_rejected',
+        message: `${platform} refused the account's authorization; reconnect the account.`,
+        httpStatus: status,
+      };
     }
-    const code = error.networkCode === 'media_too_large' || error.networkCode === 'media_unavailable' ? error.networkCode : 'provider_rejected';
-    return { outcome: 'rejected', kind: 'validation', code, message: `${error.message} The post cannot be sent as it is.`, httpStatus: status };
+    const code =
+      error.networkCode === 'media_too_large' || error.networkCode === 'media_unavailable' ? error.networkCode : 'provider_rejected';
+    return {
+      outcome: 'rejected',
+      kind: 'validation',
+      code,
+      message: `${error.message} The post cannot be sent as it is.`,
+      httpStatus: status,
+    };
   }
   if (status === 429) {
-    return { outcome: 'retryable', code: 'provider_rate_limited', message: `${platform} limits the rate of requests; trying again later.`, httpStatus: 429, retryAfterMs: error.call?.retryAfterMs };
+    return {
+      outcome: 'retryable',
+      code: 'provider_rate_limited',
+      message: `${platform} limits the rate of requests; trying again later.`,
+      httpStatus: 429,
+      retryAfterMs: error.call?.retryAfterMs,
+    };
   }
   if (status >= 500) {
-    return { outcome: 'retryable', code: 'provider_error', message: `${platform} answered HTTP ${status}; trying again later.`, httpStatus: status, retryAfterMs: error.call?.retryAfterMs };
+    return {
+      outcome: 'retryable',
+      code: 'provider_error',
+      message: `${platform} answered HTTP ${status}; trying again later.`,
+      httpStatus: status,
+      retryAfterMs: error.call?.retryAfterMs,
+    };
   }
   if (!sent) {
     const code = error.failure === 'timeout' ? 'provider_timeout' : 'provider_unavailable';
@@ -56,8 +86,18 @@ export function toDeliveryFailure(error: unknown, platform: string, creates: boo
     const code = error.failure === 'timeout' ? 'provider_timeout' : 'provider_unavailable';
     return { outcome: 'retryable', code, message: `${error.message} Trying again later.`, httpStatus: status };
   }
-  const code = error.failure === 'timeout' ? 'provider_timeout' : status >= 200 && status < 300 ? 'provider_answer_unreadable' : 'provider_connection_lost';
-  return { outcome: 'ambiguous', code, message: `${error.message} The post may exist; it will be looked up before any new attempt.`, httpStatus: status };
+  const code =
+    error.failure === 'timeout'
+      ? 'provider_timeout'
+      : status >= 200 && status < 300
+        ? 'provider_answer_unreadable'
+        : 'provider_connection_lost';
+  return {
+    outcome: 'ambiguous',
+    code,
+    message: `${error.message} The post may exist; it will be looked up before any new attempt.`,
+    httpStatus: status,
+  };
 }
 
 /** Runs one network call of a delivery; its failure becomes a DeliveryError. */

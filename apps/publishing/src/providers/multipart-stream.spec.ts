@@ -21,8 +21,15 @@ describe('multipartStream', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const pieces = Array.from({ length: Math.ceil(file.length / chunk) }, (_, index) => file.subarray(index * chunk, (index + 1) * chunk));
-      const body = multipartStream(fields, { name: 'file', filename: 'upload.mp4', contentType: 'video/mp4', stream: Readable.from(pieces) });
+      const pieces = Array.from({ length: Math.ceil(file.length / chunk) }, (_, index) =>
+        file.subarray(index * chunk, (index + 1) * chunk),
+      );
+      const body = multipartStream(fields, {
+        name: 'file',
+        filename: 'upload.mp4',
+        contentType: 'video/mp4',
+        stream: Readable.from(pieces),
+      });
       const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
         method: 'POST',
         headers: { 'content-type': body.contentType },
@@ -42,7 +49,15 @@ describe('multipartStream', () => {
     const parsed = await roundTrip({ description: 'Alt text — with “quotes” and\nnew lines' }, file, chunk);
     expect(parsed).toEqual({
       fields: { description: 'Alt text — with “quotes” and\nnew lines' },
-      files: [{ field: 'file', filename: 'upload.mp4', contentType: 'video/mp4', size: file.length, sha256: createHash('sha256').update(file).digest('hex') }],
+      files: [
+        {
+          field: 'file',
+          filename: 'upload.mp4',
+          contentType: 'video/mp4',
+          size: file.length,
+          sha256: createHash('sha256').update(file).digest('hex'),
+        },
+      ],
     });
   });
 });

@@ -13,7 +13,10 @@ const quoted = (value: string) => value.replace(/["\r\n\\]/g, '_');
  * A multipart/form-data body built as a stream (RFC 7578): the text fields, then one file whose bytes are
  * passed on as they are read, so a large video is never held in memory (FormData would buffer it whole).
  */
-export function multipartStream(fields: Record<string, string>, file: { name: string; filename: string; contentType: string; stream: Readable }): StreamedBody {
+export function multipartStream(
+  fields: Record<string, string>,
+  file: { name: string; filename: string; contentType: string; stream: Readable },
+): StreamedBody {
   const boundary = `----social-${randomBytes(16).toString('hex')}`;
   async function* body(): AsyncGenerator<Uint8Array> {
     for (const [name, value] of Object.entries(fields)) {

@@ -2,7 +2,13 @@ import { Readable } from 'node:stream';
 import type { OutgoingMedia, OutgoingPostPart } from './social-provider.js';
 
 /** For the adapters' specs: one part of an outgoing post, with no media unless `extra` gives some. */
-export const outgoingPart = (text: string, extra: Partial<OutgoingPostPart> = {}): OutgoingPostPart => ({ text, title: '', link: '', media: [], ...extra });
+export const outgoingPart = (text: string, extra: Partial<OutgoingPostPart> = {}): OutgoingPostPart => ({
+  text,
+  title: '',
+  link: '',
+  media: [],
+  ...extra,
+});
 
 /** For the adapters' specs: media whose bytes are `bytes`, as delivery hands them over after reading storage. */
 export const outgoingMedia = (bytes: Buffer, mimeType: string, altText = '', sides = { width: 0, height: 0 }): OutgoingMedia => ({

@@ -5,7 +5,9 @@ describe('PROVIDER_API_ORIGINS', () => {
   it('maps networks to origins, and replaces only the origin of their URLs', () => {
     const origins = parseProviderApiOrigins('{"x": "http://127.0.0.1:8099/ignored/path", "mastodon": "https://proxy.internal"}');
     expect(origins).toEqual({ x: 'http://127.0.0.1:8099', mastodon: 'https://proxy.internal' });
-    expect(redirectOrigin(origins, 'x', 'https://api.x.com/2/users/me?user.fields=a')).toBe('http://127.0.0.1:8099/2/users/me?user.fields=a');
+    expect(redirectOrigin(origins, 'x', 'https://api.x.com/2/users/me?user.fields=a')).toBe(
+      'http://127.0.0.1:8099/2/users/me?user.fields=a',
+    );
     expect(redirectOrigin(origins, 'linkedin', 'https://api.linkedin.com/v2/userinfo')).toBe('https://api.linkedin.com/v2/userinfo');
     expect(parseProviderApiOrigins(undefined)).toEqual({});
     expect(parseProviderApiOrigins('')).toEqual({});

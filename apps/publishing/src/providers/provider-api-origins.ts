@@ -18,7 +18,8 @@ export function parseProviderApiOrigins(raw: string | undefined, name = 'PROVIDE
   } catch {
     throw new Error(`${name} must be a JSON object of network → http(s) origin`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${name} must be a JSON object of network → http(s) origin`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error(`${name} must be a JSON object of network → http(s) origin`);
   const origins: Record<string, string> = {};
   for (const [network, value] of Object.entries(parsed)) {
     if (!(PROVIDERS as readonly string[]).includes(network)) throw new Error(`${name} names an unknown network "${network}"`);

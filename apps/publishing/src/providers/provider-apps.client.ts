@@ -16,7 +16,9 @@ export class ProviderApps {
   /** The active app for (provider, instance_url), client secret in clear; null when none is in effect. */
   async resolve(provider: string, instanceUrl: string): Promise<ResolvedProviderApp | null> {
     const request: ResolveProviderAppRequest = instanceUrl ? { provider, instance_url: instanceUrl } : { provider };
-    const reply = await this.rpc.send<ResolveProviderAppReply>(AdminPatterns.resolveProviderApp, request, { timeoutMs: RESOLVE_TIMEOUT_MS });
+    const reply = await this.rpc.send<ResolveProviderAppReply>(AdminPatterns.resolveProviderApp, request, {
+      timeoutMs: RESOLVE_TIMEOUT_MS,
+    });
     return reply.app;
   }
 }

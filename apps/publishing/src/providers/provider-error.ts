@@ -71,9 +71,8 @@ export function oauthErrorCode(body: unknown): string | undefined {
  * a typed refusal callers can switch on, never a pretended success.
  */
 export function capabilityUnavailable(platform: string, capability: string): Problem {
-  return problems.conflict(
-    'provider_capability_unavailable',
-    `${capability} is not available for ${platform} accounts yet.`,
-    { platform, capability },
-  );
+  return problems.conflict('provider_capability_unavailable', `${capability} is not available for ${platform} accounts yet.`, {
+    platform,
+    capability,
+  });
 }

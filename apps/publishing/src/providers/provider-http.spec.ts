@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ProviderHttp, waitOf } from './provider-http.js';
 
-const answer = (status: number, body: string) => async () => new Response(body, { status, headers: { 'content-type': 'application/json' } });
+const answer = (status: number, body: string) => async () =>
+  new Response(body, { status, headers: { 'content-type': 'application/json' } });
 const request = { method: 'GET' as const, url: 'https://api.x.com/2/users/me' };
 const signal = () => AbortSignal.timeout(1_000);
 
@@ -17,7 +18,9 @@ describe('ProviderHttp', () => {
   });
 
   it('turns 4xx into a refusal carrying a well-formed OAuth error code only', async () => {
-    await expect(new ProviderHttp({}, undefined, answer(400, '{"error":"invalid_grant"}')).json('x', request, signal())).rejects.toMatchObject({
+    await expect(
+      new ProviderHttp({}, undefined, answer(400, '{"error":"invalid_grant"}')).json('x', request, signal()),
+    ).rejects.toMatchObject({
       failure: 'refused',
       networkCode: 'invalid_grant',
     });
@@ -41,17 +44,29 @@ describe('ProviderHttp', () => {
   it('calls a network that outlives the signal too slow', async () => {
     const stalled = (_url: unknown, init?: RequestInit) =>
       new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
-    await expect(new ProviderHttp({}, undefined, stalled).json('x', request, AbortSignal.timeout(20))).rejects.toMatchObject({ failure: 'timeout' });
+    await expect(new ProviderHttp({}, undefined, stalled).json('x', request, AbortSignal.timeout(20))).rejects.toMatchObject({
+      failure: 'timeout',
+    });
   });
 
   it("keeps the network's reset time exactly beside the wait (insights answers it as retry_at)", async () => {
     const now = Date.parse('2026-11-25T03:00:00.000Z');
-    expect(waitOf(new Headers({ 'x-ratelimit-reset': '2026-11-25T03:05:00.250Z' }), now)).toEqual({ retryAfterMs: 300_250, retryAt: Date.parse('2026-11-25T03:05:00.250Z') });
-    expect(waitOf(new Headers({ 'ratelimit-reset': String(now / 1000 + 90) }), now)).toEqual({ retryAfterMs: 90_000, retryAt: now + 90_000 });
+    expect(waitOf(new Headers({ 'x-ratelimit-reset': '2026-11-25T03:05:00.250Z' }), now)).toEqual({
+      retryAfterMs: 300_250,
+      retryAt: Date.parse('2026-11-25T03:05:00.250Z'),
+    });
+    expect(waitOf(new Headers({ 'ratelimit-reset': String(now / 1000 + 90) }), now)).toEqual({
+      retryAfterMs: 90_000,
+      retryAt: now + 90_000,
+    });
     expect(waitOf(new Headers({ 'retry-after': '12' }), now)).toEqual({ retryAfterMs: 12_000, retryAt: now + 12_000 });
     expect(waitOf(new Headers(), now)).toEqual({});
     const reset = new Date(Date.now() + 120_000).toISOString();
-    const limited = new ProviderHttp({}, undefined, async () => new Response('{}', { status: 429, headers: { 'x-ratelimit-reset': reset } }));
+    const limited = new ProviderHttp(
+      {},
+      undefined,
+      async () => new Response('{}', { status: 429, headers: { 'x-ratelimit-reset': reset } }),
+    );
     await expect(limited.json('mastodon', request, signal())).rejects.toMatchObject({ call: { status: 429, retryAt: Date.parse(reset) } });
   });
 });

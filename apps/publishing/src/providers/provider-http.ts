@@ -108,14 +108,21 @@ export class ProviderHttp {
       const fetcher = request.stream ? this.streamFetchFn : this.fetchFn;
       response = await sending.run(() => fetcher(url, init));
       const answer = await readLimited(response, MAX_ANSWER_BYTES);
-      if (answer === undefined) throw new ProviderError('unavailable', 'The network answered more than we accept.', undefined, { status: response.status, sent: true });
+      if (answer === undefined)
+        throw new ProviderError('unavailable', 'The network answered more than we accept.', undefined, {
+          status: response.status,
+          sent: true,
+        });
       text = answer;
     } catch (error) {
       const sent = response !== undefined || (sending.sent() ?? !notSent(error));
       const details: ProviderCallDetails = { status: response?.status ?? 0, sent };
       if (signal.aborted) throw new ProviderError('timeout', `${platform} did not answer in time.`, undefined, details);
       if (error instanceof ProviderError) throw error;
-      this.logger?.warn({ platform, method: request.method, path, sent, err: { message: (error as Error).message } }, 'network unreachable');
+      this.logger?.warn(
+        { platform, method: request.method, path, sent, err: { message: (error as Error).message } },
+        'network unreachable',
+      );
       throw new ProviderError('unavailable', `${platform} could not be reached.`, undefined, details);
     }
     this.logger?.debug({ platform, method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'network answered');
@@ -127,7 +134,8 @@ export class ProviderHttp {
     if (response.status < 200 || response.status >= 300) {
       throw new ProviderError('unavailable', `${platform} answered HTTP ${response.status}.`, networkErrorCode(parsed), details);
     }
-    if (parsed === undefined) throw new ProviderError('unavailable', `${platform} answered something that is not JSON.`, undefined, details);
+    if (parsed === undefined)
+      throw new ProviderError('unavailable', `${platform} answered something that is not JSON.`, undefined, details);
     return { status: response.status, body: parsed };
   }
 
@@ -147,7 +155,11 @@ export class ProviderHttp {
         const location = response.headers.get('location');
         if (![301, 302, 303, 307, 308].includes(response.status) || !location) break;
         await response.body?.cancel();
-        if (hop === MAX_MEDIA_REDIRECTS) throw new ProviderError('unavailable', 'The media redirected too many times.', undefined, { status: response.status, sent: false });
+        if (hop === MAX_MEDIA_REDIRECTS)
+          throw new ProviderError('unavailable', 'The media redirected too many times.', undefined, {
+            status: response.status,
+            sent: false,
+          });
         target = new URL(location, target).toString();
       }
     } catch (error) {
@@ -158,7 +170,10 @@ export class ProviderHttp {
     if (!response.ok) {
       await response.body?.cancel();
       const failure = response.status >= 400 && response.status < 500 && response.status !== 429 ? 'refused' : 'unavailable';
-      throw new ProviderError(failure, `The media answered HTTP ${response.status}.`, 'media_unavailable', { status: response.status, sent: false });
+      throw new ProviderError(failure, `The media answered HTTP ${response.status}.`, 'media_unavailable', {
+        status: response.status,
+        sent: false,
+      });
     }
     const declared = Number(response.headers.get('content-length') ?? '0');
     if (declared > maxBytes) {
@@ -170,7 +185,11 @@ export class ProviderHttp {
     try {
       for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
         size += chunk.byteLength;
-        if (size > maxBytes) throw new ProviderError('refused', `The media is larger than ${maxBytes} bytes.`, 'media_too_large', { status: 413, sent: false });
+        if (size > maxBytes)
+          throw new ProviderError('refused', `The media is larger than ${maxBytes} bytes.`, 'media_too_large', {
+            status: 413,
+            sent: false,
+          });
         chunks.push(chunk);
       }
     } catch (error) {

@@ -32,7 +32,8 @@ export class ProviderRegistry {
   private readonly providers = new Map<string, SocialProvider>();
 
   constructor(
-    @Inject(SERVICE_CONFIG) config: Pick<PublishingConfig, 'PROVIDER_API_ORIGINS' | 'PROVIDER_TIMEOUT_MS' | 'PROVIDER_ALLOW_PRIVATE_ADDRESSES'>,
+    @Inject(SERVICE_CONFIG)
+    config: Pick<PublishingConfig, 'PROVIDER_API_ORIGINS' | 'PROVIDER_TIMEOUT_MS' | 'PROVIDER_ALLOW_PRIVATE_ADDRESSES'>,
     @Inject(SERVICE_LOGGER) logger?: Logger,
     @Optional() dataSource?: DataSource,
   ) {

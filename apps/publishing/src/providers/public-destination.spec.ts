@@ -8,7 +8,9 @@ import { networkFetches, publicOnlyFetch } from './public-destination.js';
 import { trackSending } from './request-sending.js';
 
 /** A real HTTP server on loopback (a "private" address): it counts what reaches it. */
-async function listen(handler: (path: string) => { status: number; location?: string }): Promise<{ server: Server; origin: string; hits: string[] }> {
+async function listen(
+  handler: (path: string) => { status: number; location?: string },
+): Promise<{ server: Server; origin: string; hits: string[] }> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
     hits.push(req.url ?? '');
@@ -49,7 +51,9 @@ describe('servers on private addresses', () => {
     const body = (async function* () {
       yield Buffer.from('video bytes');
     })();
-    await expect(streamingFetch(`${url}/xrpc/com.atproto.repo.uploadBlob`, { method: 'POST', body } as unknown as RequestInit)).rejects.toMatchObject(refusal);
+    await expect(
+      streamingFetch(`${url}/xrpc/com.atproto.repo.uploadBlob`, { method: 'POST', body } as unknown as RequestInit),
+    ).rejects.toMatchObject(refusal);
     expect(internal.hits).toEqual([]);
   });
 
@@ -81,7 +85,10 @@ describe('servers on private addresses', () => {
   it('refuses a Bluesky server on a private address (an editor names the PDS)', async () => {
     const fetchFn = publicOnlyFetch([], false);
     const provider = new BlueskyProvider({}, new ProviderHttp({}, undefined, fetchFn), 1_000, undefined, fetchFn);
-    const signIn = provider.signIn({ instanceUrl: internal.origin, identifier: 'ada.example', password: 'app-password' }, AbortSignal.timeout(1_000));
+    const signIn = provider.signIn(
+      { instanceUrl: internal.origin, identifier: 'ada.example', password: 'app-password' },
+      AbortSignal.timeout(1_000),
+    );
     await expect(signIn).rejects.toBeInstanceOf(ProviderError);
     await expect(signIn).rejects.toMatchObject(refusal);
     expect(internal.hits.filter((path) => path.includes('createSession'))).toEqual([]);

@@ -225,7 +225,11 @@ export interface OAuthConnectProvider extends SocialProviderOperations {
   /** Where the user's browser is sent to grant access. */
   authorizationUrl(client: OAuthClient, request: { redirectUri: string; state: string; codeChallenge?: string }): string;
   /** Trades the authorization code for a grant; throws a ProviderError. `signal` bounds the time spent. */
-  exchangeCode(client: OAuthClient, request: { code: string; redirectUri: string; codeVerifier?: string }, signal: AbortSignal): Promise<ProviderGrant>;
+  exchangeCode(
+    client: OAuthClient,
+    request: { code: string; redirectUri: string; codeVerifier?: string },
+    signal: AbortSignal,
+  ): Promise<ProviderGrant>;
   /**
    * Trades a refresh token for a new grant before the old one expires; absent
    * for networks whose tokens do not expire. Throws a ProviderError

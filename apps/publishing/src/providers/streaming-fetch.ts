@@ -8,7 +8,8 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 function responseOf(res: IncomingMessage): Response {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  for (const [name, value] of Object.entries(res.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   const status = res.statusCode ?? 0;
   if (NULL_BODY_STATUSES.has(status)) {
     res.resume();
@@ -40,7 +41,12 @@ export function streamingFetchThrough(destinations?: PublicDestinations): FetchF
         settled = true;
         reject(new TypeError('fetch failed', { cause: error }));
       };
-      const options = { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, signal: init.signal ?? undefined, ...(lookup ? { lookup } : {}) };
+      const options = {
+        method: init.method ?? 'GET',
+        headers: init.headers as Record<string, string>,
+        signal: init.signal ?? undefined,
+        ...(lookup ? { lookup } : {}),
+      };
       const req = send(url, options, (res) => {
         if (settled) return void res.resume();
         settled = true;

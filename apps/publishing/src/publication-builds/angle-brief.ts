@@ -45,15 +45,18 @@ export async function loadAngleBrief(db: EntityManager, workspaceId: string, inp
         ) as Promise<Array<{ name: string; accounts: AccountRef[] }>>),
     input.voice_profile_id === undefined
       ? undefined
-      : (db.query(`SELECT name, definition FROM voice_profiles WHERE id = $1 AND workspace_id = $2`, [input.voice_profile_id, workspaceId]) as Promise<
-          Array<{ name: string; definition: unknown }>
-        >),
+      : (db.query(`SELECT name, definition FROM voice_profiles WHERE id = $1 AND workspace_id = $2`, [
+          input.voice_profile_id,
+          workspaceId,
+        ]) as Promise<Array<{ name: string; definition: unknown }>>),
   ]);
   const byId = new Map(accounts.map((account) => [account.id, account]));
   accountIds.forEach((id, i) => {
-    if (!byId.has(id)) errors.push({ location: `body.account_ids[${i}]`, message: 'is not an account of this workspace', value: input.account_ids![i] });
+    if (!byId.has(id))
+      errors.push({ location: `body.account_ids[${i}]`, message: 'is not an account of this workspace', value: input.account_ids![i] });
   });
-  if (set && set.length === 0) errors.push({ location: 'body.social_set_id', message: 'is not a social set of this workspace', value: input.social_set_id });
+  if (set && set.length === 0)
+    errors.push({ location: 'body.social_set_id', message: 'is not a social set of this workspace', value: input.social_set_id });
   if (voice && voice.length === 0) {
     errors.push({ location: 'body.voice_profile_id', message: 'is not a voice profile of this workspace', value: input.voice_profile_id });
   }

@@ -33,8 +33,16 @@ describe('parseAngles', () => {
   });
 
   it("drops unknown members and the model's own ids", () => {
-    const parsed = parseAngles(json({ angles: [{ ...core(1), id: 'x', extra: 1, media: { brief: 'b', mood: 'm' } }, core(2), core(3)], note: 'hi' }));
-    expect(parsed).toEqual({ angles: [{ ...core(1), ...EMPTY, media: { ...EMPTY.media, brief: 'b' } }, { ...core(2), ...EMPTY }, { ...core(3), ...EMPTY }] });
+    const parsed = parseAngles(
+      json({ angles: [{ ...core(1), id: 'x', extra: 1, media: { brief: 'b', mood: 'm' } }, core(2), core(3)], note: 'hi' }),
+    );
+    expect(parsed).toEqual({
+      angles: [
+        { ...core(1), ...EMPTY, media: { ...EMPTY.media, brief: 'b' } },
+        { ...core(2), ...EMPTY },
+        { ...core(3), ...EMPTY },
+      ],
+    });
   });
 
   it('takes 3 to 5 angles', () => {
@@ -61,7 +69,11 @@ describe('parseAngles', () => {
       json({ angles: [core(1), { ...core(2), build_direction: { audience: ['a'] } }, core(3)] }),
       'angles[1].build_direction.audience is not a string',
     ],
-    ['a rambling member', json({ angles: [{ ...core(1), evidence: 'x'.repeat(5_001) }, core(2), core(3)] }), 'angles[0].evidence is longer than 5000 characters'],
+    [
+      'a rambling member',
+      json({ angles: [{ ...core(1), evidence: 'x'.repeat(5_001) }, core(2), core(3)] }),
+      'angles[0].evidence is longer than 5000 characters',
+    ],
   ])('refuses %s', (_name, content, error) => {
     expect(parseAngles(content)).toEqual({ error });
   });

@@ -1,5 +1,12 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { AdminPatterns, PlanPublicationAnglesRequest, Principal, PublicationAngles, ResolvedPrompt, ResolvePromptRequest } from '@social/contracts';
+import {
+  AdminPatterns,
+  PlanPublicationAnglesRequest,
+  Principal,
+  PublicationAngles,
+  ResolvedPrompt,
+  ResolvePromptRequest,
+} from '@social/contracts';
 import { AccessControl, Problem, RateLimiter, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';

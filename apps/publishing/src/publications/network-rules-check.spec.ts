@@ -8,7 +8,14 @@ const facts = (id: string, mime: string, extra: Partial<MediaFacts> = {}): Media
   ...readyMedia(id, { mime_type: mime, size: 1000, width: 4000, height: 3000, object_key: '' }),
   ...extra,
 });
-const attach = (media_id: string, extra: Partial<AttachedMedia> = {}): AttachedMedia => ({ media_id, alt_text: '', role: 'attachment', display_order: 0, settings: {}, ...extra });
+const attach = (media_id: string, extra: Partial<AttachedMedia> = {}): AttachedMedia => ({
+  media_id,
+  alt_text: '',
+  role: 'attachment',
+  display_order: 0,
+  settings: {},
+  ...extra,
+});
 const known = new Map(
   [
     facts('i1', 'image/jpeg', { size: 50_000_000 }),
@@ -28,7 +35,9 @@ describe('network rules check', () => {
 
   it('a fifth image is refused at its own index, naming the limit', () => {
     const problems = ruleProblems('a', 'sandbox', [{ media: ['i1', 'i2', 'i3', 'i4', 'i5'].map((id) => attach(id)) }], known);
-    expect(problems).toEqual([{ location: 'renditions.a.segments[0].media[4]', code: 'network_rules', message: expect.stringContaining('at most 4') }]);
+    expect(problems).toEqual([
+      { location: 'renditions.a.segments[0].media[4]', code: 'network_rules', message: expect.stringContaining('at most 4') },
+    ]);
   });
 
   it('thumbnails and covers do not count as attachments', () => {
@@ -37,7 +46,9 @@ describe('network rules check', () => {
   });
 
   it('images and a video in one post are refused where the network does not mix them; a video where only images fit', () => {
-    expect(ruleProblems('a', 'mastodon', [{ media: [attach('i2'), attach('v2')] }], known).map((p) => p.location)).toEqual(['renditions.a.segments[0].media[1]']);
+    expect(ruleProblems('a', 'mastodon', [{ media: [attach('i2'), attach('v2')] }], known).map((p) => p.location)).toEqual([
+      'renditions.a.segments[0].media[1]',
+    ]);
     expect(ruleProblems('a', 'sandbox', [{ media: [attach('v2')] }], known)).toEqual([]);
     const problems = ruleProblems('a', 'x', [{ media: [] }, { media: [attach('v2'), attach('v2')] }], known);
     expect(problems.map((p) => p.location)).toEqual(['renditions.a.segments[1].media[1]']);
@@ -45,7 +56,10 @@ describe('network rules check', () => {
 
   it('a video too large or too long for the network', () => {
     const problems = ruleProblems('a', 'bluesky', [{ media: [attach('v1')] }], known);
-    expect(problems.map((p) => p.message)).toEqual([expect.stringContaining('at most 100000000 bytes'), expect.stringContaining('at most 180000 ms')]);
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringContaining('at most 100000000 bytes'),
+      expect.stringContaining('at most 180000 ms'),
+    ]);
   });
 
   it('alt text longer than the network takes, at its member; dropped (not refused) where the network takes none', () => {
@@ -58,7 +72,11 @@ describe('network rules check', () => {
   });
 
   it('media required but absent; a text that cannot be split', () => {
-    expect(ruleProblems('a', 'instagram', [{ media: [] }], known)).toEqual([{ location: 'renditions.a.media', code: 'network_rules', message: expect.stringContaining('instagram') }]);
-    expect(ruleProblems('a', 'linkedin', [{ media: [] }], known, 'is 4000 characters long').map((p) => p.location)).toEqual(['renditions.a.body']);
+    expect(ruleProblems('a', 'instagram', [{ media: [] }], known)).toEqual([
+      { location: 'renditions.a.media', code: 'network_rules', message: expect.stringContaining('instagram') },
+    ]);
+    expect(ruleProblems('a', 'linkedin', [{ media: [] }], known, 'is 4000 characters long').map((p) => p.location)).toEqual([
+      'renditions.a.body',
+    ]);
   });
 });

@@ -47,7 +47,10 @@ export function ruleProblems(
       const where = `segments[${partIndex}].media[${index}]`;
       const item = facts.get(media.media_id);
       if (rules.altTextMaxLength > 0 && countText(media.alt_text) > rules.altTextMaxLength) {
-        add(`${where}.alt_text`, `is ${countText(media.alt_text)} characters long; ${platform} takes alt text of at most ${rules.altTextMaxLength}`);
+        add(
+          `${where}.alt_text`,
+          `is ${countText(media.alt_text)} characters long; ${platform} takes alt text of at most ${rules.altTextMaxLength}`,
+        );
       }
       if (!isAttachment(media)) return;
       if (isVideo(item)) {
@@ -57,23 +60,30 @@ export function ruleProblems(
           add(where, `is a video; ${platform} takes only images in a post`);
           return;
         }
-        if (videos > rules.attachments.maxVideos) add(where, `is the ${ordinal(videos)} video of the post; ${platform} takes at most ${rules.attachments.maxVideos}`);
-        if (!video.mimeTypes.includes(item!.mime_type)) add(where, `is a ${item!.mime_type} video; ${platform} takes ${video.mimeTypes.join(', ')}`);
-        if (video.maxBytes > 0 && item!.size > video.maxBytes) add(where, `is ${item!.size} bytes; ${platform} takes videos of at most ${video.maxBytes} bytes`);
+        if (videos > rules.attachments.maxVideos)
+          add(where, `is the ${ordinal(videos)} video of the post; ${platform} takes at most ${rules.attachments.maxVideos}`);
+        if (!video.mimeTypes.includes(item!.mime_type))
+          add(where, `is a ${item!.mime_type} video; ${platform} takes ${video.mimeTypes.join(', ')}`);
+        if (video.maxBytes > 0 && item!.size > video.maxBytes)
+          add(where, `is ${item!.size} bytes; ${platform} takes videos of at most ${video.maxBytes} bytes`);
         if (video.maxDurationMs > 0 && item!.duration_ms > video.maxDurationMs) {
           add(where, `lasts ${item!.duration_ms} ms; ${platform} takes videos of at most ${video.maxDurationMs} ms`);
         }
-        if (firstKind === 'image' && !rules.attachments.mixed) add(where, `is a video after images; ${platform} takes either images or a video in one post, not both`);
+        if (firstKind === 'image' && !rules.attachments.mixed)
+          add(where, `is a video after images; ${platform} takes either images or a video in one post, not both`);
         firstKind ??= 'video';
         return;
       }
       images += 1;
       if (rules.attachments.maxImages === 0) add(where, `is an image; ${platform} takes no images in a post`);
-      else if (images > rules.attachments.maxImages) add(where, `is the ${ordinal(images)} image of the post; ${platform} takes at most ${rules.attachments.maxImages}`);
-      if (firstKind === 'video' && !rules.attachments.mixed) add(where, `is an image after a video; ${platform} takes either images or a video in one post, not both`);
+      else if (images > rules.attachments.maxImages)
+        add(where, `is the ${ordinal(images)} image of the post; ${platform} takes at most ${rules.attachments.maxImages}`);
+      if (firstKind === 'video' && !rules.attachments.mixed)
+        add(where, `is an image after a video; ${platform} takes either images or a video in one post, not both`);
       firstKind ??= 'image';
     });
   });
-  if (rules.mediaRequired && !parts.some((part) => part.media.some(isAttachment))) add('media', `is empty; ${platform} takes only posts with an image or a video`);
+  if (rules.mediaRequired && !parts.some((part) => part.media.some(isAttachment)))
+    add('media', `is empty; ${platform} takes only posts with an image or a video`);
   return problems;
 }

@@ -12,7 +12,9 @@ export function mediaReferencesOf(input: Pick<UpdatePublicationRequest, 'media' 
   const references: MediaReference[] = [];
   (input.media ?? []).forEach((media, index) => references.push({ mediaId: media.media_id, location: `body.media[${index}].media_id` }));
   (input.segments ?? []).forEach((segment, segmentIndex) =>
-    (segment.media ?? []).forEach((media, index) => references.push({ mediaId: media.media_id, location: `body.segments[${segmentIndex}].media[${index}].media_id` })),
+    (segment.media ?? []).forEach((media, index) =>
+      references.push({ mediaId: media.media_id, location: `body.segments[${segmentIndex}].media[${index}].media_id` }),
+    ),
   );
   return references;
 }
@@ -24,7 +26,8 @@ export function checkKeptSegments(inputs: readonly PublicationSegmentInput[], ex
   inputs.forEach((segment, index) => {
     if (segment.id === undefined) return;
     const id = segment.id.toLowerCase();
-    if (!existing.has(id)) errors.push({ location: `body.segments[${index}].id`, message: 'is not a segment of this publication', value: segment.id });
+    if (!existing.has(id))
+      errors.push({ location: `body.segments[${index}].id`, message: 'is not a segment of this publication', value: segment.id });
     else if (seen.has(id)) errors.push({ location: `body.segments[${index}].id`, message: 'is listed twice', value: segment.id });
     seen.add(id);
   });
@@ -42,7 +45,8 @@ const POSITION_SHIFT = 100_000;
 export async function replaceSegments(db: EntityManager, publicationId: string, inputs: readonly PublicationSegmentInput[]): Promise<void> {
   const kept = inputs.filter((segment) => segment.id !== undefined).map((segment) => segment.id!.toLowerCase());
   await db.query(`DELETE FROM publication_segments WHERE publication_id = $1 AND NOT (id = ANY($2::uuid[]))`, [publicationId, kept]);
-  if (kept.length > 0) await db.query(`UPDATE publication_segments SET position = position + $2 WHERE publication_id = $1`, [publicationId, POSITION_SHIFT]);
+  if (kept.length > 0)
+    await db.query(`UPDATE publication_segments SET position = position + $2 WHERE publication_id = $1`, [publicationId, POSITION_SHIFT]);
   const rows: PublicationSegmentEntity[] = inputs.map((segment, position) => ({
     id: segment.id?.toLowerCase() ?? uuidv7(),
     publicationId,

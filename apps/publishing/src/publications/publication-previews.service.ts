@@ -52,7 +52,12 @@ export class PublicationPreviews {
         }
         previewParts.push({ text: textOf(account.platform, part), media });
       }
-      renditions.push({ social_account_id: account.id, platform: account.platform, parts: previewParts, problems: problems.get(account.id) ?? [] });
+      renditions.push({
+        social_account_id: account.id,
+        platform: account.platform,
+        parts: previewParts,
+        problems: problems.get(account.id) ?? [],
+      });
     }
     return { renditions };
   }
@@ -79,7 +84,8 @@ export class PublicationPreviews {
 }
 
 /** Alt text as the network receives it: "" where it takes none (dropped, not refused). */
-const altTextFor = (platform: string, attached: AttachedMedia): string => (rulesFor(platform).altTextMaxLength > 0 ? attached.alt_text : '');
+const altTextFor = (platform: string, attached: AttachedMedia): string =>
+  rulesFor(platform).altTextMaxLength > 0 ? attached.alt_text : '';
 
 /** The text of a part as the adapters send it: the title, a blank line, the text (unless a link card shows the title). */
 function textOf(platform: string, part: RenderedPart): string {

@@ -218,7 +218,12 @@ describe('publication mappers', () => {
       deliveryLastReconciledAt: null,
       deliveryNextReconciliationAt: null,
     });
-    expect(fresh).toMatchObject({ current_attempt_id: '', current_attempt_created_at: '', last_reconciled_at: '', next_reconciliation_at: '' });
+    expect(fresh).toMatchObject({
+      current_attempt_id: '',
+      current_attempt_created_at: '',
+      last_reconciled_at: '',
+      next_reconciliation_at: '',
+    });
   });
 
   it('RenditionSegment', () => {
@@ -340,7 +345,13 @@ describe('publication mappers', () => {
   });
 
   it('Publication: every member, children in order', () => {
-    expect(toPublication({ publication: PUBLICATION, segments: [SEGMENT], renditions: [{ rendition: RENDITION, segments: [RENDITION_SEGMENT] }] })).toEqual({
+    expect(
+      toPublication({
+        publication: PUBLICATION,
+        segments: [SEGMENT],
+        renditions: [{ rendition: RENDITION, segments: [RENDITION_SEGMENT] }],
+      }),
+    ).toEqual({
       id: 'p1',
       workspace_id: 'w1',
       status: 'scheduled',
@@ -372,10 +383,25 @@ describe('publication mappers', () => {
 
   it('Publication: unset times and social set as "", media not an array as []', () => {
     const draft = toPublication({
-      publication: { ...PUBLICATION, socialSetId: null, scheduledAt: null, actualRunAt: null, failureDismissedAt: null, media: {} as never },
+      publication: {
+        ...PUBLICATION,
+        socialSetId: null,
+        scheduledAt: null,
+        actualRunAt: null,
+        failureDismissedAt: null,
+        media: {} as never,
+      },
       segments: [],
       renditions: [],
     });
-    expect(draft).toMatchObject({ social_set_id: '', scheduled_at: '', actual_run_at: '', failure_dismissed_at: '', media: [], segments: [], renditions: [] });
+    expect(draft).toMatchObject({
+      social_set_id: '',
+      scheduled_at: '',
+      actual_run_at: '',
+      failure_dismissed_at: '',
+      media: [],
+      segments: [],
+      renditions: [],
+    });
   });
 });

@@ -13,7 +13,17 @@ import {
   UpdatePublicationRequest,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, createdAtPosition, CursorCodec, entityColumns, IdempotentRequests, isCreatedAtPosition, preparedQuery, problems, SERVICE_CONFIG } from '@social/platform';
+import {
+  AccessControl,
+  createdAtPosition,
+  CursorCodec,
+  entityColumns,
+  IdempotentRequests,
+  isCreatedAtPosition,
+  preparedQuery,
+  problems,
+  SERVICE_CONFIG,
+} from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
@@ -158,7 +168,9 @@ export class PublicationsService {
       throw await this.whyNotUpdated(this.dataSource.manager, id, input.expected_revision);
     }
     if (input.segments !== undefined) {
-      const existing: Array<{ id: string }> = await this.dataSource.query(`SELECT id FROM publication_segments WHERE publication_id = $1`, [id]);
+      const existing: Array<{ id: string }> = await this.dataSource.query(`SELECT id FROM publication_segments WHERE publication_id = $1`, [
+        id,
+      ]);
       checkKeptSegments(input.segments, new Set(existing.map((row) => row.id)));
     }
     // Outside the transaction: no row stays locked while media answers.
@@ -209,13 +221,21 @@ export class PublicationsService {
     await this.findVisible(principal, id, 'editor');
     const rows = await changedRows(this.dataSource, `DELETE FROM publications WHERE id = $1 AND status <> 'publishing' RETURNING id`, [id]);
     if (rows.length === 0 && (await this.dataSource.getRepository(PublicationEntity).existsBy({ id }))) {
-      throw problems.conflict('publication_publishing', 'A publishing publication cannot be deleted; wait until its renditions are delivered.');
+      throw problems.conflict(
+        'publication_publishing',
+        'A publishing publication cannot be deleted; wait until its renditions are delivered.',
+      );
     }
   }
 
   /** A path-addressed publication: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
   findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<PublicationEntity> {
-    return this.access.requireVisible(principal, () => this.dataSource.getRepository(PublicationEntity).findOneBy({ id }), need, 'No such publication.');
+    return this.access.requireVisible(
+      principal,
+      () => this.dataSource.getRepository(PublicationEntity).findOneBy({ id }),
+      need,
+      'No such publication.',
+    );
   }
 
   /** The refused UPDATE, explained from the row as it is now: gone, moved on, or no longer editable. */

@@ -2,7 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { FieldError, Principal, Publication, UpdateRenditionRequest } from '@social/contracts';
 import { problems } from '@social/platform';
 import { DataSource } from 'typeorm';
-import { changedRows, networkRulesProblem, readOverrides, renderChecked, renditionAccounts, replaceRenditions, type SegmentOverride } from '../delivery/renditions.js';
+import {
+  changedRows,
+  networkRulesProblem,
+  readOverrides,
+  renderChecked,
+  renditionAccounts,
+  replaceRenditions,
+  type SegmentOverride,
+} from '../delivery/renditions.js';
 import { toAttachedList } from '../media/attached-media.js';
 import { MediaFactsStore, type MediaReference } from '../media/media-facts.store.js';
 import { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';
@@ -30,15 +38,20 @@ export class RenditionOverrides {
       [renditionId, id],
     );
     if (!rendition) throw problems.notFound('No such rendition.');
-    if (found.revision !== input.expected_revision) throw await this.publications.whyNotUpdated(this.dataSource.manager, id, input.expected_revision);
+    if (found.revision !== input.expected_revision)
+      throw await this.publications.whyNotUpdated(this.dataSource.manager, id, input.expected_revision);
     if (found.status !== 'scheduled' || rendition.status !== 'scheduled') throw this.notOverridable(found.status);
     const segmentIds = new Set(
-      ((await this.dataSource.query(`SELECT id FROM publication_segments WHERE publication_id = $1`, [id])) as Array<{ id: string }>).map((row) => row.id),
+      ((await this.dataSource.query(`SELECT id FROM publication_segments WHERE publication_id = $1`, [id])) as Array<{ id: string }>).map(
+        (row) => row.id,
+      ),
     );
     this.checkSegments(input, segmentIds);
     const references: MediaReference[] = [];
     (input.segments ?? []).forEach((segment, index) =>
-      (segment.media ?? []).forEach((media, mediaIndex) => references.push({ mediaId: media.media_id, location: `body.segments[${index}].media[${mediaIndex}].media_id` })),
+      (segment.media ?? []).forEach((media, mediaIndex) =>
+        references.push({ mediaId: media.media_id, location: `body.segments[${index}].media[${mediaIndex}].media_id` }),
+      ),
     );
     const resolved = await this.mediaFacts.resolveReady(principal, found.workspaceId, references);
     await this.dataSource.transaction(async (db) => {
@@ -57,7 +70,11 @@ export class RenditionOverrides {
         throw this.notOverridable(current.status === 'scheduled' ? 'scheduled (its rendition already delivering)' : current.status);
       }
       await this.mediaFacts.record(db, resolved);
-      if (input.settings !== undefined) await db.query(`UPDATE renditions SET settings = $2::jsonb, updated_at = now() WHERE id = $1`, [renditionId, JSON.stringify(input.settings)]);
+      if (input.settings !== undefined)
+        await db.query(`UPDATE renditions SET settings = $2::jsonb, updated_at = now() WHERE id = $1`, [
+          renditionId,
+          JSON.stringify(input.settings),
+        ]);
       const publication = await db.getRepository(PublicationEntity).findOneByOrFail({ id });
       const overrides = await readOverrides(db, id);
       const mine = overrides.get(rendition.social_account_id) ?? new Map<string, SegmentOverride>();
@@ -76,7 +93,15 @@ export class RenditionOverrides {
       const { parts, problems: found } = await renderChecked(db, publication, segments, accounts, overrides);
       const refusal = networkRulesProblem(found);
       if (refusal) throw refusal;
-      await replaceRenditions(db, publication, accounts, parts, publication.scheduledAt ?? new Date(), publication.randomDelayMinutes, overrides);
+      await replaceRenditions(
+        db,
+        publication,
+        accounts,
+        parts,
+        publication.scheduledAt ?? new Date(),
+        publication.randomDelayMinutes,
+        overrides,
+      );
     });
     return this.publications.read(id);
   }
@@ -88,7 +113,8 @@ export class RenditionOverrides {
     (input.segments ?? []).forEach((entry, index) => {
       const id = entry.publication_segment_id.toLowerCase();
       const location = `body.segments[${index}].publication_segment_id`;
-      if (!segmentIds.has(id)) errors.push({ location, message: 'is not a segment of this publication', value: entry.publication_segment_id });
+      if (!segmentIds.has(id))
+        errors.push({ location, message: 'is not a segment of this publication', value: entry.publication_segment_id });
       else if (seen.has(id)) errors.push({ location, message: 'is listed twice', value: entry.publication_segment_id });
       seen.add(id);
     });

@@ -26,7 +26,11 @@ export interface ConnectedAccount {
  * account id) gets the new grant, profile and `connected_by` and is `active`
  * again (200). The grant is sealed with context `social_accounts:<id>`.
  */
-export async function upsertConnectedAccount(dataSource: DataSource, secrets: SecretBox, input: ConnectedAccount): Promise<HttpReply<SocialAccount>> {
+export async function upsertConnectedAccount(
+  dataSource: DataSource,
+  secrets: SecretBox,
+  input: ConnectedAccount,
+): Promise<HttpReply<SocialAccount>> {
   const accounts = dataSource.getRepository(SocialAccountEntity);
   const seal = (id: string) => secrets.seal(JSON.stringify(input.grant), `social_accounts:${id}`);
   const profile = {
@@ -38,7 +42,11 @@ export async function upsertConnectedAccount(dataSource: DataSource, secrets: Se
     connectedBy: input.userId,
   };
   for (let attempt = 0; attempt < UPSERT_ATTEMPTS; attempt++) {
-    const existing = await accounts.findOneBy({ workspaceId: input.workspaceId, platform: input.platform, externalId: input.identity.externalId });
+    const existing = await accounts.findOneBy({
+      workspaceId: input.workspaceId,
+      platform: input.platform,
+      externalId: input.identity.externalId,
+    });
     const now = new Date();
     if (existing) {
       const changes = { ...profile, credentials: seal(existing.id), updatedAt: now };

@@ -69,7 +69,9 @@ function signInProblem(error: unknown, platform: string): unknown {
     case 'refused':
     case 'no_account': {
       const message = `was refused by ${platform} for this handle (wrong or revoked app password, or the account is suspended)`;
-      return new Problem(422, 'provider_credentials_rejected', `body.app_password ${message}.`, { errors: [{ location: 'body.app_password', message }] });
+      return new Problem(422, 'provider_credentials_rejected', `body.app_password ${message}.`, {
+        errors: [{ location: 'body.app_password', message }],
+      });
     }
     case 'timeout':
       return new Problem(504, 'provider_timeout', `${platform} did not answer in time; try connecting again.`, { retryAfter: 5 });

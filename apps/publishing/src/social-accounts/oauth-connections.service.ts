@@ -31,13 +31,24 @@ interface StateRow {
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-const toClient = (app: ResolvedProviderApp): OAuthClient => ({ clientId: app.client_id, clientSecret: app.client_secret, instanceUrl: app.instance_url });
+const toClient = (app: ResolvedProviderApp): OAuthClient => ({
+  clientId: app.client_id,
+  clientSecret: app.client_secret,
+  instanceUrl: app.instance_url,
+});
 
 /** A state that cannot be used: the same answer whatever the reason, so none is revealed. */
 const invalidState = () =>
-  new Problem(422, 'oauth_state_invalid', 'query.state is unknown, expired, already used, or was issued to someone else or for another network.', {
-    errors: [{ location: 'query.state', message: 'is unknown, expired, already used, or was issued to someone else or for another network' }],
-  });
+  new Problem(
+    422,
+    'oauth_state_invalid',
+    'query.state is unknown, expired, already used, or was issued to someone else or for another network.',
+    {
+      errors: [
+        { location: 'query.state', message: 'is unknown, expired, already used, or was issued to someone else or for another network' },
+      ],
+    },
+  );
 
 /**
  * The OAuth authorization-code flow of real networks (contract §4): connect
@@ -59,9 +70,15 @@ export class OAuthConnections {
   ) {}
 
   /** The caller may connect in the workspace (checked by the caller); `instanceUrl` is the normalized server, "" without one. */
-  async begin(principal: Principal, workspaceId: string, provider: OAuthConnectProvider, instanceUrl: string): Promise<SocialAccountAuthorization> {
+  async begin(
+    principal: Principal,
+    workspaceId: string,
+    provider: OAuthConnectProvider,
+    instanceUrl: string,
+  ): Promise<SocialAccountAuthorization> {
     const app = await this.activeApp(provider, instanceUrl, 'body.provider');
-    const redirectUri = app.redirect_uri || `${this.settings.string('public_app_url').replace(/\/+$/, '')}/social-accounts/callback/${provider.platform}`;
+    const redirectUri =
+      app.redirect_uri || `${this.settings.string('public_app_url').replace(/\/+$/, '')}/social-accounts/callback/${provider.platform}`;
     const state = randomBytes(32).toString('base64url');
     const verifier = provider.usesPkce ? randomBytes(32).toString('base64url') : undefined;
     const id = uuidv7();
@@ -143,11 +160,14 @@ export class OAuthConnections {
     const app = await this.apps.resolve(provider.platform, instanceUrl);
     const subject = `the ${provider.platform} app${instanceUrl ? ` for ${instanceUrl}` : ''}`;
     let reason: string | undefined;
-    if (!app) reason = `no active ${provider.platform} app${instanceUrl ? ` for ${instanceUrl}` : ''} is configured on this instance (an administrator adds one)`;
+    if (!app)
+      reason = `no active ${provider.platform} app${instanceUrl ? ` for ${instanceUrl}` : ''} is configured on this instance (an administrator adds one)`;
     else if (app.connection_mode !== 'oauth') reason = `${subject} is set up for ${app.connection_mode} connections, not OAuth`;
     else if (provider.requiresClientSecret && !app.client_secret) reason = `${subject} has no client secret`;
     if (reason) {
-      throw new Problem(422, 'provider_not_configured', `${location} ${reason}.`, { errors: [{ location, message: reason, value: provider.platform }] });
+      throw new Problem(422, 'provider_not_configured', `${location} ${reason}.`, {
+        errors: [{ location, message: reason, value: provider.platform }],
+      });
     }
     return app!;
   }
@@ -174,7 +194,9 @@ function connectionProblem(error: unknown, platform: string, step: 'exchange' | 
         step === 'exchange'
           ? `was refused by ${platform}${error.networkCode ? ` (${error.networkCode})` : ''}: wrong, expired or already used`
           : `was accepted by ${platform}, which then refused to tell us the account (were the requested permissions granted?)`;
-      return new Problem(422, 'oauth_code_rejected', `query.code ${message}; connect again.`, { errors: [{ location: 'query.code', message }] });
+      return new Problem(422, 'oauth_code_rejected', `query.code ${message}; connect again.`, {
+        errors: [{ location: 'query.code', message }],
+      });
     }
     case 'no_account':
       return new Problem(422, 'provider_account_unavailable', error.message);

@@ -34,7 +34,14 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
   let secrets: SecretBox;
   let accounts: ProviderAccounts;
   let registry: ProviderRegistry;
-  const app = { provider: 'x', client_id: CLIENT_ID, client_secret: 'x-secret', instance_url: '', connection_mode: 'oauth', redirect_uri: '' };
+  const app = {
+    provider: 'x',
+    client_id: CLIENT_ID,
+    client_secret: 'x-secret',
+    instance_url: '',
+    connection_mode: 'oauth',
+    redirect_uri: '',
+  };
   let appInEffect: typeof app | null = app;
 
   const networkControl = async (method: string, path: string, body?: unknown) => {
@@ -53,18 +60,28 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
     });
     return response.json() as Promise<any>;
   };
-  const refreshRequests = async () => (await networkControl('GET', '/requests')).filter((request: any) => request.form.grant_type === 'refresh_token');
+  const refreshRequests = async () =>
+    (await networkControl('GET', '/requests')).filter((request: any) => request.form.grant_type === 'refresh_token');
 
   /** An X account whose grant the fake network issued (code traded), expiring in `expiresInMs`. */
   async function xAccount(expiresInMs: number): Promise<{ id: string; grant: ProviderGrant }> {
     const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
-    const { code } = await networkControl('POST', '/grants', { client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, ...tokens, profile: { data: { id: '1' } } });
+    const { code } = await networkControl('POST', '/grants', {
+      client_id: CLIENT_ID,
+      redirect_uri: REDIRECT_URI,
+      ...tokens,
+      profile: { data: { id: '1' } },
+    });
     await fetch(`${network.origin}/2/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: CLIENT_ID, redirect_uri: REDIRECT_URI }),
     });
-    const grant = { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, expiresAt: new Date(Date.now() + expiresInMs).toISOString() };
+    const grant = {
+      accessToken: tokens.access_token,
+      refreshToken: tokens.refresh_token,
+      expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
+    };
     return { id: await insertAccount('x', `x-${randomUUID()}`, '', grant), grant };
   }
 
@@ -103,12 +120,25 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
   };
 
   beforeAll(async () => {
-    db = await createTemporaryDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'provider_accounts_spec');
-    dataSource = await openServiceDatabase({ url: db.url, schema: 'publishing', entities: [SocialAccountEntity], migrations: publishingMigrations, poolSize: 6 });
+    db = await createTemporaryDatabase(
+      process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      'provider_accounts_spec',
+    );
+    dataSource = await openServiceDatabase({
+      url: db.url,
+      schema: 'publishing',
+      entities: [SocialAccountEntity],
+      migrations: publishingMigrations,
+      poolSize: 6,
+    });
     network = await startFakeSocialNetwork();
     pds = await startFakeBluesky();
     secrets = SecretBox.fromBase64Key(randomBytes(32).toString('base64'));
-    registry = new ProviderRegistry({ PROVIDER_API_ORIGINS: { x: network.origin, bluesky: pds.origin }, PROVIDER_TIMEOUT_MS: 1_000, PROVIDER_ALLOW_PRIVATE_ADDRESSES: 'false' });
+    registry = new ProviderRegistry({
+      PROVIDER_API_ORIGINS: { x: network.origin, bluesky: pds.origin },
+      PROVIDER_TIMEOUT_MS: 1_000,
+      PROVIDER_ALLOW_PRIVATE_ADDRESSES: 'false',
+    });
     const apps = { resolve: async () => appInEffect } as unknown as ProviderApps;
     accounts = new ProviderAccounts(dataSource, secrets, registry, apps, { PROVIDER_TIMEOUT_MS: 1_000 });
   });
@@ -161,7 +191,9 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
     await dataSource.transaction(async (manager) => {
       await expect(manager.query(`SELECT id FROM social_accounts WHERE id = $1 FOR UPDATE NOWAIT`, [id])).resolves.toHaveLength(1);
     });
-    const idle = await dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`);
+    const idle = await dataSource.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`,
+    );
     expect(idle[0].n).toBe(0);
     const [first, second] = await renewing;
     expect(await refreshRequests()).toHaveLength(1);
@@ -171,9 +203,16 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
   it('marks the account reconnect_required and writes the needs-attention event when the network refuses the refresh', async () => {
     const { id } = await xAccount(60_000);
     await networkControl('POST', '/failures', { path: '/2/oauth2/token', status: 400, body: { error: 'invalid_grant' } });
-    await expect(failureOf(accounts.find(id))).resolves.toMatchObject({ outcome: 'rejected', kind: 'auth', code: 'provider_auth_rejected' });
+    await expect(failureOf(accounts.find(id))).resolves.toMatchObject({
+      outcome: 'rejected',
+      kind: 'auth',
+      code: 'provider_auth_rejected',
+    });
     expect((await stored(id)).status).toBe('reconnect_required');
-    const [event] = await dataSource.query(`SELECT subject, payload FROM outbox_events WHERE subject = $1 AND payload->>'social_account_id' = $2`, [ACCOUNT_NEEDS_ATTENTION_SUBJECT, id]);
+    const [event] = await dataSource.query(
+      `SELECT subject, payload FROM outbox_events WHERE subject = $1 AND payload->>'social_account_id' = $2`,
+      [ACCOUNT_NEEDS_ATTENTION_SUBJECT, id],
+    );
     expect(event.payload).toEqual({
       workspace_id: expect.any(String),
       social_account_id: id,
@@ -189,7 +228,11 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
   it('refuses an account that needs reconnecting even when its grant does not expire soon', async () => {
     const { id } = await xAccount(3_600_000);
     await dataSource.query(`UPDATE social_accounts SET status = 'reconnect_required' WHERE id = $1`, [id]);
-    await expect(failureOf(accounts.find(id))).resolves.toMatchObject({ outcome: 'rejected', kind: 'auth', code: 'provider_auth_rejected' });
+    await expect(failureOf(accounts.find(id))).resolves.toMatchObject({
+      outcome: 'rejected',
+      kind: 'auth',
+      code: 'provider_auth_rejected',
+    });
     expect(await refreshRequests()).toHaveLength(0);
   });
 
@@ -205,7 +248,11 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
   it('refuses without changing the account when no provider app is in effect', async () => {
     const { id } = await xAccount(60_000);
     appInEffect = null;
-    await expect(failureOf(accounts.find(id))).resolves.toMatchObject({ outcome: 'rejected', kind: 'auth', code: 'provider_not_configured' });
+    await expect(failureOf(accounts.find(id))).resolves.toMatchObject({
+      outcome: 'rejected',
+      kind: 'auth',
+      code: 'provider_not_configured',
+    });
     expect((await stored(id)).status).toBe('active');
   });
 

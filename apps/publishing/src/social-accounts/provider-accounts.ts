@@ -119,7 +119,10 @@ export class ProviderAccounts {
       renewal = await this.renewUnderClaim(provider, account, staleToken, expired, claimMs);
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
-      this.logger?.warn({ accountId: account.id, platform: account.platform, err: { message: (error as Error).message } }, 'grant renewal failed; trying again later');
+      this.logger?.warn(
+        { accountId: account.id, platform: account.platform, err: { message: (error as Error).message } },
+        'grant renewal failed; trying again later',
+      );
       // Unreachable, slow or failing (network, admin service, database): nothing changed, trying later may work.
       throw new DeliveryError(toDeliveryFailure(error, account.platform, false));
     }
@@ -133,7 +136,13 @@ export class ProviderAccounts {
     });
   }
 
-  private async renewUnderClaim(provider: SocialProvider, account: ProviderAccount, staleToken: string, expired: boolean, claimMs: number): Promise<Renewal> {
+  private async renewUnderClaim(
+    provider: SocialProvider,
+    account: ProviderAccount,
+    staleToken: string,
+    expired: boolean,
+    claimMs: number,
+  ): Promise<Renewal> {
     const giveUpAt = Date.now() + claimMs * 2;
     for (;;) {
       // The claim: the row, unless another replica is renewing it (its claim not yet run out). Milliseconds, so it compares equal from JS.
@@ -171,7 +180,10 @@ export class ProviderAccounts {
         if (error instanceof ProviderError && (error.failure === 'refused' || error.failure === 'no_account')) {
           await this.dataSource.transaction(async (manager) => {
             await this.needsReconnect(manager, claimed);
-            await manager.query(`UPDATE social_accounts SET renewing_until = NULL WHERE id = $1 AND renewing_until = $2`, [claimed.id, claimed.renewing_until]);
+            await manager.query(`UPDATE social_accounts SET renewing_until = NULL WHERE id = $1 AND renewing_until = $2`, [
+              claimed.id,
+              claimed.renewing_until,
+            ]);
           });
           return { kind: 'refused' };
         }
@@ -200,14 +212,18 @@ export class ProviderAccounts {
   }
 
   private async releaseClaim(accountId: string, claim: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE social_accounts SET renewing_until = NULL WHERE id = $1 AND renewing_until = $2`, [accountId, claim]);
+    await this.dataSource.query(`UPDATE social_accounts SET renewing_until = NULL WHERE id = $1 AND renewing_until = $2`, [
+      accountId,
+      claim,
+    ]);
   }
 
   /** The network's renewal, bounded by PROVIDER_TIMEOUT_MS; OAuth networks renew as the provider app in effect. */
   private async ask(provider: SocialProvider, account: ProviderAccount): Promise<ProviderGrant> {
     const signal = AbortSignal.timeout(this.config.PROVIDER_TIMEOUT_MS);
     if (provider.connectMode === 'credentials') return provider.refreshGrant(account, signal);
-    if (provider.connectMode !== 'oauth' || !provider.refreshGrant) throw new ProviderError('refused', `${account.platform} grants cannot be renewed.`);
+    if (provider.connectMode !== 'oauth' || !provider.refreshGrant)
+      throw new ProviderError('refused', `${account.platform} grants cannot be renewed.`);
     const app = await this.apps.resolve(account.platform, account.instanceUrl);
     if (!app || app.connection_mode !== 'oauth') {
       // Not the account's fault: it stays active, and delivery fails until an administrator restores the app.
@@ -219,7 +235,11 @@ export class ProviderAccounts {
         httpStatus: 0,
       });
     }
-    return provider.refreshGrant({ clientId: app.client_id, clientSecret: app.client_secret, instanceUrl: app.instance_url }, account.grant!, signal);
+    return provider.refreshGrant(
+      { clientId: app.client_id, clientSecret: app.client_secret, instanceUrl: app.instance_url },
+      account.grant!,
+      signal,
+    );
   }
 
   private async needsReconnect(manager: EntityManager, row: LockedRow): Promise<void> {

@@ -41,7 +41,11 @@ export class SocialAccountsHandler {
   @MessagePattern(PublishingPatterns.completeSocialAccountConnection)
   complete(@Payload() req: RpcRequest<unknown, unknown, { provider: string }>): Promise<HttpReply<SocialAccount>> {
     const principal = requirePrincipal(req);
-    return this.oauth.complete(principal, String(req.params.provider ?? ''), validateInput(CompleteSocialAccountConnectionQuery, req.query, 'query'));
+    return this.oauth.complete(
+      principal,
+      String(req.params.provider ?? ''),
+      validateInput(CompleteSocialAccountConnectionQuery, req.query, 'query'),
+    );
   }
 
   @MessagePattern(PublishingPatterns.disconnectSocialAccount)

@@ -64,10 +64,18 @@ export class SocialAccountsService {
     const provider = this.providers.get(input.provider);
     const withCredentials = provider?.connectMode === 'credentials';
     if (input.username !== undefined && input.provider !== SANDBOX_PROVIDER && !withCredentials) {
-      throw problems.invalid('body.username', 'is only for the sandbox provider and bluesky; other networks tell us the account', input.username);
+      throw problems.invalid(
+        'body.username',
+        'is only for the sandbox provider and bluesky; other networks tell us the account',
+        input.username,
+      );
     }
     if (input.provider === SANDBOX_PROVIDER && input.username !== undefined && input.username.length > SANDBOX_USERNAME_MAX) {
-      throw problems.invalid('body.username', `must be at most ${SANDBOX_USERNAME_MAX} characters for the sandbox provider`, input.username);
+      throw problems.invalid(
+        'body.username',
+        `must be at most ${SANDBOX_USERNAME_MAX} characters for the sandbox provider`,
+        input.username,
+      );
     }
     if (input.app_password !== undefined && !withCredentials) {
       throw problems.invalid('body.app_password', 'is only for networks connected with an app password (bluesky)');
@@ -78,23 +86,42 @@ export class SocialAccountsService {
     }
     if (provider?.connectMode === 'credentials') {
       const missing = [
-        ...(input.username === undefined ? [{ location: 'body.username', message: `is required for ${input.provider}: the account's handle` }] : []),
-        ...(input.app_password === undefined ? [{ location: 'body.app_password', message: `is required for ${input.provider}: an app password of the account` }] : []),
+        ...(input.username === undefined
+          ? [{ location: 'body.username', message: `is required for ${input.provider}: the account's handle` }]
+          : []),
+        ...(input.app_password === undefined
+          ? [{ location: 'body.app_password', message: `is required for ${input.provider}: an app password of the account` }]
+          : []),
       ];
       if (missing.length > 0) throw problems.validation(missing);
       const instanceUrl = input.instance_url === undefined ? provider.defaultInstanceUrl : this.instanceUrlOf(input);
-      return this.credentials.connect(principal, workspace.workspace_id, provider, { instanceUrl, identifier: input.username!, password: input.app_password! });
+      return this.credentials.connect(principal, workspace.workspace_id, provider, {
+        instanceUrl,
+        identifier: input.username!,
+        password: input.app_password!,
+      });
     }
     if (provider?.connectMode === 'instant') {
       if (!this.settings.boolean('sandbox_provider_enabled')) {
         throw problems.invalid('body.provider', 'the sandbox provider is turned off on this instance', input.provider);
       }
       const id = uuidv7();
-      const account = await this.saveNew(id, workspace.workspace_id, input.provider, principal.userId, provider.connect({ accountId: id, username: input.username }));
+      const account = await this.saveNew(
+        id,
+        workspace.workspace_id,
+        input.provider,
+        principal.userId,
+        provider.connect({ accountId: id, username: input.username }),
+      );
       return { status: 201, body: account, replayed: false };
     }
     if (provider?.connectMode === 'oauth') {
-      const authorization = await this.oauth.begin(principal, workspace.workspace_id, provider, hasInstances ? this.instanceUrlOf(input) : '');
+      const authorization = await this.oauth.begin(
+        principal,
+        workspace.workspace_id,
+        provider,
+        hasInstances ? this.instanceUrlOf(input) : '',
+      );
       return { status: 200, body: authorization, replayed: false };
     }
     throw problems.invalid('body.provider', this.providers.unavailableReason(input.provider), input.provider);
@@ -151,7 +178,12 @@ export class SocialAccountsService {
 
   /** A path-addressed account: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
   findVisible(principal: Principal, id: string, need: 'viewer' | 'editor'): Promise<SocialAccountEntity> {
-    return this.access.requireVisible(principal, () => this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id }), need, 'No such social account.');
+    return this.access.requireVisible(
+      principal,
+      () => this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id }),
+      need,
+      'No such social account.',
+    );
   }
 
   /** The server of a network with instances, as its origin (`https://Social.Example/` → `https://social.example`), as provider apps store it. */
@@ -167,7 +199,13 @@ export class SocialAccountsService {
     return origin;
   }
 
-  private async saveNew(id: string, workspaceId: string, platform: string, userId: string, identity: ConnectedIdentity): Promise<SocialAccount> {
+  private async saveNew(
+    id: string,
+    workspaceId: string,
+    platform: string,
+    userId: string,
+    identity: ConnectedIdentity,
+  ): Promise<SocialAccount> {
     const now = new Date();
     const account: SocialAccountEntity = {
       id,
@@ -188,7 +226,10 @@ export class SocialAccountsService {
       await this.dataSource.getRepository(SocialAccountEntity).insert(account);
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw problems.conflict('account_already_connected', `The ${platform} account ${identity.username} is already connected to this workspace.`);
+        throw problems.conflict(
+          'account_already_connected',
+          `The ${platform} account ${identity.username} is already connected to this workspace.`,
+        );
       }
       throw error;
     }

@@ -9,4 +9,3 @@ export class SocialSetEntity {
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
 }
-

@@ -61,10 +61,20 @@ export class SocialSetsService {
       await lockSets(db, workspaceId);
       const accountIds = await requireMembers(db, workspaceId, input.accounts);
       if ((await db.getRepository(SocialSetEntity).countBy({ workspaceId })) >= MAX_SOCIAL_SETS_PER_WORKSPACE) {
-        throw problems.conflict('too_many_social_sets', `A workspace has at most ${MAX_SOCIAL_SETS_PER_WORKSPACE} social sets; delete one first.`);
+        throw problems.conflict(
+          'too_many_social_sets',
+          `A workspace has at most ${MAX_SOCIAL_SETS_PER_WORKSPACE} social sets; delete one first.`,
+        );
       }
       const now = new Date();
-      const set: SocialSetEntity = { id: uuidv7(), workspaceId, name: input.name, isDefault: input.is_default ?? false, createdAt: now, updatedAt: now };
+      const set: SocialSetEntity = {
+        id: uuidv7(),
+        workspaceId,
+        name: input.name,
+        isDefault: input.is_default ?? false,
+        createdAt: now,
+        updatedAt: now,
+      };
       if (set.isDefault) await clearDefault(db, workspaceId, now);
       await saveOrExplain(() => db.getRepository(SocialSetEntity).insert(set));
       await writeMembers(db, set.id, accountIds);
@@ -85,7 +95,9 @@ export class SocialSetsService {
       const now = new Date();
       if (input.is_default && !set.isDefault) await clearDefault(db, workspaceId, now);
       Object.assign(set, { name: input.name, isDefault: input.is_default, updatedAt: now });
-      await saveOrExplain(() => db.getRepository(SocialSetEntity).update({ id }, { name: set.name, isDefault: set.isDefault, updatedAt: set.updatedAt }));
+      await saveOrExplain(() =>
+        db.getRepository(SocialSetEntity).update({ id }, { name: set.name, isDefault: set.isDefault, updatedAt: set.updatedAt }),
+      );
       await writeMembers(db, id, accountIds);
       const [answer] = await this.present(db, [set]);
       return answer;
@@ -100,7 +112,12 @@ export class SocialSetsService {
 
   /** A path-addressed set: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
   private findVisible(principal: Principal, id: string, need: 'viewer' | 'editor'): Promise<SocialSetEntity> {
-    return this.access.requireVisible(principal, () => this.dataSource.getRepository(SocialSetEntity).findOneBy({ id }), need, 'No such social set.');
+    return this.access.requireVisible(
+      principal,
+      () => this.dataSource.getRepository(SocialSetEntity).findOneBy({ id }),
+      need,
+      'No such social set.',
+    );
   }
 
   /** The published shape; members' network, handle and avatar are read now, so renames show at once. */

@@ -21,7 +21,9 @@ const NAME_INDEX = 'voice_profiles_workspace_name_key';
 const notFound = () => problems.notFound('No such voice profile.');
 
 const saveOrExplain = <T>(write: () => Promise<T>): Promise<T> =>
-  explainingConstraint(write, NAME_INDEX, () => problems.conflict('duplicate_name', 'This workspace already has a voice profile with that name.'));
+  explainingConstraint(write, NAME_INDEX, () =>
+    problems.conflict('duplicate_name', 'This workspace already has a voice profile with that name.'),
+  );
 
 @Injectable()
 export class VoiceProfilesService {
@@ -54,7 +56,10 @@ export class VoiceProfilesService {
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`voice_profiles:${workspaceId}`]);
       const repository = db.getRepository(VoiceProfileEntity);
       if ((await repository.countBy({ workspaceId })) >= MAX_VOICE_PROFILES_PER_WORKSPACE) {
-        throw problems.conflict('too_many_voice_profiles', `A workspace has at most ${MAX_VOICE_PROFILES_PER_WORKSPACE} voice profiles; delete one first.`);
+        throw problems.conflict(
+          'too_many_voice_profiles',
+          `A workspace has at most ${MAX_VOICE_PROFILES_PER_WORKSPACE} voice profiles; delete one first.`,
+        );
       }
       const now = new Date();
       const profile: VoiceProfileEntity = {
@@ -69,7 +74,10 @@ export class VoiceProfilesService {
         updatedAt: now,
       };
       if (profile.isDefault) {
-        await db.query('UPDATE voice_profiles SET is_default = false, updated_at = $2 WHERE workspace_id = $1 AND is_default', [workspaceId, now]);
+        await db.query('UPDATE voice_profiles SET is_default = false, updated_at = $2 WHERE workspace_id = $1 AND is_default', [
+          workspaceId,
+          now,
+        ]);
       }
       await saveOrExplain(() => repository.insert(profile));
       return toVoiceProfile(profile, []);
@@ -90,7 +98,12 @@ export class VoiceProfilesService {
         db
           .createQueryBuilder()
           .update(VoiceProfileEntity)
-          .set({ name: input.name, definition: completeDefinition(input.definition), revision: () => 'revision + 1', updatedAt: new Date() })
+          .set({
+            name: input.name,
+            definition: completeDefinition(input.definition),
+            revision: () => 'revision + 1',
+            updatedAt: new Date(),
+          })
           .where('id = :id AND revision = :expected', { id, expected: input.expected_revision })
           .execute(),
       );
@@ -116,7 +129,10 @@ export class VoiceProfilesService {
       const [profile] = await db.getRepository(VoiceProfileEntity).find({ where: { id }, lock: { mode: 'for_key_share' } });
       if (!profile) throw notFound();
       const accountIds = await requireActiveAccounts(db, workspaceId, input.account_ids, (index) => `body.account_ids[${index}]`);
-      await db.query('DELETE FROM voice_profile_assignments WHERE voice_profile_id = $1 AND social_account_id <> ALL($2::uuid[])', [id, accountIds]);
+      await db.query('DELETE FROM voice_profile_assignments WHERE voice_profile_id = $1 AND social_account_id <> ALL($2::uuid[])', [
+        id,
+        accountIds,
+      ]);
       if (accountIds.length > 0) {
         await db.query(
           `INSERT INTO voice_profile_assignments (social_account_id, voice_profile_id, workspace_id)
@@ -138,7 +154,12 @@ export class VoiceProfilesService {
 
   /** A path-addressed profile: 404 unless the caller can see its workspace, 403 when their role is below `need`. */
   private findVisible(principal: Principal, id: string, need: 'viewer' | 'editor'): Promise<VoiceProfileEntity> {
-    return this.access.requireVisible(principal, () => this.dataSource.getRepository(VoiceProfileEntity).findOneBy({ id }), need, 'No such voice profile.');
+    return this.access.requireVisible(
+      principal,
+      () => this.dataSource.getRepository(VoiceProfileEntity).findOneBy({ id }),
+      need,
+      'No such voice profile.',
+    );
   }
 
   private async present(db: EntityManager, profiles: VoiceProfileEntity[]): Promise<VoiceProfile[]> {

@@ -4,7 +4,10 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.dto.js';
 
 /** `POST /auth/password` (contract §2, account safety). */
 export class ChangePasswordRequest {
-  @ApiProperty({ maxLength: PASSWORD_MAX_LENGTH, description: 'a wrong one is 422 at body.current_password (invalid_password), counted like a failed sign-in' })
+  @ApiProperty({
+    maxLength: PASSWORD_MAX_LENGTH,
+    description: 'a wrong one is 422 at body.current_password (invalid_password), counted like a failed sign-in',
+  })
   @IsString()
   @MinLength(1)
   @MaxLength(PASSWORD_MAX_LENGTH)

@@ -16,7 +16,8 @@ export class InstanceOverview {
   @ApiProperty() published_last_30_days: number;
   @ApiProperty({ description: 'ready media items of the instance (an addition to the published shape)' }) total_media_items: number;
   @ApiProperty({ description: 'their bytes (an addition to the published shape)' }) total_media_bytes: number;
-  @ApiProperty({ description: 'video projects, trashed ones until purged (an addition to the published shape)' }) total_video_projects: number;
+  @ApiProperty({ description: 'video projects, trashed ones until purged (an addition to the published shape)' })
+  total_video_projects: number;
   @ApiProperty({ description: 'image editor designs (an addition to the published shape)' }) total_image_designs: number;
   @ApiProperty({ type: [TrendPoint] }) user_registration_trend: TrendPoint[];
   @ApiProperty({ type: [TrendPoint] }) publication_trend: TrendPoint[];

@@ -38,7 +38,10 @@ export class SaveProviderAppRequest {
   @IsString()
   @MaxLength(2048)
   @ValidateIf((o: SaveProviderAppRequest) => o.redirect_uri !== '')
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true, require_tld: false }, { message: '$property must be an http(s) URL or ""' })
+  @IsUrl(
+    { protocols: ['https', 'http'], require_protocol: true, require_tld: false },
+    { message: '$property must be an http(s) URL or ""' },
+  )
   redirect_uri?: string;
 
   @ApiPropertyOptional({ maxLength: 2048, description: 'required for mastodon (the https URL of the server), refused for other providers' })

@@ -99,7 +99,8 @@ export const SETTINGS_REGISTRY = [
     key: 'ai_base_url',
     group: 'ai',
     label: 'AI provider base URL',
-    description: 'An OpenAI-compatible chat-completions endpoint (POST {base}/chat/completions); unset, AI features answer 503 ai_not_configured. Applies at once.',
+    description:
+      'An OpenAI-compatible chat-completions endpoint (POST {base}/chat/completions); unset, AI features answer 503 ai_not_configured. Applies at once.',
     type: 'url',
     optional: true,
     environment_variables: ['AI_BASE_URL'],

@@ -7,7 +7,6 @@ export const USER_SORTS = ['created_at', 'email', 'display_name', 'last_active_a
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export const MAX_PER_PAGE = 100;
 
-
 /** E9 query (interface limits table). */
 export class ListInstanceUsersQuery {
   @ApiPropertyOptional({
@@ -16,7 +15,8 @@ export class ListInstanceUsersQuery {
     minimum: 1,
     maximum: Number.MAX_SAFE_INTEGER,
     default: 1,
-    description: 'at most 2^53−1 (9007199254740991, the largest integer a JSON number carries exactly); larger is 422. A page beyond the last answers an empty `users` list.',
+    description:
+      'at most 2^53−1 (9007199254740991, the largest integer a JSON number carries exactly); larger is 422. A page beyond the last answers an empty `users` list.',
   })
   @Optional()
   @IsQueryInteger()
@@ -62,7 +62,8 @@ export class InstanceUser {
   @ApiProperty() social_account_count: number;
   @ApiProperty({ description: 'ready media items the user uploaded (an addition to the published shape)' }) media_item_count: number;
   @ApiProperty({ description: 'their bytes (an addition to the published shape)' }) media_bytes: number;
-  @ApiProperty({ description: 'video projects the user created, trashed ones until purged (an addition to the published shape)' }) video_project_count: number;
+  @ApiProperty({ description: 'video projects the user created, trashed ones until purged (an addition to the published shape)' })
+  video_project_count: number;
   @ApiProperty({ description: 'image editor designs the user created (an addition to the published shape)' }) image_design_count: number;
   @ApiProperty({ type: [String], description: 'no billing provider is wired: always []' }) plan_ids: string[];
 }

@@ -1,7 +1,21 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { Optional } from '../common/optional.js';
 import { IsObjectList } from '../common/object-list.js';
 import { DOCUMENT_MAX_BYTES } from '../common/message-size.js';
@@ -47,7 +61,11 @@ const required = (doc: Record<string, unknown>) => ApiProperty(doc);
 
 function text(max = SHORT, description?: string, isRequired = false): PropertyDecorator {
   const doc = { type: String, maxLength: max, ...(description ? { description } : {}) };
-  return applyDecorators(isRequired ? required({ ...doc, minLength: 1 }) : optional(doc), IsString(), isRequired ? Length(1, max) : MaxLength(max));
+  return applyDecorators(
+    isRequired ? required({ ...doc, minLength: 1 }) : optional(doc),
+    IsString(),
+    isRequired ? Length(1, max) : MaxLength(max),
+  );
 }
 const color = (description = 'a CSS colour, e.g. #RRGGBB or rgba(…)') => text(COLOR, description);
 
@@ -55,19 +73,30 @@ function num(min?: number, max?: number): PropertyDecorator {
   const rules = [IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a number' })];
   if (min !== undefined) rules.push(Min(min));
   if (max !== undefined) rules.push(Max(max));
-  return applyDecorators(optional({ type: Number, ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) }), ...rules);
+  return applyDecorators(
+    optional({ type: Number, ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) }),
+    ...rules,
+  );
 }
 
 function int(min: number, max: number, isRequired = false, description?: string): PropertyDecorator {
   const doc = { type: 'integer', minimum: min, maximum: max, ...(description ? { description } : {}) };
-  return applyDecorators(isRequired ? required(doc) : optional(doc), IsInt({ message: '$property must be an integer' }), Min(min), Max(max));
+  return applyDecorators(
+    isRequired ? required(doc) : optional(doc),
+    IsInt({ message: '$property must be an integer' }),
+    Min(min),
+    Max(max),
+  );
 }
 
 const bool = () => applyDecorators(optional({ type: Boolean }), IsBoolean({ message: '$property must be a boolean' }));
 
 function oneOf(values: readonly string[], isRequired = false): PropertyDecorator {
   const doc = { enum: [...values] };
-  return applyDecorators(isRequired ? required(doc) : optional(doc), IsIn(values, { message: `$property must be one of: ${values.join(', ')}` }));
+  return applyDecorators(
+    isRequired ? required(doc) : optional(doc),
+    IsIn(values, { message: `$property must be one of: ${values.join(', ')}` }),
+  );
 }
 
 function object(type: () => new () => object): PropertyDecorator {
@@ -81,7 +110,8 @@ function object(type: () => new () => object): PropertyDecorator {
 
 function objects(type: () => new () => object, max = LIST, min = 0, isRequired = false): PropertyDecorator {
   return applyDecorators(
-    (target: object, key: string | symbol) => (isRequired ? required : optional)({ type: [type()], maxItems: max, ...(min ? { minItems: min } : {}) })(target, key),
+    (target: object, key: string | symbol) =>
+      (isRequired ? required : optional)({ type: [type()], maxItems: max, ...(min ? { minItems: min } : {}) })(target, key),
     (target: object, key: string | symbol) => IsObjectList(type(), max, min)(target, key),
   ) as PropertyDecorator;
 }

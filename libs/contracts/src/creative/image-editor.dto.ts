@@ -33,7 +33,8 @@ export class CreateDesignRequest {
 
   @ApiPropertyOptional({
     maxLength: 100,
-    description: "a template to start from: a built-in preset key or a template id of the workspace; its document is copied (unknown: 422 here)",
+    description:
+      'a template to start from: a built-in preset key or a template id of the workspace; its document is copied (unknown: 422 here)',
   })
   @Optional()
   @IsString()
@@ -114,7 +115,10 @@ export class ImageEditorDesign {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) workspace_id: string;
   @ApiProperty() name: string;
-  @ApiProperty({ type: ImageEditorDocument, description: "the stored document: the document's, pages' and layers' own members always present" })
+  @ApiProperty({
+    type: ImageEditorDocument,
+    description: "the stored document: the document's, pages' and layers' own members always present",
+  })
   document: ImageEditorDocument;
   @ApiProperty({ format: 'uuid', description: 'the newest revision' }) head_revision_id: string;
   @ApiProperty({ description: 'the media item rendered from the first page at the last checkpoint ("" before)' }) preview_media_id: string;
@@ -135,7 +139,10 @@ export class RevisionActor {
 export class RevisionSummary {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ type: 'integer', description: '1, 2, … per design' }) revision: number;
-  @ApiProperty({ enum: REVISION_KINDS, description: '`autosave` (PATCH), `checkpoint` (POST …/revisions, and the design\'s creation), `restore`' })
+  @ApiProperty({
+    enum: REVISION_KINDS,
+    description: "`autosave` (PATCH), `checkpoint` (POST …/revisions, and the design's creation), `restore`",
+  })
   kind: string;
   @ApiProperty() name: string;
   @ApiProperty({ type: RevisionActor }) actor: RevisionActor;

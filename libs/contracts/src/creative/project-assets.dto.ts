@@ -44,7 +44,12 @@ export class CreateProjectAssetRequest {
   @MaxLength(200)
   device_id?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, default: {}, description: 'free preparation settings the editor keeps with the asset (at most 16 KiB of JSON)' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    default: {},
+    description: 'free preparation settings the editor keeps with the asset (at most 16 KiB of JSON)',
+  })
   @Optional()
   @IsObject()
   preparation?: Record<string, unknown>;
@@ -61,7 +66,8 @@ export class ProjectAsset {
   @ApiProperty() original_filename: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) preparation: Record<string, unknown>;
   @ApiProperty({
-    description: "whether the project's head document names it (its id as a whole JSON string or key, anywhere): required assets, and only they, decide the project's `sync_status`",
+    description:
+      "whether the project's head document names it (its id as a whole JSON string or key, anywhere): required assets, and only they, decide the project's `sync_status`",
   })
   required: boolean;
   @ApiProperty({ description: 'SHA-256 of the bytes once ready, else ""' }) sha256: string;

@@ -57,7 +57,8 @@ export class ImageEditorTemplate {
 
 @SchemaName('ListImageEditorTemplatesOutputBody')
 export class ImageEditorTemplateList {
-  @ApiProperty({ description: 'true for editors and admins of the workspace (they may create and delete its templates)' }) can_edit: boolean;
+  @ApiProperty({ description: 'true for editors and admins of the workspace (they may create and delete its templates)' })
+  can_edit: boolean;
   @ApiProperty({ type: [ImageEditorTemplate], description: "built-in templates first, then the workspace's, newest first" })
   templates: ImageEditorTemplate[];
 }

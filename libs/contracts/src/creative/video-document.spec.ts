@@ -1,5 +1,11 @@
 import { DOCUMENT_MAX_BYTES } from '../common/message-size.js';
-import { referencedIds, VIDEO_DOCUMENT_MAX_DEPTH, videoDocumentError, videoDocumentJsonError, videoDocumentTypeError } from './video-document.js';
+import {
+  referencedIds,
+  VIDEO_DOCUMENT_MAX_DEPTH,
+  videoDocumentError,
+  videoDocumentJsonError,
+  videoDocumentTypeError,
+} from './video-document.js';
 
 const ASSET = '0192d6a8-1c5e-7f00-8000-000000000001';
 const OTHER = '0192d6a8-1c5e-7f00-8000-000000000002';
@@ -52,7 +58,9 @@ describe('videoDocumentError', () => {
     // Two-byte characters: under the limit in UTF-16 units, over it in bytes.
     const wide = `{"t":"${'é'.repeat(DOCUMENT_MAX_BYTES / 2)}"}`;
     expect(wide.length).toBeLessThan(DOCUMENT_MAX_BYTES);
-    expect(videoDocumentJsonError(wide, 'body.document')?.message).toBe(`must be at most ${DOCUMENT_MAX_BYTES} bytes as JSON; it is ${DOCUMENT_MAX_BYTES + 8}`);
+    expect(videoDocumentJsonError(wide, 'body.document')?.message).toBe(
+      `must be at most ${DOCUMENT_MAX_BYTES} bytes as JSON; it is ${DOCUMENT_MAX_BYTES + 8}`,
+    );
   });
 
   it('the constant-time check only looks at the type', () => {

@@ -21,7 +21,8 @@ const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
 /** U+0000 and lone UTF-16 surrogates: PostgreSQL's jsonb stores neither (the same rule as every other body). */
 const UNSTORABLE_CHARACTER = /\u0000|\p{Cs}/u;
 
-export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The constant-time check: a document is a JSON object (an array, string, number or null is not). */
 export function videoDocumentTypeError(document: unknown, location: string): FieldError | undefined {
@@ -78,7 +79,7 @@ function findProblem(value: unknown, depth: number): Found | undefined {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findProblem(value[i], depth + 1);
-      if (found) return found.path.push(`[${i}]`), found;
+      if (found) return (found.path.push(`[${i}]`), found);
     }
     return undefined;
   }
@@ -86,7 +87,7 @@ function findProblem(value: unknown, depth: number): Found | undefined {
     if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
     if (UNSTORABLE_CHARACTER.test(key)) return { path: [`.${JSON.stringify(key).slice(1, -1)}`], message: UNSTORABLE };
     const found = findProblem((value as Record<string, unknown>)[key], depth + 1);
-    if (found) return found.path.push(`.${key}`), found;
+    if (found) return (found.path.push(`.${key}`), found);
   }
   return undefined;
 }

@@ -27,12 +27,12 @@ function DocumentMember(): PropertyDecorator {
   return applyDecorators(
     Allow(),
     ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description:
-      "the client's own JSON object, stored and answered unchanged: any members at any depth " +
-      `(at most ${VIDEO_DOCUMENT_MAX_DEPTH} levels of objects and arrays; no U+0000 or unpaired surrogates); ` +
-      'an array, string, number or null is 422 at `body.document`. Project assets (E20) it names (their id as a whole string or key anywhere) are `required`',
+      type: 'object',
+      additionalProperties: true,
+      description:
+        "the client's own JSON object, stored and answered unchanged: any members at any depth " +
+        `(at most ${VIDEO_DOCUMENT_MAX_DEPTH} levels of objects and arrays; no U+0000 or unpaired surrogates); ` +
+        'an array, string, number or null is 422 at `body.document`. Project assets (E20) it names (their id as a whole string or key anywhere) are `required`',
     }),
   ) as PropertyDecorator;
 }
@@ -69,7 +69,8 @@ export class ReplaceVideoProjectRequest {
     type: 'integer',
     minimum: 1,
     maximum: MAX_VIDEO_REVISION,
-    description: 'the `head_revision` the change is based on; another one is 409 `revision_conflict` (with `current_revision`) and nothing changes',
+    description:
+      'the `head_revision` the change is based on; another one is 409 `revision_conflict` (with `current_revision`) and nothing changes',
   })
   @IsInt({ message: '$property must be an integer' })
   @Min(1)
@@ -83,7 +84,12 @@ export class RestoreVideoRevisionRequest {
   @IsUUID('all', UUID_MESSAGE)
   workspace_id: string;
 
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: MAX_VIDEO_REVISION, description: 'a revision of the project (404 when it has none such)' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_VIDEO_REVISION,
+    description: 'a revision of the project (404 when it has none such)',
+  })
   @IsInt({ message: '$property must be an integer' })
   @Min(1)
   @Max(MAX_VIDEO_REVISION)
@@ -95,7 +101,11 @@ export class ListVideoProjectsQuery {
   @IsUUID('all', UUID_MESSAGE)
   workspace_id: string;
 
-  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false', description: 'true: the trash (trashed projects, still restorable) instead of the active projects' })
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    default: 'false',
+    description: 'true: the trash (trashed projects, still restorable) instead of the active projects',
+  })
   @Optional()
   @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsIn([true, false], { message: '$property must be true or false' })
@@ -140,7 +150,8 @@ export class VideoProjectSummary {
   @ApiProperty({ type: 'integer', minimum: 1, description: 'starts at 1; every replace and E19 adds 1' }) head_revision: number;
   @ApiProperty({
     enum: VIDEO_SYNC_STATUSES,
-    description: 'from the project assets that are `required` (named by the head document): `attention` when one failed, else `pending` while one is not ready, else `synced`',
+    description:
+      'from the project assets that are `required` (named by the head document): `attention` when one failed, else `pending` while one is not ready, else `synced`',
   })
   sync_status: string;
   @ApiProperty({ description: '`asset_failed` with `attention`, else ""' }) attention_reason: string;
@@ -154,11 +165,13 @@ export class VideoProjectSummary {
 }
 
 export class VideoProject extends VideoProjectSummary {
-  @ApiProperty({ type: 'object', additionalProperties: true, description: "the head revision's document, as the client sent it" }) document: VideoDocument;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: "the head revision's document, as the client sent it" })
+  document: VideoDocument;
 }
 
 export class VideoProjectList {
-  @ApiProperty({ type: [VideoProjectSummary], description: 'newest first; without their documents (GET one for it)' }) projects: VideoProjectSummary[];
+  @ApiProperty({ type: [VideoProjectSummary], description: 'newest first; without their documents (GET one for it)' })
+  projects: VideoProjectSummary[];
   @ApiProperty({ description: 'pass as `cursor` for the next page; "" on the last page' }) next_cursor: string;
 }
 

@@ -13,7 +13,15 @@ export const ANALYTICS_SORTS = ['engagement', 'views', 'newest'] as const;
 export const ANALYTICS_PAGE_MAX = 100;
 export const ANALYTICS_PAGE_DEFAULT = 50;
 /** Contract §7. */
-export const ANALYTICS_ACCOUNT_STATUSES = ['ok', 'pending', 'unsupported', 'permission_required', 'rate_limited', 'not_found', 'failed'] as const;
+export const ANALYTICS_ACCOUNT_STATUSES = [
+  'ok',
+  'pending',
+  'unsupported',
+  'permission_required',
+  'rate_limited',
+  'not_found',
+  'failed',
+] as const;
 export const COVERAGE_STATUSES = ['pending', 'running', 'complete', 'failed'] as const;
 /** The counters a rendition reports; engagement = likes + comments + reposts. */
 export const CONTENT_METRICS = ['views', 'likes', 'comments', 'reposts'] as const;
@@ -34,7 +42,10 @@ export class AnalyticsQuery {
   @IsIn(ANALYTICS_DAYS as unknown as number[], { message: '$property must be one of 7, 30, 90' })
   days?: number;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'one connected account of the workspace (404 otherwise); filters accounts, content and totals' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'one connected account of the workspace (404 otherwise); filters accounts, content and totals',
+  })
   @Optional()
   @IsUUID('all', UUID_MESSAGE)
   account_id?: string;
@@ -42,27 +53,39 @@ export class AnalyticsQuery {
   @ApiPropertyOptional({
     enum: ANALYTICS_SOURCES,
     default: 'all',
-    description: '`native`: renditions published through the platform; `external`: account content not published by us (none is collected yet, so it is empty); account growth stays account-wide',
+    description:
+      '`native`: renditions published through the platform; `external`: account content not published by us (none is collected yet, so it is empty); account growth stays account-wide',
   })
   @Optional()
   @IsIn(ANALYTICS_SOURCES as unknown as string[])
   source?: string;
 
-  @ApiPropertyOptional({ enum: ANALYTICS_SORTS, default: 'engagement', description: 'order of content and publications (ties: newest id first)' })
+  @ApiPropertyOptional({
+    enum: ANALYTICS_SORTS,
+    default: 'engagement',
+    description: 'order of content and publications (ties: newest id first)',
+  })
   @Optional()
   @IsIn(ANALYTICS_SORTS as unknown as string[])
   sort?: string;
 
   @ApiPropertyOptional({
     maxLength: 500,
-    description: 'content_next_cursor (pages content; publications stay on their first page) or publication_next_cursor (pages publications), issued for the same workspace_id, days, account_id, source and sort',
+    description:
+      'content_next_cursor (pages content; publications stay on their first page) or publication_next_cursor (pages publications), issued for the same workspace_id, days, account_id, source and sort',
   })
   @Optional()
   @IsString()
   @MaxLength(500)
   cursor?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ANALYTICS_PAGE_MAX, default: ANALYTICS_PAGE_DEFAULT, description: 'sizes both content and publications' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: ANALYTICS_PAGE_MAX,
+    default: ANALYTICS_PAGE_DEFAULT,
+    description: 'sizes both content and publications',
+  })
   @Optional()
   @IsQueryInteger()
   @Min(1)
@@ -75,7 +98,10 @@ export class RefreshAnalyticsRequest {
   @IsUUID('all', UUID_MESSAGE)
   workspace_id: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'one connected account (404 when not the workspace\'s); omitted: every connected account of the workspace' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: "one connected account (404 when not the workspace's); omitted: every connected account of the workspace",
+  })
   @Optional()
   @IsUUID('all', UUID_MESSAGE)
   account_id?: string;
@@ -103,8 +129,10 @@ export class AnalyticsTrendPoint {
 }
 
 export class AnalyticsTrends {
-  @ApiProperty({ type: [AnalyticsTrendPoint], description: 'engagement of the content published each day' }) engagement: AnalyticsTrendPoint[];
-  @ApiProperty({ type: [AnalyticsTrendPoint], description: 'followers summed over the accounts, per day with a snapshot' }) followers: AnalyticsTrendPoint[];
+  @ApiProperty({ type: [AnalyticsTrendPoint], description: 'engagement of the content published each day' })
+  engagement: AnalyticsTrendPoint[];
+  @ApiProperty({ type: [AnalyticsTrendPoint], description: 'followers summed over the accounts, per day with a snapshot' })
+  followers: AnalyticsTrendPoint[];
   @ApiProperty({ type: [AnalyticsTrendPoint], description: 'views of the content published each day' }) views: AnalyticsTrendPoint[];
 }
 
@@ -125,7 +153,8 @@ export class AnalyticsAccount {
   @ApiProperty() platform: string;
   @ApiProperty() username: string;
   @ApiProperty() avatar_url: string;
-  @ApiProperty({ enum: ANALYTICS_ACCOUNT_STATUSES, description: 'the outcome of its last metrics sync (`pending` before the first)' }) status: string;
+  @ApiProperty({ enum: ANALYTICS_ACCOUNT_STATUSES, description: 'the outcome of its last metrics sync (`pending` before the first)' })
+  status: string;
   @ApiProperty() error_code: string;
   @ApiProperty() error_message: string;
   @ApiProperty({ description: 'the network reports account counters' }) account_supported: boolean;
@@ -136,7 +165,10 @@ export class AnalyticsAccount {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_synced_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) next_sync_at: string | null;
   @ApiProperty({ ...METADATA_MAP, description: 'per metric of `metrics`' }) metric_metadata: Record<string, MetricMetadata>;
-  @ApiProperty({ ...NUMBER_MAP, description: 'followers, following, posts at the latest snapshot ({} before the first)' }) metrics: Record<string, number>;
+  @ApiProperty({ ...NUMBER_MAP, description: 'followers, following, posts at the latest snapshot ({} before the first)' }) metrics: Record<
+    string,
+    number
+  >;
   @ApiProperty({ type: [String] }) missing_account_scopes: string[];
   @ApiProperty({ type: [String] }) missing_content_scopes: string[];
 }
@@ -172,12 +204,21 @@ export class ContentItem {
   @ApiProperty({ type: 'number', description: 'likes + comments + reposts' }) engagement: number;
   @ApiProperty({ ...NUMBER_MAP, description: 'views, likes, comments, reposts (0 until measured)' }) metrics: Record<string, number>;
   @ApiProperty({ ...METADATA_MAP }) metric_metadata: Record<string, MetricMetadata>;
-  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/Measurement' } }) measurements: Record<string, Measurement>;
+  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/Measurement' } }) measurements: Record<
+    string,
+    Measurement
+  >;
   @ApiProperty({ description: 'no measurement in the last 8 days while its schedule wants one' }) stale: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) published_at: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the counters were read' }) collected_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the counters were read' }) collected_at:
+    string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_synced_at: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'the next scheduled measurement (+1 h, +24 h, +7 d after publishing; null when none is left)' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'the next scheduled measurement (+1 h, +24 h, +7 d after publishing; null when none is left)',
+  })
   next_sync_at: string | null;
 }
 
@@ -189,7 +230,8 @@ export class PublicationAnalytics {
   @ApiProperty({ type: 'number', description: 'likes + comments + reposts over its renditions' }) engagement: number;
   @ApiProperty({ type: 'number', description: 'renditions whose counters were measured' }) engagement_measured: number;
   @ApiProperty({ ...NUMBER_MAP }) metrics: Record<string, number>;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, description: 'per metric, renditions measured' }) measured: Record<string, number>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, description: 'per metric, renditions measured' })
+  measured: Record<string, number>;
   @ApiProperty({ type: [ContentItem] }) renditions: ContentItem[];
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) published_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_synced_at: string | null;
@@ -203,7 +245,8 @@ export class Coverage {
   @ApiProperty() failure_code: string;
   @ApiProperty() failure_message: string;
   @ApiProperty({ type: 'integer', description: 'published renditions of the account known to analytics' }) initial_items_discovered: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'the oldest publication time covered' }) backfill_watermark: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'the oldest publication time covered' })
+  backfill_watermark: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) initial_completed_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_attempted_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_success_at: string | null;
@@ -243,13 +286,17 @@ export class Insight {
   @ApiProperty({ type: 'integer', description: 'content items compared' }) comparison_sample: number;
   @ApiProperty({ type: 'integer', description: 'accounts the compared content went to' }) destination_count: number;
   @ApiProperty({ type: 'integer', description: 'content items with measurements' }) measured_count: number;
-  @ApiProperty({ type: InsightContent, description: 'the content the insight names (empty strings and null times when unavailable)' }) content: InsightContent;
+  @ApiProperty({ type: InsightContent, description: 'the content the insight names (empty strings and null times when unavailable)' })
+  content: InsightContent;
   @ApiProperty({ type: InsightPeriod }) period: InsightPeriod;
 }
 
 export class SummaryMetric {
   @ApiProperty({ type: 'number' }) value: number;
-  @ApiProperty({ type: 'number', description: 'followers: change over the window; content metrics: value minus that of the previous window of the same length' })
+  @ApiProperty({
+    type: 'number',
+    description: 'followers: change over the window; content metrics: value minus that of the previous window of the same length',
+  })
   delta: number;
   @ApiProperty({ type: 'number', description: 'accounts (followers) or content items (the others) that were measured' }) measured: number;
 }
@@ -274,7 +321,8 @@ export class AnalyticsOverview {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_synced_at: string | null;
   @ApiProperty({ type: AnalyticsSummary }) summary: AnalyticsSummary;
   @ApiProperty({ type: [AnalyticsAccount] }) accounts: AnalyticsAccount[];
-  @ApiProperty({ type: [SeriesPoint], description: 'followers summed over the accounts, per day with a snapshot' }) follower_series: SeriesPoint[];
+  @ApiProperty({ type: [SeriesPoint], description: 'followers summed over the accounts, per day with a snapshot' })
+  follower_series: SeriesPoint[];
   @ApiProperty({ type: AnalyticsTrends }) trends: AnalyticsTrends;
   @ApiProperty({ type: [ContentItem] }) content: ContentItem[];
   @ApiProperty({ type: 'integer' }) content_total: number;

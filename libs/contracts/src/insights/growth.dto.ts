@@ -6,7 +6,16 @@ const UUID_MESSAGE = { message: '$property must be a UUID' };
 
 /** Contract §7. */
 export const FOLLOW_STATES = ['idle', 'pending', 'following', 'requested', 'failed'] as const;
-export const GROWTH_SYNC_STATUSES = ['idle', 'queued', 'refreshing', 'ok', 'permission_required', 'rate_limited', 'temporarily_unavailable', 'failed'] as const;
+export const GROWTH_SYNC_STATUSES = [
+  'idle',
+  'queued',
+  'refreshing',
+  'ok',
+  'permission_required',
+  'rate_limited',
+  'temporarily_unavailable',
+  'failed',
+] as const;
 export const SYNC_JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 /** Recommendations asked of the network per refresh. */
 export const GROWTH_RECOMMENDATIONS_LIMIT = 20;
@@ -62,10 +71,15 @@ export class GrowthItem {
   @ApiProperty({ type: 'integer' }) following_count: number;
   @ApiProperty({ type: 'integer', description: 'as the network estimates it' }) mutual_count: number;
   @ApiProperty({ description: 'whether mutual_count is exact (false: the network reports an estimate)' }) mutual_exact: boolean;
-  @ApiProperty({ description: 'whether the account follows the connected account (false where the network does not say)' }) follows_viewer: boolean;
+  @ApiProperty({ description: 'whether the account follows the connected account (false where the network does not say)' })
+  follows_viewer: boolean;
   @ApiProperty({ type: 'number', description: '0–1, higher is a better match' }) score: number;
   @ApiProperty({ type: [String] }) signals: string[];
-  @ApiProperty({ type: [GrowthMutual], description: 'mutual accounts the network names, at most mutual_count ([] where it only counts them; the sandbox names 1–3)' }) mutuals: GrowthMutual[];
+  @ApiProperty({
+    type: [GrowthMutual],
+    description: 'mutual accounts the network names, at most mutual_count ([] where it only counts them; the sandbox names 1–3)',
+  })
+  mutuals: GrowthMutual[];
   @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
   @ApiProperty({ type: String, format: 'date-time', description: 'when a refresh last recommended it' }) last_seen_at: string;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at: string;
@@ -87,7 +101,7 @@ export class GrowthSyncState {
   @ApiProperty() platform: string;
   @ApiProperty({ enum: GROWTH_SYNC_STATUSES }) status: string;
   @ApiProperty({ description: 'the refresh whose recommendations are listed ("" before the first)' }) current_generation_id: string;
-  @ApiProperty({ description: "the last refresh's outcome code when it did not succeed, else \"\"" }) error_code: string;
+  @ApiProperty({ description: 'the last refresh\'s outcome code when it did not succeed, else ""' }) error_code: string;
   @ApiProperty() error_message: string;
   @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at: string;
@@ -98,8 +112,12 @@ export class GrowthSyncState {
 /** E23. */
 @SchemaName('ListResult')
 export class GrowthListResult {
-  @ApiProperty({ type: [GrowthItem], description: "the current refresh's recommendations, best first, dismissed ones left out" }) items: GrowthItem[];
-  @ApiProperty({ type: [GrowthFollowUpdate], description: 'every item of the account whose follow_state is not idle, most recently changed first' })
+  @ApiProperty({ type: [GrowthItem], description: "the current refresh's recommendations, best first, dismissed ones left out" })
+  items: GrowthItem[];
+  @ApiProperty({
+    type: [GrowthFollowUpdate],
+    description: 'every item of the account whose follow_state is not idle, most recently changed first',
+  })
   follow_updates: GrowthFollowUpdate[];
   @ApiProperty({ type: GrowthSyncState }) sync_state: GrowthSyncState;
 }

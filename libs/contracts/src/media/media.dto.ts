@@ -38,20 +38,27 @@ export class CreateUploadSessionRequest {
   @ApiProperty({
     type: 'integer',
     minimum: 1,
-    description: 'bytes; at most 50 MiB, 4 GiB for videos (a `video/*` mime_type or a video file extension); instance settings change both; 413 above',
+    description:
+      'bytes; at most 50 MiB, 4 GiB for videos (a `video/*` mime_type or a video file extension); instance settings change both; 413 above',
   })
   @IsInt({ message: '$property must be an integer' })
   @Min(1)
   @Max(MEDIA_SIZE_MAX)
   size: number;
 
-  @ApiPropertyOptional({ maxLength: 255, description: 'the type the client believes it is (`type/subtype`); the real one is sniffed from the bytes at completion' })
+  @ApiPropertyOptional({
+    maxLength: 255,
+    description: 'the type the client believes it is (`type/subtype`); the real one is sniffed from the bytes at completion',
+  })
   @Optional()
   @IsString()
   @Matches(MIME_TYPE, { message: '$property must be a media type such as image/png' })
   mime_type?: string;
 
-  @ApiPropertyOptional({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the file (hex); with the size it deduplicates against ready items of the workspace' })
+  @ApiPropertyOptional({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'SHA-256 of the file (hex); with the size it deduplicates against ready items of the workspace',
+  })
   @Optional()
   @IsString()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: '$property must be 64 hexadecimal characters' })
@@ -138,7 +145,11 @@ export class UpdateMediaTagRequest {
 export class MediaUploadTarget {
   @ApiProperty({ description: '"PUT", or "" when deduplicated' }) method: string;
   @ApiProperty({ description: 'where to PUT the raw bytes (no bearer token: the URL is signed); "" when deduplicated' }) url: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'headers to send with the bytes; {} when deduplicated' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'headers to send with the bytes; {} when deduplicated',
+  })
   headers: Record<string, string>;
   @ApiProperty({ description: '"" when deduplicated' }) object_key: string;
   @ApiProperty({ description: 'RFC 3339; after it the URL answers 410; "" when deduplicated' }) expires_at: string;

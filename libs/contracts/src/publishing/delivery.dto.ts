@@ -14,7 +14,11 @@ export const SCHEDULE_MAX_AHEAD_MS = 2 * 366 * 24 * 3600 * 1000;
 /** Attempts one rendition gets per round (schedule, publish-now or retry) before it fails. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
-const REVISION = { type: 'integer', minimum: 1, description: 'the `revision` the call is based on; another one is 409 revision_conflict' } as const;
+const REVISION = {
+  type: 'integer',
+  minimum: 1,
+  description: 'the `revision` the call is based on; another one is 409 revision_conflict',
+} as const;
 
 /** An optional list of target accounts (1 to MAX_TARGET_ACCOUNTS distinct UUIDs): publish targets and previews. */
 export function TargetAccountIds(description: string): PropertyDecorator {
@@ -40,7 +44,10 @@ export class PublicationTransitionRequest {
 
 /** Targets of schedule and publish-now: a social set or a list of accounts, never both. */
 export class PublicationTargetsRequest extends PublicationTransitionRequest {
-  @ApiPropertyOptional({ format: 'uuid', description: "a social set of the publication's workspace: its accounts are the targets (not with account_ids)" })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: "a social set of the publication's workspace: its accounts are the targets (not with account_ids)",
+  })
   @Optional()
   @IsUUID('all', { message: '$property must be a UUID' })
   social_set_id?: string;
@@ -68,7 +75,8 @@ export class DeliveryAttempt {
   @ApiProperty({ description: '"" while the call is in flight, else RFC 3339' }) finished_at: string;
   @ApiProperty({
     enum: ['submitted', 'live', 'retry', 'rejected', 'ambiguous'],
-    description: 'submitted: in flight; retry: a retryable error, tried again later; ambiguous: the answer was lost, reconciled with the network',
+    description:
+      'submitted: in flight; retry: a retryable error, tried again later; ambiguous: the answer was lost, reconciled with the network',
   })
   outcome: string;
   @ApiProperty() error_code: string;

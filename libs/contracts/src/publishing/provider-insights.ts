@@ -1,5 +1,18 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDateString, IsInt, IsObject, IsString, IsUUID, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDateString,
+  IsInt,
+  IsObject,
+  IsString,
+  IsUUID,
+  Length,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { Optional } from '../common/optional.js';
 
 /**
@@ -94,7 +107,11 @@ export const PROVIDER_INSIGHTS_MAX_POSTS = 100;
 
 export class ListProviderAccountsInput implements ListProviderAccountsRequest {
   @Optional() @IsUUID('all', uuid) workspace_id?: string;
-  @Optional() @IsArray() @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_PAGE) @IsUUID('all', { each: true, message: '$property must contain UUIDs' }) account_ids?: string[];
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_PAGE)
+  @IsUUID('all', { each: true, message: '$property must contain UUIDs' })
+  account_ids?: string[];
   @Optional() @IsUUID('all', uuid) after_id?: string;
   @Optional() @IsInt(integer) @Min(1) @Max(PROVIDER_INSIGHTS_MAX_PAGE) limit?: number;
 }
@@ -107,7 +124,11 @@ export class PublishedRenditionsCursorInput {
 export class ListPublishedRenditionsInput implements ListPublishedRenditionsRequest {
   @Optional() @IsUUID('all', uuid) workspace_id?: string;
   @Optional() @IsUUID('all', uuid) social_account_id?: string;
-  @Optional() @IsArray() @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_PAGE) @IsUUID('all', { each: true, message: '$property must contain UUIDs' }) rendition_ids?: string[];
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(PROVIDER_INSIGHTS_MAX_PAGE)
+  @IsUUID('all', { each: true, message: '$property must contain UUIDs' })
+  rendition_ids?: string[];
   /** null is the first page too: a caller may pass the previous page's `next_after` as it is. */
   @ValidateIf((_object, value) => value !== undefined && value !== null)
   @IsObject()

@@ -29,7 +29,7 @@ export class PlanPublicationAnglesRequest {
     format: 'uuid',
     maxItems: ANGLES_MAX_ACCOUNTS,
     uniqueItems: true,
-    description: "accounts of the workspace the publication is meant for; their networks and handles reach the model",
+    description: 'accounts of the workspace the publication is meant for; their networks and handles reach the model',
   })
   @Optional()
   @IsArray()

@@ -11,7 +11,7 @@ export type MediaRole = (typeof MEDIA_ROLES)[number];
 
 /** One media item of the workspace library attached to a publication, a segment or a rendition's part. */
 export class AttachedMediaInput {
-  @ApiProperty({ format: 'uuid', description: 'a ready item of the publication\'s workspace library' })
+  @ApiProperty({ format: 'uuid', description: "a ready item of the publication's workspace library" })
   @IsUUID('all', { message: '$property must be a UUID' })
   media_id: string;
 

@@ -19,7 +19,7 @@ export class PreviewPublicationRequest {
 export class PreviewMedia {
   @ApiProperty({ format: 'uuid' }) media_id: string;
   @ApiProperty({ description: 'the type delivered (a type the network refuses is converted)' }) mime_type: string;
-  @ApiProperty({ type: 'integer', description: 'pixels after resizing to the network\'s limits' }) width: number;
+  @ApiProperty({ type: 'integer', description: "pixels after resizing to the network's limits" }) width: number;
   @ApiProperty({ type: 'integer' }) height: number;
   @ApiProperty({ type: 'integer', description: 'bytes delivered' }) size: number;
   @ApiProperty({ description: 'as the network receives it ("" where it takes none)' }) alt_text: string;
@@ -40,7 +40,8 @@ export class RenditionPreview {
   @ApiProperty({ format: 'uuid' }) social_account_id: string;
   @ApiProperty() platform: string;
   @ApiProperty({ type: [PreviewPart], description: 'one per post, in order (more than one: a thread)' }) parts: PreviewPart[];
-  @ApiProperty({ type: [PreviewProblem], description: 'every violation of the network\'s rules; [] when it can be sent' }) problems: PreviewProblem[];
+  @ApiProperty({ type: [PreviewProblem], description: "every violation of the network's rules; [] when it can be sent" })
+  problems: PreviewProblem[];
 }
 
 @SchemaName('PublicationPreview')

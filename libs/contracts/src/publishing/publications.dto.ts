@@ -12,17 +12,35 @@ const MEDIA_PROPERTY: { type: [typeof AttachedMediaInput]; maxItems: number; des
   maxItems: MAX_ATTACHED_MEDIA,
   description:
     'replaces the attached media, in this order (display_order from 0); each a ready item of the workspace library (else 422 at its media_id). ' +
-    'Publication-level media go with the first part a network receives, a segment\'s with its part',
+    "Publication-level media go with the first part a network receives, a segment's with its part",
 };
 
 /** Contract §4: what a publication is made for; it decides the renditions' shape per network. */
-export const CONTENT_PROFILES = ['short_text', 'thread', 'link_share', 'image_post', 'carousel', 'story', 'short_video', 'long_video'] as const;
+export const CONTENT_PROFILES = [
+  'short_text',
+  'thread',
+  'link_share',
+  'image_post',
+  'carousel',
+  'story',
+  'short_video',
+  'long_video',
+] as const;
 /** Contract §4: the statuses of publications, renditions and rendition segments. */
 export const PUBLICATION_STATUSES = ['draft', 'ready', 'scheduled', 'publishing', 'published', 'failed'] as const;
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
 /** Only these may be changed (PATCH); any other status is 409 `publication_not_editable`. */
 export const EDITABLE_PUBLICATION_STATUSES: readonly PublicationStatus[] = ['draft', 'ready', 'scheduled'];
-export const DELIVERY_STATES = ['queued', 'submitted', 'processing', 'provider_scheduled', 'live', 'rejected', 'ambiguous', 'manual_resolution'] as const;
+export const DELIVERY_STATES = [
+  'queued',
+  'submitted',
+  'processing',
+  'provider_scheduled',
+  'live',
+  'rejected',
+  'ambiguous',
+  'manual_resolution',
+] as const;
 export const RECOVERY_ACTIONS = ['none', 'retry', 'reconcile', 'manual_resolution'] as const;
 
 export const PUBLICATION_TITLE_MAX_LENGTH = 300;
@@ -45,7 +63,6 @@ const UUID_MESSAGE = { message: '$property must be a UUID' };
 const HTTP_URL = { protocols: ['https', 'http'], require_protocol: true };
 const HTTP_URL_MESSAGE = { message: '$property must be an http(s) URL or ""' };
 
-
 function nestsWithin(value: unknown, depth: number): boolean {
   if (value === null || typeof value !== 'object') return true;
   if (depth === 0) return false;
@@ -58,8 +75,13 @@ function IsJsonMap(): PropertyDecorator {
     name: 'isJsonMap',
     validator: {
       validate: (value) =>
-        !!value && typeof value === 'object' && !Array.isArray(value) && nestsWithin(value, JSON_MAP_MAX_DEPTH) && JSON.stringify(value).length <= JSON_MAP_MAX_LENGTH,
-      defaultMessage: () => `$property must be a JSON object of at most ${JSON_MAP_MAX_LENGTH} characters, nested at most ${JSON_MAP_MAX_DEPTH} deep`,
+        !!value &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        nestsWithin(value, JSON_MAP_MAX_DEPTH) &&
+        JSON.stringify(value).length <= JSON_MAP_MAX_LENGTH,
+      defaultMessage: () =>
+        `$property must be a JSON object of at most ${JSON_MAP_MAX_LENGTH} characters, nested at most ${JSON_MAP_MAX_DEPTH} deep`,
     },
   });
 }
@@ -119,7 +141,10 @@ export class ListPublicationsQuery {
 
 /** One segment as PATCH sends it (a thread post, a carousel card…); members left out are "" or {}. */
 export class PublicationSegmentInput {
-  @ApiPropertyOptional({ format: 'uuid', description: 'an existing segment of the publication, kept (with every rendition override bound to it); left out: a new segment' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'an existing segment of the publication, kept (with every rendition override bound to it); left out: a new segment',
+  })
   @Optional()
   @IsUUID('all', UUID_MESSAGE)
   id?: string;
@@ -232,7 +257,8 @@ export class UpdatePublicationRequest {
   @ApiPropertyOptional({
     type: [PublicationSegmentInput],
     maxItems: MAX_SEGMENTS,
-    description: 'replaces every segment, in this order; an entry with the id of an existing segment keeps it and its rendition overrides, the overrides of segments left out are dropped',
+    description:
+      'replaces every segment, in this order; an entry with the id of an existing segment keeps it and its rendition overrides, the overrides of segments left out are dropped',
   })
   @Optional()
   @IsObjectList(PublicationSegmentInput, MAX_SEGMENTS)
@@ -328,7 +354,7 @@ export class RenditionSegment extends PublishOutcome {
   @ApiProperty() body_override: string;
   @ApiProperty() description_override: string;
   @ApiProperty() url_override: string;
-  @ApiProperty({ description: 'true while the publication segment\'s media are used' }) media_inherited: boolean;
+  @ApiProperty({ description: "true while the publication segment's media are used" }) media_inherited: boolean;
   @ApiProperty({ type: [PublicationMedia] }) media: PublicationMedia[];
   @ApiProperty({ type: 'object', additionalProperties: true }) settings: Record<string, unknown>;
 }
@@ -373,7 +399,7 @@ export class RepostRule {
 }
 
 export class RepostOverride {
-  @ApiProperty({ description: 'known value: inherit (the workspace\'s repost settings apply)' }) mode: string;
+  @ApiProperty({ description: "known value: inherit (the workspace's repost settings apply)" }) mode: string;
   @ApiProperty({ type: [String] }) target_account_ids: string[];
   @ApiProperty({ type: RepostRule }) rule: RepostRule;
 }
@@ -397,7 +423,7 @@ export class Publication {
   @ApiProperty({ type: [PublicationMedia] }) media: PublicationMedia[];
   @ApiProperty({ type: [PublicationSegment] }) segments: PublicationSegment[];
   @ApiProperty({ type: [Rendition], description: 'one per target account, created by scheduling' }) renditions: Rendition[];
-  @ApiProperty({ description: 'true while the workspace\'s random delay applies' }) random_delay_inherited: boolean;
+  @ApiProperty({ description: "true while the workspace's random delay applies" }) random_delay_inherited: boolean;
   @ApiProperty({ type: 'integer' }) random_delay_minutes: number;
   @ApiProperty({ type: RepostOverride }) repost_override: RepostOverride;
   @ApiProperty({ description: TIME_STRING }) scheduled_at: string;

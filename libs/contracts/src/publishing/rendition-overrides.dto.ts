@@ -3,7 +3,14 @@ import { IsInt, IsString, IsUrl, IsUUID, Max, MaxLength, Min, ValidateBy, Valida
 import { IsObjectList } from '../common/object-list.js';
 import { Optional } from '../common/optional.js';
 import { AttachedMediaInput, MAX_ATTACHED_MEDIA } from './publication-media.dto.js';
-import { JSON_MAP_MAX_LENGTH, MAX_SEGMENTS, PUBLICATION_TEXT_MAX_LENGTH, PUBLICATION_TITLE_MAX_LENGTH, SEGMENT_DESCRIPTION_MAX_LENGTH, URL_MAX_LENGTH } from './publications.dto.js';
+import {
+  JSON_MAP_MAX_LENGTH,
+  MAX_SEGMENTS,
+  PUBLICATION_TEXT_MAX_LENGTH,
+  PUBLICATION_TITLE_MAX_LENGTH,
+  SEGMENT_DESCRIPTION_MAX_LENGTH,
+  URL_MAX_LENGTH,
+} from './publications.dto.js';
 import { MAX_REVISION } from './voice-profiles.dto.js';
 
 const KEEPS_INHERITING = '"" or left out: the publication segment\'s own value is used';
@@ -52,7 +59,11 @@ export class RenditionSegmentOverrideInput {
 
 /** `PATCH /publications/{id}/renditions/{rendition_id}`: one account's version of a scheduled publication. */
 export class UpdateRenditionRequest {
-  @ApiProperty({ type: 'integer', minimum: 1, description: "the publication's `revision` the change is based on; another one is 409 revision_conflict" })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: "the publication's `revision` the change is based on; another one is 409 revision_conflict",
+  })
   @IsInt({ message: '$property must be an integer' })
   @Min(1)
   @Max(MAX_REVISION)
@@ -72,7 +83,8 @@ export class UpdateRenditionRequest {
   @ValidateBy({
     name: 'isSettingsMap',
     validator: {
-      validate: (value) => !!value && typeof value === 'object' && !Array.isArray(value) && JSON.stringify(value).length <= JSON_MAP_MAX_LENGTH,
+      validate: (value) =>
+        !!value && typeof value === 'object' && !Array.isArray(value) && JSON.stringify(value).length <= JSON_MAP_MAX_LENGTH,
       defaultMessage: () => `$property must be a JSON object of at most ${JSON_MAP_MAX_LENGTH} characters`,
     },
   })

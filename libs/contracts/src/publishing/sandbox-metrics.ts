@@ -26,7 +26,13 @@ export function sandboxAccountMetrics(accountExternalId: string): { followers: n
 }
 
 /** A post's counters, from its external id. */
-export function sandboxPostMetrics(externalId: string): { externalId: string; views: number; likes: number; comments: number; reposts: number } {
+export function sandboxPostMetrics(externalId: string): {
+  externalId: string;
+  views: number;
+  likes: number;
+  comments: number;
+  reposts: number;
+} {
   const views = 50 + sandboxSeeded(externalId, 'views', 5_000);
   return {
     externalId,
@@ -72,9 +78,18 @@ export function sandboxMutuals(recommendationSeed: string): SandboxMutual[] {
     const seed = `${recommendationSeed}:mutual:${j}`;
     // Steps of 5 through 12 names: three different people.
     const name = SANDBOX_PEOPLE[(first + j * 5) % SANDBOX_PEOPLE.length];
-    const ascii = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/ /g, '_');
+    const ascii = name
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/ /g, '_');
     const remoteId = `sandbox-${sandboxDigest(seed)}`;
-    return { RemoteID: remoteId, Handle: `${ascii}_${sandboxDigest(seed, 4)}`, DisplayName: name, AvatarURL: `https://sandbox.invalid/avatars/${remoteId}.png` };
+    return {
+      RemoteID: remoteId,
+      Handle: `${ascii}_${sandboxDigest(seed, 4)}`,
+      DisplayName: name,
+      AvatarURL: `https://sandbox.invalid/avatars/${remoteId}.png`,
+    };
   });
 }
 

@@ -90,7 +90,10 @@ export class SocialAccount {
   @ApiProperty({ description: '"" when the network gave none' }) avatar_url: string;
   @ApiProperty({ enum: SOCIAL_ACCOUNT_STATUSES }) status: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: 'integer', description: 'sandbox accounts: posts the sandbox network accepted for it (a duplicate delivery shows); 0 for other networks' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'sandbox accounts: posts the sandbox network accepted for it (a duplicate delivery shows); 0 for other networks',
+  })
   posts_published: number;
 }
 

@@ -18,7 +18,7 @@ export class SocialSetAccountRef {
 
 const NAME_DESCRIPTION = 'unique in the workspace ignoring case';
 const ACCOUNTS_DESCRIPTION =
-  'the members in display order (each active and of the set\'s workspace, none twice); `display_order` follows this order from 0';
+  "the members in display order (each active and of the set's workspace, none twice); `display_order` follows this order from 0";
 
 export class ListSocialSetsQuery {
   @ApiProperty({ format: 'uuid' })

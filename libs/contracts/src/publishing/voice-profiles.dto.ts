@@ -53,7 +53,10 @@ function IsStringList(maxItems: number, maxLength: number): PropertyDecorator {
   return ValidateBy({
     name: 'isStringList',
     validator: {
-      validate: (value) => Array.isArray(value) && value.length <= maxItems && value.every((item) => typeof item === 'string' && item.length >= 1 && item.length <= maxLength),
+      validate: (value) =>
+        Array.isArray(value) &&
+        value.length <= maxItems &&
+        value.every((item) => typeof item === 'string' && item.length >= 1 && item.length <= maxLength),
       defaultMessage: (args) => {
         const value = args?.value as unknown;
         if (!Array.isArray(value)) return '$property must be an array of strings';
@@ -249,7 +252,10 @@ export class CreateVoiceProfileRequest {
   @DefinitionMember()
   definition: VoiceDefinitionInput;
 
-  @ApiPropertyOptional({ default: false, description: "true makes it the workspace's default profile (the previous default stops being one)" })
+  @ApiPropertyOptional({
+    default: false,
+    description: "true makes it the workspace's default profile (the previous default stops being one)",
+  })
   @Optional()
   @IsBoolean()
   is_default?: boolean;
@@ -273,7 +279,8 @@ export class ReplaceVoiceProfileRequest {
     type: 'integer',
     minimum: 1,
     maximum: MAX_REVISION,
-    description: 'the `revision` the change is based on; another one is 409 `revision_conflict` (with `current_revision`) and nothing changes',
+    description:
+      'the `revision` the change is based on; another one is 409 `revision_conflict` (with `current_revision`) and nothing changes',
   })
   @IsInt({ message: '$property must be an integer' })
   @Min(1)
@@ -303,12 +310,22 @@ export class VoiceProfile {
   @ApiProperty({ type: VoiceDefinition }) definition: VoiceDefinition;
   @ApiProperty({ type: 'integer', minimum: 1, description: 'starts at 1; every E14 adds 1' }) revision: number;
   @ApiProperty({ type: 'integer', description: 'version of the definition shape' }) schema_version: number;
-  @ApiProperty({ type: 'array', items: { type: 'string', format: 'uuid' }, description: 'accounts this profile applies to, oldest connected first' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', format: 'uuid' },
+    description: 'accounts this profile applies to, oldest connected first',
+  })
   assigned_account_ids: string[];
   @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: String, format: 'date-time', description: 'last change of name, definition or default flag; assignments do not move it' }) updated_at: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'last change of name, definition or default flag; assignments do not move it',
+  })
+  updated_at: string;
 }
 
 export class VoiceProfileList {
-  @ApiProperty({ type: [VoiceProfile], description: 'every profile of the workspace, by name ignoring case' }) voice_profiles: VoiceProfile[];
+  @ApiProperty({ type: [VoiceProfile], description: 'every profile of the workspace, by name ignoring case' })
+  voice_profiles: VoiceProfile[];
 }

@@ -74,7 +74,8 @@ export class AccessControl implements OnModuleInit, OnModuleDestroy {
   /** The caller's effective role in the workspace, or null (not a member, no such workspace, or a token bound elsewhere). */
   async workspace(principal: Principal, workspaceId: string): Promise<WorkspaceAccess> {
     const access = await this.lookup(principal.userId, workspaceId);
-    if (principal.workspaceId && principal.workspaceId.toLowerCase() !== access.workspace_id.toLowerCase()) return { ...access, role: null };
+    if (principal.workspaceId && principal.workspaceId.toLowerCase() !== access.workspace_id.toLowerCase())
+      return { ...access, role: null };
     return access;
   }
 
@@ -83,7 +84,12 @@ export class AccessControl implements OnModuleInit, OnModuleDestroy {
    * invisible workspace is 404 when the path addressed it and 403 when a query
    * or body named it (the same answer whether or not it exists); too low a role is 403.
    */
-  async requireWorkspace(principal: Principal, workspaceId: string, need: WorkspaceRole, namedIn: NamedIn): Promise<GrantedWorkspaceAccess> {
+  async requireWorkspace(
+    principal: Principal,
+    workspaceId: string,
+    need: WorkspaceRole,
+    namedIn: NamedIn,
+  ): Promise<GrantedWorkspaceAccess> {
     const access = await this.workspace(principal, workspaceId);
     if (!access.role) {
       if (namedIn === 'path') throw problems.notFound();

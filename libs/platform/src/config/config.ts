@@ -47,8 +47,10 @@ export const setting = {
       }
       return raw.replace(/\/+$/, '');
     }, fallback),
-  optionalUrl: (protocols: string[]): Reader<string | undefined> => (raw, name) =>
-    raw === undefined || raw === '' ? undefined : setting.url(protocols)(raw, name),
+  optionalUrl:
+    (protocols: string[]): Reader<string | undefined> =>
+    (raw, name) =>
+      raw === undefined || raw === '' ? undefined : setting.url(protocols)(raw, name),
   oneOf: <T extends string>(values: readonly T[], fallback?: T) =>
     required((raw, name) => {
       if (!values.includes(raw as T)) throw new Error(`${name} must be one of ${values.join(', ')}`);
@@ -83,25 +85,27 @@ export const setting = {
    * list of addresses/CIDRs, or for a hop count a function trusting that many hops nearest the server
    * (Fastify alone would trust none: only use a count where clients cannot reach the server but through them).
    */
-  trustedProxies: () => (raw: string | undefined, name: string): false | string | ((address: string, hop: number) => boolean) => {
-    const value = raw?.trim() ?? '';
-    if (value === '' || value === 'none') return false;
-    if (/^\d+$/.test(value)) {
-      const hops = Number(value);
-      if (hops < 1 || hops > 10) throw new Error(`${name} as a hop count must be from 1 to 10 (got "${raw}")`);
-      return (_address: string, hop: number) => hop < hops;
-    }
-    const entries = value.split(',').map((entry) => entry.trim());
-    for (const entry of entries) {
-      const [address, prefix, extra] = entry.split('/');
-      const family = isIP(address);
-      const prefixValid = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
-      if (family === 0 || !prefixValid || extra !== undefined) {
-        throw new Error(`${name} must be addresses or CIDRs separated by commas, or a hop count (got "${entry}")`);
+  trustedProxies:
+    () =>
+    (raw: string | undefined, name: string): false | string | ((address: string, hop: number) => boolean) => {
+      const value = raw?.trim() ?? '';
+      if (value === '' || value === 'none') return false;
+      if (/^\d+$/.test(value)) {
+        const hops = Number(value);
+        if (hops < 1 || hops > 10) throw new Error(`${name} as a hop count must be from 1 to 10 (got "${raw}")`);
+        return (_address: string, hop: number) => hop < hops;
       }
-    }
-    return entries.join(',');
-  },
+      const entries = value.split(',').map((entry) => entry.trim());
+      for (const entry of entries) {
+        const [address, prefix, extra] = entry.split('/');
+        const family = isIP(address);
+        const prefixValid = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+        if (family === 0 || !prefixValid || extra !== undefined) {
+          throw new Error(`${name} must be addresses or CIDRs separated by commas, or a hop count (got "${entry}")`);
+        }
+      }
+      return entries.join(',');
+    },
   pem: (label: 'PUBLIC KEY' | 'PRIVATE KEY') =>
     required((raw, name) => {
       const pem = raw.includes('\\n') ? raw.replace(/\\n/g, '\n') : raw;

@@ -1,5 +1,14 @@
 import { createPublicKey } from 'node:crypto';
-import { calculateJwkThumbprint, decodeProtectedHeader, exportJWK, importPKCS8, importSPKI, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import {
+  calculateJwkThumbprint,
+  decodeProtectedHeader,
+  exportJWK,
+  importPKCS8,
+  importSPKI,
+  jwtVerify,
+  type CryptoKey,
+  type JWTPayload,
+} from 'jose';
 
 /**
  * The access-token keys, in one place for whoever signs (accounts) and whoever verifies (the gateway, and services

@@ -10,7 +10,9 @@ function legacySeal(base64Key: string, plaintext: string, context = ''): string 
   const cipher = createCipheriv('aes-256-gcm', Buffer.from(base64Key, 'base64'), nonce);
   cipher.setAAD(Buffer.from(`v1:${context}`, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', nonce, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return ['v1', nonce, ciphertext, cipher.getAuthTag()]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 describe('SecretBox (AES-256-GCM)', () => {

@@ -20,17 +20,23 @@ export const LEGACY_KEY_ID = 'k0';
 export class SecretsKeyringError extends Error {}
 
 export function parseSecretsKeyring(raw: string): SecretsKey[] {
-  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (entries.length === 0) throw new SecretsKeyringError('must hold at least one key');
   const keys = entries.map((entry, index) => {
     const at = entry.indexOf(':');
     const id = at < 0 ? LEGACY_KEY_ID : entry.slice(0, at);
     const base64 = at < 0 ? entry : entry.slice(at + 1);
-    if (at < 0 && entries.length > 1) throw new SecretsKeyringError(`key ${index + 1} needs an id ("<id>:<base64>") in a keyring of several keys`);
+    if (at < 0 && entries.length > 1)
+      throw new SecretsKeyringError(`key ${index + 1} needs an id ("<id>:<base64>") in a keyring of several keys`);
     if (!KEY_ID.test(id)) throw new SecretsKeyringError(`key id "${id}" may use only letters, digits, _ and - (at most 32)`);
     const key = Buffer.from(base64, 'base64');
     if (key.length !== KEY_BYTES || key.toString('base64') !== base64) {
-      throw new SecretsKeyringError(at < 0 ? `must be ${KEY_BYTES} bytes, base64-encoded` : `key "${id}" must be ${KEY_BYTES} bytes, base64-encoded`);
+      throw new SecretsKeyringError(
+        at < 0 ? `must be ${KEY_BYTES} bytes, base64-encoded` : `key "${id}" must be ${KEY_BYTES} bytes, base64-encoded`,
+      );
     }
     return { id, base64, key };
   });

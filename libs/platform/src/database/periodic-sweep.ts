@@ -10,9 +10,7 @@ export abstract class PeriodicSweep implements OnApplicationBootstrap, BeforeApp
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
 
-  protected constructor(
-    private readonly schedule: { intervalMs: number; logger: Logger; failure: string },
-  ) {}
+  protected constructor(private readonly schedule: { intervalMs: number; logger: Logger; failure: string }) {}
 
   abstract sweep(): Promise<number>;
 

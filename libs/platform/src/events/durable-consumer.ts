@@ -1,4 +1,13 @@
-import { AckPolicy, ConsumerConfig, ConsumerMessages, DeliverPolicy, jetstream, JetStreamApiError, jetstreamManager, JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  ConsumerConfig,
+  ConsumerMessages,
+  DeliverPolicy,
+  jetstream,
+  JetStreamApiError,
+  jetstreamManager,
+  JsMsg,
+} from '@nats-io/jetstream';
 import { headers as natsHeaders, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER } from '@social/contracts';
@@ -103,7 +112,10 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
       msg.nak(retryDelayMs);
       return;
     }
-    logger.error({ subject: msg.subject, seq: msg.seq, event_id: eventId, deliveries: msg.info.deliveryCount, reason }, 'durable event dead-lettered');
+    logger.error(
+      { subject: msg.subject, seq: msg.seq, event_id: eventId, deliveries: msg.info.deliveryCount, reason },
+      'durable event dead-lettered',
+    );
     options.onDeadLetter?.(msg.subject);
     msg.term();
   };
@@ -137,7 +149,10 @@ export async function consumeDurableEvents(nc: NatsConnection, options: DurableC
         return;
       }
       const delay = Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (delivery - 1));
-      logger.warn({ err: error, subject: msg.subject, seq: msg.seq, delivery, retry_in_ms: delay }, 'durable event handler failed; will retry');
+      logger.warn(
+        { err: error, subject: msg.subject, seq: msg.seq, delivery, retry_in_ms: delay },
+        'durable event handler failed; will retry',
+      );
       msg.nak(delay);
       return;
     } finally {

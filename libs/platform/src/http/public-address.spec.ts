@@ -17,7 +17,16 @@ describe('isPublicAddress: the one definition of a public address', () => {
   });
 
   it('judges IPv4 inside IPv6 (mapped, compatible, NAT64 /96 and /48, 6to4, Teredo) by the IPv4 address it leads to', () => {
-    const open = ['::ffff:8.8.8.8', '::ffff:808:808', '::8.8.8.8', '64:ff9b::808:808', '64:ff9b::8.8.8.8', '64:ff9b:1::8.8.8.8', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'];
+    const open = [
+      '::ffff:8.8.8.8',
+      '::ffff:808:808',
+      '::8.8.8.8',
+      '64:ff9b::808:808',
+      '64:ff9b::8.8.8.8',
+      '64:ff9b:1::8.8.8.8',
+      '2002:808:808::1',
+      '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+    ];
     expect(judged(open)).toEqual(all(open, true));
     const closed = [
       ...['::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '::10.0.0.1', '::127.0.0.1'],
@@ -42,7 +51,18 @@ describe('isPublicAddress: the one definition of a public address', () => {
 
 describe('isPrivateHostName', () => {
   it('knows the names only this machine or a private network resolves', () => {
-    for (const name of ['localhost', 'gateway', 'media.local', 'api.internal', 'app.localhost', 'nas.lan', 'printer.home.arpa', 'LOCALHOST.']) expect({ name, private: isPrivateHostName(name) }).toEqual({ name, private: true });
-    for (const name of ['social.example.com', 'bsky.social', '8.8.8.8', '[::1]']) expect({ name, private: isPrivateHostName(name) }).toEqual({ name, private: false });
+    for (const name of [
+      'localhost',
+      'gateway',
+      'media.local',
+      'api.internal',
+      'app.localhost',
+      'nas.lan',
+      'printer.home.arpa',
+      'LOCALHOST.',
+    ])
+      expect({ name, private: isPrivateHostName(name) }).toEqual({ name, private: true });
+    for (const name of ['social.example.com', 'bsky.social', '8.8.8.8', '[::1]'])
+      expect({ name, private: isPrivateHostName(name) }).toEqual({ name, private: false });
   });
 });

@@ -82,7 +82,10 @@ describe('PublicDestinations: the check is made on the address the socket connec
     const destinations = new PublicDestinations({ resolve });
     const before = hits.length;
     for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '[64:ff9b::7f00:1]', '169.254.169.254']) {
-      expect({ host, refused: isDestinationNotPublic(await failureOf(destinations.fetch(`http://${host}:${port}/`))) }).toEqual({ host, refused: true });
+      expect({ host, refused: isDestinationNotPublic(await failureOf(destinations.fetch(`http://${host}:${port}/`))) }).toEqual({
+        host,
+        refused: true,
+      });
     }
     expect(resolve.calls).toEqual([]);
     expect(hits.length).toBe(before);
@@ -102,12 +105,15 @@ describe('PublicDestinations: the check is made on the address the socket connec
     await Promise.all([trusted.close(), open.close()]);
   });
 
-  it('sends a FormData body (Node\'s own class) as multipart', async () => {
+  it("sends a FormData body (Node's own class) as multipart", async () => {
     const destinations = new PublicDestinations({ allowPrivate: true });
     const form = new FormData();
     form.set('file', new Blob(['picture bytes'], { type: 'image/png' }), 'a.png');
     form.set('description', 'a sunset');
-    const echoed = (await (await destinations.fetch(`http://127.0.0.1:${port}/echo`, { method: 'POST', body: form })).json()) as { type: string; body: string };
+    const echoed = (await (await destinations.fetch(`http://127.0.0.1:${port}/echo`, { method: 'POST', body: form })).json()) as {
+      type: string;
+      body: string;
+    };
     expect(echoed.type).toMatch(/^multipart\/form-data; boundary=/);
     expect(echoed.body).toContain('filename="a.png"');
     expect(echoed.body).toContain('picture bytes');
@@ -132,9 +138,17 @@ describe('PublicDestinations: the check is made on the address the socket connec
 
   it('hands the socket the very addresses it checked, as one address or all of them', async () => {
     const lookup = publicOnlyLookup(scripted(['8.8.8.8', '2001:4860:4860::8888']));
-    const one = await new Promise((resolve) => lookup('dns.example', { family: 6 }, (error, address, family) => resolve({ error, address, family })));
+    const one = await new Promise((resolve) =>
+      lookup('dns.example', { family: 6 }, (error, address, family) => resolve({ error, address, family })),
+    );
     expect(one).toEqual({ error: null, address: '2001:4860:4860::8888', family: 6 });
     const all = await new Promise((resolve) => lookup('dns.example', { all: true }, (error, addresses) => resolve({ error, addresses })));
-    expect(all).toEqual({ error: null, addresses: [{ address: '8.8.8.8', family: 4 }, { address: '2001:4860:4860::8888', family: 6 }] });
+    expect(all).toEqual({
+      error: null,
+      addresses: [
+        { address: '8.8.8.8', family: 4 },
+        { address: '2001:4860:4860::8888', family: 6 },
+      ],
+    });
   });
 });

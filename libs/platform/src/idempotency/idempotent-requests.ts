@@ -86,9 +86,14 @@ export function idempotencyKeyOf(raw: unknown): string | null {
 }
 
 const keyReused = () =>
-  new Problem(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body; use a new key for a new request.', {
-    errors: [{ location: KEY_LOCATION, message: 'was already used with a different request body' }],
-  });
+  new Problem(
+    422,
+    'idempotency_key_reused',
+    'This Idempotency-Key was used with a different request body; use a new key for a new request.',
+    {
+      errors: [{ location: KEY_LOCATION, message: 'was already used with a different request body' }],
+    },
+  );
 
 const inFlight = () =>
   new Problem(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly for its answer.', {

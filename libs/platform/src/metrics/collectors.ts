@@ -35,7 +35,10 @@ export async function scrapeQuery<Row>(dataSource: DataSource, sql: string): Pro
 /** The pg pool behind the service's DataSource: connections open, idle, and callers waiting for one. */
 export function watchDatabasePool(metrics: Metrics, dataSource: DataSource): void {
   const connections = metrics.gauge('db_pool_connections', 'Connections of the PostgreSQL pool, by state (total, idle, max).', ['state']);
-  const waiting = metrics.gauge('db_pool_waiting_clients', 'Queries waiting for a free pool connection (pool exhausted when > 0 for long).');
+  const waiting = metrics.gauge(
+    'db_pool_waiting_clients',
+    'Queries waiting for a free pool connection (pool exhausted when > 0 for long).',
+  );
   metrics.onScrape('db_pool', async () => {
     const pool = poolOf(dataSource);
     if (!pool) return;
@@ -52,7 +55,10 @@ export function watchDatabasePool(metrics: Metrics, dataSource: DataSource): voi
  * UUIDv7, so the smallest id is the oldest row); the count stops at 100 000.
  */
 export function watchOutbox(metrics: Metrics, dataSource: DataSource): void {
-  const backlog = metrics.gauge('outbox_backlog_events', 'Durable events written but not yet published to JetStream (counted up to 100000).');
+  const backlog = metrics.gauge(
+    'outbox_backlog_events',
+    'Durable events written but not yet published to JetStream (counted up to 100000).',
+  );
   const age = metrics.gauge('outbox_oldest_age_seconds', 'Age of the oldest unpublished outbox event (0 when none waits).');
   metrics.onScrape('outbox', async () => {
     const [row] = await scrapeQuery<{ backlog: number; age: number | null }>(
@@ -72,8 +78,14 @@ export function watchOutbox(metrics: Metrics, dataSource: DataSource): void {
  */
 export function watchDurableConsumers(metrics: Metrics, nc: NatsConnection, durables: string[]): void {
   if (durables.length === 0) return;
-  const pending = metrics.gauge('durable_consumer_pending_events', 'Events in the stream not yet delivered to the durable consumer.', ['durable']);
-  const ackPending = metrics.gauge('durable_consumer_ack_pending_events', 'Events delivered to the durable consumer and not yet acknowledged.', ['durable']);
+  const pending = metrics.gauge('durable_consumer_pending_events', 'Events in the stream not yet delivered to the durable consumer.', [
+    'durable',
+  ]);
+  const ackPending = metrics.gauge(
+    'durable_consumer_ack_pending_events',
+    'Events delivered to the durable consumer and not yet acknowledged.',
+    ['durable'],
+  );
   let manager: Promise<JetStreamManager> | undefined;
   metrics.onScrape('durable_consumers', async () => {
     manager ??= jetstreamManager(nc, { timeout: 1_000 });
@@ -105,5 +117,7 @@ export function watchJobQueue(metrics: Metrics, queue: string, dataSource: DataS
 
 /** The one `social_job_queue_depth` gauge, for a collector that reads the depth along with more. */
 export function jobQueueDepthGauge(metrics: Metrics) {
-  return metrics.gauge('job_queue_depth', 'Entries of a leased work queue that are due now and not finished (claimed or waiting).', ['queue']);
+  return metrics.gauge('job_queue_depth', 'Entries of a leased work queue that are due now and not finished (claimed or waiting).', [
+    'queue',
+  ]);
 }

@@ -81,7 +81,10 @@ describe('startMetricsServer', () => {
 describe('scrape-time database reads', () => {
   /** What the collectors use of a DataSource: its pg pool. */
   const dataSourceOn = (port: number) =>
-    ({ isInitialized: true, driver: { master: new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${port}/none` }) } }) as unknown as DataSource;
+    ({
+      isInitialized: true,
+      driver: { master: new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${port}/none` }) },
+    }) as unknown as DataSource;
 
   it('answer while PostgreSQL refuses connections or never answers: the failure is counted, the scrape is bounded', async () => {
     // A port that answers nothing (accepts, then silence) and one where nothing listens.

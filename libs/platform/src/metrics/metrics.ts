@@ -37,9 +37,11 @@ export class Metrics {
   ) {
     this.registry.setDefaultLabels({ service });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
-    this.collectorFailures = this.counter('metrics_collector_failures_total', 'Scrape-time collectors that failed or timed out (their gauges keep the last value).', [
-      'collector',
-    ]);
+    this.collectorFailures = this.counter(
+      'metrics_collector_failures_total',
+      'Scrape-time collectors that failed or timed out (their gauges keep the last value).',
+      ['collector'],
+    );
   }
 
   counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
@@ -47,7 +49,10 @@ export class Metrics {
   }
 
   histogram<L extends string>(name: string, help: string, labelNames: readonly L[] = [], buckets = LATENCY_BUCKETS): Histogram<L> {
-    return this.existing<Histogram<L>>(name) ?? new Histogram({ name: METRICS_PREFIX + name, help, labelNames, buckets, registers: [this.registry] });
+    return (
+      this.existing<Histogram<L>>(name) ??
+      new Histogram({ name: METRICS_PREFIX + name, help, labelNames, buckets, registers: [this.registry] })
+    );
   }
 
   gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {

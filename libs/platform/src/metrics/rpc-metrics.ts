@@ -15,8 +15,13 @@ export function rpcServerOutcome(exception: unknown): RpcServerOutcome {
 
 /** Handled messages by pattern (the NATS subject: a fixed set per service) and outcome. */
 export function rpcServerMetrics(metrics: Metrics) {
-  const duration = metrics.histogram('rpc_server_duration_seconds', 'Time to handle one NATS request, by pattern and outcome.', ['pattern', 'outcome']);
-  const errors = metrics.counter('rpc_server_errors_total', 'Requests whose handler failed with a server error (5xx), by pattern.', ['pattern']);
+  const duration = metrics.histogram('rpc_server_duration_seconds', 'Time to handle one NATS request, by pattern and outcome.', [
+    'pattern',
+    'outcome',
+  ]);
+  const errors = metrics.counter('rpc_server_errors_total', 'Requests whose handler failed with a server error (5xx), by pattern.', [
+    'pattern',
+  ]);
   return {
     observe(pattern: string, outcome: RpcServerOutcome, seconds: number): void {
       duration.observe({ pattern, outcome }, seconds);
@@ -27,10 +32,11 @@ export function rpcServerMetrics(metrics: Metrics) {
 
 /** Calls made through `RpcClient`, by pattern and outcome. */
 export function rpcClientMetrics(metrics: Metrics) {
-  const duration = metrics.histogram('rpc_client_duration_seconds', 'Time from request to reply of an outgoing NATS call, by pattern and outcome.', [
-    'pattern',
-    'outcome',
-  ]);
+  const duration = metrics.histogram(
+    'rpc_client_duration_seconds',
+    'Time from request to reply of an outgoing NATS call, by pattern and outcome.',
+    ['pattern', 'outcome'],
+  );
   return {
     observe(pattern: string, outcome: RpcClientOutcome, seconds: number): void {
       duration.observe({ pattern, outcome }, seconds);

@@ -32,7 +32,11 @@ describe('CursorCodec', () => {
   it.each([
     ['other filters', (c: string) => c, { workspace_id: 'w2', status: '' }],
     ['another status', (c: string) => c, { workspace_id: 'w1', status: 'draft' }],
-    ['an edited position', (c: string) => `${Buffer.from(JSON.stringify({ ...position, id: 'other' })).toString('base64url')}.${c.split('.')[1]}`, filters],
+    [
+      'an edited position',
+      (c: string) => `${Buffer.from(JSON.stringify({ ...position, id: 'other' })).toString('base64url')}.${c.split('.')[1]}`,
+      filters,
+    ],
     ['an edited MAC', (c: string) => `${c.slice(0, -1)}${c.endsWith('A') ? 'B' : 'A'}`, filters],
     ['a character appended', (c: string) => `${c}A`, filters],
     ['no MAC', (c: string) => c.split('.')[0], filters],

@@ -50,7 +50,11 @@ export class CursorCodec {
   }
 
   private mac(payload: string, filters: object, key = this.keys[0]): string {
-    return createHmac('sha256', key).update(`${payload}\n${canonicalJson(filters)}`).digest().subarray(0, MAC_BYTES).toString('base64url');
+    return createHmac('sha256', key)
+      .update(`${payload}\n${canonicalJson(filters)}`)
+      .digest()
+      .subarray(0, MAC_BYTES)
+      .toString('base64url');
   }
 }
 
@@ -68,5 +72,7 @@ export const isCreatedAtPosition = (value: unknown): value is CreatedAtPosition 
   isUuid((value as CreatedAtPosition).id);
 
 /** The position after `item` in a newest-first list. */
-export const createdAtPosition = (item: { createdAt: Date; id: string }): CreatedAtPosition => ({ at: item.createdAt.toISOString(), id: item.id });
-
+export const createdAtPosition = (item: { createdAt: Date; id: string }): CreatedAtPosition => ({
+  at: item.createdAt.toISOString(),
+  id: item.id,
+});

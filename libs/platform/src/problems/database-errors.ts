@@ -27,7 +27,11 @@ export function databaseProblem(error: unknown): Problem | undefined {
   if (!outer || typeof outer !== 'object') return undefined;
   const inner = outer.driverError ?? outer;
   const code = inner.code ?? outer.code ?? '';
-  if (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.test(code) || /Connection terminated|timeout exceeded when trying to connect/i.test(inner.message ?? '')) {
+  if (
+    NETWORK_CODES.has(code) ||
+    UNAVAILABLE_STATES.test(code) ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(inner.message ?? '')
+  ) {
     return problems.unavailable('database_unavailable', 'The database is not reachable right now; try again shortly.', 2);
   }
   if (RETRYABLE_STATES.has(code)) {

@@ -66,8 +66,7 @@ export const problems = {
   notFound: (detail = 'The resource does not exist.') => new Problem(404, 'not_found', detail),
   conflict: (code: string, detail: string, extensions?: Record<string, unknown>) =>
     new Problem(409, code, detail, extensions ? { extensions } : {}),
-  validation: (errors: FieldError[], detail = 'The request is not valid.') =>
-    new Problem(422, 'validation_failed', detail, { errors }),
+  validation: (errors: FieldError[], detail = 'The request is not valid.') => new Problem(422, 'validation_failed', detail, { errors }),
   invalid: (location: string, message: string, value?: unknown) =>
     new Problem(422, 'validation_failed', `${location} ${message}.`, {
       errors: [value === undefined ? { location, message } : { location, message, value }],

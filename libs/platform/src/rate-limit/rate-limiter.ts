@@ -42,10 +42,10 @@ export class RateLimiter {
    * cannot slip past the limit) and released when it succeeds.
    */
   async release(rule: RateLimit, db: EntityManager = this.dataSource.manager): Promise<void> {
-    await db.query(
-      `UPDATE rate_limit_counters SET count = count - 1 WHERE key = $1 AND window_start = $2 AND count > 0`,
-      [rule.key, this.windowStart(rule)],
-    );
+    await db.query(`UPDATE rate_limit_counters SET count = count - 1 WHERE key = $1 AND window_start = $2 AND count > 0`, [
+      rule.key,
+      this.windowStart(rule),
+    ]);
   }
 
   /** Drops windows that ended long ago; cheap enough to call now and then. */

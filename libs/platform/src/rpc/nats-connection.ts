@@ -27,12 +27,20 @@ export function natsAuthOptions(settings: Partial<NatsAuthSettings>): Partial<Co
       throw new Error(`${name}: cannot read ${path} (${(error as Error).message})`);
     }
   };
-  const kinds = [settings.NATS_CREDS_FILE, settings.NATS_NKEY_SEED_FILE, settings.NATS_NKEY_SEED, settings.NATS_USER, settings.NATS_TOKEN].filter(Boolean);
+  const kinds = [
+    settings.NATS_CREDS_FILE,
+    settings.NATS_NKEY_SEED_FILE,
+    settings.NATS_NKEY_SEED,
+    settings.NATS_USER,
+    settings.NATS_TOKEN,
+  ].filter(Boolean);
   if (kinds.length > 1) throw new Error('set only one of NATS_CREDS_FILE, NATS_NKEY_SEED_FILE, NATS_NKEY_SEED, NATS_USER and NATS_TOKEN');
   const options: Partial<ConnectionOptions> = {};
   if (settings.NATS_CREDS_FILE) options.authenticator = credsAuthenticator(read('NATS_CREDS_FILE', settings.NATS_CREDS_FILE));
   if (settings.NATS_NKEY_SEED_FILE) {
-    options.authenticator = nkeyAuthenticator(new TextEncoder().encode(read('NATS_NKEY_SEED_FILE', settings.NATS_NKEY_SEED_FILE).toString('utf8').trim()));
+    options.authenticator = nkeyAuthenticator(
+      new TextEncoder().encode(read('NATS_NKEY_SEED_FILE', settings.NATS_NKEY_SEED_FILE).toString('utf8').trim()),
+    );
   }
   if (settings.NATS_NKEY_SEED) options.authenticator = nkeyAuthenticator(new TextEncoder().encode(settings.NATS_NKEY_SEED.trim()));
   if (settings.NATS_USER) {

@@ -35,7 +35,12 @@ export class RpcClient {
     return inRpcClientSpan(pattern, h, () => this.request<T>(pattern, data, h, options));
   }
 
-  private async request<T>(pattern: string, data: RpcRequest | object, h: ReturnType<typeof natsHeaders>, options: { requestId?: string; timeoutMs?: number }): Promise<T> {
+  private async request<T>(
+    pattern: string,
+    data: RpcRequest | object,
+    h: ReturnType<typeof natsHeaders>,
+    options: { requestId?: string; timeoutMs?: number },
+  ): Promise<T> {
     const requestId = options.requestId ?? requestContext.getStore()?.requestId ?? 'internal';
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     h.set(REQUEST_ID_HEADER, requestId);
@@ -68,9 +73,7 @@ export class RpcClient {
     if (error instanceof errors.InvalidArgumentError && error.message.includes('max_payload')) {
       return new Problem(413, 'body_too_large', 'The request body is larger than allowed.');
     }
-    const isNoResponders =
-      error instanceof errors.NoRespondersError ||
-      (error instanceof errors.RequestError && error.isNoResponders());
+    const isNoResponders = error instanceof errors.NoRespondersError || (error instanceof errors.RequestError && error.isNoResponders());
     if (isNoResponders) {
       return problems.unavailable('service_unavailable', 'A service needed for this request is not available; try again shortly.');
     }

@@ -23,7 +23,11 @@ export class CallerIdentityGuard implements CanActivate {
     private readonly logger: Logger,
     metrics?: Metrics,
   ) {
-    this.refused = metrics?.counter('bus_requests_refused_total', 'NATS requests refused before any handler: caller token missing or invalid.', ['reason']);
+    this.refused = metrics?.counter(
+      'bus_requests_refused_total',
+      'NATS requests refused before any handler: caller token missing or invalid.',
+      ['reason'],
+    );
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

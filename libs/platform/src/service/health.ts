@@ -33,7 +33,8 @@ export function createHealthController(pattern: string): Type<unknown> {
 export function startHealthServer(port: number, probes: Probes): Server {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    const probe = path === '/live' ? probes.liveness() : path === '/ready' || path === '/' || path === '/healthz' ? probes.readiness() : undefined;
+    const probe =
+      path === '/live' ? probes.liveness() : path === '/ready' || path === '/' || path === '/healthz' ? probes.readiness() : undefined;
     if (!probe) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"not_found"}');
       return;

@@ -28,7 +28,9 @@ export async function resealColumns(dataSource: DataSource, box: SecretBox, colu
   for (const { table, key, column, context } of columns) {
     const label = `${table}.${column}`;
     counts[label] = 0;
-    const ids: Array<{ id: unknown }> = await dataSource.query(`SELECT "${key}" AS id FROM "${table}" WHERE "${column}" IS NOT NULL AND "${column}" <> ''`);
+    const ids: Array<{ id: unknown }> = await dataSource.query(
+      `SELECT "${key}" AS id FROM "${table}" WHERE "${column}" IS NOT NULL AND "${column}" <> ''`,
+    );
     for (const { id } of ids) {
       const changed = await dataSource.transaction(async (manager) => {
         const [row]: Array<Record<string, unknown>> = await manager.query(`SELECT * FROM "${table}" WHERE "${key}" = $1 FOR UPDATE`, [id]);
@@ -45,10 +47,16 @@ export async function resealColumns(dataSource: DataSource, box: SecretBox, colu
 }
 
 /** The `reseal` mode of `runService`: database and SECRETS_KEY only, no NATS; exits 0 when every value opened. */
-export async function resealAndExit(definition: Pick<ServiceDefinition<never>, 'name' | 'entities' | 'migrations' | 'sealedColumns'>): Promise<never> {
+export async function resealAndExit(
+  definition: Pick<ServiceDefinition<never>, 'name' | 'entities' | 'migrations' | 'sealedColumns'>,
+): Promise<never> {
   let config: { DATABASE_URL: string; LOG_LEVEL: string; SECRETS_KEY: string };
   try {
-    config = loadConfig({ DATABASE_URL: serviceSettings.DATABASE_URL, LOG_LEVEL: serviceSettings.LOG_LEVEL, SECRETS_KEY: setting.secretsKeyring() });
+    config = loadConfig({
+      DATABASE_URL: serviceSettings.DATABASE_URL,
+      LOG_LEVEL: serviceSettings.LOG_LEVEL,
+      SECRETS_KEY: setting.secretsKeyring(),
+    });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${definition.name} reseal: ${error.message}\n`);

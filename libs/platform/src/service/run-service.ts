@@ -31,7 +31,6 @@ import { RequestContextInterceptor } from './request-context.interceptor.js';
 import { RpcProblemFilter } from './rpc-problem.filter.js';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from './tokens.js';
 
-
 interface BaseServiceConfig extends NatsAuthSettings {
   DATABASE_URL: string;
   JWT_PRIVATE_KEY: string;
@@ -124,7 +123,11 @@ async function start<S extends ConfigSpec>(
   const metrics = new Metrics(definition.name);
   watchDatabasePool(metrics, dataSource);
   if (definition.outbox) watchOutbox(metrics, dataSource);
-  watchDurableConsumers(metrics, outbound, (definition.eventConsumers ?? []).map((consumer) => consumer.durable));
+  watchDurableConsumers(
+    metrics,
+    outbound,
+    (definition.eventConsumers ?? []).map((consumer) => consumer.durable),
+  );
   const events = new ServiceEvents(definition.name, outbound, logger, { maxDeliver: config.EVENTS_MAX_DELIVER, metrics });
   if (definition.outbox) events.startRelay(dataSource);
   // Closed after Nest has stopped taking messages, so in-flight handlers can still ask other services.
@@ -157,7 +160,12 @@ async function start<S extends ConfigSpec>(
   class ServiceCoreModule {}
 
   @Module({
-    imports: [ServiceCoreModule, DatabaseModule.forDataSource(dataSource), TerminusModule.forRoot({ logger: false }), ...definition.imports],
+    imports: [
+      ServiceCoreModule,
+      DatabaseModule.forDataSource(dataSource),
+      TerminusModule.forRoot({ logger: false }),
+      ...definition.imports,
+    ],
     controllers: [createHealthController(healthPattern(definition.name))],
     providers: [
       { provide: SERVICE_NAME, useValue: definition.name },
@@ -170,23 +178,20 @@ async function start<S extends ConfigSpec>(
   })
   class ServiceRootModule {}
 
-  const app = await NestFactory.createMicroservice<MicroserviceOptions>(
-    ServiceRootModule,
-    {
-      // Nest's NATS transport, except that closing answers every request taken first (see DrainingNatsServer).
-      strategy: new DrainingNatsServer({
-        ...natsAuth,
-        servers: [config.NATS_URL],
-        queue: definition.name,
-        name: definition.name,
-        maxReconnectAttempts: -1,
-        // A reply over the server's max_payload is a 500 at once, not a 504 after the caller's timeout.
-        serializer: new SizedReplySerializer(() => outbound.info?.max_payload, logger),
-      }),
-      logger: new NestPinoLogger(logger),
-      bufferLogs: false,
-    },
-  );
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(ServiceRootModule, {
+    // Nest's NATS transport, except that closing answers every request taken first (see DrainingNatsServer).
+    strategy: new DrainingNatsServer({
+      ...natsAuth,
+      servers: [config.NATS_URL],
+      queue: definition.name,
+      name: definition.name,
+      maxReconnectAttempts: -1,
+      // A reply over the server's max_payload is a 500 at once, not a 504 after the caller's timeout.
+      serializer: new SizedReplySerializer(() => outbound.info?.max_payload, logger),
+    }),
+    logger: new NestPinoLogger(logger),
+    bufferLogs: false,
+  });
   // SIGTERM: requests taken are answered, then consumers, workers and the relay finish (beforeApplicationShutdown), then NATS and the database close.
   closeGracefullyOnSignals(() => app.close(), { logger, graceMs: config.SHUTDOWN_GRACE_MS });
   // Both connections: the server's (requests) and the outbound one (events, calls to other services).

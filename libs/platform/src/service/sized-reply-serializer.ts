@@ -29,7 +29,10 @@ export class SizedReplySerializer {
     const max = this.maxPayload();
     const bytes = Buffer.byteLength(data);
     if (!max || bytes + HEADER_RESERVE_BYTES <= max) return { data };
-    this.logger.error({ max_payload: max, reply_bytes: bytes }, `a reply of ${bytes} bytes does not fit NATS max_payload (${max}); configure the server with max_payload: 8MB`);
+    this.logger.error(
+      { max_payload: max, reply_bytes: bytes },
+      `a reply of ${bytes} bytes does not fit NATS max_payload (${max}); configure the server with max_payload: 8MB`,
+    );
     return { data: JSON.stringify({ id: packet.id, err: problems.internal().toPayload(), isDisposed: true }) };
   }
 }

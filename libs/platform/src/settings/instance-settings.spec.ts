@@ -7,7 +7,11 @@ import { InstanceSettings, invalidEnvironment, resolveSetting } from './instance
 describe('instance settings registry', () => {
   it('has unique keys whose defaults are valid values of their own type', () => {
     expect(new Set(SETTINGS_REGISTRY.map((s) => s.key)).size).toBe(SETTINGS_REGISTRY.length);
-    for (const definition of SETTINGS_REGISTRY) expect({ key: definition.key, error: settingValueError(definition, definition.default) }).toEqual({ key: definition.key, error: undefined });
+    for (const definition of SETTINGS_REGISTRY)
+      expect({ key: definition.key, error: settingValueError(definition, definition.default) }).toEqual({
+        key: definition.key,
+        error: undefined,
+      });
   });
 
   it('checks values by type (strings in every type; "" only for optional settings)', () => {
@@ -37,13 +41,21 @@ describe('instance settings registry', () => {
     const definition = settingDefinition('rate_limit_login_per_ip')!;
     expect(resolveSetting(definition, {}, {})).toEqual({ value: '20', source: 'default' });
     expect(resolveSetting(definition, {}, { RATE_LIMIT_LOGIN_PER_IP: '30' })).toEqual({ value: '30', source: 'environment' });
-    expect(resolveSetting(definition, { rate_limit_login_per_ip: '40' }, { RATE_LIMIT_LOGIN_PER_IP: '30' })).toEqual({ value: '40', source: 'database' });
+    expect(resolveSetting(definition, { rate_limit_login_per_ip: '40' }, { RATE_LIMIT_LOGIN_PER_IP: '30' })).toEqual({
+      value: '40',
+      source: 'database',
+    });
     expect(resolveSetting(definition, {}, { RATE_LIMIT_LOGIN_PER_IP: 'lots' })).toEqual({ value: '20', source: 'default' });
-    expect(invalidEnvironment({ RATE_LIMIT_LOGIN_PER_IP: 'lots', AI_MODEL: 'gpt' })).toEqual([expect.stringMatching(/^RATE_LIMIT_LOGIN_PER_IP /)]);
+    expect(invalidEnvironment({ RATE_LIMIT_LOGIN_PER_IP: 'lots', AI_MODEL: 'gpt' })).toEqual([
+      expect.stringMatching(/^RATE_LIMIT_LOGIN_PER_IP /),
+    ]);
   });
 
   it('reads typed values', () => {
-    const settings = InstanceSettings.fromOverrides({ registration_enabled: 'false', media_allowed_mime_types: 'image/png, image/gif' }, { RATE_LIMIT_LOGIN_PER_IP: '7' });
+    const settings = InstanceSettings.fromOverrides(
+      { registration_enabled: 'false', media_allowed_mime_types: 'image/png, image/gif' },
+      { RATE_LIMIT_LOGIN_PER_IP: '7' },
+    );
     expect(settings.boolean('registration_enabled')).toBe(false);
     expect(settings.boolean('sandbox_provider_enabled')).toBe(true);
     expect(settings.integer('rate_limit_login_per_ip')).toBe(7);

@@ -27,11 +27,7 @@ export interface ResolvedSetting {
  * environment variable that holds a valid value, else the default. An
  * invalid environment value is skipped (and reported by `invalidEnvironment`).
  */
-export function resolveSetting(
-  definition: SettingDefinition,
-  overrides: Record<string, string>,
-  env: NodeJS.ProcessEnv,
-): ResolvedSetting {
+export function resolveSetting(definition: SettingDefinition, overrides: Record<string, string>, env: NodeJS.ProcessEnv): ResolvedSetting {
   const override = overrides[definition.key];
   if (override !== undefined) return { value: override, source: 'database' };
   for (const name of definition.environment_variables) {
@@ -236,6 +232,10 @@ export class InstanceSettings {
 }
 
 async function fetchOverrides(rpc: RpcClient): Promise<Record<string, string>> {
-  const reply = await rpc.send<SettingOverridesReply>(AdminPatterns.settingOverrides, {}, { requestId: 'instance-settings', timeoutMs: 1_000 });
+  const reply = await rpc.send<SettingOverridesReply>(
+    AdminPatterns.settingOverrides,
+    {},
+    { requestId: 'instance-settings', timeoutMs: 1_000 },
+  );
   return reply.overrides;
 }

@@ -31,7 +31,14 @@ describe('guardedStorage', () => {
   it("answers storage's own failures as 503 storage_unavailable with Retry-After, logged with the cause", async () => {
     const logged: object[] = [];
     const storage = guardedStorage(failing(new Error('stream not found')), { warn: (details) => logged.push(details) });
-    for (const attempt of [() => storage.read('k'), () => storage.stat('k'), () => storage.delete('k'), () => storage.copy!('k', 'l'), () => storage.put('k', Readable.from([Buffer.from('x')])), () => listAll(storage)]) {
+    for (const attempt of [
+      () => storage.read('k'),
+      () => storage.stat('k'),
+      () => storage.delete('k'),
+      () => storage.copy!('k', 'l'),
+      () => storage.put('k', Readable.from([Buffer.from('x')])),
+      () => listAll(storage),
+    ]) {
       await expect(attempt()).rejects.toMatchObject({ status: 503, code: 'storage_unavailable', options: { retryAfter: 5 } });
     }
     expect(logged).toHaveLength(6);

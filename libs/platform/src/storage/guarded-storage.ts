@@ -39,7 +39,13 @@ export function guardedStorage(storage: MediaStorage, log?: StorageFailureLog): 
   };
   const guarded: MediaStorage = {
     driver: storage.driver,
-    put: (key, body, size) => guard('put', key, () => storage.put(key, body, size), () => bodyFailed(body)),
+    put: (key, body, size) =>
+      guard(
+        'put',
+        key,
+        () => storage.put(key, body, size),
+        () => bodyFailed(body),
+      ),
     read: (key, range) => guard('read', key, () => storage.read(key, range)),
     stat: (key) => guard('stat', key, () => storage.stat(key)),
     delete: (key) => guard('delete', key, () => storage.delete(key)),
@@ -48,7 +54,8 @@ export function guardedStorage(storage: MediaStorage, log?: StorageFailureLog): 
   };
   if (storage.createUploadTarget) {
     const presign = storage.createUploadTarget.bind(storage);
-    guarded.createUploadTarget = (key, size, contentType, expiresAt) => guard('presign', key, () => presign(key, size, contentType, expiresAt));
+    guarded.createUploadTarget = (key, size, contentType, expiresAt) =>
+      guard('presign', key, () => presign(key, size, contentType, expiresAt));
   }
   if (storage.copy) {
     const copy = storage.copy.bind(storage);

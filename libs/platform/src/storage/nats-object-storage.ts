@@ -70,7 +70,8 @@ export class NatsObjectStorage implements MediaStorage {
       return { size: info.size };
     } catch (error) {
       // The library purges the chunks it wrote; what is left to say is why.
-      if (FULL_STREAM.test(String((error as Error)?.message)) || FULL_STREAM.test(String((error as { cause?: Error })?.cause?.message))) throw storageFull();
+      if (FULL_STREAM.test(String((error as Error)?.message)) || FULL_STREAM.test(String((error as { cause?: Error })?.cause?.message)))
+        throw storageFull();
       throw error;
     }
   }

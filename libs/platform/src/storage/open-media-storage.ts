@@ -36,7 +36,11 @@ export function s3OptionsFrom(settings: Pick<InstanceSettings, 'string'>): S3Sto
  * failures answered as 503 `storage_unavailable` (guardedStorage). The NATS bucket holds at most
  * MEDIA_OBJECT_STORE_MAX_BYTES; past it a put is 507 `storage_full`.
  */
-export async function openMediaStorage(settings: Pick<InstanceSettings, 'string'>, nats: NatsConnection, log?: StorageFailureLog): Promise<MediaStorage> {
+export async function openMediaStorage(
+  settings: Pick<InstanceSettings, 'string'>,
+  nats: NatsConnection,
+  log?: StorageFailureLog,
+): Promise<MediaStorage> {
   const s3 = s3OptionsFrom(settings);
   if (!s3) return guardedStorage(new NatsObjectStorage(nats, MEDIA_OBJECT_BUCKET, { maxBytes: mediaObjectStoreMaxBytes() }), log);
   const { S3Storage } = await import('./s3-storage.js');

@@ -1,4 +1,12 @@
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import { type ByteRange, type DirectUploadTarget, type MediaStorage, sliceStream, type StoredObject } from './media-storage.js';
@@ -51,7 +59,9 @@ export class S3Storage implements MediaStorage {
     };
     body.once('error', onError);
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentLength: size }), { abortSignal: abort.signal });
+      await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentLength: size }), {
+        abortSignal: abort.signal,
+      });
     } catch (error) {
       throw failure ?? error;
     } finally {
@@ -90,7 +100,13 @@ export class S3Storage implements MediaStorage {
 
   async copy(from: string, to: string): Promise<boolean> {
     try {
-      await this.client.send(new CopyObjectCommand({ Bucket: this.options.bucket, Key: to, CopySource: `${this.options.bucket}/${encodeURIComponent(from).replaceAll('%2F', '/')}` }));
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.options.bucket,
+          Key: to,
+          CopySource: `${this.options.bucket}/${encodeURIComponent(from).replaceAll('%2F', '/')}`,
+        }),
+      );
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -106,7 +122,9 @@ export class S3Storage implements MediaStorage {
   async *list(prefix: string): AsyncIterable<StoredObject> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
       for (const object of page.Contents ?? []) if (object.Key) yield { key: object.Key, size: object.Size ?? 0 };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

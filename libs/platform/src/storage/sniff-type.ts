@@ -34,6 +34,13 @@ export async function sniffType(head: Buffer): Promise<Sniffed> {
 }
 
 function looksLikeMarkup(head: Buffer): boolean {
-  const text = head.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
-  return /<svg[\s>]|<!doctype\s+html|<html[\s>]|<script[\s>]|<!doctype\s+svg/.test(text) || (text.startsWith('<?xml') && text.includes('<svg'));
+  const text = head
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
+  return (
+    /<svg[\s>]|<!doctype\s+html|<html[\s>]|<script[\s>]|<!doctype\s+svg/.test(text) || (text.startsWith('<?xml') && text.includes('<svg'))
+  );
 }

@@ -57,7 +57,11 @@ describe('trace context over NATS headers', () => {
     const query = finished.find((s) => s.name === 'pg.query')!;
     expect(client.kind).toBe(SpanKind.CLIENT);
     expect(server.kind).toBe(SpanKind.SERVER);
-    expect(client.attributes).toMatchObject({ 'messaging.system': 'nats', 'messaging.destination.name': 'media.library.list', 'messaging.operation.type': 'send' });
+    expect(client.attributes).toMatchObject({
+      'messaging.system': 'nats',
+      'messaging.destination.name': 'media.library.list',
+      'messaging.operation.type': 'send',
+    });
     expect(server.spanContext().traceId).toBe(client.spanContext().traceId);
     expect(server.parentSpanContext?.spanId).toBe(client.spanContext().spanId);
     expect(insideHandler).toBe(server.spanContext().spanId);
@@ -67,7 +71,9 @@ describe('trace context over NATS headers', () => {
   it('a 5xx problem or an error fails the spans; a 4xx refusal is recorded without failing them', async () => {
     finished.length = 0;
     const refuse = (problem: Error) =>
-      inRpcClientSpan('accounts.profile.get', natsHeaders(), () => lastValueFrom(throwError(() => problem).pipe(inRpcServerSpan('accounts.profile.get', undefined))));
+      inRpcClientSpan('accounts.profile.get', natsHeaders(), () =>
+        lastValueFrom(throwError(() => problem).pipe(inRpcServerSpan('accounts.profile.get', undefined))),
+      );
     await expect(refuse(new Problem(404, 'user_not_found', 'No such user.'))).rejects.toThrow('No such user.');
     await expect(refuse(new TypeError('boom'))).rejects.toThrow('boom');
     const [notFoundServer, notFoundClient, errorServer, errorClient] = finished;
@@ -81,7 +87,9 @@ describe('trace context over NATS headers', () => {
   it('a durable event is handled in a CONSUMER span of its own trace, even inside another span', async () => {
     finished.length = 0;
     await inRpcClientSpan('elsewhere', natsHeaders(), () =>
-      inDurableEventSpan('durable.accounts.organization.deleted', 'event-1', undefined, async () => trace.getTracer('spec').startSpan('pg.query').end()),
+      inDurableEventSpan('durable.accounts.organization.deleted', 'event-1', undefined, async () =>
+        trace.getTracer('spec').startSpan('pg.query').end(),
+      ),
     );
     const [query, consumer, elsewhere] = finished;
     expect(consumer).toMatchObject({ name: 'process durable.accounts.organization.deleted', kind: SpanKind.CONSUMER });
@@ -91,7 +99,7 @@ describe('trace context over NATS headers', () => {
     expect(query.parentSpanContext?.spanId).toBe(consumer.spanContext().spanId);
   });
 
-  it('a durable event whose outbox row kept the trace context continues the producing request\'s trace', async () => {
+  it("a durable event whose outbox row kept the trace context continues the producing request's trace", async () => {
     finished.length = 0;
     let stored: Record<string, string> = {};
     await inRpcClientSpan('publishing.publications.create', natsHeaders(), async () => {

@@ -1,4 +1,14 @@
-import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type TextMapGetter,
+  type TextMapSetter,
+} from '@opentelemetry/api';
 import type { MsgHdrs } from '@nats-io/transport-node';
 import { healthPattern } from '@social/contracts';
 import { Observable, type OperatorFunction } from 'rxjs';
@@ -56,7 +66,12 @@ export function inRpcClientSpan<T>(pattern: string, headers: MsgHdrs, send: () =
  * under. It continues the trace of the request that wrote the event (the outbox row keeps its `traceparent`,
  * the relay sends it as a header); an event without one starts a trace of its own.
  */
-export function inDurableEventSpan<T>(subject: string, eventId: string, headers: MsgHdrs | undefined, handle: () => Promise<T>): Promise<T> {
+export function inDurableEventSpan<T>(
+  subject: string,
+  eventId: string,
+  headers: MsgHdrs | undefined,
+  handle: () => Promise<T>,
+): Promise<T> {
   const attributes = { ...messagingAttributes(subject, 'process'), 'messaging.message.id': eventId };
   const parent = propagation.extract(ROOT_CONTEXT, headers, natsHeaderGetter);
   return tracer.startActiveSpan(`process ${subject}`, { kind: SpanKind.CONSUMER, attributes }, parent, (span) => settled(span, handle));
@@ -90,7 +105,11 @@ export function inRpcServerSpan<T>(pattern: string, headers: MsgHdrs | undefined
   return (source) =>
     new Observable<T>((subscriber) => {
       const parent = propagation.extract(ROOT_CONTEXT, headers, natsHeaderGetter);
-      const span = tracer.startSpan(`process ${pattern}`, { kind: SpanKind.SERVER, attributes: messagingAttributes(pattern, 'process') }, parent);
+      const span = tracer.startSpan(
+        `process ${pattern}`,
+        { kind: SpanKind.SERVER, attributes: messagingAttributes(pattern, 'process') },
+        parent,
+      );
       let ended = false;
       const end = () => {
         if (!ended) span.end();

@@ -95,7 +95,13 @@ export type DocumentCheck = (document: unknown, location: string) => FieldError 
  * received (the same object: a 5 MiB tree is neither copied by class-transformer nor walked by
  * class-validator; `type` allows the member without rules). Every location is in one 422.
  */
-export function validateInputWithDocument<T extends object>(type: new () => T, input: unknown, location: string, check: DocumentCheck, member = 'document'): T {
+export function validateInputWithDocument<T extends object>(
+  type: new () => T,
+  input: unknown,
+  location: string,
+  check: DocumentCheck,
+  member = 'document',
+): T {
   if (input === undefined || input === null) input = {};
   if (typeof input !== 'object' || Array.isArray(input)) throw problems.invalid(location, 'must be a JSON object');
   const { [member]: document, ...members } = input as Record<string, unknown>;

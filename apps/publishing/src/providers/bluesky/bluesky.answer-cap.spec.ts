@@ -60,18 +60,28 @@ describe('Bluesky: answers read with a byte cap inside the XRPC agent', () => {
 
   it('fails a huge answer as unavailable past the cap, stops reading it, and still reads small ones', async () => {
     const provider = new BlueskyProvider({ bluesky: origin }, new ProviderHttp({ bluesky: origin }), 10_000);
-    const signIn = provider.signIn({ instanceUrl: 'https://bsky.social', identifier: 'ada.example', password: 'app-password' }, AbortSignal.timeout(10_000));
+    const signIn = provider.signIn(
+      { instanceUrl: 'https://bsky.social', identifier: 'ada.example', password: 'app-password' },
+      AbortSignal.timeout(10_000),
+    );
     const error = await signIn.then(
       () => undefined,
       (failure: unknown) => failure,
     );
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ failure: 'unavailable', message: expect.stringContaining(`more than the ${MAX_ANSWER_BYTES} bytes`) as unknown, call: { status: 200, sent: true } });
+    expect(error).toMatchObject({
+      failure: 'unavailable',
+      message: expect.stringContaining(`more than the ${MAX_ANSWER_BYTES} bytes`) as unknown,
+      call: { status: 200, sent: true },
+    });
     // The rest was never read: the connection closed long before the server's 64 MiB were out.
     await eventually(() => closedEarly);
     expect(sentBytes).toBeLessThan(16 * MAX_ANSWER_BYTES);
 
-    const small = provider.signIn({ instanceUrl: 'https://bsky.social', identifier: 'small.example', password: 'app-password' }, AbortSignal.timeout(10_000));
+    const small = provider.signIn(
+      { instanceUrl: 'https://bsky.social', identifier: 'small.example', password: 'app-password' },
+      AbortSignal.timeout(10_000),
+    );
     await expect(small).rejects.toMatchObject({ failure: 'refused', networkCode: 'InvalidRequest', call: { status: 400 } });
   });
 });

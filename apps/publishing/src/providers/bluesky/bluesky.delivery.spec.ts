@@ -26,7 +26,10 @@ describe('Bluesky delivery (against a fake PDS)', () => {
   const part = outgoingPart;
   const post = (...parts: OutgoingPostPart[]): OutgoingPost => ({ marker: uuidv7(), parts });
   const media = outgoingMedia;
-  const jpeg = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#36c' } }).jpeg().toBuffer();
+  const jpeg = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: '#36c' } })
+      .jpeg()
+      .toBuffer();
   const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const failureOf = async (promise: Promise<unknown>) => {
     const error = await promise.then(
@@ -52,8 +55,18 @@ describe('Bluesky delivery (against a fake PDS)', () => {
     await control('POST', '/accounts', { handle: 'grace.bsky.social', password: 'other', display_name: 'Grace' });
     // Production's entryway, redirected to the fake like every bluesky origin.
     provider = new BlueskyProvider({ bluesky: fake.origin }, new ProviderHttp({ bluesky: fake.origin }), 1_000);
-    const signedIn = await provider.signIn({ instanceUrl: 'https://bsky.social', identifier: handle, password }, AbortSignal.timeout(1_000));
-    account = { id: randomUUID(), platform: 'bluesky', externalId: signedIn.identity.externalId, username: handle, instanceUrl: signedIn.instanceUrl, grant: signedIn.grant };
+    const signedIn = await provider.signIn(
+      { instanceUrl: 'https://bsky.social', identifier: handle, password },
+      AbortSignal.timeout(1_000),
+    );
+    account = {
+      id: randomUUID(),
+      platform: 'bluesky',
+      externalId: signedIn.identity.externalId,
+      username: handle,
+      instanceUrl: signedIn.instanceUrl,
+      grant: signedIn.grant,
+    };
   });
 
   beforeEach(async () => {
@@ -77,7 +90,9 @@ describe('Bluesky delivery (against a fake PDS)', () => {
       scopes: [],
     });
     expect(Date.parse(account.grant!.expiresAt!)).toBeGreaterThan(Date.now() + 3_600_000);
-    await expect(provider.signIn({ instanceUrl: 'https://bsky.social', identifier: handle, password: 'wrong' }, AbortSignal.timeout(1_000))).rejects.toMatchObject({
+    await expect(
+      provider.signIn({ instanceUrl: 'https://bsky.social', identifier: handle, password: 'wrong' }, AbortSignal.timeout(1_000)),
+    ).rejects.toMatchObject({
       failure: 'refused',
       networkCode: 'AuthenticationRequired',
     });
@@ -120,12 +135,18 @@ describe('Bluesky delivery (against a fake PDS)', () => {
     await provider.publish(account, post(part('Our notes', { link: 'https://example.com/notes', title: 'Release notes' })));
     const [record] = await records();
     expect(record.value.text).toBe('Our notes');
-    expect(record.value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: 'https://example.com/notes', title: 'Release notes', description: '' } });
+    expect(record.value.embed).toEqual({
+      $type: 'app.bsky.embed.external',
+      external: { uri: 'https://example.com/notes', title: 'Release notes', description: '' },
+    });
   });
 
   it('uploads images as streamed blobs with alt text and aspect ratio; at most 4; the lexicon refuses one over 1,000,000 bytes', async () => {
     const bytes = await jpeg(300, 200);
-    await provider.publish(account, post(part('Look', { media: [media(bytes, 'image/jpeg', 'A lighthouse', { width: 300, height: 200 })] })));
+    await provider.publish(
+      account,
+      post(part('Look', { media: [media(bytes, 'image/jpeg', 'A lighthouse', { width: 300, height: 200 })] })),
+    );
     const [record] = await records();
     expect(record.value.embed).toEqual({
       $type: 'app.bsky.embed.images',
@@ -137,18 +158,26 @@ describe('Bluesky delivery (against a fake PDS)', () => {
         },
       ],
     });
-    expect(await control('GET', '/blobs')).toEqual([expect.objectContaining({ mimeType: 'image/jpeg', size: bytes.length, sha256: sha256(bytes) })]);
+    expect(await control('GET', '/blobs')).toEqual([
+      expect.objectContaining({ mimeType: 'image/jpeg', size: bytes.length, sha256: sha256(bytes) }),
+    ]);
     const image = media(bytes, 'image/jpeg');
-    await expect(failureOf(provider.publish(account, post(part('Too many', { media: [image, image, image, image, image] }))))).resolves.toMatchObject({
+    await expect(
+      failureOf(provider.publish(account, post(part('Too many', { media: [image, image, image, image, image] })))),
+    ).resolves.toMatchObject({
       outcome: 'rejected',
       kind: 'validation',
       code: 'too_many_media',
     });
-    await expect(failureOf(provider.publish(account, post(part('Mixed', { media: [image, media(Buffer.alloc(10), 'video/mp4')] }))))).resolves.toMatchObject({
+    await expect(
+      failureOf(provider.publish(account, post(part('Mixed', { media: [image, media(Buffer.alloc(10), 'video/mp4')] })))),
+    ).resolves.toMatchObject({
       outcome: 'rejected',
       code: 'too_many_media',
     });
-    await expect(failureOf(provider.publish(account, post(part('Too big', { media: [media(Buffer.alloc(1_000_001, 1), 'image/jpeg')] }))))).resolves.toMatchObject({
+    await expect(
+      failureOf(provider.publish(account, post(part('Too big', { media: [media(Buffer.alloc(1_000_001, 1), 'image/jpeg')] })))),
+    ).resolves.toMatchObject({
       outcome: 'rejected',
       kind: 'validation',
       httpStatus: 400,
@@ -171,16 +200,31 @@ describe('Bluesky delivery (against a fake PDS)', () => {
   it('calls a failed upload (5xx) retryable and a refused one (BlobTooLarge) rejected, posting nothing', async () => {
     const image = media(await jpeg(10, 10), 'image/jpeg');
     await control('POST', '/failures', { path: '/xrpc/com.atproto.repo.uploadBlob', status: 502, body: { error: 'UpstreamFailure' } });
-    await expect(failureOf(provider.publish(account, post(part('Later', { media: [image] }))))).resolves.toMatchObject({ outcome: 'retryable', httpStatus: 502 });
+    await expect(failureOf(provider.publish(account, post(part('Later', { media: [image] }))))).resolves.toMatchObject({
+      outcome: 'retryable',
+      httpStatus: 502,
+    });
     await control('POST', '/blob-limit', { bytes: 100 });
-    await expect(failureOf(provider.publish(account, post(part('Never', { media: [image] }))))).resolves.toMatchObject({ outcome: 'rejected', kind: 'validation', httpStatus: 400 });
+    await expect(failureOf(provider.publish(account, post(part('Never', { media: [image] }))))).resolves.toMatchObject({
+      outcome: 'rejected',
+      kind: 'validation',
+      httpStatus: 400,
+    });
     expect(await records()).toHaveLength(0);
   });
 
   it.each([
-    ['a rate limit, with its reset', { status: 429, body: { error: 'RateLimitExceeded' }, headers: { 'ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30) } }, { outcome: 'retryable', code: 'provider_rate_limited', httpStatus: 429 }],
+    [
+      'a rate limit, with its reset',
+      { status: 429, body: { error: 'RateLimitExceeded' }, headers: { 'ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30) } },
+      { outcome: 'retryable', code: 'provider_rate_limited', httpStatus: 429 },
+    ],
     ['a 5xx', { status: 500, body: { error: 'InternalServerError' } }, { outcome: 'retryable', code: 'provider_error', httpStatus: 500 }],
-    ['a refused record', { status: 400, body: { error: 'InvalidRequest', message: 'bad' } }, { outcome: 'rejected', kind: 'validation', code: 'provider_rejected', httpStatus: 400 }],
+    [
+      'a refused record',
+      { status: 400, body: { error: 'InvalidRequest', message: 'bad' } },
+      { outcome: 'rejected', kind: 'validation', code: 'provider_rejected', httpStatus: 400 },
+    ],
     ['a stall after sending', { delay_ms: 3_000 }, { outcome: 'ambiguous', code: 'provider_timeout' }],
     ['a dropped connection', { drop: true }, { outcome: 'ambiguous', code: 'provider_connection_lost' }],
     ['a connection reset mid-answer', { cut_answer: true }, { outcome: 'ambiguous' }],
@@ -194,7 +238,11 @@ describe('Bluesky delivery (against a fake PDS)', () => {
 
   it('rejects an expired session as auth when it cannot be renewed, and renews it once when it can', async () => {
     await control('POST', '/expire-access');
-    await expect(failureOf(provider.publish(account, post(part('x'))))).resolves.toMatchObject({ outcome: 'rejected', kind: 'auth', httpStatus: 401 });
+    await expect(failureOf(provider.publish(account, post(part('x'))))).resolves.toMatchObject({
+      outcome: 'rejected',
+      kind: 'auth',
+      httpStatus: 401,
+    });
     const renewable = withRenewal(account);
     await provider.publish(renewable, post(part('after renewal')));
     expect(await records()).toHaveLength(1);
@@ -219,7 +267,10 @@ describe('Bluesky delivery (against a fake PDS)', () => {
     await control('POST', '/failures', { path: '/xrpc/com.atproto.repo.createRecord', drop_after_handling: true });
     await expect(failureOf(provider.publish(account, lost))).resolves.toMatchObject({ outcome: 'ambiguous' });
     const [record] = await records();
-    await expect(provider.findPost(account, lost, new Date())).resolves.toMatchObject({ externalId: record.uri, parts: [{ externalId: record.uri }] });
+    await expect(provider.findPost(account, lost, new Date())).resolves.toMatchObject({
+      externalId: record.uri,
+      parts: [{ externalId: record.uri }],
+    });
     await expect(provider.findPost(account, post(part('never sent')), new Date())).resolves.toBeNull();
     await control('POST', '/failures', { path: '/xrpc/com.atproto.repo.getRecord', status: 502 });
     await expect(provider.findPost(account, lost, new Date())).rejects.toMatchObject({ failure: 'unavailable' });
@@ -266,9 +317,16 @@ describe('Bluesky delivery (against a fake PDS)', () => {
   it('reads profile counters, post counts and suggestions', async () => {
     const published = await provider.publish(account, post(part('counted')));
     await expect(provider.fetchAccountMetrics(account)).resolves.toEqual({ followers: 12, following: 4, posts: 1 });
-    await expect(provider.fetchPostMetrics(account, [published.externalId])).resolves.toEqual([{ externalId: published.externalId, views: 0, likes: 7, comments: 0, reposts: 3 }]);
+    await expect(provider.fetchPostMetrics(account, [published.externalId])).resolves.toEqual([
+      { externalId: published.externalId, views: 0, likes: 7, comments: 0, reposts: 3 },
+    ]);
     await expect(provider.fetchFollowRecommendations(account, 10)).resolves.toEqual([
-      expect.objectContaining({ handle: 'grace.bsky.social', displayName: 'Grace', profileUrl: 'https://bsky.app/profile/grace.bsky.social', score: 1 }),
+      expect.objectContaining({
+        handle: 'grace.bsky.social',
+        displayName: 'Grace',
+        profileUrl: 'https://bsky.app/profile/grace.bsky.social',
+        score: 1,
+      }),
     ]);
   });
 });

@@ -28,15 +28,26 @@ describe('Bluesky insights calls (against a fake PDS)', () => {
       },
       (error: unknown) => error,
     );
-  const publish = async (text: string) => (await provider.publish(account, { marker: uuidv7(), parts: [{ text, title: '', link: '', media: [] }] })).externalId;
+  const publish = async (text: string) =>
+    (await provider.publish(account, { marker: uuidv7(), parts: [{ text, title: '', link: '', media: [] }] })).externalId;
 
   beforeAll(async () => {
     fake = await startFakeBluesky();
     await control('POST', '/accounts', { handle, password, display_name: 'Ada', followers_count: 210, follows_count: 33 });
     graceDid = (await control('POST', '/accounts', { handle: 'grace.bsky.social', password: 'other', display_name: 'Grace' })).did;
     provider = new BlueskyProvider({ bluesky: fake.origin }, new ProviderHttp({ bluesky: fake.origin }), 1_000);
-    const signedIn = await provider.signIn({ instanceUrl: 'https://bsky.social', identifier: handle, password }, AbortSignal.timeout(1_000));
-    account = { id: randomUUID(), platform: 'bluesky', externalId: signedIn.identity.externalId, username: handle, instanceUrl: signedIn.instanceUrl, grant: signedIn.grant };
+    const signedIn = await provider.signIn(
+      { instanceUrl: 'https://bsky.social', identifier: handle, password },
+      AbortSignal.timeout(1_000),
+    );
+    account = {
+      id: randomUUID(),
+      platform: 'bluesky',
+      externalId: signedIn.identity.externalId,
+      username: handle,
+      instanceUrl: signedIn.instanceUrl,
+      grant: signedIn.grant,
+    };
   });
 
   beforeEach(async () => {
@@ -67,19 +78,33 @@ describe('Bluesky insights calls (against a fake PDS)', () => {
   it('answers app.bsky.actor.getSuggestions, best first', async () => {
     const recommendations = await provider.fetchFollowRecommendations(account, 5);
     expect(recommendations).toEqual([
-      expect.objectContaining({ remoteAccountId: graceDid, handle: 'grace.bsky.social', displayName: 'Grace', profileUrl: 'https://bsky.app/profile/grace.bsky.social', score: 1 }),
+      expect.objectContaining({
+        remoteAccountId: graceDid,
+        handle: 'grace.bsky.social',
+        displayName: 'Grace',
+        profileUrl: 'https://bsky.app/profile/grace.bsky.social',
+        score: 1,
+      }),
     ]);
   });
 
   it('follows by creating an app.bsky.graph.follow record naming the DID', async () => {
     await expect(provider.follow(account, graceDid)).resolves.toBe('following');
-    const follows = async () => ((await control('GET', '/records')) as FakeBlueskyRecord[]).filter((record) => record.collection === 'app.bsky.graph.follow');
-    expect(await follows()).toEqual([expect.objectContaining({ did: account.externalId, value: expect.objectContaining({ $type: 'app.bsky.graph.follow', subject: graceDid }) })]);
+    const follows = async () =>
+      ((await control('GET', '/records')) as FakeBlueskyRecord[]).filter((record) => record.collection === 'app.bsky.graph.follow');
+    expect(await follows()).toEqual([
+      expect.objectContaining({
+        did: account.externalId,
+        value: expect.objectContaining({ $type: 'app.bsky.graph.follow', subject: graceDid }),
+      }),
+    ]);
     // Following again: the profile says so already; no second record.
     await expect(provider.follow(account, graceDid)).resolves.toBe('following');
     expect(await follows()).toHaveLength(1);
     // An account the AppView has no profile for is not_found.
-    expect(toFailedCall(await caught(provider.follow(account, 'did:plc:nobodyhere0000000000000')), 'bluesky').result).toMatchObject({ status: 'not_found' });
+    expect(toFailedCall(await caught(provider.follow(account, 'did:plc:nobodyhere0000000000000')), 'bluesky').result).toMatchObject({
+      status: 'not_found',
+    });
   });
 
   it("429 is rate_limited until the PDS's ratelimit-reset (epoch seconds), exactly", async () => {
@@ -91,11 +116,20 @@ describe('Bluesky insights calls (against a fake PDS)', () => {
       body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
     });
     const error = await caught(provider.fetchAccountMetrics(account));
-    expect(toFailedCall(error, 'bluesky').result).toEqual({ status: 'rate_limited', retry_at: new Date(reset * 1000).toISOString(), code: 'provider_rate_limited', message: expect.any(String) });
+    expect(toFailedCall(error, 'bluesky').result).toEqual({
+      status: 'rate_limited',
+      retry_at: new Date(reset * 1000).toISOString(),
+      code: 'provider_rate_limited',
+      message: expect.any(String),
+    });
   });
 
   it('a refused session (401) is permission_required and asks for reconnect_required', async () => {
-    await control('POST', '/failures', { path: '/xrpc/app.bsky.feed.getPosts', status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } });
+    await control('POST', '/failures', {
+      path: '/xrpc/app.bsky.feed.getPosts',
+      status: 401,
+      body: { error: 'AuthenticationRequired', message: 'Authentication Required' },
+    });
     const error = await caught(provider.fetchPostMetrics(account, [`at://${account.externalId}/app.bsky.feed.post/3kabcdefghijk`]));
     expect(toFailedCall(error, 'bluesky')).toEqual({
       result: { status: 'permission_required', missing_scopes: [], code: 'provider_auth_rejected', message: expect.any(String) },
@@ -104,7 +138,11 @@ describe('Bluesky insights calls (against a fake PDS)', () => {
   });
 
   it('5xx is temporarily_unavailable', async () => {
-    await control('POST', '/failures', { path: '/xrpc/app.bsky.actor.getSuggestions', status: 502, body: { error: 'UpstreamFailure', message: 'Upstream Failure' } });
+    await control('POST', '/failures', {
+      path: '/xrpc/app.bsky.actor.getSuggestions',
+      status: 502,
+      body: { error: 'UpstreamFailure', message: 'Upstream Failure' },
+    });
     expect(toFailedCall(await caught(provider.fetchFollowRecommendations(account, 5)), 'bluesky')).toMatchObject({
       result: { status: 'temporarily_unavailable', code: 'provider_error' },
       reconnect: false,

@@ -36,7 +36,14 @@ export const BLUESKY_MAX_IMAGES = 4;
 /** getPosts takes at most 25 URIs. */
 const POSTS_PER_READ = 25;
 /** XRPC errors that mean the session (not the post) is the problem. */
-const SESSION_ERRORS = new Set(['ExpiredToken', 'InvalidToken', 'AuthenticationRequired', 'AuthRequiredError', 'AccountTakedown', 'AccountDeactivated']);
+const SESSION_ERRORS = new Set([
+  'ExpiredToken',
+  'InvalidToken',
+  'AuthenticationRequired',
+  'AuthRequiredError',
+  'AccountTakedown',
+  'AccountDeactivated',
+]);
 
 /** What the sealed grant of a Bluesky account holds beyond ProviderGrant's tokens (accessJwt, refreshJwt, expiry of the access JWT). */
 export interface BlueskyGrant extends ProviderGrant {
@@ -79,7 +86,7 @@ function ownPart(found: StoredPart, part: OutgoingPostPart): { uri: string; cid:
       outcome: 'rejected',
       kind: 'validation',
       code: 'provider_record_key_taken',
-      message: 'bluesky already holds another post under this post\'s record key; publish it again as a new publication.',
+      message: "bluesky already holds another post under this post's record key; publish it again as a new publication.",
       httpStatus: 0,
     });
   }
@@ -137,11 +144,16 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     const grant = blueskyGrant(account);
     if (grant.refreshToken) {
       try {
-        const session = await this.xrpc(account.instanceUrl, grant.refreshToken, signal, (agent) => agent.com.atproto.server.refreshSession());
+        const session = await this.xrpc(account.instanceUrl, grant.refreshToken, signal, (agent) =>
+          agent.com.atproto.server.refreshSession(),
+        );
         return grantOf(session, grant.appPassword, account.instanceUrl);
       } catch (error) {
         if (!(error instanceof ProviderError) || error.failure !== 'refused') throw error;
-        this.logger?.info({ platform: this.platform, accountId: account.id, networkCode: error.networkCode }, 'refresh token refused; signing in again');
+        this.logger?.info(
+          { platform: this.platform, accountId: account.id, networkCode: error.networkCode },
+          'refresh token refused; signing in again',
+        );
       }
     }
     if (!grant.appPassword) throw new ProviderError('refused', 'The account holds no app password; connect it again.');
@@ -151,7 +163,13 @@ export class BlueskyProvider implements CredentialsConnectProvider {
 
   async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
     if (!account.grant) {
-      throw new DeliveryError({ outcome: 'rejected', kind: 'auth', code: 'provider_auth_rejected', message: 'The account holds no grant; connect it again.', httpStatus: 0 });
+      throw new DeliveryError({
+        outcome: 'rejected',
+        kind: 'auth',
+        code: 'provider_auth_rejected',
+        message: 'The account holds no grant; connect it again.',
+        httpStatus: 0,
+      });
     }
     const session = { grant: account.grant };
     const refs: Array<{ uri: string; cid: string }> = [];
@@ -165,18 +183,28 @@ export class BlueskyProvider implements CredentialsConnectProvider {
       const record = await this.record(account, session, part, refs[0], refs.at(-1));
       try {
         const created = await deliveryCall(this.platform, true, () =>
-          this.call(account, session, (agent) => agent.com.atproto.repo.createRecord({ repo: account.externalId, collection: POST_COLLECTION, rkey, record })),
+          this.call(account, session, (agent) =>
+            agent.com.atproto.repo.createRecord({ repo: account.externalId, collection: POST_COLLECTION, rkey, record }),
+          ),
         );
         refs.push({ uri: text(pick(created, 'uri')), cid: text(pick(created, 'cid')) });
       } catch (error) {
         // Refused because the record exists (a parallel attempt wrote it): keep that one.
         const failure = (error as DeliveryError).failure;
-        const found = failure?.outcome === 'rejected' && failure.kind === 'validation' ? await this.getPost(account, session, rkey).catch(() => null) : null;
+        const found =
+          failure?.outcome === 'rejected' && failure.kind === 'validation'
+            ? await this.getPost(account, session, rkey).catch(() => null)
+            : null;
         if (!found) throw error;
         refs.push(ownPart(found, part));
       }
       if (!refs.at(-1)!.uri || !refs.at(-1)!.cid) {
-        throw new DeliveryError({ outcome: 'ambiguous', code: 'provider_answer_unreadable', message: 'bluesky answered the post without its URI.', httpStatus: 200 });
+        throw new DeliveryError({
+          outcome: 'ambiguous',
+          code: 'provider_answer_unreadable',
+          message: 'bluesky answered the post without its URI.',
+          httpStatus: 200,
+        });
       }
     }
     const parts = refs.map((ref) => this.published(ref.uri));
@@ -200,8 +228,14 @@ export class BlueskyProvider implements CredentialsConnectProvider {
   }
 
   async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
-    const profile = await this.call(account, { grant: requireGrant(account) }, (agent) => agent.app.bsky.actor.getProfile({ actor: account.externalId }));
-    return { followers: count(pick(profile, 'followersCount')), following: count(pick(profile, 'followsCount')), posts: count(pick(profile, 'postsCount')) };
+    const profile = await this.call(account, { grant: requireGrant(account) }, (agent) =>
+      agent.app.bsky.actor.getProfile({ actor: account.externalId }),
+    );
+    return {
+      followers: count(pick(profile, 'followersCount')),
+      following: count(pick(profile, 'followsCount')),
+      posts: count(pick(profile, 'postsCount')),
+    };
   }
 
   /**
@@ -230,7 +264,9 @@ export class BlueskyProvider implements CredentialsConnectProvider {
 
   /** app.bsky.actor.getSuggestions, in Bluesky's order; the score falls with the rank. */
   async fetchFollowRecommendations(account: ProviderAccount, limit: number): Promise<FollowRecommendation[]> {
-    const answer = await this.call(account, { grant: requireGrant(account) }, (agent) => agent.app.bsky.actor.getSuggestions({ limit: Math.max(1, Math.min(limit, 100)) }));
+    const answer = await this.call(account, { grant: requireGrant(account) }, (agent) =>
+      agent.app.bsky.actor.getSuggestions({ limit: Math.max(1, Math.min(limit, 100)) }),
+    );
     const actors = pick(answer, 'actors');
     const list = Array.isArray(actors) ? actors.filter((actor) => text(pick(actor, 'did'))) : [];
     return list.map((actor, index) => ({
@@ -286,7 +322,10 @@ export class BlueskyProvider implements CredentialsConnectProvider {
   ): Promise<Record<string, unknown>> {
     const videos = part.media.filter((media) => media.kind === 'video');
     if (videos.length > 0 && (videos.length > 1 || part.media.length > 1)) {
-      throw rejected('too_many_media', `A bluesky post carries one video, or up to ${BLUESKY_MAX_IMAGES} images, never both; this one has ${part.media.length} media.`);
+      throw rejected(
+        'too_many_media',
+        `A bluesky post carries one video, or up to ${BLUESKY_MAX_IMAGES} images, never both; this one has ${part.media.length} media.`,
+      );
     }
     if (part.media.length > BLUESKY_MAX_IMAGES) {
       throw rejected('too_many_media', `A bluesky post carries at most ${BLUESKY_MAX_IMAGES} images; this one has ${part.media.length}.`);
@@ -300,10 +339,16 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     if (videos.length === 1) {
       const [video] = videos;
       // app.bsky.embed.video: the uploaded blob, its alt text and aspect ratio (when known).
-      record.embed = { $type: 'app.bsky.embed.video', video: await this.uploadBlob(account, session, video), ...(video.altText ? { alt: video.altText } : {}), ...aspectRatio(video) };
+      record.embed = {
+        $type: 'app.bsky.embed.video',
+        video: await this.uploadBlob(account, session, video),
+        ...(video.altText ? { alt: video.altText } : {}),
+        ...aspectRatio(video),
+      };
     } else if (part.media.length > 0) {
       const images = [];
-      for (const media of part.media) images.push({ alt: media.altText, image: await this.uploadBlob(account, session, media), ...aspectRatio(media) });
+      for (const media of part.media)
+        images.push({ alt: media.altText, image: await this.uploadBlob(account, session, media), ...aspectRatio(media) });
       record.embed = { $type: 'app.bsky.embed.images', images };
     } else if (card) {
       record.embed = { $type: 'app.bsky.embed.external', external: { uri: part.link, title: part.title.slice(0, 300), description: '' } };
@@ -338,14 +383,22 @@ export class BlueskyProvider implements CredentialsConnectProvider {
       }
     });
     const blob = pick(answer, 'blob');
-    if (!blob) throw new DeliveryError({ outcome: 'retryable', code: 'provider_error', message: 'bluesky answered the upload without its blob.', httpStatus: 200 });
+    if (!blob)
+      throw new DeliveryError({
+        outcome: 'retryable',
+        code: 'provider_error',
+        message: 'bluesky answered the upload without its blob.',
+        httpStatus: 200,
+      });
     return blob;
   }
 
   /** The record of one part, or null when the PDS says it does not exist. */
   private async getPost(account: ProviderAccount, session: { grant: ProviderGrant }, rkey: string): Promise<StoredPart | null> {
     try {
-      const answer = await this.call(account, session, (agent) => agent.com.atproto.repo.getRecord({ repo: account.externalId, collection: POST_COLLECTION, rkey }));
+      const answer = await this.call(account, session, (agent) =>
+        agent.com.atproto.repo.getRecord({ repo: account.externalId, collection: POST_COLLECTION, rkey }),
+      );
       return { uri: text(pick(answer, 'uri')), cid: text(pick(answer, 'cid')), text: text(pick(pick(answer, 'value'), 'text')) };
     } catch (error) {
       if (error instanceof ProviderError && (error.networkCode === 'RecordNotFound' || error.call?.status === 404)) return null;
@@ -364,7 +417,11 @@ export class BlueskyProvider implements CredentialsConnectProvider {
    * session) and the call repeated; `session` carries the renewed grant to
    * the next calls of the same operation.
    */
-  private async call<T>(account: ProviderAccount, session: { grant: ProviderGrant }, run: (agent: Agent) => Promise<{ data: T }>): Promise<T> {
+  private async call<T>(
+    account: ProviderAccount,
+    session: { grant: ProviderGrant },
+    run: (agent: Agent) => Promise<{ data: T }>,
+  ): Promise<T> {
     try {
       return await this.xrpc(account.instanceUrl, session.grant.accessToken, AbortSignal.timeout(this.timeoutMs), run);
     } catch (error) {
@@ -379,7 +436,12 @@ export class BlueskyProvider implements CredentialsConnectProvider {
   }
 
   /** One XRPC call to `service` with `token` as the Bearer; every failure a ProviderError with its call details. */
-  private async xrpc<T>(service: string, token: string | undefined, signal: AbortSignal, run: (agent: Agent) => Promise<{ data: T }>): Promise<T> {
+  private async xrpc<T>(
+    service: string,
+    token: string | undefined,
+    signal: AbortSignal,
+    run: (agent: Agent) => Promise<{ data: T }>,
+  ): Promise<T> {
     const agent = new Agent(async (path: string, init: RequestInit) => {
       const url = redirectOrigin(this.origins, this.platform, new URL(path, service).toString());
       const headers = new Headers(init.headers);
@@ -388,14 +450,26 @@ export class BlueskyProvider implements CredentialsConnectProvider {
       const sending = trackSending();
       try {
         const response = await sending.run(() => this.fetchFn(url, { ...init, headers, signal, redirect: 'manual' }));
-        this.logger?.debug({ platform: this.platform, method: init.method, path: new URL(url).pathname, status: response.status, ms: Date.now() - startedAt }, 'network answered');
+        this.logger?.debug(
+          {
+            platform: this.platform,
+            method: init.method,
+            path: new URL(url).pathname,
+            status: response.status,
+            ms: Date.now() - startedAt,
+          },
+          'network answered',
+        );
         return await capped(response);
       } catch (error) {
         const details = { status: 0, sent: sending.sent() ?? !notSent(error) };
         if (signal.aborted) throw new ProviderError('timeout', 'bluesky did not answer in time.', undefined, details);
         // The fetch's own refusals (a server on a private address) say what they are.
         if (error instanceof ProviderError) throw error;
-        this.logger?.warn({ platform: this.platform, method: init.method, path: new URL(url).pathname, sent: details.sent }, 'network unreachable');
+        this.logger?.warn(
+          { platform: this.platform, method: init.method, path: new URL(url).pathname, sent: details.sent },
+          'network unreachable',
+        );
         throw new ProviderError('unavailable', 'bluesky could not be reached.', undefined, details);
       }
     });
@@ -418,7 +492,10 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 async function capped(response: Response): Promise<Response> {
   const body = NULL_BODY_STATUSES.has(response.status) ? null : await readLimitedBytes(response, MAX_ANSWER_BYTES);
   if (body === undefined) {
-    throw new ProviderError('unavailable', `bluesky answered more than the ${MAX_ANSWER_BYTES} bytes we accept.`, undefined, { status: response.status, sent: true });
+    throw new ProviderError('unavailable', `bluesky answered more than the ${MAX_ANSWER_BYTES} bytes we accept.`, undefined, {
+      status: response.status,
+      sent: true,
+    });
   }
   const headers = new Headers(response.headers);
   // The body is already decoded and whole.
@@ -437,11 +514,22 @@ function asProviderError(error: unknown, signal: AbortSignal): unknown {
   if (status < 100) {
     // No usable answer: the body broke off or did not match the lexicon.
     if (signal.aborted) return new ProviderError('timeout', 'bluesky did not answer in time.', undefined, { status: 0, sent: true });
-    return new ProviderError('unavailable', 'bluesky answered something we cannot read.', networkCode, { status: status === 2 ? 200 : 0, sent: true });
+    return new ProviderError('unavailable', 'bluesky answered something we cannot read.', networkCode, {
+      status: status === 2 ? 200 : 0,
+      sent: true,
+    });
   }
-  const headers = new Headers(Object.entries(error.headers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const headers = new Headers(
+    Object.entries(error.headers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
   const details = { status: networkCode && SESSION_ERRORS.has(networkCode) ? 401 : status, sent: true, ...waitOf(headers) };
-  if (status >= 400 && status < 500 && status !== 429) return new ProviderError('refused', `bluesky refused the request (HTTP ${status}${networkCode ? ` ${networkCode}` : ''}).`, networkCode, details);
+  if (status >= 400 && status < 500 && status !== 429)
+    return new ProviderError(
+      'refused',
+      `bluesky refused the request (HTTP ${status}${networkCode ? ` ${networkCode}` : ''}).`,
+      networkCode,
+      details,
+    );
   return new ProviderError('unavailable', `bluesky answered HTTP ${status}.`, networkCode, details);
 }
 
@@ -486,7 +574,8 @@ function requireGrant(account: ProviderAccount): ProviderGrant {
   return account.grant;
 }
 
-const rejected = (code: string, message: string) => new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });
+const rejected = (code: string, message: string) =>
+  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });
 
 /** An embed's aspectRatio, when both sides are known (Bluesky lays the post out before the media loads). */
 function aspectRatio(media: OutgoingMedia): { aspectRatio?: { width: number; height: number } } {

@@ -3,7 +3,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { recordKey } from './record-key.js';
 
 const TID = /^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$/;
-const decode = (key: string) => [...key].reduce((value, char) => (value << 5n) | BigInt('234567abcdefghijklmnopqrstuvwxyz'.indexOf(char)), 0n);
+const decode = (key: string) =>
+  [...key].reduce((value, char) => (value << 5n) | BigInt('234567abcdefghijklmnopqrstuvwxyz'.indexOf(char)), 0n);
 
 describe('recordKey', () => {
   it('derives a valid TID carrying the UUIDv7 time, the same on every call', () => {

@@ -37,7 +37,8 @@ function counterBits(uuid: RegExpExecArray): number {
  * takes it as its own. Other markers get a time and bits from their hash.
  */
 export function recordKey(marker: string, index: number): string {
-  if (!Number.isInteger(index) || index < 0 || index >= MAX_THREAD_PARTS) throw new RangeError(`part index ${index} is outside 0..${MAX_THREAD_PARTS - 1}`);
+  if (!Number.isInteger(index) || index < 0 || index >= MAX_THREAD_PARTS)
+    throw new RangeError(`part index ${index} is outside 0..${MAX_THREAD_PARTS - 1}`);
   const uuid = UUID_V7.exec(marker);
   let ms: number;
   let counter: number;

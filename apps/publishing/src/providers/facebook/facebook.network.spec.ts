@@ -9,7 +9,9 @@ describe('Facebook settings', () => {
     const url = new URL(network.authorizationUrl(client, { redirectUri: 'https://app.example/cb', state: 'st' }));
     expect(`${url.origin}${url.pathname}`).toBe(`https://www.facebook.com/${FACEBOOK_GRAPH_VERSION}/dialog/oauth`);
     expect(url.searchParams.get('scope')).toBe('public_profile,pages_show_list,pages_read_engagement,pages_manage_posts');
-    expect(network.tokenRequest(client, { code: 'c', redirectUri: 'r' }).url).toBe(`https://graph.facebook.com/${FACEBOOK_GRAPH_VERSION}/oauth/access_token`);
+    expect(network.tokenRequest(client, { code: 'c', redirectUri: 'r' }).url).toBe(
+      `https://graph.facebook.com/${FACEBOOK_GRAPH_VERSION}/oauth/access_token`,
+    );
   });
 
   it('reads /me with its nested picture; the name is the handle', () => {

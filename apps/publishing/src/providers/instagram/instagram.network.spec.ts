@@ -14,14 +14,24 @@ describe('Instagram settings', () => {
   });
 
   it('reads the grant wrapped in data[0], with permissions as its scopes', () => {
-    const body = { data: [{ access_token: 'tok', user_id: '17841', permissions: 'instagram_business_basic,instagram_business_content_publish' }] };
-    expect(network.readGrant(body, now)).toEqual({ accessToken: 'tok', scopes: ['instagram_business_basic', 'instagram_business_content_publish'] });
+    const body = {
+      data: [{ access_token: 'tok', user_id: '17841', permissions: 'instagram_business_basic,instagram_business_content_publish' }],
+    };
+    expect(network.readGrant(body, now)).toEqual({
+      accessToken: 'tok',
+      scopes: ['instagram_business_basic', 'instagram_business_content_publish'],
+    });
     expect(network.readGrant({ access_token: 'flat', user_id: 1 }, now).accessToken).toBe('flat');
     expect(() => network.readGrant({ data: [{ error: 'x' }] }, now)).toThrow();
   });
 
   it("reads the professional account's Instagram id", () => {
     const body = { id: 'app-scoped', user_id: '17841', username: 'ada.ig', name: '', profile_picture_url: 'https://cdn.example/p.jpg' };
-    expect(network.readProfile(body)).toEqual({ externalId: '17841', username: 'ada.ig', displayName: 'ada.ig', avatarUrl: 'https://cdn.example/p.jpg' });
+    expect(network.readProfile(body)).toEqual({
+      externalId: '17841',
+      username: 'ada.ig',
+      displayName: 'ada.ig',
+      avatarUrl: 'https://cdn.example/p.jpg',
+    });
   });
 });

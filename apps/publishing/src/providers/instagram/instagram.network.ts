@@ -23,7 +23,10 @@ export class InstagramNetwork extends OAuthNetwork {
 
   /** Long-lived tokens (60 days) are renewed with themselves: `GET /refresh_access_token?grant_type=ig_refresh_token`. */
   override refreshRequest(_client: OAuthClient, grant: ProviderGrant): ProviderRequest {
-    return { method: 'GET', url: `https://graph.instagram.com/refresh_access_token?${new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: grant.accessToken })}` };
+    return {
+      method: 'GET',
+      url: `https://graph.instagram.com/refresh_access_token?${new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: grant.accessToken })}`,
+    };
   }
 
   profileEndpoint(): string {
@@ -36,7 +39,8 @@ export class InstagramNetwork extends OAuthNetwork {
     if (token && typeof token.permissions === 'string' && token.scope === undefined) {
       return super.readGrant({ ...token, scope: token.permissions }, now);
     }
-    if (token === null || typeof token !== 'object') throw new ProviderError('unavailable', 'instagram answered the code exchange without a grant.');
+    if (token === null || typeof token !== 'object')
+      throw new ProviderError('unavailable', 'instagram answered the code exchange without a grant.');
     return super.readGrant(token, now);
   }
 

@@ -24,7 +24,10 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
   const part = outgoingPart;
   const post = (...parts: OutgoingPostPart[]): OutgoingPost => ({ marker: randomUUID(), parts });
   const media = outgoingMedia;
-  const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#c33' } }).png().toBuffer();
+  const png = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: '#c33' } })
+      .png()
+      .toBuffer();
   const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const failureOf = async (promise: Promise<unknown>) => {
     const error = await promise.then(
@@ -42,7 +45,14 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     // Another account, so the server has someone to suggest.
     await control('POST', '/accounts', { access_token: `tok-${randomUUID()}`, username: 'grace' });
     const host = new URL(fake.origin).host;
-    account = { id: randomUUID(), platform: 'mastodon', externalId: `${me.id}@${host}`, username: `ada@${host}`, instanceUrl: fake.origin, grant: { accessToken: token } };
+    account = {
+      id: randomUUID(),
+      platform: 'mastodon',
+      externalId: `${me.id}@${host}`,
+      username: `ada@${host}`,
+      instanceUrl: fake.origin,
+      grant: { accessToken: token },
+    };
     provider = new MastodonProvider(new MastodonNetwork(), new ProviderHttp({}), 1_000);
   });
 
@@ -58,8 +68,17 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     const sent = post(part('We shipped.', { title: 'Launch', link: 'https://example.com/launch' }));
     const published = await provider.publish(account, sent);
     const [status] = await posted();
-    expect(status).toMatchObject({ text: 'Launch\n\nWe shipped.\n\nhttps://example.com/launch', in_reply_to_id: null, idempotency_key: `${sent.marker}#0`, visibility: 'public' });
-    expect(published).toEqual({ externalId: status.id, externalUrl: `${fake.origin}/@ada/${status.id}`, parts: [{ externalId: status.id, externalUrl: `${fake.origin}/@ada/${status.id}` }] });
+    expect(status).toMatchObject({
+      text: 'Launch\n\nWe shipped.\n\nhttps://example.com/launch',
+      in_reply_to_id: null,
+      idempotency_key: `${sent.marker}#0`,
+      visibility: 'public',
+    });
+    expect(published).toEqual({
+      externalId: status.id,
+      externalUrl: `${fake.origin}/@ada/${status.id}`,
+      parts: [{ externalId: status.id, externalUrl: `${fake.origin}/@ada/${status.id}` }],
+    });
     // The same delivery sent again is the same status (Mastodon honours the Idempotency-Key).
     await expect(provider.publish(account, sent)).resolves.toEqual(published);
     expect(await posted()).toHaveLength(1);
@@ -81,7 +100,18 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     const [status] = await posted();
     const uploaded = await control('GET', '/media');
     expect(uploaded).toEqual([
-      expect.objectContaining({ type: 'image', size: bytes.length, sha256: sha256(bytes), mime_type: 'image/png', width: 64, height: 48, exif: false, description: 'A red square', polls_left: 0, status_id: status.id }),
+      expect.objectContaining({
+        type: 'image',
+        size: bytes.length,
+        sha256: sha256(bytes),
+        mime_type: 'image/png',
+        width: 64,
+        height: 48,
+        exif: false,
+        description: 'A red square',
+        polls_left: 0,
+        status_id: status.id,
+      }),
     ]);
     expect(status.media_ids).toEqual([uploaded[0].id]);
   });
@@ -91,37 +121,58 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     await provider.publish(account, post(part('A clip', { media: [media(video, 'video/mp4', 'Waves')] })));
     const [status] = await posted();
     const [uploaded] = await control('GET', '/media');
-    expect(uploaded).toMatchObject({ type: 'video', size: video.length, sha256: sha256(video), description: 'Waves', polls_left: 0, status_id: status.id });
+    expect(uploaded).toMatchObject({
+      type: 'video',
+      size: video.length,
+      sha256: sha256(video),
+      description: 'Waves',
+      polls_left: 0,
+      status_id: status.id,
+    });
   });
 
   it('refuses more than 4 media; what the server refuses (too large, alt text too long, a video with images) rejects without posting', async () => {
     const image = media(await png(8, 8), 'image/png');
-    await expect(failureOf(provider.publish(account, post(part('x', { media: [image, image, image, image, image] }))))).resolves.toMatchObject({
+    await expect(
+      failureOf(provider.publish(account, post(part('x', { media: [image, image, image, image, image] })))),
+    ).resolves.toMatchObject({
       outcome: 'rejected',
       kind: 'validation',
       code: 'too_many_media',
     });
     await control('POST', '/limits', { image_bytes: 1000 });
-    await expect(failureOf(provider.publish(account, post(part('x', { media: [media(Buffer.concat([await png(8, 8), Buffer.alloc(2000)]), 'image/png')] }))))).resolves.toMatchObject({
+    await expect(
+      failureOf(
+        provider.publish(account, post(part('x', { media: [media(Buffer.concat([await png(8, 8), Buffer.alloc(2000)]), 'image/png')] }))),
+      ),
+    ).resolves.toMatchObject({
       outcome: 'rejected',
       kind: 'validation',
       code: 'provider_rejected',
       httpStatus: 422,
     });
     await control('DELETE', '/state');
-    await expect(failureOf(provider.publish(account, post(part('x', { media: [media(await png(8, 8), 'image/png', 'a'.repeat(1501))] }))))).resolves.toMatchObject({
+    await expect(
+      failureOf(provider.publish(account, post(part('x', { media: [media(await png(8, 8), 'image/png', 'a'.repeat(1501))] })))),
+    ).resolves.toMatchObject({
       outcome: 'rejected',
       kind: 'validation',
       httpStatus: 422,
     });
     const clip = media(Buffer.alloc(1000, 1), 'video/mp4');
-    await expect(failureOf(provider.publish(account, post(part('x', { media: [image, clip] }))))).resolves.toMatchObject({ outcome: 'rejected', kind: 'validation', httpStatus: 422 });
+    await expect(failureOf(provider.publish(account, post(part('x', { media: [image, clip] }))))).resolves.toMatchObject({
+      outcome: 'rejected',
+      kind: 'validation',
+      httpStatus: 422,
+    });
     expect(await posted()).toEqual([]);
   });
 
   it('calls an upload the server failed (5xx) retryable: nothing was posted', async () => {
     await control('POST', '/failures', { path: '/api/v2/media', method: 'POST', status: 503 });
-    await expect(failureOf(provider.publish(account, post(part('x', { media: [media(await png(8, 8), 'image/png')] }))))).resolves.toMatchObject({
+    await expect(
+      failureOf(provider.publish(account, post(part('x', { media: [media(await png(8, 8), 'image/png')] })))),
+    ).resolves.toMatchObject({
       outcome: 'retryable',
       code: 'provider_error',
       httpStatus: 503,
@@ -130,10 +181,22 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
   });
 
   it.each([
-    ['a rate limit, with its Retry-After', { status: 429, headers: { 'retry-after': '3' } }, { outcome: 'retryable', code: 'provider_rate_limited', httpStatus: 429, retryAfterMs: 3000 }],
+    [
+      'a rate limit, with its Retry-After',
+      { status: 429, headers: { 'retry-after': '3' } },
+      { outcome: 'retryable', code: 'provider_rate_limited', httpStatus: 429, retryAfterMs: 3000 },
+    ],
     ['a 5xx', { status: 503 }, { outcome: 'retryable', code: 'provider_error', httpStatus: 503 }],
-    ['a revoked token', { status: 401, body: { error: 'The access token was revoked' } }, { outcome: 'rejected', kind: 'auth', httpStatus: 401 }],
-    ['a refused text', { status: 422, body: { error: 'Validation failed' } }, { outcome: 'rejected', kind: 'validation', code: 'provider_rejected', httpStatus: 422 }],
+    [
+      'a revoked token',
+      { status: 401, body: { error: 'The access token was revoked' } },
+      { outcome: 'rejected', kind: 'auth', httpStatus: 401 },
+    ],
+    [
+      'a refused text',
+      { status: 422, body: { error: 'Validation failed' } },
+      { outcome: 'rejected', kind: 'validation', code: 'provider_rejected', httpStatus: 422 },
+    ],
     ['a stall after the request was sent', { delay_ms: 3_000 }, { outcome: 'ambiguous', code: 'provider_timeout' }],
     ['a connection dropped before the answer', { drop_after_handling: true }, { outcome: 'ambiguous', code: 'provider_connection_lost' }],
     ['a connection reset mid-answer', { cut_answer: true }, { outcome: 'ambiguous', code: 'provider_answer_unreadable', httpStatus: 200 }],
@@ -148,12 +211,17 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     const port = (server.address() as AddressInfo).port;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const gone = { ...account, instanceUrl: `http://127.0.0.1:${port}` };
-    await expect(failureOf(provider.publish(gone, post(part('hello'))))).resolves.toMatchObject({ outcome: 'retryable', code: 'provider_unavailable' });
+    await expect(failureOf(provider.publish(gone, post(part('hello'))))).resolves.toMatchObject({
+      outcome: 'retryable',
+      code: 'provider_unavailable',
+    });
   });
 
   it('finds a post whose answer was lost, and says null when it was never created', async () => {
     const since = new Date();
-    const lost = post(part('Lost answer, <created> anyway & then some\n\nsee https://example.com/a/path/longer/than/thirty/characters #tag'));
+    const lost = post(
+      part('Lost answer, <created> anyway & then some\n\nsee https://example.com/a/path/longer/than/thirty/characters #tag'),
+    );
     await control('POST', '/failures', { path: '/api/v1/statuses', drop_after_handling: true });
     await expect(failureOf(provider.publish(account, lost))).resolves.toMatchObject({ outcome: 'ambiguous' });
     const [status] = await posted();
@@ -209,7 +277,11 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     await provider.publish(account, post(part('counted')));
     await expect(provider.fetchAccountMetrics(account)).resolves.toEqual({ followers: 10, following: 3, posts: 1 });
     const [status] = await posted();
-    await expect(provider.fetchPostMetrics(account, [status.id])).resolves.toEqual([{ externalId: status.id, views: 0, likes: 5, comments: 0, reposts: 2 }]);
-    await expect(provider.fetchFollowRecommendations(account, 5)).resolves.toEqual([expect.objectContaining({ handle: 'grace', bio: 'Fake & friendly' })]);
+    await expect(provider.fetchPostMetrics(account, [status.id])).resolves.toEqual([
+      { externalId: status.id, views: 0, likes: 5, comments: 0, reposts: 2 },
+    ]);
+    await expect(provider.fetchFollowRecommendations(account, 5)).resolves.toEqual([
+      expect.objectContaining({ handle: 'grace', bio: 'Fake & friendly' }),
+    ]);
   });
 });

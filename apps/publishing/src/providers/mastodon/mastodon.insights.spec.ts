@@ -27,16 +27,30 @@ describe('Mastodon insights calls (against a fake Mastodon server)', () => {
       },
       (error: unknown) => error,
     );
-  const publish = async (text: string) => (await provider.publish(account, { marker: randomUUID(), parts: [{ text, title: '', link: '', media: [] }] })).externalId;
+  const publish = async (text: string) =>
+    (await provider.publish(account, { marker: randomUUID(), parts: [{ text, title: '', link: '', media: [] }] })).externalId;
 
   beforeAll(async () => {
     fake = await startFakeMastodon();
     const token = `tok-${randomUUID()}`;
     const me = await control('POST', '/accounts', { access_token: token, username: 'ada', followers_count: 321, following_count: 45 });
-    grace = await control('POST', '/accounts', { access_token: `tok-${randomUUID()}`, username: 'grace', display_name: 'Grace', followers_count: 900, following_count: 12 });
+    grace = await control('POST', '/accounts', {
+      access_token: `tok-${randomUUID()}`,
+      username: 'grace',
+      display_name: 'Grace',
+      followers_count: 900,
+      following_count: 12,
+    });
     linus = await control('POST', '/accounts', { access_token: `tok-${randomUUID()}`, username: 'linus', locked: true });
     const host = new URL(fake.origin).host;
-    account = { id: randomUUID(), platform: 'mastodon', externalId: `${me.id}@${host}`, username: `ada@${host}`, instanceUrl: fake.origin, grant: { accessToken: token } };
+    account = {
+      id: randomUUID(),
+      platform: 'mastodon',
+      externalId: `${me.id}@${host}`,
+      username: `ada@${host}`,
+      instanceUrl: fake.origin,
+      grant: { accessToken: token },
+    };
     provider = new MastodonProvider(new MastodonNetwork(), new ProviderHttp({}), 1_000);
   });
 
@@ -80,7 +94,14 @@ describe('Mastodon insights calls (against a fake Mastodon server)', () => {
     const all = await provider.fetchFollowRecommendations(account, 10);
     // The fake suggests its newest accounts first.
     expect(all.map((recommendation) => recommendation.remoteAccountId)).toEqual([linus.id, grace.id]);
-    expect(all[1]).toMatchObject({ handle: 'grace', displayName: 'Grace', followersCount: 900, followingCount: 12, bio: 'Fake & friendly', signals: ['featured'] });
+    expect(all[1]).toMatchObject({
+      handle: 'grace',
+      displayName: 'Grace',
+      followersCount: 900,
+      followingCount: 12,
+      bio: 'Fake & friendly',
+      signals: ['featured'],
+    });
     expect(all[0].score).toBeGreaterThan(all[1].score);
     await expect(provider.fetchFollowRecommendations(account, 1)).resolves.toHaveLength(1);
   });
@@ -98,21 +119,39 @@ describe('Mastodon insights calls (against a fake Mastodon server)', () => {
   it('a grant naming its scopes without write:follows is refused before anything is sent; wider scopes (write, follow) may follow', async () => {
     const narrow = { ...account, grant: { ...account.grant!, scopes: ['read:accounts', 'write:statuses'] } };
     const error = await caught(provider.follow(narrow, grace.id));
-    expect(toFailedCall(error, 'mastodon')).toMatchObject({ result: { status: 'permission_required', missing_scopes: ['write:follows'], code: 'provider_scope_missing' }, reconnect: false });
+    expect(toFailedCall(error, 'mastodon')).toMatchObject({
+      result: { status: 'permission_required', missing_scopes: ['write:follows'], code: 'provider_scope_missing' },
+      reconnect: false,
+    });
     expect(await control('GET', '/follows')).toEqual([]);
-    await expect(provider.follow({ ...account, grant: { ...account.grant!, scopes: ['read', 'write'] } }, grace.id)).resolves.toBe('following');
+    await expect(provider.follow({ ...account, grant: { ...account.grant!, scopes: ['read', 'write'] } }, grace.id)).resolves.toBe(
+      'following',
+    );
   });
 
   it('an unknown account to follow is not_found', async () => {
     const error = await caught(provider.follow(account, '424242'));
-    expect(toFailedCall(error, 'mastodon')).toEqual({ result: { status: 'not_found', code: 'provider_not_found', message: expect.any(String) }, reconnect: false });
+    expect(toFailedCall(error, 'mastodon')).toEqual({
+      result: { status: 'not_found', code: 'provider_not_found', message: expect.any(String) },
+      reconnect: false,
+    });
   });
 
   it("429 is rate_limited until the server's X-RateLimit-Reset, exactly", async () => {
     const reset = new Date(Date.now() + 7 * 60_000).toISOString();
-    await control('POST', '/failures', { path: '/api/v1/accounts/verify_credentials', status: 429, headers: { 'x-ratelimit-reset': reset }, body: { error: 'Too many requests' } });
+    await control('POST', '/failures', {
+      path: '/api/v1/accounts/verify_credentials',
+      status: 429,
+      headers: { 'x-ratelimit-reset': reset },
+      body: { error: 'Too many requests' },
+    });
     const error = await caught(provider.fetchAccountMetrics(account));
-    expect(toFailedCall(error, 'mastodon').result).toEqual({ status: 'rate_limited', retry_at: reset, code: 'provider_rate_limited', message: expect.any(String) });
+    expect(toFailedCall(error, 'mastodon').result).toEqual({
+      status: 'rate_limited',
+      retry_at: reset,
+      code: 'provider_rate_limited',
+      message: expect.any(String),
+    });
   });
 
   it('429 without a reset header waits the default minute; Retry-After in seconds is honoured', async () => {
@@ -142,8 +181,14 @@ describe('Mastodon insights calls (against a fake Mastodon server)', () => {
     expect(down.result).toMatchObject({ status: 'temporarily_unavailable', code: 'provider_error' });
     expect(Date.parse((down.result as { retry_at: string }).retry_at)).toBeGreaterThan(Date.now() + 110_000);
     await control('POST', '/failures', { path: '/api/v1/accounts/verify_credentials', delay_ms: 1_500 });
-    expect(toFailedCall(await caught(provider.fetchAccountMetrics(account)), 'mastodon').result).toMatchObject({ status: 'temporarily_unavailable', code: 'provider_timeout' });
+    expect(toFailedCall(await caught(provider.fetchAccountMetrics(account)), 'mastodon').result).toMatchObject({
+      status: 'temporarily_unavailable',
+      code: 'provider_timeout',
+    });
     await control('POST', '/failures', { path: '/api/v1/accounts/verify_credentials', status: 422 });
-    expect(toFailedCall(await caught(provider.fetchAccountMetrics(account)), 'mastodon')).toMatchObject({ result: { status: 'failed', code: 'provider_rejected' }, reconnect: false });
+    expect(toFailedCall(await caught(provider.fetchAccountMetrics(account)), 'mastodon')).toMatchObject({
+      result: { status: 'failed', code: 'provider_rejected' },
+      reconnect: false,
+    });
   });
 });

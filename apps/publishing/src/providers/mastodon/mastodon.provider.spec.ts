@@ -24,7 +24,9 @@ function server(routes: Record<string, unknown>) {
       body: init?.body ? JSON.parse(String(init.body)) : undefined,
     });
     const answer = routes[`${init?.method} ${target.pathname}`];
-    return answer === undefined ? new Response('{"error":"Record not found"}', { status: 404 }) : new Response(JSON.stringify(answer), { status: 200 });
+    return answer === undefined
+      ? new Response('{"error":"Record not found"}', { status: 404 })
+      : new Response(JSON.stringify(answer), { status: 200 });
   });
   return { provider: new MastodonProvider(new MastodonNetwork(), http, 1_000), asked };
 }
@@ -42,7 +44,9 @@ describe('Mastodon operations', () => {
       'GET /api/v1/statuses/113': { id: '113', favourites_count: 5, replies_count: 1, reblogs_count: 2 },
     });
     await expect(provider.fetchAccountMetrics(account)).resolves.toEqual({ followers: 12, following: 3, posts: 40 });
-    await expect(provider.fetchPostMetrics(account, ['113'])).resolves.toEqual([{ externalId: '113', views: 0, likes: 5, comments: 1, reposts: 2 }]);
+    await expect(provider.fetchPostMetrics(account, ['113'])).resolves.toEqual([
+      { externalId: '113', views: 0, likes: 5, comments: 1, reposts: 2 },
+    ]);
     // A status the server no longer has is left out (as Bluesky's getPosts leaves deleted posts out).
     await expect(provider.fetchPostMetrics(account, ['gone'])).resolves.toEqual([]);
   });
@@ -60,7 +64,11 @@ describe('Mastodon operations', () => {
       following_count: 10,
     });
     const { provider, asked } = server({
-      'GET /api/v2/suggestions': [{ source: 'global', sources: ['featured'], account: suggested('1') }, { sources: ['friends_of_friends'], account: suggested('2') }, { account: {} }],
+      'GET /api/v2/suggestions': [
+        { source: 'global', sources: ['featured'], account: suggested('1') },
+        { sources: ['friends_of_friends'], account: suggested('2') },
+        { account: {} },
+      ],
     });
     const recommendations = await provider.fetchFollowRecommendations(account, 5);
     expect(asked[0].url).toBe('https://social.example/api/v2/suggestions?limit=5');

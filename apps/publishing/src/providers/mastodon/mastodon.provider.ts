@@ -69,20 +69,33 @@ export class MastodonProvider extends OAuthProvider {
     const published: PublishedPart[] = [];
     for (const [index, part] of post.parts.entries()) {
       if (part.media.length > MASTODON_MAX_MEDIA) {
-        throw rejected('too_many_media', `A mastodon post carries at most ${MASTODON_MAX_MEDIA} media; part ${index + 1} has ${part.media.length}.`);
+        throw rejected(
+          'too_many_media',
+          `A mastodon post carries at most ${MASTODON_MAX_MEDIA} media; part ${index + 1} has ${part.media.length}.`,
+        );
       }
       const mediaIds: string[] = [];
       for (const media of part.media) mediaIds.push(await this.upload(account, media));
       const parent = published.at(-1)?.externalId;
       const answer = await deliveryCall(this.platform, true, () =>
         this.api(account, 'POST', '/api/v1/statuses', {
-          json: { status: statusText(part), visibility: 'public', ...(parent ? { in_reply_to_id: parent } : {}), ...(mediaIds.length ? { media_ids: mediaIds } : {}) },
+          json: {
+            status: statusText(part),
+            visibility: 'public',
+            ...(parent ? { in_reply_to_id: parent } : {}),
+            ...(mediaIds.length ? { media_ids: mediaIds } : {}),
+          },
           headers: { 'idempotency-key': partMarker(post.marker, index) },
         }),
       );
       const externalId = text(pick(answer.body, 'id'));
       if (!externalId) {
-        throw new DeliveryError({ outcome: 'ambiguous', code: 'provider_answer_unreadable', message: 'mastodon answered the post without its id.', httpStatus: answer.status });
+        throw new DeliveryError({
+          outcome: 'ambiguous',
+          code: 'provider_answer_unreadable',
+          message: 'mastodon answered the post without its id.',
+          httpStatus: answer.status,
+        });
       }
       published.push({ externalId, externalUrl: httpUrl(pick(answer.body, 'url')) });
     }
@@ -133,7 +146,11 @@ export class MastodonProvider extends OAuthProvider {
 
   override async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
     const answer = (await this.api(account, 'GET', '/api/v1/accounts/verify_credentials')).body;
-    return { followers: count(pick(answer, 'followers_count')), following: count(pick(answer, 'following_count')), posts: count(pick(answer, 'statuses_count')) };
+    return {
+      followers: count(pick(answer, 'followers_count')),
+      following: count(pick(answer, 'following_count')),
+      posts: count(pick(answer, 'statuses_count')),
+    };
   }
 
   /**
@@ -175,7 +192,10 @@ export class MastodonProvider extends OAuthProvider {
     // Grants name their scopes; one without a follow scope is refused before anything is sent (the server would answer 403).
     const scopes = account.grant?.scopes ?? [];
     if (scopes.length > 0 && !scopes.some((scope) => FOLLOW_SCOPES.includes(scope))) {
-      throw new MissingScopes(['write:follows'], 'The account was connected without permission to follow accounts; connect it again to grant it.');
+      throw new MissingScopes(
+        ['write:follows'],
+        'The account was connected without permission to follow accounts; connect it again to grant it.',
+      );
     }
     const answer = (await this.api(account, 'POST', `/api/v1/accounts/${encodeURIComponent(remoteAccountId)}/follow`, { json: {} })).body;
     return pick(answer, 'requested') === true && pick(answer, 'following') !== true ? 'requested' : 'following';
@@ -211,17 +231,33 @@ export class MastodonProvider extends OAuthProvider {
   private async upload(account: ProviderAccount, media: OutgoingMedia): Promise<string> {
     const answer = await deliveryCall(this.platform, false, async () => {
       const fields: Record<string, string> = media.altText ? { description: media.altText } : {};
-      const body = multipartStream(fields, { name: 'file', filename: uploadFilename(media.mimeType), contentType: media.mimeType || 'application/octet-stream', stream: await media.open() });
+      const body = multipartStream(fields, {
+        name: 'file',
+        filename: uploadFilename(media.mimeType),
+        contentType: media.mimeType || 'application/octet-stream',
+        stream: await media.open(),
+      });
       return this.api(account, 'POST', '/api/v2/media', { stream: body }, uploadTimeoutMs(this.timeoutMs, media.size));
     });
     const id = text(pick(answer.body, 'id'));
-    if (!id) throw new DeliveryError({ outcome: 'retryable', code: 'provider_error', message: 'mastodon answered the upload without its id.', httpStatus: answer.status });
+    if (!id)
+      throw new DeliveryError({
+        outcome: 'retryable',
+        code: 'provider_error',
+        message: 'mastodon answered the upload without its id.',
+        httpStatus: answer.status,
+      });
     // 202: still processing; GET /api/v1/media/:id answers 206 until it is done.
     let status = answer.status;
     const deadline = Date.now() + MEDIA_PROCESSING_LIMIT_MS;
     for (let wait = 100; status !== 200; wait = Math.min(wait * 2, 2_000)) {
       if (Date.now() + wait > deadline) {
-        throw new DeliveryError({ outcome: 'retryable', code: 'media_processing_timeout', message: 'mastodon was still processing the media; trying again later.', httpStatus: status });
+        throw new DeliveryError({
+          outcome: 'retryable',
+          code: 'media_processing_timeout',
+          message: 'mastodon was still processing the media; trying again later.',
+          httpStatus: status,
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
       status = (await deliveryCall(this.platform, false, () => this.api(account, 'GET', `/api/v1/media/${encodeURIComponent(id)}`))).status;
@@ -233,7 +269,12 @@ export class MastodonProvider extends OAuthProvider {
     account: ProviderAccount,
     method: 'GET' | 'POST',
     path: string,
-    body: { json?: unknown; multipart?: FormData; stream?: { body: AsyncIterable<Uint8Array>; contentType: string }; headers?: Record<string, string> } = {},
+    body: {
+      json?: unknown;
+      multipart?: FormData;
+      stream?: { body: AsyncIterable<Uint8Array>; contentType: string };
+      headers?: Record<string, string>;
+    } = {},
     timeoutMs = this.timeoutMs,
   ): Promise<{ status: number; body: unknown }> {
     if (!account.grant) throw new ProviderError('refused', 'The account holds no grant; connect it again.');
@@ -269,8 +310,15 @@ const mediaCount = (status: unknown) => {
 
 function requireGrant(account: ProviderAccount): void {
   if (!account.grant) {
-    throw new DeliveryError({ outcome: 'rejected', kind: 'auth', code: 'provider_auth_rejected', message: 'The account holds no grant; connect it again.', httpStatus: 0 });
+    throw new DeliveryError({
+      outcome: 'rejected',
+      kind: 'auth',
+      code: 'provider_auth_rejected',
+      message: 'The account holds no grant; connect it again.',
+      httpStatus: 0,
+    });
   }
 }
 
-const rejected = (code: string, message: string) => new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });
+const rejected = (code: string, message: string) =>
+  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });

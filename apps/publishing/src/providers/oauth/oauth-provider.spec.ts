@@ -16,7 +16,11 @@ describe('OAuthProvider', () => {
       seen.push({ url: String(url), authorization: new Headers(init?.headers).get('authorization') });
       return new Response(JSON.stringify({ id: '42', username: `a\u0000b${'c'.repeat(400)}`, global_name: 'G' }), { status: 200 });
     });
-    const identity = await new OAuthProvider(new DiscordNetwork(), http).fetchIdentity(client, { accessToken: 'tok' }, AbortSignal.timeout(1_000));
+    const identity = await new OAuthProvider(new DiscordNetwork(), http).fetchIdentity(
+      client,
+      { accessToken: 'tok' },
+      AbortSignal.timeout(1_000),
+    );
     expect(seen).toEqual([{ url: 'https://discord.com/api/users/@me', authorization: 'Bearer tok' }]);
     expect(identity.username).toMatch(/^abc+$/);
     expect(identity.username).toHaveLength(256);
@@ -25,7 +29,9 @@ describe('OAuthProvider', () => {
   it('refuses operations it does not offer with a typed problem, never a pretended success', async () => {
     const provider = new OAuthProvider(new DiscordNetwork(), new ProviderHttp({}));
     const refusal = { status: 409, code: 'provider_capability_unavailable' };
-    await expect(provider.publish(account, { marker: 'r1', parts: [{ text: 'hi', title: '', link: '', media: [] }] })).rejects.toMatchObject({
+    await expect(
+      provider.publish(account, { marker: 'r1', parts: [{ text: 'hi', title: '', link: '', media: [] }] }),
+    ).rejects.toMatchObject({
       failure: { outcome: 'rejected', kind: 'capability', code: 'provider_capability_unavailable' },
     });
     await expect(provider.fetchAccountMetrics(account)).rejects.toMatchObject(refusal);
@@ -39,10 +45,19 @@ describe('OAuthProvider', () => {
       asked.push({ url: String(url), body: String(init?.body) });
       return new Response(JSON.stringify({ access_token: 'new', expires_in: 3600, scope: 'a b' }), { status: 200 });
     });
-    const grant = await new OAuthProvider(new YouTubeNetwork(), http).refreshGrant(client, { accessToken: 'old', refreshToken: 'rt' }, AbortSignal.timeout(1_000));
+    const grant = await new OAuthProvider(new YouTubeNetwork(), http).refreshGrant(
+      client,
+      { accessToken: 'old', refreshToken: 'rt' },
+      AbortSignal.timeout(1_000),
+    );
     expect(grant).toMatchObject({ accessToken: 'new', refreshToken: 'rt', scopes: ['a', 'b'] });
     expect(asked[0].url).toBe('https://oauth2.googleapis.com/token');
-    expect(Object.fromEntries(new URLSearchParams(asked[0].body))).toEqual({ grant_type: 'refresh_token', refresh_token: 'rt', client_id: 'c', client_secret: 's' });
+    expect(Object.fromEntries(new URLSearchParams(asked[0].body))).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: 'rt',
+      client_id: 'c',
+      client_secret: 's',
+    });
   });
 
   it("renews Meta's long-lived tokens with themselves, and refuses what cannot be renewed", async () => {
@@ -51,10 +66,16 @@ describe('OAuthProvider', () => {
       urls.push(String(url));
       return new Response(JSON.stringify({ access_token: 'long', expires_in: 5_184_000 }), { status: 200 });
     });
-    await expect(new OAuthProvider(new ThreadsNetwork(), http).refreshGrant(client, { accessToken: 'tok' }, AbortSignal.timeout(1_000))).resolves.toMatchObject({ accessToken: 'long' });
+    await expect(
+      new OAuthProvider(new ThreadsNetwork(), http).refreshGrant(client, { accessToken: 'tok' }, AbortSignal.timeout(1_000)),
+    ).resolves.toMatchObject({ accessToken: 'long' });
     expect(urls).toEqual(['https://graph.threads.net/refresh_access_token?grant_type=th_refresh_token&access_token=tok']);
-    await expect(new OAuthProvider(new FacebookNetwork(), http).refreshGrant(client, { accessToken: 'tok' }, AbortSignal.timeout(1_000))).rejects.toMatchObject({ failure: 'refused' });
-    await expect(new OAuthProvider(new DiscordNetwork(), http).refreshGrant(client, { accessToken: 'tok' }, AbortSignal.timeout(1_000))).rejects.toMatchObject({ failure: 'refused' });
+    await expect(
+      new OAuthProvider(new FacebookNetwork(), http).refreshGrant(client, { accessToken: 'tok' }, AbortSignal.timeout(1_000)),
+    ).rejects.toMatchObject({ failure: 'refused' });
+    await expect(
+      new OAuthProvider(new DiscordNetwork(), http).refreshGrant(client, { accessToken: 'tok' }, AbortSignal.timeout(1_000)),
+    ).rejects.toMatchObject({ failure: 'refused' });
     expect(urls).toHaveLength(1);
   });
 });

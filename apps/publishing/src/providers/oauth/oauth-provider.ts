@@ -59,7 +59,11 @@ export class OAuthProvider implements OAuthConnectProvider {
     return this.network.authorizationUrl(client, request);
   }
 
-  async exchangeCode(client: OAuthClient, request: { code: string; redirectUri: string; codeVerifier?: string }, signal: AbortSignal): Promise<ProviderGrant> {
+  async exchangeCode(
+    client: OAuthClient,
+    request: { code: string; redirectUri: string; codeVerifier?: string },
+    signal: AbortSignal,
+  ): Promise<ProviderGrant> {
     const answer = await this.http.json(this.platform, this.network.tokenRequest(client, request), signal);
     return this.network.readGrant(answer, new Date());
   }
@@ -79,7 +83,8 @@ export class OAuthProvider implements OAuthConnectProvider {
       signal,
     );
     const identity = this.network.readProfile(answer, client);
-    if (identity.externalId.length > MAX_NAME_LENGTH) throw new ProviderError('unavailable', `${this.platform} answered an account id we cannot keep.`);
+    if (identity.externalId.length > MAX_NAME_LENGTH)
+      throw new ProviderError('unavailable', `${this.platform} answered an account id we cannot keep.`);
     const avatarUrl = identity.avatarUrl.length <= MAX_URL_LENGTH ? identity.avatarUrl : '';
     return {
       externalId: clean(identity.externalId, MAX_NAME_LENGTH),

@@ -40,20 +40,33 @@ describe('sandbox media rules', () => {
     const bytes = await jpeg(640, 480, true);
     const got = await receiveMedia(media(bytes, { altText: 'A harbour' }));
     expect(got).toEqual({
-      media: { sha256: createHash('sha256').update(bytes).digest('hex'), mime_type: 'image/jpeg', width: 640, height: 480, size: bytes.length, alt_text: 'A harbour', exif: true },
+      media: {
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        mime_type: 'image/jpeg',
+        width: 640,
+        height: 480,
+        size: bytes.length,
+        alt_text: 'A harbour',
+        exif: true,
+      },
     });
     expect((await receiveMedia(media(await jpeg(10, 10)))).media?.exif).toBe(false);
   });
 
   it('refuses an image over 2,000 px on the long side or over 1,000,000 bytes, and one it cannot read', async () => {
     expect((await receiveMedia(media(await jpeg(2001, 100)))).problem?.code).toBe('sandbox_image_too_large');
-    expect((await receiveMedia(media(Buffer.concat([await jpeg(10, 10), Buffer.alloc(1_000_000)])))).problem?.code).toBe('sandbox_image_too_large');
+    expect((await receiveMedia(media(Buffer.concat([await jpeg(10, 10), Buffer.alloc(1_000_000)])))).problem?.code).toBe(
+      'sandbox_image_too_large',
+    );
     expect((await receiveMedia(media(Buffer.from('not an image')))).problem?.code).toBe('sandbox_image_unreadable');
   });
 
   it('hashes a video as it streams, without looking inside', async () => {
     const chunks = Array.from({ length: 20 }, (_, index) => Buffer.alloc(65_536, index));
-    const got = await receiveMedia({ ...media(Buffer.alloc(0), { kind: 'video', mimeType: 'video/mp4', width: 1280, height: 720 }), open: async () => Readable.from(chunks) });
+    const got = await receiveMedia({
+      ...media(Buffer.alloc(0), { kind: 'video', mimeType: 'video/mp4', width: 1280, height: 720 }),
+      open: async () => Readable.from(chunks),
+    });
     expect(got.media).toEqual({
       sha256: createHash('sha256').update(Buffer.concat(chunks)).digest('hex'),
       mime_type: 'video/mp4',

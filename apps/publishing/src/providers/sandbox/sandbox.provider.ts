@@ -1,4 +1,12 @@
-import { SANDBOX_PROVIDER, type SandboxPostPart, sandboxAccountMetrics, sandboxDigest as digest, sandboxFollowRecommendations, sandboxFollowState, sandboxPostMetrics } from '@social/contracts';
+import {
+  SANDBOX_PROVIDER,
+  type SandboxPostPart,
+  sandboxAccountMetrics,
+  sandboxDigest as digest,
+  sandboxFollowRecommendations,
+  sandboxFollowState,
+  sandboxPostMetrics,
+} from '@social/contracts';
 import type { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ProviderError } from '../provider-error.js';
@@ -97,14 +105,10 @@ export class SandboxProvider implements InstantConnectProvider {
     const content = await this.receive(post.parts);
     const ambiguous = text.includes('[sandbox:ambiguous-once]') && (await this.firstTime(post.marker, 'ambiguous'));
     const id = uuidv7();
-    await this.db().query(`INSERT INTO sandbox_posts (id, social_account_id, marker, parts, text, content) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      id,
-      account.id,
-      post.marker,
-      post.parts.length,
-      text,
-      JSON.stringify(content),
-    ]);
+    await this.db().query(
+      `INSERT INTO sandbox_posts (id, social_account_id, marker, parts, text, content) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, account.id, post.marker, post.parts.length, text, JSON.stringify(content)],
+    );
     if (ambiguous) {
       throw new DeliveryError({
         outcome: 'ambiguous',
@@ -166,10 +170,10 @@ export class SandboxProvider implements InstantConnectProvider {
 
   /** True for the first call with this marker and kind, on any replica. */
   private async firstTime(marker: string, kind: string): Promise<boolean> {
-    const rows: unknown[] = await this.db().query(`INSERT INTO sandbox_once (marker, kind) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING marker`, [
-      marker,
-      kind,
-    ]);
+    const rows: unknown[] = await this.db().query(
+      `INSERT INTO sandbox_once (marker, kind) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING marker`,
+      [marker, kind],
+    );
     return rows.length === 1;
   }
 
@@ -203,4 +207,5 @@ export class SandboxProvider implements InstantConnectProvider {
 /** The external id of part `index` of the sandbox post `id` (the first part's is the rendition's external_id). */
 export const sandboxExternalId = (id: string, index: number) => `post-${digest(`${id}:${index}`)}`;
 
-const refused = (code: string, message: string) => new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 422 });
+const refused = (code: string, message: string) =>
+  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 422 });

@@ -21,7 +21,9 @@ describe('Threads settings', () => {
 
   it('reads the profile', () => {
     expect(network.profileEndpoint()).toContain('https://graph.threads.net/v1.0/me?fields=');
-    expect(network.readProfile({ id: '1', username: 'ada', name: 'Ada', threads_profile_picture_url: 'https://cdn.example/p.jpg' })).toEqual({
+    expect(
+      network.readProfile({ id: '1', username: 'ada', name: 'Ada', threads_profile_picture_url: 'https://cdn.example/p.jpg' }),
+    ).toEqual({
       externalId: '1',
       username: 'ada',
       displayName: 'Ada',

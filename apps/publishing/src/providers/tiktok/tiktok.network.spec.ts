@@ -19,15 +19,31 @@ describe('TikTok settings', () => {
   });
 
   it('reads its grant (comma-separated scope), and a 200 carrying an error as a refusal', () => {
-    const grant = network.readGrant({ access_token: 'a', refresh_token: 'r', expires_in: 86400, scope: 'user.info.basic,video.publish', open_id: 'o' }, now);
-    expect(grant).toEqual({ accessToken: 'a', refreshToken: 'r', expiresAt: '2026-01-02T00:00:00.000Z', scopes: ['user.info.basic', 'video.publish'] });
+    const grant = network.readGrant(
+      { access_token: 'a', refresh_token: 'r', expires_in: 86400, scope: 'user.info.basic,video.publish', open_id: 'o' },
+      now,
+    );
+    expect(grant).toEqual({
+      accessToken: 'a',
+      refreshToken: 'r',
+      expiresAt: '2026-01-02T00:00:00.000Z',
+      scopes: ['user.info.basic', 'video.publish'],
+    });
     expect(() => network.readGrant({ error: 'invalid_grant', error_description: 'Authorization code is expired.' }, now)).toThrow(
       expect.objectContaining({ failure: 'refused', networkCode: 'invalid_grant' }),
     );
   });
 
   it('reads data.user of /v2/user/info/', () => {
-    const body = { data: { user: { open_id: 'o-1', username: 'ada', display_name: 'Ada', avatar_url: 'https://p16.tiktokcdn.example/a.jpg' } }, error: { code: 'ok' } };
-    expect(network.readProfile(body)).toEqual({ externalId: 'o-1', username: 'ada', displayName: 'Ada', avatarUrl: 'https://p16.tiktokcdn.example/a.jpg' });
+    const body = {
+      data: { user: { open_id: 'o-1', username: 'ada', display_name: 'Ada', avatar_url: 'https://p16.tiktokcdn.example/a.jpg' } },
+      error: { code: 'ok' },
+    };
+    expect(network.readProfile(body)).toEqual({
+      externalId: 'o-1',
+      username: 'ada',
+      displayName: 'Ada',
+      avatarUrl: 'https://p16.tiktokcdn.example/a.jpg',
+    });
   });
 });

@@ -23,7 +23,12 @@ describe('X settings', () => {
     const request = network.tokenRequest(client, { code: 'c', redirectUri: 'https://app.example/cb/x', codeVerifier: 'v' });
     expect(request.url).toBe('https://api.x.com/2/oauth2/token');
     expect(request.headers).toEqual({ authorization: `Basic ${Buffer.from('x-client:x+secret%2F%2B').toString('base64')}` });
-    expect(Object.fromEntries(request.form!)).toEqual({ grant_type: 'authorization_code', code: 'c', redirect_uri: 'https://app.example/cb/x', code_verifier: 'v' });
+    expect(Object.fromEntries(request.form!)).toEqual({
+      grant_type: 'authorization_code',
+      code: 'c',
+      redirect_uri: 'https://app.example/cb/x',
+      code_verifier: 'v',
+    });
   });
 
   it('lets a public client (no secret) name itself in the form', () => {
@@ -35,7 +40,9 @@ describe('X settings', () => {
 
   it('reads the profile of /2/users/me', () => {
     expect(network.profileEndpoint()).toBe('https://api.x.com/2/users/me?user.fields=profile_image_url');
-    const body = { data: { id: '2244994945', name: 'Developers', username: 'XDevelopers', profile_image_url: 'https://pbs.twimg.com/a.jpg' } };
+    const body = {
+      data: { id: '2244994945', name: 'Developers', username: 'XDevelopers', profile_image_url: 'https://pbs.twimg.com/a.jpg' },
+    };
     expect(network.readProfile(body)).toEqual({
       externalId: '2244994945',
       username: 'XDevelopers',

@@ -16,18 +16,36 @@ describe('YouTube settings', () => {
       code_challenge: 'ch',
       code_challenge_method: 'S256',
     });
-    expect(network.tokenRequest(client, { code: 'c', redirectUri: 'r', codeVerifier: 'v' }).url).toBe('https://oauth2.googleapis.com/token');
+    expect(network.tokenRequest(client, { code: 'c', redirectUri: 'r', codeVerifier: 'v' }).url).toBe(
+      'https://oauth2.googleapis.com/token',
+    );
   });
 
   it("reads the signed-in account's channel, its custom URL as the handle", () => {
     expect(network.profileEndpoint()).toBe('https://www.googleapis.com/youtube/v3/channels?part=snippet&mine=true');
     const body = {
-      items: [{ id: 'UC123', snippet: { title: 'Ada Builds', customUrl: '@adabuilds', thumbnails: { default: { url: 'https://yt3.example/d.jpg' }, high: { url: 'https://yt3.example/h.jpg' } } } }],
+      items: [
+        {
+          id: 'UC123',
+          snippet: {
+            title: 'Ada Builds',
+            customUrl: '@adabuilds',
+            thumbnails: { default: { url: 'https://yt3.example/d.jpg' }, high: { url: 'https://yt3.example/h.jpg' } },
+          },
+        },
+      ],
     };
-    expect(network.readProfile(body)).toEqual({ externalId: 'UC123', username: '@adabuilds', displayName: 'Ada Builds', avatarUrl: 'https://yt3.example/h.jpg' });
+    expect(network.readProfile(body)).toEqual({
+      externalId: 'UC123',
+      username: '@adabuilds',
+      displayName: 'Ada Builds',
+      avatarUrl: 'https://yt3.example/h.jpg',
+    });
   });
 
   it('says so when the Google account has no channel', () => {
-    expect(() => network.readProfile({ kind: 'youtube#channelListResponse', items: [] })).toThrow(expect.objectContaining({ failure: 'no_account' }));
+    expect(() => network.readProfile({ kind: 'youtube#channelListResponse', items: [] })).toThrow(
+      expect.objectContaining({ failure: 'no_account' }),
+    );
   });
 });

@@ -37,7 +37,10 @@ export class YouTubeNetwork extends OAuthNetwork {
       externalId: requireAccountId(this.platform, text(pick(channel, 'id'))),
       username: text(pick(channel, 'snippet', 'customUrl')) || title,
       displayName: title,
-      avatarUrl: httpUrl(pick(thumbnails, 'high', 'url')) || httpUrl(pick(thumbnails, 'medium', 'url')) || httpUrl(pick(thumbnails, 'default', 'url')),
+      avatarUrl:
+        httpUrl(pick(thumbnails, 'high', 'url')) ||
+        httpUrl(pick(thumbnails, 'medium', 'url')) ||
+        httpUrl(pick(thumbnails, 'default', 'url')),
     };
   }
 }
