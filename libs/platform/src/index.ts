@@ -61,3 +61,4 @@ export * from './metrics/metrics-server.js';
 export * from './metrics/rpc-metrics.js';
 export * from './metrics/collectors.js';
 export { recordHttpRoute } from './tracing/tracing.js';
+export * from './rpc/handles.js';

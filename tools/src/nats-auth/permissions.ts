@@ -46,7 +46,7 @@ function sourceFiles(dir: string): string[] {
   return files;
 }
 
-/** Subjects a body of source names: `XxxPatterns.key`, `*_SUBJECT` constants, per-service builders. */
+/** Subjects a body of source names: `XxxPatterns.key`, `XxxOperations.key`, `*_SUBJECT` constants, per-service builders. */
 export function subjectsNamedIn(source: string): { requests: Set<string>; events: Set<string> } {
   const requests = new Set<string>();
   const events = new Set<string>();
@@ -54,6 +54,11 @@ export function subjectsNamedIn(source: string): { requests: Set<string>; events
   for (const match of source.matchAll(/\b([A-Z]\w*Patterns)\.(\w+)/g)) {
     const group = exported[match[1]] as Record<string, unknown> | undefined;
     const subject = group?.[match[2]];
+    if (typeof subject === 'string') requests.add(subject);
+  }
+  for (const match of source.matchAll(/\b([A-Z]\w*Operations)\.(\w+)/g)) {
+    const group = exported[match[1]] as Record<string, { subject?: unknown }> | undefined;
+    const subject = group?.[match[2]]?.subject;
     if (typeof subject === 'string') requests.add(subject);
   }
   for (const match of source.matchAll(/\b([A-Z][A-Z0-9_]*_SUBJECT)\b/g)) {

@@ -1,35 +1,24 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  OrganizationQuery,
-  OrganizationThemeSettings,
-  RpcRequest,
-  ThemeList,
-  ThemePatterns,
-  UpdateOrganizationThemeSettingsRequest,
-} from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { ThemeOperations, type InputOf, type OrganizationThemeSettings, type ThemeList } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { ThemesService } from './themes.service.js';
 
 @Controller()
 export class ThemesHandler {
   constructor(private readonly themes: ThemesService) {}
 
-  @MessagePattern(ThemePatterns.list)
-  list(@Payload() req: RpcRequest): Promise<ThemeList> {
-    const principal = requirePrincipal(req);
-    return this.themes.list(principal, validateInput(OrganizationQuery, req.query, 'query').organization_id.toLowerCase());
+  @Handles(ThemeOperations.list)
+  list(@Input() { principal, query }: InputOf<typeof ThemeOperations.list>): Promise<ThemeList> {
+    return this.themes.list(principal, query.organization_id.toLowerCase());
   }
 
-  @MessagePattern(ThemePatterns.getSettings)
-  get(@Payload() req: RpcRequest): Promise<OrganizationThemeSettings> {
-    const principal = requirePrincipal(req);
-    return this.themes.get(principal, validateInput(OrganizationQuery, req.query, 'query').organization_id.toLowerCase());
+  @Handles(ThemeOperations.getSettings)
+  get(@Input() { principal, query }: InputOf<typeof ThemeOperations.getSettings>): Promise<OrganizationThemeSettings> {
+    return this.themes.get(principal, query.organization_id.toLowerCase());
   }
 
-  @MessagePattern(ThemePatterns.updateSettings)
-  update(@Payload() req: RpcRequest): Promise<OrganizationThemeSettings> {
-    const principal = requirePrincipal(req);
-    return this.themes.update(principal, validateInput(UpdateOrganizationThemeSettingsRequest, req.body, 'body'));
+  @Handles(ThemeOperations.updateSettings)
+  update(@Input() { principal, body }: InputOf<typeof ThemeOperations.updateSettings>): Promise<OrganizationThemeSettings> {
+    return this.themes.update(principal, body);
   }
 }

@@ -4,7 +4,7 @@ import {
   OrganizationQuery,
   OrganizationThemeSettings,
   ThemeList,
-  ThemePatterns,
+  ThemeOperations,
   UpdateOrganizationThemeSettingsRequest,
 } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
@@ -28,7 +28,7 @@ export class ThemesController {
   @Returns(ThemeList)
   @Refuses(403, 422)
   list(@Req() req: FastifyRequest, @Query(new ValidQuery(OrganizationQuery)) query: OrganizationQuery): Promise<ThemeList> {
-    return this.forward.send(ThemePatterns.list, req, { query: { ...query } });
+    return this.forward.send(ThemeOperations.list, req, { query: { ...query } });
   }
 
   @Get('theme-settings/organization')
@@ -39,7 +39,7 @@ export class ThemesController {
   @Returns(OrganizationThemeSettings)
   @Refuses(403, 422)
   get(@Req() req: FastifyRequest, @Query(new ValidQuery(OrganizationQuery)) query: OrganizationQuery): Promise<OrganizationThemeSettings> {
-    return this.forward.send(ThemePatterns.getSettings, req, { query: { ...query } });
+    return this.forward.send(ThemeOperations.getSettings, req, { query: { ...query } });
   }
 
   @Put('theme-settings/organization')
@@ -55,6 +55,6 @@ export class ThemesController {
     @Req() req: FastifyRequest,
     @Body(new ValidBody(UpdateOrganizationThemeSettingsRequest)) body: UpdateOrganizationThemeSettingsRequest,
   ): Promise<OrganizationThemeSettings> {
-    return this.forward.send(ThemePatterns.updateSettings, req, { body });
+    return this.forward.send(ThemeOperations.updateSettings, req, { body });
   }
 }

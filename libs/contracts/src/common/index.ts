@@ -7,3 +7,4 @@ export * from './http-reply.js';
 export * from './object-list.js';
 export * from './query-integer.js';
 export * from './message-size.js';
+export * from './operation.js';

@@ -4,6 +4,7 @@ export * from './video-document.js';
 export * from './video-projects.dto.js';
 export * from './project-assets.dto.js';
 export * from './themes.dto.js';
+export * from './themes.operations.js';
 export * from './image.patterns.js';
 export * from './image-document.js';
 export * from './image-editor.dto.js';

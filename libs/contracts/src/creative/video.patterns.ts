@@ -1,4 +1,4 @@
-/** NATS subjects of the creative service's video projects, project assets and themes (`creative.<feature>.<verb>`). */
+/** NATS subjects of the creative service's video projects and project assets (`creative.<feature>.<verb>`). */
 export const VideoProjectPatterns = {
   /** → VideoProjectSummary: the answer's document is the one the request carried (the gateway adds it back; it need not cross NATS twice). */
   create: 'creative.video-projects.create',
@@ -18,12 +18,6 @@ export const VideoProjectPatterns = {
   deleteAsset: 'creative.project-assets.delete',
   /** Internal (media at E17): is this a pending asset of the workspace? → ProjectAssetCheck or a problem (404, 409). */
   checkAsset: 'creative.project-assets.check',
-} as const;
-
-export const ThemePatterns = {
-  list: 'creative.themes.list',
-  getSettings: 'creative.themes.get-settings',
-  updateSettings: 'creative.themes.update-settings',
 } as const;
 
 /** Durable (media's outbox): the upload of a project asset completed; the asset becomes ready with its media item. */

@@ -1,0 +1,96 @@
+import type { HttpReply } from './http-reply.js';
+import type { Principal } from './rpc.js';
+
+/**
+ * Who may call an operation, as the service that owns it checks again (the gateway checked the bearer token first):
+ * - `anyone`: no token needed (register, login, public links);
+ * - `member`: any signed-in caller, workspace-bound API tokens included; the service checks the role it needs;
+ * - `account`: account-level operations, refused to workspace-bound API tokens;
+ * - `admin`: instance administrators, with an account-level token.
+ */
+export type CallerRule = 'anyone' | 'member' | 'account' | 'admin';
+
+/** A DTO class of libs/contracts. */
+export type Class<T> = new () => T;
+
+/** A type-only marker for answers that are not a single DTO class (`replyOf`, `listOf`, `nothing`). */
+export interface AnswerShape<Answer> {
+  readonly shape: 'reply' | 'list' | 'nothing';
+  readonly of: Class<unknown> | null;
+  /** Never set: carries the answer's type. */
+  readonly answer?: Answer;
+}
+
+/** The service answers an HttpReply (an idempotent create: its status, and whether it was replayed). */
+export const replyOf = <T>(type: Class<T>): AnswerShape<HttpReply<T>> => ({ shape: 'reply', of: type });
+/** The service answers an array of `type`. */
+export const listOf = <T>(type: Class<T>): AnswerShape<T[]> => ({ shape: 'list', of: type });
+/** The service answers `null` (the gateway answers 204). */
+export const nothing: AnswerShape<null> = { shape: 'nothing', of: null };
+
+/**
+ * One operation of the platform, declared once: the NATS subject its service serves, who may call it, its path ids
+ * (each with the 404 detail a malformed id gets), its query and body classes and its answer. The gateway forwards
+ * with it (`Forwarder.send(operation, …)`, typed from it) and the service handles it (`@Handles(operation)` and
+ * `@Input()`, which checks the caller and validates the ids, query and body in that order).
+ */
+export interface Operation<Caller extends CallerRule, Params extends string, Query, Body, Answer> {
+  readonly subject: string;
+  readonly caller: Caller;
+  /** Path id name → the 404 detail when it is not a UUID (null: the generic one). */
+  readonly params: Readonly<Record<Params, string | null>>;
+  readonly query: Class<Query> | null;
+  readonly body: Class<Body> | null;
+  readonly answer: Class<Answer> | AnswerShape<Answer>;
+  /** Whether the operation takes an Idempotency-Key (a repeated key answers the first answer again). */
+  readonly idempotent: boolean;
+}
+
+/** Any operation, for code that handles them generically. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<CallerRule, string, any, any, any>;
+
+export interface OperationSpec<Caller extends CallerRule, Params extends string, Query, Body, Answer> {
+  subject: string;
+  /** Default `member`. */
+  caller?: Caller;
+  params?: Record<Params, string | null>;
+  query?: Class<Query>;
+  body?: Class<Body>;
+  answer: Class<Answer> | AnswerShape<Answer>;
+  idempotent?: boolean;
+}
+
+/** Declares an operation (see `Operation`); its types are inferred from the classes given. */
+export function operation<Answer, Caller extends CallerRule = 'member', Params extends string = never, Query = null, Body = null>(
+  spec: OperationSpec<Caller, Params, Query, Body, Answer>,
+): Operation<Caller, Params, Query, Body, Answer> {
+  return {
+    subject: spec.subject,
+    caller: spec.caller ?? ('member' as Caller),
+    params: spec.params ?? ({} as Record<Params, string | null>),
+    query: spec.query ?? null,
+    body: spec.body ?? null,
+    answer: spec.answer,
+    idempotent: spec.idempotent ?? false,
+  };
+}
+
+/** What a service's handler receives for an operation, checked: see `@Input()` in libs/platform. */
+export interface OperationInput<Caller extends CallerRule, Params extends string, Query, Body> {
+  principal: Caller extends 'anyone' ? Principal | null : Principal;
+  params: Record<Params, string>;
+  query: Query;
+  body: Body;
+  /** The Idempotency-Key header, checked (1–200 characters); null when absent or the operation takes none. */
+  idempotencyKey: string | null;
+  /** The caller's address as the gateway saw it. */
+  clientIp: string;
+}
+
+/** The checked input of operation `O`: `@Input() { principal, params, body }: InputOf<typeof Operations.x>`. */
+export type InputOf<O> =
+  O extends Operation<infer Caller, infer Params, infer Query, infer Body, unknown> ? OperationInput<Caller, Params, Query, Body> : never;
+
+/** The answer of operation `O`, as its service sends it. */
+export type AnswerOf<O> = O extends Operation<CallerRule, string, unknown, unknown, infer Answer> ? Answer : never;
