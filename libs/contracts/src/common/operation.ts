@@ -47,7 +47,6 @@ export interface Operation<Caller extends CallerRule, Params extends string, Que
 }
 
 /** Any operation, for code that handles them generically. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOperation = Operation<CallerRule, string, any, any, any>;
 
 export interface OperationSpec<Caller extends CallerRule, Params extends string, Query, Body, Answer> {
