@@ -35,9 +35,8 @@ import {
 } from '@social/platform';
 import { listDeadLetters, replayDeadLetter } from './dead-letters.js';
 
-// The specs of libs/platform/src/events. They live in tools/ because they need
-// the harness (@social/testing): a libs/platform -> libs/testing edge in the Nx
-// graph, even from a spec, makes every app depend on the harness (lint refuses).
+// The specs of libs/platform/src/events, with the dead-letters tool they drive
+// (which is why they live in tools/, beside it).
 // Real PostgreSQL and a real nats-server, as in production. The nats-server is
 // started here (not with startPrivateNats) so it can be restarted on the same
 // port and storage, as after an outage.

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { ClaimLoop, type LeasedWork, openServiceDatabase } from '@social/platform';
+import { ClaimLoop, type LeasedWork, openServiceDatabase } from '../index.js';
 import { createTemporaryDatabase, TemporaryDatabase } from '@social/testing';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';

@@ -1,8 +1,7 @@
 import { connect, NatsConnection } from '@nats-io/transport-node';
 import { PrivateNats, startPrivateNats } from '@social/testing';
-import { askEach, RpcClient } from '@social/platform';
+import { askEach, RpcClient } from '../index.js';
 
-/** Lives in tools/: libs/platform may not depend on libs/testing, even in a spec (Nx sees one graph). */
 describe('askEach', () => {
   let nats: PrivateNats;
   let nc: NatsConnection;

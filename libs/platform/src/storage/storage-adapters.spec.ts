@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { connectNats, type MediaStorage, NatsObjectStorage, openMediaStorage, s3OptionsFrom } from '@social/platform';
+import { connectNats, type MediaStorage, NatsObjectStorage, openMediaStorage, s3OptionsFrom } from '../index.js';
 import { FakeS3, PrivateNats, startFakeS3, startPrivateNats } from '@social/testing';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';

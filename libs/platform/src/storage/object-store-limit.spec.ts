@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { connectNats, guardedStorage, NatsObjectStorage, Problem } from '@social/platform';
+import { connectNats, guardedStorage, NatsObjectStorage, Problem } from '../index.js';
 import { PrivateNats, startPrivateNats } from '@social/testing';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';

@@ -3,7 +3,7 @@ import { createTemporaryDatabase, TemporaryDatabase } from '@social/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 import pg from 'pg';
-import { fingerprintOf, IDEMPOTENCY_TABLE_SQL, IdempotentRequests, openServiceDatabase, Problem } from '@social/platform';
+import { fingerprintOf, IDEMPOTENCY_TABLE_SQL, IdempotentRequests, openServiceDatabase, Problem } from '../index.js';
 
 // The spec of libs/platform/src/idempotency (here for the harness, see durable-events.spec.ts),
 // against real PostgreSQL: the guarantees live in its statements.

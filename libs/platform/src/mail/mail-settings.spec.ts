@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { InstanceSettings, MailSettings } from '@social/platform';
+import { InstanceSettings, MailSettings } from '../index.js';
 
 describe('mail settings (smtp_url, smtp_from, public_app_url)', () => {
   const from = (overrides: Record<string, string>, env: NodeJS.ProcessEnv) =>

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTemporaryDatabase, TemporaryDatabase } from '@social/testing';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { openServiceDatabase } from '@social/platform';
+import { openServiceDatabase } from '../index.js';
 
 // The spec of libs/platform/src/database (here for the harness, see durable-events.spec.ts).
 describe('service database sessions', () => {

@@ -6,7 +6,7 @@ import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { PrivateNats, startPrivateNats, waitFor } from '@social/testing';
 import pino from 'pino';
-import { connectNats, DurableEventHandler, ServiceEvents } from '@social/platform';
+import { connectNats, DurableEventHandler, ServiceEvents } from '../index.js';
 
 // runService's event wiring (libs/platform/src/events/service-events.ts); here for the harness, see durable-events.spec.ts.
 
