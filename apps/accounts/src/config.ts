@@ -9,7 +9,8 @@ export const accountsSettings = {
   REGISTRATION_RATE_LIMIT_PER_HOUR: setting.int(1, 1_000_000, 20),
   /** Refresh-token (session) lifetime in days. */
   SESSION_TTL_DAYS: setting.int(1, 365, 30),
-  // SMTP_URL, SMTP_FROM and PUBLIC_APP_URL are instance settings (smtp_url, smtp_from, public_app_url): MailSettings (libs/platform/src/mail/mail-settings.ts).
+  // SMTP_URL, SMTP_FROM and PUBLIC_APP_URL are instance settings (smtp_url, smtp_from,
+  // public_app_url): MailSettings (libs/platform/src/mail/mail-settings.ts).
   /** Keys the HMAC of email-change codes (a 6-digit code needs a secret key, not just a hash). */
   SECRETS_KEY: setting.secretsKeyring(),
   /** The default relying party of passkeys (its host name and origin). */

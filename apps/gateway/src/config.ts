@@ -32,7 +32,10 @@ export const gatewaySettings = {
   TRUSTED_PROXIES: setting.trustedProxies(),
   /** Largest JSON body accepted (contract §1: 1 MiB). */
   BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 1024 * 1024),
-  /** Largest body of a route carrying an editor or video document (contract §1: 5 MiB); lowered at start-up to what NATS's `max_payload` carries. */
+  /**
+   * Largest body of a route carrying an editor or video document (contract
+   * §1: 5 MiB); lowered at start-up to what NATS's `max_payload` carries.
+   */
   DOCUMENT_BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 5 * 1024 * 1024),
   ...observabilitySettings(),
   ...shutdownSettings(),

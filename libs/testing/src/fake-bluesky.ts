@@ -71,7 +71,10 @@ interface Token {
 const TID = /^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$/;
 /** The PDS's own upload limit (a self-hosted PDS's PDS_BLOB_UPLOAD_LIMIT, sized for videos); POST /__control/blob-limit changes it. */
 const DEFAULT_BLOB_LIMIT = 100_000_000;
-/** The lexicons' limits: app.bsky.embed.images (image/*, ≤ 1,000,000 bytes each), app.bsky.embed.video (video/mp4, ≤ 100,000,000 bytes, alt ≤ 1,000 graphemes). */
+/**
+ * The lexicons' limits: app.bsky.embed.images (image/*, ≤ 1,000,000 bytes each),
+ * app.bsky.embed.video (video/mp4, ≤ 100,000,000 bytes, alt ≤ 1,000 graphemes).
+ */
 const IMAGE_BLOB_MAX = 1_000_000;
 const VIDEO_BLOB_MAX = 100_000_000;
 const VIDEO_ALT_MAX_GRAPHEMES = 1_000;
@@ -359,7 +362,10 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
     return sendJson(res, 404, { error: 'MethodNotImplemented', message: 'Method Not Implemented' });
   }
 
-  /** What the lexicons refuse in a post's embed (images: ≤ 4, image blobs ≤ 1,000,000 bytes; video: an MP4 blob, alt ≤ 1,000 graphemes); "" when fine. */
+  /**
+   * What the lexicons refuse in a post's embed (images: ≤ 4, image blobs ≤
+   * 1,000,000 bytes; video: an MP4 blob, alt ≤ 1,000 graphemes); "" when fine.
+   */
   function embedProblem(embed: any, did: string): string {
     if (!embed) return '';
     const blobOf = (ref: any) => {

@@ -22,7 +22,10 @@ export interface FakeMastodonAccountRequest {
   following_count?: number;
   /** Approves its followers: following it answers a relationship with `requested`. */
   locked?: boolean;
-  /** Another token of an account made before (the id it answered): a server knows an account by every token it issued, e.g. after a refresh. */
+  /**
+   * Another token of an account made before (the id it answered): a server
+   * knows an account by every token it issued, e.g. after a refresh.
+   */
   id?: string;
 }
 
@@ -100,6 +103,10 @@ interface Account extends FakeMastodonAccountRequest {
 const MAX_CHARACTERS = 500;
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+/** A link as Mastodon renders it: the scheme and the part past 30 characters invisible, the rest with an ellipsis. */
+const LINK_HTML =
+  '<a href="$1$2$3" rel="nofollow noopener" target="_blank"><span class="invisible">$1</span>' +
+  '<span class="ellipsis">$2</span><span class="invisible">$3</span></a>';
 /** Roughly what Mastodon renders: paragraphs, line breaks, links with their invisible parts. */
 const toHtml = (text: string) =>
   text
@@ -107,10 +114,7 @@ const toHtml = (text: string) =>
     .map(
       (paragraph) =>
         `<p>${escapeHtml(paragraph)
-          .replace(
-            /(https?:\/\/)([^\s<]{0,30})([^\s<]*)/g,
-            '<a href="$1$2$3" rel="nofollow noopener" target="_blank"><span class="invisible">$1</span><span class="ellipsis">$2</span><span class="invisible">$3</span></a>',
-          )
+          .replace(/(https?:\/\/)([^\s<]{0,30})([^\s<]*)/g, LINK_HTML)
           .replace(/\n/g, '<br />')}</p>`,
     )
     .join('');

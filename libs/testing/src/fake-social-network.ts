@@ -39,7 +39,10 @@ export interface RecordedRequest {
   received_at: string;
 }
 
-/** `origin` is what PROVIDER_API_ORIGINS points each network at; `controlUrl` takes POST /grants, GET/DELETE /requests, POST/DELETE /failures. */
+/**
+ * `origin` is what PROVIDER_API_ORIGINS points each network at; `controlUrl`
+ * takes POST /grants, GET/DELETE /requests, POST/DELETE /failures.
+ */
 export type FakeSocialNetwork = FakeServer;
 
 interface StoredGrant extends FakeGrantRequest {

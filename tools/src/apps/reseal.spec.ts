@@ -51,7 +51,8 @@ describe('reseal after a SECRETS_KEY rotation', () => {
     const before = SecretBox.fromBase64Key(oldKey);
     const appId = randomUUID();
     await client.query(
-      `INSERT INTO admin.provider_apps (id, provider, instance_url, name, client_id, sealed_client_secret, sealed_bot_token, connection_mode, is_active, created_at, updated_at)
+      `INSERT INTO admin.provider_apps (id, provider, instance_url, name, client_id, sealed_client_secret, sealed_bot_token,
+         connection_mode, is_active, created_at, updated_at)
        VALUES ($1, 'mastodon', 'https://m.example', 'M', 'cid', $2, NULL, 'oauth', true, now(), now())`,
       [appId, before.seal('client-secret-1', 'provider_apps:mastodon|https://m.example:client_secret')],
     );

@@ -103,11 +103,15 @@ export async function benchDirectory(baseUrl: string, databaseUrl: string): Prom
   }
   console.log(`\n${'E9 target'.padEnd(72)}  conns  req/s  p50 ms  p99 ms  non-2xx`);
   for (const r of rows) {
-    console.log(
-      `${r.target.padEnd(72)}  ${String(r.connections).padStart(5)}  ${r.reqPerSec.toFixed(0).padStart(5)}  ${r.p50Ms.toFixed(1).padStart(6)}  ${r.p99Ms
-        .toFixed(1)
-        .padStart(6)}  ${String(r.non2xx + r.errors).padStart(7)}`,
-    );
+    const cells = [
+      r.target.padEnd(72),
+      String(r.connections).padStart(5),
+      r.reqPerSec.toFixed(0).padStart(5),
+      r.p50Ms.toFixed(1).padStart(6),
+      r.p99Ms.toFixed(1).padStart(6),
+      String(r.non2xx + r.errors).padStart(7),
+    ];
+    console.log(cells.join('  '));
   }
   const headline = rows[0];
   const met = headline.p50Ms < TARGET_P50_MS && headline.non2xx === 0 && headline.errors === 0;

@@ -78,7 +78,8 @@ async function seedAnalytics(db: pg.Client, workspaceId: string, accountIds: str
   try {
     await db.query(
       `INSERT INTO insights.accounts (id, workspace_id, platform, username, status, last_attempted_at, last_success_at, first_success_at)
-       SELECT id, $1, 'sandbox', 'bench_' || left(id::text, 8), 'ok', now(), now(), now() FROM unnest($2::uuid[]) AS id ON CONFLICT (id) DO NOTHING`,
+       SELECT id, $1, 'sandbox', 'bench_' || left(id::text, 8), 'ok', now(), now(), now() FROM unnest($2::uuid[]) AS id
+       ON CONFLICT (id) DO NOTHING`,
       [workspaceId, accountIds],
     );
     await db.query(
@@ -102,11 +103,13 @@ async function seedAnalytics(db: pg.Client, workspaceId: string, accountIds: str
         };
       });
       await db.query(
-        `INSERT INTO insights.renditions (id, workspace_id, publication_id, social_account_id, platform, title, excerpt, content_profile, external_id, external_url,
-                                          published_at, status, views, likes, comments, reposts, collected_at, last_attempted_at)
-         SELECT r.id, $1, r.publication, r.account, 'sandbox', 'Bench post', 'A seeded rendition for the analytics benchmark.', 'short_text', r.external_id, '',
-                r.published_at, 'ok', r.views, r.likes, r.comments, r.reposts, now(), now()
-           FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::timestamptz[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[])
+        `INSERT INTO insights.renditions (id, workspace_id, publication_id, social_account_id, platform, title, excerpt, content_profile,
+                                          external_id, external_url, published_at, status, views, likes, comments, reposts, collected_at,
+                                          last_attempted_at)
+         SELECT r.id, $1, r.publication, r.account, 'sandbox', 'Bench post', 'A seeded rendition for the analytics benchmark.',
+                'short_text', r.external_id, '', r.published_at, 'ok', r.views, r.likes, r.comments, r.reposts, now(), now()
+           FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::timestamptz[], $7::bigint[], $8::bigint[], $9::bigint[],
+                       $10::bigint[])
                 AS r(id, publication, account, external_id, published_at, views, likes, comments, reposts)`,
         [
           workspaceId,
@@ -194,7 +197,8 @@ export async function benchInsightsSync(
     const deadline = Date.now() + 600_000;
     while (Date.now() < deadline) {
       const { rows } = await db.query<{ synced: number; failed: number }>(
-        `SELECT count(*) FILTER (WHERE last_success_at >= $2)::int AS synced, count(*) FILTER (WHERE status NOT IN ('ok', 'pending'))::int AS failed
+        `SELECT count(*) FILTER (WHERE last_success_at >= $2)::int AS synced,
+                count(*) FILTER (WHERE status NOT IN ('ok', 'pending'))::int AS failed
            FROM insights.accounts WHERE id = ANY($1::uuid[])`,
         [accountIds, new Date(started)],
       );

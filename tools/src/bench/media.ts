@@ -214,7 +214,8 @@ export async function benchMediaUploads(options: {
       clearInterval(sampler);
     }
     console.log(
-      `media: ${bigUploadMiB} MiB upload at ${(bigUploadMiB / bigSeconds).toFixed(1)} MiB/s; gateway RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB`,
+      `media: ${bigUploadMiB} MiB upload at ${(bigUploadMiB / bigSeconds).toFixed(1)} MiB/s; ` +
+        `gateway RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB`,
     );
 
     // The same object downloaded by a slow client: paused 5 s after 16 MiB, then read to the end.
@@ -231,7 +232,8 @@ export async function benchMediaUploads(options: {
     }
     downloadGrowth = downloadPeak - downloadBefore;
     console.log(
-      `media: ${bigUploadMiB} MiB slow download (5 s pause) at ${downloadMiBPerS.toFixed(1)} MiB/s overall; gateway RSS ${downloadBefore.toFixed(0)} → peak ${downloadPeak.toFixed(0)} MiB`,
+      `media: ${bigUploadMiB} MiB slow download (5 s pause) at ${downloadMiBPerS.toFixed(1)} MiB/s overall; ` +
+        `gateway RSS ${downloadBefore.toFixed(0)} → peak ${downloadPeak.toFixed(0)} MiB`,
     );
   } else {
     console.log('media: no gateway pid in .data/stack.json: the RSS figure is skipped');
@@ -261,8 +263,10 @@ export async function seedMediaLibrary(databaseUrl: string, workspaceId: string,
   await db.connect();
   try {
     await db.query(
-      `INSERT INTO media.media_items (id, workspace_id, filename, size, status, mime_type, sha256, width, height, object_key, created_by, created_at, expires_at)
-       SELECT gen_random_uuid(), $1::uuid, 'seeded-' || n || '.png', 1000 + n, 'ready', 'image/png', encode(sha256(($1::text || n)::bytea), 'hex'),
+      `INSERT INTO media.media_items (id, workspace_id, filename, size, status, mime_type, sha256, width, height, object_key, created_by,
+                                     created_at, expires_at)
+       SELECT gen_random_uuid(), $1::uuid, 'seeded-' || n || '.png', 1000 + n, 'ready', 'image/png',
+              encode(sha256(($1::text || n)::bytea), 'hex'),
               1080, 1080, 'workspaces/' || $1::text || '/media/seeded-' || n, $2::uuid, now() - n * interval '1 second', now()
          FROM generate_series(1, $3::int) AS n`,
       [workspaceId, userId, LISTED_ITEMS],

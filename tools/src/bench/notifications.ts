@@ -114,7 +114,8 @@ export async function benchNotifications(baseUrl: string, natsUrl: string, token
     missing,
   };
   console.log(
-    `  rendition.published → in-app item: p50 ${figures.latencyP50Ms} ms, p99 ${figures.latencyP99Ms} ms, max ${figures.latencyMaxMs} ms, missing ${missing}`,
+    `  rendition.published → in-app item: p50 ${figures.latencyP50Ms} ms, ` +
+      `p99 ${figures.latencyP99Ms} ms, max ${figures.latencyMaxMs} ms, missing ${missing}`,
   );
 
   const url = `${baseUrl}/notifications?limit=50`;
@@ -123,7 +124,8 @@ export async function benchNotifications(baseUrl: string, natsUrl: string, token
   const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
   const list = { reqPerSec: r.requests.mean, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
   console.log(
-    `  GET /notifications?limit=50: ${list.reqPerSec.toFixed(0)} req/s, p50 ${list.p50Ms} ms, p99 ${list.p99Ms} ms, non-2xx ${list.non2xx}, errors ${list.errors}`,
+    `  GET /notifications?limit=50: ${list.reqPerSec.toFixed(0)} req/s, ` +
+      `p50 ${list.p50Ms} ms, p99 ${list.p99Ms} ms, non-2xx ${list.non2xx}, errors ${list.errors}`,
   );
   return { ...figures, list, met: missing === 0 && figures.latencyP99Ms <= TARGET_P99_MS && list.non2xx === 0 };
 }

@@ -245,7 +245,8 @@ async function mastodonAccount(
   const id = uuidv7();
   const sealed = SecretBox.fromBase64Key(secretsKey).seal(JSON.stringify({ accessToken }), `social_accounts:${id}`);
   await db.query(
-    `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url, status, credentials, connected_by, created_at, updated_at)
+    `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url,
+       status, credentials, connected_by, created_at, updated_at)
      VALUES ($1, $2, 'mastodon', $3, $4, 'Bench', '', $5, 'active', $6, $7, now(), now())`,
     [id, workspaceId, `${remote.id}@${MASTODON_SERVER}`, `bench@${MASTODON_SERVER}`, `https://${MASTODON_SERVER}`, sealed, userId],
   );
@@ -254,7 +255,8 @@ async function mastodonAccount(
 
 export async function benchPostsMedia(): Promise<PostsMediaFigures> {
   console.log(
-    `\nposts-media: ${POSTS_MEDIA_PUBLICATIONS} publications × ${IMAGES_PER_POST} JPEGs of 4000×3000 → sandbox (target publishing RSS growth < ${IMAGES_RSS_TARGET_MIB} MiB), ` +
+    `\nposts-media: ${POSTS_MEDIA_PUBLICATIONS} publications × ${IMAGES_PER_POST} JPEGs of ` +
+      `4000×3000 → sandbox (target publishing RSS growth < ${IMAGES_RSS_TARGET_MIB} MiB), ` +
       `then a ${POSTS_MEDIA_VIDEO_MIB} MiB video → fake Mastodon (target < ${VIDEO_RSS_TARGET_MIB} MiB)`,
   );
   const nats = await startPrivateNats();
@@ -338,12 +340,15 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
     const imagesSeconds = (Date.now() - imagesStarted) / 1000;
     const imagesMemory = imagesRss.stop();
     const { rows: received } = await db.query<{ bad: number }>(
-      `SELECT count(*)::int AS bad FROM publishing.sandbox_posts p, jsonb_array_elements(p.content) part, jsonb_array_elements(part->'media') m
-        WHERE p.marker = ANY($1::text[]) AND ((m->>'width')::int > 2000 OR (m->>'height')::int > 2000 OR (m->>'size')::int > 1000000 OR (m->>'exif')::boolean)`,
+      `SELECT count(*)::int AS bad FROM publishing.sandbox_posts p, jsonb_array_elements(p.content) part,
+         jsonb_array_elements(part->'media') m
+        WHERE p.marker = ANY($1::text[]) AND ((m->>'width')::int > 2000 OR (m->>'height')::int > 2000 OR (m->>'size')::int > 1000000
+          OR (m->>'exif')::boolean)`,
       [renditions],
     );
     const { rows: counted } = await db.query<{ images: number }>(
-      `SELECT count(*)::int AS images FROM publishing.sandbox_posts p, jsonb_array_elements(p.content) part, jsonb_array_elements(part->'media') m WHERE p.marker = ANY($1::text[])`,
+      `SELECT count(*)::int AS images FROM publishing.sandbox_posts p, jsonb_array_elements(p.content) part,
+         jsonb_array_elements(part->'media') m WHERE p.marker = ANY($1::text[])`,
       [renditions],
     );
     const imagesDelivered =
@@ -352,8 +357,10 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
       counted[0].images === POSTS_MEDIA_PUBLICATIONS * IMAGES_PER_POST;
     const renditionsPerS = imagesOutcome.published / Math.max(0.001, imagesSeconds);
     console.log(
-      `  images: ${imagesOutcome.published}/${POSTS_MEDIA_PUBLICATIONS} published (${imagesOutcome.failed} failed) in ${imagesSeconds.toFixed(1)} s = ${renditionsPerS.toFixed(2)} renditions/s; ` +
-        `${counted[0].images} images received, ${received[0].bad} over the limits or with EXIF; publishing RSS ${imagesMemory.before.toFixed(0)} → peak ${imagesMemory.peak.toFixed(0)} MiB`,
+      `  images: ${imagesOutcome.published}/${POSTS_MEDIA_PUBLICATIONS} published (${imagesOutcome.failed} failed) ` +
+        `in ${imagesSeconds.toFixed(1)} s = ${renditionsPerS.toFixed(2)} renditions/s; ` +
+        `${counted[0].images} images received, ${received[0].bad} over the limits or with EXIF; ` +
+        `publishing RSS ${imagesMemory.before.toFixed(0)} → peak ${imagesMemory.peak.toFixed(0)} MiB`,
     );
 
     const figures: PostsMediaFigures = {
@@ -378,7 +385,9 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
     if (POSTS_MEDIA_VIDEO_MIB <= 0) {
       figures.met = figures.imagesRssMet && figures.imagesDelivered;
       console.log(
-        `  ${figures.imagesRssMet ? 'MET    ' : 'NOT MET'} images: RSS growth ${figures.imagesRssGrowthMiB.toFixed(0)} MiB < ${IMAGES_RSS_TARGET_MIB}; video skipped (BENCH_POSTS_MEDIA_VIDEO_MIB=0)`,
+        `  ${figures.imagesRssMet ? 'MET    ' : 'NOT MET'} images: ` +
+          `RSS growth ${figures.imagesRssGrowthMiB.toFixed(0)} MiB < ${IMAGES_RSS_TARGET_MIB}; ` +
+          'video skipped (BENCH_POSTS_MEDIA_VIDEO_MIB=0)',
       );
       return figures;
     }
@@ -409,7 +418,8 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
       videoOutcome.published === 1 &&
       media.some((item) => item.type === 'video' && item.size === videoBytes && item.sha256 === storedSha && item.status_id !== '');
     console.log(
-      `  video: ${videoOutcome.published ? 'published' : 'NOT published'} in ${videoSeconds.toFixed(1)} s (${(POSTS_MEDIA_VIDEO_MIB / videoSeconds).toFixed(1)} MiB/s), ` +
+      `  video: ${videoOutcome.published ? 'published' : 'NOT published'} in ` +
+        `${videoSeconds.toFixed(1)} s (${(POSTS_MEDIA_VIDEO_MIB / videoSeconds).toFixed(1)} MiB/s), ` +
         `received whole: ${videoDelivered}; publishing RSS ${videoMemory.before.toFixed(0)} → peak ${videoMemory.peak.toFixed(0)} MiB`,
     );
     Object.assign(figures, {
@@ -422,8 +432,10 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
     });
     figures.met = figures.imagesRssMet && figures.imagesDelivered && figures.videoRssMet && figures.videoDelivered;
     console.log(
-      `  ${figures.imagesRssMet ? 'MET    ' : 'NOT MET'} images: RSS growth ${figures.imagesRssGrowthMiB.toFixed(0)} MiB < ${IMAGES_RSS_TARGET_MIB}; ` +
-        `${figures.videoRssMet ? 'MET    ' : 'NOT MET'} video: RSS growth ${figures.videoRssGrowthMiB.toFixed(0)} MiB < ${VIDEO_RSS_TARGET_MIB} (app logs: ${logFile})`,
+      `  ${figures.imagesRssMet ? 'MET    ' : 'NOT MET'} images: ` +
+        `RSS growth ${figures.imagesRssGrowthMiB.toFixed(0)} MiB < ${IMAGES_RSS_TARGET_MIB}; ` +
+        `${figures.videoRssMet ? 'MET    ' : 'NOT MET'} video: ` +
+        `RSS growth ${figures.videoRssGrowthMiB.toFixed(0)} MiB < ${VIDEO_RSS_TARGET_MIB} (app logs: ${logFile})`,
     );
     return figures;
   } finally {

@@ -62,11 +62,10 @@ async function measure(
     p99Ms: percentile(latencies, 0.99),
     problems,
   };
-  console.log(
-    `  ${target.padEnd(64)} ${String(count).padStart(6)}  ${row.reqPerSec.toFixed(0).padStart(6)}/s  p50 ${row.p50Ms.toFixed(1).padStart(6)} ms  p99 ${row.p99Ms
-      .toFixed(1)
-      .padStart(6)} ms  ${problems} problems`,
-  );
+  const rate = `${row.reqPerSec.toFixed(0).padStart(6)}/s`;
+  const p50 = `p50 ${row.p50Ms.toFixed(1).padStart(6)} ms`;
+  const p99 = `p99 ${row.p99Ms.toFixed(1).padStart(6)} ms`;
+  console.log(`  ${target.padEnd(64)} ${String(count).padStart(6)}  ${rate}  ${p50}  ${p99}  ${problems} problems`);
   return row;
 }
 
@@ -77,7 +76,8 @@ export async function benchProviderInsights(
   token: string,
 ): Promise<{ rows: ProviderInsightsRow[]; met: boolean }> {
   console.log(
-    `\nprovider insights: ${ACCOUNTS} sandbox accounts × ${PUBLICATIONS} publications published, then internal requests (${CONCURRENCY} in flight)`,
+    `\nprovider insights: ${ACCOUNTS} sandbox accounts × ${PUBLICATIONS} publications published, ` +
+      `then internal requests (${CONCURRENCY} in flight)`,
   );
   const organization = await api<{ id: string }>(
     baseUrl,

@@ -478,7 +478,8 @@ async function videoProjectWrites(
   // 4.5 MiB documents: fewer connections by default (each request moves the document through the gateway, NATS and PostgreSQL twice).
   const connections = Number(process.env.BENCH_VIDEO_CONNECTIONS ?? (documentBytes > 1024 * 1024 ? 2 : 10));
   console.log(
-    `\nvideo projects: PUT /video-projects/{id} (${(documentBytes / 1024).toFixed(0)} KB document), ${connections} connections, each on its own project`,
+    `\nvideo projects: PUT /video-projects/{id} (${(documentBytes / 1024).toFixed(0)} KB document), ` +
+      `${connections} connections, each on its own project`,
   );
   const figures = await benchCreativeVideo({
     baseUrl,
@@ -508,14 +509,17 @@ async function mediaUploads(
   console.log('\nmedia uploads:');
   const media = await benchMediaUploads({ baseUrl, natsUrl, gatewayPid, token, workspaceId });
   console.log(
-    `targets: upload through the gateway >= ${UPLOAD_RATIO_TARGET} of a direct object-store put; gateway RSS growth < ${RSS_GROWTH_TARGET_MIB} MiB`,
+    `targets: upload through the gateway >= ${UPLOAD_RATIO_TARGET} of a direct ` +
+      `object-store put; gateway RSS growth < ${RSS_GROWTH_TARGET_MIB} MiB`,
   );
   console.log(`  ${media.ratioMet ? 'MET    ' : 'NOT MET'} ${media.uploadMiB} MiB upload: ${media.ratio.toFixed(2)} of the direct put`);
   console.log(
-    `  ${media.rssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB upload: gateway RSS grew ${media.gatewayRssGrowthMiB.toFixed(1)} MiB`,
+    `  ${media.rssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB upload: ` +
+      `gateway RSS grew ${media.gatewayRssGrowthMiB.toFixed(1)} MiB`,
   );
   console.log(
-    `  ${media.downloadRssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB slow download: gateway RSS grew ${media.downloadRssGrowthMiB.toFixed(1)} MiB`,
+    `  ${media.downloadRssMet ? 'MET    ' : 'NOT MET'} ${media.bigUploadMiB} MiB slow download: ` +
+      `gateway RSS grew ${media.downloadRssGrowthMiB.toFixed(1)} MiB`,
   );
   return media;
 }
@@ -533,7 +537,8 @@ async function creativeImage(
     console.log('\nimage editor templates (E22):');
     templates = await benchCreativeTemplates(baseUrl, token, workspaceId);
     console.log(
-      `  GET /image-editor/templates (${templates.templates} templates): ${templates.reqPerSec.toFixed(0)} req/s, p50 ${templates.p50Ms.toFixed(1)} ms, ` +
+      `  GET /image-editor/templates (${templates.templates} templates): ` +
+        `${templates.reqPerSec.toFixed(0)} req/s, p50 ${templates.p50Ms.toFixed(1)} ms, ` +
         `p99 ${templates.p99Ms.toFixed(1)} ms, ${templates.non2xx} non-2xx, ${templates.errors} errors`,
     );
   }
@@ -541,7 +546,8 @@ async function creativeImage(
     console.log('\nimage editor export (1080×1080 PNG, one at a time):');
     exports = await benchCreativeExport(baseUrl, token, workspaceId);
     console.log(
-      `  ${exports.exports} exports: p50 ${exports.p50Ms.toFixed(0)} ms, p99 ${exports.p99Ms.toFixed(0)} ms, ${exports.meanBytes} bytes each, ${exports.failures} failures`,
+      `  ${exports.exports} exports: p50 ${exports.p50Ms.toFixed(0)} ms, ` +
+        `p99 ${exports.p99Ms.toFixed(0)} ms, ${exports.meanBytes} bytes each, ${exports.failures} failures`,
     );
   }
   const failed = Boolean((templates && (templates.non2xx > 0 || templates.errors > 0)) || (exports && exports.failures > 0));

@@ -12,7 +12,10 @@ const DATABASE = 'platform';
 /** Not 5432: a machine PostgreSQL may already hold that port. */
 const PORT = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
 
-/** An embedded PostgreSQL (user and password `postgres`) keeping its data in `databaseDir` across restarts; as root it runs as a system user it creates. */
+/**
+ * An embedded PostgreSQL (user and password `postgres`) keeping its data in
+ * `databaseDir` across restarts; as root it runs as a system user it creates.
+ */
 export function embeddedPostgres(databaseDir: string, port: number): EmbeddedPostgres {
   return new EmbeddedPostgres({
     databaseDir,

@@ -126,7 +126,8 @@ export function deliveryKill(env: FaultEnvironment, processes: PlatformProcesses
         if (counts.interrupted === 0) problems.push('no attempt was interrupted: the kill missed the network calls');
         const figures =
           `delivery: ${counts.renditions} renditions, ${heldByVictim} at the network on the killed replica, ` +
-          `${counts.published} published (last ${seconds(settledAfter)} after the kill), ${counts.interrupted} interrupted attempts reconciled; ` +
+          `${counts.published} published (last ${seconds(settledAfter)} after the kill), ` +
+          `${counts.interrupted} interrupted attempts reconciled; ` +
           `sandbox posts ${counts.duplicated} duplicated, ${counts.missing} missing`;
         return { problems, figures };
       } finally {

@@ -109,9 +109,11 @@ export function keyRotation(env: FaultEnvironment, processes: PlatformProcesses,
       });
       if (connectAgain.status !== 200) problems.push(`starting an X connection after the rotation answered ${connectAgain.status}`);
       const figures =
-        `keys: ${steps.join(', ')} (rolling restarts of ${APPS.length} apps; the gateway away ${gatewayGaps.map((gap) => seconds(gap)).join(', ')}), ` +
+        `keys: ${steps.join(', ')} (rolling restarts of ${APPS.length} apps; ` +
+        `the gateway away ${gatewayGaps.map((gap) => seconds(gap)).join(', ')}), ` +
         `re-sealed ${resealed.join(', ')}; ${writes401} writes and ${events.unauthorized} API-token requests answered 401; ` +
-        `old token ${oldAnswer} after retirement; sealed values open with the new key alone${aiKeyUsed ? '' : ', E16 sent the re-sealed AI key'}`;
+        `old token ${oldAnswer} after retirement; sealed values open with the ` +
+        `new key alone${aiKeyUsed ? '' : ', E16 sent the re-sealed AI key'}`;
       return { problems, figures };
     },
   };
@@ -204,7 +206,10 @@ async function sealValues(env: FaultEnvironment, tenant: Tenant, aiKey: string):
   }
 }
 
-/** The values sealed before the rotation, in the database: now sealed with `k1`, and (where the context is known here) opening with the new key alone. */
+/**
+ * The values sealed before the rotation, in the database: now sealed with
+ * `k1`, and (where the context is known here) opening with the new key alone.
+ */
 async function sealedValuesOpen(env: FaultEnvironment, keys: Keys, aiKey: string, oauthStateId: string): Promise<string[]> {
   const box = SecretBox.fromBase64Key(keys.SECRETS_KEY);
   const db = new pg.Client({ connectionString: env.postgres.url });

@@ -190,7 +190,8 @@ function probedOutage(env: FaultEnvironment, healthPort: number): Fault {
         summarizeOutcomes(samples.filter((sample) => !sample.ok).map((sample) => sample.outcome));
       if (failedLive > 0) {
         problems.push(
-          `${failedLive} liveness answers were not 200 (gateway: ${kinds(gatewayLive.samples) || 'none'}; publishing: ${kinds(serviceLive.samples) || 'none'})`,
+          `${failedLive} liveness answers were not 200 (gateway: ` +
+            `${kinds(gatewayLive.samples) || 'none'}; publishing: ${kinds(serviceLive.samples) || 'none'})`,
         );
       }
       const downWhileOut = serviceReady.samples.filter((sample) => sample.at < restartedAt && !sample.ok).length;
@@ -331,7 +332,8 @@ async function runFault(env: FaultEnvironment, processes: PlatformProcesses, fau
   if (delivery.committed < events.acknowledged) problems.push(`${events.acknowledged - delivery.committed} acknowledged API tokens lost`);
   if (delivery.settledMs === undefined) {
     problems.push(
-      `events: ${delivery.committed} committed, ${delivery.delivered} notifications, ${delivery.unpublished} still in the outbox after ${seconds(EVENT_DELIVERY_LIMIT_MS)}`,
+      `events: ${delivery.committed} committed, ${delivery.delivered} notifications, ` +
+        `${delivery.unpublished} still in the outbox after ${seconds(EVENT_DELIVERY_LIMIT_MS)}`,
     );
   }
 
@@ -353,7 +355,8 @@ async function runFault(env: FaultEnvironment, processes: PlatformProcesses, fau
     (recoveredAt === undefined ? 'did not recover' : `recovered in ${seconds(recoveredAt - injectedAt)}`) +
     (lastCaught === undefined ? '' : ` (${caught.length} retried writes all acknowledged by ${seconds(lastCaught)})`);
   const line =
-    `${passed ? 'PASS' : 'FAIL'} ${fault.name} — ${recovery}, ${load.writes.length} writes (${perTarget}; ${load.attempts.length} attempts), ` +
+    `${passed ? 'PASS' : 'FAIL'} ${fault.name} — ${recovery}, ` +
+    `${load.writes.length} writes (${perTarget}; ${load.attempts.length} attempts), ` +
     `${lost.length} lost, ${duplicated.length} duplicated, ${replayFailures.length} bad replays, max attempt ${seconds(maxAttempt)}; ` +
     `events ${delivery.delivered}/${delivery.committed} delivered` +
     (delivery.settledMs === undefined ? '' : ` (last ${seconds(delivery.settledMs)} after the load)`) +
@@ -378,7 +381,8 @@ function ageAbandonedSessions(databaseUrl: string, workspaceId: string): { stop(
       try {
         await client.connect();
         await client.query(
-          `UPDATE media.media_items SET expires_at = now() WHERE workspace_id = $1 AND status = 'pending' AND expires_at > now() AND filename LIKE 'fault-%' AND created_at < now() - interval '2 seconds'`,
+          `UPDATE media.media_items SET expires_at = now() WHERE workspace_id = $1 AND status = 'pending' AND expires_at > now()
+             AND filename LIKE 'fault-%' AND created_at < now() - interval '2 seconds'`,
           [workspaceId],
         );
       } catch {
@@ -527,7 +531,8 @@ async function eventsDelivered(databaseUrl: string, userId: string): Promise<Eve
     for (;;) {
       const { rows } = await client.query<{ committed: number; unpublished: number; delivered: number }>(
         `SELECT (SELECT count(*)::int FROM accounts.api_tokens WHERE user_id = $1) AS committed,
-                (SELECT count(*)::int FROM accounts.outbox_events WHERE published_at IS NULL AND payload->>'user_id' = $1::text) AS unpublished,
+                (SELECT count(*)::int FROM accounts.outbox_events WHERE published_at IS NULL
+                  AND payload->>'user_id' = $1::text) AS unpublished,
                 (SELECT count(*)::int FROM notifications.notifications WHERE user_id = $1 AND topic = 'security_action') AS delivered`,
         [userId],
       );

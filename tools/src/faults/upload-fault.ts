@@ -85,7 +85,8 @@ export function uploadKill(env: FaultEnvironment, processes: PlatformProcesses, 
       const expectedSha = createHash('sha256').update(bytes).digest('hex');
       if (!client.mediaId)
         problems.push(
-          `the client never completed its upload (PUTs: ${client.putAttempts.join(', ')}; completions: ${client.completeAttempts.join(', ')})`,
+          `the client never completed its upload (PUTs: ${client.putAttempts.join(', ')}; ` +
+            `completions: ${client.completeAttempts.join(', ')})`,
         );
       else if (client.sha256 !== expectedSha) problems.push(`the ready item's sha256 ${client.sha256} is not the file's ${expectedSha}`);
       else {
@@ -105,11 +106,13 @@ export function uploadKill(env: FaultEnvironment, processes: PlatformProcesses, 
       }, SWEEP_LIMIT_MS);
       if (after.objects || after.chunks) {
         problems.push(
-          `orphan bytes ${seconds(SWEEP_LIMIT_MS)} after the upload: ${after.objects} objects (${after.bytes} bytes) no item references, ${after.chunks} stray chunks`,
+          `orphan bytes ${seconds(SWEEP_LIMIT_MS)} after the upload: ` +
+            `${after.objects} objects (${after.bytes} bytes) no item references, ${after.chunks} stray chunks`,
         );
       }
       const figures =
-        `upload: ${(bytes.length / 1024 ** 2).toFixed(1)} MiB, media killed at ${Math.round(KILL_AT * 100)} % of the body and back ${seconds(restartedAt - killedAt)} later; ` +
+        `upload: ${(bytes.length / 1024 ** 2).toFixed(1)} MiB, ` +
+        `media killed at ${Math.round(KILL_AT * 100)} % of the body and back ${seconds(restartedAt - killedAt)} later; ` +
         `PUTs ${client.putAttempts.join(', ')}; completions ${client.completeAttempts.join(', ')}` +
         (client.completedAt ? ` (ready ${seconds(client.completedAt - killedAt)} after the kill)` : '') +
         (atCompletion

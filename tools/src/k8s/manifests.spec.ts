@@ -201,17 +201,21 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
     }
   });
 
-  it('keeps liveness on the process only: services probe /live (readiness /ready), the gateway /health (readiness /health/ready, NATS only)', () => {
-    for (const d of deploymentsOf(objects)) {
-      const [c] = d.spec.template.spec.containers;
-      const paths = { live: c.livenessProbe?.httpGet?.path, ready: c.readinessProbe?.httpGet?.path };
-      expect({ app: d.metadata.name, ...paths }).toEqual(
-        d.metadata.name === 'gateway'
-          ? { app: 'gateway', live: '/health', ready: '/health/ready' }
-          : { app: d.metadata.name, live: '/live', ready: '/ready' },
-      );
-    }
-  });
+  it(
+    'keeps liveness on the process only: services probe /live (readiness /ready), ' +
+      'the gateway /health (readiness /health/ready, NATS only)',
+    () => {
+      for (const d of deploymentsOf(objects)) {
+        const [c] = d.spec.template.spec.containers;
+        const paths = { live: c.livenessProbe?.httpGet?.path, ready: c.readinessProbe?.httpGet?.path };
+        expect({ app: d.metadata.name, ...paths }).toEqual(
+          d.metadata.name === 'gateway'
+            ? { app: 'gateway', live: '/health', ready: '/health/ready' }
+            : { app: d.metadata.name, live: '/live', ready: '/ready' },
+        );
+      }
+    },
+  );
 
   it('spreads every Deployment’s replicas over zones and nodes', () => {
     for (const d of deploymentsOf(objects)) {

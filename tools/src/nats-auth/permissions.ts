@@ -22,7 +22,10 @@ export interface NatsPermissions {
 /** Event namespaces owned by a service whose name differs (`events.tenancy.*`, `durable.tenancy.*` come from accounts). */
 const NAMESPACE_OWNERS: Record<string, NatsApp> = { tenancy: 'accounts' };
 
-/** JetStream's API, acknowledgements and flow control, object-store and key-value subjects: used by every app (outbox, durable consumers, media bytes, rate counters). */
+/**
+ * JetStream's API, acknowledgements and flow control, object-store and key-value
+ * subjects: used by every app (outbox, durable consumers, media bytes, rate counters).
+ */
 const JETSTREAM_PUBLISH = ['$JS.API.>', '$JS.ACK.>', '$JS.FC.>', '$O.>', '$KV.>'];
 const JETSTREAM_SUBSCRIBE = ['$O.>', '$KV.>'];
 /** Replies to the app's own requests arrive on its inbox. */
@@ -112,7 +115,8 @@ export function authorizationConfig(permissions: Record<NatsApp, NatsPermissions
   const list = (subjects: string[]) => `[${subjects.map((subject) => JSON.stringify(subject)).join(', ')}]`;
   const users = NATS_APPS.map(
     (app) =>
-      `    # ${app}\n    { nkey: ${publicKeys[app]}, permissions: { publish: { allow: ${list(permissions[app].publish)} }, subscribe: { allow: ${list(permissions[app].subscribe)} }, allow_responses: true } }`,
+      `    # ${app}\n    { nkey: ${publicKeys[app]}, permissions: { publish: { allow: ${list(permissions[app].publish)} }, ` +
+      `subscribe: { allow: ${list(permissions[app].subscribe)} }, allow_responses: true } }`,
   );
   return ['authorization {', '  users: [', users.join(',\n'), '  ]', '}', ''].join('\n');
 }

@@ -51,7 +51,8 @@ export interface RevisionRow {
 /** Live revisions only: an expired autosave is gone even before it is pruned. */
 export const LIVE_REVISION = `(r.expires_at IS NULL OR r.expires_at > now())`;
 
-export const REVISION_COLUMNS = `r.id, r.design_id AS "designId", r.revision, r.kind, r.name, r.cover_preview_media_id AS "coverPreviewMediaId",
+export const REVISION_COLUMNS = `r.id, r.design_id AS "designId", r.revision, r.kind, r.name,
+  r.cover_preview_media_id AS "coverPreviewMediaId",
   r.actor_user_id AS "actorUserId", r.actor_name AS "actorName", r.created_at AS "createdAt", r.expires_at AS "expiresAt"`;
 
 export const toRevisionSummary = (row: RevisionRow, callerId: string): RevisionSummary => ({

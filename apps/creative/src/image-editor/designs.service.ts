@@ -96,7 +96,8 @@ export class DesignsService {
     const now = new Date();
     await this.dataSource.transaction(async (db) => {
       await db.query(
-        `INSERT INTO image_designs (id, workspace_id, name, document, head_revision_id, last_revision, preview_media_id, created_by, created_at, updated_at)
+        `INSERT INTO image_designs (id, workspace_id, name, document, head_revision_id, last_revision, preview_media_id, created_by,
+           created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, 1, '', $6, $7, $7)`,
         [id, workspace.workspace_id, input.name, JSON.stringify(document), revisionId, principal.userId, now],
       );
@@ -128,7 +129,8 @@ export class DesignsService {
     const conditions = ['d.workspace_id = $1'];
     if (after) conditions.push(`(d.updated_at, d.id) < ($${values.push(after.at)}::timestamptz, $${values.push(after.id)}::uuid)`);
     const rows = await this.dataSource.query<DesignRow[]>(
-      `SELECT ${DESIGN_COLUMNS} FROM image_designs d WHERE ${conditions.join(' AND ')} ORDER BY d.updated_at DESC, d.id DESC LIMIT $${values.push(limit + 1)}`,
+      `SELECT ${DESIGN_COLUMNS} FROM image_designs d WHERE ${conditions.join(' AND ')}
+       ORDER BY d.updated_at DESC, d.id DESC LIMIT $${values.push(limit + 1)}`,
       values,
     );
     // At most `limit` designs, and fewer when their documents would make the page too big to send.
@@ -174,8 +176,11 @@ export class DesignsService {
       });
       // Autosaves past their week or beyond the newest 50 go (never the head).
       await db.query(
-        `DELETE FROM image_design_revisions r WHERE r.design_id = $1 AND r.kind = 'autosave' AND r.id <> (SELECT head_revision_id FROM image_designs WHERE id = $1)
-           AND (r.expires_at <= now() OR r.id NOT IN (SELECT id FROM image_design_revisions WHERE design_id = $1 AND kind = 'autosave' ORDER BY revision DESC LIMIT $2))`,
+        `DELETE FROM image_design_revisions r WHERE r.design_id = $1 AND r.kind = 'autosave'
+           AND r.id <> (SELECT head_revision_id FROM image_designs WHERE id = $1)
+           AND (r.expires_at <= now()
+                OR r.id NOT IN (SELECT id FROM image_design_revisions
+                                WHERE design_id = $1 AND kind = 'autosave' ORDER BY revision DESC LIMIT $2))`,
         [id, AUTOSAVES_KEPT],
       );
     });
@@ -285,7 +290,8 @@ export class DesignsService {
     const item = await this.renderer.renderToMedia(principal, design, pageId, format, `${design.id}-${pageId}`);
     await this.dataSource.query(
       `UPDATE image_designs SET document = jsonb_set(document, ARRAY['pages', idx::text, 'latest_export_media_id'], to_jsonb($2::text))
-       FROM (SELECT ordinality - 1 AS idx FROM image_designs, jsonb_array_elements(document -> 'pages') WITH ORDINALITY AS p(page, ordinality)
+       FROM (SELECT ordinality - 1 AS idx
+             FROM image_designs, jsonb_array_elements(document -> 'pages') WITH ORDINALITY AS p(page, ordinality)
              WHERE id = $1 AND page ->> 'id' = $3 LIMIT 1) AS found
        WHERE id = $1`,
       [id, item.id, pageId],
@@ -338,7 +344,8 @@ export class DesignsService {
     },
   ): Promise<void> {
     await db.query(
-      `INSERT INTO image_design_revisions (id, design_id, workspace_id, revision, kind, name, document, cover_preview_media_id, actor_user_id, actor_name, created_at, expires_at)
+      `INSERT INTO image_design_revisions (id, design_id, workspace_id, revision, kind, name, document, cover_preview_media_id,
+         actor_user_id, actor_name, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         r.id,
@@ -364,7 +371,8 @@ export class DesignsService {
     db: EntityManager = this.dataSource.manager,
   ): Promise<RevisionRow | null> {
     const rows = await db.query<RevisionRow[]>(
-      `SELECT ${REVISION_COLUMNS}${withDocument ? ', r.document' : ''} FROM image_design_revisions r WHERE r.design_id = $1 AND r.id = $2 AND ${LIVE_REVISION}`,
+      `SELECT ${REVISION_COLUMNS}${withDocument ? ', r.document' : ''} FROM image_design_revisions r
+        WHERE r.design_id = $1 AND r.id = $2 AND ${LIVE_REVISION}`,
       [designId, revisionId],
     );
     return rows[0] ?? null;

@@ -45,9 +45,11 @@ interface AssetRow {
   updatedAt: Date;
 }
 
-const ASSET_COLUMNS = `a.id, a.workspace_id AS "workspaceId", a.project_id AS "projectId", a.status, a.attention_reason AS "attentionReason",
+const ASSET_COLUMNS = `a.id, a.workspace_id AS "workspaceId", a.project_id AS "projectId", a.status,
+  a.attention_reason AS "attentionReason",
   a.media_id AS "mediaId", a.mime_type AS "mimeType", a.original_filename AS "originalFilename", a.preparation, a.sha256, a.size,
-  a.stable_media_id AS "stableMediaId", a.device_id AS "deviceId", a.uploaded_by AS "uploadedBy", a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
+  a.stable_media_id AS "stableMediaId", a.device_id AS "deviceId", a.uploaded_by AS "uploadedBy", a.created_at AS "createdAt",
+  a.updated_at AS "updatedAt"`;
 
 function toProjectAsset(row: AssetRow, required: Set<string>): ProjectAsset {
   return {
@@ -111,8 +113,8 @@ export class ProjectAssetsService {
       const id = uuidv7();
       const now = new Date();
       await db.query(
-        `INSERT INTO project_assets (id, workspace_id, project_id, status, mime_type, original_filename, preparation, size, stable_media_id, device_id,
-                                     uploaded_by, created_at, updated_at)
+        `INSERT INTO project_assets (id, workspace_id, project_id, status, mime_type, original_filename, preparation, size, stable_media_id,
+                                     device_id, uploaded_by, created_at, updated_at)
          VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
         [
           id,

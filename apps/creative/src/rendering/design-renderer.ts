@@ -94,7 +94,8 @@ export class DesignRenderer implements OnModuleDestroy {
     } catch (error) {
       if (error instanceof WorkerTimeout) {
         throw renderBudgetExceeded(
-          `The page did not render within the ${this.config.RENDER_TIMEOUT_MS} ms budget; simplify it (fewer or smaller layers, effects, images).`,
+          `The page did not render within the ${this.config.RENDER_TIMEOUT_MS} ms budget; ` +
+            'simplify it (fewer or smaller layers, effects, images).',
         );
       }
       this.logger.warn({ err: error, design_id: design.id }, 'a render worker failed');

@@ -3,7 +3,10 @@ import { UsageForUsersReply, UsageTotals } from '@social/contracts';
 import { usageUserIds } from '@social/platform';
 import { DataSource } from 'typeorm';
 
-/** What creative tells the admin directory and overview: video projects (trashed ones until purged) and image designs, per creator and in all. */
+/**
+ * What creative tells the admin directory and overview: video projects
+ * (trashed ones until purged) and image designs, per creator and in all.
+ */
 @Injectable()
 export class ReportingService {
   constructor(private readonly dataSource: DataSource) {}

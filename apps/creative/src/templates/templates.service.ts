@@ -26,7 +26,8 @@ interface TemplateRow {
   updatedAt: Date;
 }
 
-const COLUMNS = `id, workspace_id AS "workspaceId", name, category, preset_key AS "presetKey", document, created_at AS "createdAt", updated_at AS "updatedAt"`;
+const COLUMNS = `id, workspace_id AS "workspaceId", name, category, preset_key AS "presetKey", document, created_at AS "createdAt",
+  updated_at AS "updatedAt"`;
 const NO_SUCH_TEMPLATE = 'No such template.';
 
 const toTemplate = (row: TemplateRow): ImageEditorTemplate => ({

@@ -53,9 +53,11 @@ export class ThemesService {
       );
     }
     await this.dataSource.query(
-      `INSERT INTO organization_theme_settings (organization_id, theme_id, theme_kind, theme_version, assignments_locked, updated_by, updated_at)
+      `INSERT INTO organization_theme_settings (organization_id, theme_id, theme_kind, theme_version, assignments_locked, updated_by,
+         updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, now())
-       ON CONFLICT (organization_id) DO UPDATE SET theme_id = $2, theme_kind = $3, theme_version = $4, assignments_locked = $5, updated_by = $6, updated_at = now()`,
+       ON CONFLICT (organization_id) DO UPDATE SET theme_id = $2, theme_kind = $3, theme_version = $4, assignments_locked = $5,
+         updated_by = $6, updated_at = now()`,
       [organization.id, theme.id, theme.kind, theme.version, input.assignments_locked, principal.userId],
     );
     return this.read(organization.id);

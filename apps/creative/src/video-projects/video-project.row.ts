@@ -21,9 +21,10 @@ export interface VideoProjectRow {
   retentionExpiresAt: Date | null;
 }
 
-export const PROJECT_SUMMARY_COLUMNS = `p.id, p.workspace_id AS "workspaceId", p.name, p.head_revision AS "headRevision", p.sync_status AS "syncStatus",
-  p.attention_reason AS "attentionReason", p.preview_object_key AS "previewObjectKey", p.created_by AS "createdBy", p.updated_by AS "updatedBy",
-  p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.trashed_at AS "trashedAt", p.retention_expires_at AS "retentionExpiresAt"`;
+export const PROJECT_SUMMARY_COLUMNS = `p.id, p.workspace_id AS "workspaceId", p.name, p.head_revision AS "headRevision",
+  p.sync_status AS "syncStatus", p.attention_reason AS "attentionReason", p.preview_object_key AS "previewObjectKey",
+  p.created_by AS "createdBy", p.updated_by AS "updatedBy", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+  p.trashed_at AS "trashedAt", p.retention_expires_at AS "retentionExpiresAt"`;
 export const PROJECT_COLUMNS = `${PROJECT_SUMMARY_COLUMNS}, p.document::text AS "documentJson"`;
 
 export const NO_SUCH_PROJECT = 'No such video project.';

@@ -61,7 +61,8 @@ export class VideoProjectsService {
     return this.dataSource.transaction(async (db) => {
       const state = await syncStateOf(db, id, json);
       await db.query(
-        `INSERT INTO video_projects (id, workspace_id, name, document, head_revision, sync_status, attention_reason, created_by, updated_by, created_at, updated_at)
+        `INSERT INTO video_projects (id, workspace_id, name, document, head_revision, sync_status, attention_reason, created_by, updated_by,
+           created_at, updated_at)
          VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $7, $8, $8)`,
         [id, workspace.workspace_id, input.name, json, state.status, state.reason, principal.userId, now],
       );
@@ -219,8 +220,8 @@ export class VideoProjectsService {
       const values: unknown[] = [project.id, json, name, state.status, state.reason, now, principal.userId];
       // The answer is built from the row's summary and the document in hand: 200 KB are not read back.
       const [moved] = await db.query<[VideoProjectRow[], number]>(
-        `UPDATE video_projects AS p SET head_revision = head_revision + 1, document = $2, name = coalesce($3, name), sync_status = $4, attention_reason = $5,
-                updated_at = $6, updated_by = $7
+        `UPDATE video_projects AS p SET head_revision = head_revision + 1, document = $2, name = coalesce($3, name), sync_status = $4,
+                attention_reason = $5, updated_at = $6, updated_by = $7
           WHERE id = $1 AND trashed_at IS NULL${expected === null ? '' : ` AND head_revision = $${values.push(expected)}`}
           RETURNING ${PROJECT_SUMMARY_COLUMNS}`,
         values,

@@ -75,28 +75,31 @@ describe('accounts: passkeys', () => {
     expect(response.body.passkeys.map((p: { name: string }) => p.name)).toEqual(['Passkey']);
   });
 
-  it('a credential that fails verification is 422 (tampered, wrong origin, wrong challenge, not a credential); nothing is stored', async () => {
-    const user = await registerUser();
-    const { challenge_id, options } = await begin(user);
-    const attempts: unknown[] = [
-      softwareAttestation(options, origin(), { corruptRpIdHash: true }),
-      softwareAttestation(options, origin(), { origin: 'https://evil.example' }),
-      softwareAttestation(options, origin(), { challenge: Buffer.from('another challenge').toString('base64url') }),
-      softwareAttestation(options, origin(), { type: 'webauthn.get' }),
-      { ...softwareAttestation(options, origin()), response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' } },
-      'not a credential',
-      {},
-    ];
-    for (const credential of attempts) {
-      const problem = expectProblem(await finish(user, { challenge_id, credential, name: 'x' }), 422, 'validation_failed');
-      expect(problem.errors[0].location).toBe('body.credential');
-    }
-    const security = await call('GET', '/auth/security', { token: user.token });
-    expect(security.body.methods).toEqual(['password']);
-    expect(security.body.passkeys).toEqual([]);
-    // A failed verification does not use the challenge up: the genuine credential still registers.
-    expect((await finish(user, { challenge_id, credential: softwareAttestation(options, origin()), name: 'x' })).status).toBe(200);
-  });
+  it(
+    'a credential that fails verification is 422 (tampered, ' + 'wrong origin, wrong challenge, not a credential); nothing is stored',
+    async () => {
+      const user = await registerUser();
+      const { challenge_id, options } = await begin(user);
+      const attempts: unknown[] = [
+        softwareAttestation(options, origin(), { corruptRpIdHash: true }),
+        softwareAttestation(options, origin(), { origin: 'https://evil.example' }),
+        softwareAttestation(options, origin(), { challenge: Buffer.from('another challenge').toString('base64url') }),
+        softwareAttestation(options, origin(), { type: 'webauthn.get' }),
+        { ...softwareAttestation(options, origin()), response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' } },
+        'not a credential',
+        {},
+      ];
+      for (const credential of attempts) {
+        const problem = expectProblem(await finish(user, { challenge_id, credential, name: 'x' }), 422, 'validation_failed');
+        expect(problem.errors[0].location).toBe('body.credential');
+      }
+      const security = await call('GET', '/auth/security', { token: user.token });
+      expect(security.body.methods).toEqual(['password']);
+      expect(security.body.passkeys).toEqual([]);
+      // A failed verification does not use the challenge up: the genuine credential still registers.
+      expect((await finish(user, { challenge_id, credential: softwareAttestation(options, origin()), name: 'x' })).status).toBe(200);
+    },
+  );
 
   it("refuses a reused, unknown, expired, another user's or another session's challenge (401)", async () => {
     const user = await registerUser();

@@ -100,68 +100,77 @@ describe('admin: instance settings (E5, E6)', () => {
     });
   });
 
-  it('E5 saves atomically: database overrides win over environment and default, secrets are sealed and redacted, requires_restart until a restart (live settings never)', async () => {
-    const saved = await put([
-      { key: 'ai_model', value: 'gpt-e2e' },
-      { key: 'ai_api_key', value: AI_KEY },
-      { key: 'smtp_url', value: SMTP_URL },
-      { key: 'rate_limit_login_per_email', value: '15' },
-      { key: 'media_allowed_mime_types', value: 'image/png,image/jpeg' },
-    ]);
-    expect(saved.status).toBe(200);
-    await expectMatchesOwnSchema(saved.body, 'InstanceSettingsResponse');
-    expect(saved.body.requires_restart).toBe(true);
-    // The AI settings are live: publishing applies them at once.
-    expect(item(saved.body, 'ai_model')).toMatchObject({
-      value: 'gpt-e2e',
-      source: 'database',
-      database_override_configured: true,
-      requires_restart: false,
-      updated_at: expect.stringMatching(/Z$/),
-    });
-    expect(item(saved.body, 'ai_api_key')).toMatchObject({
-      value: '',
-      secret_configured: true,
-      configured: true,
-      source: 'database',
-      requires_restart: false,
-    });
-    expect(item(saved.body, 'smtp_url')).toMatchObject({ value: '', secret_configured: true, source: 'database', requires_restart: true });
-    expect(item(saved.body, 'rate_limit_login_per_email')).toMatchObject({ value: '15', requires_restart: true });
-    expect(item(saved.body, 'media_allowed_mime_types')).toMatchObject({ type: 'list', value: 'image/png,image/jpeg' });
-    expect(item(saved.body, 'registration_enabled').requires_restart).toBe(false);
-    expect((await get()).body).toEqual(saved.body);
+  it(
+    'E5 saves atomically: database overrides win over environment and default, ' +
+      'secrets are sealed and redacted, requires_restart until a restart (live settings never)',
+    async () => {
+      const saved = await put([
+        { key: 'ai_model', value: 'gpt-e2e' },
+        { key: 'ai_api_key', value: AI_KEY },
+        { key: 'smtp_url', value: SMTP_URL },
+        { key: 'rate_limit_login_per_email', value: '15' },
+        { key: 'media_allowed_mime_types', value: 'image/png,image/jpeg' },
+      ]);
+      expect(saved.status).toBe(200);
+      await expectMatchesOwnSchema(saved.body, 'InstanceSettingsResponse');
+      expect(saved.body.requires_restart).toBe(true);
+      // The AI settings are live: publishing applies them at once.
+      expect(item(saved.body, 'ai_model')).toMatchObject({
+        value: 'gpt-e2e',
+        source: 'database',
+        database_override_configured: true,
+        requires_restart: false,
+        updated_at: expect.stringMatching(/Z$/),
+      });
+      expect(item(saved.body, 'ai_api_key')).toMatchObject({
+        value: '',
+        secret_configured: true,
+        configured: true,
+        source: 'database',
+        requires_restart: false,
+      });
+      expect(item(saved.body, 'smtp_url')).toMatchObject({
+        value: '',
+        secret_configured: true,
+        source: 'database',
+        requires_restart: true,
+      });
+      expect(item(saved.body, 'rate_limit_login_per_email')).toMatchObject({ value: '15', requires_restart: true });
+      expect(item(saved.body, 'media_allowed_mime_types')).toMatchObject({ type: 'list', value: 'image/png,image/jpeg' });
+      expect(item(saved.body, 'registration_enabled').requires_restart).toBe(false);
+      expect((await get()).body).toEqual(saved.body);
 
-    const rows = await withDatabase(
-      async (db) => (await db.query(`SELECT * FROM admin.instance_settings WHERE key IN ('ai_api_key', 'smtp_url')`)).rows,
-    );
-    expect(rows).toHaveLength(2);
-    for (const row of rows) {
-      expect(row.value).toBeNull();
-      expect(row.sealed_value).toMatch(/^v2\./);
-      expect(JSON.stringify(row)).not.toContain(AI_KEY);
-      // The password itself: a short fragment like 'pw-' can occur in random base64url ciphertext.
-      expect(JSON.stringify(row)).not.toContain(SMTP_PASSWORD);
-    }
+      const rows = await withDatabase(
+        async (db) => (await db.query(`SELECT * FROM admin.instance_settings WHERE key IN ('ai_api_key', 'smtp_url')`)).rows,
+      );
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        expect(row.value).toBeNull();
+        expect(row.sealed_value).toMatch(/^v2\./);
+        expect(JSON.stringify(row)).not.toContain(AI_KEY);
+        // The password itself: a short fragment like 'pw-' can occur in random base64url ciphertext.
+        expect(JSON.stringify(row)).not.toContain(SMTP_PASSWORD);
+      }
 
-    const unset = await put([
-      { key: 'ai_model', unset: true },
-      { key: 'ai_api_key', unset: true },
-      { key: 'smtp_url', unset: true },
-      { key: 'rate_limit_login_per_email', unset: true },
-      { key: 'media_allowed_mime_types', unset: true },
-    ]);
-    expect(unset.status).toBe(200);
-    expect(item(unset.body, 'ai_model')).toMatchObject({
-      value: ENVIRONMENT_AI_MODEL,
-      source: 'environment',
-      database_override_configured: false,
-      updated_at: '',
-    });
-    expect(item(unset.body, 'ai_api_key')).toMatchObject({ secret_configured: true, source: 'environment' });
-    // Saved values equal the running ones again.
-    expect(unset.body.requires_restart).toBe(false);
-  });
+      const unset = await put([
+        { key: 'ai_model', unset: true },
+        { key: 'ai_api_key', unset: true },
+        { key: 'smtp_url', unset: true },
+        { key: 'rate_limit_login_per_email', unset: true },
+        { key: 'media_allowed_mime_types', unset: true },
+      ]);
+      expect(unset.status).toBe(200);
+      expect(item(unset.body, 'ai_model')).toMatchObject({
+        value: ENVIRONMENT_AI_MODEL,
+        source: 'environment',
+        database_override_configured: false,
+        updated_at: '',
+      });
+      expect(item(unset.body, 'ai_api_key')).toMatchObject({ secret_configured: true, source: 'environment' });
+      // Saved values equal the running ones again.
+      expect(unset.body.requires_restart).toBe(false);
+    },
+  );
 
   it('refuses unknown keys, repeated keys, wrong types and malformed items with 422, saving nothing', async () => {
     const before = (await get()).body;

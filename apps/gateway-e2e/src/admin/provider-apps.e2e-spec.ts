@@ -195,7 +195,8 @@ describe('admin: provider apps (E3, E4, DELETE)', () => {
     const [envYoutube] = ENVIRONMENT_PROVIDER_APPS;
     await withDatabase((db) =>
       db.query(
-        `INSERT INTO admin.provider_apps (id, provider, instance_url, name, client_id, redirect_uri, connection_mode, is_active, created_at, updated_at)
+        `INSERT INTO admin.provider_apps (id, provider, instance_url, name, client_id, redirect_uri, connection_mode, is_active, created_at,
+           updated_at)
          VALUES ($1, 'youtube', '', 'old youtube', 'old-client', '', 'oauth', true, now(), now())`,
         [randomUUID()],
       ),

@@ -94,7 +94,8 @@ describe('admin service: its own authorization and internal patterns', () => {
       // As after a SECRETS_KEY change or a damaged row: the envelope no longer opens.
       await withDatabase((db) =>
         db.query(
-          `UPDATE admin.instance_settings SET sealed_value = 'v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA' WHERE key = 's3_secret_access_key'`,
+          `UPDATE admin.instance_settings SET sealed_value = 'v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA'
+           WHERE key = 's3_secret_access_key'`,
         ),
       );
       const listed = await adminCall('GET', '/admin/instance-settings', { token: admin.token });
@@ -135,81 +136,88 @@ describe('admin service: its own authorization and internal patterns', () => {
     expect(await ask(AdminPatterns.resolvePrompt, { key: 'nope' })).toMatchObject({ err: { status: 404 } });
   });
 
-  it('hands services the provider app in effect, client secret opened: environment before database, active only, never over HTTP', async () => {
-    const secret = `tt-secret-${randomUUID()}`;
-    const save = (body: Record<string, unknown>) => adminCall('POST', '/admin/provider-apps', { token: admin.token, body });
-    const resolve = async (request: unknown) => (await ask(AdminPatterns.resolveProviderApp, request)).response.app;
-    const saved = await save({
-      provider: 'tiktok',
-      client_id: 'boundary-tiktok',
-      client_secret: secret,
-      redirect_uri: '',
-      connection_mode: 'oauth',
-      is_active: true,
-    });
-    expect(saved.status).toBe(200);
-    try {
-      expect(await resolve({ provider: 'tiktok' })).toEqual({
-        id: saved.body.app.id,
+  it(
+    'hands services the provider app in effect, client secret opened: ' + 'environment before database, active only, never over HTTP',
+    async () => {
+      const secret = `tt-secret-${randomUUID()}`;
+      const save = (body: Record<string, unknown>) => adminCall('POST', '/admin/provider-apps', { token: admin.token, body });
+      const resolve = async (request: unknown) => (await ask(AdminPatterns.resolveProviderApp, request)).response.app;
+      const saved = await save({
         provider: 'tiktok',
-        instance_url: '',
         client_id: 'boundary-tiktok',
         client_secret: secret,
         redirect_uri: '',
         connection_mode: 'oauth',
-        source: 'database',
+        is_active: true,
       });
-      // A stored secret that no longer opens (another SECRETS_KEY, a damaged row) makes the app unusable, not a failure.
-      await withDatabase((db) =>
-        db.query(`UPDATE admin.provider_apps SET sealed_client_secret = 'v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA' WHERE id = $1`, [
-          saved.body.app.id,
-        ]),
+      expect(saved.status).toBe(200);
+      try {
+        expect(await resolve({ provider: 'tiktok' })).toEqual({
+          id: saved.body.app.id,
+          provider: 'tiktok',
+          instance_url: '',
+          client_id: 'boundary-tiktok',
+          client_secret: secret,
+          redirect_uri: '',
+          connection_mode: 'oauth',
+          source: 'database',
+        });
+        // A stored secret that no longer opens (another SECRETS_KEY, a damaged row) makes the app unusable, not a failure.
+        await withDatabase((db) =>
+          db.query(
+            `UPDATE admin.provider_apps SET sealed_client_secret = 'v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA' WHERE id = $1`,
+            [saved.body.app.id],
+          ),
+        );
+        expect(await resolve({ provider: 'tiktok' })).toBeNull();
+        expect((await save({ provider: 'tiktok', client_id: 'boundary-tiktok', client_secret: secret, is_active: false })).status).toBe(
+          200,
+        );
+        expect(await resolve({ provider: 'tiktok' })).toBeNull();
+      } finally {
+        await adminCall('DELETE', `/admin/provider-apps/${saved.body.app.id}`, { token: admin.token });
+      }
+      expect(await resolve({ provider: 'tiktok' })).toBeNull();
+
+      // The environment's apps win over a database row with the same key, as E4 shows; mastodon servers match by origin.
+      const [envYoutube, envMastodon] = ENVIRONMENT_PROVIDER_APPS;
+      const inserted = await withDatabase(
+        async (db) =>
+          (
+            await db.query(
+              `INSERT INTO admin.provider_apps (id, provider, instance_url, name, client_id, redirect_uri, connection_mode, is_active,
+                 created_at, updated_at)
+             VALUES ($1, 'youtube', '', 'old youtube', 'old-client', '', 'oauth', true, now(), now()) ON CONFLICT DO NOTHING RETURNING id`,
+              [randomUUID()],
+            )
+          ).rows,
       );
-      expect(await resolve({ provider: 'tiktok' })).toBeNull();
-      expect((await save({ provider: 'tiktok', client_id: 'boundary-tiktok', client_secret: secret, is_active: false })).status).toBe(200);
-      expect(await resolve({ provider: 'tiktok' })).toBeNull();
-    } finally {
-      await adminCall('DELETE', `/admin/provider-apps/${saved.body.app.id}`, { token: admin.token });
-    }
-    expect(await resolve({ provider: 'tiktok' })).toBeNull();
-
-    // The environment's apps win over a database row with the same key, as E4 shows; mastodon servers match by origin.
-    const [envYoutube, envMastodon] = ENVIRONMENT_PROVIDER_APPS;
-    const inserted = await withDatabase(
-      async (db) =>
-        (
-          await db.query(
-            `INSERT INTO admin.provider_apps (id, provider, instance_url, name, client_id, redirect_uri, connection_mode, is_active, created_at, updated_at)
-           VALUES ($1, 'youtube', '', 'old youtube', 'old-client', '', 'oauth', true, now(), now()) ON CONFLICT DO NOTHING RETURNING id`,
-            [randomUUID()],
-          )
-        ).rows,
-    );
-    try {
-      expect(await resolve({ provider: 'youtube' })).toMatchObject({
+      try {
+        expect(await resolve({ provider: 'youtube' })).toMatchObject({
+          source: 'environment',
+          client_id: envYoutube.client_id,
+          client_secret: envYoutube.client_secret,
+        });
+      } finally {
+        if (inserted[0]) await withDatabase((db) => db.query(`DELETE FROM admin.provider_apps WHERE id = $1`, [inserted[0].id]));
+      }
+      expect(await resolve({ provider: 'mastodon', instance_url: 'https://ENV.mastodon.example/some/path' })).toMatchObject({
         source: 'environment',
-        client_id: envYoutube.client_id,
-        client_secret: envYoutube.client_secret,
+        instance_url: 'https://env.mastodon.example',
+        client_secret: envMastodon.client_secret,
       });
-    } finally {
-      if (inserted[0]) await withDatabase((db) => db.query(`DELETE FROM admin.provider_apps WHERE id = $1`, [inserted[0].id]));
-    }
-    expect(await resolve({ provider: 'mastodon', instance_url: 'https://ENV.mastodon.example/some/path' })).toMatchObject({
-      source: 'environment',
-      instance_url: 'https://env.mastodon.example',
-      client_secret: envMastodon.client_secret,
-    });
-    expect(await resolve({ provider: 'mastodon', instance_url: 'https://elsewhere.example' })).toBeNull();
-    expect(await resolve({ provider: 'mastodon' })).toBeNull();
-    expect(await resolve({ provider: 'myspace' })).toBeNull();
-    expect(await resolve(null)).toBeNull();
+      expect(await resolve({ provider: 'mastodon', instance_url: 'https://elsewhere.example' })).toBeNull();
+      expect(await resolve({ provider: 'mastodon' })).toBeNull();
+      expect(await resolve({ provider: 'myspace' })).toBeNull();
+      expect(await resolve(null)).toBeNull();
 
-    // The gateway has no route to it: the provider-app operations it documents are E3, E4 and DELETE, and no answer carried the secret.
-    const paths = Object.entries((await call('GET', '/openapi.json')).body.paths as Record<string, object>)
-      .filter(([path]) => path.includes('provider-apps'))
-      .map(([path, operations]) => `${path} ${Object.keys(operations).sort().join(',')}`);
-    expect(paths).toEqual(['/admin/provider-apps get,post', '/admin/provider-apps/{id} delete']);
-    expect((await adminCall('GET', '/admin/provider-apps', { token: admin.token })).status).toBe(200);
-    expectNoSecretsInAnswers([secret, envYoutube.client_secret, envMastodon.client_secret]);
-  });
+      // The gateway has no route to it: the provider-app operations it documents are E3, E4 and DELETE, and no answer carried the secret.
+      const paths = Object.entries((await call('GET', '/openapi.json')).body.paths as Record<string, object>)
+        .filter(([path]) => path.includes('provider-apps'))
+        .map(([path, operations]) => `${path} ${Object.keys(operations).sort().join(',')}`);
+      expect(paths).toEqual(['/admin/provider-apps get,post', '/admin/provider-apps/{id} delete']);
+      expect((await adminCall('GET', '/admin/provider-apps', { token: admin.token })).status).toBe(200);
+      expectNoSecretsInAnswers([secret, envYoutube.client_secret, envMastodon.client_secret]);
+    },
+  );
 });

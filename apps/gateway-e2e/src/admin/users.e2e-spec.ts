@@ -145,7 +145,8 @@ describe('admin: user directory (E9) and overview (E7)', () => {
     expect(response.status).toBe(200);
     await expectMatchesOwnSchema(response.body, 'InstanceOverview');
     const body = response.body;
-    // Publication totals come from publishing (the shared stack holds other suites' publications): publishing/reporting.e2e-spec.ts counts them.
+    // Publication totals come from publishing (the shared stack holds other
+    // suites' publications): publishing/reporting.e2e-spec.ts counts them.
     expect(body).toMatchObject({
       total_publications: expect.any(Number),
       published_last_30_days: expect.any(Number),

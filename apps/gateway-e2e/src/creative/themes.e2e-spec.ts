@@ -73,29 +73,32 @@ describe('creative: themes and organization theme defaults (E12)', () => {
     });
   });
 
-  it('E12 is for organization owners and admins: a plain member is 403 insufficient_role, an outsider 403 organization_forbidden', async () => {
-    const { owner, organizationId, workspaceId } = await createTenant();
-    const member = await joinWorkspace(owner, workspaceId, 'admin');
-    expectProblem(await putSettings(member.token, midnight(organizationId)), 403, 'insufficient_role');
-    // Members read the settings.
-    expect((await getSettings(member.token, organizationId)).status).toBe(200);
-    const promoted = await call('PATCH', `/organizations/${organizationId}/members/${member.id}`, {
-      token: owner.token,
-      body: { role: 'admin' },
-    });
-    expect(promoted.status).toBe(200);
-    const response = await putSettings(member.token, midnight(organizationId));
-    expect(response.status).toBe(200);
-    expect(response.body.default_reference.id).toBe('midnight');
-    const stranger = await createTenant();
-    for (const id of [organizationId, randomUUID()]) {
-      expectProblem(await putSettings(stranger.owner.token, midnight(id, false)), 403, 'organization_forbidden');
-      expectProblem(await getSettings(stranger.owner.token, id), 403, 'organization_forbidden');
-    }
-    expectProblem(await putSettings(await workspaceToken(owner), midnight(organizationId, false)), 403, 'workspace_token_forbidden');
-    expectProblem(await getSettings(await workspaceToken(owner), organizationId), 403, 'workspace_token_forbidden');
-    expect((await getSettings(owner.token, organizationId)).body).toEqual(response.body);
-  });
+  it(
+    'E12 is for organization owners and admins: ' + 'a plain member is 403 insufficient_role, an outsider 403 organization_forbidden',
+    async () => {
+      const { owner, organizationId, workspaceId } = await createTenant();
+      const member = await joinWorkspace(owner, workspaceId, 'admin');
+      expectProblem(await putSettings(member.token, midnight(organizationId)), 403, 'insufficient_role');
+      // Members read the settings.
+      expect((await getSettings(member.token, organizationId)).status).toBe(200);
+      const promoted = await call('PATCH', `/organizations/${organizationId}/members/${member.id}`, {
+        token: owner.token,
+        body: { role: 'admin' },
+      });
+      expect(promoted.status).toBe(200);
+      const response = await putSettings(member.token, midnight(organizationId));
+      expect(response.status).toBe(200);
+      expect(response.body.default_reference.id).toBe('midnight');
+      const stranger = await createTenant();
+      for (const id of [organizationId, randomUUID()]) {
+        expectProblem(await putSettings(stranger.owner.token, midnight(id, false)), 403, 'organization_forbidden');
+        expectProblem(await getSettings(stranger.owner.token, id), 403, 'organization_forbidden');
+      }
+      expectProblem(await putSettings(await workspaceToken(owner), midnight(organizationId, false)), 403, 'workspace_token_forbidden');
+      expectProblem(await getSettings(await workspaceToken(owner), organizationId), 403, 'workspace_token_forbidden');
+      expect((await getSettings(owner.token, organizationId)).body).toEqual(response.body);
+    },
+  );
 
   it.each([
     ['an unknown theme id', { id: 'neon', kind: 'built_in', version: 1 }, 'body.default_reference.id'],

@@ -133,80 +133,84 @@ describe('creative: project assets (E20) and their media', () => {
     );
   });
 
-  it('bytes through E17 make the asset ready with its media item; the project syncs; the item stays out of the library but members read it', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
-    const bytes = mp4Bytes(12_345);
-    const project = await newProject(owner.token, workspaceId);
-    const asset = await newAsset(owner.token, project.id, workspaceId, { size: bytes.length });
-    const withClip = await replaceProject(owner.token, project.id, {
-      workspace_id: workspaceId,
-      document: videoDocument([asset.id]),
-      expected_head_revision: 1,
-    });
-    expect(withClip.body.sync_status).toBe('pending');
-    const { session, completed } = await uploadForAsset(owner.token, workspaceId, asset.id, bytes);
-    expect(completed.status).toBe(200);
-    expect(completed.body).toEqual(
-      expect.objectContaining({ id: session.media_id, status: 'ready', mime_type: 'video/mp4', duration_ms: 12_345, size: bytes.length }),
-    );
-    await eventually(async () => {
-      expect((await getAsset(owner.token, project.id, asset.id)).body).toEqual({
-        ...asset,
-        status: 'ready',
-        media_id: session.media_id,
-        sha256: sha256Of(bytes),
-        mime_type: 'video/mp4',
-        required: true,
-        updated_at: expect.stringMatching(RFC3339_MS),
+  it(
+    'bytes through E17 make the asset ready with its media item; ' +
+      'the project syncs; the item stays out of the library but members read it',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
+      const bytes = mp4Bytes(12_345);
+      const project = await newProject(owner.token, workspaceId);
+      const asset = await newAsset(owner.token, project.id, workspaceId, { size: bytes.length });
+      const withClip = await replaceProject(owner.token, project.id, {
+        workspace_id: workspaceId,
+        document: videoDocument([asset.id]),
+        expected_head_revision: 1,
       });
-    }, 10_000);
-    expect((await getProject(owner.token, project.id)).body).toEqual(
-      expect.objectContaining({ sync_status: 'synced', attention_reason: '' }),
-    );
-    // Never in the workspace library, however it is asked; readable by the workspace's members.
-    expect((await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token })).body.items).toEqual([]);
-    expect((await call('GET', `/media/${session.media_id}`, { token: viewer.token })).body).toEqual(
-      expect.objectContaining({ id: session.media_id, status: 'ready' }),
-    );
-    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${session.media_id}/content`, {
-      headers: { authorization: `Bearer ${viewer.token}` },
-    });
-    expect(content.status).toBe(200);
-    expect(Buffer.from(await content.arrayBuffer()).equals(bytes)).toBe(true);
-    // A library upload of the same bytes is its own item (no deduplication across the line, either way).
-    const library = await openSession(owner.token, {
-      workspace_id: workspaceId,
-      filename: 'same.mp4',
-      size: bytes.length,
-      sha256: sha256Of(bytes),
-    });
-    expect(library.status).toBe(201);
-    expect(library.body.deduped).toBe(false);
-    // Not a library item: tags do not count it, nor does the admin directory.
-    const tag = await call('POST', '/media/tags', { token: owner.token, body: { workspace_id: workspaceId, name: 'Raw' } });
-    expect((await call('PUT', `/media/${session.media_id}/tags`, { token: owner.token, body: { tag_ids: [tag.body.id] } })).status).toBe(
-      200,
-    );
-    expect((await call('GET', `/media/tags?workspace_id=${workspaceId}`, { token: owner.token })).body.tags).toEqual([
-      expect.objectContaining({ id: tag.body.id, item_count: 0 }),
-    ]);
-    const admin = await registerAdmin();
-    const page = await adminCall('GET', `/admin/users?search=${encodeURIComponent(owner.email)}`, { token: admin.token });
-    expect(page.body.users).toEqual([expect.objectContaining({ id: owner.id, media_item_count: 0, media_bytes: 0 })]);
-    // Its item goes only with the asset.
-    expectProblem(await call('DELETE', `/media/${session.media_id}`, { token: owner.token }), 409, 'media_of_project_asset');
-    // A ready asset takes no other upload.
-    const again = await openSession(owner.token, {
-      workspace_id: workspaceId,
-      filename: 'again.mp4',
-      size: bytes.length,
-      project_asset_id: asset.id,
-    });
-    expect(expectProblem(again, 409, 'project_asset_not_pending').errors).toEqual([
-      expect.objectContaining({ location: 'body.project_asset_id' }),
-    ]);
-  });
+      expect(withClip.body.sync_status).toBe('pending');
+      const { session, completed } = await uploadForAsset(owner.token, workspaceId, asset.id, bytes);
+      expect(completed.status).toBe(200);
+      expect(completed.body).toEqual(
+        expect.objectContaining({ id: session.media_id, status: 'ready', mime_type: 'video/mp4', duration_ms: 12_345, size: bytes.length }),
+      );
+      await eventually(async () => {
+        expect((await getAsset(owner.token, project.id, asset.id)).body).toEqual({
+          ...asset,
+          status: 'ready',
+          media_id: session.media_id,
+          sha256: sha256Of(bytes),
+          mime_type: 'video/mp4',
+          required: true,
+          updated_at: expect.stringMatching(RFC3339_MS),
+        });
+      }, 10_000);
+      expect((await getProject(owner.token, project.id)).body).toEqual(
+        expect.objectContaining({ sync_status: 'synced', attention_reason: '' }),
+      );
+      // Never in the workspace library, however it is asked; readable by the workspace's members.
+      expect((await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token })).body.items).toEqual([]);
+      expect((await call('GET', `/media/${session.media_id}`, { token: viewer.token })).body).toEqual(
+        expect.objectContaining({ id: session.media_id, status: 'ready' }),
+      );
+      const content = await fetch(`${process.env.E2E_BASE_URL}/media/${session.media_id}/content`, {
+        headers: { authorization: `Bearer ${viewer.token}` },
+      });
+      expect(content.status).toBe(200);
+      expect(Buffer.from(await content.arrayBuffer()).equals(bytes)).toBe(true);
+      // A library upload of the same bytes is its own item (no deduplication across the line, either way).
+      const library = await openSession(owner.token, {
+        workspace_id: workspaceId,
+        filename: 'same.mp4',
+        size: bytes.length,
+        sha256: sha256Of(bytes),
+      });
+      expect(library.status).toBe(201);
+      expect(library.body.deduped).toBe(false);
+      // Not a library item: tags do not count it, nor does the admin directory.
+      const tag = await call('POST', '/media/tags', { token: owner.token, body: { workspace_id: workspaceId, name: 'Raw' } });
+      expect((await call('PUT', `/media/${session.media_id}/tags`, { token: owner.token, body: { tag_ids: [tag.body.id] } })).status).toBe(
+        200,
+      );
+      expect((await call('GET', `/media/tags?workspace_id=${workspaceId}`, { token: owner.token })).body.tags).toEqual([
+        expect.objectContaining({ id: tag.body.id, item_count: 0 }),
+      ]);
+      const admin = await registerAdmin();
+      const page = await adminCall('GET', `/admin/users?search=${encodeURIComponent(owner.email)}`, { token: admin.token });
+      expect(page.body.users).toEqual([expect.objectContaining({ id: owner.id, media_item_count: 0, media_bytes: 0 })]);
+      // Its item goes only with the asset.
+      expectProblem(await call('DELETE', `/media/${session.media_id}`, { token: owner.token }), 409, 'media_of_project_asset');
+      // A ready asset takes no other upload.
+      const again = await openSession(owner.token, {
+        workspace_id: workspaceId,
+        filename: 'again.mp4',
+        size: bytes.length,
+        project_asset_id: asset.id,
+      });
+      expect(expectProblem(again, 409, 'project_asset_not_pending').errors).toEqual([
+        expect.objectContaining({ location: 'body.project_asset_id' }),
+      ]);
+    },
+  );
 
   it('E17 with project_asset_id: unknown is 422, another size 422 at body.size, a second open upload 409; viewers 403', async () => {
     const { owner, organizationId, workspaceId } = await createTenant();
@@ -323,71 +327,79 @@ describe('creative: project assets (E20) and their media', () => {
     }, 10_000);
   });
 
-  it('deleting an asset (204) deletes its media item; a deleted asset no longer counts for sync_status, even if the document still names it', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const bytes = mp4Bytes(2_000);
-    const project = await newProject(owner.token, workspaceId);
-    const asset = await newAsset(owner.token, project.id, workspaceId, { size: bytes.length });
-    const waiting = await newAsset(owner.token, project.id, workspaceId);
-    const { session } = await uploadForAsset(owner.token, workspaceId, asset.id, bytes);
-    await eventually(async () => expect((await getAsset(owner.token, project.id, asset.id)).body.status).toBe('ready'), 10_000);
-    await replaceProject(owner.token, project.id, {
-      workspace_id: workspaceId,
-      document: videoDocument([asset.id, waiting.id]),
-      expected_head_revision: 1,
-    });
-    expect((await getProject(owner.token, project.id)).body.sync_status).toBe('pending');
-    // The pending one goes: what the project still requires is ready.
-    expect((await call('DELETE', `/video-projects/${project.id}/assets/${waiting.id}`, { token: owner.token })).status).toBe(204);
-    expect((await getProject(owner.token, project.id)).body).toEqual(
-      expect.objectContaining({ sync_status: 'synced', attention_reason: '' }),
-    );
-    const deleted = await call('DELETE', `/video-projects/${project.id}/assets/${asset.id}`, { token: owner.token });
-    expect(deleted.status).toBe(204);
-    expect(deleted.body).toBe('');
-    expect((await getProject(owner.token, project.id)).body).toEqual(
-      expect.objectContaining({ sync_status: 'synced', attention_reason: '', head_revision: 2 }),
-    );
-    expectProblem(await getAsset(owner.token, project.id, asset.id), 404, 'not_found');
-    expectProblem(await call('DELETE', `/video-projects/${project.id}/assets/${asset.id}`, { token: owner.token }), 404, 'not_found');
-    await eventually(
-      async () => expectProblem(await call('GET', `/media/${session.media_id}`, { token: owner.token }), 404, 'not_found'),
-      10_000,
-    );
-  });
-
-  it("required: the assets whose id the document holds as a whole string or key, wherever, whatever its shape; other ids are the client's own", async () => {
-    const { owner, workspaceId } = await createTenant();
-    const project = await newProject(owner.token, workspaceId, 'Orphan', videoDocument([randomUUID()]));
-    // An id that is no asset of the project (the client's own, or another project's) changes nothing.
-    expect(project).toEqual(expect.objectContaining({ sync_status: 'synced', attention_reason: '' }));
-    const [inValue, asKey, inText] = [
-      await newAsset(owner.token, project.id, workspaceId),
-      await newAsset(owner.token, project.id, workspaceId),
-      await newAsset(owner.token, project.id, workspaceId),
-    ];
-    const document = {
-      scenes: [{ layers: [{ media: { ref: inValue.id.toUpperCase() } }] }],
-      cache: { [asKey.id]: { thumbnails: [1, 2] } },
-      notes: `remember to replace ${inText.id}`,
-    };
-    const replaced = await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document, expected_head_revision: 1 });
-    expect(replaced.body).toEqual(expect.objectContaining({ sync_status: 'pending', attention_reason: '', document }));
-    const required = async () =>
-      Object.fromEntries(
-        (await call('GET', `/video-projects/${project.id}/assets`, { token: owner.token })).body.assets.map(
-          (a: { id: string; required: boolean }) => [a.id, a.required],
-        ),
+  it(
+    'deleting an asset (204) deletes its media item; a deleted asset no ' +
+      'longer counts for sync_status, even if the document still names it',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const bytes = mp4Bytes(2_000);
+      const project = await newProject(owner.token, workspaceId);
+      const asset = await newAsset(owner.token, project.id, workspaceId, { size: bytes.length });
+      const waiting = await newAsset(owner.token, project.id, workspaceId);
+      const { session } = await uploadForAsset(owner.token, workspaceId, asset.id, bytes);
+      await eventually(async () => expect((await getAsset(owner.token, project.id, asset.id)).body.status).toBe('ready'), 10_000);
+      await replaceProject(owner.token, project.id, {
+        workspace_id: workspaceId,
+        document: videoDocument([asset.id, waiting.id]),
+        expected_head_revision: 1,
+      });
+      expect((await getProject(owner.token, project.id)).body.sync_status).toBe('pending');
+      // The pending one goes: what the project still requires is ready.
+      expect((await call('DELETE', `/video-projects/${project.id}/assets/${waiting.id}`, { token: owner.token })).status).toBe(204);
+      expect((await getProject(owner.token, project.id)).body).toEqual(
+        expect.objectContaining({ sync_status: 'synced', attention_reason: '' }),
       );
-    expect(await required()).toEqual({ [inValue.id]: true, [asKey.id]: true, [inText.id]: false });
-    // E19 back to revision 1: nothing required, synced again.
-    const restored = await call('POST', `/video-projects/${project.id}/restore-revision`, {
-      token: owner.token,
-      body: { workspace_id: workspaceId, revision: 1 },
-    });
-    expect(restored.body).toEqual(expect.objectContaining({ head_revision: 3, sync_status: 'synced' }));
-    expect(await required()).toEqual({ [inValue.id]: false, [asKey.id]: false, [inText.id]: false });
-  });
+      const deleted = await call('DELETE', `/video-projects/${project.id}/assets/${asset.id}`, { token: owner.token });
+      expect(deleted.status).toBe(204);
+      expect(deleted.body).toBe('');
+      expect((await getProject(owner.token, project.id)).body).toEqual(
+        expect.objectContaining({ sync_status: 'synced', attention_reason: '', head_revision: 2 }),
+      );
+      expectProblem(await getAsset(owner.token, project.id, asset.id), 404, 'not_found');
+      expectProblem(await call('DELETE', `/video-projects/${project.id}/assets/${asset.id}`, { token: owner.token }), 404, 'not_found');
+      await eventually(
+        async () => expectProblem(await call('GET', `/media/${session.media_id}`, { token: owner.token }), 404, 'not_found'),
+        10_000,
+      );
+    },
+  );
+
+  it(
+    'required: the assets whose id the document holds as a whole string or key, ' +
+      "wherever, whatever its shape; other ids are the client's own",
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const project = await newProject(owner.token, workspaceId, 'Orphan', videoDocument([randomUUID()]));
+      // An id that is no asset of the project (the client's own, or another project's) changes nothing.
+      expect(project).toEqual(expect.objectContaining({ sync_status: 'synced', attention_reason: '' }));
+      const [inValue, asKey, inText] = [
+        await newAsset(owner.token, project.id, workspaceId),
+        await newAsset(owner.token, project.id, workspaceId),
+        await newAsset(owner.token, project.id, workspaceId),
+      ];
+      const document = {
+        scenes: [{ layers: [{ media: { ref: inValue.id.toUpperCase() } }] }],
+        cache: { [asKey.id]: { thumbnails: [1, 2] } },
+        notes: `remember to replace ${inText.id}`,
+      };
+      const replaced = await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document, expected_head_revision: 1 });
+      expect(replaced.body).toEqual(expect.objectContaining({ sync_status: 'pending', attention_reason: '', document }));
+      const required = async () =>
+        Object.fromEntries(
+          (await call('GET', `/video-projects/${project.id}/assets`, { token: owner.token })).body.assets.map(
+            (a: { id: string; required: boolean }) => [a.id, a.required],
+          ),
+        );
+      expect(await required()).toEqual({ [inValue.id]: true, [asKey.id]: true, [inText.id]: false });
+      // E19 back to revision 1: nothing required, synced again.
+      const restored = await call('POST', `/video-projects/${project.id}/restore-revision`, {
+        token: owner.token,
+        body: { workspace_id: workspaceId, revision: 1 },
+      });
+      expect(restored.body).toEqual(expect.objectContaining({ head_revision: 3, sync_status: 'synced' }));
+      expect(await required()).toEqual({ [inValue.id]: false, [asKey.id]: false, [inText.id]: false });
+    },
+  );
 
   it('another tenant replays every asset route and E17 with the asset: 404 / 422, and nothing changes', async () => {
     const { owner, workspaceId } = await createTenant();

@@ -208,7 +208,8 @@ describe('creative: video projects', () => {
       { location: `body.document.a[0]${'.n'.repeat(510)}`, message: 'must not nest objects and arrays more than 512 levels deep' },
     ]);
     // A 5 MiB body of brackets: a 422 too, not a 500 (JSON.stringify and PostgreSQL would both overflow their stacks).
-    const brackets = `{"workspace_id":"${workspaceId}","name":"Brackets","document":{"a":${'['.repeat(2_000_000)}${']'.repeat(2_000_000)}}}`;
+    const nestedBrackets = '['.repeat(2_000_000) + ']'.repeat(2_000_000);
+    const brackets = `{"workspace_id":"${workspaceId}","name":"Brackets","document":{"a":${nestedBrackets}}}`;
     const bracketsAnswer = await call('POST', '/video-projects', {
       token: owner.token,
       rawBody: brackets,
@@ -479,51 +480,57 @@ describe('creative: video projects', () => {
     expect((await getProject(owner.token, project.id)).body.head_revision).toBe(3);
   });
 
-  it('DELETE moves a project to the trash (retention 30 days): hidden from the list, read as itself, restorable; writes are 409 project_trashed', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const project = await newProject(owner.token, workspaceId);
-    const kept = await newProject(owner.token, workspaceId, 'Kept');
-    const trashed = await call('DELETE', `/video-projects/${project.id}`, { token: owner.token });
-    expect(trashed.status).toBe(200);
-    await expectMatchesOwnSchema(trashed.body, 'VideoProject');
-    expect(trashed.body).toEqual({
-      ...project,
-      trashed_at: expect.stringMatching(RFC3339_MS),
-      retention_expires_at: expect.stringMatching(RFC3339_MS),
-      updated_at: expect.any(String),
-    });
-    expect(Date.parse(trashed.body.retention_expires_at) - Date.parse(trashed.body.trashed_at)).toBe(30 * DAY_MS);
-    expect((await call('DELETE', `/video-projects/${project.id}`, { token: owner.token })).body).toEqual(trashed.body);
-    expect((await getProject(owner.token, project.id)).body).toEqual(trashed.body);
-    expect((await listProjects(owner.token, `workspace_id=${workspaceId}`)).body.projects.map((p: { id: string }) => p.id)).toEqual([
-      kept.id,
-    ]);
-    expect((await listProjects(owner.token, `workspace_id=${workspaceId}&trashed=true`)).body.projects).toEqual([summaryOf(trashed.body)]);
-    expectProblem(
-      await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument(), expected_head_revision: 1 }),
-      409,
-      'project_trashed',
-    );
-    expectProblem(await restoreRevision(owner.token, project.id, { workspace_id: workspaceId, revision: 1 }), 409, 'project_trashed');
-    expectProblem(
-      await call('POST', `/video-projects/${project.id}/assets`, {
-        token: owner.token,
-        body: { workspace_id: workspaceId, original_filename: 'a.mp4', mime_type: 'video/mp4', size: 10 },
-      }),
-      409,
-      'project_trashed',
-    );
-    const restored = await call('POST', `/video-projects/${project.id}/restore`, { token: owner.token });
-    expect(restored.status).toBe(200);
-    await expectMatchesOwnSchema(restored.body, 'VideoProject');
-    expect(restored.body).toEqual({ ...project, updated_at: expect.any(String) });
-    expect((await call('POST', `/video-projects/${project.id}/restore`, { token: owner.token })).body).toEqual(restored.body);
-    expect((await listProjects(owner.token, `workspace_id=${workspaceId}&trashed=true`)).body.projects).toEqual([]);
-    expect(
-      (await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument(), expected_head_revision: 1 }))
-        .status,
-    ).toBe(200);
-  });
+  it(
+    'DELETE moves a project to the trash (retention 30 days): hidden from the list, ' +
+      'read as itself, restorable; writes are 409 project_trashed',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const project = await newProject(owner.token, workspaceId);
+      const kept = await newProject(owner.token, workspaceId, 'Kept');
+      const trashed = await call('DELETE', `/video-projects/${project.id}`, { token: owner.token });
+      expect(trashed.status).toBe(200);
+      await expectMatchesOwnSchema(trashed.body, 'VideoProject');
+      expect(trashed.body).toEqual({
+        ...project,
+        trashed_at: expect.stringMatching(RFC3339_MS),
+        retention_expires_at: expect.stringMatching(RFC3339_MS),
+        updated_at: expect.any(String),
+      });
+      expect(Date.parse(trashed.body.retention_expires_at) - Date.parse(trashed.body.trashed_at)).toBe(30 * DAY_MS);
+      expect((await call('DELETE', `/video-projects/${project.id}`, { token: owner.token })).body).toEqual(trashed.body);
+      expect((await getProject(owner.token, project.id)).body).toEqual(trashed.body);
+      expect((await listProjects(owner.token, `workspace_id=${workspaceId}`)).body.projects.map((p: { id: string }) => p.id)).toEqual([
+        kept.id,
+      ]);
+      expect((await listProjects(owner.token, `workspace_id=${workspaceId}&trashed=true`)).body.projects).toEqual([
+        summaryOf(trashed.body),
+      ]);
+      expectProblem(
+        await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument(), expected_head_revision: 1 }),
+        409,
+        'project_trashed',
+      );
+      expectProblem(await restoreRevision(owner.token, project.id, { workspace_id: workspaceId, revision: 1 }), 409, 'project_trashed');
+      expectProblem(
+        await call('POST', `/video-projects/${project.id}/assets`, {
+          token: owner.token,
+          body: { workspace_id: workspaceId, original_filename: 'a.mp4', mime_type: 'video/mp4', size: 10 },
+        }),
+        409,
+        'project_trashed',
+      );
+      const restored = await call('POST', `/video-projects/${project.id}/restore`, { token: owner.token });
+      expect(restored.status).toBe(200);
+      await expectMatchesOwnSchema(restored.body, 'VideoProject');
+      expect(restored.body).toEqual({ ...project, updated_at: expect.any(String) });
+      expect((await call('POST', `/video-projects/${project.id}/restore`, { token: owner.token })).body).toEqual(restored.body);
+      expect((await listProjects(owner.token, `workspace_id=${workspaceId}&trashed=true`)).body.projects).toEqual([]);
+      expect(
+        (await replaceProject(owner.token, project.id, { workspace_id: workspaceId, document: videoDocument(), expected_head_revision: 1 }))
+          .status,
+      ).toBe(200);
+    },
+  );
 
   it('the sweep purges a project whose retention is over, with its revisions and assets; restore is 404 after', async () => {
     const { owner, workspaceId } = await createTenant();

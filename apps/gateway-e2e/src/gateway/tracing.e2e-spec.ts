@@ -89,7 +89,8 @@ describe('traces', () => {
     ).catch((error: unknown) => {
       const arrived = inTrace().map((s) => `${s.service}: ${s.name} (${s.spanId} < ${s.parentSpanId || 'root'})`);
       throw new Error(
-        `${String(error)}; spans of the trace: ${arrived.join('; ') || 'none'} (${collector.spans.length} spans in all; app logs: ${logFile})`,
+        `${String(error)}; spans of the trace: ` +
+          `${arrived.join('; ') || 'none'} (${collector.spans.length} spans in all; app logs: ${logFile})`,
       );
     });
     const spans = inTrace();

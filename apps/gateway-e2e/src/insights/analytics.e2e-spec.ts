@@ -151,7 +151,8 @@ describe('insights: stored analytics (E24, contract §7)', () => {
     }
     // Each rendition is measured at once, then +1 h, +24 h and +7 d after it went live.
     const scheduled = await db.query(
-      `SELECT rendition_id, run_at FROM insights.sync_jobs WHERE kind = 'rendition_metrics' AND state = 'queued' AND rendition_id = $1 ORDER BY run_at`,
+      `SELECT rendition_id, run_at FROM insights.sync_jobs WHERE kind = 'rendition_metrics' AND state = 'queued' AND rendition_id = $1
+       ORDER BY run_at`,
       [renditions[0].id],
     );
     const published = Date.parse(body.content.find((c: any) => c.rendition_id === renditions[0].id).published_at);

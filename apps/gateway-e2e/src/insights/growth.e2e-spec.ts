@@ -137,55 +137,58 @@ describe('insights: growth recommendations (E23, contract §7)', () => {
     );
   });
 
-  it('follow runs as a job and ends following or requested as the sandbox answers; dismiss hides an item, even after another refresh', async () => {
-    const { owner, workspaceId, account, body } = await refreshed();
-    const [first, second, third] = body.items;
-    for (const item of [first, second]) {
-      const accepted = await call('POST', `/growth/${item.id}/follow`, { token: owner.token });
-      expect(accepted.status).toBe(202);
-      expect(accepted.body).toEqual({ $schema: expect.any(String), job_id: expect.stringMatching(UUID), status: 'queued' });
-    }
-    const after = await growthWhen(
-      owner.token,
-      workspaceId,
-      account.id,
-      (b) => b.follow_updates.length === 2 && b.follow_updates.every((u: any) => u.follow_state !== 'pending'),
-    );
-    const states = Object.fromEntries(after.follow_updates.map((u: any) => [u.id, u]));
-    for (const item of [first, second]) {
-      expect(states[item.id]).toEqual({
-        id: item.id,
-        generation_id: item.generation_id,
-        follow_state: sandboxFollowState(item.remote_account_id),
-        follow_error_code: '',
-        follow_error_message: '',
-        updated_at: expect.stringMatching(RFC3339_MS),
-      });
-      expect(after.items.find((i: any) => i.id === item.id).follow_state).toBe(sandboxFollowState(item.remote_account_id));
-    }
-    expectProblem(await call('POST', `/growth/${first.id}/follow`, { token: owner.token }), 409, 'already_following');
+  it(
+    'follow runs as a job and ends following or requested as the sandbox answers; ' + 'dismiss hides an item, even after another refresh',
+    async () => {
+      const { owner, workspaceId, account, body } = await refreshed();
+      const [first, second, third] = body.items;
+      for (const item of [first, second]) {
+        const accepted = await call('POST', `/growth/${item.id}/follow`, { token: owner.token });
+        expect(accepted.status).toBe(202);
+        expect(accepted.body).toEqual({ $schema: expect.any(String), job_id: expect.stringMatching(UUID), status: 'queued' });
+      }
+      const after = await growthWhen(
+        owner.token,
+        workspaceId,
+        account.id,
+        (b) => b.follow_updates.length === 2 && b.follow_updates.every((u: any) => u.follow_state !== 'pending'),
+      );
+      const states = Object.fromEntries(after.follow_updates.map((u: any) => [u.id, u]));
+      for (const item of [first, second]) {
+        expect(states[item.id]).toEqual({
+          id: item.id,
+          generation_id: item.generation_id,
+          follow_state: sandboxFollowState(item.remote_account_id),
+          follow_error_code: '',
+          follow_error_message: '',
+          updated_at: expect.stringMatching(RFC3339_MS),
+        });
+        expect(after.items.find((i: any) => i.id === item.id).follow_state).toBe(sandboxFollowState(item.remote_account_id));
+      }
+      expectProblem(await call('POST', `/growth/${first.id}/follow`, { token: owner.token }), 409, 'already_following');
 
-    const dismissed = await call('POST', `/growth/${third.id}/dismiss`, { token: owner.token });
-    expect(dismissed.status).toBe(204);
-    expect(dismissed.body).toBe('');
-    const listed = await call('GET', growthUrl(workspaceId, account.id), { token: owner.token });
-    expect(listed.body.items.map((i: any) => i.id)).not.toContain(third.id);
-    expect(listed.body.items).toHaveLength(19);
-    const previousSuccess = listed.body.sync_state.last_success_at;
-    expect(
-      (await call('POST', '/growth/refresh', { token: owner.token, body: { workspace_id: workspaceId, account_id: account.id } })).status,
-    ).toBe(202);
-    const again = await growthWhen(
-      owner.token,
-      workspaceId,
-      account.id,
-      (b) => b.sync_state.status === 'ok' && b.sync_state.last_success_at !== previousSuccess,
-    );
-    expect(again.items.map((i: any) => i.id)).not.toContain(third.id);
-    expect(again.items).toHaveLength(19);
-    // Follows survive a refresh.
-    expect(again.items.find((i: any) => i.id === first.id).follow_state).toBe(sandboxFollowState(first.remote_account_id));
-  });
+      const dismissed = await call('POST', `/growth/${third.id}/dismiss`, { token: owner.token });
+      expect(dismissed.status).toBe(204);
+      expect(dismissed.body).toBe('');
+      const listed = await call('GET', growthUrl(workspaceId, account.id), { token: owner.token });
+      expect(listed.body.items.map((i: any) => i.id)).not.toContain(third.id);
+      expect(listed.body.items).toHaveLength(19);
+      const previousSuccess = listed.body.sync_state.last_success_at;
+      expect(
+        (await call('POST', '/growth/refresh', { token: owner.token, body: { workspace_id: workspaceId, account_id: account.id } })).status,
+      ).toBe(202);
+      const again = await growthWhen(
+        owner.token,
+        workspaceId,
+        account.id,
+        (b) => b.sync_state.status === 'ok' && b.sync_state.last_success_at !== previousSuccess,
+      );
+      expect(again.items.map((i: any) => i.id)).not.toContain(third.id);
+      expect(again.items).toHaveLength(19);
+      // Follows survive a refresh.
+      expect(again.items.find((i: any) => i.id === first.id).follow_state).toBe(sandboxFollowState(first.remote_account_id));
+    },
+  );
 
   it('refuses bad input with the location of each problem, never a 500', async () => {
     const { owner, workspaceId, account } = await refreshed();

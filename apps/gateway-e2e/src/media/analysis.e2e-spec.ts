@@ -37,72 +37,77 @@ describe('media: analysis (videos probed with a poster frame, images at once) an
   };
 
   for (const faststart of [true, false]) {
-    it(`probes a real MP4 (moov ${faststart ? 'first' : 'at the end'}): duration, frame rate, dimensions, a JPEG poster at 1 s; the event says so`, async () => {
-      const { owner, workspaceId } = await createTenant();
-      const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
-      const bytes = makeMp4({ seconds: 2, fps: 25, faststart });
-      expect(moovPosition(bytes)).toBe(faststart ? 'first' : 'last');
-      const completed = await uploadMedia(owner.token, workspaceId, bytes, 'clip.mp4');
-      expect(completed).toMatchObject({ mime_type: 'video/mp4', status: 'ready', size: bytes.length });
+    it(
+      `probes a real MP4 (moov ${faststart ? 'first' : 'at the end'}): ` +
+        'duration, frame rate, dimensions, a JPEG poster at 1 s; the event says so',
+      async () => {
+        const { owner, workspaceId } = await createTenant();
+        const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
+        const bytes = makeMp4({ seconds: 2, fps: 25, faststart });
+        expect(moovPosition(bytes)).toBe(faststart ? 'first' : 'last');
+        const completed = await uploadMedia(owner.token, workspaceId, bytes, 'clip.mp4');
+        expect(completed).toMatchObject({ mime_type: 'video/mp4', status: 'ready', size: bytes.length });
 
-      const item = await analysed(workspaceId, completed.id);
-      expect(item).toEqual({
-        id: completed.id,
-        workspace_id: workspaceId,
-        status: 'ready',
-        filename: 'clip.mp4',
-        mime_type: 'video/mp4',
-        size: bytes.length,
-        sha256: sha256Of(bytes),
-        width: 320,
-        height: 240,
-        duration_ms: 2000,
-        frame_rate: 25,
-        analysis_status: 'ready',
-        analysis_error: '',
-        poster_media_id: expect.stringMatching(UUID),
-        thumbnail_timestamp_ms: 1000,
-        object_key: expect.stringMatching(new RegExp(`^workspaces/${workspaceId}/media/${completed.id}/uploads/`)),
-        public_url_ready: false,
-        public_url_status: 0,
-        public_url_checked_at: '',
-        public_url_error: LOOPBACK_REASON,
-      });
-      // The library item shows what the probe found.
-      const read = await call('GET', `/media/${completed.id}`, { token: viewer.token });
-      expect(read.body).toMatchObject({ width: 320, height: 240, duration_ms: 2000 });
+        const item = await analysed(workspaceId, completed.id);
+        expect(item).toEqual({
+          id: completed.id,
+          workspace_id: workspaceId,
+          status: 'ready',
+          filename: 'clip.mp4',
+          mime_type: 'video/mp4',
+          size: bytes.length,
+          sha256: sha256Of(bytes),
+          width: 320,
+          height: 240,
+          duration_ms: 2000,
+          frame_rate: 25,
+          analysis_status: 'ready',
+          analysis_error: '',
+          poster_media_id: expect.stringMatching(UUID),
+          thumbnail_timestamp_ms: 1000,
+          object_key: expect.stringMatching(new RegExp(`^workspaces/${workspaceId}/media/${completed.id}/uploads/`)),
+          public_url_ready: false,
+          public_url_status: 0,
+          public_url_checked_at: '',
+          public_url_error: LOOPBACK_REASON,
+        });
+        // The library item shows what the probe found.
+        const read = await call('GET', `/media/${completed.id}`, { token: viewer.token });
+        expect(read.body).toMatchObject({ width: 320, height: 240, duration_ms: 2000 });
 
-      // The poster is an item of its own: readable (a JPEG of the video's size) but not in the library.
-      const posterId = item.poster_media_id;
-      const poster = await content(posterId, viewer.token);
-      expect(poster.status).toBe(200);
-      expect(poster.headers.get('content-type')).toBe('image/jpeg');
-      const jpeg = Buffer.from(await poster.arrayBuffer());
-      expect(jpeg.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
-      expect(imageSize(jpeg)).toMatchObject({ width: 320, height: 240 });
-      expect((await call('GET', `/media/${posterId}`, { token: viewer.token })).body).toMatchObject({
-        id: posterId,
-        mime_type: 'image/jpeg',
-        status: 'ready',
-        width: 320,
-        height: 240,
-      });
-      const library = await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token });
-      expect(library.body.items.map((entry: { id: string }) => entry.id)).toEqual([completed.id]);
-      expect(await rpc.resolve(workspaceId, [posterId])).toEqual([]);
-      // It goes with its video, not on its own.
-      expectProblem(await call('DELETE', `/media/${posterId}`, { token: owner.token }), 409, 'media_is_poster');
+        // The poster is an item of its own: readable (a JPEG of the video's size) but not in the library.
+        const posterId = item.poster_media_id;
+        const poster = await content(posterId, viewer.token);
+        expect(poster.status).toBe(200);
+        expect(poster.headers.get('content-type')).toBe('image/jpeg');
+        const jpeg = Buffer.from(await poster.arrayBuffer());
+        expect(jpeg.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
+        expect(imageSize(jpeg)).toMatchObject({ width: 320, height: 240 });
+        expect((await call('GET', `/media/${posterId}`, { token: viewer.token })).body).toMatchObject({
+          id: posterId,
+          mime_type: 'image/jpeg',
+          status: 'ready',
+          width: 320,
+          height: 240,
+        });
+        const library = await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token });
+        expect(library.body.items.map((entry: { id: string }) => entry.id)).toEqual([completed.id]);
+        expect(await rpc.resolve(workspaceId, [posterId])).toEqual([]);
+        // It goes with its video, not on its own.
+        expectProblem(await call('DELETE', `/media/${posterId}`, { token: owner.token }), 409, 'media_is_poster');
 
-      const events = await streamEvents(MEDIA_ITEM_ANALYSED_SUBJECT, 'id', [completed.id]);
-      expect(events).toHaveLength(1);
-      const { object_key: _key, ...published } = item;
-      expect(events[0].payload).toEqual({ ...published, event_id: expect.stringMatching(UUID) });
+        const events = await streamEvents(MEDIA_ITEM_ANALYSED_SUBJECT, 'id', [completed.id]);
+        expect(events).toHaveLength(1);
+        const { object_key: _key, ...published } = item;
+        expect(events[0].payload).toEqual({ ...published, event_id: expect.stringMatching(UUID) });
 
-      expect((await call('DELETE', `/media/${completed.id}`, { token: owner.token })).status).toBe(204);
-      expectProblem(await call('GET', `/media/${posterId}`, { token: owner.token }), 404);
-      expect(await objectExists(`workspaces/${workspaceId}/media/${posterId}`)).toBe(false);
-      expect(await objectExists(`workspaces/${workspaceId}/media/${completed.id}`)).toBe(false);
-    }, 120_000);
+        expect((await call('DELETE', `/media/${completed.id}`, { token: owner.token })).status).toBe(204);
+        expectProblem(await call('GET', `/media/${posterId}`, { token: owner.token }), 404);
+        expect(await objectExists(`workspaces/${workspaceId}/media/${posterId}`)).toBe(false);
+        expect(await objectExists(`workspaces/${workspaceId}/media/${completed.id}`)).toBe(false);
+      },
+      120_000,
+    );
   }
 
   it('an image is analysed at completion: ready, frame rate and duration 0, no poster; the event goes out at once', async () => {
@@ -225,7 +230,8 @@ describe('media: analysis (videos probed with a poster frame, images at once) an
     expect(first).toMatchObject({ analysis_status: 'ready', frame_rate: 12 });
     // As a replica that claimed it and died would leave it: pending, under a lease nobody renews.
     await db.query(
-      `UPDATE media.media_items SET analysis_status = 'pending', analysis_lease = 'dead-replica/1', analysis_lease_expires_at = now() + interval '1 second',
+      `UPDATE media.media_items SET analysis_status = 'pending', analysis_lease = 'dead-replica/1',
+         analysis_lease_expires_at = now() + interval '1 second',
               analysis_next_at = now() WHERE id = $1`,
       [video.id],
     );

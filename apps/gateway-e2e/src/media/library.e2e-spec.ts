@@ -101,32 +101,36 @@ describe('media: the library, content, and E18 tags', () => {
     expectProblem(await call('DELETE', `/media/${item.id}`, { token: owner.token }), 404);
   });
 
-  it('DELETE /media/{id} is 409 media_in_use while a publication not yet published uses it (publication or segment media), 204 once it no longer does', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const picture = await uploadMedia(owner.token, workspaceId, pngBytes(12, 8));
-    const clip = await uploadMedia(owner.token, workspaceId, pngBytes(13, 8));
-    const publication = await createPublication(owner.token, workspaceId);
-    const patched = await call('PATCH', `/publications/${publication.id}`, {
-      token: owner.token,
-      body: {
-        expected_revision: publication.revision,
-        media: [{ media_id: picture.id, alt_text: 'a picture' }],
-        segments: [{ body: 'part two', media: [{ media_id: clip.id }] }],
-      },
-    });
-    expect(patched.status).toBe(200);
-    for (const id of [picture.id, clip.id]) {
-      const refused = expectProblem(await call('DELETE', `/media/${id}`, { token: owner.token }), 409, 'media_in_use');
-      expect(refused.detail).toContain(id);
-    }
-    const cleared = await call('PATCH', `/publications/${publication.id}`, {
-      token: owner.token,
-      body: { expected_revision: patched.body.revision, media: [], segments: [] },
-    });
-    expect(cleared.status).toBe(200);
-    expect((await call('DELETE', `/media/${picture.id}`, { token: owner.token })).status).toBe(204);
-    expect((await call('DELETE', `/media/${clip.id}`, { token: owner.token })).status).toBe(204);
-  });
+  it(
+    'DELETE /media/{id} is 409 media_in_use while a publication not yet ' +
+      'published uses it (publication or segment media), 204 once it no longer does',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const picture = await uploadMedia(owner.token, workspaceId, pngBytes(12, 8));
+      const clip = await uploadMedia(owner.token, workspaceId, pngBytes(13, 8));
+      const publication = await createPublication(owner.token, workspaceId);
+      const patched = await call('PATCH', `/publications/${publication.id}`, {
+        token: owner.token,
+        body: {
+          expected_revision: publication.revision,
+          media: [{ media_id: picture.id, alt_text: 'a picture' }],
+          segments: [{ body: 'part two', media: [{ media_id: clip.id }] }],
+        },
+      });
+      expect(patched.status).toBe(200);
+      for (const id of [picture.id, clip.id]) {
+        const refused = expectProblem(await call('DELETE', `/media/${id}`, { token: owner.token }), 409, 'media_in_use');
+        expect(refused.detail).toContain(id);
+      }
+      const cleared = await call('PATCH', `/publications/${publication.id}`, {
+        token: owner.token,
+        body: { expected_revision: patched.body.revision, media: [], segments: [] },
+      });
+      expect(cleared.status).toBe(200);
+      expect((await call('DELETE', `/media/${picture.id}`, { token: owner.token })).status).toBe(204);
+      expect((await call('DELETE', `/media/${clip.id}`, { token: owner.token })).status).toBe(204);
+    },
+  );
 
   it('E18 creates tags (201, item_count 0); names are unique ignoring case; list, rename and delete', async () => {
     const { owner, workspaceId } = await createTenant();
@@ -245,46 +249,49 @@ describe('media: the library, content, and E18 tags', () => {
     expect((await call('GET', `/media/${items[1].id}`, { token: owner.token })).body.tag_ids).toEqual([]);
   });
 
-  it("a workspace-bound API token works on its workspace's media only: another workspace of the same owner is 404 by id, 403 by name", async () => {
-    const tenant = await createTenant();
-    const other = await createWorkspace(tenant.owner, tenant.organizationId, 'Other');
-    const created = await call('POST', '/api-tokens', {
-      token: tenant.owner.token,
-      body: { name: 'media-ci', workspace_id: tenant.workspaceId },
-    });
-    expect(created.status).toBe(201);
-    const bound = created.body.token as string;
-    // Its own workspace: upload, complete, read, tag.
-    const mine = await uploadMedia(bound, tenant.workspaceId, pngBytes(4, 4));
-    expect((await call('GET', `/media/${mine.id}`, { token: bound })).body).toMatchObject({
-      id: mine.id,
-      workspace_id: tenant.workspaceId,
-    });
-    // The other workspace's item, session and tag, made with the owner's own token.
-    const theirs = await uploadMedia(tenant.owner.token, other, pngBytes(5, 5));
-    const session = await openSession(tenant.owner.token, { workspace_id: other, filename: 'p.png', size: 10 });
-    const tag = await call('POST', '/media/tags', { token: tenant.owner.token, body: { workspace_id: other, name: 'theirs' } });
-    expect(tag.status).toBe(201);
-    expectProblem(await call('GET', `/media/${theirs.id}`, { token: bound }), 404);
-    expect((await content(theirs.id, bound)).status).toBe(404);
-    expectProblem(await call('PUT', `/media/${theirs.id}/tags`, { token: bound, body: { tag_ids: [] } }), 404);
-    expectProblem(await call('DELETE', `/media/${theirs.id}`, { token: bound }), 404);
-    expectProblem(
-      await call('POST', `/media/upload-session/${session.body.media_id}/complete`, { token: bound, body: { workspace_id: other } }),
-      404,
-    );
-    expectProblem(await call('PATCH', `/media/tags/${tag.body.id}`, { token: bound, body: { name: 'x' } }), 404);
-    expectProblem(await call('DELETE', `/media/tags/${tag.body.id}`, { token: bound }), 404);
-    expectProblem(await call('GET', `/media?workspace_id=${other}`, { token: bound }), 403);
-    expectProblem(await call('GET', `/media/tags?workspace_id=${other}`, { token: bound }), 403);
-    expectProblem(await call('POST', '/media/tags', { token: bound, body: { workspace_id: other, name: 'x' } }), 403);
-    expectProblem(await openSession(bound, { workspace_id: other, filename: 'a.png', size: 10 }), 403);
-    // Nothing of the other workspace changed.
-    expect((await call('GET', `/media/${theirs.id}`, { token: tenant.owner.token })).status).toBe(200);
-    expect((await call('GET', `/media/tags?workspace_id=${other}`, { token: tenant.owner.token })).body.tags).toMatchObject([
-      { name: 'theirs' },
-    ]);
-  });
+  it(
+    "a workspace-bound API token works on its workspace's media only: " + 'another workspace of the same owner is 404 by id, 403 by name',
+    async () => {
+      const tenant = await createTenant();
+      const other = await createWorkspace(tenant.owner, tenant.organizationId, 'Other');
+      const created = await call('POST', '/api-tokens', {
+        token: tenant.owner.token,
+        body: { name: 'media-ci', workspace_id: tenant.workspaceId },
+      });
+      expect(created.status).toBe(201);
+      const bound = created.body.token as string;
+      // Its own workspace: upload, complete, read, tag.
+      const mine = await uploadMedia(bound, tenant.workspaceId, pngBytes(4, 4));
+      expect((await call('GET', `/media/${mine.id}`, { token: bound })).body).toMatchObject({
+        id: mine.id,
+        workspace_id: tenant.workspaceId,
+      });
+      // The other workspace's item, session and tag, made with the owner's own token.
+      const theirs = await uploadMedia(tenant.owner.token, other, pngBytes(5, 5));
+      const session = await openSession(tenant.owner.token, { workspace_id: other, filename: 'p.png', size: 10 });
+      const tag = await call('POST', '/media/tags', { token: tenant.owner.token, body: { workspace_id: other, name: 'theirs' } });
+      expect(tag.status).toBe(201);
+      expectProblem(await call('GET', `/media/${theirs.id}`, { token: bound }), 404);
+      expect((await content(theirs.id, bound)).status).toBe(404);
+      expectProblem(await call('PUT', `/media/${theirs.id}/tags`, { token: bound, body: { tag_ids: [] } }), 404);
+      expectProblem(await call('DELETE', `/media/${theirs.id}`, { token: bound }), 404);
+      expectProblem(
+        await call('POST', `/media/upload-session/${session.body.media_id}/complete`, { token: bound, body: { workspace_id: other } }),
+        404,
+      );
+      expectProblem(await call('PATCH', `/media/tags/${tag.body.id}`, { token: bound, body: { name: 'x' } }), 404);
+      expectProblem(await call('DELETE', `/media/tags/${tag.body.id}`, { token: bound }), 404);
+      expectProblem(await call('GET', `/media?workspace_id=${other}`, { token: bound }), 403);
+      expectProblem(await call('GET', `/media/tags?workspace_id=${other}`, { token: bound }), 403);
+      expectProblem(await call('POST', '/media/tags', { token: bound, body: { workspace_id: other, name: 'x' } }), 403);
+      expectProblem(await openSession(bound, { workspace_id: other, filename: 'a.png', size: 10 }), 403);
+      // Nothing of the other workspace changed.
+      expect((await call('GET', `/media/${theirs.id}`, { token: tenant.owner.token })).status).toBe(200);
+      expect((await call('GET', `/media/tags?workspace_id=${other}`, { token: tenant.owner.token })).body.tags).toMatchObject([
+        { name: 'theirs' },
+      ]);
+    },
+  );
 
   it('another tenant gets 404 for every media and tag route, 403 where it names the workspace', async () => {
     const owner = await createTenant();

@@ -108,63 +108,66 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     ).toMatchObject({ width: 3, height: 4 });
   });
 
-  it('deduplicates: a known sha256 and size is 200 deduped with every upload member empty; a second copy completes into the first item', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const bytes = pngBytes(10, 20);
-    const first = await uploadMedia(owner.token, workspaceId, bytes);
-    const deduped = await openSession(owner.token, {
-      workspace_id: workspaceId,
-      filename: 'again.png',
-      size: bytes.length,
-      sha256: sha256Of(bytes).toUpperCase(),
-    });
-    expect(deduped.status).toBe(200);
-    expect(deduped.headers.get('location')).toBeNull();
-    expect(deduped.body).toEqual({
-      $schema: schemaUrlFor('CreateMediaUploadSessionResponse'),
-      media_id: first.id,
-      deduped: true,
-      complete_url: '',
-      project_asset_id: '',
-      upload: { method: '', url: '', headers: {}, object_key: '', expires_at: '' },
-    });
-    // Same hash, other size: a new session.
-    expect(
-      (await openSession(owner.token, { workspace_id: workspaceId, filename: 'x.png', size: bytes.length + 1, sha256: sha256Of(bytes) }))
-        .status,
-    ).toBe(201);
-    // Another workspace does not share the library.
-    const other = await createTenant();
-    expect(
-      (
-        await openSession(other.owner.token, {
-          workspace_id: other.workspaceId,
-          filename: 'x.png',
-          size: bytes.length,
-          sha256: sha256Of(bytes),
-        })
-      ).status,
-    ).toBe(201);
+  it(
+    'deduplicates: a known sha256 and size is 200 deduped with every ' + 'upload member empty; a second copy completes into the first item',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const bytes = pngBytes(10, 20);
+      const first = await uploadMedia(owner.token, workspaceId, bytes);
+      const deduped = await openSession(owner.token, {
+        workspace_id: workspaceId,
+        filename: 'again.png',
+        size: bytes.length,
+        sha256: sha256Of(bytes).toUpperCase(),
+      });
+      expect(deduped.status).toBe(200);
+      expect(deduped.headers.get('location')).toBeNull();
+      expect(deduped.body).toEqual({
+        $schema: schemaUrlFor('CreateMediaUploadSessionResponse'),
+        media_id: first.id,
+        deduped: true,
+        complete_url: '',
+        project_asset_id: '',
+        upload: { method: '', url: '', headers: {}, object_key: '', expires_at: '' },
+      });
+      // Same hash, other size: a new session.
+      expect(
+        (await openSession(owner.token, { workspace_id: workspaceId, filename: 'x.png', size: bytes.length + 1, sha256: sha256Of(bytes) }))
+          .status,
+      ).toBe(201);
+      // Another workspace does not share the library.
+      const other = await createTenant();
+      expect(
+        (
+          await openSession(other.owner.token, {
+            workspace_id: other.workspaceId,
+            filename: 'x.png',
+            size: bytes.length,
+            sha256: sha256Of(bytes),
+          })
+        ).status,
+      ).toBe(201);
 
-    // The same bytes uploaded without a sha256: completion answers the first item and drops this copy.
-    const second = await openSession(owner.token, { workspace_id: workspaceId, filename: 'copy.png', size: bytes.length });
-    expect((await putBytes(second.body.upload.url, bytes)).status).toBe(204);
-    const completed = await complete(owner.token, second.body.media_id, workspaceId);
-    expect(completed.status).toBe(200);
-    expect(completed.body).toMatchObject({ id: first.id, filename: first.filename });
-    expectProblem(await call('GET', `/media/${second.body.media_id}`, { token: owner.token }), 404);
-    expect(await objectExists(second.body.upload.object_key)).toBe(false);
-    // Repeating the completion answers the same item (contract §6); its URL takes no more bytes.
-    const repeated = await complete(owner.token, second.body.media_id, workspaceId);
-    expect({ status: repeated.status, body: repeated.body }).toEqual({ status: 200, body: completed.body });
-    expectProblem(await putBytes(second.body.upload.url, bytes), 409, 'upload_session_completed');
-    expect(await objectExists(second.body.upload.object_key)).toBe(false);
-    const library = await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token });
-    expect(library.body.items.map((item: { id: string }) => item.id)).toEqual([first.id]);
-    // Once the item it went to is deleted, the session is gone too.
-    expect((await call('DELETE', `/media/${first.id}`, { token: owner.token })).status).toBe(204);
-    expectProblem(await complete(owner.token, second.body.media_id, workspaceId), 404);
-  });
+      // The same bytes uploaded without a sha256: completion answers the first item and drops this copy.
+      const second = await openSession(owner.token, { workspace_id: workspaceId, filename: 'copy.png', size: bytes.length });
+      expect((await putBytes(second.body.upload.url, bytes)).status).toBe(204);
+      const completed = await complete(owner.token, second.body.media_id, workspaceId);
+      expect(completed.status).toBe(200);
+      expect(completed.body).toMatchObject({ id: first.id, filename: first.filename });
+      expectProblem(await call('GET', `/media/${second.body.media_id}`, { token: owner.token }), 404);
+      expect(await objectExists(second.body.upload.object_key)).toBe(false);
+      // Repeating the completion answers the same item (contract §6); its URL takes no more bytes.
+      const repeated = await complete(owner.token, second.body.media_id, workspaceId);
+      expect({ status: repeated.status, body: repeated.body }).toEqual({ status: 200, body: completed.body });
+      expectProblem(await putBytes(second.body.upload.url, bytes), 409, 'upload_session_completed');
+      expect(await objectExists(second.body.upload.object_key)).toBe(false);
+      const library = await call('GET', `/media?workspace_id=${workspaceId}`, { token: owner.token });
+      expect(library.body.items.map((item: { id: string }) => item.id)).toEqual([first.id]);
+      // Once the item it went to is deleted, the session is gone too.
+      expect((await call('DELETE', `/media/${first.id}`, { token: owner.token })).status).toBe(204);
+      expectProblem(await complete(owner.token, second.body.media_id, workspaceId), 404);
+    },
+  );
 
   it('racing completions of the same bytes keep one item: both answer it', async () => {
     const { owner, workspaceId } = await createTenant();
@@ -265,24 +268,28 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expect(locations(expectProblem(reused, 422, 'idempotency_key_reused'))).toEqual(['header.idempotency-key']);
   });
 
-  it('Idempotency-Key: ten identical requests at once open one session: each answer is that 201 (once fresh, else replayed) or 409 idempotency_in_flight', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const key = randomUUID();
-    const body = { workspace_id: workspaceId, filename: 'race.png', size: 100 };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => openSession(owner.token, body, key)));
-    const count = await db.query(`SELECT count(*)::int AS n FROM media.media_items WHERE workspace_id = $1`, [workspaceId]);
-    expect(count.rows[0].n).toBe(1);
-    const created = answers.filter((answer) => answer.status === 201);
-    const fresh = created.filter((answer) => answer.headers.get('idempotent-replayed') === null);
-    expect(fresh).toHaveLength(1);
-    for (const replay of created) expect(replay.body).toEqual(fresh[0].body);
-    for (const waiting of answers.filter((answer) => answer.status !== 201)) {
-      expectProblem(waiting, 409, 'idempotency_in_flight');
-      expect(waiting.headers.get('retry-after')).toBe('1');
-    }
-    const later = await openSession(owner.token, body, key);
-    expect([later.status, later.headers.get('idempotent-replayed'), later.body]).toEqual([201, 'true', fresh[0].body]);
-  });
+  it(
+    'Idempotency-Key: ten identical requests at once open one session: ' +
+      'each answer is that 201 (once fresh, else replayed) or 409 idempotency_in_flight',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const key = randomUUID();
+      const body = { workspace_id: workspaceId, filename: 'race.png', size: 100 };
+      const answers = await Promise.all(Array.from({ length: 10 }, () => openSession(owner.token, body, key)));
+      const count = await db.query(`SELECT count(*)::int AS n FROM media.media_items WHERE workspace_id = $1`, [workspaceId]);
+      expect(count.rows[0].n).toBe(1);
+      const created = answers.filter((answer) => answer.status === 201);
+      const fresh = created.filter((answer) => answer.headers.get('idempotent-replayed') === null);
+      expect(fresh).toHaveLength(1);
+      for (const replay of created) expect(replay.body).toEqual(fresh[0].body);
+      for (const waiting of answers.filter((answer) => answer.status !== 201)) {
+        expectProblem(waiting, 409, 'idempotency_in_flight');
+        expect(waiting.headers.get('retry-after')).toBe('1');
+      }
+      const later = await openSession(owner.token, body, key);
+      expect([later.status, later.headers.get('idempotent-replayed'), later.body]).toEqual([201, 'true', fresh[0].body]);
+    },
+  );
 
   it('Idempotency-Key: a request still running holds its key (409 idempotency_in_flight with Retry-After; another body 422)', async () => {
     const { owner, workspaceId } = await createTenant();
@@ -296,7 +303,8 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     const key = randomUUID();
     await db.query(
       `INSERT INTO media.idempotency_keys (user_id, workspace_id, operation, key, fingerprint, state, claim_token, locked_until, expires_at)
-       VALUES ($1, $2, 'media.upload-sessions.create', $3, $4, 'in_flight', $5, now() + interval '30 seconds', now() + interval '24 hours')`,
+       VALUES ($1, $2, 'media.upload-sessions.create', $3, $4, 'in_flight', $5, now() + interval '30 seconds',
+         now() + interval '24 hours')`,
       [owner.id, workspaceId, key, fingerprint, randomUUID()],
     );
     const waiting = await openSession(owner.token, body, key);
@@ -334,36 +342,39 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 410, 'upload_session_expired');
   });
 
-  it('a body longer than the declared size is 413 and nothing is kept; a shorter one is caught at completion (409 upload_incomplete)', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const bytes = pngBytes(8, 8, 1000);
-    const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'a.png', size: bytes.length });
-    const key = opened.body.upload.object_key;
-    // Declared by Content-Length.
-    expectProblem(await putBytes(opened.body.upload.url, Buffer.concat([bytes, Buffer.from('x')])), 413, 'media_too_large');
-    // Streamed without a length (chunked): cut off once it passes the size.
-    const chunked = await fetch(opened.body.upload.url, {
-      method: 'PUT',
-      body: new ReadableStream({
-        start(controller) {
-          controller.enqueue(bytes);
-          controller.enqueue(randomBytes(300_000));
-          controller.close();
-        },
-      }),
-      duplex: 'half',
-    } as RequestInit);
-    expect(chunked.status).toBe(413);
-    expect(await objectExists(key)).toBe(false);
-    expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 409, 'upload_incomplete');
-    // Shorter: stored, but completion refuses it.
-    expect((await putBytes(opened.body.upload.url, bytes.subarray(0, 100))).status).toBe(204);
-    const short = expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 409, 'upload_incomplete');
-    expect(short).toMatchObject({ received_bytes: 100, expected_bytes: bytes.length });
-    // Sending the whole file again replaces it.
-    expect((await putBytes(opened.body.upload.url, bytes)).status).toBe(204);
-    expect((await complete(owner.token, opened.body.media_id, workspaceId)).status).toBe(200);
-  });
+  it(
+    'a body longer than the declared size is 413 and nothing is kept; ' + 'a shorter one is caught at completion (409 upload_incomplete)',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const bytes = pngBytes(8, 8, 1000);
+      const opened = await openSession(owner.token, { workspace_id: workspaceId, filename: 'a.png', size: bytes.length });
+      const key = opened.body.upload.object_key;
+      // Declared by Content-Length.
+      expectProblem(await putBytes(opened.body.upload.url, Buffer.concat([bytes, Buffer.from('x')])), 413, 'media_too_large');
+      // Streamed without a length (chunked): cut off once it passes the size.
+      const chunked = await fetch(opened.body.upload.url, {
+        method: 'PUT',
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(bytes);
+            controller.enqueue(randomBytes(300_000));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+      expect(chunked.status).toBe(413);
+      expect(await objectExists(key)).toBe(false);
+      expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 409, 'upload_incomplete');
+      // Shorter: stored, but completion refuses it.
+      expect((await putBytes(opened.body.upload.url, bytes.subarray(0, 100))).status).toBe(204);
+      const short = expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 409, 'upload_incomplete');
+      expect(short).toMatchObject({ received_bytes: 100, expected_bytes: bytes.length });
+      // Sending the whole file again replaces it.
+      expect((await putBytes(opened.body.upload.url, bytes)).status).toBe(204);
+      expect((await complete(owner.token, opened.body.media_id, workspaceId)).status).toBe(200);
+    },
+  );
 
   it('a client that disconnects mid-upload leaves nothing that a completion would accept', async () => {
     const { owner, workspaceId } = await createTenant();
@@ -563,27 +574,31 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
     expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 404);
   });
 
-  it('upload bytes no item keeps are swept (a lost commit, then the retry won); a pending session keeps all of its uploads until it settles', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const bytes = pngBytes(8, 8, 1000);
-    const settled = await uploadMedia(owner.token, workspaceId, bytes);
-    const itemKey = `workspaces/${workspaceId}/media/${settled.id}`;
-    const kept = (await db.query(`SELECT object_key FROM media.media_items WHERE id = $1`, [settled.id])).rows[0].object_key;
-    expect(await objectsUnder(itemKey)).toEqual([kept]);
-    const pending = await openSession(owner.token, { workspace_id: workspaceId, filename: 'b.png', size: bytes.length });
-    // Stored first, so the pass that sweeps the leftover below has seen it too.
-    const uncommitted = `workspaces/${workspaceId}/media/${pending.body.media_id}/uploads/${randomUUID()}`;
-    await putObject(uncommitted, bytes);
-    const leftover = `${itemKey}/uploads/${randomUUID()}`;
-    await putObject(leftover, bytes);
-    await eventually(async () => expect(await objectsUnder(itemKey)).toEqual([kept]), 15_000);
-    expect(await objectExists(uncommitted)).toBe(true);
-    const content = await fetch(`${process.env.E2E_BASE_URL}/media/${settled.id}/content`, {
-      headers: { authorization: `Bearer ${owner.token}` },
-    });
-    expect(sha256Of(Buffer.from(await content.arrayBuffer()))).toBe(sha256Of(bytes));
-    // Expired (its row keeps no key): nothing of it is kept.
-    await db.query(`UPDATE media.media_items SET expires_at = now() - interval '1 second' WHERE id = $1`, [pending.body.media_id]);
-    await eventually(async () => expect(await objectExists(uncommitted)).toBe(false), 15_000);
-  });
+  it(
+    'upload bytes no item keeps are swept (a lost commit, then the retry won); ' +
+      'a pending session keeps all of its uploads until it settles',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const bytes = pngBytes(8, 8, 1000);
+      const settled = await uploadMedia(owner.token, workspaceId, bytes);
+      const itemKey = `workspaces/${workspaceId}/media/${settled.id}`;
+      const kept = (await db.query(`SELECT object_key FROM media.media_items WHERE id = $1`, [settled.id])).rows[0].object_key;
+      expect(await objectsUnder(itemKey)).toEqual([kept]);
+      const pending = await openSession(owner.token, { workspace_id: workspaceId, filename: 'b.png', size: bytes.length });
+      // Stored first, so the pass that sweeps the leftover below has seen it too.
+      const uncommitted = `workspaces/${workspaceId}/media/${pending.body.media_id}/uploads/${randomUUID()}`;
+      await putObject(uncommitted, bytes);
+      const leftover = `${itemKey}/uploads/${randomUUID()}`;
+      await putObject(leftover, bytes);
+      await eventually(async () => expect(await objectsUnder(itemKey)).toEqual([kept]), 15_000);
+      expect(await objectExists(uncommitted)).toBe(true);
+      const content = await fetch(`${process.env.E2E_BASE_URL}/media/${settled.id}/content`, {
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
+      expect(sha256Of(Buffer.from(await content.arrayBuffer()))).toBe(sha256Of(bytes));
+      // Expired (its row keeps no key): nothing of it is kept.
+      await db.query(`UPDATE media.media_items SET expires_at = now() - interval '1 second' WHERE id = $1`, [pending.body.media_id]);
+      await eventually(async () => expect(await objectExists(uncommitted)).toBe(false), 15_000);
+    },
+  );
 });

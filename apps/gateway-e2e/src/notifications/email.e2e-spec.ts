@@ -199,15 +199,19 @@ describe('notifications: email delivery, mutes and digests (contract §8 "Delive
     await waitForMail(newEmail, withMarker(third), 10_000);
   });
 
-  it('daily sends one digest at digest_time in digest_timezone, once that day even with two replicas, with what was collected', async () => {
-    // A second replica checks digests (and sends mail) beside the stack's: the day's digest still goes once.
-    const replica = await startNotificationsReplica();
-    try {
-      await dailyDigest();
-    } finally {
-      await replica.stop();
-    }
-  }, 120_000);
+  it(
+    'daily sends one digest at digest_time in digest_timezone, ' + 'once that day even with two replicas, with what was collected',
+    async () => {
+      // A second replica checks digests (and sends mail) beside the stack's: the day's digest still goes once.
+      const replica = await startNotificationsReplica();
+      try {
+        await dailyDigest();
+      } finally {
+        await replica.stop();
+      }
+    },
+    120_000,
+  );
 
   async function dailyDigest() {
     const tenant = await createTenant();

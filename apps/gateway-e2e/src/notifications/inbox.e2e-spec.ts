@@ -38,49 +38,53 @@ async function securityItems(user: TestUser, count: number): Promise<string[]> {
 describe('notifications: in-app inbox and event sources (contract §8 "Delivery of notifications")', () => {
   const db = testDatabase();
 
-  it('a scheduled sandbox publication makes one post_published item for each editor and admin (not viewers), and mails who asked for it', async () => {
-    const tenant = await createTenant();
-    const editor = await joinWorkspace(tenant.owner, tenant.workspaceId, 'editor');
-    const viewer = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
-    await setTopic(tenant.owner, 'post_published', { email_frequency: 'immediate', in_app: true });
-    const publication = await publishSandbox(tenant.owner.token, tenant.workspaceId, 'Notify me when it is live');
-    expect(publication.status).toBe('published');
+  it(
+    'a scheduled sandbox publication makes one post_published item for ' +
+      'each editor and admin (not viewers), and mails who asked for it',
+    async () => {
+      const tenant = await createTenant();
+      const editor = await joinWorkspace(tenant.owner, tenant.workspaceId, 'editor');
+      const viewer = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
+      await setTopic(tenant.owner, 'post_published', { email_frequency: 'immediate', in_app: true });
+      const publication = await publishSandbox(tenant.owner.token, tenant.workspaceId, 'Notify me when it is live');
+      expect(publication.status).toBe('published');
 
-    const item = await waitForNotification(
-      tenant.owner.token,
-      (n) => n.topic === 'post_published' && n.link === `/publications/${publication.id}`,
-    );
-    expect(item).toEqual({
-      id: expect.stringMatching(UUID),
-      topic: 'post_published',
-      workspace_id: tenant.workspaceId,
-      title: 'Published on sandbox',
-      body: expect.stringContaining(publication.renditions[0].external_url),
-      link: `/publications/${publication.id}`,
-      created_at: expect.stringMatching(RFC3339_MS),
-      read_at: null,
-    });
-    const page = await inbox(tenant.owner.token);
-    expect(page.$schema).toBe(schemaUrlFor('NotificationList'));
-    await expectMatchesOwnSchema(page, 'NotificationList');
-    expect(page.next_cursor).toBe('');
-    expect(page.notifications.filter((n: any) => n.topic === 'post_published')).toHaveLength(1);
+      const item = await waitForNotification(
+        tenant.owner.token,
+        (n) => n.topic === 'post_published' && n.link === `/publications/${publication.id}`,
+      );
+      expect(item).toEqual({
+        id: expect.stringMatching(UUID),
+        topic: 'post_published',
+        workspace_id: tenant.workspaceId,
+        title: 'Published on sandbox',
+        body: expect.stringContaining(publication.renditions[0].external_url),
+        link: `/publications/${publication.id}`,
+        created_at: expect.stringMatching(RFC3339_MS),
+        read_at: null,
+      });
+      const page = await inbox(tenant.owner.token);
+      expect(page.$schema).toBe(schemaUrlFor('NotificationList'));
+      await expectMatchesOwnSchema(page, 'NotificationList');
+      expect(page.next_cursor).toBe('');
+      expect(page.notifications.filter((n: any) => n.topic === 'post_published')).toHaveLength(1);
 
-    const editorItem = await waitForNotification(editor.token, (n) => n.topic === 'post_published');
-    expect(editorItem).toMatchObject({ link: item.link, title: item.title, workspace_id: tenant.workspaceId });
-    expect(editorItem.id).not.toBe(item.id);
-    // Both items were written in one transaction: the viewer's would be there by now.
-    expect((await inbox(viewer.token)).notifications).toEqual([]);
+      const editorItem = await waitForNotification(editor.token, (n) => n.topic === 'post_published');
+      expect(editorItem).toMatchObject({ link: item.link, title: item.title, workspace_id: tenant.workspaceId });
+      expect(editorItem.id).not.toBe(item.id);
+      // Both items were written in one transaction: the viewer's would be there by now.
+      expect((await inbox(viewer.token)).notifications).toEqual([]);
 
-    // The owner chose immediate mail: a plain-text and an HTML part with the link.
-    const mail = await waitForMail(tenant.owner.email, (m) => m.subject === 'Published on sandbox');
-    expect(mail.text).toContain(`/publications/${publication.id}`);
-    expect(mail.text).toContain(publication.renditions[0].external_url);
-    expect(mail.html).toMatch(new RegExp(`<a href="[^"]*/publications/${publication.id}"`));
-    // The editor kept the default (post_published email off).
-    await pause(500);
-    expect((await mailsTo(editor.email)).filter((m) => m.subject === 'Published on sandbox')).toEqual([]);
-  });
+      // The owner chose immediate mail: a plain-text and an HTML part with the link.
+      const mail = await waitForMail(tenant.owner.email, (m) => m.subject === 'Published on sandbox');
+      expect(mail.text).toContain(`/publications/${publication.id}`);
+      expect(mail.text).toContain(publication.renditions[0].external_url);
+      expect(mail.html).toMatch(new RegExp(`<a href="[^"]*/publications/${publication.id}"`));
+      // The editor kept the default (post_published email off).
+      await pause(500);
+      expect((await mailsTo(editor.email)).filter((m) => m.subject === 'Published on sandbox')).toEqual([]);
+    },
+  );
 
   it('a rejected publication makes publish_failed, mailed at once by default', async () => {
     const tenant = await createTenant();

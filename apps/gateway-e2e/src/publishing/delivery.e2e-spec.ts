@@ -102,87 +102,94 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     }, 10_000);
   });
 
-  it('[sandbox:reject] fails the rendition for good: error fields, one rejected attempt, no post, the failed event; retry tries once more', async () => {
-    const { owner, workspaceId, target, publication, rendition } = await deliver('Not this one [sandbox:reject]');
-    expect(publication.status).toBe('failed');
-    expect(rendition).toMatchObject({
-      status: 'failed',
-      error_code: 'sandbox_rejected',
-      error_kind: 'validation',
-      error_action: 'edit_content',
-      error_message: expect.stringContaining('refused'),
-      error_http_status: 422,
-      error_retryable: false,
-      error_retry_at: '',
-      delivery: expect.objectContaining({
-        state: 'rejected',
-        terminal_reason: 'rejected',
+  it(
+    '[sandbox:reject] fails the rendition for good: error fields, ' +
+      'one rejected attempt, no post, the failed event; retry tries once more',
+    async () => {
+      const { owner, workspaceId, target, publication, rendition } = await deliver('Not this one [sandbox:reject]');
+      expect(publication.status).toBe('failed');
+      expect(rendition).toMatchObject({
+        status: 'failed',
         error_code: 'sandbox_rejected',
         error_kind: 'validation',
+        error_action: 'edit_content',
+        error_message: expect.stringContaining('refused'),
         error_http_status: 422,
-      }),
-    });
-    const attempts = (await deliveries(owner.token, publication.id)).body.attempts;
-    expect(attempts).toEqual([
-      expect.objectContaining({ attempt: 1, outcome: 'rejected', error_code: 'sandbox_rejected', http_status: 422 }),
-    ]);
-    expect(await postsFor(rendition.id)).toBe(0);
-    expect((await account(owner.token, target.id)).body.posts_published).toBe(0);
-    await eventually(async () => {
-      expect(await renditionEvents([rendition.id])).toEqual([
-        {
-          subject: 'durable.publishing.rendition.failed',
-          payload: {
-            workspace_id: workspaceId,
-            publication_id: publication.id,
-            rendition_id: rendition.id,
-            social_account_id: target.id,
-            platform: 'sandbox',
-            attempt: 1,
-            error_code: 'sandbox_rejected',
-            error_kind: 'validation',
-            error_message: rendition.error_message,
-            error_action: 'edit_content',
-            terminal_reason: 'rejected',
-            occurred_at: expect.stringMatching(RFC3339_MS),
-          },
-        },
+        error_retryable: false,
+        error_retry_at: '',
+        delivery: expect.objectContaining({
+          state: 'rejected',
+          terminal_reason: 'rejected',
+          error_code: 'sandbox_rejected',
+          error_kind: 'validation',
+          error_http_status: 422,
+        }),
+      });
+      const attempts = (await deliveries(owner.token, publication.id)).body.attempts;
+      expect(attempts).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'rejected', error_code: 'sandbox_rejected', http_status: 422 }),
       ]);
-    }, 10_000);
+      expect(await postsFor(rendition.id)).toBe(0);
+      expect((await account(owner.token, target.id)).body.posts_published).toBe(0);
+      await eventually(async () => {
+        expect(await renditionEvents([rendition.id])).toEqual([
+          {
+            subject: 'durable.publishing.rendition.failed',
+            payload: {
+              workspace_id: workspaceId,
+              publication_id: publication.id,
+              rendition_id: rendition.id,
+              social_account_id: target.id,
+              platform: 'sandbox',
+              attempt: 1,
+              error_code: 'sandbox_rejected',
+              error_kind: 'validation',
+              error_message: rendition.error_message,
+              error_action: 'edit_content',
+              terminal_reason: 'rejected',
+              occurred_at: expect.stringMatching(RFC3339_MS),
+            },
+          },
+        ]);
+      }, 10_000);
 
-    const retried = await retry(owner.token, publication.id, { expected_revision: publication.revision });
-    expect(retried.status).toBe(200);
-    expect(retried.body).toMatchObject({ status: 'publishing', revision: publication.revision + 1 });
-    expect(retried.body.renditions[0]).toMatchObject({
-      status: 'scheduled',
-      error_code: '',
-      delivery: expect.objectContaining({ state: 'queued' }),
-    });
-    const again = await publicationWhen(owner.token, publication.id, settled);
-    expect(again.status).toBe('failed');
-    expect(again.renditions[0].delivery.current_attempt_number).toBe(2);
-    expect((await deliveries(owner.token, publication.id)).body.attempts.map((a: any) => [a.attempt, a.outcome])).toEqual([
-      [1, 'rejected'],
-      [2, 'rejected'],
-    ]);
-  });
+      const retried = await retry(owner.token, publication.id, { expected_revision: publication.revision });
+      expect(retried.status).toBe(200);
+      expect(retried.body).toMatchObject({ status: 'publishing', revision: publication.revision + 1 });
+      expect(retried.body.renditions[0]).toMatchObject({
+        status: 'scheduled',
+        error_code: '',
+        delivery: expect.objectContaining({ state: 'queued' }),
+      });
+      const again = await publicationWhen(owner.token, publication.id, settled);
+      expect(again.status).toBe('failed');
+      expect(again.renditions[0].delivery.current_attempt_number).toBe(2);
+      expect((await deliveries(owner.token, publication.id)).body.attempts.map((a: any) => [a.attempt, a.outcome])).toEqual([
+        [1, 'rejected'],
+        [2, 'rejected'],
+      ]);
+    },
+  );
 
-  it('[sandbox:rate-limit-once] answers 429 with Retry-After 1 s once: retried after at least a second, then live with one post', async () => {
-    const { owner, publication, rendition } = await deliver('Busy [sandbox:rate-limit-once]');
-    expect(publication.status).toBe('published');
-    expect(rendition).toMatchObject({
-      status: 'published',
-      error_code: '',
-      delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }),
-    });
-    const attempts = (await deliveries(owner.token, publication.id)).body.attempts;
-    expect(attempts).toEqual([
-      expect.objectContaining({ attempt: 1, outcome: 'retry', error_code: 'rate_limited', http_status: 429 }),
-      expect.objectContaining({ attempt: 2, outcome: 'live', error_code: '', http_status: 0 }),
-    ]);
-    expect(Date.parse(attempts[1].started_at) - Date.parse(attempts[0].finished_at)).toBeGreaterThanOrEqual(1_000);
-    expect(await postsFor(rendition.id)).toBe(1);
-  });
+  it(
+    '[sandbox:rate-limit-once] answers 429 with Retry-After 1 s once: ' + 'retried after at least a second, then live with one post',
+    async () => {
+      const { owner, publication, rendition } = await deliver('Busy [sandbox:rate-limit-once]');
+      expect(publication.status).toBe('published');
+      expect(rendition).toMatchObject({
+        status: 'published',
+        error_code: '',
+        delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }),
+      });
+      const attempts = (await deliveries(owner.token, publication.id)).body.attempts;
+      expect(attempts).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'retry', error_code: 'rate_limited', http_status: 429 }),
+        expect.objectContaining({ attempt: 2, outcome: 'live', error_code: '', http_status: 0 }),
+      ]);
+      expect(Date.parse(attempts[1].started_at) - Date.parse(attempts[0].finished_at)).toBeGreaterThanOrEqual(1_000);
+      expect(await postsFor(rendition.id)).toBe(1);
+    },
+  );
 
   it('five retryable failures fail the rendition: retries_exhausted, every attempt kept, the failed event once', async () => {
     const { owner, workspaceId, target, publication, rendition } = await deliver('Always busy [sandbox:rate-limit-always]');
@@ -255,57 +262,60 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     expect((await account(owner.token, target.id)).body.posts_published).toBe(1);
   });
 
-  it('[sandbox:unknown-once] (a network that cannot tell): manual_resolution, the needs-attention event; retry sends it, once', async () => {
-    const { owner, workspaceId, target, publication, rendition } = await deliver('Who knows [sandbox:unknown-once]');
-    expect(publication.status).toBe('failed');
-    expect(rendition).toMatchObject({
-      status: 'failed',
-      error_code: 'delivery_outcome_unknown',
-      error_action: 'check_network',
-      delivery: expect.objectContaining({
-        state: 'manual_resolution',
-        recovery_action: 'manual_resolution',
-        terminal_reason: 'outcome_unknown',
-        last_reconciled_at: expect.stringMatching(RFC3339_MS),
-      }),
-    });
-    // The Delivery's copies are the rendition's, never drifting apart.
-    expect(rendition.error_kind).toBe('unknown');
-    expect(rendition.delivery).toMatchObject({
-      error_code: rendition.error_code,
-      error_kind: rendition.error_kind,
-      error_http_status: rendition.error_http_status,
-      external_id: rendition.external_id,
-      external_url: rendition.external_url,
-    });
-    expect((await deliveries(owner.token, publication.id)).body.attempts).toEqual([
-      expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'sandbox_no_answer' }),
-    ]);
-    await eventually(async () => {
-      expect(await renditionEvents([rendition.id])).toEqual([
-        {
-          subject: 'durable.publishing.rendition.needs-attention',
-          payload: {
-            workspace_id: workspaceId,
-            publication_id: publication.id,
-            rendition_id: rendition.id,
-            social_account_id: target.id,
-            platform: 'sandbox',
-            attempt: 1,
-            error_code: 'delivery_outcome_unknown',
-            error_message: rendition.error_message,
-            error_action: 'check_network',
-            occurred_at: expect.stringMatching(RFC3339_MS),
-          },
-        },
+  it(
+    '[sandbox:unknown-once] (a network that cannot tell): ' + 'manual_resolution, the needs-attention event; retry sends it, once',
+    async () => {
+      const { owner, workspaceId, target, publication, rendition } = await deliver('Who knows [sandbox:unknown-once]');
+      expect(publication.status).toBe('failed');
+      expect(rendition).toMatchObject({
+        status: 'failed',
+        error_code: 'delivery_outcome_unknown',
+        error_action: 'check_network',
+        delivery: expect.objectContaining({
+          state: 'manual_resolution',
+          recovery_action: 'manual_resolution',
+          terminal_reason: 'outcome_unknown',
+          last_reconciled_at: expect.stringMatching(RFC3339_MS),
+        }),
+      });
+      // The Delivery's copies are the rendition's, never drifting apart.
+      expect(rendition.error_kind).toBe('unknown');
+      expect(rendition.delivery).toMatchObject({
+        error_code: rendition.error_code,
+        error_kind: rendition.error_kind,
+        error_http_status: rendition.error_http_status,
+        external_id: rendition.external_id,
+        external_url: rendition.external_url,
+      });
+      expect((await deliveries(owner.token, publication.id)).body.attempts).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'sandbox_no_answer' }),
       ]);
-    }, 10_000);
-    // A person checked the network and found nothing: retry sends it.
-    await retry(owner.token, publication.id, { expected_revision: publication.revision });
-    const done = await publicationWhen(owner.token, publication.id, settled);
-    expect(done.status).toBe('published');
-    expect(await postsFor(rendition.id)).toBe(1);
-  });
+      await eventually(async () => {
+        expect(await renditionEvents([rendition.id])).toEqual([
+          {
+            subject: 'durable.publishing.rendition.needs-attention',
+            payload: {
+              workspace_id: workspaceId,
+              publication_id: publication.id,
+              rendition_id: rendition.id,
+              social_account_id: target.id,
+              platform: 'sandbox',
+              attempt: 1,
+              error_code: 'delivery_outcome_unknown',
+              error_message: rendition.error_message,
+              error_action: 'check_network',
+              occurred_at: expect.stringMatching(RFC3339_MS),
+            },
+          },
+        ]);
+      }, 10_000);
+      // A person checked the network and found nothing: retry sends it.
+      await retry(owner.token, publication.id, { expected_revision: publication.revision });
+      const done = await publicationWhen(owner.token, publication.id, settled);
+      expect(done.status).toBe('published');
+      expect(await postsFor(rendition.id)).toBe(1);
+    },
+  );
 
   it('of racing calls on one revision exactly one wins; the others are 409 and nothing is doubled', async () => {
     const { owner, workspaceId } = await createTenant();
@@ -332,7 +342,8 @@ describe('publishing: delivery to the sandbox network (contract §4 "Delivery")'
     // An account of a network whose publishing is not built: its rendition is rejected (capability).
     const x = randomUUID();
     await db.query(
-      `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at, updated_at)
+      `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at,
+         updated_at)
        VALUES ($1, $2, 'x', $3, 'x_user', 'active', $4, now(), now())`,
       [x, workspaceId, `ext-${x}`, owner.id],
     );

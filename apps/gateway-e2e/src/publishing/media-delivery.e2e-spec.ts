@@ -125,115 +125,123 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
     call('GET', `/social-accounts/${accountId}/sandbox-posts${query}`, { token });
 
   describe('sandbox', () => {
-    it('receives four 4000×3000 JPEGs with EXIF GPS resized to 2000×1500, at most 1,000,000 bytes, without EXIF; the post log shows every member', async () => {
-      const tenant = await createTenant();
-      const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
-      const photos = await Promise.all([0, 1, 2, 3].map(() => cameraPhoto()));
-      const items = [];
-      for (const [index, photo] of photos.entries())
-        items.push(await uploadMedia(tenant.owner.token, tenant.workspaceId, photo, `photo-${index}.jpg`));
-      const alts = ['The harbour at dawn', 'Fishing boats', 'A gull on a post', 'Nets drying'];
-      const { publicationId, renditionId } = await deliverWith(
-        tenant,
-        account.id,
-        items.map((item, index) => ({ media_id: item.id, alt_text: alts[index] })),
-        'Four photos from the harbour',
-      );
-      const publication = await publicationWhen(tenant.owner.token, publicationId, settled, 60_000);
-      const [rendition] = publication.renditions;
-      expect(rendition).toMatchObject({ status: 'published', error_code: '' });
+    it(
+      'receives four 4000×3000 JPEGs with EXIF GPS resized to 2000×1500, ' +
+        'at most 1,000,000 bytes, without EXIF; the post log shows every member',
+      async () => {
+        const tenant = await createTenant();
+        const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
+        const photos = await Promise.all([0, 1, 2, 3].map(() => cameraPhoto()));
+        const items = [];
+        for (const [index, photo] of photos.entries())
+          items.push(await uploadMedia(tenant.owner.token, tenant.workspaceId, photo, `photo-${index}.jpg`));
+        const alts = ['The harbour at dawn', 'Fishing boats', 'A gull on a post', 'Nets drying'];
+        const { publicationId, renditionId } = await deliverWith(
+          tenant,
+          account.id,
+          items.map((item, index) => ({ media_id: item.id, alt_text: alts[index] })),
+          'Four photos from the harbour',
+        );
+        const publication = await publicationWhen(tenant.owner.token, publicationId, settled, 60_000);
+        const [rendition] = publication.renditions;
+        expect(rendition).toMatchObject({ status: 'published', error_code: '' });
 
-      const listed = await sandboxPosts(tenant.owner.token, account.id);
-      expect(listed.status).toBe(200);
-      expect(listed.body).toEqual({ $schema: schemaUrlFor('SandboxPostList'), posts: [expect.any(Object)], next_cursor: '' });
-      const [post] = listed.body.posts;
-      expect(post).toEqual({
-        id: expect.any(String),
-        external_id: rendition.external_id,
-        rendition_id: renditionId,
-        created_at: expect.stringMatching(RFC3339_MS),
-        parts: [{ text: 'Four photos from the harbour', media: expect.any(Array) }],
-      });
-      expect(post.parts[0].media).toEqual(
-        alts.map((alt) => ({
-          sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
-          mime_type: 'image/jpeg',
-          width: 2000,
-          height: 1500,
-          size: expect.any(Number),
-          alt_text: alt,
-          exif: false,
-        })),
-      );
-      for (const [index, media] of post.parts[0].media.entries()) {
-        expect(media.size).toBeLessThanOrEqual(1_000_000);
-        // Re-encoded: never the uploaded bytes.
-        expect(media.sha256).not.toBe(sha256(photos[index]));
-      }
-      // A viewer of the workspace may read it.
-      const viewer = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
-      expect((await sandboxPosts(viewer.token, account.id)).body).toEqual(listed.body);
-    });
+        const listed = await sandboxPosts(tenant.owner.token, account.id);
+        expect(listed.status).toBe(200);
+        expect(listed.body).toEqual({ $schema: schemaUrlFor('SandboxPostList'), posts: [expect.any(Object)], next_cursor: '' });
+        const [post] = listed.body.posts;
+        expect(post).toEqual({
+          id: expect.any(String),
+          external_id: rendition.external_id,
+          rendition_id: renditionId,
+          created_at: expect.stringMatching(RFC3339_MS),
+          parts: [{ text: 'Four photos from the harbour', media: expect.any(Array) }],
+        });
+        expect(post.parts[0].media).toEqual(
+          alts.map((alt) => ({
+            sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+            mime_type: 'image/jpeg',
+            width: 2000,
+            height: 1500,
+            size: expect.any(Number),
+            alt_text: alt,
+            exif: false,
+          })),
+        );
+        for (const [index, media] of post.parts[0].media.entries()) {
+          expect(media.size).toBeLessThanOrEqual(1_000_000);
+          // Re-encoded: never the uploaded bytes.
+          expect(media.sha256).not.toBe(sha256(photos[index]));
+        }
+        // A viewer of the workspace may read it.
+        const viewer = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
+        expect((await sandboxPosts(viewer.token, account.id)).body).toEqual(listed.body);
+      },
+    );
 
-    it('pages newest first; bad paging input is 422 at its location; an unknown account and a non-sandbox account are 404; another tenant gets 404', async () => {
-      const tenant = await createTenant();
-      const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
-      const image = await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(40, 30), 'small.png');
-      const first = await deliverWith(tenant, account.id, [{ media_id: image.id, alt_text: 'first' }], 'first post');
-      await publicationWhen(tenant.owner.token, first.publicationId, settled, 30_000);
-      const second = await deliverWith(tenant, account.id, [], 'second post');
-      await publicationWhen(tenant.owner.token, second.publicationId, settled, 30_000);
+    it(
+      'pages newest first; bad paging input is 422 at its location; ' +
+        'an unknown account and a non-sandbox account are 404; another tenant gets 404',
+      async () => {
+        const tenant = await createTenant();
+        const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
+        const image = await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(40, 30), 'small.png');
+        const first = await deliverWith(tenant, account.id, [{ media_id: image.id, alt_text: 'first' }], 'first post');
+        await publicationWhen(tenant.owner.token, first.publicationId, settled, 30_000);
+        const second = await deliverWith(tenant, account.id, [], 'second post');
+        await publicationWhen(tenant.owner.token, second.publicationId, settled, 30_000);
 
-      const page1 = await sandboxPosts(tenant.owner.token, account.id, '?limit=1');
-      expect(page1.status).toBe(200);
-      expect(page1.body.posts.map((post: any) => post.rendition_id)).toEqual([second.renditionId]);
-      expect(page1.body.posts[0].parts).toEqual([{ text: 'second post', media: [] }]);
-      expect(page1.body.next_cursor).not.toBe('');
-      const page2 = await sandboxPosts(tenant.owner.token, account.id, `?limit=1&cursor=${encodeURIComponent(page1.body.next_cursor)}`);
-      expect(page2.body.posts.map((post: any) => post.rendition_id)).toEqual([first.renditionId]);
-      expect(page2.body.posts[0].parts[0].media).toEqual([
-        {
-          sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
-          mime_type: 'image/png',
-          width: 40,
-          height: 30,
-          size: expect.any(Number),
-          alt_text: 'first',
-          exif: false,
-        },
-      ]);
-      expect(page2.body.next_cursor).toBe('');
+        const page1 = await sandboxPosts(tenant.owner.token, account.id, '?limit=1');
+        expect(page1.status).toBe(200);
+        expect(page1.body.posts.map((post: any) => post.rendition_id)).toEqual([second.renditionId]);
+        expect(page1.body.posts[0].parts).toEqual([{ text: 'second post', media: [] }]);
+        expect(page1.body.next_cursor).not.toBe('');
+        const page2 = await sandboxPosts(tenant.owner.token, account.id, `?limit=1&cursor=${encodeURIComponent(page1.body.next_cursor)}`);
+        expect(page2.body.posts.map((post: any) => post.rendition_id)).toEqual([first.renditionId]);
+        expect(page2.body.posts[0].parts[0].media).toEqual([
+          {
+            sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+            mime_type: 'image/png',
+            width: 40,
+            height: 30,
+            size: expect.any(Number),
+            alt_text: 'first',
+            exif: false,
+          },
+        ]);
+        expect(page2.body.next_cursor).toBe('');
 
-      for (const [query, location] of [
-        ['?limit=0', 'query.limit'],
-        ['?limit=101', 'query.limit'],
-        ['?limit=abc', 'query.limit'],
-        ['?cursor=not-a-cursor', 'query.cursor'],
-      ]) {
-        const response = await sandboxPosts(tenant.owner.token, account.id, query);
-        expectProblem(response, 422);
-        // Every broken constraint is named, all at the one location.
-        expect([...new Set(locations(response.body))]).toEqual([location]);
-      }
-      expectProblem(await sandboxPosts(tenant.owner.token, randomUUID()), 404);
-      expectProblem(await sandboxPosts(tenant.owner.token, 'not-a-uuid'), 404);
-      const handle = `e2e-${randomBytes(5).toString('hex')}.bsky.social`;
-      await createBlueskyAccount({ handle, password: 'abcd-efgh-ijkl-mnop' });
-      const bluesky = await call('POST', '/social-accounts/connect', {
-        token: tenant.owner.token,
-        body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: 'abcd-efgh-ijkl-mnop' },
-      });
-      expect(bluesky.status).toBe(201);
-      expectProblem(await sandboxPosts(tenant.owner.token, bluesky.body.id), 404);
+        for (const [query, location] of [
+          ['?limit=0', 'query.limit'],
+          ['?limit=101', 'query.limit'],
+          ['?limit=abc', 'query.limit'],
+          ['?cursor=not-a-cursor', 'query.cursor'],
+        ]) {
+          const response = await sandboxPosts(tenant.owner.token, account.id, query);
+          expectProblem(response, 422);
+          // Every broken constraint is named, all at the one location.
+          expect([...new Set(locations(response.body))]).toEqual([location]);
+        }
+        expectProblem(await sandboxPosts(tenant.owner.token, randomUUID()), 404);
+        expectProblem(await sandboxPosts(tenant.owner.token, 'not-a-uuid'), 404);
+        const handle = `e2e-${randomBytes(5).toString('hex')}.bsky.social`;
+        await createBlueskyAccount({ handle, password: 'abcd-efgh-ijkl-mnop' });
+        const bluesky = await call('POST', '/social-accounts/connect', {
+          token: tenant.owner.token,
+          body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: 'abcd-efgh-ijkl-mnop' },
+        });
+        expect(bluesky.status).toBe(201);
+        expectProblem(await sandboxPosts(tenant.owner.token, bluesky.body.id), 404);
 
-      const intruder = await createTenant();
-      await expectTenantIsolation({
-        url: `/social-accounts/${account.id}/sandbox-posts`,
-        ownerToken: tenant.owner.token,
-        intruderToken: intruder.owner.token,
-        attempts: [{ method: 'GET', path: `/social-accounts/${account.id}/sandbox-posts?limit=1` }],
-      });
-    });
+        const intruder = await createTenant();
+        await expectTenantIsolation({
+          url: `/social-accounts/${account.id}/sandbox-posts`,
+          ownerToken: tenant.owner.token,
+          intruderToken: intruder.owner.token,
+          attempts: [{ method: 'GET', path: `/social-accounts/${account.id}/sandbox-posts?limit=1` }],
+        });
+      },
+    );
 
     it('waits while a media item is being analysed (no attempt), and delivers once the analysis has ended', async () => {
       const tenant = await createTenant();
@@ -262,32 +270,37 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       expect((await sandboxPosts(tenant.owner.token, account.id)).body.posts).toHaveLength(1);
     });
 
-    it('fails media_not_ready when the analysis has not ended 10 minutes after the first try, and media_not_found for an item gone from the library', async () => {
-      const tenant = await createTenant();
-      const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
-      const image = await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(32, 32), 'stuck.png');
-      await analysisPending(image.id);
-      const stuck = await deliverWith(tenant, account.id, [{ media_id: image.id }]);
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      // As if the first try was ten minutes ago.
-      await db.query(
-        `UPDATE publishing.renditions SET media_waiting_since = now() - interval '10 minutes 1 second', next_action_at = now() WHERE id = $1`,
-        [stuck.renditionId],
-      );
-      const failed = await publicationWhen(tenant.owner.token, stuck.publicationId, settled, 30_000);
-      expect(failed.status).toBe('failed');
-      expect(failed.renditions[0]).toMatchObject({
-        status: 'failed',
-        error_code: 'media_not_ready',
-        error_kind: 'validation',
-        delivery: expect.objectContaining({ state: 'rejected', current_attempt_number: 0 }),
-      });
+    it(
+      'fails media_not_ready when the analysis has not ended 10 minutes after the first try, ' +
+        'and media_not_found for an item gone from the library',
+      async () => {
+        const tenant = await createTenant();
+        const account = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
+        const image = await uploadMedia(tenant.owner.token, tenant.workspaceId, await smallImage(32, 32), 'stuck.png');
+        await analysisPending(image.id);
+        const stuck = await deliverWith(tenant, account.id, [{ media_id: image.id }]);
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        // As if the first try was ten minutes ago.
+        await db.query(
+          `UPDATE publishing.renditions SET media_waiting_since = now() - interval '10 minutes 1 second', next_action_at = now()
+           WHERE id = $1`,
+          [stuck.renditionId],
+        );
+        const failed = await publicationWhen(tenant.owner.token, stuck.publicationId, settled, 30_000);
+        expect(failed.status).toBe('failed');
+        expect(failed.renditions[0]).toMatchObject({
+          status: 'failed',
+          error_code: 'media_not_ready',
+          error_kind: 'validation',
+          delivery: expect.objectContaining({ state: 'rejected', current_attempt_number: 0 }),
+        });
 
-      const gone = await deliverWith(tenant, account.id, [{ media_id: randomUUID() }], undefined, { pastTheRules: true });
-      const refused = await publicationWhen(tenant.owner.token, gone.publicationId, settled, 30_000);
-      expect(refused.renditions[0]).toMatchObject({ status: 'failed', error_code: 'media_not_found', error_kind: 'validation' });
-      expect((await sandboxPosts(tenant.owner.token, account.id)).body.posts).toEqual([]);
-    });
+        const gone = await deliverWith(tenant, account.id, [{ media_id: randomUUID() }], undefined, { pastTheRules: true });
+        const refused = await publicationWhen(tenant.owner.token, gone.publicationId, settled, 30_000);
+        expect(refused.renditions[0]).toMatchObject({ status: 'failed', error_code: 'media_not_found', error_kind: 'validation' });
+        expect((await sandboxPosts(tenant.owner.token, account.id)).body.posts).toEqual([]);
+      },
+    );
 
     it.each([
       ['five images', 5, false, '', 'sandbox_too_many_media'],

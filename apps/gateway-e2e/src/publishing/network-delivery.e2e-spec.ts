@@ -142,78 +142,82 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
     const statusesOf = async (remoteId: string) => (await mastodonStatuses()).filter((status) => status.account_id === remoteId);
     const statusUrl = (username: string, id: string) => `${mastodonOrigin()}/@${username}/${id}`;
 
-    it('publish-now goes live once: rendition and Delivery carry the status the server made, one status with the text, the published event', async () => {
-      const tenant = await createTenant();
-      const { account, remote, username } = await connectMastodon(tenant);
-      const text = `Shipping the delivery engine ${randomUUID()}`;
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: 'Release notes', source_text: text });
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
+    it(
+      'publish-now goes live once: rendition and Delivery carry the status the server made, ' +
+        'one status with the text, the published event',
+      async () => {
+        const tenant = await createTenant();
+        const { account, remote, username } = await connectMastodon(tenant);
+        const text = `Shipping the delivery engine ${randomUUID()}`;
+        const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: 'Release notes', source_text: text });
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
 
-      const statuses = await statusesOf(remote.id);
-      expect(statuses).toEqual([
-        {
-          id: expect.any(String),
-          created_at: expect.any(String),
-          text: `Release notes\n\n${text}`,
-          content: expect.any(String),
-          in_reply_to_id: null,
-          media_ids: [],
-          idempotency_key: `${rendition.id}#0`,
-          account_id: remote.id,
-          visibility: 'public',
-        },
-      ]);
-      const [status] = statuses;
-      expect(publication.status).toBe('published');
-      expect(rendition).toMatchObject({
-        platform: 'mastodon',
-        status: 'published',
-        external_id: status.id,
-        external_url: statusUrl(username, status.id),
-        error_code: '',
-        error_retryable: false,
-      });
-      expect(rendition.delivery).toEqual(liveDelivery(rendition, `mastodon:${username}@${server}`));
-      expect(rendition.segments).toEqual([expect.objectContaining({ position: 0, status: 'published', external_id: status.id })]);
-
-      const attempts = await deliveries(tenant.owner.token, publication.id);
-      expect(attempts.status).toBe(200);
-      await expectMatchesOwnSchema(attempts.body, 'DeliveryAttemptList');
-      expect(attempts.body).toEqual({
-        $schema: schemaUrlFor('DeliveryAttemptList'),
-        attempts: [
+        const statuses = await statusesOf(remote.id);
+        expect(statuses).toEqual([
           {
-            id: rendition.delivery.current_attempt_id,
-            rendition_id: rendition.id,
-            attempt: 1,
-            started_at: rendition.delivery.current_attempt_created_at,
-            finished_at: expect.stringMatching(RFC3339_MS),
-            outcome: 'live',
-            error_code: '',
-            error_message: '',
-            http_status: 0,
-          },
-        ],
-      });
-      await eventually(async () => {
-        expect(await renditionEvents([rendition.id])).toEqual([
-          {
-            subject: 'durable.publishing.rendition.published',
-            payload: {
-              workspace_id: tenant.workspaceId,
-              publication_id: publication.id,
-              rendition_id: rendition.id,
-              social_account_id: account.id,
-              platform: 'mastodon',
-              attempt: 1,
-              external_id: status.id,
-              external_url: rendition.external_url,
-              occurred_at: expect.stringMatching(RFC3339_MS),
-            },
+            id: expect.any(String),
+            created_at: expect.any(String),
+            text: `Release notes\n\n${text}`,
+            content: expect.any(String),
+            in_reply_to_id: null,
+            media_ids: [],
+            idempotency_key: `${rendition.id}#0`,
+            account_id: remote.id,
+            visibility: 'public',
           },
         ]);
-      }, 10_000);
-    });
+        const [status] = statuses;
+        expect(publication.status).toBe('published');
+        expect(rendition).toMatchObject({
+          platform: 'mastodon',
+          status: 'published',
+          external_id: status.id,
+          external_url: statusUrl(username, status.id),
+          error_code: '',
+          error_retryable: false,
+        });
+        expect(rendition.delivery).toEqual(liveDelivery(rendition, `mastodon:${username}@${server}`));
+        expect(rendition.segments).toEqual([expect.objectContaining({ position: 0, status: 'published', external_id: status.id })]);
+
+        const attempts = await deliveries(tenant.owner.token, publication.id);
+        expect(attempts.status).toBe(200);
+        await expectMatchesOwnSchema(attempts.body, 'DeliveryAttemptList');
+        expect(attempts.body).toEqual({
+          $schema: schemaUrlFor('DeliveryAttemptList'),
+          attempts: [
+            {
+              id: rendition.delivery.current_attempt_id,
+              rendition_id: rendition.id,
+              attempt: 1,
+              started_at: rendition.delivery.current_attempt_created_at,
+              finished_at: expect.stringMatching(RFC3339_MS),
+              outcome: 'live',
+              error_code: '',
+              error_message: '',
+              http_status: 0,
+            },
+          ],
+        });
+        await eventually(async () => {
+          expect(await renditionEvents([rendition.id])).toEqual([
+            {
+              subject: 'durable.publishing.rendition.published',
+              payload: {
+                workspace_id: tenant.workspaceId,
+                publication_id: publication.id,
+                rendition_id: rendition.id,
+                social_account_id: account.id,
+                platform: 'mastodon',
+                attempt: 1,
+                external_id: status.id,
+                external_url: rendition.external_url,
+                occurred_at: expect.stringMatching(RFC3339_MS),
+              },
+            },
+          ]);
+        }, 10_000);
+      },
+    );
 
     it('a thread goes out as replies, each part in_reply_to the one before, in order', async () => {
       const tenant = await createTenant();
@@ -325,27 +329,30 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       }, 10_000);
     });
 
-    it('an answer lost after the status was made is ambiguous, reconciled live from the timeline: one status, never sent again', async () => {
-      const tenant = await createTenant();
-      const { account, remote, username } = await connectMastodon(tenant);
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Lost answer ${randomUUID()}` });
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
-      const statuses = await statusesOf(remote.id);
-      expect(statuses).toHaveLength(1);
-      expect(publication.status).toBe('published');
-      expect(rendition).toMatchObject({
-        status: 'published',
-        external_id: statuses[0].id,
-        external_url: statusUrl(username, statuses[0].id),
-      });
-      expect(rendition.delivery).toEqual(
-        liveDelivery(rendition, `mastodon:${username}@${server}`, { last_reconciled_at: expect.stringMatching(RFC3339_MS) }),
-      );
-      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([
-        expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_connection_lost' }),
-      ]);
-    });
+    it(
+      'an answer lost after the status was made is ambiguous, ' + 'reconciled live from the timeline: one status, never sent again',
+      async () => {
+        const tenant = await createTenant();
+        const { account, remote, username } = await connectMastodon(tenant);
+        await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
+        const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Lost answer ${randomUUID()}` });
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
+        const statuses = await statusesOf(remote.id);
+        expect(statuses).toHaveLength(1);
+        expect(publication.status).toBe('published');
+        expect(rendition).toMatchObject({
+          status: 'published',
+          external_id: statuses[0].id,
+          external_url: statusUrl(username, statuses[0].id),
+        });
+        expect(rendition.delivery).toEqual(
+          liveDelivery(rendition, `mastodon:${username}@${server}`, { last_reconciled_at: expect.stringMatching(RFC3339_MS) }),
+        );
+        expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([
+          expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_connection_lost' }),
+        ]);
+      },
+    );
 
     it('a thread whose first answer was cut off halfway is reconciled and resumed: every part once, chained', async () => {
       const tenant = await createTenant();
@@ -394,88 +401,111 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       ]);
     });
 
-    it('a 5xx at the second part of a thread is retried and the thread resumed (the Idempotency-Key answers part one again): each part once', async () => {
-      const tenant = await createTenant();
-      const { account, remote } = await connectMastodon(tenant);
-      const tag = randomUUID().slice(0, 8);
-      const bodies = [`Opening ${tag}.`, `Closing ${tag}.`];
-      const draft = await threadPublication(tenant, bodies);
-      // Failures are taken in order: part one's request passes (a 1 ms pause changes nothing), part two's answers 503.
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', delay_ms: 1 });
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 503 });
-      const started = await publishNow(tenant.owner.token, draft.id, { expected_revision: draft.revision, account_ids: [account.id] });
-      expect(started.status).toBe(200);
-      const done = await publicationWhen(tenant.owner.token, draft.id, settled);
-      expect(done.status).toBe('published');
-      const statuses = await statusesOf(remote.id);
-      expect(statuses.map((status) => [status.text, status.in_reply_to_id])).toEqual([
-        [bodies[0], null],
-        [bodies[1], statuses[0].id],
-      ]);
-      expect(done.renditions[0].segments.map((segment: any) => segment.external_id)).toEqual(statuses.map((status) => status.id));
-      expect(
-        (await deliveries(tenant.owner.token, draft.id)).body.attempts.map((a: any) => [a.attempt, a.outcome, a.error_code, a.http_status]),
-      ).toEqual([
-        [1, 'retry', 'provider_error', 503],
-        [2, 'live', '', 0],
-      ]);
-    });
+    it(
+      'a 5xx at the second part of a thread is retried and the thread ' +
+        'resumed (the Idempotency-Key answers part one again): each part once',
+      async () => {
+        const tenant = await createTenant();
+        const { account, remote } = await connectMastodon(tenant);
+        const tag = randomUUID().slice(0, 8);
+        const bodies = [`Opening ${tag}.`, `Closing ${tag}.`];
+        const draft = await threadPublication(tenant, bodies);
+        // Failures are taken in order: part one's request passes (a 1 ms pause changes nothing), part two's answers 503.
+        await failNextAtMastodon({ path: STATUSES, method: 'POST', delay_ms: 1 });
+        await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 503 });
+        const started = await publishNow(tenant.owner.token, draft.id, { expected_revision: draft.revision, account_ids: [account.id] });
+        expect(started.status).toBe(200);
+        const done = await publicationWhen(tenant.owner.token, draft.id, settled);
+        expect(done.status).toBe('published');
+        const statuses = await statusesOf(remote.id);
+        expect(statuses.map((status) => [status.text, status.in_reply_to_id])).toEqual([
+          [bodies[0], null],
+          [bodies[1], statuses[0].id],
+        ]);
+        expect(done.renditions[0].segments.map((segment: any) => segment.external_id)).toEqual(statuses.map((status) => status.id));
+        expect(
+          (await deliveries(tenant.owner.token, draft.id)).body.attempts.map((a: any) => [
+            a.attempt,
+            a.outcome,
+            a.error_code,
+            a.http_status,
+          ]),
+        ).toEqual([
+          [1, 'retry', 'provider_error', 503],
+          [2, 'live', '', 0],
+        ]);
+      },
+    );
 
-    it('a call slower than PROVIDER_TIMEOUT_MS (the status made after we gave up) is reconciled and sent again under the same key: one status', async () => {
-      const tenant = await createTenant();
-      const { account, remote } = await connectMastodon(tenant);
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', delay_ms: 2_500 });
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Slow server ${randomUUID()}` });
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
-      expect(publication.status).toBe('published');
-      const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
-      expect(attempts[0]).toEqual(expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_timeout' }));
-      expect(attempts.at(-1)).toEqual(expect.objectContaining({ outcome: 'live' }));
-      // The delayed request lands after the resend: wait until it has, then count.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const statuses = await statusesOf(remote.id);
-      expect(statuses).toHaveLength(1);
-      expect(rendition.external_id).toBe(statuses[0].id);
-    });
+    it(
+      'a call slower than PROVIDER_TIMEOUT_MS (the status made after we gave up) ' +
+        'is reconciled and sent again under the same key: one status',
+      async () => {
+        const tenant = await createTenant();
+        const { account, remote } = await connectMastodon(tenant);
+        await failNextAtMastodon({ path: STATUSES, method: 'POST', delay_ms: 2_500 });
+        const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Slow server ${randomUUID()}` });
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
+        expect(publication.status).toBe('published');
+        const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
+        expect(attempts[0]).toEqual(expect.objectContaining({ attempt: 1, outcome: 'ambiguous', error_code: 'provider_timeout' }));
+        expect(attempts.at(-1)).toEqual(expect.objectContaining({ outcome: 'live' }));
+        // The delayed request lands after the resend: wait until it has, then count.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const statuses = await statusesOf(remote.id);
+        expect(statuses).toHaveLength(1);
+        expect(rendition.external_id).toBe(statuses[0].id);
+      },
+    );
 
-    it('a lost answer for a text Mastodon renders as HTML (entities, a long link, paragraphs) is still recognised when reconciling: one status', async () => {
-      const tenant = await createTenant();
-      const { account, remote } = await connectMastodon(tenant);
-      const text = `Tom & Jerry's <b>"best"</b> bits: https://example.com/a/very/long/path/that/mastodon/shortens?q=1&r=2\n\nSecond paragraph ${randomUUID()}\nwith a line break`;
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: 'Notes & news', source_text: text });
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
-      const statuses = await statusesOf(remote.id);
-      expect(statuses.map((status) => status.text)).toEqual([`Notes & news\n\n${text}`]);
-      expect(publication.status).toBe('published');
-      expect(rendition).toMatchObject({
-        external_id: statuses[0].id,
-        delivery: expect.objectContaining({ state: 'live', current_attempt_number: 1 }),
-      });
-    });
+    it(
+      'a lost answer for a text Mastodon renders as HTML (entities, ' +
+        'a long link, paragraphs) is still recognised when reconciling: one status',
+      async () => {
+        const tenant = await createTenant();
+        const { account, remote } = await connectMastodon(tenant);
+        const text =
+          `Tom & Jerry's <b>"best"</b> bits: ` +
+          `https://example.com/a/very/long/path/that/mastodon/shortens?q=1&r=2\n\nSecond paragraph ${randomUUID()}\nwith a line break`;
+        await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
+        const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { title: 'Notes & news', source_text: text });
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
+        const statuses = await statusesOf(remote.id);
+        expect(statuses.map((status) => status.text)).toEqual([`Notes & news\n\n${text}`]);
+        expect(publication.status).toBe('published');
+        expect(rendition).toMatchObject({
+          external_id: statuses[0].id,
+          delivery: expect.objectContaining({ state: 'live', current_attempt_number: 1 }),
+        });
+      },
+    );
 
-    it('two publications at once to an account whose grant is near expiry: renewed once (the second waits on the row lock and takes the new grant)', async () => {
-      const tenant = await createTenant();
-      const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({
-        ...issued,
-        token_type: 'bearer',
-        expires_in: 60,
-      }));
-      await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
-      const drafts = [
-        await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Racing one ${randomUUID()}` }),
-        await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Racing two ${randomUUID()}` }),
-      ];
-      const results = await Promise.all(drafts.map((draft) => publishTo(tenant, draft, account.id)));
-      expect(results.map((result) => result.publication.status)).toEqual(['published', 'published']);
-      expect(
-        (await networkRequests()).filter(
-          (request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token),
-        ),
-      ).toHaveLength(1);
-      expect(await statusesOf(remote.id)).toHaveLength(2);
-      expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
-    });
+    it(
+      'two publications at once to an account whose grant is near expiry: ' +
+        'renewed once (the second waits on the row lock and takes the new grant)',
+      async () => {
+        const tenant = await createTenant();
+        const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({
+          ...issued,
+          token_type: 'bearer',
+          expires_in: 60,
+        }));
+        await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
+        const drafts = [
+          await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Racing one ${randomUUID()}` }),
+          await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Racing two ${randomUUID()}` }),
+        ];
+        const results = await Promise.all(drafts.map((draft) => publishTo(tenant, draft, account.id)));
+        expect(results.map((result) => result.publication.status)).toEqual(['published', 'published']);
+        expect(
+          (await networkRequests()).filter(
+            (request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token),
+          ),
+        ).toHaveLength(1);
+        expect(await statusesOf(remote.id)).toHaveLength(2);
+        expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
+      },
+    );
 
     it('a 401 (the token was revoked at the server) fails the rendition for reconnecting: rejected, auth, nothing posted', async () => {
       const tenant = await createTenant();
@@ -496,107 +526,119 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(await statusesOf(remote.id)).toEqual([]);
     });
 
-    it('a lost answer whose first reconciliation cannot read the timeline (503) is reconciled again later, then live: one status', async () => {
-      const tenant = await createTenant();
-      const { account, remote } = await connectMastodon(tenant);
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
-      await failNextAtMastodon({ path: `/api/v1/accounts/${remote.id}/statuses`, method: 'GET', status: 503 });
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, {
-        source_text: `Blip while reconciling ${randomUUID()}`,
-      });
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
-      const statuses = await statusesOf(remote.id);
-      expect(statuses).toHaveLength(1);
-      expect(publication.status).toBe('published');
-      expect(rendition).toMatchObject({ status: 'published', external_id: statuses[0].id });
-      expect(rendition.delivery).toMatchObject({
-        state: 'live',
-        current_attempt_number: 1,
-        last_reconciled_at: expect.stringMatching(RFC3339_MS),
-      });
-    });
-
-    it('a reconciliation that never reaches the server ends in manual resolution (the needs-attention event); retry resends under the same key: still one status', async () => {
-      const tenant = await createTenant();
-      const { account, remote } = await connectMastodon(tenant);
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
-      await failNextAtMastodon({ path: `/api/v1/accounts/${remote.id}/statuses`, method: 'GET', status: 503, times: 5 });
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Nobody can tell ${randomUUID()}` });
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
-      expect(publication.status).toBe('failed');
-      expect(rendition).toMatchObject({
-        status: 'failed',
-        error_code: 'delivery_outcome_unknown',
-        error_action: 'check_network',
-        delivery: expect.objectContaining({
-          state: 'manual_resolution',
-          recovery_action: 'manual_resolution',
-          terminal_reason: 'outcome_unknown',
-          current_attempt_number: 1,
-        }),
-      });
-      await eventually(async () => {
-        expect(await renditionEvents([rendition.id])).toEqual([
-          expect.objectContaining({
-            subject: 'durable.publishing.rendition.needs-attention',
-            payload: expect.objectContaining({
-              rendition_id: rendition.id,
-              platform: 'mastodon',
-              error_code: 'delivery_outcome_unknown',
-              error_action: 'check_network',
-            }),
-          }),
-        ]);
-      }, 10_000);
-      // A person retries: the server answers the status it made for the same Idempotency-Key.
-      expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
-      const done = await publicationWhen(tenant.owner.token, publication.id, settled);
-      expect(done.status).toBe('published');
-      const statuses = await statusesOf(remote.id);
-      expect(statuses).toHaveLength(1);
-      expect(done.renditions[0]).toMatchObject({
-        external_id: statuses[0].id,
-        delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }),
-      });
-    });
-
-    it('with a second publishing replica running, six deliveries at once for an account whose grant is near expiry: renewed once, every post once', async () => {
-      const replica = await startPublishingReplica(
-        fakeNetworkEnvironment(originOf(process.env.E2E_FAKE_NETWORK_URL), {
-          bluesky: originOf(process.env.E2E_FAKE_BLUESKY_URL),
-          mastodon: originOf(process.env.E2E_FAKE_MASTODON_URL),
-        }),
-      );
-      try {
+    it(
+      'a lost answer whose first reconciliation cannot read the timeline (503) ' + 'is reconciled again later, then live: one status',
+      async () => {
         const tenant = await createTenant();
-        const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({
-          ...issued,
-          token_type: 'bearer',
-          expires_in: 60,
-        }));
-        await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
-        const drafts = [];
-        for (let i = 0; i < 6; i += 1)
-          drafts.push(
-            await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Replica race ${i} ${randomUUID()}` }),
-          );
-        const results = await Promise.all(drafts.map((draft) => publishTo(tenant, draft, account.id)));
-        expect(results.map((result) => result.publication.status)).toEqual(drafts.map(() => 'published'));
-        expect(
-          (await networkRequests()).filter(
-            (request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token),
-          ),
-        ).toHaveLength(1);
+        const { account, remote } = await connectMastodon(tenant);
+        await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
+        await failNextAtMastodon({ path: `/api/v1/accounts/${remote.id}/statuses`, method: 'GET', status: 503 });
+        const draft = await createPublication(tenant.owner.token, tenant.workspaceId, {
+          source_text: `Blip while reconciling ${randomUUID()}`,
+        });
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
         const statuses = await statusesOf(remote.id);
-        expect(statuses).toHaveLength(6);
-        expect(new Set(statuses.map((status) => status.idempotency_key))).toEqual(
-          new Set(results.map((result) => `${result.rendition.id}#0`)),
+        expect(statuses).toHaveLength(1);
+        expect(publication.status).toBe('published');
+        expect(rendition).toMatchObject({ status: 'published', external_id: statuses[0].id });
+        expect(rendition.delivery).toMatchObject({
+          state: 'live',
+          current_attempt_number: 1,
+          last_reconciled_at: expect.stringMatching(RFC3339_MS),
+        });
+      },
+    );
+
+    it(
+      'a reconciliation that never reaches the server ends in manual resolution (the ' +
+        'needs-attention event); retry resends under the same key: still one status',
+      async () => {
+        const tenant = await createTenant();
+        const { account, remote } = await connectMastodon(tenant);
+        await failNextAtMastodon({ path: STATUSES, method: 'POST', drop_after_handling: true });
+        await failNextAtMastodon({ path: `/api/v1/accounts/${remote.id}/statuses`, method: 'GET', status: 503, times: 5 });
+        const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Nobody can tell ${randomUUID()}` });
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
+        expect(publication.status).toBe('failed');
+        expect(rendition).toMatchObject({
+          status: 'failed',
+          error_code: 'delivery_outcome_unknown',
+          error_action: 'check_network',
+          delivery: expect.objectContaining({
+            state: 'manual_resolution',
+            recovery_action: 'manual_resolution',
+            terminal_reason: 'outcome_unknown',
+            current_attempt_number: 1,
+          }),
+        });
+        await eventually(async () => {
+          expect(await renditionEvents([rendition.id])).toEqual([
+            expect.objectContaining({
+              subject: 'durable.publishing.rendition.needs-attention',
+              payload: expect.objectContaining({
+                rendition_id: rendition.id,
+                platform: 'mastodon',
+                error_code: 'delivery_outcome_unknown',
+                error_action: 'check_network',
+              }),
+            }),
+          ]);
+        }, 10_000);
+        // A person retries: the server answers the status it made for the same Idempotency-Key.
+        expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
+        const done = await publicationWhen(tenant.owner.token, publication.id, settled);
+        expect(done.status).toBe('published');
+        const statuses = await statusesOf(remote.id);
+        expect(statuses).toHaveLength(1);
+        expect(done.renditions[0]).toMatchObject({
+          external_id: statuses[0].id,
+          delivery: expect.objectContaining({ state: 'live', current_attempt_number: 2 }),
+        });
+      },
+    );
+
+    it(
+      'with a second publishing replica running, six deliveries at once for ' +
+        'an account whose grant is near expiry: renewed once, every post once',
+      async () => {
+        const replica = await startPublishingReplica(
+          fakeNetworkEnvironment(originOf(process.env.E2E_FAKE_NETWORK_URL), {
+            bluesky: originOf(process.env.E2E_FAKE_BLUESKY_URL),
+            mastodon: originOf(process.env.E2E_FAKE_MASTODON_URL),
+          }),
         );
-        expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
-      } finally {
-        await replica.stop();
-      }
-    }, 60_000);
+        try {
+          const tenant = await createTenant();
+          const { account, remote, tokens, username } = await connectMastodon(tenant, (issued) => ({
+            ...issued,
+            token_type: 'bearer',
+            expires_in: 60,
+          }));
+          await mastodonAccount({ access_token: `${tokens.access_token}~1`, username, id: remote.id });
+          const drafts = [];
+          for (let i = 0; i < 6; i += 1)
+            drafts.push(
+              await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Replica race ${i} ${randomUUID()}` }),
+            );
+          const results = await Promise.all(drafts.map((draft) => publishTo(tenant, draft, account.id)));
+          expect(results.map((result) => result.publication.status)).toEqual(drafts.map(() => 'published'));
+          expect(
+            (await networkRequests()).filter(
+              (request) => request.form.grant_type === 'refresh_token' && request.form.refresh_token?.startsWith(tokens.refresh_token),
+            ),
+          ).toHaveLength(1);
+          const statuses = await statusesOf(remote.id);
+          expect(statuses).toHaveLength(6);
+          expect(new Set(statuses.map((status) => status.idempotency_key))).toEqual(
+            new Set(results.map((result) => `${result.rendition.id}#0`)),
+          );
+          expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
+        } finally {
+          await replica.stop();
+        }
+      },
+      60_000,
+    );
 
     it("a 429 with Mastodon's X-RateLimit-Reset (no Retry-After) waits until the reset, then live", async () => {
       const tenant = await createTenant();
@@ -623,28 +665,31 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(await statusesOf(remote.id)).toHaveLength(1);
     });
 
-    it('a thread whose second part is rejected fails; retry keeps the part already posted (same Idempotency-Key) and adds the rest', async () => {
-      const tenant = await createTenant();
-      const { account, remote } = await connectMastodon(tenant);
-      const tag = randomUUID().slice(0, 8);
-      const bodies = [`Kept ${tag}.`, `Refused then accepted ${tag}.`];
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', delay_ms: 1 });
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 422, body: { error: 'Validation failed' } });
-      const draft = await threadPublication(tenant, bodies);
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
-      expect(publication.status).toBe('failed');
-      expect(rendition).toMatchObject({ status: 'failed', error_code: 'provider_rejected', error_kind: 'validation' });
-      expect((await statusesOf(remote.id)).map((status) => status.text)).toEqual([bodies[0]]);
-      expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
-      const done = await publicationWhen(tenant.owner.token, publication.id, settled);
-      expect(done.status).toBe('published');
-      const statuses = await statusesOf(remote.id);
-      expect(statuses.map((status) => [status.text, status.in_reply_to_id])).toEqual([
-        [bodies[0], null],
-        [bodies[1], statuses[0].id],
-      ]);
-      expect(done.renditions[0].segments.map((segment: any) => segment.external_id)).toEqual(statuses.map((status) => status.id));
-    });
+    it(
+      'a thread whose second part is rejected fails; ' + 'retry keeps the part already posted (same Idempotency-Key) and adds the rest',
+      async () => {
+        const tenant = await createTenant();
+        const { account, remote } = await connectMastodon(tenant);
+        const tag = randomUUID().slice(0, 8);
+        const bodies = [`Kept ${tag}.`, `Refused then accepted ${tag}.`];
+        await failNextAtMastodon({ path: STATUSES, method: 'POST', delay_ms: 1 });
+        await failNextAtMastodon({ path: STATUSES, method: 'POST', status: 422, body: { error: 'Validation failed' } });
+        const draft = await threadPublication(tenant, bodies);
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
+        expect(publication.status).toBe('failed');
+        expect(rendition).toMatchObject({ status: 'failed', error_code: 'provider_rejected', error_kind: 'validation' });
+        expect((await statusesOf(remote.id)).map((status) => status.text)).toEqual([bodies[0]]);
+        expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
+        const done = await publicationWhen(tenant.owner.token, publication.id, settled);
+        expect(done.status).toBe('published');
+        const statuses = await statusesOf(remote.id);
+        expect(statuses.map((status) => [status.text, status.in_reply_to_id])).toEqual([
+          [bodies[0], null],
+          [bodies[1], statuses[0].id],
+        ]);
+        expect(done.renditions[0].segments.map((segment: any) => segment.external_id)).toEqual(statuses.map((status) => status.id));
+      },
+    );
 
     it("a text just under 500 characters with a title: what is sent stays within the server's limit and goes out", async () => {
       const tenant = await createTenant();
@@ -663,23 +708,26 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(`${statuses[0].text.slice('Release notes\n\n'.length)} ${statuses[1].text}`).toBe(words);
     });
 
-    it('a lost request for a text the account posted minutes ago is not taken for that older status: it goes out, two statuses', async () => {
-      const tenant = await createTenant();
-      const { account, remote } = await connectMastodon(tenant);
-      const text = `Same words twice ${randomUUID()}`;
-      const first = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: text });
-      const earlier = await publishTo(tenant, first, account.id);
-      expect(earlier.publication.status).toBe('published');
-      // The connection drops before the server handles the request: nothing is created, the outcome is unknown to us.
-      await failNextAtMastodon({ path: STATUSES, method: 'POST', drop: true });
-      const second = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: text });
-      const { publication, rendition } = await publishTo(tenant, second, account.id);
-      expect(publication.status).toBe('published');
-      const statuses = await statusesOf(remote.id);
-      expect(statuses.map((status) => status.idempotency_key)).toEqual([`${earlier.rendition.id}#0`, `${rendition.id}#0`]);
-      expect(rendition.external_id).toBe(statuses[1].id);
-      expect(rendition.external_id).not.toBe(earlier.rendition.external_id);
-    });
+    it(
+      'a lost request for a text the account posted minutes ago is ' + 'not taken for that older status: it goes out, two statuses',
+      async () => {
+        const tenant = await createTenant();
+        const { account, remote } = await connectMastodon(tenant);
+        const text = `Same words twice ${randomUUID()}`;
+        const first = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: text });
+        const earlier = await publishTo(tenant, first, account.id);
+        expect(earlier.publication.status).toBe('published');
+        // The connection drops before the server handles the request: nothing is created, the outcome is unknown to us.
+        await failNextAtMastodon({ path: STATUSES, method: 'POST', drop: true });
+        const second = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: text });
+        const { publication, rendition } = await publishTo(tenant, second, account.id);
+        expect(publication.status).toBe('published');
+        const statuses = await statusesOf(remote.id);
+        expect(statuses.map((status) => status.idempotency_key)).toEqual([`${earlier.rendition.id}#0`, `${rendition.id}#0`]);
+        expect(rendition.external_id).toBe(statuses[1].id);
+        expect(rendition.external_id).not.toBe(earlier.rendition.external_id);
+      },
+    );
 
     it('a scheduled publication cancelled before its time, and one whose account is disconnected, never reach the server', async () => {
       const tenant = await createTenant();
@@ -754,50 +802,54 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       ).toHaveLength(1);
       expect(await statusesOf(remote.id)).toHaveLength(2);
     });
-    it('a renewal the network refuses fails the rendition for reconnecting (no attempt, nothing posted); the account needs reconnecting', async () => {
-      const tenant = await createTenant();
-      const { account, remote } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
-      await failNext({
-        path: '/oauth/token',
-        status: 400,
-        body: { error: 'invalid_grant', error_description: 'The refresh token is no longer valid' },
-      });
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Refused renewal ${randomUUID()}` });
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
-      expect(publication.status).toBe('failed');
-      expect(rendition).toMatchObject({
-        status: 'failed',
-        error_code: 'account_reconnect_required',
-        error_kind: 'auth',
-        error_action: 'reconnect_account',
-        error_retryable: false,
-        delivery: expect.objectContaining({
-          state: 'rejected',
-          terminal_reason: 'rejected',
-          error_kind: 'auth',
+    it(
+      'a renewal the network refuses fails the rendition for reconnecting (no attempt, ' +
+        'nothing posted); the account needs reconnecting',
+      async () => {
+        const tenant = await createTenant();
+        const { account, remote } = await connectMastodon(tenant, (issued) => ({ ...issued, token_type: 'bearer', expires_in: 60 }));
+        await failNext({
+          path: '/oauth/token',
+          status: 400,
+          body: { error: 'invalid_grant', error_description: 'The refresh token is no longer valid' },
+        });
+        const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Refused renewal ${randomUUID()}` });
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
+        expect(publication.status).toBe('failed');
+        expect(rendition).toMatchObject({
+          status: 'failed',
           error_code: 'account_reconnect_required',
-          current_attempt_number: 0,
-        }),
-      });
-      expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([]);
-      expect(await statusesOf(remote.id)).toEqual([]);
-      expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('reconnect_required');
-      expect(unexpectedFailures(rendition.id)).toEqual([]);
-      await eventually(async () => {
-        expect(await renditionEvents([rendition.id])).toEqual([
-          expect.objectContaining({
-            subject: 'durable.publishing.rendition.failed',
-            payload: expect.objectContaining({
-              rendition_id: rendition.id,
-              error_code: 'account_reconnect_required',
-              error_kind: 'auth',
-              error_action: 'reconnect_account',
-              terminal_reason: 'rejected',
-            }),
+          error_kind: 'auth',
+          error_action: 'reconnect_account',
+          error_retryable: false,
+          delivery: expect.objectContaining({
+            state: 'rejected',
+            terminal_reason: 'rejected',
+            error_kind: 'auth',
+            error_code: 'account_reconnect_required',
+            current_attempt_number: 0,
           }),
-        ]);
-      }, 10_000);
-    });
+        });
+        expect((await deliveries(tenant.owner.token, publication.id)).body.attempts).toEqual([]);
+        expect(await statusesOf(remote.id)).toEqual([]);
+        expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('reconnect_required');
+        expect(unexpectedFailures(rendition.id)).toEqual([]);
+        await eventually(async () => {
+          expect(await renditionEvents([rendition.id])).toEqual([
+            expect.objectContaining({
+              subject: 'durable.publishing.rendition.failed',
+              payload: expect.objectContaining({
+                rendition_id: rendition.id,
+                error_code: 'account_reconnect_required',
+                error_kind: 'auth',
+                error_action: 'reconnect_account',
+                terminal_reason: 'rejected',
+              }),
+            }),
+          ]);
+        }, 10_000);
+      },
+    );
 
     it('after a refused renewal, connecting the account again (200, same identity) and retrying delivers it', async () => {
       const tenant = await createTenant();
@@ -1124,29 +1176,34 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(await recordsOf(did)).toHaveLength(2);
     });
 
-    it('a dead session and a revoked app password: the rendition fails for reconnecting, the account needs reconnecting, nothing posted', async () => {
-      const tenant = await createTenant();
-      const { account, did, handle } = await connectBluesky(tenant);
-      // The user revoked the app password (the PDS knows the account by another one now) and every token died.
-      await createBlueskyAccount({ handle, did, password: appPassword() });
-      await blueskyControl('/revoke-refresh', {});
-      await blueskyControl('/expire-access', {});
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Nobody home ${randomUUID()}` });
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
-      expect(publication.status).toBe('failed');
-      expect(rendition).toMatchObject({
-        status: 'failed',
-        error_kind: 'auth',
-        error_action: 'reconnect_account',
-        error_retryable: false,
-        delivery: expect.objectContaining({ state: 'rejected', terminal_reason: 'rejected', error_kind: 'auth' }),
-      });
-      // Refused while publishing (the PDS said ExpiredToken, renewal was refused): the renewal's own DeliveryError (docs/decisions.md, "Grant renewal").
-      expect(rendition.error_code).toBe('provider_auth_rejected');
-      expect(await recordsOf(did)).toEqual([]);
-      expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('reconnect_required');
-      expect(unexpectedFailures(rendition.id)).toEqual([]);
-    });
+    it(
+      'a dead session and a revoked app password: the rendition fails for reconnecting, ' +
+        'the account needs reconnecting, nothing posted',
+      async () => {
+        const tenant = await createTenant();
+        const { account, did, handle } = await connectBluesky(tenant);
+        // The user revoked the app password (the PDS knows the account by another one now) and every token died.
+        await createBlueskyAccount({ handle, did, password: appPassword() });
+        await blueskyControl('/revoke-refresh', {});
+        await blueskyControl('/expire-access', {});
+        const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Nobody home ${randomUUID()}` });
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
+        expect(publication.status).toBe('failed');
+        expect(rendition).toMatchObject({
+          status: 'failed',
+          error_kind: 'auth',
+          error_action: 'reconnect_account',
+          error_retryable: false,
+          delivery: expect.objectContaining({ state: 'rejected', terminal_reason: 'rejected', error_kind: 'auth' }),
+        });
+        // Refused while publishing (the PDS said ExpiredToken, renewal was refused):
+        // the renewal's own DeliveryError (docs/decisions.md, "Grant renewal").
+        expect(rendition.error_code).toBe('provider_auth_rejected');
+        expect(await recordsOf(did)).toEqual([]);
+        expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('reconnect_required');
+        expect(unexpectedFailures(rendition.id)).toEqual([]);
+      },
+    );
 
     it('a lost answer whose first reconciliation the PDS fails (502) is reconciled again later, then live: one record', async () => {
       const tenant = await createTenant();
@@ -1169,39 +1226,42 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       });
     });
 
-    it('a thread whose second part is rejected fails; retry keeps the record already made (found under its key) and adds the rest', async () => {
-      const tenant = await createTenant();
-      const { account, did } = await connectBluesky(tenant);
-      const tag = randomUUID().slice(0, 8);
-      const bodies = [`Stays ${tag}.`, `Comes later ${tag}.`];
-      await failNextAtBluesky({ path: CREATE_RECORD, delay_ms: 1 });
-      await failNextAtBluesky({
-        path: CREATE_RECORD,
-        status: 400,
-        body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record' },
-      });
-      const draft = await threadPublication(tenant, bodies);
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
-      expect(publication.status).toBe('failed');
-      expect(rendition).toMatchObject({
-        status: 'failed',
-        error_code: 'provider_rejected',
-        error_kind: 'validation',
-        error_http_status: 400,
-      });
-      const first = await recordsOf(did);
-      expect(first.map((record) => record.value.text)).toEqual([bodies[0]]);
-      expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
-      const done = await publicationWhen(tenant.owner.token, publication.id, settled);
-      expect(done.status).toBe('published');
-      const records = await recordsOf(did);
-      expect(records.map((record) => record.value.text)).toEqual(bodies);
-      expect(records[0].uri).toBe(first[0].uri);
-      expect(records[1].value.reply).toEqual({
-        root: { uri: records[0].uri, cid: records[0].cid },
-        parent: { uri: records[0].uri, cid: records[0].cid },
-      });
-    });
+    it(
+      'a thread whose second part is rejected fails; ' + 'retry keeps the record already made (found under its key) and adds the rest',
+      async () => {
+        const tenant = await createTenant();
+        const { account, did } = await connectBluesky(tenant);
+        const tag = randomUUID().slice(0, 8);
+        const bodies = [`Stays ${tag}.`, `Comes later ${tag}.`];
+        await failNextAtBluesky({ path: CREATE_RECORD, delay_ms: 1 });
+        await failNextAtBluesky({
+          path: CREATE_RECORD,
+          status: 400,
+          body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record' },
+        });
+        const draft = await threadPublication(tenant, bodies);
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
+        expect(publication.status).toBe('failed');
+        expect(rendition).toMatchObject({
+          status: 'failed',
+          error_code: 'provider_rejected',
+          error_kind: 'validation',
+          error_http_status: 400,
+        });
+        const first = await recordsOf(did);
+        expect(first.map((record) => record.value.text)).toEqual([bodies[0]]);
+        expect((await retry(tenant.owner.token, publication.id, { expected_revision: publication.revision })).status).toBe(200);
+        const done = await publicationWhen(tenant.owner.token, publication.id, settled);
+        expect(done.status).toBe('published');
+        const records = await recordsOf(did);
+        expect(records.map((record) => record.value.text)).toEqual(bodies);
+        expect(records[0].uri).toBe(first[0].uri);
+        expect(records[1].value.reply).toEqual({
+          root: { uri: records[0].uri, cid: records[0].cid },
+          parent: { uri: records[0].uri, cid: records[0].cid },
+        });
+      },
+    );
 
     it('an access token about to expire is renewed before the post (no ExpiredToken on the way)', async () => {
       const tenant = await createTenant();
@@ -1238,89 +1298,96 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       expect(String(records[0].value.text).startsWith('Release notes\n\n')).toBe(true);
     });
 
-    it('an access token the PDS calls expired is renewed with the refresh session and the post goes out; the new session is sealed', async () => {
+    it(
+      'an access token the PDS calls expired is renewed with the ' + 'refresh session and the post goes out; the new session is sealed',
+      async () => {
+        const tenant = await createTenant();
+        const { account, did } = await connectBluesky(tenant);
+        const sealedBefore = await sealedGrant(account.id);
+        await blueskyControl('/expire-access', {});
+        const sessionsBefore = await blueskyControl('/sessions');
+        const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `After renewal ${randomUUID()}` });
+        const { publication, rendition } = await publishTo(tenant, draft, account.id);
+        expect(publication.status).toBe('published');
+        expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1 });
+        const sessionsAfter = await blueskyControl('/sessions');
+        expect(sessionsAfter).toEqual({ created: sessionsBefore.created, refreshed: sessionsBefore.refreshed + 1 });
+        const records = await recordsOf(did);
+        expect(records).toHaveLength(1);
+        expect(rendition.external_id).toBe(records[0].uri);
+        expect(await sealedGrant(account.id)).not.toBe(sealedBefore);
+        expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
+      },
+    );
+  });
+
+  it(
+    'one publication to a mastodon and a bluesky account: ' +
+      'each network gets its own rendering (bluesky threads past 300, a link card), both live',
+    async () => {
       const tenant = await createTenant();
-      const { account, did } = await connectBluesky(tenant);
-      const sealedBefore = await sealedGrant(account.id);
-      await blueskyControl('/expire-access', {});
-      const sessionsBefore = await blueskyControl('/sessions');
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `After renewal ${randomUUID()}` });
-      const { publication, rendition } = await publishTo(tenant, draft, account.id);
-      expect(publication.status).toBe('published');
-      expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1 });
-      const sessionsAfter = await blueskyControl('/sessions');
-      expect(sessionsAfter).toEqual({ created: sessionsBefore.created, refreshed: sessionsBefore.refreshed + 1 });
-      const records = await recordsOf(did);
-      expect(records).toHaveLength(1);
-      expect(rendition.external_id).toBe(records[0].uri);
-      expect(await sealedGrant(account.id)).not.toBe(sealedBefore);
-      expect((await call('GET', `/social-accounts/${account.id}`, { token: tenant.owner.token })).body.status).toBe('active');
-    });
-  });
-
-  it('one publication to a mastodon and a bluesky account: each network gets its own rendering (bluesky threads past 300, a link card), both live', async () => {
-    const tenant = await createTenant();
-    // (helpers of the describes above are per network; the connect flows are repeated here in short)
-    const maTokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
-    const maUser = `both_${randomBytes(4).toString('hex')}`;
-    const remote = await mastodonAccount({ access_token: maTokens.access_token, username: maUser });
-    const started = await call('POST', '/social-accounts/connect', {
-      token: tenant.owner.token,
-      body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
-    });
-    const code = await approveAtNetwork(started.body.authorization_url, {
-      client_secret: clientSecret,
-      ...maTokens,
-      profile: { id: remote.id, username: maUser },
-    });
-    const mastodon = (
-      await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, {
+      // (helpers of the describes above are per network; the connect flows are repeated here in short)
+      const maTokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
+      const maUser = `both_${randomBytes(4).toString('hex')}`;
+      const remote = await mastodonAccount({ access_token: maTokens.access_token, username: maUser });
+      const started = await call('POST', '/social-accounts/connect', {
         token: tenant.owner.token,
-      })
-    ).body;
-    const handle = `e2e-${randomBytes(5).toString('hex')}.bsky.social`;
-    const password = 'abcd-efgh-ijkl-mnop';
-    const did = await createBlueskyAccount({ handle, password });
-    const bluesky = (
-      await call('POST', '/social-accounts/connect', {
+        body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
+      });
+      const code = await approveAtNetwork(started.body.authorization_url, {
+        client_secret: clientSecret,
+        ...maTokens,
+        profile: { id: remote.id, username: maUser },
+      });
+      const mastodon = (
+        await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, {
+          token: tenant.owner.token,
+        })
+      ).body;
+      const handle = `e2e-${randomBytes(5).toString('hex')}.bsky.social`;
+      const password = 'abcd-efgh-ijkl-mnop';
+      const did = await createBlueskyAccount({ handle, password });
+      const bluesky = (
+        await call('POST', '/social-accounts/connect', {
+          token: tenant.owner.token,
+          body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: password },
+        })
+      ).body;
+
+      const tag = randomUUID().slice(0, 8);
+      const paragraphs = [`${'First paragraph words. '.repeat(8).trim()} ${tag}`, `${'Second paragraph words. '.repeat(8).trim()} ${tag}`];
+      const link = `https://example.com/story/${tag}`;
+      const created = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: paragraphs.join('\n\n') });
+      const patched = await call('PATCH', `/publications/${created.id}`, {
         token: tenant.owner.token,
-        body: { workspace_id: tenant.workspaceId, provider: 'bluesky', username: handle, app_password: password },
-      })
-    ).body;
+        body: { expected_revision: created.revision, source_url: link },
+      });
+      expect(patched.status).toBe(200);
+      const draft = patched.body;
+      const go = await publishNow(tenant.owner.token, draft.id, {
+        expected_revision: draft.revision,
+        account_ids: [mastodon.id, bluesky.id],
+      });
+      expect(go.status).toBe(200);
+      const done = await publicationWhen(tenant.owner.token, draft.id, settled);
+      expect(done.status).toBe('published');
+      const byPlatform = Object.fromEntries(done.renditions.map((r: any) => [r.platform, r]));
 
-    const tag = randomUUID().slice(0, 8);
-    const paragraphs = [`${'First paragraph words. '.repeat(8).trim()} ${tag}`, `${'Second paragraph words. '.repeat(8).trim()} ${tag}`];
-    const link = `https://example.com/story/${tag}`;
-    const created = await createPublication(tenant.owner.token, tenant.workspaceId, { title: '', source_text: paragraphs.join('\n\n') });
-    const patched = await call('PATCH', `/publications/${created.id}`, {
-      token: tenant.owner.token,
-      body: { expected_revision: created.revision, source_url: link },
-    });
-    expect(patched.status).toBe(200);
-    const draft = patched.body;
-    const go = await publishNow(tenant.owner.token, draft.id, {
-      expected_revision: draft.revision,
-      account_ids: [mastodon.id, bluesky.id],
-    });
-    expect(go.status).toBe(200);
-    const done = await publicationWhen(tenant.owner.token, draft.id, settled);
-    expect(done.status).toBe('published');
-    const byPlatform = Object.fromEntries(done.renditions.map((r: any) => [r.platform, r]));
+      const statuses = (await mastodonStatuses()).filter((status) => status.account_id === remote.id);
+      expect(statuses.map((status) => status.text)).toEqual([`${paragraphs.join('\n\n')}\n\n${link}`]);
+      expect(byPlatform.mastodon).toMatchObject({ status: 'published', external_id: statuses[0].id });
 
-    const statuses = (await mastodonStatuses()).filter((status) => status.account_id === remote.id);
-    expect(statuses.map((status) => status.text)).toEqual([`${paragraphs.join('\n\n')}\n\n${link}`]);
-    expect(byPlatform.mastodon).toMatchObject({ status: 'published', external_id: statuses[0].id });
-
-    const records = (await blueskyRecords()).filter((record) => record.did === did);
-    expect(records.map((record) => record.value.text)).toEqual(paragraphs);
-    expect(records[0].value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: link, title: '', description: '' } });
-    expect(records[1].value.reply).toEqual({
-      root: { uri: records[0].uri, cid: records[0].cid },
-      parent: { uri: records[0].uri, cid: records[0].cid },
-    });
-    expect(byPlatform.bluesky).toMatchObject({ status: 'published', external_id: records[0].uri });
-    expect(byPlatform.bluesky.segments.map((segment: any) => segment.external_id)).toEqual(records.map((record) => record.uri));
-  });
+      const records = (await blueskyRecords()).filter((record) => record.did === did);
+      expect(records.map((record) => record.value.text)).toEqual(paragraphs);
+      expect(records[0].value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: link, title: '', description: '' } });
+      expect(records[1].value.reply).toEqual({
+        root: { uri: records[0].uri, cid: records[0].cid },
+        parent: { uri: records[0].uri, cid: records[0].cid },
+      });
+      expect(byPlatform.bluesky).toMatchObject({ status: 'published', external_id: records[0].uri });
+      expect(byPlatform.bluesky.segments.map((segment: any) => segment.external_id)).toEqual(records.map((record) => record.uri));
+    },
+  );
 
   it('a scheduled publication goes out to bluesky at its time', async () => {
     const tenant = await createTenant();

@@ -15,57 +15,68 @@ describe('publishing: network rules (422 network_rules)', () => {
     expect(read).toMatchObject({ revision, status: 'draft', renditions: [] });
   };
 
-  it('the sandbox: more than 4 images, images with a video, alt text over 1,000: one entry per problem at its location, naming the limit; nothing changed', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const account = await connectSandboxAccount(owner.token, workspaceId, `rules_${Date.now()}`);
-    const images = await Promise.all(Array.from({ length: 5 }, () => uploadImage(owner.token, workspaceId, 800, 600)));
-    const video = await uploadVideo(owner.token, workspaceId);
-    const publication = await createPublication(owner.token, workspaceId, { content_profile: 'thread', title: '' });
-    const patched = await patchPublication(owner.token, publication.id, {
-      expected_revision: 1,
-      segments: [
-        { body: 'Five images', media: images.map((image) => ({ media_id: image.id })) },
-        { body: 'An image and a video', media: [{ media_id: images[0].id }, { media_id: video.id }] },
-        { body: 'Long alt text', media: [{ media_id: images[1].id, alt_text: 'a'.repeat(1_001) }] },
-      ],
-    });
-    expect(patched.status).toBe(200);
-    const refused = expectProblem(
-      await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [account.id] }),
-      422,
-      'network_rules',
-    );
-    expect(refused.errors).toEqual([
-      { location: `renditions.${account.id}.segments[0].media[4]`, message: expect.stringContaining('at most 4') },
-      { location: `renditions.${account.id}.segments[1].media[1]`, message: expect.stringContaining('not both') },
-      { location: `renditions.${account.id}.segments[2].media[0].alt_text`, message: expect.stringContaining('at most 1000') },
-    ]);
-    await unchanged(owner.token, publication.id, 2);
-    expectProblem(await publishNow(owner.token, publication.id, { expected_revision: 2, account_ids: [account.id] }), 422, 'network_rules');
-    await unchanged(owner.token, publication.id, 2);
-  });
+  it(
+    'the sandbox: more than 4 images, images with a video, alt text over 1,000: ' +
+      'one entry per problem at its location, naming the limit; nothing changed',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const account = await connectSandboxAccount(owner.token, workspaceId, `rules_${Date.now()}`);
+      const images = await Promise.all(Array.from({ length: 5 }, () => uploadImage(owner.token, workspaceId, 800, 600)));
+      const video = await uploadVideo(owner.token, workspaceId);
+      const publication = await createPublication(owner.token, workspaceId, { content_profile: 'thread', title: '' });
+      const patched = await patchPublication(owner.token, publication.id, {
+        expected_revision: 1,
+        segments: [
+          { body: 'Five images', media: images.map((image) => ({ media_id: image.id })) },
+          { body: 'An image and a video', media: [{ media_id: images[0].id }, { media_id: video.id }] },
+          { body: 'Long alt text', media: [{ media_id: images[1].id, alt_text: 'a'.repeat(1_001) }] },
+        ],
+      });
+      expect(patched.status).toBe(200);
+      const refused = expectProblem(
+        await schedule(owner.token, publication.id, { expected_revision: 2, scheduled_at: inMs(3_600_000), account_ids: [account.id] }),
+        422,
+        'network_rules',
+      );
+      expect(refused.errors).toEqual([
+        { location: `renditions.${account.id}.segments[0].media[4]`, message: expect.stringContaining('at most 4') },
+        { location: `renditions.${account.id}.segments[1].media[1]`, message: expect.stringContaining('not both') },
+        { location: `renditions.${account.id}.segments[2].media[0].alt_text`, message: expect.stringContaining('at most 1000') },
+      ]);
+      await unchanged(owner.token, publication.id, 2);
+      expectProblem(
+        await publishNow(owner.token, publication.id, { expected_revision: 2, account_ids: [account.id] }),
+        422,
+        'network_rules',
+      );
+      await unchanged(owner.token, publication.id, 2);
+    },
+  );
 
-  it('what delivery fixes is no violation: images over the byte and pixel limits, a text over the limit where the network threads', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const account = await connectSandboxAccount(owner.token, workspaceId, `fix_${Date.now()}`);
-    const big = await uploadImage(owner.token, workspaceId, 4000, 3000);
-    const publication = await createPublication(owner.token, workspaceId, {
-      content_profile: 'thread',
-      title: '',
-      source_text: 'A sentence that goes on. '.repeat(60),
-    });
-    await patchPublication(owner.token, publication.id, { expected_revision: 1, media: [{ media_id: big.id, alt_text: 'Big' }] });
-    const scheduled = await schedule(owner.token, publication.id, {
-      expected_revision: 2,
-      scheduled_at: inMs(3_600_000),
-      account_ids: [account.id],
-    });
-    expect(scheduled.status).toBe(200);
-    const parts = scheduled.body.renditions[0].segments;
-    expect(parts.length).toBeGreaterThan(1);
-    for (const part of parts) expect([...part.body].length).toBeLessThanOrEqual(500);
-    expect(parts[0].media.map((m: any) => m.id)).toEqual([big.id]);
-  });
+  it(
+    'what delivery fixes is no violation: images over the byte and pixel limits, ' + 'a text over the limit where the network threads',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const account = await connectSandboxAccount(owner.token, workspaceId, `fix_${Date.now()}`);
+      const big = await uploadImage(owner.token, workspaceId, 4000, 3000);
+      const publication = await createPublication(owner.token, workspaceId, {
+        content_profile: 'thread',
+        title: '',
+        source_text: 'A sentence that goes on. '.repeat(60),
+      });
+      await patchPublication(owner.token, publication.id, { expected_revision: 1, media: [{ media_id: big.id, alt_text: 'Big' }] });
+      const scheduled = await schedule(owner.token, publication.id, {
+        expected_revision: 2,
+        scheduled_at: inMs(3_600_000),
+        account_ids: [account.id],
+      });
+      expect(scheduled.status).toBe(200);
+      const parts = scheduled.body.renditions[0].segments;
+      expect(parts.length).toBeGreaterThan(1);
+      for (const part of parts) expect([...part.body].length).toBeLessThanOrEqual(500);
+      expect(parts[0].media.map((m: any) => m.id)).toEqual([big.id]);
+    },
+  );
 
   it('a PATCH of a scheduled publication is checked the same way; a refused one changes nothing', async () => {
     const { owner, workspaceId } = await createTenant();

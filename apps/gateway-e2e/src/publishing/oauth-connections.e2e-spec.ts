@@ -97,48 +97,51 @@ describe('publishing: connecting accounts of OAuth networks', () => {
     for (const id of savedApps) await adminCall('DELETE', `/admin/provider-apps/${id}`, { token: admin.token });
   });
 
-  it('connect answers where to send the user: the X authorization URL with client, redirect URI, scopes, state and PKCE challenge', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const response = await connect(owner.token, { workspace_id: workspaceId, provider: 'x' });
-    expect(response.status).toBe(200);
-    await expectMatchesOwnSchema(response.body, 'SocialAccountAuthorization');
-    expect(response.body).toEqual({
-      $schema: schemaUrlFor('SocialAccountAuthorization'),
-      authorization_url: expect.stringMatching(/^https:\/\/x\.com\/i\/oauth2\/authorize\?/),
-      state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-    });
-    expect(response.headers.get('location')).toBeNull();
-    const url = new URL(response.body.authorization_url);
-    expect(Object.fromEntries(url.searchParams)).toEqual({
-      response_type: 'code',
-      client_id: X_CLIENT_ID,
-      redirect_uri: `${baseUrl()}/social-accounts/callback/x`,
-      scope: 'tweet.read tweet.write users.read offline.access',
-      state: response.body.state,
-      code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      code_challenge_method: 'S256',
-    });
-
-    // Only the state's hash is kept, bound to user, workspace and network; the PKCE verifier is sealed.
-    const { rows } = await db.query(`SELECT * FROM publishing.oauth_states WHERE state_hash = $1`, [sha256(response.body.state)]);
-    expect(rows).toEqual([
-      {
-        id: expect.stringMatching(UUID),
-        state_hash: sha256(response.body.state),
-        user_id: owner.id,
-        workspace_id: workspaceId,
-        platform: 'x',
-        instance_url: '',
+  it(
+    'connect answers where to send the user: the X authorization URL with client, ' + 'redirect URI, scopes, state and PKCE challenge',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const response = await connect(owner.token, { workspace_id: workspaceId, provider: 'x' });
+      expect(response.status).toBe(200);
+      await expectMatchesOwnSchema(response.body, 'SocialAccountAuthorization');
+      expect(response.body).toEqual({
+        $schema: schemaUrlFor('SocialAccountAuthorization'),
+        authorization_url: expect.stringMatching(/^https:\/\/x\.com\/i\/oauth2\/authorize\?/),
+        state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      });
+      expect(response.headers.get('location')).toBeNull();
+      const url = new URL(response.body.authorization_url);
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        response_type: 'code',
+        client_id: X_CLIENT_ID,
         redirect_uri: `${baseUrl()}/social-accounts/callback/x`,
-        sealed_code_verifier: expect.stringMatching(/^v2\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/),
-        created_at: expect.any(Date),
-        expires_at: expect.any(Date),
-        used_at: null,
-      },
-    ]);
-    expect(rows[0].expires_at.getTime() - rows[0].created_at.getTime()).toBe(10 * 60_000);
-    expect(JSON.stringify(rows[0])).not.toContain(response.body.state);
-  });
+        scope: 'tweet.read tweet.write users.read offline.access',
+        state: response.body.state,
+        code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        code_challenge_method: 'S256',
+      });
+
+      // Only the state's hash is kept, bound to user, workspace and network; the PKCE verifier is sealed.
+      const { rows } = await db.query(`SELECT * FROM publishing.oauth_states WHERE state_hash = $1`, [sha256(response.body.state)]);
+      expect(rows).toEqual([
+        {
+          id: expect.stringMatching(UUID),
+          state_hash: sha256(response.body.state),
+          user_id: owner.id,
+          workspace_id: workspaceId,
+          platform: 'x',
+          instance_url: '',
+          redirect_uri: `${baseUrl()}/social-accounts/callback/x`,
+          sealed_code_verifier: expect.stringMatching(/^v2\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/),
+          created_at: expect.any(Date),
+          expires_at: expect.any(Date),
+          used_at: null,
+        },
+      ]);
+      expect(rows[0].expires_at.getTime() - rows[0].created_at.getTime()).toBe(10 * 60_000);
+      expect(JSON.stringify(rows[0])).not.toContain(response.body.state);
+    },
+  );
 
   it("uses the app's own redirect_uri when it has one", async () => {
     await saveApp({ provider: 'x', client_id: X_CLIENT_ID, redirect_uri: 'https://app.example.com/oauth/x' });
@@ -153,63 +156,71 @@ describe('publishing: connecting accounts of OAuth networks', () => {
     }
   });
 
-  it('the callback connects the account (201, Location, every field); the network saw the request X expects; tokens are sealed at rest', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const started = await startConnection(owner.token, workspaceId);
-    const externalId = `${Date.now()}`;
-    const tokens = freshTokens();
-    secretsSeen.push(tokens.access_token, tokens.refresh_token);
-    const code = await approveAtNetwork(started.authorization_url, { client_secret: X_SECRET, ...tokens, profile: xProfile(externalId) });
-    const response = await callback(owner.token, 'x', { code, state: started.state });
-    expect(response.status).toBe(201);
-    await expectMatchesOwnSchema(response.body, 'SocialAccount');
-    expect(response.body).toEqual({
-      $schema: schemaUrlFor('SocialAccount'),
-      id: expect.stringMatching(UUID),
-      workspace_id: workspaceId,
-      platform: 'x',
-      username: `ada_${externalId}`,
-      display_name: 'Ada Lovelace',
-      avatar_url: 'https://pbs.twimg.com/profile_images/ada.jpg',
-      status: 'active',
-      created_at: expect.stringMatching(ISO_TIME),
-      posts_published: 0,
-    });
-    expect(response.headers.get('location')).toBe(`/social-accounts/${response.body.id}`);
-    const { $schema: _schema, ...account } = response.body;
-    expect((await call('GET', `/social-accounts?workspace_id=${workspaceId}`, { token: owner.token })).body.accounts).toEqual([account]);
-    expect((await call('GET', `/social-accounts/${account.id}`, { token: owner.token })).body).toEqual(response.body);
+  it(
+    'the callback connects the account (201, Location, every field); ' + 'the network saw the request X expects; tokens are sealed at rest',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const started = await startConnection(owner.token, workspaceId);
+      const externalId = `${Date.now()}`;
+      const tokens = freshTokens();
+      secretsSeen.push(tokens.access_token, tokens.refresh_token);
+      const code = await approveAtNetwork(started.authorization_url, { client_secret: X_SECRET, ...tokens, profile: xProfile(externalId) });
+      const response = await callback(owner.token, 'x', { code, state: started.state });
+      expect(response.status).toBe(201);
+      await expectMatchesOwnSchema(response.body, 'SocialAccount');
+      expect(response.body).toEqual({
+        $schema: schemaUrlFor('SocialAccount'),
+        id: expect.stringMatching(UUID),
+        workspace_id: workspaceId,
+        platform: 'x',
+        username: `ada_${externalId}`,
+        display_name: 'Ada Lovelace',
+        avatar_url: 'https://pbs.twimg.com/profile_images/ada.jpg',
+        status: 'active',
+        created_at: expect.stringMatching(ISO_TIME),
+        posts_published: 0,
+      });
+      expect(response.headers.get('location')).toBe(`/social-accounts/${response.body.id}`);
+      const { $schema: _schema, ...account } = response.body;
+      expect((await call('GET', `/social-accounts?workspace_id=${workspaceId}`, { token: owner.token })).body.accounts).toEqual([account]);
+      expect((await call('GET', `/social-accounts/${account.id}`, { token: owner.token })).body).toEqual(response.body);
 
-    const requests = await networkRequests();
-    const exchange = requests.filter((request) => request.form.code === code);
-    const verifier = exchange[0].form.code_verifier;
-    expect(exchange).toEqual([
-      expect.objectContaining({
-        method: 'POST',
-        path: '/2/oauth2/token',
-        form: { grant_type: 'authorization_code', code, redirect_uri: `${baseUrl()}/social-accounts/callback/x`, code_verifier: verifier },
-        headers: expect.objectContaining({
-          authorization: `Basic ${Buffer.from(`${X_CLIENT_ID}:${X_SECRET}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
+      const requests = await networkRequests();
+      const exchange = requests.filter((request) => request.form.code === code);
+      const verifier = exchange[0].form.code_verifier;
+      expect(exchange).toEqual([
+        expect.objectContaining({
+          method: 'POST',
+          path: '/2/oauth2/token',
+          form: {
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: `${baseUrl()}/social-accounts/callback/x`,
+            code_verifier: verifier,
+          },
+          headers: expect.objectContaining({
+            authorization: `Basic ${Buffer.from(`${X_CLIENT_ID}:${X_SECRET}`).toString('base64')}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          }),
         }),
-      }),
-    ]);
-    expect(createHash('sha256').update(verifier).digest('base64url')).toBe(
-      new URL(started.authorization_url).searchParams.get('code_challenge'),
-    );
-    expect(requests.filter((request) => request.headers.authorization === `Bearer ${tokens.access_token}`)).toEqual([
-      expect.objectContaining({ method: 'GET', path: '/2/users/me', query: { 'user.fields': 'profile_image_url' } }),
-    ]);
+      ]);
+      expect(createHash('sha256').update(verifier).digest('base64url')).toBe(
+        new URL(started.authorization_url).searchParams.get('code_challenge'),
+      );
+      expect(requests.filter((request) => request.headers.authorization === `Bearer ${tokens.access_token}`)).toEqual([
+        expect.objectContaining({ method: 'GET', path: '/2/users/me', query: { 'user.fields': 'profile_image_url' } }),
+      ]);
 
-    const { rows } = await db.query(`SELECT * FROM publishing.social_accounts WHERE id = $1`, [account.id]);
-    expect(rows[0]).toMatchObject({ external_id: externalId, connected_by: owner.id, instance_url: '' });
-    expect(rows[0].credentials).toMatch(/^v2\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
-    const stored = JSON.stringify(rows[0]);
-    for (const secret of [tokens.access_token, tokens.refresh_token, X_SECRET]) expect(stored).not.toContain(secret);
-    const state = (await db.query(`SELECT * FROM publishing.oauth_states WHERE state_hash = $1`, [sha256(started.state)])).rows[0];
-    expect(state.used_at).toEqual(expect.any(Date));
-    expect(JSON.stringify(state)).not.toContain(verifier);
-  });
+      const { rows } = await db.query(`SELECT * FROM publishing.social_accounts WHERE id = $1`, [account.id]);
+      expect(rows[0]).toMatchObject({ external_id: externalId, connected_by: owner.id, instance_url: '' });
+      expect(rows[0].credentials).toMatch(/^v2\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
+      const stored = JSON.stringify(rows[0]);
+      for (const secret of [tokens.access_token, tokens.refresh_token, X_SECRET]) expect(stored).not.toContain(secret);
+      const state = (await db.query(`SELECT * FROM publishing.oauth_states WHERE state_hash = $1`, [sha256(started.state)])).rows[0];
+      expect(state.used_at).toEqual(expect.any(Date));
+      expect(JSON.stringify(state)).not.toContain(verifier);
+    },
+  );
 
   it('connecting the same network account again refreshes it (200, same id, new profile and tokens, active again)', async () => {
     const { owner, workspaceId } = await createTenant();
@@ -263,7 +274,8 @@ describe('publishing: connecting accounts of OAuth networks', () => {
     // Expired.
     const late = await startConnection(owner.token, workspaceId);
     await db.query(
-      `UPDATE publishing.oauth_states SET created_at = now() - interval '11 minutes', expires_at = now() - interval '1 minute' WHERE state_hash = $1`,
+      `UPDATE publishing.oauth_states SET created_at = now() - interval '11 minutes', expires_at = now() - interval '1 minute'
+       WHERE state_hash = $1`,
       [sha256(late.state)],
     );
     expectInvalidState(await finishX(owner.token, late, randomUUID()));
@@ -380,42 +392,46 @@ describe('publishing: connecting accounts of OAuth networks', () => {
     ]);
   });
 
-  it('refuses bad input: instance_url only for mastodon (and required there), a callback query of code and state only, unknown networks 404', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const at = async (response: ApiResponse) => [...new Set(locations(expectProblem(response, 422, 'validation_failed')))];
-    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon' }))).toEqual(['body.instance_url']);
-    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'x', instance_url: 'https://x.example' }))).toEqual([
-      'body.instance_url',
-    ]);
-    expect(
-      await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'sandbox', instance_url: 'https://x.example' })),
-    ).toEqual(['body.instance_url']);
-    expect(
-      await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 'http://plain.example' })),
-    ).toEqual(['body.instance_url']);
-    expect(
-      await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 'https://ex ample.com' })),
-    ).toEqual(['body.instance_url']);
-    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 42 }))).toEqual([
-      'body.instance_url',
-    ]);
-    // app_password is bluesky's alone.
-    expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'x', app_password: 'abcd-efgh-ijkl-mnop' }))).toEqual(
-      ['body.app_password'],
-    );
+  it(
+    'refuses bad input: instance_url only for mastodon (and required there), ' +
+      'a callback query of code and state only, unknown networks 404',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const at = async (response: ApiResponse) => [...new Set(locations(expectProblem(response, 422, 'validation_failed')))];
+      expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon' }))).toEqual(['body.instance_url']);
+      expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'x', instance_url: 'https://x.example' }))).toEqual(
+        ['body.instance_url'],
+      );
+      expect(
+        await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'sandbox', instance_url: 'https://x.example' })),
+      ).toEqual(['body.instance_url']);
+      expect(
+        await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 'http://plain.example' })),
+      ).toEqual(['body.instance_url']);
+      expect(
+        await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 'https://ex ample.com' })),
+      ).toEqual(['body.instance_url']);
+      expect(await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'mastodon', instance_url: 42 }))).toEqual([
+        'body.instance_url',
+      ]);
+      // app_password is bluesky's alone.
+      expect(
+        await at(await connect(owner.token, { workspace_id: workspaceId, provider: 'x', app_password: 'abcd-efgh-ijkl-mnop' })),
+      ).toEqual(['body.app_password']);
 
-    expect((await at(await call('GET', '/social-accounts/callback/x', { token: owner.token }))).sort()).toEqual([
-      'query.code',
-      'query.state',
-    ]);
-    expect(await at(await callback(owner.token, 'x', { code: 'c', state: 's', scope: 'tweet.read' }))).toEqual(['query.scope']);
-    expect(await at(await callback(owner.token, 'x', { code: 'c', state: 's'.repeat(513) }))).toEqual(['query.state']);
-    expect(await at(await callback(owner.token, 'x', { code: '', state: 's' }))).toEqual(['query.code']);
-    for (const provider of ['myspace', 'sandbox', 'bluesky', 'telegram']) {
-      expectProblem(await callback(owner.token, provider, { code: 'c', state: 's' }), 404, 'not_found');
-    }
-    expectProblem(await call('GET', '/social-accounts/callback/x?code=c&state=s'), 401);
-  });
+      expect((await at(await call('GET', '/social-accounts/callback/x', { token: owner.token }))).sort()).toEqual([
+        'query.code',
+        'query.state',
+      ]);
+      expect(await at(await callback(owner.token, 'x', { code: 'c', state: 's', scope: 'tweet.read' }))).toEqual(['query.scope']);
+      expect(await at(await callback(owner.token, 'x', { code: 'c', state: 's'.repeat(513) }))).toEqual(['query.state']);
+      expect(await at(await callback(owner.token, 'x', { code: '', state: 's' }))).toEqual(['query.code']);
+      for (const provider of ['myspace', 'sandbox', 'bluesky', 'telegram']) {
+        expectProblem(await callback(owner.token, provider, { code: 'c', state: 's' }), 404, 'not_found');
+      }
+      expectProblem(await call('GET', '/social-accounts/callback/x?code=c&state=s'), 401);
+    },
+  );
 
   it('only editors connect: viewers 403, strangers 403; the role is checked again at the callback', async () => {
     const { owner, workspaceId } = await createTenant();

@@ -12,62 +12,66 @@ import { createTenant, joinWorkspace } from '../support/tenancy.js';
 describe('publishing: preview (POST /publications/{id}/preview)', () => {
   const db = testDatabase();
 
-  it('parts after splitting and images as processed per network (resized, re-encoded), every problem; viewers may preview; nothing changes', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
-    const sandbox = await connectSandboxAccount(owner.token, workspaceId, `preview_${Date.now()}`);
-    const mastodon = await insertSocialAccount(db, workspaceId, owner.id, 'mastodon');
-    const big = await uploadImage(owner.token, workspaceId, 4000, 3000);
-    const small = await uploadImage(owner.token, workspaceId, 640, 480);
-    const publication = await createPublication(owner.token, workspaceId, {
-      content_profile: 'thread',
-      title: '',
-      source_text: 'Words that go on and on. '.repeat(30),
-    });
-    await patchPublication(owner.token, publication.id, {
-      expected_revision: 1,
-      media: [
-        { media_id: big.id, alt_text: 'A wide photo' },
-        { media_id: small.id, alt_text: 'x'.repeat(1_200) },
-      ],
-    });
-    const response = await preview(viewer.token, publication.id, { account_ids: [sandbox.id, mastodon] });
-    expect(response.status).toBe(200);
-    await expectMatchesOwnSchema(response.body, 'PublicationPreview');
-    expect(response.body.$schema).toBe(schemaUrlFor('PublicationPreview'));
-    const [onSandbox, onMastodon] = response.body.renditions;
-    expect(onSandbox).toMatchObject({ social_account_id: sandbox.id, platform: 'sandbox' });
-    expect(onSandbox.parts.length).toBeGreaterThan(1);
-    for (const part of onSandbox.parts) expect([...part.text].length).toBeLessThanOrEqual(500);
-    const [wide, narrow] = onSandbox.parts[0].media;
-    // The sandbox: 2,000 px on the long side, at most 1,000,000 bytes, re-encoded (so never the original size).
-    expect(wide).toEqual({
-      media_id: big.id,
-      mime_type: 'image/jpeg',
-      width: 2000,
-      height: 1500,
-      size: expect.any(Number),
-      alt_text: 'A wide photo',
-    });
-    expect(wide.size).toBeLessThanOrEqual(1_000_000);
-    expect(narrow).toMatchObject({ media_id: small.id, width: 640, height: 480 });
-    expect(onSandbox.parts.slice(1).every((part: any) => part.media.length === 0)).toBe(true);
-    expect(onSandbox.problems).toEqual([
-      {
-        location: `renditions.${sandbox.id}.segments[0].media[1].alt_text`,
-        code: 'network_rules',
-        message: expect.stringContaining('1000'),
-      },
-    ]);
-    // Mastodon fits images to 8,294,400 pixels; its alt text takes 1,500 characters.
-    const [mWide] = onMastodon.parts[0].media;
-    expect(mWide.width * mWide.height).toBeLessThanOrEqual(8_294_400);
-    expect(mWide.width).toBeGreaterThan(3000);
-    expect(onMastodon.problems).toEqual([]);
-    // Nothing changed: no renditions, same revision.
-    const read = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body;
-    expect(read).toMatchObject({ revision: 2, status: 'draft', renditions: [] });
-  });
+  it(
+    'parts after splitting and images as processed per network (resized, ' +
+      're-encoded), every problem; viewers may preview; nothing changes',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
+      const sandbox = await connectSandboxAccount(owner.token, workspaceId, `preview_${Date.now()}`);
+      const mastodon = await insertSocialAccount(db, workspaceId, owner.id, 'mastodon');
+      const big = await uploadImage(owner.token, workspaceId, 4000, 3000);
+      const small = await uploadImage(owner.token, workspaceId, 640, 480);
+      const publication = await createPublication(owner.token, workspaceId, {
+        content_profile: 'thread',
+        title: '',
+        source_text: 'Words that go on and on. '.repeat(30),
+      });
+      await patchPublication(owner.token, publication.id, {
+        expected_revision: 1,
+        media: [
+          { media_id: big.id, alt_text: 'A wide photo' },
+          { media_id: small.id, alt_text: 'x'.repeat(1_200) },
+        ],
+      });
+      const response = await preview(viewer.token, publication.id, { account_ids: [sandbox.id, mastodon] });
+      expect(response.status).toBe(200);
+      await expectMatchesOwnSchema(response.body, 'PublicationPreview');
+      expect(response.body.$schema).toBe(schemaUrlFor('PublicationPreview'));
+      const [onSandbox, onMastodon] = response.body.renditions;
+      expect(onSandbox).toMatchObject({ social_account_id: sandbox.id, platform: 'sandbox' });
+      expect(onSandbox.parts.length).toBeGreaterThan(1);
+      for (const part of onSandbox.parts) expect([...part.text].length).toBeLessThanOrEqual(500);
+      const [wide, narrow] = onSandbox.parts[0].media;
+      // The sandbox: 2,000 px on the long side, at most 1,000,000 bytes, re-encoded (so never the original size).
+      expect(wide).toEqual({
+        media_id: big.id,
+        mime_type: 'image/jpeg',
+        width: 2000,
+        height: 1500,
+        size: expect.any(Number),
+        alt_text: 'A wide photo',
+      });
+      expect(wide.size).toBeLessThanOrEqual(1_000_000);
+      expect(narrow).toMatchObject({ media_id: small.id, width: 640, height: 480 });
+      expect(onSandbox.parts.slice(1).every((part: any) => part.media.length === 0)).toBe(true);
+      expect(onSandbox.problems).toEqual([
+        {
+          location: `renditions.${sandbox.id}.segments[0].media[1].alt_text`,
+          code: 'network_rules',
+          message: expect.stringContaining('1000'),
+        },
+      ]);
+      // Mastodon fits images to 8,294,400 pixels; its alt text takes 1,500 characters.
+      const [mWide] = onMastodon.parts[0].media;
+      expect(mWide.width * mWide.height).toBeLessThanOrEqual(8_294_400);
+      expect(mWide.width).toBeGreaterThan(3000);
+      expect(onMastodon.problems).toEqual([]);
+      // Nothing changed: no renditions, same revision.
+      const read = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body;
+      expect(read).toMatchObject({ revision: 2, status: 'draft', renditions: [] });
+    },
+  );
 
   it('a scheduled publication previews its renditions, overrides included, by default', async () => {
     const { owner, workspaceId } = await createTenant();

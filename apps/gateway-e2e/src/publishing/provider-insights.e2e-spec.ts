@@ -345,7 +345,8 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     // An X account as the OAuth connect stores it (its grant does not matter: nothing is asked of X).
     const id = randomUUID();
     await db.query(
-      `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url, status, credentials, connected_by, created_at, updated_at)
+      `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url,
+         status, credentials, connected_by, created_at, updated_at)
        VALUES ($1, $2, 'x', $3, 'ada_x', 'Ada', '', '', 'active', '', $4, now(), now())`,
       [id, tenant.workspaceId, `x-${randomUUID()}`, tenant.owner.id],
     );
@@ -453,72 +454,79 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       expect(await rpc.ask(P.accountMetrics, { workspace_id: tenant.workspaceId, account_id: account.id })).toMatchObject({ status: 'ok' });
     });
 
-    it("429 is rate_limited until the server's X-RateLimit-Reset; 5xx is temporarily_unavailable; nothing changes on the account", async () => {
-      const tenant = await createTenant();
-      const { account } = await connectMastodon(tenant);
-      const ref = { workspace_id: tenant.workspaceId, account_id: account.id };
-      const reset = new Date(Date.now() + 9 * 60_000).toISOString();
-      await failNextAtMastodon({
-        path: '/api/v1/accounts/verify_credentials',
-        status: 429,
-        headers: { 'x-ratelimit-reset': reset },
-        body: { error: 'Too many requests' },
-      });
-      expect(await rpc.ask(P.accountMetrics, ref)).toEqual({
-        status: 'rate_limited',
-        retry_at: reset,
-        code: 'provider_rate_limited',
-        message: expect.any(String),
-      });
-      await failNextAtMastodon({ path: '/api/v2/suggestions', status: 503 });
-      const before = Date.now();
-      const down = await rpc.ask(P.recommendations, { ...ref, limit: 5 });
-      expect(down).toEqual({
-        status: 'temporarily_unavailable',
-        retry_at: expect.stringMatching(RFC3339_MS),
-        code: 'provider_error',
-        message: 'mastodon answered HTTP 503; try again later.',
-      });
-      expect(Date.parse(down.retry_at)).toBeGreaterThanOrEqual(before + 59_000);
-      expect(await accountStatus(tenant, account.id)).toBe('active');
-      expect(await rpc.ask(P.accountMetrics, ref)).toMatchObject({ status: 'ok' });
-    });
+    it(
+      "429 is rate_limited until the server's X-RateLimit-Reset; " + '5xx is temporarily_unavailable; nothing changes on the account',
+      async () => {
+        const tenant = await createTenant();
+        const { account } = await connectMastodon(tenant);
+        const ref = { workspace_id: tenant.workspaceId, account_id: account.id };
+        const reset = new Date(Date.now() + 9 * 60_000).toISOString();
+        await failNextAtMastodon({
+          path: '/api/v1/accounts/verify_credentials',
+          status: 429,
+          headers: { 'x-ratelimit-reset': reset },
+          body: { error: 'Too many requests' },
+        });
+        expect(await rpc.ask(P.accountMetrics, ref)).toEqual({
+          status: 'rate_limited',
+          retry_at: reset,
+          code: 'provider_rate_limited',
+          message: expect.any(String),
+        });
+        await failNextAtMastodon({ path: '/api/v2/suggestions', status: 503 });
+        const before = Date.now();
+        const down = await rpc.ask(P.recommendations, { ...ref, limit: 5 });
+        expect(down).toEqual({
+          status: 'temporarily_unavailable',
+          retry_at: expect.stringMatching(RFC3339_MS),
+          code: 'provider_error',
+          message: 'mastodon answered HTTP 503; try again later.',
+        });
+        expect(Date.parse(down.retry_at)).toBeGreaterThanOrEqual(before + 59_000);
+        expect(await accountStatus(tenant, account.id)).toBe('active');
+        expect(await rpc.ask(P.accountMetrics, ref)).toMatchObject({ status: 'ok' });
+      },
+    );
 
-    it('a refused token (401) answers permission_required, marks the account reconnect_required with one needs-attention, and the network is not asked again', async () => {
-      const tenant = await createTenant();
-      const { account } = await connectMastodon(tenant);
-      const ref = { workspace_id: tenant.workspaceId, account_id: account.id };
-      await failNextAtMastodon({
-        path: '/api/v1/accounts/verify_credentials',
-        status: 401,
-        body: { error: 'The access token was revoked' },
-      });
-      expect(await rpc.ask(P.accountMetrics, ref)).toEqual({
-        status: 'permission_required',
-        missing_scopes: [],
-        code: 'provider_auth_rejected',
-        message: "mastodon refused the account's authorization; reconnect the account.",
-      });
-      expect(await accountStatus(tenant, account.id)).toBe('reconnect_required');
-      // The server would now answer 503; a reconnect_required account is answered without asking it.
-      await failNextAtMastodon({ path: '/api/v1/accounts/verify_credentials', status: 503 });
-      expect(await rpc.ask(P.accountMetrics, ref)).toMatchObject({ status: 'permission_required', code: 'account_reconnect_required' });
-      expect((await rpc.ask(P.listAccounts, { account_ids: [account.id] })).accounts[0].status).toBe('reconnect_required');
-      await eventually(async () => {
-        expect(await accountEvents([account.id])).toEqual([
-          {
-            subject: ACCOUNT_NEEDS_ATTENTION_SUBJECT,
-            payload: {
-              workspace_id: tenant.workspaceId,
-              social_account_id: account.id,
-              platform: 'mastodon',
-              reason: 'grant_rejected',
-              occurred_at: expect.stringMatching(RFC3339_MS),
+    it(
+      'a refused token (401) answers permission_required, ' +
+        'marks the account reconnect_required with one needs-attention, and the network is not asked again',
+      async () => {
+        const tenant = await createTenant();
+        const { account } = await connectMastodon(tenant);
+        const ref = { workspace_id: tenant.workspaceId, account_id: account.id };
+        await failNextAtMastodon({
+          path: '/api/v1/accounts/verify_credentials',
+          status: 401,
+          body: { error: 'The access token was revoked' },
+        });
+        expect(await rpc.ask(P.accountMetrics, ref)).toEqual({
+          status: 'permission_required',
+          missing_scopes: [],
+          code: 'provider_auth_rejected',
+          message: "mastodon refused the account's authorization; reconnect the account.",
+        });
+        expect(await accountStatus(tenant, account.id)).toBe('reconnect_required');
+        // The server would now answer 503; a reconnect_required account is answered without asking it.
+        await failNextAtMastodon({ path: '/api/v1/accounts/verify_credentials', status: 503 });
+        expect(await rpc.ask(P.accountMetrics, ref)).toMatchObject({ status: 'permission_required', code: 'account_reconnect_required' });
+        expect((await rpc.ask(P.listAccounts, { account_ids: [account.id] })).accounts[0].status).toBe('reconnect_required');
+        await eventually(async () => {
+          expect(await accountEvents([account.id])).toEqual([
+            {
+              subject: ACCOUNT_NEEDS_ATTENTION_SUBJECT,
+              payload: {
+                workspace_id: tenant.workspaceId,
+                social_account_id: account.id,
+                platform: 'mastodon',
+                reason: 'grant_rejected',
+                occurred_at: expect.stringMatching(RFC3339_MS),
+              },
             },
-          },
-        ]);
-      }, 10_000);
-    });
+          ]);
+        }, 10_000);
+      },
+    );
   });
 
   describe('bluesky', () => {

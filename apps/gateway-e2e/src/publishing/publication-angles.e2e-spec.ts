@@ -290,32 +290,36 @@ describe('publishing: publication angles (E16)', () => {
     expect(await aiRequests(marker)).toHaveLength(2);
   });
 
-  it('answers 503 ai_not_configured without a base URL, 502 when the provider is unreachable (settings apply live), and works again once restored', async () => {
-    const admin = await registerAdmin();
-    const own = await createTenant();
-    const body = () => ({ workspace_id: own.workspaceId, idea: idea(randomUUID()) });
-    const save = (settings: unknown) => adminCall('PUT', '/admin/instance-settings', { token: admin.token, body: { settings } });
-    try {
-      expect((await save([{ key: 'ai_base_url', value: '' }])).status).toBe(200);
-      await eventually(async () => {
-        const problem = expectProblem(await plan(own.owner.token, body()), 503, 'ai_not_configured');
-        expect(problem.detail).toMatch(/configured/);
-      });
-      // Bad input is still judged first.
-      expectProblem(await plan(own.owner.token, { workspace_id: own.workspaceId }), 422, 'validation_failed');
+  it(
+    'answers 503 ai_not_configured without a base URL, ' +
+      '502 when the provider is unreachable (settings apply live), and works again once restored',
+    async () => {
+      const admin = await registerAdmin();
+      const own = await createTenant();
+      const body = () => ({ workspace_id: own.workspaceId, idea: idea(randomUUID()) });
+      const save = (settings: unknown) => adminCall('PUT', '/admin/instance-settings', { token: admin.token, body: { settings } });
+      try {
+        expect((await save([{ key: 'ai_base_url', value: '' }])).status).toBe(200);
+        await eventually(async () => {
+          const problem = expectProblem(await plan(own.owner.token, body()), 503, 'ai_not_configured');
+          expect(problem.detail).toMatch(/configured/);
+        });
+        // Bad input is still judged first.
+        expectProblem(await plan(own.owner.token, { workspace_id: own.workspaceId }), 422, 'validation_failed');
 
-      // Nothing listens on port 1: connection refused.
-      expect((await save([{ key: 'ai_base_url', value: 'http://127.0.0.1:1/v1' }])).status).toBe(200);
+        // Nothing listens on port 1: connection refused.
+        expect((await save([{ key: 'ai_base_url', value: 'http://127.0.0.1:1/v1' }])).status).toBe(200);
+        await eventually(async () => {
+          expectProblem(await plan(own.owner.token, body()), 502, 'ai_provider_error');
+        });
+      } finally {
+        expect((await save([{ key: 'ai_base_url', unset: true }])).status).toBe(200);
+      }
       await eventually(async () => {
-        expectProblem(await plan(own.owner.token, body()), 502, 'ai_provider_error');
+        expect((await plan(own.owner.token, body())).status).toBe(200);
       });
-    } finally {
-      expect((await save([{ key: 'ai_base_url', unset: true }])).status).toBe(200);
-    }
-    await eventually(async () => {
-      expect((await plan(own.owner.token, body())).status).toBe(200);
-    });
-  });
+    },
+  );
 
   it('refuses bad input with 422 naming each location', async () => {
     const ws = tenant.workspaceId;
@@ -373,81 +377,91 @@ describe('publishing: publication angles (E16)', () => {
     ]);
   });
 
-  it("refuses a social set or voice profile that is not the workspace's (unknown or another tenant's) with 422 at its location, all at once", async () => {
-    const marker = randomUUID();
-    const other = await createTenant();
-    const foreignSet = await newSocialSet(other.owner.token, other.workspaceId, 'Theirs', []);
-    const foreignVoice = await newVoiceProfile(other.owner.token, other.workspaceId, 'Theirs', {});
-    const unknownAccount = randomUUID();
-    for (const [setId, voiceId] of [
-      [foreignSet.id, foreignVoice.id],
-      [randomUUID(), randomUUID()],
-    ]) {
+  it(
+    "refuses a social set or voice profile that is not the workspace's " +
+      "(unknown or another tenant's) with 422 at its location, all at once",
+    async () => {
+      const marker = randomUUID();
+      const other = await createTenant();
+      const foreignSet = await newSocialSet(other.owner.token, other.workspaceId, 'Theirs', []);
+      const foreignVoice = await newVoiceProfile(other.owner.token, other.workspaceId, 'Theirs', {});
+      const unknownAccount = randomUUID();
+      for (const [setId, voiceId] of [
+        [foreignSet.id, foreignVoice.id],
+        [randomUUID(), randomUUID()],
+      ]) {
+        const problem = expectProblem(
+          await plan(editorToken, {
+            workspace_id: tenant.workspaceId,
+            idea: idea(marker),
+            account_ids: [unknownAccount],
+            social_set_id: setId,
+            voice_profile_id: voiceId,
+          }),
+          422,
+          'validation_failed',
+        );
+        expect(problem.errors).toEqual([
+          { location: 'body.account_ids[0]', message: 'is not an account of this workspace', value: unknownAccount },
+          { location: 'body.social_set_id', message: 'is not a social set of this workspace', value: setId },
+          { location: 'body.voice_profile_id', message: 'is not a voice profile of this workspace', value: voiceId },
+        ]);
+      }
+      expect(await aiRequests(marker)).toEqual([]);
+      // Its owner may use them.
+      expect(
+        (
+          await plan(other.owner.token, {
+            workspace_id: other.workspaceId,
+            idea: idea(marker),
+            social_set_id: foreignSet.id,
+            voice_profile_id: foreignVoice.id,
+          })
+        ).status,
+      ).toBe(200);
+    },
+  );
+
+  it(
+    "refuses accounts that are not the workspace's (unknown or another tenant's) " + 'with 422 at each index, before asking the model',
+    async () => {
+      const marker = randomUUID();
+      const own = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
+      const other = await createTenant();
+      const foreign = await connectSandboxAccount(other.owner.token, other.workspaceId);
+      const unknown = randomUUID();
       const problem = expectProblem(
-        await plan(editorToken, {
-          workspace_id: tenant.workspaceId,
-          idea: idea(marker),
-          account_ids: [unknownAccount],
-          social_set_id: setId,
-          voice_profile_id: voiceId,
-        }),
+        await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(marker), account_ids: [own.id, foreign.id, unknown] }),
         422,
         'validation_failed',
       );
       expect(problem.errors).toEqual([
-        { location: 'body.account_ids[0]', message: 'is not an account of this workspace', value: unknownAccount },
-        { location: 'body.social_set_id', message: 'is not a social set of this workspace', value: setId },
-        { location: 'body.voice_profile_id', message: 'is not a voice profile of this workspace', value: voiceId },
+        { location: 'body.account_ids[1]', message: 'is not an account of this workspace', value: foreign.id },
+        { location: 'body.account_ids[2]', message: 'is not an account of this workspace', value: unknown },
       ]);
-    }
-    expect(await aiRequests(marker)).toEqual([]);
-    // Its owner may use them.
-    expect(
-      (
-        await plan(other.owner.token, {
-          workspace_id: other.workspaceId,
-          idea: idea(marker),
-          social_set_id: foreignSet.id,
-          voice_profile_id: foreignVoice.id,
-        })
-      ).status,
-    ).toBe(200);
-  });
+      expect(await aiRequests(marker)).toEqual([]);
+      // The other tenant names its own account in its own workspace: fine.
+      expect(
+        (await plan(other.owner.token, { workspace_id: other.workspaceId, idea: idea(marker), account_ids: [foreign.id.toUpperCase()] }))
+          .status,
+      ).toBe(200);
+    },
+  );
 
-  it("refuses accounts that are not the workspace's (unknown or another tenant's) with 422 at each index, before asking the model", async () => {
-    const marker = randomUUID();
-    const own = await connectSandboxAccount(tenant.owner.token, tenant.workspaceId);
-    const other = await createTenant();
-    const foreign = await connectSandboxAccount(other.owner.token, other.workspaceId);
-    const unknown = randomUUID();
-    const problem = expectProblem(
-      await plan(editorToken, { workspace_id: tenant.workspaceId, idea: idea(marker), account_ids: [own.id, foreign.id, unknown] }),
-      422,
-      'validation_failed',
-    );
-    expect(problem.errors).toEqual([
-      { location: 'body.account_ids[1]', message: 'is not an account of this workspace', value: foreign.id },
-      { location: 'body.account_ids[2]', message: 'is not an account of this workspace', value: unknown },
-    ]);
-    expect(await aiRequests(marker)).toEqual([]);
-    // The other tenant names its own account in its own workspace: fine.
-    expect(
-      (await plan(other.owner.token, { workspace_id: other.workspaceId, idea: idea(marker), account_ids: [foreign.id.toUpperCase()] }))
-        .status,
-    ).toBe(200);
-  });
-
-  it('lets editors and admins plan; viewers get 403 insufficient_role; strangers 403 workspace_forbidden, existing workspace or not', async () => {
-    const viewer = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
-    const marker = randomUUID();
-    expectProblem(await plan(viewer.token, { workspace_id: tenant.workspaceId, idea: idea(marker) }), 403, 'insufficient_role');
-    const stranger = await registerUser();
-    expectProblem(await plan(stranger.token, { workspace_id: tenant.workspaceId, idea: idea(marker) }), 403, 'workspace_forbidden');
-    expectProblem(await plan(stranger.token, { workspace_id: randomUUID(), idea: idea(marker) }), 403, 'workspace_forbidden');
-    expect(await aiRequests(marker)).toEqual([]);
-    expect((await plan(tenant.owner.token, { workspace_id: tenant.workspaceId, idea: idea(marker) })).status).toBe(200);
-    expectProblem(await call('POST', '/publication-builds/angles', { body: { workspace_id: tenant.workspaceId, idea: 'x' } }), 401);
-  });
+  it(
+    'lets editors and admins plan; viewers get 403 insufficient_role; ' + 'strangers 403 workspace_forbidden, existing workspace or not',
+    async () => {
+      const viewer = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
+      const marker = randomUUID();
+      expectProblem(await plan(viewer.token, { workspace_id: tenant.workspaceId, idea: idea(marker) }), 403, 'insufficient_role');
+      const stranger = await registerUser();
+      expectProblem(await plan(stranger.token, { workspace_id: tenant.workspaceId, idea: idea(marker) }), 403, 'workspace_forbidden');
+      expectProblem(await plan(stranger.token, { workspace_id: randomUUID(), idea: idea(marker) }), 403, 'workspace_forbidden');
+      expect(await aiRequests(marker)).toEqual([]);
+      expect((await plan(tenant.owner.token, { workspace_id: tenant.workspaceId, idea: idea(marker) })).status).toBe(200);
+      expectProblem(await call('POST', '/publication-builds/angles', { body: { workspace_id: tenant.workspaceId, idea: 'x' } }), 401);
+    },
+  );
 
   it('limits each user to 30 requests a minute (429 with Retry-After); other users are not affected', async () => {
     const own = await createTenant();

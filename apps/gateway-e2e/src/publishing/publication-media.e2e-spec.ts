@@ -14,125 +14,128 @@ import { createTenant, joinWorkspace } from '../support/tenancy.js';
 describe('publishing: publications carry media (contract §4 "Attaching", PublicationMedia)', () => {
   const db = testDatabase();
 
-  it('PATCH media and segments[].media: every PublicationMedia member filled from the item, in the order sent; renditions inherit them', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const portrait = await uploadImage(owner.token, workspaceId, 1080, 1350);
-    const landscape = await uploadImage(owner.token, workspaceId, 1600, 900);
-    const video = await uploadMedia(owner.token, workspaceId, makeMp4({ seconds: 4, fps: 25, faststart: false }), 'clip.mp4');
-    const publication = await createPublication(owner.token, workspaceId, { content_profile: 'thread' });
-    const response = await patchPublication(owner.token, publication.id, {
-      expected_revision: 1,
-      media: [
-        { media_id: portrait.id, alt_text: 'A portrait of a cat' },
-        { media_id: landscape.id.toUpperCase(), role: 'cover' },
-      ],
-      segments: [{ body: 'First part' }, { body: 'Second part', media: [{ media_id: video.id, alt_text: 'A short clip' }] }],
-    });
-    expect(response.status).toBe(200);
-    await expectMatchesOwnSchema(response.body, 'PublicationResponse');
-    expect(response.body).toMatchObject({ $schema: schemaUrlFor('PublicationResponse'), revision: 2 });
-    expect(response.body.media.map((m: any) => [m.id, m.role, m.display_order, m.url])).toEqual([
-      [portrait.id, 'attachment', 0, `${baseUrl()}/media/${portrait.id}/content`],
-      [landscape.id, 'cover', 1, `${baseUrl()}/media/${landscape.id}/content`],
-    ]);
-    // Once media has analysed the images (at once or shortly after), every member holds the item's facts.
-    await eventually(async () => {
-      const read = await call('GET', `/publications/${publication.id}`, { token: owner.token });
-      expect(read.body.media).toEqual([
-        {
-          id: portrait.id,
-          url: `${baseUrl()}/media/${portrait.id}/content`,
-          role: 'attachment',
-          mime_type: 'image/jpeg',
-          original_filename: 'picture.jpg',
-          alt_text: 'A portrait of a cat',
-          aspect_ratio: '4:5',
-          dominant_type: 'image',
-          analysis_status: 'ready',
-          analysis_error: '',
-          poster_thumbnail_url: '',
-          public_url_checked_at: expect.any(String),
-          public_url_error: expect.any(String),
-          public_url_status: expect.any(Number),
-          public_url_ready: expect.any(Boolean),
-          display_order: 0,
-          duration_ms: 0,
-          width: 1080,
-          height: 1350,
-          size: portrait.size,
-          thumbnail_timestamp_ms: 0,
-          frame_rate: 0,
-          settings: {},
-        },
+  it(
+    'PATCH media and segments[].media: every PublicationMedia member ' + 'filled from the item, in the order sent; renditions inherit them',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const portrait = await uploadImage(owner.token, workspaceId, 1080, 1350);
+      const landscape = await uploadImage(owner.token, workspaceId, 1600, 900);
+      const video = await uploadMedia(owner.token, workspaceId, makeMp4({ seconds: 4, fps: 25, faststart: false }), 'clip.mp4');
+      const publication = await createPublication(owner.token, workspaceId, { content_profile: 'thread' });
+      const response = await patchPublication(owner.token, publication.id, {
+        expected_revision: 1,
+        media: [
+          { media_id: portrait.id, alt_text: 'A portrait of a cat' },
+          { media_id: landscape.id.toUpperCase(), role: 'cover' },
+        ],
+        segments: [{ body: 'First part' }, { body: 'Second part', media: [{ media_id: video.id, alt_text: 'A short clip' }] }],
+      });
+      expect(response.status).toBe(200);
+      await expectMatchesOwnSchema(response.body, 'PublicationResponse');
+      expect(response.body).toMatchObject({ $schema: schemaUrlFor('PublicationResponse'), revision: 2 });
+      expect(response.body.media.map((m: any) => [m.id, m.role, m.display_order, m.url])).toEqual([
+        [portrait.id, 'attachment', 0, `${baseUrl()}/media/${portrait.id}/content`],
+        [landscape.id, 'cover', 1, `${baseUrl()}/media/${landscape.id}/content`],
+      ]);
+      // Once media has analysed the images (at once or shortly after), every member holds the item's facts.
+      await eventually(async () => {
+        const read = await call('GET', `/publications/${publication.id}`, { token: owner.token });
+        expect(read.body.media).toEqual([
+          {
+            id: portrait.id,
+            url: `${baseUrl()}/media/${portrait.id}/content`,
+            role: 'attachment',
+            mime_type: 'image/jpeg',
+            original_filename: 'picture.jpg',
+            alt_text: 'A portrait of a cat',
+            aspect_ratio: '4:5',
+            dominant_type: 'image',
+            analysis_status: 'ready',
+            analysis_error: '',
+            poster_thumbnail_url: '',
+            public_url_checked_at: expect.any(String),
+            public_url_error: expect.any(String),
+            public_url_status: expect.any(Number),
+            public_url_ready: expect.any(Boolean),
+            display_order: 0,
+            duration_ms: 0,
+            width: 1080,
+            height: 1350,
+            size: portrait.size,
+            thumbnail_timestamp_ms: 0,
+            frame_rate: 0,
+            settings: {},
+          },
+          expect.objectContaining({
+            id: landscape.id,
+            role: 'cover',
+            aspect_ratio: '16:9',
+            display_order: 1,
+            alt_text: '',
+            width: 1600,
+            height: 900,
+          }),
+        ]);
+      }, 20_000);
+      const [first, second] = response.body.segments;
+      expect(first.media).toEqual([]);
+      expect(second.media).toEqual([
         expect.objectContaining({
-          id: landscape.id,
-          role: 'cover',
-          aspect_ratio: '16:9',
-          display_order: 1,
-          alt_text: '',
-          width: 1600,
-          height: 900,
+          id: video.id,
+          role: 'attachment',
+          mime_type: 'video/mp4',
+          dominant_type: 'video',
+          alt_text: 'A short clip',
+          display_order: 0,
+          size: video.size,
         }),
       ]);
-    }, 20_000);
-    const [first, second] = response.body.segments;
-    expect(first.media).toEqual([]);
-    expect(second.media).toEqual([
-      expect.objectContaining({
-        id: video.id,
-        role: 'attachment',
-        mime_type: 'video/mp4',
-        dominant_type: 'video',
-        alt_text: 'A short clip',
-        display_order: 0,
-        size: video.size,
-      }),
-    ]);
-    // The stored shape is a reference, never a copy of the item.
-    const stored = await db.query(`SELECT media FROM publishing.publications WHERE id = $1`, [publication.id]);
-    expect(stored.rows[0].media).toEqual([
-      { media_id: portrait.id, alt_text: 'A portrait of a cat', role: 'attachment', display_order: 0, settings: {} },
-      { media_id: landscape.id, alt_text: '', role: 'cover', display_order: 1, settings: {} },
-    ]);
-    // The video's analysis ends: duration, frame rate and poster reach the publication (durable.media.item.analysed).
-    await eventually(async () => {
-      const read = await call('GET', `/publications/${publication.id}`, { token: owner.token });
-      const attached = read.body.segments[1].media[0];
-      expect(attached).toMatchObject({
-        analysis_status: 'ready',
-        analysis_error: '',
-        duration_ms: 4_000,
-        frame_rate: 25,
-        width: 320,
-        height: 240,
-        aspect_ratio: '4:3',
-        thumbnail_timestamp_ms: expect.any(Number),
-        poster_thumbnail_url: expect.stringMatching(new RegExp(`^${baseUrl()}/media/[0-9a-f-]{36}/content$`)),
-      });
-    }, 20_000);
+      // The stored shape is a reference, never a copy of the item.
+      const stored = await db.query(`SELECT media FROM publishing.publications WHERE id = $1`, [publication.id]);
+      expect(stored.rows[0].media).toEqual([
+        { media_id: portrait.id, alt_text: 'A portrait of a cat', role: 'attachment', display_order: 0, settings: {} },
+        { media_id: landscape.id, alt_text: '', role: 'cover', display_order: 1, settings: {} },
+      ]);
+      // The video's analysis ends: duration, frame rate and poster reach the publication (durable.media.item.analysed).
+      await eventually(async () => {
+        const read = await call('GET', `/publications/${publication.id}`, { token: owner.token });
+        const attached = read.body.segments[1].media[0];
+        expect(attached).toMatchObject({
+          analysis_status: 'ready',
+          analysis_error: '',
+          duration_ms: 4_000,
+          frame_rate: 25,
+          width: 320,
+          height: 240,
+          aspect_ratio: '4:3',
+          thumbnail_timestamp_ms: expect.any(Number),
+          poster_thumbnail_url: expect.stringMatching(new RegExp(`^${baseUrl()}/media/[0-9a-f-]{36}/content$`)),
+        });
+      }, 20_000);
 
-    // Scheduled: each rendition's parts carry their effective media (publication media on the first part, a segment's with its part).
-    const account = await connectSandboxAccount(owner.token, workspaceId, `media_${Date.now()}`);
-    const scheduled = await schedule(owner.token, publication.id, {
-      expected_revision: 2,
-      scheduled_at: inMs(3_600_000),
-      account_ids: [account.id],
-    });
-    expect(scheduled.status).toBe(200);
-    const [rendition] = scheduled.body.renditions;
-    expect(
-      rendition.segments.map((part: any) => [part.media_inherited, part.media.map((m: any) => [m.id, m.role, m.display_order])]),
-    ).toEqual([
-      [
-        true,
+      // Scheduled: each rendition's parts carry their effective media (publication media on the first part, a segment's with its part).
+      const account = await connectSandboxAccount(owner.token, workspaceId, `media_${Date.now()}`);
+      const scheduled = await schedule(owner.token, publication.id, {
+        expected_revision: 2,
+        scheduled_at: inMs(3_600_000),
+        account_ids: [account.id],
+      });
+      expect(scheduled.status).toBe(200);
+      const [rendition] = scheduled.body.renditions;
+      expect(
+        rendition.segments.map((part: any) => [part.media_inherited, part.media.map((m: any) => [m.id, m.role, m.display_order])]),
+      ).toEqual([
         [
-          [portrait.id, 'attachment', 0],
-          [landscape.id, 'cover', 1],
+          true,
+          [
+            [portrait.id, 'attachment', 0],
+            [landscape.id, 'cover', 1],
+          ],
         ],
-      ],
-      [true, [[video.id, 'attachment', 0]]],
-    ]);
-  });
+        [true, [[video.id, 'attachment', 0]]],
+      ]);
+    },
+  );
 
   it('a segment entry with an id keeps that segment; one without is new; segments left out go', async () => {
     const { owner, workspaceId } = await createTenant();

@@ -42,33 +42,36 @@ describe('publishing: E15 Idempotency-Key', () => {
   const db = testDatabase();
   const keyRow = (key: string) => db.query(`SELECT * FROM publishing.idempotency_keys WHERE key = $1`, [key]);
 
-  it('the same key and body answer the first response again, byte for byte, with Idempotent-Replayed: true; nothing new is created', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const key = randomUUID();
-    const first = await createWithKey(owner.token, draft(workspaceId), key);
-    expect(first.status).toBe(201);
-    expect(first.headers.get('idempotent-replayed')).toBeNull();
-    const again = await createWithKey(owner.token, draft(workspaceId), key);
-    expect(again.status).toBe(201);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.text).toBe(first.text);
-    expect(again.headers.get('location')).toBe(first.headers.get('location'));
-    // The same body with its members in another order and a $schema member is the same request.
-    const reordered = { source_text: 'text', title: 'Hello', $schema: 'x', content_profile: 'short_text', workspace_id: workspaceId };
-    expect((await createWithKey(owner.token, reordered, key)).text).toBe(first.text);
-    expect(await countIn(workspaceId, owner.token)).toBe(1);
-    // Changes made since do not alter the replay: it is the first answer.
-    expect(
-      (await call('PATCH', `/publications/${first.body.id}`, { token: owner.token, body: { expected_revision: 1, title: 'Changed' } }))
-        .status,
-    ).toBe(200);
-    expect((await createWithKey(owner.token, draft(workspaceId), key)).text).toBe(first.text);
+  it(
+    'the same key and body answer the first response again, ' + 'byte for byte, with Idempotent-Replayed: true; nothing new is created',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const key = randomUUID();
+      const first = await createWithKey(owner.token, draft(workspaceId), key);
+      expect(first.status).toBe(201);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      const again = await createWithKey(owner.token, draft(workspaceId), key);
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.text).toBe(first.text);
+      expect(again.headers.get('location')).toBe(first.headers.get('location'));
+      // The same body with its members in another order and a $schema member is the same request.
+      const reordered = { source_text: 'text', title: 'Hello', $schema: 'x', content_profile: 'short_text', workspace_id: workspaceId };
+      expect((await createWithKey(owner.token, reordered, key)).text).toBe(first.text);
+      expect(await countIn(workspaceId, owner.token)).toBe(1);
+      // Changes made since do not alter the replay: it is the first answer.
+      expect(
+        (await call('PATCH', `/publications/${first.body.id}`, { token: owner.token, body: { expected_revision: 1, title: 'Changed' } }))
+          .status,
+      ).toBe(200);
+      expect((await createWithKey(owner.token, draft(workspaceId), key)).text).toBe(first.text);
 
-    // Without a key every request creates.
-    await createWithKey(owner.token, draft(workspaceId));
-    await createWithKey(owner.token, draft(workspaceId));
-    expect(await countIn(workspaceId, owner.token)).toBe(3);
-  });
+      // Without a key every request creates.
+      await createWithKey(owner.token, draft(workspaceId));
+      await createWithKey(owner.token, draft(workspaceId));
+      expect(await countIn(workspaceId, owner.token)).toBe(3);
+    },
+  );
 
   it('the same key with another body is 422 idempotency_key_reused at header.idempotency-key', async () => {
     const { owner, workspaceId } = await createTenant();
@@ -111,23 +114,27 @@ describe('publishing: E15 Idempotency-Key', () => {
     expect((await createWithKey(owner.token, draft(workspaceId, 'Now valid'), key)).status).toBe(201);
   });
 
-  it('ten identical requests at once create exactly one publication: each answer is that 201 (once fresh, else replayed) or 409 idempotency_in_flight', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const key = randomUUID();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => createWithKey(owner.token, draft(workspaceId, 'Racing'), key)));
-    expect(await countIn(workspaceId, owner.token)).toBe(1);
-    const created = answers.filter((a) => a.status === 201);
-    const fresh = created.filter((a) => a.headers.get('idempotent-replayed') === null);
-    expect(fresh).toHaveLength(1);
-    for (const replay of created) expect(replay.text).toBe(fresh[0].text);
-    for (const waiting of answers.filter((a) => a.status !== 201)) {
-      expectProblem(asResponse(waiting), 409, 'idempotency_in_flight');
-      expect(waiting.headers.get('retry-after')).toBe('1');
-    }
-    // Afterwards every repeat is the replay.
-    const later = await createWithKey(owner.token, draft(workspaceId, 'Racing'), key);
-    expect([later.status, later.headers.get('idempotent-replayed'), later.text]).toEqual([201, 'true', fresh[0].text]);
-  });
+  it(
+    'ten identical requests at once create exactly one publication: ' +
+      'each answer is that 201 (once fresh, else replayed) or 409 idempotency_in_flight',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const key = randomUUID();
+      const answers = await Promise.all(Array.from({ length: 10 }, () => createWithKey(owner.token, draft(workspaceId, 'Racing'), key)));
+      expect(await countIn(workspaceId, owner.token)).toBe(1);
+      const created = answers.filter((a) => a.status === 201);
+      const fresh = created.filter((a) => a.headers.get('idempotent-replayed') === null);
+      expect(fresh).toHaveLength(1);
+      for (const replay of created) expect(replay.text).toBe(fresh[0].text);
+      for (const waiting of answers.filter((a) => a.status !== 201)) {
+        expectProblem(asResponse(waiting), 409, 'idempotency_in_flight');
+        expect(waiting.headers.get('retry-after')).toBe('1');
+      }
+      // Afterwards every repeat is the replay.
+      const later = await createWithKey(owner.token, draft(workspaceId, 'Racing'), key);
+      expect([later.status, later.headers.get('idempotent-replayed'), later.text]).toEqual([201, 'true', fresh[0].text]);
+    },
+  );
 
   it('a key belongs to its caller, workspace and operation: another user or workspace with the same key creates its own', async () => {
     const { owner, organizationId, workspaceId } = await createTenant();
@@ -163,7 +170,8 @@ describe('publishing: E15 Idempotency-Key', () => {
     expect(JSON.parse(stored.response_body)).toEqual(answer);
 
     await db.query(
-      `UPDATE publishing.idempotency_keys SET created_at = created_at - interval '25 hours', expires_at = expires_at - interval '25 hours' WHERE key = $1`,
+      `UPDATE publishing.idempotency_keys SET created_at = created_at - interval '25 hours', expires_at = expires_at - interval '25 hours'
+       WHERE key = $1`,
       [key],
     );
     const again = await createWithKey(owner.token, draft(workspaceId), key);
@@ -174,31 +182,36 @@ describe('publishing: E15 Idempotency-Key', () => {
     expect(await countIn(workspaceId, owner.token)).toBe(3);
   });
 
-  it('a request still running holds its key (409 with Retry-After); one abandoned by a crash is taken over once its lease ends', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const key = randomUUID();
-    // A first request that claimed the key and is still working (or crashed), as phase 1 leaves it.
-    const fingerprintRow = await createWithKey(owner.token, draft(workspaceId), 'probe-for-fingerprint');
-    expect(fingerprintRow.status).toBe(201);
-    const [{ fingerprint }] = (await keyRow('probe-for-fingerprint')).rows;
-    await db.query(
-      `INSERT INTO publishing.idempotency_keys (user_id, workspace_id, operation, key, fingerprint, state, claim_token, locked_until, expires_at)
-       VALUES ($1, $2, 'publishing.publications.create', $3, $4, 'in_flight', $5, now() + interval '30 seconds', now() + interval '24 hours')`,
-      [owner.id, workspaceId, key, fingerprint, randomUUID()],
-    );
-    const waiting = await createWithKey(owner.token, draft(workspaceId), key);
-    expectProblem(asResponse(waiting), 409, 'idempotency_in_flight');
-    expect(waiting.headers.get('retry-after')).toBe('1');
-    // Another body is refused even while the first runs.
-    expectProblem(asResponse(await createWithKey(owner.token, draft(workspaceId, 'Other'), key)), 422, 'idempotency_key_reused');
-    expect(await countIn(workspaceId, owner.token)).toBe(1);
+  it(
+    'a request still running holds its key (409 with Retry-After); ' + 'one abandoned by a crash is taken over once its lease ends',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const key = randomUUID();
+      // A first request that claimed the key and is still working (or crashed), as phase 1 leaves it.
+      const fingerprintRow = await createWithKey(owner.token, draft(workspaceId), 'probe-for-fingerprint');
+      expect(fingerprintRow.status).toBe(201);
+      const [{ fingerprint }] = (await keyRow('probe-for-fingerprint')).rows;
+      await db.query(
+        `INSERT INTO publishing.idempotency_keys (user_id, workspace_id, operation, key, fingerprint, state, claim_token, locked_until,
+           expires_at)
+         VALUES ($1, $2, 'publishing.publications.create', $3, $4, 'in_flight', $5, now() + interval '30 seconds',
+           now() + interval '24 hours')`,
+        [owner.id, workspaceId, key, fingerprint, randomUUID()],
+      );
+      const waiting = await createWithKey(owner.token, draft(workspaceId), key);
+      expectProblem(asResponse(waiting), 409, 'idempotency_in_flight');
+      expect(waiting.headers.get('retry-after')).toBe('1');
+      // Another body is refused even while the first runs.
+      expectProblem(asResponse(await createWithKey(owner.token, draft(workspaceId, 'Other'), key)), 422, 'idempotency_key_reused');
+      expect(await countIn(workspaceId, owner.token)).toBe(1);
 
-    await db.query(`UPDATE publishing.idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = $1`, [key]);
-    const takenOver = await createWithKey(owner.token, draft(workspaceId), key);
-    expect([takenOver.status, takenOver.headers.get('idempotent-replayed')]).toEqual([201, null]);
-    expect((await createWithKey(owner.token, draft(workspaceId), key)).text).toBe(takenOver.text);
-    expect(await countIn(workspaceId, owner.token)).toBe(2);
-  });
+      await db.query(`UPDATE publishing.idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = $1`, [key]);
+      const takenOver = await createWithKey(owner.token, draft(workspaceId), key);
+      expect([takenOver.status, takenOver.headers.get('idempotent-replayed')]).toEqual([201, null]);
+      expect((await createWithKey(owner.token, draft(workspaceId), key)).text).toBe(takenOver.text);
+      expect(await countIn(workspaceId, owner.token)).toBe(2);
+    },
+  );
 
   it('expired keys are pruned a few at a time as new keys are claimed', async () => {
     const { owner, workspaceId } = await createTenant();

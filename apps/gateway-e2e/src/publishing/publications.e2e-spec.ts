@@ -157,67 +157,74 @@ describe('publishing: publications', () => {
     expect(page.body.publications).toHaveLength(CONTENT_PROFILES.length + 2);
   });
 
-  it('lets viewers read but not create, change or delete (403); editors write and are the creator; strangers get 403 for a named workspace', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const publication = await createPublication(owner.token, workspaceId);
-    const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
-    expect((await call('GET', `/publications/${publication.id}`, { token: viewer.token })).status).toBe(200);
-    expect((await list(viewer.token, `workspace_id=${workspaceId}`)).body.publications).toHaveLength(1);
-    expectProblem(
-      await create(viewer.token, { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' }),
-      403,
-      'insufficient_role',
-    );
-    expectProblem(await patch(viewer.token, publication.id, { expected_revision: 1, title: 'mine' }), 403, 'insufficient_role');
-    expectProblem(await call('DELETE', `/publications/${publication.id}`, { token: viewer.token }), 403, 'insufficient_role');
-    expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body).toEqual({ ...publication });
+  it(
+    'lets viewers read but not create, change or delete (403); ' +
+      'editors write and are the creator; strangers get 403 for a named workspace',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const publication = await createPublication(owner.token, workspaceId);
+      const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
+      expect((await call('GET', `/publications/${publication.id}`, { token: viewer.token })).status).toBe(200);
+      expect((await list(viewer.token, `workspace_id=${workspaceId}`)).body.publications).toHaveLength(1);
+      expectProblem(
+        await create(viewer.token, { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' }),
+        403,
+        'insufficient_role',
+      );
+      expectProblem(await patch(viewer.token, publication.id, { expected_revision: 1, title: 'mine' }), 403, 'insufficient_role');
+      expectProblem(await call('DELETE', `/publications/${publication.id}`, { token: viewer.token }), 403, 'insufficient_role');
+      expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body).toEqual({ ...publication });
 
-    const editor = await joinWorkspace(owner, workspaceId, 'editor');
-    const byEditor = await createPublication(editor.token, workspaceId);
-    expect(byEditor.created_by).toBe(editor.id);
-    expect((await patch(editor.token, publication.id, { expected_revision: 1, title: 'Edited' })).status).toBe(200);
-    expect((await call('DELETE', `/publications/${byEditor.id}`, { token: editor.token })).status).toBe(204);
+      const editor = await joinWorkspace(owner, workspaceId, 'editor');
+      const byEditor = await createPublication(editor.token, workspaceId);
+      expect(byEditor.created_by).toBe(editor.id);
+      expect((await patch(editor.token, publication.id, { expected_revision: 1, title: 'Edited' })).status).toBe(200);
+      expect((await call('DELETE', `/publications/${byEditor.id}`, { token: editor.token })).status).toBe(204);
 
-    const stranger = await registerUser();
-    expectProblem(
-      await create(stranger.token, { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' }),
-      403,
-      'workspace_forbidden',
-    );
-    expectProblem(
-      await create(stranger.token, { workspace_id: randomUUID(), content_profile: 'story', title: '', source_text: '' }),
-      403,
-      'workspace_forbidden',
-    );
-    expectProblem(await list(stranger.token, `workspace_id=${workspaceId}`), 403, 'workspace_forbidden');
-    expectProblem(await list(stranger.token, `workspace_id=${randomUUID()}`), 403, 'workspace_forbidden');
-  });
+      const stranger = await registerUser();
+      expectProblem(
+        await create(stranger.token, { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' }),
+        403,
+        'workspace_forbidden',
+      );
+      expectProblem(
+        await create(stranger.token, { workspace_id: randomUUID(), content_profile: 'story', title: '', source_text: '' }),
+        403,
+        'workspace_forbidden',
+      );
+      expectProblem(await list(stranger.token, `workspace_id=${workspaceId}`), 403, 'workspace_forbidden');
+      expectProblem(await list(stranger.token, `workspace_id=${randomUUID()}`), 403, 'workspace_forbidden');
+    },
+  );
 
-  it('keeps publications to their tenant: every read and write by another tenant is 404 (403 naming the workspace), nothing changes', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const intruder = await createTenant();
-    const publication = await createPublication(owner.token, workspaceId);
-    await expectTenantIsolation({
-      url: `/publications/${publication.id}`,
-      ownerToken: owner.token,
-      intruderToken: intruder.owner.token,
-      attempts: [
-        { method: 'PATCH', body: { expected_revision: 1, title: 'pwned' } },
-        { method: 'PATCH', body: { expected_revision: 1, segments: [] } },
-        { method: 'DELETE' },
-        { method: 'GET', path: `/publications?workspace_id=${workspaceId}`, status: 403 },
-        {
-          method: 'POST',
-          path: '/publications',
-          body: { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' },
-          status: 403,
-        },
-      ],
-      ownerView: [`/publications/${publication.id}`, `/publications?workspace_id=${workspaceId}`],
-    });
-    // The intruder's own workspace does not see it either.
-    expect((await list(intruder.owner.token, `workspace_id=${intruder.workspaceId}`)).body.publications).toEqual([]);
-  });
+  it(
+    'keeps publications to their tenant: every read and write by ' + 'another tenant is 404 (403 naming the workspace), nothing changes',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const intruder = await createTenant();
+      const publication = await createPublication(owner.token, workspaceId);
+      await expectTenantIsolation({
+        url: `/publications/${publication.id}`,
+        ownerToken: owner.token,
+        intruderToken: intruder.owner.token,
+        attempts: [
+          { method: 'PATCH', body: { expected_revision: 1, title: 'pwned' } },
+          { method: 'PATCH', body: { expected_revision: 1, segments: [] } },
+          { method: 'DELETE' },
+          { method: 'GET', path: `/publications?workspace_id=${workspaceId}`, status: 403 },
+          {
+            method: 'POST',
+            path: '/publications',
+            body: { workspace_id: workspaceId, content_profile: 'story', title: '', source_text: '' },
+            status: 403,
+          },
+        ],
+        ownerView: [`/publications/${publication.id}`, `/publications?workspace_id=${workspaceId}`],
+      });
+      // The intruder's own workspace does not see it either.
+      expect((await list(intruder.owner.token, `workspace_id=${intruder.workspaceId}`)).body.publications).toEqual([]);
+    },
+  );
 
   it('pages newest first through more than 100 publications with opaque cursors; a status filter pages alike', async () => {
     const { owner, workspaceId } = await createTenant();
@@ -378,50 +385,60 @@ describe('publishing: publications', () => {
     expect((await patch(owner.token, publication.id, { expected_revision: 4 })).body.revision).toBe(5);
   });
 
-  it('PATCH with a stale revision is 409 revision_conflict with current_revision, and nothing changes; racing edits have one winner', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const publication = await createPublication(owner.token, workspaceId);
-    const edited = (await patch(owner.token, publication.id, { expected_revision: 1, title: 'First' })).body;
-    for (const stale of [1, 3, 99]) {
-      const problem = expectProblem(
-        await patch(owner.token, publication.id, { expected_revision: stale, title: 'Lost', segments: [{ body: 'x' }] }),
-        409,
-        'revision_conflict',
+  it(
+    'PATCH with a stale revision is 409 revision_conflict with current_revision, ' + 'and nothing changes; racing edits have one winner',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const publication = await createPublication(owner.token, workspaceId);
+      const edited = (await patch(owner.token, publication.id, { expected_revision: 1, title: 'First' })).body;
+      for (const stale of [1, 3, 99]) {
+        const problem = expectProblem(
+          await patch(owner.token, publication.id, { expected_revision: stale, title: 'Lost', segments: [{ body: 'x' }] }),
+          409,
+          'revision_conflict',
+        );
+        expect(problem.current_revision).toBe(2);
+      }
+      expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body).toEqual(edited);
+
+      const racers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          patch(owner.token, publication.id, { expected_revision: 2, title: `Racer ${i}`, segments: [{ body: `${i}` }] }),
+        ),
       );
-      expect(problem.current_revision).toBe(2);
-    }
-    expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body).toEqual(edited);
+      const winners = racers.filter((r) => r.status === 200);
+      expect(winners).toHaveLength(1);
+      for (const loser of racers.filter((r) => r.status !== 200))
+        expect(expectProblem(loser, 409, 'revision_conflict').current_revision).toBe(3);
+      const now = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body;
+      expect(now).toEqual(winners[0].body);
+      expect(now.segments).toHaveLength(1);
+      expect(now.segments[0].body).toBe(now.title.replace('Racer ', ''));
+    },
+  );
 
-    const racers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        patch(owner.token, publication.id, { expected_revision: 2, title: `Racer ${i}`, segments: [{ body: `${i}` }] }),
-      ),
-    );
-    const winners = racers.filter((r) => r.status === 200);
-    expect(winners).toHaveLength(1);
-    for (const loser of racers.filter((r) => r.status !== 200))
-      expect(expectProblem(loser, 409, 'revision_conflict').current_revision).toBe(3);
-    const now = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body;
-    expect(now).toEqual(winners[0].body);
-    expect(now.segments).toHaveLength(1);
-    expect(now.segments[0].body).toBe(now.title.replace('Racer ', ''));
-  });
-
-  it('PATCH of a publication that is not draft, ready or scheduled is 409 publication_not_editable; scheduled ones can be changed', async () => {
-    const { owner, workspaceId } = await createTenant();
-    const publication = await createPublication(owner.token, workspaceId);
-    for (const status of ['publishing', 'published', 'failed']) {
-      await db.query(`UPDATE publishing.publications SET status = $2 WHERE id = $1`, [publication.id, status]);
-      expectProblem(await patch(owner.token, publication.id, { expected_revision: 1, title: 'Too late' }), 409, 'publication_not_editable');
-      // A stale revision is named first: the caller's view is out of date either way.
-      expectProblem(await patch(owner.token, publication.id, { expected_revision: 7, title: 'Too late' }), 409, 'revision_conflict');
-    }
-    const stored = (await db.query(`SELECT title, revision FROM publishing.publications WHERE id = $1`, [publication.id])).rows[0];
-    expect(stored).toEqual({ title: 'Hello', revision: 1 });
-    await db.query(`UPDATE publishing.publications SET status = 'scheduled' WHERE id = $1`, [publication.id]);
-    const changed = await patch(owner.token, publication.id, { expected_revision: 1, title: 'Still in time' });
-    expect(changed.body).toMatchObject({ status: 'scheduled', revision: 2, title: 'Still in time' });
-  });
+  it(
+    'PATCH of a publication that is not draft, ready or scheduled ' + 'is 409 publication_not_editable; scheduled ones can be changed',
+    async () => {
+      const { owner, workspaceId } = await createTenant();
+      const publication = await createPublication(owner.token, workspaceId);
+      for (const status of ['publishing', 'published', 'failed']) {
+        await db.query(`UPDATE publishing.publications SET status = $2 WHERE id = $1`, [publication.id, status]);
+        expectProblem(
+          await patch(owner.token, publication.id, { expected_revision: 1, title: 'Too late' }),
+          409,
+          'publication_not_editable',
+        );
+        // A stale revision is named first: the caller's view is out of date either way.
+        expectProblem(await patch(owner.token, publication.id, { expected_revision: 7, title: 'Too late' }), 409, 'revision_conflict');
+      }
+      const stored = (await db.query(`SELECT title, revision FROM publishing.publications WHERE id = $1`, [publication.id])).rows[0];
+      expect(stored).toEqual({ title: 'Hello', revision: 1 });
+      await db.query(`UPDATE publishing.publications SET status = 'scheduled' WHERE id = $1`, [publication.id]);
+      const changed = await patch(owner.token, publication.id, { expected_revision: 1, title: 'Still in time' });
+      expect(changed.body).toMatchObject({ status: 'scheduled', revision: 2, title: 'Still in time' });
+    },
+  );
 
   it('PATCH refuses bad input with 422 naming each location, and leaves the publication as it was', async () => {
     const { owner, workspaceId } = await createTenant();
@@ -552,22 +569,24 @@ describe('publishing: publications', () => {
     const renditionId = randomUUID();
     const partId = randomUUID();
     await db.query(
-      `INSERT INTO publishing.renditions (id, publication_id, social_account_id, platform, target_key, profile, output_profile, status, title, body, description,
-         format_locked, schedule_override, media, settings, external_id, external_url, error_action, error_code, error_kind, error_message, error_http_status,
-         error_retryable, error_retry_at, delivery_state, delivery_recovery_action, delivery_target_key, delivery_current_attempt_id,
-         delivery_current_attempt_number, delivery_current_attempt_created_at, delivery_terminal_reason, delivery_last_reconciled_at, delivery_next_reconciliation_at, created_at, updated_at)
+      `INSERT INTO publishing.renditions (id, publication_id, social_account_id, platform, target_key, profile, output_profile, status,
+         title, body, description, format_locked, schedule_override, media, settings, external_id, external_url, error_action,
+         error_code, error_kind, error_message, error_http_status, error_retryable, error_retry_at, delivery_state,
+         delivery_recovery_action, delivery_target_key, delivery_current_attempt_id, delivery_current_attempt_number,
+         delivery_current_attempt_created_at, delivery_terminal_reason, delivery_last_reconciled_at, delivery_next_reconciliation_at,
+         created_at, updated_at)
        VALUES ($1, $2, $3, 'sandbox', 'sandbox:a', 'thread', 'thread_post', 'failed', 'RT', 'RB', 'RD', true, '2026-12-01T10:00:00.000Z',
-         '[{"id": "m1", "width": 640, "frame_rate": 24.5, "public_url_ready": true}]', '{"k": "v"}', 'x1', 'https://sandbox.example/x1', 'retry', 'rate_limited',
-         'transient', 'slow down', 429, true, '2026-12-01T10:05:00.000Z', 'rejected', 'retry', 'sandbox:a:1', $4, 2, '2026-12-01T10:00:01.000Z',
-         'gave up', '2026-12-01T10:01:00.000Z', '2026-12-01T11:00:00.000Z', now(), now())`,
+         '[{"id": "m1", "width": 640, "frame_rate": 24.5, "public_url_ready": true}]', '{"k": "v"}', 'x1', 'https://sandbox.example/x1',
+         'retry', 'rate_limited', 'transient', 'slow down', 429, true, '2026-12-01T10:05:00.000Z', 'rejected', 'retry', 'sandbox:a:1',
+         $4, 2, '2026-12-01T10:00:01.000Z', 'gave up', '2026-12-01T10:01:00.000Z', '2026-12-01T11:00:00.000Z', now(), now())`,
       [renditionId, publication.id, account.id, randomUUID()],
     );
     await db.query(
-      `INSERT INTO publishing.rendition_segments (id, rendition_id, publication_segment_id, position, status, title, body, description, url, title_override,
-         body_override, description_override, url_override, media_inherited, media, settings, external_id, external_url, error_action, error_code, error_kind,
-         error_message, error_http_status, error_retryable, error_retry_at)
-       VALUES ($1, $2, $3, 0, 'published', 'ST', 'SB', 'SD', 'https://example.com/s', 'STO', 'SBO', 'SDO', 'https://example.com/o', false, '[]', '{"s": 1}',
-         'sx', 'https://sandbox.example/sx', '', '', '', '', 0, false, NULL)`,
+      `INSERT INTO publishing.rendition_segments (id, rendition_id, publication_segment_id, position, status, title, body, description, url,
+         title_override, body_override, description_override, url_override, media_inherited, media, settings, external_id, external_url,
+         error_action, error_code, error_kind, error_message, error_http_status, error_retryable, error_retry_at)
+       VALUES ($1, $2, $3, 0, 'published', 'ST', 'SB', 'SD', 'https://example.com/s', 'STO', 'SBO', 'SDO', 'https://example.com/o', false,
+         '[]', '{"s": 1}', 'sx', 'https://sandbox.example/sx', '', '', '', '', 0, false, NULL)`,
       [partId, renditionId, segmentId],
     );
     const response = await call('GET', `/publications/${publication.id}`, { token: owner.token });

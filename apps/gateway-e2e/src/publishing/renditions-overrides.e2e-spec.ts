@@ -84,39 +84,42 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     expect(response.body.segments.map((s: any) => s.body)).toEqual(['Part one', 'Part two']);
   });
 
-  it('a later PATCH of the publication re-renders but keeps the overrides of kept segments, and drops those of segments left out', async () => {
-    const { owner, publication, accounts, segments } = await scheduledThread();
-    const mine = publication.renditions[0];
-    await patchRendition(owner.token, publication.id, mine.id, {
-      expected_revision: 3,
-      segments: [
-        { publication_segment_id: segments[0], body_override: 'One, mine' },
-        { publication_segment_id: segments[1], body_override: 'Two, mine' },
-      ],
-    });
-    const edited = await patchPublication(owner.token, publication.id, {
-      expected_revision: 4,
-      segments: [{ id: segments[0], body: 'Part one, edited' }, { body: 'A new part' }],
-    });
-    expect(edited.status).toBe(200);
-    const rendition = edited.body.renditions.find((r: any) => r.social_account_id === accounts[0]);
-    expect(rendition.id).toBe(mine.id);
-    expect(rendition.segments.map((s: any) => [s.publication_segment_id, s.body, s.body_override])).toEqual([
-      [segments[0], 'One, mine', 'One, mine'],
-      [edited.body.segments[1].id, 'A new part', ''],
-    ]);
-    const other = edited.body.renditions.find((r: any) => r.social_account_id === accounts[1]);
-    expect(other.segments.map((s: any) => s.body)).toEqual(['Part one, edited', 'A new part']);
-    // "" (or leaving a member out) goes back to inheriting.
-    const back = await patchRendition(owner.token, publication.id, mine.id, {
-      expected_revision: 5,
-      segments: [{ publication_segment_id: segments[0], body_override: '' }],
-    });
-    expect(back.body.renditions.find((r: any) => r.id === mine.id).segments[0]).toMatchObject({
-      body: 'Part one, edited',
-      body_override: '',
-    });
-  });
+  it(
+    'a later PATCH of the publication re-renders but keeps the ' + 'overrides of kept segments, and drops those of segments left out',
+    async () => {
+      const { owner, publication, accounts, segments } = await scheduledThread();
+      const mine = publication.renditions[0];
+      await patchRendition(owner.token, publication.id, mine.id, {
+        expected_revision: 3,
+        segments: [
+          { publication_segment_id: segments[0], body_override: 'One, mine' },
+          { publication_segment_id: segments[1], body_override: 'Two, mine' },
+        ],
+      });
+      const edited = await patchPublication(owner.token, publication.id, {
+        expected_revision: 4,
+        segments: [{ id: segments[0], body: 'Part one, edited' }, { body: 'A new part' }],
+      });
+      expect(edited.status).toBe(200);
+      const rendition = edited.body.renditions.find((r: any) => r.social_account_id === accounts[0]);
+      expect(rendition.id).toBe(mine.id);
+      expect(rendition.segments.map((s: any) => [s.publication_segment_id, s.body, s.body_override])).toEqual([
+        [segments[0], 'One, mine', 'One, mine'],
+        [edited.body.segments[1].id, 'A new part', ''],
+      ]);
+      const other = edited.body.renditions.find((r: any) => r.social_account_id === accounts[1]);
+      expect(other.segments.map((s: any) => s.body)).toEqual(['Part one, edited', 'A new part']);
+      // "" (or leaving a member out) goes back to inheriting.
+      const back = await patchRendition(owner.token, publication.id, mine.id, {
+        expected_revision: 5,
+        segments: [{ publication_segment_id: segments[0], body_override: '' }],
+      });
+      expect(back.body.renditions.find((r: any) => r.id === mine.id).segments[0]).toMatchObject({
+        body: 'Part one, edited',
+        body_override: '',
+      });
+    },
+  );
 
   it('publish-now from scheduled keeps the renditions and their overrides; naming targets then is 422', async () => {
     const { owner, publication, accounts, segments } = await scheduledThread();
@@ -142,46 +145,50 @@ describe('publishing: per-account versions (PATCH /publications/{id}/renditions/
     expect(late.current_status).toBe('published');
   });
 
-  it('refusals: stale revision 409 (current_revision), unknown, foreign or removed rendition 404, viewer 403, bad input 422, nothing changed', async () => {
-    const { owner, workspaceId, publication, segments } = await scheduledThread();
-    const mine = publication.renditions[0];
-    const stale = expectProblem(
-      await patchRendition(owner.token, publication.id, mine.id, { expected_revision: 2 }),
-      409,
-      'revision_conflict',
-    );
-    expect(stale.current_revision).toBe(3);
-    const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
-    expectProblem(await patchRendition(viewer.token, publication.id, mine.id, { expected_revision: 3 }), 403);
-    expectProblem(await patchRendition(owner.token, publication.id, randomUUID(), { expected_revision: 3 }), 404, 'not_found');
-    expectProblem(await patchRendition(owner.token, publication.id, 'not-a-uuid', { expected_revision: 3 }), 404);
-    const otherPublication = await createPublication(owner.token, workspaceId);
-    expectProblem(await patchRendition(owner.token, otherPublication.id, mine.id, { expected_revision: 1 }), 404);
-    const cases: Array<[Record<string, unknown>, string[]]> = [
-      [{ segments: [{ publication_segment_id: randomUUID(), body_override: 'x' }] }, ['body.segments[0].publication_segment_id']],
-      [
-        { segments: [{ publication_segment_id: segments[0] }, { publication_segment_id: segments[0] }] },
-        ['body.segments[1].publication_segment_id'],
-      ],
-      [{ segments: [{ publication_segment_id: segments[0], body_override: 'x'.repeat(100_001) }] }, ['body.segments[0].body_override']],
-      [{ segments: [{ publication_segment_id: segments[0], url_override: 'ftp://example.com' }] }, ['body.segments[0].url_override']],
-      [{ segments: [{ publication_segment_id: segments[0], media: [{ media_id: 'x' }] }] }, ['body.segments[0].media[0].media_id']],
-      [{ segments: [{ body_override: 'x' }] }, ['body.segments[0].publication_segment_id']],
-      [{ segments: [{ publication_segment_id: segments[0], colour: 'red' }] }, ['body.segments[0].colour']],
-      [{ settings: [] }, ['body.settings']],
-      [{ status: 'published' }, ['body.status']],
-    ];
-    for (const [body, expected] of cases) {
-      const problem = expectProblem(await patchRendition(owner.token, publication.id, mine.id, { expected_revision: 3, ...body }), 422);
-      expect(locations(problem)).toEqual(expected);
-    }
-    expectProblem(await patchRendition(owner.token, publication.id, mine.id, {}), 422);
-    // Nothing changed by any refusal.
-    expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.revision).toBe(3);
-    // Cancelled: its renditions are gone (404); a draft has none to change.
-    expect((await cancel(owner.token, publication.id, { expected_revision: 3 })).status).toBe(200);
-    expectProblem(await patchRendition(owner.token, publication.id, mine.id, { expected_revision: 4 }), 404);
-  });
+  it(
+    'refusals: stale revision 409 (current_revision), unknown, ' +
+      'foreign or removed rendition 404, viewer 403, bad input 422, nothing changed',
+    async () => {
+      const { owner, workspaceId, publication, segments } = await scheduledThread();
+      const mine = publication.renditions[0];
+      const stale = expectProblem(
+        await patchRendition(owner.token, publication.id, mine.id, { expected_revision: 2 }),
+        409,
+        'revision_conflict',
+      );
+      expect(stale.current_revision).toBe(3);
+      const viewer = await joinWorkspace(owner, workspaceId, 'viewer');
+      expectProblem(await patchRendition(viewer.token, publication.id, mine.id, { expected_revision: 3 }), 403);
+      expectProblem(await patchRendition(owner.token, publication.id, randomUUID(), { expected_revision: 3 }), 404, 'not_found');
+      expectProblem(await patchRendition(owner.token, publication.id, 'not-a-uuid', { expected_revision: 3 }), 404);
+      const otherPublication = await createPublication(owner.token, workspaceId);
+      expectProblem(await patchRendition(owner.token, otherPublication.id, mine.id, { expected_revision: 1 }), 404);
+      const cases: Array<[Record<string, unknown>, string[]]> = [
+        [{ segments: [{ publication_segment_id: randomUUID(), body_override: 'x' }] }, ['body.segments[0].publication_segment_id']],
+        [
+          { segments: [{ publication_segment_id: segments[0] }, { publication_segment_id: segments[0] }] },
+          ['body.segments[1].publication_segment_id'],
+        ],
+        [{ segments: [{ publication_segment_id: segments[0], body_override: 'x'.repeat(100_001) }] }, ['body.segments[0].body_override']],
+        [{ segments: [{ publication_segment_id: segments[0], url_override: 'ftp://example.com' }] }, ['body.segments[0].url_override']],
+        [{ segments: [{ publication_segment_id: segments[0], media: [{ media_id: 'x' }] }] }, ['body.segments[0].media[0].media_id']],
+        [{ segments: [{ body_override: 'x' }] }, ['body.segments[0].publication_segment_id']],
+        [{ segments: [{ publication_segment_id: segments[0], colour: 'red' }] }, ['body.segments[0].colour']],
+        [{ settings: [] }, ['body.settings']],
+        [{ status: 'published' }, ['body.status']],
+      ];
+      for (const [body, expected] of cases) {
+        const problem = expectProblem(await patchRendition(owner.token, publication.id, mine.id, { expected_revision: 3, ...body }), 422);
+        expect(locations(problem)).toEqual(expected);
+      }
+      expectProblem(await patchRendition(owner.token, publication.id, mine.id, {}), 422);
+      // Nothing changed by any refusal.
+      expect((await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.revision).toBe(3);
+      // Cancelled: its renditions are gone (404); a draft has none to change.
+      expect((await cancel(owner.token, publication.id, { expected_revision: 3 })).status).toBe(200);
+      expectProblem(await patchRendition(owner.token, publication.id, mine.id, { expected_revision: 4 }), 404);
+    },
+  );
 
   it('an override the network cannot take is 422 network_rules at the rendition, nothing changed', async () => {
     const { owner, workspaceId } = await createTenant();

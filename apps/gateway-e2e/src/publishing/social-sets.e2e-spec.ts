@@ -89,7 +89,8 @@ describe('publishing: social sets', () => {
     const set = await newSet(owner.token, workspaceId, 'Old name', [a.id, b.id]);
     // What a later issue will let clients set: E13 must not wipe it for members that stay.
     await db.query(
-      `UPDATE publishing.social_set_accounts SET default_output_profile = 'thread', default_settings = '{"tone":"calm"}', default_segment_settings = '{"max":3}'
+      `UPDATE publishing.social_set_accounts SET default_output_profile = 'thread', default_settings = '{"tone":"calm"}',
+         default_segment_settings = '{"max":3}'
         WHERE social_set_id = $1 AND social_account_id = $2`,
       [set.id, b.id],
     );
@@ -197,55 +198,58 @@ describe('publishing: social sets', () => {
     );
   });
 
-  it('refuses accounts listed twice or that are not active accounts of the workspace (422 at each index), on create and on E13', async () => {
-    const { owner, organizationId, workspaceId } = await createTenant();
-    const mine = await connectSandboxAccount(owner.token, workspaceId, 'mine');
-    const broken = await connectSandboxAccount(owner.token, workspaceId, 'broken');
-    await db.query(`UPDATE publishing.social_accounts SET status = 'reconnect_required' WHERE id = $1`, [broken.id]);
-    const sibling = await connectSandboxAccount(owner.token, await createWorkspace(owner, organizationId, 'Sibling'), 'sibling');
-    const stranger = await createTenant();
-    const foreign = await connectSandboxAccount(stranger.owner.token, stranger.workspaceId, 'foreign');
-    const unknown = randomUUID();
+  it(
+    'refuses accounts listed twice or that are not active accounts ' + 'of the workspace (422 at each index), on create and on E13',
+    async () => {
+      const { owner, organizationId, workspaceId } = await createTenant();
+      const mine = await connectSandboxAccount(owner.token, workspaceId, 'mine');
+      const broken = await connectSandboxAccount(owner.token, workspaceId, 'broken');
+      await db.query(`UPDATE publishing.social_accounts SET status = 'reconnect_required' WHERE id = $1`, [broken.id]);
+      const sibling = await connectSandboxAccount(owner.token, await createWorkspace(owner, organizationId, 'Sibling'), 'sibling');
+      const stranger = await createTenant();
+      const foreign = await connectSandboxAccount(stranger.owner.token, stranger.workspaceId, 'foreign');
+      const unknown = randomUUID();
 
-    const refused = expectProblem(
-      await createSet(owner.token, {
-        workspace_id: workspaceId,
-        name: 'Bad',
-        accounts: members(mine.id, mine.id.toUpperCase(), unknown, foreign.id, sibling.id, broken.id),
-      }),
-      422,
-      'validation_failed',
-    );
-    expect(refused.errors).toEqual([
-      { location: 'body.accounts[1].social_account_id', message: 'is listed twice', value: mine.id.toUpperCase() },
-      { location: 'body.accounts[2].social_account_id', message: 'is not a social account of this workspace', value: unknown },
-      { location: 'body.accounts[3].social_account_id', message: 'is not a social account of this workspace', value: foreign.id },
-      { location: 'body.accounts[4].social_account_id', message: 'is not a social account of this workspace', value: sibling.id },
-      { location: 'body.accounts[5].social_account_id', message: 'is reconnect_required: reconnect it first', value: broken.id },
-    ]);
-    expect((await listSets(owner.token, workspaceId)).body.social_sets).toEqual([]);
-
-    const set = await newSet(owner.token, workspaceId, 'Good', [mine.id]);
-    for (const [accounts, location] of [
-      [members(mine.id, mine.id), 'body.accounts[1].social_account_id'],
-      [members(foreign.id), 'body.accounts[0].social_account_id'],
-      [members(mine.id, sibling.id), 'body.accounts[1].social_account_id'],
-      [members(broken.id), 'body.accounts[0].social_account_id'],
-    ] as const) {
-      const problem = expectProblem(
-        await replaceSet(owner.token, set.id, { name: 'Changed', is_default: true, accounts }),
+      const refused = expectProblem(
+        await createSet(owner.token, {
+          workspace_id: workspaceId,
+          name: 'Bad',
+          accounts: members(mine.id, mine.id.toUpperCase(), unknown, foreign.id, sibling.id, broken.id),
+        }),
         422,
         'validation_failed',
       );
-      expect(locations(problem)).toEqual([location]);
-    }
-    expect((await getSet(owner.token, set.id)).body).toEqual(set);
-    // Uppercase ids name the same account.
-    expect(
-      (await replaceSet(owner.token, set.id, { name: 'Good', is_default: false, accounts: members(mine.id.toUpperCase()) })).body
-        .accounts[0].social_account_id,
-    ).toBe(mine.id);
-  });
+      expect(refused.errors).toEqual([
+        { location: 'body.accounts[1].social_account_id', message: 'is listed twice', value: mine.id.toUpperCase() },
+        { location: 'body.accounts[2].social_account_id', message: 'is not a social account of this workspace', value: unknown },
+        { location: 'body.accounts[3].social_account_id', message: 'is not a social account of this workspace', value: foreign.id },
+        { location: 'body.accounts[4].social_account_id', message: 'is not a social account of this workspace', value: sibling.id },
+        { location: 'body.accounts[5].social_account_id', message: 'is reconnect_required: reconnect it first', value: broken.id },
+      ]);
+      expect((await listSets(owner.token, workspaceId)).body.social_sets).toEqual([]);
+
+      const set = await newSet(owner.token, workspaceId, 'Good', [mine.id]);
+      for (const [accounts, location] of [
+        [members(mine.id, mine.id), 'body.accounts[1].social_account_id'],
+        [members(foreign.id), 'body.accounts[0].social_account_id'],
+        [members(mine.id, sibling.id), 'body.accounts[1].social_account_id'],
+        [members(broken.id), 'body.accounts[0].social_account_id'],
+      ] as const) {
+        const problem = expectProblem(
+          await replaceSet(owner.token, set.id, { name: 'Changed', is_default: true, accounts }),
+          422,
+          'validation_failed',
+        );
+        expect(locations(problem)).toEqual([location]);
+      }
+      expect((await getSet(owner.token, set.id)).body).toEqual(set);
+      // Uppercase ids name the same account.
+      expect(
+        (await replaceSet(owner.token, set.id, { name: 'Good', is_default: false, accounts: members(mine.id.toUpperCase()) })).body
+          .accounts[0].social_account_id,
+      ).toBe(mine.id);
+    },
+  );
 
   it('drops a disconnected account from its sets; the others close ranks from 0', async () => {
     const { owner, workspaceId } = await createTenant();

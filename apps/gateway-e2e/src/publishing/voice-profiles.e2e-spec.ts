@@ -273,7 +273,8 @@ describe('publishing: voice profiles', () => {
     expect((await getProfile(owner.token, one.id)).body.assigned_account_ids).toEqual([b.id]);
     expect((await assign(owner.token, one.id, [])).body.assigned_account_ids).toEqual([]);
     const { rows } = await db.query(
-      'SELECT social_account_id, voice_profile_id, workspace_id FROM publishing.voice_profile_assignments WHERE workspace_id = $1 ORDER BY 1',
+      'SELECT social_account_id, voice_profile_id, workspace_id FROM publishing.voice_profile_assignments ' +
+        'WHERE workspace_id = $1 ORDER BY 1',
       [workspaceId],
     );
     expect(rows).toEqual([a.id, c.id].sort().map((id) => ({ social_account_id: id, voice_profile_id: two.id, workspace_id: workspaceId })));
@@ -481,7 +482,8 @@ describe('publishing: voice profiles', () => {
   it('caps a workspace at 100 profiles (409 too_many_voice_profiles)', async () => {
     const { owner, workspaceId } = await createTenant();
     await db.query(
-      `INSERT INTO publishing.voice_profiles (id, workspace_id, name, definition, is_default, revision, schema_version, created_at, updated_at)
+      `INSERT INTO publishing.voice_profiles (id, workspace_id, name, definition, is_default, revision, schema_version, created_at,
+         updated_at)
        SELECT gen_random_uuid(), $1, 'bulk ' || n, '{}', false, 1, 1, now(), now() FROM generate_series(1, 100) AS n`,
       [workspaceId],
     );

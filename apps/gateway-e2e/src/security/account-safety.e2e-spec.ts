@@ -8,34 +8,37 @@ import { waitForMail } from '../support/mail.js';
 describe('security: POST /auth/password', () => {
   const NEW_PASSWORD = 'a brand new passphrase 42';
 
-  it('changes the password: other sessions and every API token stop working within 5 s, this session stays, a security mail goes out', async () => {
-    const user = await registerUser();
-    const other = await call('POST', '/auth/login', { body: { email: user.email, password: PASSWORD } });
-    expect(other.status).toBe(200);
-    const token = await call('POST', '/api-tokens', { token: user.token, body: { name: 'ci' } });
-    expect(token.status).toBe(201);
-    expect((await call('GET', '/auth/me', { token: token.body.token })).status).toBe(200);
+  it(
+    'changes the password: other sessions and every API token stop ' + 'working within 5 s, this session stays, a security mail goes out',
+    async () => {
+      const user = await registerUser();
+      const other = await call('POST', '/auth/login', { body: { email: user.email, password: PASSWORD } });
+      expect(other.status).toBe(200);
+      const token = await call('POST', '/api-tokens', { token: user.token, body: { name: 'ci' } });
+      expect(token.status).toBe(201);
+      expect((await call('GET', '/auth/me', { token: token.body.token })).status).toBe(200);
 
-    const changed = await call('POST', '/auth/password', {
-      token: user.token,
-      body: { current_password: PASSWORD, new_password: NEW_PASSWORD },
-    });
-    expect(changed.status).toBe(204);
-    expect(changed.body).toBe('');
+      const changed = await call('POST', '/auth/password', {
+        token: user.token,
+        body: { current_password: PASSWORD, new_password: NEW_PASSWORD },
+      });
+      expect(changed.status).toBe(204);
+      expect(changed.body).toBe('');
 
-    await eventually(async () => {
-      expectProblem(await call('GET', '/auth/me', { token: other.body.access_token }), 401);
-      expectProblem(await call('GET', '/auth/me', { token: token.body.token }), 401);
-    }, 5_000);
-    expect((await call('GET', '/auth/me', { token: user.token })).status).toBe(200);
-    // The other session cannot come back through its refresh token either.
-    expectProblem(await call('POST', '/auth/refresh', { body: { refresh_token: other.body.refresh_token } }), 401);
-    expect((await call('GET', '/api-tokens', { token: user.token })).body.api_tokens).toEqual([]);
-    expectProblem(await call('POST', '/auth/login', { body: { email: user.email, password: PASSWORD } }), 401, 'invalid_credentials');
-    expect((await call('POST', '/auth/login', { body: { email: user.email, password: NEW_PASSWORD } })).status).toBe(200);
-    const mail = await waitForMail(user.email, (m) => /password/i.test(`${m.subject} ${m.text}`));
-    expect(mail.to).toContain(user.email);
-  });
+      await eventually(async () => {
+        expectProblem(await call('GET', '/auth/me', { token: other.body.access_token }), 401);
+        expectProblem(await call('GET', '/auth/me', { token: token.body.token }), 401);
+      }, 5_000);
+      expect((await call('GET', '/auth/me', { token: user.token })).status).toBe(200);
+      // The other session cannot come back through its refresh token either.
+      expectProblem(await call('POST', '/auth/refresh', { body: { refresh_token: other.body.refresh_token } }), 401);
+      expect((await call('GET', '/api-tokens', { token: user.token })).body.api_tokens).toEqual([]);
+      expectProblem(await call('POST', '/auth/login', { body: { email: user.email, password: PASSWORD } }), 401, 'invalid_credentials');
+      expect((await call('POST', '/auth/login', { body: { email: user.email, password: NEW_PASSWORD } })).status).toBe(200);
+      const mail = await waitForMail(user.email, (m) => /password/i.test(`${m.subject} ${m.text}`));
+      expect(mail.to).toContain(user.email);
+    },
+  );
 
   it('a wrong current password is 422 at body.current_password (invalid_password), counted like failed sign-ins', async () => {
     const user = await registerUser();

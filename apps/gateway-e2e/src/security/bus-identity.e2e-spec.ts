@@ -54,54 +54,63 @@ describe('security: a bus no one can impersonate', () => {
       .setExpirationTime(expiresIn)
       .sign(key);
 
-  it('a request without a caller token is refused (401) before any handler, and logged: no decrypted settings for a raw request', async () => {
-    const reply = await busRequest(nats, AdminPatterns.settingOverrides, {});
-    expect(reply.response).toBeUndefined();
-    expect(reply.err).toMatchObject({ status: 401, code: 'caller_unauthenticated' });
-    await eventually(async () =>
-      expect(refusedLogLines(AdminPatterns.settingOverrides).some((line) => line.includes('"reason":"missing"'))).toBe(true),
-    );
-    // A platform process, which signs its requests, still gets the overrides.
-    expect((await busRequest(nats, AdminPatterns.settingOverrides, {}, await callerToken(null))).response).toHaveProperty('overrides');
-  });
-
-  it('a forged principal cannot mint an API token for another user: foreign key, alg none, tampered claims, expired, or a user access token', async () => {
-    const victim = await registerUser();
-    const admin = await registerAdmin();
-    const claims = { svc: 'gateway', usr: principalOf(victim) };
-    const stranger = await generateKeyPair('EdDSA');
-    const genuine = await callerToken(principalOf(admin));
-    const [header, , signature] = genuine.split('.');
-    const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, iss: 'social-bus', aud: 'social-bus', exp: Math.floor(Date.now() / 1000) + 60 })).toString('base64url')}.${signature}`;
-    const none = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify({ ...claims, iss: 'social-bus', aud: 'social-bus', exp: Math.floor(Date.now() / 1000) + 60 })).toString('base64url')}.`;
-    const platformKey = await importPKCS8(process.env.E2E_JWT_PRIVATE_KEY!, 'EdDSA');
-    const expired = await forge(platformKey, claims, Math.floor(Date.now() / 1000) - 5);
-    const attempts: Record<string, string> = {
-      'signed with another key': await forge(stranger.privateKey, claims),
-      'alg none': none,
-      'claims swapped under a genuine signature': tampered,
-      expired,
-      // The user's own access token is for the gateway: a signed-in user with NATS access must not reach internal subjects with it.
-      "the victim's own access token": victim.token,
-      garbage: 'not-a-token',
-    };
-    for (const [label, token] of Object.entries(attempts)) {
-      const reply = await busRequest(
-        nats,
-        AccountsPatterns.createApiToken,
-        envelope(principalOf(victim), { name: `forged ${label}` }),
-        token,
+  it(
+    'a request without a caller token is refused (401) before any handler, ' + 'and logged: no decrypted settings for a raw request',
+    async () => {
+      const reply = await busRequest(nats, AdminPatterns.settingOverrides, {});
+      expect(reply.response).toBeUndefined();
+      expect(reply.err).toMatchObject({ status: 401, code: 'caller_unauthenticated' });
+      await eventually(async () =>
+        expect(refusedLogLines(AdminPatterns.settingOverrides).some((line) => line.includes('"reason":"missing"'))).toBe(true),
       );
-      expect({ label, err: reply.err }).toEqual({ label, err: expect.objectContaining({ status: 401, code: 'caller_unauthenticated' }) });
-    }
-    await eventually(async () =>
-      expect(refusedLogLines(AccountsPatterns.createApiToken).some((line) => line.includes('"reason":"invalid"'))).toBe(true),
-    );
-    // Nothing was created for the victim.
-    const tokens = await call('GET', '/api-tokens', { token: victim.token });
-    expect(tokens.status).toBe(200);
-    expect(tokens.body.api_tokens).toEqual([]);
-  });
+      // A platform process, which signs its requests, still gets the overrides.
+      expect((await busRequest(nats, AdminPatterns.settingOverrides, {}, await callerToken(null))).response).toHaveProperty('overrides');
+    },
+  );
+
+  it(
+    'a forged principal cannot mint an API token for another user: ' +
+      'foreign key, alg none, tampered claims, expired, or a user access token',
+    async () => {
+      const victim = await registerUser();
+      const admin = await registerAdmin();
+      const claims = { svc: 'gateway', usr: principalOf(victim) };
+      const stranger = await generateKeyPair('EdDSA');
+      const genuine = await callerToken(principalOf(admin));
+      const [header, , signature] = genuine.split('.');
+      const busClaims = { ...claims, iss: 'social-bus', aud: 'social-bus', exp: Math.floor(Date.now() / 1000) + 60 };
+      const base64url = (json: object) => Buffer.from(JSON.stringify(json)).toString('base64url');
+      const tampered = `${header}.${base64url(busClaims)}.${signature}`;
+      const none = `${base64url({ alg: 'none' })}.${base64url(busClaims)}.`;
+      const platformKey = await importPKCS8(process.env.E2E_JWT_PRIVATE_KEY!, 'EdDSA');
+      const expired = await forge(platformKey, claims, Math.floor(Date.now() / 1000) - 5);
+      const attempts: Record<string, string> = {
+        'signed with another key': await forge(stranger.privateKey, claims),
+        'alg none': none,
+        'claims swapped under a genuine signature': tampered,
+        expired,
+        // The user's own access token is for the gateway: a signed-in user with NATS access must not reach internal subjects with it.
+        "the victim's own access token": victim.token,
+        garbage: 'not-a-token',
+      };
+      for (const [label, token] of Object.entries(attempts)) {
+        const reply = await busRequest(
+          nats,
+          AccountsPatterns.createApiToken,
+          envelope(principalOf(victim), { name: `forged ${label}` }),
+          token,
+        );
+        expect({ label, err: reply.err }).toEqual({ label, err: expect.objectContaining({ status: 401, code: 'caller_unauthenticated' }) });
+      }
+      await eventually(async () =>
+        expect(refusedLogLines(AccountsPatterns.createApiToken).some((line) => line.includes('"reason":"invalid"'))).toBe(true),
+      );
+      // Nothing was created for the victim.
+      const tokens = await call('GET', '/api-tokens', { token: victim.token });
+      expect(tokens.status).toBe(200);
+      expect(tokens.body.api_tokens).toEqual([]);
+    },
+  );
 
   it('the envelope principal is replaced by the signed one: claiming admin in the envelope does not make an admin', async () => {
     const user = await registerUser();

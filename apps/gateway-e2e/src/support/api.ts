@@ -124,7 +124,8 @@ export async function sendOversized(
     let received = '';
     const socket = connect(Number(port), hostname, () => {
       socket.write(
-        `${method} ${path} HTTP/1.1\r\nHost: e2e\r\n${token ? `Authorization: Bearer ${token}\r\n` : ''}Content-Type: application/json\r\n` +
+        `${method} ${path} HTTP/1.1\r\nHost: e2e\r\n` +
+          `${token ? `Authorization: Bearer ${token}\r\n` : ''}Content-Type: application/json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 64 * 1024)}`,
       );
     });

@@ -35,7 +35,10 @@ export async function trustedBusRequest(nc: NatsConnection, pattern: string, dat
   return busRequest(nc, pattern, data, await callerToken(principal));
 }
 
-/** Service-to-service subjects asked straight over the suites' NATS, signed as service `caller` signs them (none is reachable over HTTP). */
+/**
+ * Service-to-service subjects asked straight over the suites' NATS,
+ * signed as service `caller` signs them (none is reachable over HTTP).
+ */
 export interface ServiceRpc {
   /** The answer; a problem answer rejects with the Problem. */
   ask<T = any>(pattern: string, payload: unknown): Promise<T>;

@@ -10,8 +10,10 @@ import { type ServiceReplica, startServiceReplica } from './service-replica.js';
 export const sandboxExternalId = (username: string) => `sandbox-${sandboxDigest(username.toLowerCase())}`;
 
 export const growthUrl = (workspaceId: string, accountId: string) => `/growth?workspace_id=${workspaceId}&account_id=${accountId}`;
-export const analyticsUrl = (workspaceId: string, extra: Record<string, string | number> = {}) =>
-  `/analytics?${new URLSearchParams({ workspace_id: workspaceId, ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, String(v)])) })}`;
+export const analyticsUrl = (workspaceId: string, extra: Record<string, string | number> = {}) => {
+  const extraParams = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, String(v)]));
+  return `/analytics?${new URLSearchParams({ workspace_id: workspaceId, ...extraParams })}`;
+};
 
 /** Polls E23 until `done` holds, and returns the body. */
 export async function growthWhen(

@@ -8,7 +8,10 @@ import { call, randomIp } from './api.js';
 
 export const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** A PNG of `width` × `height` (signature, IHDR, an IDAT of random bytes so each is unique, IEND; CRCs are not checked by readers of dimensions). */
+/**
+ * A PNG of `width` × `height` (signature, IHDR, an IDAT of random bytes so
+ * each is unique, IEND; CRCs are not checked by readers of dimensions).
+ */
 export function pngBytes(width: number, height: number, padding = 64): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const header = Buffer.alloc(8);
@@ -96,7 +99,10 @@ export async function uploadMedia(token: string, workspaceId: string, bytes: Buf
   return completed.body;
 }
 
-/** A real MP4 made by ffmpeg: `seconds` of testsrc at `fps`, 320×240, H.264; `faststart` puts the `moov` box first (else it is at the end). */
+/**
+ * A real MP4 made by ffmpeg: `seconds` of testsrc at `fps`, 320×240,
+ * H.264; `faststart` puts the `moov` box first (else it is at the end).
+ */
 export function makeMp4(options: { seconds: number; fps: number; faststart: boolean; size?: string }): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-video-'));
   try {

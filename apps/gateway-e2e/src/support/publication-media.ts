@@ -2,7 +2,10 @@ import sharp from 'sharp';
 import { call } from './api.js';
 import { mp4Bytes, uploadMedia } from './media.js';
 
-/** A JPEG of `width` × `height` carrying EXIF (with GPS-looking tags), as cameras write them; noise so each is unique and realistically large. */
+/**
+ * A JPEG of `width` × `height` carrying EXIF (with GPS-looking tags), as
+ * cameras write them; noise so each is unique and realistically large.
+ */
 export async function jpegBytes(width: number, height: number, seed = Math.random()): Promise<Buffer> {
   const noise = Buffer.alloc(64 * 64 * 3);
   for (let i = 0; i < noise.length; i += 1) noise[i] = Math.floor(((Math.sin(i * 12.9898 + seed * 78.233) + 1) / 2) * 255);

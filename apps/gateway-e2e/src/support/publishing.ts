@@ -40,7 +40,8 @@ export async function insertSocialAccount(
 ): Promise<string> {
   const id = randomUUID();
   await db.query(
-    `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at, updated_at)
+    `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at,
+       updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now())`,
     [id, workspaceId, platform, `ext-${id}`, `${platform}_user`, status, userId],
   );

@@ -7,7 +7,10 @@ import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
  * connected server's `max_payload` (the platform configures 8 MiB; nats-server's default is 1 MiB).
  */
 
-/** Room kept in a NATS message for what travels beside the body: the RPC envelope (principal, params, query, Idempotency-Key, client address, pattern, request id) and the NATS headers. */
+/**
+ * Room kept in a NATS message for what travels beside the body: the RPC envelope (principal,
+ * params, query, Idempotency-Key, client address, pattern, request id) and the NATS headers.
+ */
 export const RPC_ENVELOPE_RESERVE_BYTES = 64 * 1024;
 /** Never lowered below this, however small a server's `max_payload`. */
 const SMALLEST_DOCUMENT_LIMIT = 1024;

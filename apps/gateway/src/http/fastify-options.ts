@@ -12,7 +12,10 @@ const API_PREFIX = '/api/v1';
 const SCHEMAS_PREFIX = '/api/v1/schemas/';
 /** An incoming X-Request-Id is kept when it is short and plain; otherwise we mint one. */
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** Query parameters whose values are credentials (the OAuth callback's code and state, a media upload URL's token): the access log shows them redacted. */
+/**
+ * Query parameters whose values are credentials (the OAuth callback's code
+ * and state, a media upload URL's token): the access log shows them redacted.
+ */
 const REDACTED_QUERY_PARAMETERS = ['code', 'state', 'token'];
 
 /** The request URL as the access log shows it. */

@@ -24,7 +24,8 @@ export function AcceptsIdempotencyKey() {
       description:
         'Makes a retry safe: within 24 h the same key from the same caller for the same workspace and operation, with the same body, ' +
         'answers the first response again (same status and body, header `Idempotent-Replayed: true`) and creates nothing. ' +
-        'The same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_in_flight` (with Retry-After). ' +
+        'The same key with another body is 422 `idempotency_key_reused`; ' +
+        'while the first request runs, 409 `idempotency_in_flight` (with Retry-After). ' +
         'Empty or longer than 200 characters: 422 at `header.idempotency-key`.',
     }),
     ApiResponse({

@@ -26,8 +26,9 @@ export interface RenditionRow {
   next_sync_at: Date | null;
 }
 
-export const RENDITION_COLUMNS = `r.id, r.publication_id, r.social_account_id, r.platform, a.username, r.title, r.excerpt, r.content_profile, r.external_id, r.external_url,
-  r.published_at, r.status, r.error_code, r.error_message, r.views, r.likes, r.comments, r.reposts, r.engagement, r.collected_at,
+export const RENDITION_COLUMNS = `r.id, r.publication_id, r.social_account_id, r.platform, a.username, r.title, r.excerpt,
+  r.content_profile, r.external_id, r.external_url, r.published_at, r.status, r.error_code, r.error_message, r.views, r.likes,
+  r.comments, r.reposts, r.engagement, r.collected_at,
   (SELECT min(j.run_at) FROM sync_jobs j WHERE j.rendition_id = r.id AND j.state = 'queued') AS next_sync_at`;
 
 /** Measurements older than this (the daily sync re-reads every rendition) are stale. */

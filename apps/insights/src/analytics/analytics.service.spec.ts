@@ -51,7 +51,8 @@ describe('AnalyticsService (E24) over stored history', () => {
     } as InsightsConfig);
     for (const [index, id] of accounts.entries()) {
       await dataSource.query(
-        `INSERT INTO accounts (id, workspace_id, platform, username, status, last_success_at, first_success_at) VALUES ($1, $2, 'sandbox', $3, 'ok', now(), now())`,
+        `INSERT INTO accounts (id, workspace_id, platform, username, status, last_success_at, first_success_at)
+         VALUES ($1, $2, 'sandbox', $3, 'ok', now(), now())`,
         [id, workspace, `user${index}`],
       );
     }
@@ -62,17 +63,20 @@ describe('AnalyticsService (E24) over stored history', () => {
       [0, 1150],
     ]) {
       await dataSource.query(
-        `INSERT INTO account_snapshots (account_id, workspace_id, date, followers, following, posts, collected_at) VALUES ($1, $2, $3, $4, 10, 3, now())`,
+        `INSERT INTO account_snapshots (account_id, workspace_id, date, followers, following, posts, collected_at)
+         VALUES ($1, $2, $3, $4, 10, 3, now())`,
         [accounts[0], workspace, dateOf(daysAgo), followers],
       );
     }
     await dataSource.query(
-      `INSERT INTO account_snapshots (account_id, workspace_id, date, followers, following, posts, collected_at) VALUES ($1, $2, $3, 500, 1, 1, now() - interval '40 days')`,
+      `INSERT INTO account_snapshots (account_id, workspace_id, date, followers, following, posts, collected_at)
+       VALUES ($1, $2, $3, 500, 1, 1, now() - interval '40 days')`,
       [accounts[1], workspace, dateOf(40)],
     );
     for (const r of renditions) {
       await dataSource.query(
-        `INSERT INTO renditions (id, workspace_id, publication_id, social_account_id, platform, title, external_id, published_at, status, views, likes, comments, reposts, collected_at)
+        `INSERT INTO renditions (id, workspace_id, publication_id, social_account_id, platform, title, external_id, published_at, status,
+           views, likes, comments, reposts, collected_at)
          VALUES ($1, $2, $3, $4, 'sandbox', $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
         [
           r.id,

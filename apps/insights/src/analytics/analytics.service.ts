@@ -112,7 +112,10 @@ const utcDay = (at: number) => new Date(Math.floor(at / DAY_MS) * DAY_MS);
  */
 @Injectable()
 export class AnalyticsService {
-  /** What one answer may weigh: half a NATS message (libs/contracts message-size), so the envelope and the gateway's additions always fit. */
+  /**
+   * What one answer may weigh: half a NATS message (libs/contracts
+   * message-size), so the envelope and the gateway's additions always fit.
+   */
   static answerBudgetBytes = DOCUMENT_LIST_BUDGET_BYTES;
   private readonly cursors: CursorCodec;
 
@@ -125,7 +128,10 @@ export class AnalyticsService {
     this.cursors = CursorCodec.derive(config.SECRETS_KEY, 'insights-analytics');
   }
 
-  /** 202: one account metrics job per account (deduplicated while one is queued); without account_id every connected account of the workspace. */
+  /**
+   * 202: one account metrics job per account (deduplicated while one is
+   * queued); without account_id every connected account of the workspace.
+   */
   async refresh(principal: Principal, input: RefreshAnalyticsRequest): Promise<SyncJobAccepted> {
     await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     const accountIds = input.account_id
@@ -176,15 +182,18 @@ export class AnalyticsService {
                                 row_number() OVER (PARTITION BY d ORDER BY engagement DESC, id DESC) AS re FROM f),
               days AS (
                 SELECT d, sum(views) AS views, sum(engagement) AS engagement,
-                       json_agg(json_build_object('key', id, 'label', title, 'platform', platform, 'publication_id', publication_id, 'value', views) ORDER BY rv) FILTER (WHERE rv <= 5) AS view_items,
-                       json_agg(json_build_object('key', id, 'label', title, 'platform', platform, 'publication_id', publication_id, 'value', engagement) ORDER BY re) FILTER (WHERE re <= 5) AS engagement_items
+                       json_agg(json_build_object('key', id, 'label', title, 'platform', platform, 'publication_id', publication_id,
+                                                  'value', views) ORDER BY rv) FILTER (WHERE rv <= 5) AS view_items,
+                       json_agg(json_build_object('key', id, 'label', title, 'platform', platform, 'publication_id', publication_id,
+                                                  'value', engagement) ORDER BY re) FILTER (WHERE re <= 5) AS engagement_items
                   FROM ranked GROUP BY d)
          SELECT t.*, p.previous_views, p.previous_engagement, (SELECT coalesce(json_agg(days ORDER BY d), '[]'::json) FROM days) AS days
            FROM (SELECT count(*)::int AS total, count(collected_at)::int AS measured, sum(views) AS views, sum(engagement) AS engagement,
                         count(DISTINCT publication_id)::int AS publications, count(DISTINCT social_account_id)::int AS destinations,
                         min(collected_at) AS first_collected, max(collected_at) AS last_collected FROM f) t,
                 (SELECT sum(r.views) AS previous_views, sum(r.engagement) AS previous_engagement FROM renditions r
-                  WHERE r.workspace_id = $1 AND r.published_at >= $5 AND r.published_at < $2 AND ($3::uuid IS NULL OR r.social_account_id = $3) AND $4::boolean) p`,
+                  WHERE r.workspace_id = $1 AND r.published_at >= $5 AND r.published_at < $2
+                    AND ($3::uuid IS NULL OR r.social_account_id = $3) AND $4::boolean) p`,
         [...base, previousStart],
       ),
       this.contentPage(where, base, sort, limit, position?.l === 'c' ? position : null),
@@ -281,11 +290,13 @@ export class AnalyticsService {
               a.last_success_at, a.first_success_at, a.next_sync_at,
               (SELECT json_agg(json_build_object('date', to_char(s.date, 'YYYY-MM-DD'), 'followers', s.followers) ORDER BY s.date)
                  FROM account_snapshots s WHERE s.account_id = a.id AND s.date >= $3::date) AS series,
-              (SELECT json_build_object('followers', s.followers, 'following', s.following, 'posts', s.posts, 'collected_at', s.collected_at)
+              (SELECT json_build_object('followers', s.followers, 'following', s.following, 'posts', s.posts,
+                                        'collected_at', s.collected_at)
                  FROM account_snapshots s WHERE s.account_id = a.id ORDER BY s.date DESC LIMIT 1) AS latest,
               (SELECT count(*)::int FROM renditions r WHERE r.social_account_id = a.id) AS discovered,
               (SELECT min(r.published_at) FROM renditions r WHERE r.social_account_id = a.id) AS watermark,
-              (SELECT min(j.run_at) FROM sync_jobs j WHERE j.account_id = a.id AND j.kind = 'account_metrics' AND j.state = 'queued') AS queued_at,
+              (SELECT min(j.run_at) FROM sync_jobs j
+                WHERE j.account_id = a.id AND j.kind = 'account_metrics' AND j.state = 'queued') AS queued_at,
               EXISTS (SELECT 1 FROM sync_jobs j WHERE j.account_id = a.id AND j.kind = 'account_metrics' AND j.state = 'running') AS running
          FROM accounts a
         WHERE a.workspace_id = $1 AND ($2::uuid IS NULL OR a.id = $2)
@@ -311,7 +322,8 @@ export class AnalyticsService {
     const found = await this.dataSource.query<PublicationRow[]>(
       `WITH p AS (SELECT r.publication_id, (array_agg(r.title ORDER BY r.published_at, r.id))[1] AS title,
                          (array_agg(r.excerpt ORDER BY r.published_at, r.id))[1] AS excerpt,
-                         sum(r.engagement) AS engagement, sum(r.views) AS views, min(r.published_at) AS published_at, max(r.published_at) AS sort_at
+                         sum(r.engagement) AS engagement, sum(r.views) AS views, min(r.published_at) AS published_at,
+                         max(r.published_at) AS sort_at
                     FROM renditions r WHERE ${where} GROUP BY r.publication_id)
        SELECT * FROM p ${keyset} ORDER BY p.${column} DESC, p.publication_id DESC LIMIT ${limit + 1}`,
       after ? [...base, after.k, after.id] : base,
@@ -379,7 +391,9 @@ export class AnalyticsService {
       account_id: row.id,
       platform: row.platform,
       status,
-      description: `The account's counters and those of its ${row.discovered} published rendition${row.discovered === 1 ? '' : 's'} known to analytics.`,
+      description:
+        `The account's counters and those of its ${row.discovered} published ` +
+        `rendition${row.discovered === 1 ? '' : 's'} known to analytics.`,
       failure_code: failed ? row.error_code : '',
       failure_message: failed ? row.error_message : '',
       initial_items_discovered: row.discovered,

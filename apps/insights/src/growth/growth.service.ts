@@ -59,9 +59,9 @@ interface StateRow {
   updated_at: Date;
 }
 
-const ITEM_COLUMNS = `id, workspace_id AS "workspaceId", social_account_id, platform, generation_id, remote_account_id, handle, display_name, avatar_url, bio,
-  profile_url, followers_count, following_count, mutual_count, mutuals, score, signals, follow_state, follow_error_code, follow_error_message, dismissed_at,
-  created_at, last_seen_at, updated_at`;
+const ITEM_COLUMNS = `id, workspace_id AS "workspaceId", social_account_id, platform, generation_id, remote_account_id, handle,
+  display_name, avatar_url, bio, profile_url, followers_count, following_count, mutual_count, mutuals, score, signals, follow_state,
+  follow_error_code, follow_error_message, dismissed_at, created_at, last_seen_at, updated_at`;
 const NO_SUCH_ITEM = 'No such growth recommendation.';
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 
@@ -183,7 +183,8 @@ export class GrowthService {
         growthItemId: item.id,
       });
       await db.query(
-        `UPDATE growth_items SET follow_state = 'pending', follow_error_code = '', follow_error_message = '', updated_at = now() WHERE id = $1`,
+        `UPDATE growth_items SET follow_state = 'pending', follow_error_code = '', follow_error_message = '', updated_at = now()
+         WHERE id = $1`,
         [item.id],
       );
       return queued;

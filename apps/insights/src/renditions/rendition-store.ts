@@ -24,7 +24,8 @@ export async function rememberRenditions(
       r.platform,
     ]);
     const inserted: unknown[] = await db.query(
-      `INSERT INTO renditions (id, workspace_id, publication_id, social_account_id, platform, title, excerpt, content_profile, external_id, external_url, published_at)
+      `INSERT INTO renditions (id, workspace_id, publication_id, social_account_id, platform, title, excerpt, content_profile, external_id,
+         external_url, published_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (id) DO UPDATE SET title = excluded.title, excerpt = excluded.excerpt, content_profile = excluded.content_profile,
          external_id = excluded.external_id, external_url = excluded.external_url

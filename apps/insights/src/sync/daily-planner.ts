@@ -34,7 +34,8 @@ export class DailyPlanner {
     this.nextCheck = Date.now() + RETRY_AFTER_FAILURE_MS;
     const planned = await this.dataSource.transaction(async (db) => {
       const claimed: unknown[] = await db.query(
-        `INSERT INTO planner_runs (day, planned_at, accounts) VALUES ((now() AT TIME ZONE 'UTC')::date, now(), 0) ON CONFLICT DO NOTHING RETURNING day`,
+        `INSERT INTO planner_runs (day, planned_at, accounts) VALUES ((now() AT TIME ZONE 'UTC')::date, now(), 0)
+         ON CONFLICT DO NOTHING RETURNING day`,
       );
       if (claimed.length === 0) return -1;
       let count = 0;

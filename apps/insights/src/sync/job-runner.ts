@@ -99,7 +99,8 @@ export class JobRunner {
   private async accountGone(job: ClaimedJob): Promise<JobEnd> {
     await this.ours(job, async (db) => {
       await db.query(
-        `UPDATE accounts SET status = 'not_found', error_code = 'account_not_found', error_message = $2, last_attempted_at = now() WHERE id = $1`,
+        `UPDATE accounts SET status = 'not_found', error_code = 'account_not_found', error_message = $2, last_attempted_at = now()
+         WHERE id = $1`,
         [job.account_id, 'The account is no longer connected to the workspace.'],
       );
     });
@@ -129,13 +130,15 @@ export class JobRunner {
       if (!account) return;
       for (const r of result.data) {
         await db.query(
-          `INSERT INTO growth_items (id, workspace_id, social_account_id, platform, generation_id, remote_account_id, handle, display_name, avatar_url, bio,
-                                     profile_url, followers_count, following_count, mutual_count, mutuals, score, signals, created_at, last_seen_at, updated_at)
+          `INSERT INTO growth_items (id, workspace_id, social_account_id, platform, generation_id, remote_account_id, handle, display_name,
+                                     avatar_url, bio, profile_url, followers_count, following_count, mutual_count, mutuals, score,
+                                     signals, created_at, last_seen_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, now(), now(), now())
            ON CONFLICT (social_account_id, remote_account_id) DO UPDATE SET
-             generation_id = excluded.generation_id, handle = excluded.handle, display_name = excluded.display_name, avatar_url = excluded.avatar_url,
-             bio = excluded.bio, profile_url = excluded.profile_url, followers_count = excluded.followers_count, following_count = excluded.following_count,
-             mutual_count = excluded.mutual_count, mutuals = excluded.mutuals, score = excluded.score, signals = excluded.signals, last_seen_at = now(), updated_at = now()`,
+             generation_id = excluded.generation_id, handle = excluded.handle, display_name = excluded.display_name,
+             avatar_url = excluded.avatar_url, bio = excluded.bio, profile_url = excluded.profile_url,
+             followers_count = excluded.followers_count, following_count = excluded.following_count, mutual_count = excluded.mutual_count,
+             mutuals = excluded.mutuals, score = excluded.score, signals = excluded.signals, last_seen_at = now(), updated_at = now()`,
           [
             uuidv7(),
             job.workspace_id,
@@ -159,7 +162,8 @@ export class JobRunner {
         );
       }
       await db.query(
-        `UPDATE growth_sync_states SET status = 'ok', current_generation_id = $2, error_code = '', error_message = '', last_success_at = now(), updated_at = now()
+        `UPDATE growth_sync_states SET status = 'ok', current_generation_id = $2, error_code = '', error_message = '',
+           last_success_at = now(), updated_at = now()
           WHERE social_account_id = $1`,
         [job.account_id, generation],
       );
@@ -202,13 +206,14 @@ export class JobRunner {
       await db.query(
         `INSERT INTO account_snapshots (account_id, workspace_id, date, followers, following, posts, collected_at)
          SELECT id, workspace_id, (now() AT TIME ZONE 'UTC')::date, $2, $3, $4, now() FROM accounts WHERE id = $1
-         ON CONFLICT (account_id, date) DO UPDATE SET followers = excluded.followers, following = excluded.following, posts = excluded.posts,
-           collected_at = excluded.collected_at`,
+         ON CONFLICT (account_id, date) DO UPDATE SET followers = excluded.followers, following = excluded.following,
+           posts = excluded.posts, collected_at = excluded.collected_at`,
         [job.account_id, metrics.followers, metrics.following, metrics.posts],
       );
       await db.query(
         `UPDATE accounts SET status = 'ok', error_code = '', error_message = '', missing_scopes = '{}', last_success_at = now(),
-                first_success_at = coalesce(first_success_at, now()), next_sync_at = date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 day'
+                first_success_at = coalesce(first_success_at, now()),
+                next_sync_at = date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 day'
           WHERE id = $1`,
         [job.account_id],
       );
@@ -277,7 +282,8 @@ export class JobRunner {
         const m = byExternalId.get(rendition.external_id);
         if (!m) {
           await db.query(
-            `UPDATE renditions SET status = 'not_found', error_code = 'post_not_found', error_message = 'The network no longer reports this post.', last_attempted_at = now() WHERE id = $1`,
+            `UPDATE renditions SET status = 'not_found', error_code = 'post_not_found',
+               error_message = 'The network no longer reports this post.', last_attempted_at = now() WHERE id = $1`,
             [rendition.id],
           );
           continue;

@@ -121,7 +121,8 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
       if (requeued.length === 1) return;
     }
     await this.dataSource.query(
-      `UPDATE sync_jobs SET state = $3, outcome = $4, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2`,
+      `UPDATE sync_jobs SET state = $3, outcome = $4, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = $1 AND lease_owner = $2`,
       [job.id, job.lease, end.outcome === 'ok' ? 'done' : 'failed', end.outcome],
     );
   }
@@ -131,7 +132,8 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
     if (leases.length === 0) return;
     try {
       await this.dataSource.query(
-        `UPDATE sync_jobs SET lease_expires_at = now() + make_interval(secs => $2::int / 1000.0) WHERE lease_owner = ANY($1::text[]) AND state = 'running'`,
+        `UPDATE sync_jobs SET lease_expires_at = now() + make_interval(secs => $2::int / 1000.0)
+         WHERE lease_owner = ANY($1::text[]) AND state = 'running'`,
         [leases, this.config.INSIGHTS_LEASE_MS],
       );
     } catch (error) {

@@ -143,7 +143,8 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   private async renew(leases: string[]): Promise<void> {
     await this.dataSource
       .query(
-        `UPDATE media_items SET analysis_lease_expires_at = now() + make_interval(secs => $2::int / 1000.0) WHERE analysis_lease = ANY($1::text[])`,
+        `UPDATE media_items SET analysis_lease_expires_at = now() + make_interval(secs => $2::int / 1000.0)
+         WHERE analysis_lease = ANY($1::text[])`,
         [leases, this.leaseMs],
       )
       .catch((error: unknown) => this.logger.warn({ err: error }, 'media analysis could not renew its leases'));
@@ -302,8 +303,8 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   private async insertPoster(db: EntityManager, row: Claimed, poster: Poster): Promise<void> {
     const base = row.filename.replace(/\.[^.]*$/, '') || 'video';
     await db.query(
-      `INSERT INTO media_items (id, workspace_id, filename, size, status, mime_type, sha256, width, height, object_key, created_by, created_at,
-                                expires_at, completed_at, analysis_status, poster_of)
+      `INSERT INTO media_items (id, workspace_id, filename, size, status, mime_type, sha256, width, height, object_key, created_by,
+                                created_at, expires_at, completed_at, analysis_status, poster_of)
        VALUES ($1, $2, $3, $4, 'ready', 'image/jpeg', $5, $6, $7, $8, $9, now(), now(), now(), 'ready', $10)`,
       [
         poster.id,
@@ -320,7 +321,10 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     );
   }
 
-  /** Ours to retry (storage, a missing or slow tool): later with backoff, failed after MAX_ATTEMPTS; anything else is logged and retried the same way. */
+  /**
+   * Ours to retry (storage, a missing or slow tool): later with backoff, failed
+   * after MAX_ATTEMPTS; anything else is logged and retried the same way.
+   */
   private async retryOrFail(row: Claimed, error: unknown): Promise<void> {
     if (error instanceof LeaseLost) {
       this.logger.info({ media_id: row.id }, 'media analysis lost its lease (item deleted or taken over); outcome dropped');
@@ -360,8 +364,9 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
       }
       const delay = final ? 0 : RETRY_BASE_MS * 2 ** Math.min(row.analysis_attempts - 1, 10);
       await this.dataSource.query(
-        `UPDATE media_items SET analysis_next_at = now() + make_interval(secs => $3::int / 1000.0), analysis_lease = NULL, analysis_lease_expires_at = NULL,
-                public_check_due = public_check_due AND $4 WHERE id = $1 AND analysis_lease = $2`,
+        `UPDATE media_items SET analysis_next_at = now() + make_interval(secs => $3::int / 1000.0), analysis_lease = NULL,
+                analysis_lease_expires_at = NULL, public_check_due = public_check_due AND $4
+          WHERE id = $1 AND analysis_lease = $2`,
         [row.id, row.lease, delay, !final],
       );
     } catch (failure) {

@@ -28,7 +28,10 @@ export class SessionSweeper extends PeriodicSweep {
     super({ intervalMs: config.MEDIA_SWEEP_INTERVAL_MS, logger, failure: 'upload session sweep failed' });
   }
 
-  /** Expires sessions past their hour (objects deleted) and purges those a day past it, a batch per transaction; answers how many were expired. */
+  /**
+   * Expires sessions past their hour (objects deleted) and purges those a
+   * day past it, a batch per transaction; answers how many were expired.
+   */
   async sweep(): Promise<number> {
     let removed = 0;
     for (;;) {
@@ -61,7 +64,8 @@ export class SessionSweeper extends PeriodicSweep {
     let purged = 0;
     for (;;) {
       const [, count] = await this.dataSource.query<[unknown, number]>(
-        `DELETE FROM media_items WHERE id IN (SELECT id FROM media_items WHERE status = 'expired' AND expires_at < now() - interval '${EXPIRED_SESSION_GRACE}'
+        `DELETE FROM media_items WHERE id IN (SELECT id FROM media_items WHERE status = 'expired'
+           AND expires_at < now() - interval '${EXPIRED_SESSION_GRACE}'
                                               LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
       );
       purged += count;

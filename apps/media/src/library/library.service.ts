@@ -45,7 +45,10 @@ export class LibraryService {
     this.cursors = CursorCodec.derive(config.SECRETS_KEY, 'media');
   }
 
-  /** Ready library items (not those of project assets), newest first (created_at, then id), one index range scan per page; `tag_id` narrows to one tag. */
+  /**
+   * Ready library items (not those of project assets), newest first (created_at,
+   * then id), one index range scan per page; `tag_id` narrows to one tag.
+   */
   async list(principal: Principal, query: ListMediaQuery): Promise<MediaList> {
     const workspace = await this.access.requireWorkspace(principal, query.workspace_id, 'viewer', 'query');
     const tagId = query.tag_id?.toLowerCase() ?? '';

@@ -53,7 +53,8 @@ export const MEDIA_ITEM_COLUMNS = `
 /** The item (pending or ready); merged and expired tombstones only when asked for (completion answers them). */
 export async function findMediaItem(db: EntityManager, id: string, lock = false, includeTombstones = false): Promise<MediaItemRow | null> {
   const [row] = await db.query<MediaItemRow[]>(
-    `SELECT ${MEDIA_ITEM_COLUMNS} FROM media_items m WHERE m.id = $1${includeTombstones ? '' : ` AND m.status IN ('pending', 'ready')`}${lock ? ' FOR UPDATE OF m' : ''}`,
+    `SELECT ${MEDIA_ITEM_COLUMNS} FROM media_items m
+     WHERE m.id = $1${includeTombstones ? '' : ` AND m.status IN ('pending', 'ready')`}${lock ? ' FOR UPDATE OF m' : ''}`,
     [id],
   );
   return row ?? null;

@@ -12,11 +12,13 @@ export class ProjectAssetMedia1764700000100 implements MigrationInterface {
   async up(db: QueryRunner): Promise<void> {
     await db.query(`DROP INDEX media_items_dedupe_idx`);
     await db.query(
-      `CREATE UNIQUE INDEX media_items_dedupe_idx ON media_items (workspace_id, sha256, size) WHERE status = 'ready' AND project_asset_id IS NULL`,
+      `CREATE UNIQUE INDEX media_items_dedupe_idx ON media_items (workspace_id, sha256, size)
+       WHERE status = 'ready' AND project_asset_id IS NULL`,
     );
     // One open or ready upload per project asset: racing sessions for one asset cannot both be opened.
     await db.query(
-      `CREATE UNIQUE INDEX media_items_project_asset_idx ON media_items (project_asset_id) WHERE project_asset_id IS NOT NULL AND status IN ('pending', 'ready')`,
+      `CREATE UNIQUE INDEX media_items_project_asset_idx ON media_items (project_asset_id)
+       WHERE project_asset_id IS NOT NULL AND status IN ('pending', 'ready')`,
     );
     await db.query(OUTBOX_TABLE_SQL);
   }

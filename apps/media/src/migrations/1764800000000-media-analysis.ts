@@ -32,13 +32,15 @@ export class MediaAnalysis1764800000000 implements MigrationInterface {
     await db.query(`UPDATE media_items SET analysis_status = 'ready' WHERE status <> 'ready' OR mime_type NOT LIKE 'video/%'`);
     await db.query(`UPDATE media_items SET analysis_next_at = now() WHERE status = 'ready' AND analysis_status = 'pending'`);
     await db.query(
-      `CREATE INDEX media_items_analysis_due_idx ON media_items (analysis_next_at) WHERE status = 'ready' AND (analysis_status = 'pending' OR public_check_due)`,
+      `CREATE INDEX media_items_analysis_due_idx ON media_items (analysis_next_at)
+       WHERE status = 'ready' AND (analysis_status = 'pending' OR public_check_due)`,
     );
     await db.query(`CREATE INDEX media_items_poster_of_idx ON media_items (poster_of) WHERE poster_of IS NOT NULL`);
     // Posters never deduplicate against the library (nor it against them).
     await db.query(`DROP INDEX media_items_dedupe_idx`);
     await db.query(
-      `CREATE UNIQUE INDEX media_items_dedupe_idx ON media_items (workspace_id, sha256, size) WHERE status = 'ready' AND project_asset_id IS NULL AND poster_of IS NULL`,
+      `CREATE UNIQUE INDEX media_items_dedupe_idx ON media_items (workspace_id, sha256, size)
+       WHERE status = 'ready' AND project_asset_id IS NULL AND poster_of IS NULL`,
     );
   }
 
@@ -46,7 +48,8 @@ export class MediaAnalysis1764800000000 implements MigrationInterface {
     await db.query(`DELETE FROM media_items WHERE poster_of IS NOT NULL`);
     await db.query(`DROP INDEX media_items_dedupe_idx`);
     await db.query(
-      `CREATE UNIQUE INDEX media_items_dedupe_idx ON media_items (workspace_id, sha256, size) WHERE status = 'ready' AND project_asset_id IS NULL`,
+      `CREATE UNIQUE INDEX media_items_dedupe_idx ON media_items (workspace_id, sha256, size)
+       WHERE status = 'ready' AND project_asset_id IS NULL`,
     );
     await db.query(`DROP INDEX media_items_poster_of_idx`);
     await db.query(`DROP INDEX media_items_analysis_due_idx`);

@@ -36,7 +36,8 @@ export class MediaSharingService {
     if (ids.length === 0) return { items: [] };
     const rows = await this.dataSource.query<MediaItemRow[]>(
       `SELECT ${MEDIA_ITEM_COLUMNS} FROM media_items m
-        WHERE m.id = ANY($1::uuid[]) AND m.workspace_id = $2 AND m.status IN ('pending', 'ready') AND m.project_asset_id IS NULL AND m.poster_of IS NULL`,
+        WHERE m.id = ANY($1::uuid[]) AND m.workspace_id = $2 AND m.status IN ('pending', 'ready') AND m.project_asset_id IS NULL
+          AND m.poster_of IS NULL`,
       [ids, workspaceId],
     );
     const byId = new Map(rows.map((row) => [row.id, row]));

@@ -77,8 +77,14 @@ export function containsMarkup(head: Buffer): boolean {
   const text = head.subarray(0, MARKUP_SCAN_BYTES).toString('latin1').toLowerCase();
   return MARKUP_PATTERN.test(text);
 }
-const MARKUP_PATTERN =
-  /<\?xml[\s?]|<!doctype[\s>]|<(?:html|head|body|svg|script|iframe|object|embed|foreignobject|xhtml:[a-z]+|svg:[a-z]+)[\s>/]|xmlns(?::[a-z]+)?\s*=\s*["']http:\/\/www\.w3\.org\/(?:1999\/xhtml|2000\/svg)/;
+/** The alternatives of MARKUP_PATTERN: an XML declaration, a doctype, an HTML or SVG element, an XHTML or SVG namespace. */
+const MARKUP_ALTERNATIVES = [
+  /<\?xml[\s?]/,
+  /<!doctype[\s>]/,
+  /<(?:html|head|body|svg|script|iframe|object|embed|foreignobject|xhtml:[a-z]+|svg:[a-z]+)[\s>/]/,
+  /xmlns(?::[a-z]+)?\s*=\s*["']http:\/\/www\.w3\.org\/(?:1999\/xhtml|2000\/svg)/,
+];
+const MARKUP_PATTERN = new RegExp(MARKUP_ALTERNATIVES.map((alternative) => alternative.source).join('|'));
 
 /**
  * Walks ISO-BMFF top-level boxes (`size`, `type`, optional 64-bit size) as

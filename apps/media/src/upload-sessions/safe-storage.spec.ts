@@ -28,7 +28,8 @@ describe('contract §6, safe storage', () => {
     const late = Buffer.concat([PNG, Buffer.alloc(70_000), Buffer.from('<html>')]);
     expect(containsMarkup(late)).toBe(false);
     const xmp = Buffer.from(
-      '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta><?xpacket end="w"?>',
+      '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF ' +
+        'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta><?xpacket end="w"?>',
     );
     const photo = Buffer.concat([PNG, xmp]);
     expect(containsMarkup(photo)).toBe(false);

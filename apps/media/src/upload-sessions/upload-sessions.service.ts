@@ -58,7 +58,8 @@ const uploadReplaced = () =>
 /** The ready library item of the workspace holding these bytes (the dedupe index's key), if any; project assets' items never count. */
 async function findReadyCopy(db: EntityManager, workspaceId: string, sha256: string, size: number): Promise<string | undefined> {
   const [row] = await db.query<Array<{ id: string }>>(
-    `SELECT id FROM media_items WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3 AND project_asset_id IS NULL AND poster_of IS NULL`,
+    `SELECT id FROM media_items
+     WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3 AND project_asset_id IS NULL AND poster_of IS NULL`,
     [workspaceId, sha256, size],
   );
   return row?.id;
@@ -465,7 +466,10 @@ export class UploadSessionsService {
   }
 
   /** 50 MiB, videos 4 GiB (instance settings). */
-  /** Contract §6: the bytes must be of the family declared (session type, else extension); a type outside the families is judged by the allowed types alone. */
+  /**
+   * Contract §6: the bytes must be of the family declared (session type, else
+   * extension); a type outside the families is judged by the allowed types alone.
+   */
   private checkDeclaredFamily(item: MediaItemRow, sniffedType: string): void {
     const declared = declaredFamily(item.declaredMimeType, item.filename);
     const sniffed = familyOf(sniffedType);

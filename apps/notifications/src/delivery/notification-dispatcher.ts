@@ -19,7 +19,8 @@ const RECIPIENT_SETTINGS = `
 
 /** New items only: a redelivered event conflicts on (event_id, user_id) and returns nothing, so no second mail. */
 const INSERT_ITEMS = `
-  INSERT INTO notifications (id, event_id, user_id, topic, workspace_id, organization_id, title, body, link, in_app, digest_pending, created_at)
+  INSERT INTO notifications (id, event_id, user_id, topic, workspace_id, organization_id, title, body, link, in_app, digest_pending,
+                             created_at)
   SELECT i.id, $1, i.user_id, $2, $3, $4, $5, $6, $7, i.in_app, i.digest, i.created_at
     FROM unnest($8::uuid[], $9::uuid[], $10::boolean[], $11::boolean[], $12::timestamptz[]) AS i(id, user_id, in_app, digest, created_at)
   ON CONFLICT ON CONSTRAINT notifications_event_user_key DO NOTHING
@@ -86,7 +87,8 @@ export class NotificationDispatcher {
       if (mails.length > 0) {
         const content = renderImmediateMail(message, this.mail.publicAppUrl);
         await db.query(
-          `INSERT INTO email_deliveries (id, user_id, kind, notification_id, workspace_id, organization_id, subject, text_body, html_body, next_attempt_at, created_at)
+          `INSERT INTO email_deliveries (id, user_id, kind, notification_id, workspace_id, organization_id, subject, text_body, html_body,
+                                         next_attempt_at, created_at)
            SELECT m.id, m.user_id, 'immediate', m.notification_id, $1, $2, $3, $4, $5, m.at, now()
              FROM unnest($6::uuid[], $7::uuid[], $8::uuid[], $9::timestamptz[]) AS m(id, user_id, notification_id, at)`,
           [

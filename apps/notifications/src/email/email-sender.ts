@@ -100,8 +100,8 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
          SELECT id FROM email_deliveries
           WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       UPDATE email_deliveries d SET lease = $2 || '/' || gen_random_uuid(), lease_expires_at = now() + make_interval(secs => $3::int / 1000.0),
-              attempts = d.attempts + 1
+       UPDATE email_deliveries d SET lease = $2 || '/' || gen_random_uuid(),
+              lease_expires_at = now() + make_interval(secs => $3::int / 1000.0), attempts = d.attempts + 1
          FROM due WHERE d.id = due.id
        RETURNING d.id, d.user_id, d.subject, d.text_body, d.html_body, d.attempts, d.lease`,
       [BATCH, this.claims.owner, this.config.NOTIFICATIONS_EMAIL_LEASE_MS],
@@ -111,7 +111,8 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
 
   private async untilNextDue(poll: number): Promise<number> {
     const [next] = (await this.dataSource.query(
-      `SELECT next_attempt_at AS at FROM email_deliveries WHERE status = 'pending' AND next_attempt_at > now() ORDER BY next_attempt_at LIMIT 1`,
+      `SELECT next_attempt_at AS at FROM email_deliveries WHERE status = 'pending' AND next_attempt_at > now()
+       ORDER BY next_attempt_at LIMIT 1`,
     )) as Array<{ at: Date }>;
     return untilNextDue(next?.at, poll);
   }
@@ -134,7 +135,8 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
       const message = error instanceof Error ? error.message : String(error);
       if (address && isPermanentRefusal(error)) {
         await this.dataSource.query(
-          `INSERT INTO suppressed_addresses (address, user_id, reason, created_at) VALUES ($1, $2, $3, now()) ON CONFLICT (address) DO NOTHING`,
+          `INSERT INTO suppressed_addresses (address, user_id, reason, created_at) VALUES ($1, $2, $3, now())
+           ON CONFLICT (address) DO NOTHING`,
           [address, row.user_id, message.slice(0, 500)],
         );
         this.logger.warn({ delivery_id: row.id }, 'the mail server refused the address permanently; no more mail goes to it');
@@ -147,8 +149,8 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
       );
       await this.dataSource
         .query(
-          `UPDATE email_deliveries SET next_attempt_at = now() + make_interval(secs => $3::int / 1000.0), lease = NULL, lease_expires_at = NULL,
-                  last_error = $4 WHERE id = $1 AND lease = $2`,
+          `UPDATE email_deliveries SET next_attempt_at = now() + make_interval(secs => $3::int / 1000.0), lease = NULL,
+                  lease_expires_at = NULL, last_error = $4 WHERE id = $1 AND lease = $2`,
           [row.id, row.lease, delay, message.slice(0, 1000)],
         )
         .catch((failure: unknown) =>

@@ -42,7 +42,8 @@ export function renderDigestMail(lines: DigestLine[], localDate: string, publicA
     lines
       .map((line) => {
         const link = line.link ? absoluteLink(line.link, publicAppUrl) : '';
-        return `<li><strong>${escapeHtml(line.title)}</strong><br>${escapeHtml(line.body)}${link ? `<br><a href="${escapeHtml(link)}">${escapeHtml(link)}</a>` : ''}</li>`;
+        const linkHtml = link ? `<br><a href="${escapeHtml(link)}">${escapeHtml(link)}</a>` : '';
+        return `<li><strong>${escapeHtml(line.title)}</strong><br>${escapeHtml(line.body)}${linkHtml}</li>`;
       })
       .join('') +
     `</ul><hr><p><small>${escapeHtml(FOOTER)}</small></p></body></html>`;

@@ -90,7 +90,9 @@ export class AccountNeedsAttentionSource extends PublishingSource<AccountNeedsAt
     return {
       topic: 'account_needs_attention',
       title: `Your ${event.platform} account needs to be connected again`,
-      body: `${event.platform} no longer accepts the connection of an account in ${workspace}; nothing is published to it until it is connected again.`,
+      body:
+        `${event.platform} no longer accepts the connection of an account in ${workspace}; ` +
+        'nothing is published to it until it is connected again.',
       link: `/social-accounts/${event.social_account_id}`,
     };
   }

@@ -214,7 +214,8 @@ export class DeliveryOperations {
   private invalidTransition(call: Transition, status: string, why?: string) {
     return problems.conflict(
       'invalid_transition',
-      `A ${status} publication cannot be ${call === 'publish-now' ? 'published now' : call === 'schedule' ? 'scheduled' : call === 'cancel' ? 'cancelled' : 'retried'}` +
+      `A ${status} publication cannot be ` +
+        `${call === 'publish-now' ? 'published now' : call === 'schedule' ? 'scheduled' : call === 'cancel' ? 'cancelled' : 'retried'}` +
         (why ? `: ${why}.` : `; only ${FROM[call].join(', ')} ones can.`),
       { current_status: status },
     );

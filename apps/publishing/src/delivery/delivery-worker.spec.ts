@@ -98,7 +98,8 @@ describe('DeliveryWorker: leases', () => {
     const publicationId = randomUUID();
     const renditionId = randomUUID();
     await dataSource.query(
-      `INSERT INTO social_accounts (id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url, status, credentials, connected_by, created_at, updated_at)
+      `INSERT INTO social_accounts (id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url, status,
+         credentials, connected_by, created_at, updated_at)
        VALUES ($1, $2, 'sandbox', $4, 'tester', '', '', '', 'active', '', $2, $3, $3)`,
       [accountId, randomUUID(), now, `ext-${accountId}`],
     );
@@ -108,7 +109,8 @@ describe('DeliveryWorker: leases', () => {
       [publicationId, randomUUID(), now],
     );
     await dataSource.query(
-      `INSERT INTO renditions (id, publication_id, social_account_id, platform, target_key, profile, status, title, body, delivery_target_key, created_at, updated_at, next_action_at)
+      `INSERT INTO renditions (id, publication_id, social_account_id, platform, target_key, profile, status, title, body,
+         delivery_target_key, created_at, updated_at, next_action_at)
        VALUES ($1, $2, $3, 'sandbox', $5, 'short_text', 'scheduled', '', 'hello', 'sandbox:tester', $4, $4, $4)`,
       [renditionId, publicationId, accountId, now, `sandbox:${accountId}`],
     );
@@ -226,7 +228,8 @@ describe('DeliveryWorker: leases', () => {
     // As after a reconcile found nothing: queued again, five attempts spent, the last one ambiguous.
     await dataSource.query(
       `INSERT INTO delivery_attempts (id, rendition_id, publication_id, attempt, started_at, finished_at, outcome, error_code)
-       SELECT $1, id, publication_id, 5, now() - interval '1 minute', now() - interval '50 seconds', 'ambiguous', 'delivery_outcome_unknown' FROM renditions WHERE id = $2`,
+       SELECT $1, id, publication_id, 5, now() - interval '1 minute', now() - interval '50 seconds', 'ambiguous', 'delivery_outcome_unknown'
+       FROM renditions WHERE id = $2`,
       [attemptId, id],
     );
     await dataSource.query(
@@ -261,97 +264,109 @@ describe('DeliveryWorker: leases', () => {
     await until(() => claims === 2, 1_000);
   });
 
-  it("a network that refuses the account's authorization at publish marks the account reconnect_required and tells its owner, once", async () => {
-    network.failWith = new DeliveryError({
-      outcome: 'rejected',
-      kind: 'auth',
-      code: 'provider_auth_rejected',
-      message: "sandbox refused the account's authorization; reconnect the account.",
-      httpStatus: 401,
-    });
-    const first = await dueRendition();
-    const [{ social_account_id: accountId }] = await dataSource.query(`SELECT social_account_id FROM renditions WHERE id = $1`, [first]);
-    // A second rendition of the same account, failing the same way.
-    const second = await dueRendition();
-    await dataSource.query(`UPDATE renditions SET social_account_id = $2 WHERE id = $1`, [second, accountId]);
-    worker(true).onApplicationBootstrap();
-    await until(async () => (await rendition(first)).status === 'failed' && (await rendition(second)).status === 'failed');
-    const [account] = await dataSource.query(`SELECT status FROM social_accounts WHERE id = $1`, [accountId]);
-    expect(account.status).toBe('reconnect_required');
-    const events = await dataSource.query(
-      `SELECT payload FROM outbox_events WHERE subject = 'durable.publishing.account.needs-attention' AND payload->>'social_account_id' = $1`,
-      [accountId],
-    );
-    expect(events).toEqual([
-      {
-        payload: {
-          workspace_id: expect.any(String),
-          social_account_id: accountId,
-          platform: 'sandbox',
-          reason: 'grant_rejected',
-          occurred_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+  it(
+    "a network that refuses the account's authorization at publish " + 'marks the account reconnect_required and tells its owner, once',
+    async () => {
+      network.failWith = new DeliveryError({
+        outcome: 'rejected',
+        kind: 'auth',
+        code: 'provider_auth_rejected',
+        message: "sandbox refused the account's authorization; reconnect the account.",
+        httpStatus: 401,
+      });
+      const first = await dueRendition();
+      const [{ social_account_id: accountId }] = await dataSource.query(`SELECT social_account_id FROM renditions WHERE id = $1`, [first]);
+      // A second rendition of the same account, failing the same way.
+      const second = await dueRendition();
+      await dataSource.query(`UPDATE renditions SET social_account_id = $2 WHERE id = $1`, [second, accountId]);
+      worker(true).onApplicationBootstrap();
+      await until(async () => (await rendition(first)).status === 'failed' && (await rendition(second)).status === 'failed');
+      const [account] = await dataSource.query(`SELECT status FROM social_accounts WHERE id = $1`, [accountId]);
+      expect(account.status).toBe('reconnect_required');
+      const events = await dataSource.query(
+        `SELECT payload FROM outbox_events WHERE subject = 'durable.publishing.account.needs-attention'
+           AND payload->>'social_account_id' = $1`,
+        [accountId],
+      );
+      expect(events).toEqual([
+        {
+          payload: {
+            workspace_id: expect.any(String),
+            social_account_id: accountId,
+            platform: 'sandbox',
+            reason: 'grant_rejected',
+            occurred_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+  );
 
   describe('media', () => {
     const state = async (id: string) =>
       (
         await dataSource.query(
-          `SELECT status, delivery_state, round_attempts, error_code, error_kind, media_waiting_since, next_action_at FROM renditions WHERE id = $1`,
+          `SELECT status, delivery_state, round_attempts, error_code, error_kind, media_waiting_since, next_action_at FROM renditions
+           WHERE id = $1`,
           [id],
         )
       )[0];
 
-    it("sends each part's media fitted to the network: a 4000×3000 JPEG reaches the sandbox at 2000×1500, without EXIF, with its alt text", async () => {
-      const id = await dueRendition();
-      const mediaId = randomUUID();
-      const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#48a' } })
-        .withMetadata({ exif: { IFD0: { Make: 'Camera' } } })
-        .jpeg()
-        .toBuffer();
-      objects.set(`objects/${mediaId}`, photo);
-      library.items.set(mediaId, resolved(mediaId, { width: 4000, height: 3000, size: photo.length }));
-      await attach(id, [mediaId]);
-      worker(true).onApplicationBootstrap();
-      await until(() => network.calls.length === 1);
-      const [media] = network.posts[0].parts[0].media;
-      expect(media).toMatchObject({ mediaId, kind: 'image', mimeType: 'image/jpeg', altText: 'alt 0', width: 2000, height: 1500 });
-      expect(media.size).toBeLessThanOrEqual(1_000_000);
-      const delivered = Buffer.concat(await (await media.open()).toArray());
-      const meta = await sharp(delivered).metadata();
-      expect({ width: meta.width, height: meta.height, exif: meta.exif }).toEqual({ width: 2000, height: 1500, exif: undefined });
-      gates.shift()?.();
-      await until(async () => (await state(id)).delivery_state === 'live');
-    });
+    it(
+      "sends each part's media fitted to the network: " +
+        'a 4000×3000 JPEG reaches the sandbox at 2000×1500, without EXIF, with its alt text',
+      async () => {
+        const id = await dueRendition();
+        const mediaId = randomUUID();
+        const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#48a' } })
+          .withMetadata({ exif: { IFD0: { Make: 'Camera' } } })
+          .jpeg()
+          .toBuffer();
+        objects.set(`objects/${mediaId}`, photo);
+        library.items.set(mediaId, resolved(mediaId, { width: 4000, height: 3000, size: photo.length }));
+        await attach(id, [mediaId]);
+        worker(true).onApplicationBootstrap();
+        await until(() => network.calls.length === 1);
+        const [media] = network.posts[0].parts[0].media;
+        expect(media).toMatchObject({ mediaId, kind: 'image', mimeType: 'image/jpeg', altText: 'alt 0', width: 2000, height: 1500 });
+        expect(media.size).toBeLessThanOrEqual(1_000_000);
+        const delivered = Buffer.concat(await (await media.open()).toArray());
+        const meta = await sharp(delivered).metadata();
+        expect({ width: meta.width, height: meta.height, exif: meta.exif }).toEqual({ width: 2000, height: 1500, exif: undefined });
+        gates.shift()?.();
+        await until(async () => (await state(id)).delivery_state === 'live');
+      },
+    );
 
-    it('waits while an item is being analysed (no attempt counted), then fails media_not_ready 10 minutes after the first try', async () => {
-      const id = await dueRendition();
-      const mediaId = randomUUID();
-      library.items.set(mediaId, resolved(mediaId, { analysis_status: 'pending' }));
-      await attach(id, [mediaId]);
-      worker(true).onApplicationBootstrap();
-      await until(async () => (await state(id)).media_waiting_since !== null);
-      const waiting = await state(id);
-      expect(waiting).toMatchObject({ status: 'scheduled', delivery_state: 'queued', round_attempts: 0 });
-      expect(waiting.next_action_at.getTime()).toBeGreaterThan(Date.now());
-      expect(network.calls).toEqual([]);
-      // Ten minutes later, still analysing.
-      await dataSource.query(
-        `UPDATE renditions SET media_waiting_since = now() - interval '10 minutes 1 second', next_action_at = now() WHERE id = $1`,
-        [id],
-      );
-      await until(async () => (await state(id)).status === 'failed');
-      expect(await state(id)).toMatchObject({
-        delivery_state: 'rejected',
-        error_code: 'media_not_ready',
-        error_kind: 'validation',
-        round_attempts: 0,
-        media_waiting_since: null,
-      });
-      expect(network.calls).toEqual([]);
-    });
+    it(
+      'waits while an item is being analysed (no attempt counted), ' + 'then fails media_not_ready 10 minutes after the first try',
+      async () => {
+        const id = await dueRendition();
+        const mediaId = randomUUID();
+        library.items.set(mediaId, resolved(mediaId, { analysis_status: 'pending' }));
+        await attach(id, [mediaId]);
+        worker(true).onApplicationBootstrap();
+        await until(async () => (await state(id)).media_waiting_since !== null);
+        const waiting = await state(id);
+        expect(waiting).toMatchObject({ status: 'scheduled', delivery_state: 'queued', round_attempts: 0 });
+        expect(waiting.next_action_at.getTime()).toBeGreaterThan(Date.now());
+        expect(network.calls).toEqual([]);
+        // Ten minutes later, still analysing.
+        await dataSource.query(
+          `UPDATE renditions SET media_waiting_since = now() - interval '10 minutes 1 second', next_action_at = now() WHERE id = $1`,
+          [id],
+        );
+        await until(async () => (await state(id)).status === 'failed');
+        expect(await state(id)).toMatchObject({
+          delivery_state: 'rejected',
+          error_code: 'media_not_ready',
+          error_kind: 'validation',
+          round_attempts: 0,
+          media_waiting_since: null,
+        });
+        expect(network.calls).toEqual([]);
+      },
+    );
 
     it('goes on once the analysis has ended, and clears the wait', async () => {
       const id = await dueRendition();

@@ -158,11 +158,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
          SELECT id FROM renditions
           WHERE next_action_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now()) AND NOT (id = ANY($4::uuid[]))
           ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       UPDATE renditions r SET lease_owner = $2 || '/' || gen_random_uuid(), lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
+       UPDATE renditions r
+          SET lease_owner = $2 || '/' || gen_random_uuid(), lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
          FROM due WHERE r.id = due.id
        RETURNING r.id, r.publication_id, r.social_account_id, r.platform, r.delivery_state, r.delivery_current_attempt_id,
-                 r.delivery_current_attempt_number, r.delivery_current_attempt_created_at, r.lease_owner AS lease, r.round_attempts, r.reconcile_failures, r.settings,
-                 r.media_waiting_since, (SELECT p.workspace_id FROM publications p WHERE p.id = r.publication_id) AS workspace_id,
+                 r.delivery_current_attempt_number, r.delivery_current_attempt_created_at, r.lease_owner AS lease, r.round_attempts,
+                 r.reconcile_failures, r.settings, r.media_waiting_since,
+                 (SELECT p.workspace_id FROM publications p WHERE p.id = r.publication_id) AS workspace_id,
                  (SELECT coalesce(json_agg(json_build_object(
                            'title', coalesce(nullif(s.title_override, ''), s.title),
                            'text', coalesce(nullif(s.body_override, ''), s.body),
@@ -366,7 +368,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
     const missing = ids.filter((id) => items.get(id)?.status !== 'ready');
     if (missing.length > 0) {
-      const message = `Media ${[...new Set(missing)].join(', ')} ${missing.length === 1 ? 'is' : 'are'} no longer ready in the workspace's library.`;
+      const verb = missing.length === 1 ? 'is' : 'are';
+      const message = `Media ${[...new Set(missing)].join(', ')} ${verb} no longer ready in the workspace's library.`;
       await this.fail(row, null, 'validation', { code: 'media_not_found', message, httpStatus: 0 }, 'rejected');
       return null;
     }
@@ -463,7 +466,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       this.counted('deferred');
       const at = new Date(Date.now() + (retryDelayMs(Math.min(failures, 4), this.config.DELIVERY_RETRY_BASE_MS, undefined) ?? 60_000));
       await this.dataSource.query(
-        `UPDATE renditions SET reconcile_failures = $3, delivery_next_reconciliation_at = $4, next_action_at = $4, lease_owner = '', lease_expires_at = NULL
+        `UPDATE renditions SET reconcile_failures = $3, delivery_next_reconciliation_at = $4, next_action_at = $4, lease_owner = '',
+                              lease_expires_at = NULL
           WHERE id = $1 AND lease_owner = $2`,
         [row.id, row.lease, failures, at],
       );

@@ -317,7 +317,8 @@ export async function replaceRenditions(
  * scheduler passes `deliveryStarted`; others leave scheduled ones alone).
  */
 export async function deriveStatus(db: EntityManager, publicationId: string, deliveryStarted = false): Promise<void> {
-  // The scheduler's writes start delivery (a scheduled publication whose rendition failed before its first call is no longer just scheduled).
+  // The scheduler's writes start delivery (a scheduled publication whose
+  // rendition failed before its first call is no longer just scheduled).
   const from = deliveryStarted ? ['scheduled', 'publishing', 'published', 'failed'] : ['publishing', 'published', 'failed'];
   await db.query(
     `UPDATE publications p SET status = d.status, updated_at = now()
@@ -337,7 +338,8 @@ export async function deriveStatus(db: EntityManager, publicationId: string, del
 /** The accounts of the publication's renditions, with the renditions' own settings, in their order. */
 export function renditionAccounts(db: EntityManager, publicationId: string): Promise<TargetAccount[]> {
   return db.query(
-    `SELECT a.id, a.platform, a.username, r.settings, r.output_profile FROM renditions r JOIN social_accounts a ON a.id = r.social_account_id
+    `SELECT a.id, a.platform, a.username, r.settings, r.output_profile FROM renditions r
+       JOIN social_accounts a ON a.id = r.social_account_id
       WHERE r.publication_id = $1 ORDER BY r.created_at, r.id`,
     [publicationId],
   );

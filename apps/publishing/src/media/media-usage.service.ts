@@ -19,7 +19,8 @@ export class MediaUsageService {
               SELECT p.media FROM publications p JOIN active a ON a.id = p.id
               UNION ALL SELECT s.media FROM publication_segments s JOIN active a ON a.id = s.publication_id
               UNION ALL SELECT r.media FROM renditions r JOIN active a ON a.id = r.publication_id
-              UNION ALL SELECT rs.media FROM rendition_segments rs JOIN renditions r ON r.id = rs.rendition_id JOIN active a ON a.id = r.publication_id)
+              UNION ALL SELECT rs.media FROM rendition_segments rs JOIN renditions r ON r.id = rs.rendition_id
+                JOIN active a ON a.id = r.publication_id)
        SELECT DISTINCT item->>'media_id' AS media_id FROM used, jsonb_array_elements(used.media) item
         WHERE item->>'media_id' = ANY($2::text[])`,
       [request.workspace_id, ids, ACTIVE_STATUSES],

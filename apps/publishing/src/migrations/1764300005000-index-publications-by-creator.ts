@@ -1,6 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The admin directory counts each page's users' publications (publishing.usage.for-users): without this, one scan of every publication per user. */
+/**
+ * The admin directory counts each page's users' publications
+ * (publishing.usage.for-users): without this, one scan of every publication per user.
+ */
 export class IndexPublicationsByCreator1764300005000 implements MigrationInterface {
   name = 'IndexPublicationsByCreator1764300005000';
 

@@ -14,7 +14,8 @@ export class DropDeliveryOutcomeCopies1764300009000 implements MigrationInterfac
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`ALTER TABLE renditions ADD COLUMN delivery_external_id text NOT NULL DEFAULT '', ADD COLUMN delivery_external_url text NOT NULL DEFAULT '',
+    await db.query(`ALTER TABLE renditions ADD COLUMN delivery_external_id text NOT NULL DEFAULT '',
+      ADD COLUMN delivery_external_url text NOT NULL DEFAULT '',
       ADD COLUMN delivery_error_code text NOT NULL DEFAULT '', ADD COLUMN delivery_error_kind text NOT NULL DEFAULT '',
       ADD COLUMN delivery_error_http_status integer NOT NULL DEFAULT 0`);
     await db.query(`UPDATE renditions SET delivery_external_id = external_id, delivery_external_url = external_url,

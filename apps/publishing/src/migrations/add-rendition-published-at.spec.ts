@@ -37,7 +37,8 @@ describe('migration: renditions.published_at', () => {
     );
     const rendition = (id: string, platform: string, state: string) =>
       old.query(
-        `INSERT INTO renditions (id, publication_id, social_account_id, platform, target_key, status, delivery_state, created_at, updated_at)
+        `INSERT INTO renditions (id, publication_id, social_account_id, platform, target_key, status, delivery_state, created_at,
+           updated_at)
          VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $7)`,
         [id, publication, account, platform, state === 'live' ? 'published' : 'scheduled', state, updatedAt],
       );

@@ -58,7 +58,8 @@ export class ProviderInsightsService {
     if (input.account_ids !== undefined) where.push(`id = ANY(${param(input.account_ids.map((id) => id.toLowerCase()))}::uuid[])`);
     if (input.after_id !== undefined) where.push(`id > ${param(input.after_id.toLowerCase())}`);
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url, status, credentials, connected_by, created_at, updated_at
+      `SELECT id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url, status, credentials, connected_by,
+         created_at, updated_at
          FROM social_accounts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ${param(limit + 1)}`,
       params,
     );
@@ -77,13 +78,17 @@ export class ProviderInsightsService {
     if (input.rendition_ids !== undefined) where.push(`r.id = ANY(${param(input.rendition_ids.map((id) => id.toLowerCase()))}::uuid[])`);
     if (input.after) {
       where.push(
-        `(r.published_at, r.id) > (${param(new Date(input.after.published_at))}::timestamptz, ${param(input.after.rendition_id.toLowerCase())}::uuid)`,
+        `(r.published_at, r.id) > (${param(new Date(input.after.published_at))}::timestamptz, ` +
+          `${param(input.after.rendition_id.toLowerCase())}::uuid)`,
       );
     }
     const rows: RenditionRow[] = await this.dataSource.query(
       `SELECT r.id AS rendition_id, r.publication_id, p.workspace_id, r.social_account_id, r.platform,
               COALESCE(NULLIF(r.title, ''), p.title) AS title, p.content_profile,
-              left(COALESCE(NULLIF(r.body, ''), (SELECT s.body FROM rendition_segments s WHERE s.rendition_id = r.id ORDER BY s.position LIMIT 1), ''), ${EXCERPT_LENGTH}) AS excerpt,
+              left(COALESCE(NULLIF(r.body, ''),
+                            (SELECT s.body FROM rendition_segments s WHERE s.rendition_id = r.id ORDER BY s.position LIMIT 1),
+                            ''),
+                   ${EXCERPT_LENGTH}) AS excerpt,
               r.external_id, r.external_url, r.published_at
          FROM renditions r JOIN publications p ON p.id = r.publication_id
         WHERE ${where.join(' AND ')}

@@ -23,7 +23,8 @@ export function multipartStream(
       yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`, 'utf8');
     }
     yield Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.name)}"; filename="${quoted(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.name)}"; ` +
+        `filename="${quoted(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
       'utf8',
     );
     for await (const chunk of file.stream as AsyncIterable<Uint8Array>) yield chunk;

@@ -63,17 +63,20 @@ describe('servers on private addresses', () => {
     expect(internal.hits).toEqual(['/configured', '/allowed']);
   });
 
-  it('tells delivery whether a request left, through these fetches too (sent when answered, not sent when the connection was refused)', async () => {
-    const { fetch: fetchFn } = networkFetches([], true);
-    const answered = trackSending();
-    expect((await answered.run(() => fetchFn(`${internal.origin}/tracked`))).status).toBe(200);
-    expect(answered.sent()).toBe(true);
-    const closed = await listen(() => ({ status: 200 }));
-    await new Promise((resolve) => closed.server.close(resolve));
-    const refused = trackSending();
-    await expect(refused.run(() => fetchFn(`${closed.origin}/nobody`))).rejects.toThrow();
-    expect(refused.sent()).toBe(false);
-  });
+  it(
+    'tells delivery whether a request left, through these fetches too ' + '(sent when answered, not sent when the connection was refused)',
+    async () => {
+      const { fetch: fetchFn } = networkFetches([], true);
+      const answered = trackSending();
+      expect((await answered.run(() => fetchFn(`${internal.origin}/tracked`))).status).toBe(200);
+      expect(answered.sent()).toBe(true);
+      const closed = await listen(() => ({ status: 200 }));
+      await new Promise((resolve) => closed.server.close(resolve));
+      const refused = trackSending();
+      await expect(refused.run(() => fetchFn(`${closed.origin}/nobody`))).rejects.toThrow();
+      expect(refused.sent()).toBe(false);
+    },
+  );
 
   it('checks every hop of a media download: a redirect into the private network is refused', async () => {
     const http = new ProviderHttp({}, undefined, publicOnlyFetch([redirector.origin], false));

@@ -30,7 +30,10 @@ headersSent.subscribe((message) => {
 
 export interface SendingTracker {
   run<T>(call: () => Promise<T>): Promise<T>;
-  /** true once a request of the call wrote its headers, false when none did, undefined when no request was seen (a fetch that is not Node's). */
+  /**
+   * true once a request of the call wrote its headers, false when none
+   * did, undefined when no request was seen (a fetch that is not Node's).
+   */
   sent(): boolean | undefined;
 }
 

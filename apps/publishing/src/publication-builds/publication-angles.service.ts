@@ -54,7 +54,8 @@ export class PublicationAnglesService implements OnModuleInit, OnApplicationShut
 
   /** Order: access (403), references (422), configuration (503), rate limit (429); a request counts once it passed those checks. */
   async plan(principal: Principal, input: PlanPublicationAnglesRequest): Promise<PublicationAngles> {
-    // One budget from the start for everything we wait on (lookups, prompt, every attempt), so our answer or 504 beats the gateway's timeout.
+    // One budget from the start for everything we wait on (lookups, prompt,
+    // every attempt), so our answer or 504 beats the gateway's timeout.
     const deadline = Date.now() + this.config.AI_TIMEOUT_MS;
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     const brief = await loadAngleBrief(this.dataSource.manager, workspace.workspace_id, input);

@@ -60,7 +60,8 @@ export async function replaceSegments(db: EntityManager, publicationId: string, 
   }));
   for (const row of rows.filter((segment) => kept.includes(segment.id))) {
     await db.query(
-      `UPDATE publication_segments SET position = $2, title = $3, body = $4, description = $5, url = $6, media = $7::jsonb, settings = $8::jsonb WHERE id = $1`,
+      `UPDATE publication_segments SET position = $2, title = $3, body = $4, description = $5, url = $6, media = $7::jsonb,
+         settings = $8::jsonb WHERE id = $1`,
       [row.id, row.position, row.title, row.body, row.description, row.url, JSON.stringify(row.media), JSON.stringify(row.settings)],
     );
   }

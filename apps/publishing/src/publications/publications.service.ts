@@ -273,7 +273,8 @@ export class PublicationsService {
       renditions.length === 0
         ? []
         : await db.query<RenditionSegmentEntity[]>(
-            `SELECT ${this.columns.renditionSegment} FROM rendition_segments rs WHERE rs.rendition_id = ANY($1::uuid[]) ORDER BY rs.position`,
+            `SELECT ${this.columns.renditionSegment} FROM rendition_segments rs WHERE rs.rendition_id = ANY($1::uuid[])
+             ORDER BY rs.position`,
             [renditions.map((rendition) => rendition.id)],
           );
     const segmentsOf = groupBy(segments, (segment) => segment.publicationId);

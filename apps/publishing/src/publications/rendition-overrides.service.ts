@@ -60,7 +60,8 @@ export class RenditionOverrides {
         db,
         `UPDATE publications p SET revision = revision + 1, updated_at = now()
           WHERE p.id = $1 AND p.revision = $2 AND p.status = 'scheduled'
-            AND EXISTS (SELECT 1 FROM renditions r WHERE r.id = $3 AND r.publication_id = p.id AND r.status = 'scheduled' AND r.delivery_current_attempt_number = 0)
+            AND EXISTS (SELECT 1 FROM renditions r WHERE r.id = $3 AND r.publication_id = p.id AND r.status = 'scheduled'
+              AND r.delivery_current_attempt_number = 0)
           RETURNING p.id`,
         [id, input.expected_revision, renditionId],
       );

@@ -86,7 +86,8 @@ export class OAuthConnections {
     // Spent and expired states open nothing: dropping them here keeps the table small without a sweeper.
     await this.dataSource.query(`DELETE FROM oauth_states WHERE expires_at < now()`);
     await this.dataSource.query(
-      `INSERT INTO oauth_states (id, state_hash, user_id, workspace_id, platform, instance_url, redirect_uri, sealed_code_verifier, created_at, expires_at)
+      `INSERT INTO oauth_states (id, state_hash, user_id, workspace_id, platform, instance_url, redirect_uri, sealed_code_verifier,
+         created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         id,
@@ -155,13 +156,18 @@ export class OAuthConnections {
     }
   }
 
-  /** The app the flow uses: active, for OAuth, with a secret when the network needs one; else 422 `provider_not_configured` at `location`. */
+  /**
+   * The app the flow uses: active, for OAuth, with a secret when the
+   * network needs one; else 422 `provider_not_configured` at `location`.
+   */
   private async activeApp(provider: OAuthConnectProvider, instanceUrl: string, location: string): Promise<ResolvedProviderApp> {
     const app = await this.apps.resolve(provider.platform, instanceUrl);
     const subject = `the ${provider.platform} app${instanceUrl ? ` for ${instanceUrl}` : ''}`;
     let reason: string | undefined;
     if (!app)
-      reason = `no active ${provider.platform} app${instanceUrl ? ` for ${instanceUrl}` : ''} is configured on this instance (an administrator adds one)`;
+      reason =
+        `no active ${provider.platform} app${instanceUrl ? ` for ${instanceUrl}` : ''} is ` +
+        'configured on this instance (an administrator adds one)';
     else if (app.connection_mode !== 'oauth') reason = `${subject} is set up for ${app.connection_mode} connections, not OAuth`;
     else if (provider.requiresClientSecret && !app.client_secret) reason = `${subject} has no client secret`;
     if (reason) {

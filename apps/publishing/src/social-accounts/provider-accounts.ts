@@ -51,7 +51,10 @@ export class ProviderAccounts {
     @Optional() @Inject(SERVICE_LOGGER) private readonly logger?: Logger,
   ) {}
 
-  /** The account by id as its adapter needs it (its grant fresh), or null when it is gone; throws a DeliveryError when the grant cannot be renewed. */
+  /**
+   * The account by id as its adapter needs it (its grant fresh), or null when
+   * it is gone; throws a DeliveryError when the grant cannot be renewed.
+   */
   async find(accountId: string): Promise<ProviderAccount | null> {
     const row = await this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id: accountId });
     return row ? this.ready(row) : null;
@@ -157,7 +160,8 @@ export class ProviderAccounts {
         claimed ??
         (
           await this.dataSource.query<LockedRow[]>(
-            `SELECT id, workspace_id, platform, external_id, username, instance_url, status, credentials FROM social_accounts WHERE id = $1`,
+            `SELECT id, workspace_id, platform, external_id, username, instance_url, status, credentials FROM social_accounts
+             WHERE id = $1`,
             [account.id],
           )
         )[0];
@@ -193,7 +197,8 @@ export class ProviderAccounts {
       // Stored even if the claim ran out meanwhile (the network has rotated the refresh token, the old one is spent),
       // unless the account was connected again meanwhile: its new grant stands.
       await this.dataSource.query(
-        `UPDATE social_accounts SET credentials = $2, updated_at = now(), renewing_until = CASE WHEN renewing_until = $3 THEN NULL ELSE renewing_until END
+        `UPDATE social_accounts SET credentials = $2, updated_at = now(),
+           renewing_until = CASE WHEN renewing_until = $3 THEN NULL ELSE renewing_until END
           WHERE id = $1 AND credentials = $4`,
         [claimed.id, this.seal(claimed.id, grant), claimed.renewing_until, claimed.credentials],
       );
@@ -202,7 +207,10 @@ export class ProviderAccounts {
     }
   }
 
-  /** What the row answers without a renewal (gone, not active, renewed by another replica, or no longer expiring); undefined when it must be renewed. */
+  /**
+   * What the row answers without a renewal (gone, not active, renewed by
+   * another replica, or no longer expiring); undefined when it must be renewed.
+   */
   private settledWithoutRenewing(row: LockedRow | undefined, staleToken: string, expired: boolean): Renewal | undefined {
     if (!row || !row.credentials) return { kind: 'gone' };
     if (row.status !== 'active') return { kind: 'refused' };
@@ -263,7 +271,8 @@ export class ProviderAccounts {
  */
 export async function markReconnectRequired(manager: EntityManager, accountId: string, reason: AccountAttentionReason): Promise<void> {
   const [rows]: [Array<{ workspace_id: string; platform: string }>, number] = await manager.query(
-    `UPDATE social_accounts SET status = 'reconnect_required', updated_at = now() WHERE id = $1 AND status = 'active' RETURNING workspace_id, platform`,
+    `UPDATE social_accounts SET status = 'reconnect_required', updated_at = now() WHERE id = $1 AND status = 'active'
+     RETURNING workspace_id, platform`,
     [accountId],
   );
   const [row] = rows;

@@ -1,7 +1,10 @@
 import type { SocialAccount } from '@social/contracts';
 import type { SocialAccountEntity } from './social-account.entity.js';
 
-/** The one place a stored account becomes its published shape (credentials never leave the service); `postsPublished` from the sandbox network. */
+/**
+ * The one place a stored account becomes its published shape (credentials
+ * never leave the service); `postsPublished` from the sandbox network.
+ */
 export function toSocialAccount(account: SocialAccountEntity, postsPublished = 0): SocialAccount {
   return {
     id: account.id,

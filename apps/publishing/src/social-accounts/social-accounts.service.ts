@@ -58,7 +58,10 @@ export class SocialAccountsService {
     return sandbox instanceof SandboxProvider ? sandbox.countPosts(ids) : new Map();
   }
 
-  /** Sandbox: the account at once (201). Bluesky: signed in at once (201, 200 when connected already). OAuth networks: where to send the user (200), completed by OAuthConnections.complete. */
+  /**
+   * Sandbox: the account at once (201). Bluesky: signed in at once (201, 200 when connected
+   * already). OAuth networks: where to send the user (200), completed by OAuthConnections.complete.
+   */
   async connect(principal: Principal, input: ConnectSocialAccountRequest): Promise<HttpReply<SocialAccount | SocialAccountAuthorization>> {
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
     const provider = this.providers.get(input.provider);
@@ -143,7 +146,8 @@ export class SocialAccountsService {
     const account = await this.findVisible(principal, pathId(rawId), 'editor');
     await this.dataSource.transaction(async (db) => {
       const publications: Array<{ id: string }> = await db.query(
-        `SELECT id FROM publications WHERE id IN (SELECT publication_id FROM renditions WHERE social_account_id = $1) ORDER BY id FOR UPDATE`,
+        `SELECT id FROM publications WHERE id IN (SELECT publication_id FROM renditions WHERE social_account_id = $1)
+         ORDER BY id FOR UPDATE`,
         [account.id],
       );
       // Under the publications' locks: the scheduler commits `submitted` only while holding its publication's.
@@ -186,7 +190,10 @@ export class SocialAccountsService {
     );
   }
 
-  /** The server of a network with instances, as its origin (`https://Social.Example/` → `https://social.example`), as provider apps store it. */
+  /**
+   * The server of a network with instances, as its origin (`https://Social.Example/`
+   * → `https://social.example`), as provider apps store it.
+   */
   private instanceUrlOf(input: ConnectSocialAccountRequest): string {
     if (input.instance_url === undefined) throw problems.invalid('body.instance_url', `is required for ${input.provider}`);
     let origin: string | undefined;

@@ -75,7 +75,8 @@ export const SETTINGS_REGISTRY = [
     group: 'smtp',
     label: 'SMTP server',
     description:
-      'smtp(s)://USER:PASSWORD@HOST:PORT for outgoing mail (email-change codes, invitations); a secret because it carries the password. Unset, operations that must send mail answer 503.',
+      'smtp(s)://USER:PASSWORD@HOST:PORT for outgoing mail (email-change codes, invitations); ' +
+      'a secret because it carries the password. Unset, operations that must send mail answer 503.',
     type: 'secret',
     optional: true,
     environment_variables: ['SMTP_URL'],
@@ -100,7 +101,8 @@ export const SETTINGS_REGISTRY = [
     group: 'ai',
     label: 'AI provider base URL',
     description:
-      'An OpenAI-compatible chat-completions endpoint (POST {base}/chat/completions); unset, AI features answer 503 ai_not_configured. Applies at once.',
+      'An OpenAI-compatible chat-completions endpoint (POST {base}/chat/completions); ' +
+      'unset, AI features answer 503 ai_not_configured. Applies at once.',
     type: 'url',
     optional: true,
     environment_variables: ['AI_BASE_URL'],

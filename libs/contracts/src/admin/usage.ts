@@ -19,7 +19,10 @@ import { CREATIVE_SERVICE } from '../creative/patterns.js';
 export const usageForUsersPattern = (service: string): string => `${service}.usage.for-users`;
 export const usageTotalsPattern = (service: string): string => `${service}.usage.totals`;
 
-/** Services that report usage: accounts (memberships, activity), publishing (publications, social accounts), media (items, bytes), creative (video projects, image designs). */
+/**
+ * Services that report usage: accounts (memberships, activity), publishing (publications,
+ * social accounts), media (items, bytes), creative (video projects, image designs).
+ */
 export const USAGE_REPORTING_SERVICES = [ACCOUNTS_SERVICE, PUBLISHING_SERVICE, MEDIA_SERVICE, CREATIVE_SERVICE] as const;
 
 /** The most user ids one `usage.for-users` request may name (an E9 page is at most 100). */

@@ -16,7 +16,8 @@ export class ListInstanceUsersQuery {
     maximum: Number.MAX_SAFE_INTEGER,
     default: 1,
     description:
-      'at most 2^53−1 (9007199254740991, the largest integer a JSON number carries exactly); larger is 422. A page beyond the last answers an empty `users` list.',
+      'at most 2^53−1 (9007199254740991, the largest integer a JSON number carries exactly); ' +
+      'larger is 422. A page beyond the last answers an empty `users` list.',
   })
   @Optional()
   @IsQueryInteger()

@@ -67,7 +67,8 @@ export class ProjectAsset {
   @ApiProperty({ type: 'object', additionalProperties: true }) preparation: Record<string, unknown>;
   @ApiProperty({
     description:
-      "whether the project's head document names it (its id as a whole JSON string or key, anywhere): required assets, and only they, decide the project's `sync_status`",
+      "whether the project's head document names it (its id as a whole JSON string or key, " +
+      "anywhere): required assets, and only they, decide the project's `sync_status`",
   })
   required: boolean;
   @ApiProperty({ description: 'SHA-256 of the bytes once ready, else ""' }) sha256: string;

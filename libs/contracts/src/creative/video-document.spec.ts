@@ -20,7 +20,8 @@ function nested(levels: number): Record<string, unknown> {
 describe('videoDocumentError', () => {
   it('takes any JSON object, whatever its members, at any depth up to the limit', () => {
     const document = JSON.parse(
-      `{"version": 1, "timeline": {"tracks": [{"kind": "sparkles", "clips": [{"asset": "${ASSET}", "fx": [[{"glow": null, "a.b": true}]]}]}]}, "": "", "__proto__": "a key"}`,
+      '{"version": 1, "timeline": {"tracks": [{"kind": "sparkles", "clips": [{"asset": ' +
+        `"${ASSET}", "fx": [[{"glow": null, "a.b": true}]]}]}]}, "": "", "__proto__": "a key"}`,
     );
     expect(videoDocumentError(document, 'body.document')).toBeUndefined();
     expect(videoDocumentError({}, 'body.document')).toBeUndefined();

@@ -32,7 +32,8 @@ function DocumentMember(): PropertyDecorator {
       description:
         "the client's own JSON object, stored and answered unchanged: any members at any depth " +
         `(at most ${VIDEO_DOCUMENT_MAX_DEPTH} levels of objects and arrays; no U+0000 or unpaired surrogates); ` +
-        'an array, string, number or null is 422 at `body.document`. Project assets (E20) it names (their id as a whole string or key anywhere) are `required`',
+        'an array, string, number or null is 422 at `body.document`. Project assets (E20) ' +
+        'it names (their id as a whole string or key anywhere) are `required`',
     }),
   ) as PropertyDecorator;
 }
@@ -151,7 +152,8 @@ export class VideoProjectSummary {
   @ApiProperty({
     enum: VIDEO_SYNC_STATUSES,
     description:
-      'from the project assets that are `required` (named by the head document): `attention` when one failed, else `pending` while one is not ready, else `synced`',
+      'from the project assets that are `required` (named by the head document): ' +
+      '`attention` when one failed, else `pending` while one is not ready, else `synced`',
   })
   sync_status: string;
   @ApiProperty({ description: '`asset_failed` with `attention`, else ""' }) attention_reason: string;

@@ -1,6 +1,9 @@
 /** NATS subjects of the creative service's video projects and project assets (`creative.<feature>.<verb>`). */
 export const VideoProjectPatterns = {
-  /** → VideoProjectSummary: the answer's document is the one the request carried (the gateway adds it back; it need not cross NATS twice). */
+  /**
+   * → VideoProjectSummary: the answer's document is the one the request
+   * carried (the gateway adds it back; it need not cross NATS twice).
+   */
   create: 'creative.video-projects.create',
   list: 'creative.video-projects.list',
   get: 'creative.video-projects.get',

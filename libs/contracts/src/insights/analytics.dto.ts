@@ -54,7 +54,8 @@ export class AnalyticsQuery {
     enum: ANALYTICS_SOURCES,
     default: 'all',
     description:
-      '`native`: renditions published through the platform; `external`: account content not published by us (none is collected yet, so it is empty); account growth stays account-wide',
+      '`native`: renditions published through the platform; `external`: account content not ' +
+      'published by us (none is collected yet, so it is empty); account growth stays account-wide',
   })
   @Optional()
   @IsIn(ANALYTICS_SOURCES as unknown as string[])
@@ -72,7 +73,8 @@ export class AnalyticsQuery {
   @ApiPropertyOptional({
     maxLength: 500,
     description:
-      'content_next_cursor (pages content; publications stay on their first page) or publication_next_cursor (pages publications), issued for the same workspace_id, days, account_id, source and sort',
+      'content_next_cursor (pages content; publications stay on their first page) ' +
+      'or publication_next_cursor (pages publications), issued for the same workspace_id, days, account_id, source and sort',
   })
   @Optional()
   @IsString()

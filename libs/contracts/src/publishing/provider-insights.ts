@@ -68,7 +68,10 @@ export interface ListPublishedRenditionsRequest {
   workspace_id?: string;
   social_account_id?: string;
   rendition_ids?: string[];
-  /** Keyset: renditions published after this (published_at, rendition_id) pair; absent or null: from the oldest (so the previous page's `next_after` may be passed as it is). */
+  /**
+   * Keyset: renditions published after this (published_at, rendition_id) pair; absent or
+   * null: from the oldest (so the previous page's `next_after` may be passed as it is).
+   */
   after?: { published_at: string; rendition_id: string } | null;
   /** 1–1000, default 500. */
   limit?: number;

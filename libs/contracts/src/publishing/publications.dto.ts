@@ -11,7 +11,8 @@ const MEDIA_PROPERTY: { type: [typeof AttachedMediaInput]; maxItems: number; des
   type: [AttachedMediaInput],
   maxItems: MAX_ATTACHED_MEDIA,
   description:
-    'replaces the attached media, in this order (display_order from 0); each a ready item of the workspace library (else 422 at its media_id). ' +
+    'replaces the attached media, in this order (display_order from 0); ' +
+    'each a ready item of the workspace library (else 422 at its media_id). ' +
     "Publication-level media go with the first part a network receives, a segment's with its part",
 };
 
@@ -258,7 +259,8 @@ export class UpdatePublicationRequest {
     type: [PublicationSegmentInput],
     maxItems: MAX_SEGMENTS,
     description:
-      'replaces every segment, in this order; an entry with the id of an existing segment keeps it and its rendition overrides, the overrides of segments left out are dropped',
+      'replaces every segment, in this order; an entry with the id of an existing segment ' +
+      'keeps it and its rendition overrides, the overrides of segments left out are dropped',
   })
   @Optional()
   @IsObjectList(PublicationSegmentInput, MAX_SEGMENTS)

@@ -294,7 +294,8 @@ export class AssignVoiceProfileRequest {
     items: { type: 'string', format: 'uuid' },
     maxItems: MAX_VOICE_PROFILE_ASSIGNMENTS,
     description:
-      'every account the profile applies to, replacing the previous list (active accounts of its workspace, none twice); an account assigned to another profile moves to this one',
+      'every account the profile applies to, replacing the previous list (active accounts of its workspace, ' +
+      'none twice); an account assigned to another profile moves to this one',
   })
   @IsArray()
   @ArrayMaxSize(MAX_VOICE_PROFILE_ASSIGNMENTS)

@@ -64,7 +64,8 @@ export function watchOutbox(metrics: Metrics, dataSource: DataSource): void {
     const [row] = await scrapeQuery<{ backlog: number; age: number | null }>(
       dataSource,
       `SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox_events WHERE published_at IS NULL LIMIT 100000) AS waiting)::int AS backlog,
-              (SELECT extract(epoch FROM now() - created_at) FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT 1)::float8 AS age`,
+              (SELECT extract(epoch FROM now() - created_at) FROM outbox_events WHERE published_at IS NULL ORDER BY id
+                LIMIT 1)::float8 AS age`,
     );
     backlog.set(row.backlog);
     age.set(Math.max(0, row.age ?? 0));

@@ -192,7 +192,8 @@ async function start<S extends ConfigSpec>(
     logger: new NestPinoLogger(logger),
     bufferLogs: false,
   });
-  // SIGTERM: requests taken are answered, then consumers, workers and the relay finish (beforeApplicationShutdown), then NATS and the database close.
+  // SIGTERM: requests taken are answered, then consumers, workers and the relay
+  // finish (beforeApplicationShutdown), then NATS and the database close.
   closeGracefullyOnSignals(() => app.close(), { logger, graceMs: config.SHUTDOWN_GRACE_MS });
   // Both connections: the server's (requests) and the outbound one (events, calls to other services).
   const probes = app.get(Probes).watch({ nats: [outbound], dataSource });

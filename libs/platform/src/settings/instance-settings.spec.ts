@@ -117,38 +117,41 @@ describe('InstanceSettings live refresh', () => {
     settings.close();
   });
 
-  it('load with no admin answering returns within its bound, from environment and defaults, and ignores malformed change events', async () => {
-    let callback: ((error: Error | null, msg: unknown) => void) | undefined;
-    let requests = 0;
-    const nats = {
-      request: async () => {
-        requests++;
-        throw new Error('no responders');
-      },
-      subscribe: (_subject: string, options: { callback: typeof callback }) => {
-        callback = options.callback;
-        return { unsubscribe: () => undefined };
-      },
-    } as unknown as NatsConnection;
-    const started = Date.now();
-    const settings = await InstanceSettings.load(nats, quiet, { waitMs: 300, env: { RATE_LIMIT_LOGIN_PER_IP: '9' }, retryMinMs: 60_000 });
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect(requests).toBeGreaterThan(0);
-    expect(settings.resolved('rate_limit_login_per_ip')).toEqual({ value: '9', source: 'environment' });
-    expect(settings.resolved('registration_enabled')).toEqual({ value: 'true', source: 'default' });
+  it(
+    'load with no admin answering returns within its bound, ' + 'from environment and defaults, and ignores malformed change events',
+    async () => {
+      let callback: ((error: Error | null, msg: unknown) => void) | undefined;
+      let requests = 0;
+      const nats = {
+        request: async () => {
+          requests++;
+          throw new Error('no responders');
+        },
+        subscribe: (_subject: string, options: { callback: typeof callback }) => {
+          callback = options.callback;
+          return { unsubscribe: () => undefined };
+        },
+      } as unknown as NatsConnection;
+      const started = Date.now();
+      const settings = await InstanceSettings.load(nats, quiet, { waitMs: 300, env: { RATE_LIMIT_LOGIN_PER_IP: '9' }, retryMinMs: 60_000 });
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(requests).toBeGreaterThan(0);
+      expect(settings.resolved('rate_limit_login_per_ip')).toEqual({ value: '9', source: 'environment' });
+      expect(settings.resolved('registration_enabled')).toEqual({ value: 'true', source: 'default' });
 
-    // Garbage on the subject never throws into the reader loop.
-    const garbage = [
-      { subject: 's', json: () => JSON.parse('not json') },
-      { subject: 's', json: () => null },
-      { subject: 's', json: () => ({ keys: 'registration_enabled' }) },
-      { subject: 's', json: () => ({ keys: [42, null, { a: 1 }] }) },
-    ];
-    for (const msg of garbage) expect(() => callback!(null, msg)).not.toThrow();
-    const before = requests;
-    callback!(null, { subject: 's', json: () => ({ keys: ['registration_enabled'] }) });
-    await sleep(20);
-    expect(requests).toBe(before + 1);
-    settings.close();
-  });
+      // Garbage on the subject never throws into the reader loop.
+      const garbage = [
+        { subject: 's', json: () => JSON.parse('not json') },
+        { subject: 's', json: () => null },
+        { subject: 's', json: () => ({ keys: 'registration_enabled' }) },
+        { subject: 's', json: () => ({ keys: [42, null, { a: 1 }] }) },
+      ];
+      for (const msg of garbage) expect(() => callback!(null, msg)).not.toThrow();
+      const before = requests;
+      callback!(null, { subject: 's', json: () => ({ keys: ['registration_enabled'] }) });
+      await sleep(20);
+      expect(requests).toBe(before + 1);
+      settings.close();
+    },
+  );
 });

@@ -29,22 +29,26 @@ afterAll(async () => {
 });
 
 describe('the media bucket holds at most max_bytes', () => {
-  it('answers a put past the limit with 507 storage_full (through guardedStorage, not 503), keeps nothing of it, and still takes what fits', async () => {
-    const bucket = `limit-${Date.now()}`;
-    const storage = guardedStorage(new NatsObjectStorage(nc, bucket, { maxBytes: 512 * 1024 }));
-    await storage.put('fits', streamOf(randomBytes(200 * 1024)));
-    const refusal = await storage.put('too-much', streamOf(randomBytes(600 * 1024))).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(refusal).toBeInstanceOf(Problem);
-    expect(refusal).toMatchObject({ status: 507, code: 'storage_full' });
-    expect(await storage.stat('too-much')).toBeNull();
-    expect(await storage.stat('fits')).toEqual({ size: 200 * 1024 });
-    // The refused put's chunks are gone: the room it took is free again.
-    await storage.put('fits-too', streamOf(randomBytes(200 * 1024)));
-    expect(await storage.stat('fits-too')).toEqual({ size: 200 * 1024 });
-  });
+  it(
+    'answers a put past the limit with 507 storage_full (through guardedStorage, ' +
+      'not 503), keeps nothing of it, and still takes what fits',
+    async () => {
+      const bucket = `limit-${Date.now()}`;
+      const storage = guardedStorage(new NatsObjectStorage(nc, bucket, { maxBytes: 512 * 1024 }));
+      await storage.put('fits', streamOf(randomBytes(200 * 1024)));
+      const refusal = await storage.put('too-much', streamOf(randomBytes(600 * 1024))).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(Problem);
+      expect(refusal).toMatchObject({ status: 507, code: 'storage_full' });
+      expect(await storage.stat('too-much')).toBeNull();
+      expect(await storage.stat('fits')).toEqual({ size: 200 * 1024 });
+      // The refused put's chunks are gone: the room it took is free again.
+      await storage.put('fits-too', streamOf(randomBytes(200 * 1024)));
+      expect(await storage.stat('fits-too')).toEqual({ size: 200 * 1024 });
+    },
+  );
 
   it('sets max_bytes on a bucket created before the limit', async () => {
     const bucket = `unlimited-${Date.now()}`;

@@ -141,49 +141,52 @@ describe('Bluesky delivery (against a fake PDS)', () => {
     });
   });
 
-  it('uploads images as streamed blobs with alt text and aspect ratio; at most 4; the lexicon refuses one over 1,000,000 bytes', async () => {
-    const bytes = await jpeg(300, 200);
-    await provider.publish(
-      account,
-      post(part('Look', { media: [media(bytes, 'image/jpeg', 'A lighthouse', { width: 300, height: 200 })] })),
-    );
-    const [record] = await records();
-    expect(record.value.embed).toEqual({
-      $type: 'app.bsky.embed.images',
-      images: [
-        {
-          alt: 'A lighthouse',
-          image: { $type: 'blob', ref: { $link: expect.stringMatching(/^bafkrei/) }, mimeType: 'image/jpeg', size: bytes.length },
-          aspectRatio: { width: 300, height: 200 },
-        },
-      ],
-    });
-    expect(await control('GET', '/blobs')).toEqual([
-      expect.objectContaining({ mimeType: 'image/jpeg', size: bytes.length, sha256: sha256(bytes) }),
-    ]);
-    const image = media(bytes, 'image/jpeg');
-    await expect(
-      failureOf(provider.publish(account, post(part('Too many', { media: [image, image, image, image, image] })))),
-    ).resolves.toMatchObject({
-      outcome: 'rejected',
-      kind: 'validation',
-      code: 'too_many_media',
-    });
-    await expect(
-      failureOf(provider.publish(account, post(part('Mixed', { media: [image, media(Buffer.alloc(10), 'video/mp4')] })))),
-    ).resolves.toMatchObject({
-      outcome: 'rejected',
-      code: 'too_many_media',
-    });
-    await expect(
-      failureOf(provider.publish(account, post(part('Too big', { media: [media(Buffer.alloc(1_000_001, 1), 'image/jpeg')] })))),
-    ).resolves.toMatchObject({
-      outcome: 'rejected',
-      kind: 'validation',
-      httpStatus: 400,
-    });
-    expect(await records()).toHaveLength(1);
-  });
+  it(
+    'uploads images as streamed blobs with alt text and aspect ratio; ' + 'at most 4; the lexicon refuses one over 1,000,000 bytes',
+    async () => {
+      const bytes = await jpeg(300, 200);
+      await provider.publish(
+        account,
+        post(part('Look', { media: [media(bytes, 'image/jpeg', 'A lighthouse', { width: 300, height: 200 })] })),
+      );
+      const [record] = await records();
+      expect(record.value.embed).toEqual({
+        $type: 'app.bsky.embed.images',
+        images: [
+          {
+            alt: 'A lighthouse',
+            image: { $type: 'blob', ref: { $link: expect.stringMatching(/^bafkrei/) }, mimeType: 'image/jpeg', size: bytes.length },
+            aspectRatio: { width: 300, height: 200 },
+          },
+        ],
+      });
+      expect(await control('GET', '/blobs')).toEqual([
+        expect.objectContaining({ mimeType: 'image/jpeg', size: bytes.length, sha256: sha256(bytes) }),
+      ]);
+      const image = media(bytes, 'image/jpeg');
+      await expect(
+        failureOf(provider.publish(account, post(part('Too many', { media: [image, image, image, image, image] })))),
+      ).resolves.toMatchObject({
+        outcome: 'rejected',
+        kind: 'validation',
+        code: 'too_many_media',
+      });
+      await expect(
+        failureOf(provider.publish(account, post(part('Mixed', { media: [image, media(Buffer.alloc(10), 'video/mp4')] })))),
+      ).resolves.toMatchObject({
+        outcome: 'rejected',
+        code: 'too_many_media',
+      });
+      await expect(
+        failureOf(provider.publish(account, post(part('Too big', { media: [media(Buffer.alloc(1_000_001, 1), 'image/jpeg')] })))),
+      ).resolves.toMatchObject({
+        outcome: 'rejected',
+        kind: 'validation',
+        httpStatus: 400,
+      });
+      expect(await records()).toHaveLength(1);
+    },
+  );
 
   it('posts a video as app.bsky.embed.video with its alt text and aspect ratio', async () => {
     const video = Buffer.alloc(250_000, 3);

@@ -211,7 +211,10 @@ export class BlueskyProvider implements CredentialsConnectProvider {
     return { ...parts[0], parts };
   }
 
-  /** Every part by its record key: the post when all exist; null when one does not (publishing again continues the thread); throws when the PDS cannot be asked (the engine asks again later). */
+  /**
+   * Every part by its record key: the post when all exist; null when one does not (publishing again
+   * continues the thread); throws when the PDS cannot be asked (the engine asks again later).
+   */
   async findPost(account: ProviderAccount, post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
     if (!account.grant) return 'unknown';
     const session = { grant: account.grant };

@@ -23,10 +23,8 @@ export class InstagramNetwork extends OAuthNetwork {
 
   /** Long-lived tokens (60 days) are renewed with themselves: `GET /refresh_access_token?grant_type=ig_refresh_token`. */
   override refreshRequest(_client: OAuthClient, grant: ProviderGrant): ProviderRequest {
-    return {
-      method: 'GET',
-      url: `https://graph.instagram.com/refresh_access_token?${new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: grant.accessToken })}`,
-    };
+    const query = new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: grant.accessToken });
+    return { method: 'GET', url: `https://graph.instagram.com/refresh_access_token?${query}` };
   }
 
   profileEndpoint(): string {

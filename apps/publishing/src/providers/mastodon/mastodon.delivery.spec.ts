@@ -131,42 +131,45 @@ describe('Mastodon delivery (against a fake Mastodon server)', () => {
     });
   });
 
-  it('refuses more than 4 media; what the server refuses (too large, alt text too long, a video with images) rejects without posting', async () => {
-    const image = media(await png(8, 8), 'image/png');
-    await expect(
-      failureOf(provider.publish(account, post(part('x', { media: [image, image, image, image, image] })))),
-    ).resolves.toMatchObject({
-      outcome: 'rejected',
-      kind: 'validation',
-      code: 'too_many_media',
-    });
-    await control('POST', '/limits', { image_bytes: 1000 });
-    await expect(
-      failureOf(
-        provider.publish(account, post(part('x', { media: [media(Buffer.concat([await png(8, 8), Buffer.alloc(2000)]), 'image/png')] }))),
-      ),
-    ).resolves.toMatchObject({
-      outcome: 'rejected',
-      kind: 'validation',
-      code: 'provider_rejected',
-      httpStatus: 422,
-    });
-    await control('DELETE', '/state');
-    await expect(
-      failureOf(provider.publish(account, post(part('x', { media: [media(await png(8, 8), 'image/png', 'a'.repeat(1501))] })))),
-    ).resolves.toMatchObject({
-      outcome: 'rejected',
-      kind: 'validation',
-      httpStatus: 422,
-    });
-    const clip = media(Buffer.alloc(1000, 1), 'video/mp4');
-    await expect(failureOf(provider.publish(account, post(part('x', { media: [image, clip] }))))).resolves.toMatchObject({
-      outcome: 'rejected',
-      kind: 'validation',
-      httpStatus: 422,
-    });
-    expect(await posted()).toEqual([]);
-  });
+  it(
+    'refuses more than 4 media; what the server refuses (too large, ' + 'alt text too long, a video with images) rejects without posting',
+    async () => {
+      const image = media(await png(8, 8), 'image/png');
+      await expect(
+        failureOf(provider.publish(account, post(part('x', { media: [image, image, image, image, image] })))),
+      ).resolves.toMatchObject({
+        outcome: 'rejected',
+        kind: 'validation',
+        code: 'too_many_media',
+      });
+      await control('POST', '/limits', { image_bytes: 1000 });
+      await expect(
+        failureOf(
+          provider.publish(account, post(part('x', { media: [media(Buffer.concat([await png(8, 8), Buffer.alloc(2000)]), 'image/png')] }))),
+        ),
+      ).resolves.toMatchObject({
+        outcome: 'rejected',
+        kind: 'validation',
+        code: 'provider_rejected',
+        httpStatus: 422,
+      });
+      await control('DELETE', '/state');
+      await expect(
+        failureOf(provider.publish(account, post(part('x', { media: [media(await png(8, 8), 'image/png', 'a'.repeat(1501))] })))),
+      ).resolves.toMatchObject({
+        outcome: 'rejected',
+        kind: 'validation',
+        httpStatus: 422,
+      });
+      const clip = media(Buffer.alloc(1000, 1), 'video/mp4');
+      await expect(failureOf(provider.publish(account, post(part('x', { media: [image, clip] }))))).resolves.toMatchObject({
+        outcome: 'rejected',
+        kind: 'validation',
+        httpStatus: 422,
+      });
+      expect(await posted()).toEqual([]);
+    },
+  );
 
   it('calls an upload the server failed (5xx) retryable: nothing was posted', async () => {
     await control('POST', '/failures', { path: '/api/v2/media', method: 'POST', status: 503 });

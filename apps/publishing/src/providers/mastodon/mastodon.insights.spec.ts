@@ -116,18 +116,21 @@ describe('Mastodon insights calls (against a fake Mastodon server)', () => {
     ]);
   });
 
-  it('a grant naming its scopes without write:follows is refused before anything is sent; wider scopes (write, follow) may follow', async () => {
-    const narrow = { ...account, grant: { ...account.grant!, scopes: ['read:accounts', 'write:statuses'] } };
-    const error = await caught(provider.follow(narrow, grace.id));
-    expect(toFailedCall(error, 'mastodon')).toMatchObject({
-      result: { status: 'permission_required', missing_scopes: ['write:follows'], code: 'provider_scope_missing' },
-      reconnect: false,
-    });
-    expect(await control('GET', '/follows')).toEqual([]);
-    await expect(provider.follow({ ...account, grant: { ...account.grant!, scopes: ['read', 'write'] } }, grace.id)).resolves.toBe(
-      'following',
-    );
-  });
+  it(
+    'a grant naming its scopes without write:follows is refused ' + 'before anything is sent; wider scopes (write, follow) may follow',
+    async () => {
+      const narrow = { ...account, grant: { ...account.grant!, scopes: ['read:accounts', 'write:statuses'] } };
+      const error = await caught(provider.follow(narrow, grace.id));
+      expect(toFailedCall(error, 'mastodon')).toMatchObject({
+        result: { status: 'permission_required', missing_scopes: ['write:follows'], code: 'provider_scope_missing' },
+        reconnect: false,
+      });
+      expect(await control('GET', '/follows')).toEqual([]);
+      await expect(provider.follow({ ...account, grant: { ...account.grant!, scopes: ['read', 'write'] } }, grace.id)).resolves.toBe(
+        'following',
+      );
+    },
+  );
 
   it('an unknown account to follow is not_found', async () => {
     const error = await caught(provider.follow(account, '424242'));

@@ -9,7 +9,10 @@ export interface SandboxProblem {
   message: string;
 }
 
-/** The most bytes of one image the sandbox reads to look at it (far above its own limit: an over-limit image is refused, not read whole). */
+/**
+ * The most bytes of one image the sandbox reads to look at it (far
+ * above its own limit: an over-limit image is refused, not read whole).
+ */
 const IMAGE_READ_LIMIT = SANDBOX_RULES.image.maxBytes * 8;
 const graphemes = (text: string) => [...new Intl.Segmenter().segment(text)].length;
 

@@ -120,7 +120,10 @@ export class SandboxProvider implements InstantConnectProvider {
     return this.publishedPost(account, id, post.parts.length);
   }
 
-  /** The sandbox knows: the post stored under the marker, or null (none: sending again is safe); `[sandbox:unknown-once]` plays a network that cannot tell. */
+  /**
+   * The sandbox knows: the post stored under the marker, or null (none: sending
+   * again is safe); `[sandbox:unknown-once]` plays a network that cannot tell.
+   */
   async findPost(account: ProviderAccount, post: OutgoingPost, _since: Date): Promise<PublishedPost | null | 'unknown'> {
     const [row] = await this.db().query<Array<{ id: string; parts: number }>>(
       `SELECT id, parts FROM sandbox_posts WHERE marker = $1 AND social_account_id = $2 ORDER BY created_at, id LIMIT 1`,

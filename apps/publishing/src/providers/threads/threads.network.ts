@@ -18,10 +18,8 @@ export class ThreadsNetwork extends OAuthNetwork {
 
   /** Long-lived tokens (60 days) are renewed with themselves: `GET /refresh_access_token?grant_type=th_refresh_token`. */
   override refreshRequest(_client: OAuthClient, grant: ProviderGrant): ProviderRequest {
-    return {
-      method: 'GET',
-      url: `https://graph.threads.net/refresh_access_token?${new URLSearchParams({ grant_type: 'th_refresh_token', access_token: grant.accessToken })}`,
-    };
+    const query = new URLSearchParams({ grant_type: 'th_refresh_token', access_token: grant.accessToken });
+    return { method: 'GET', url: `https://graph.threads.net/refresh_access_token?${query}` };
   }
 
   profileEndpoint(): string {
