@@ -1,5 +1,5 @@
 export { createPlatformClient, isIdempotentReplay, unwrap, type PlatformClient, type PlatformClientOptions } from './client.js';
-export { PlatformProblem, type ProblemBody, type ProblemFieldError } from './problem.js';
+export { PlatformProblem, type ProblemBody, type ProblemCode, type ProblemFieldError } from './problem.js';
 export type { components, operations, paths } from './generated/openapi.js';
 import type { components } from './generated/openapi.js';
 

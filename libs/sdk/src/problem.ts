@@ -2,6 +2,8 @@ import type { components } from './generated/openapi.js';
 
 /** The RFC 9457 body every failure answers with (contract §1), as the OpenAPI document describes it. */
 export type ProblemBody = components['schemas']['ErrorModel'];
+/** Every code the platform answers (the catalogue), and the client's own `unexpected_response`. */
+export type ProblemCode = ProblemBody['code'] | 'unexpected_response';
 export type ProblemFieldError = NonNullable<ProblemBody['errors']>[number];
 
 /**
@@ -11,7 +13,7 @@ export type ProblemFieldError = NonNullable<ProblemBody['errors']>[number];
  */
 export class PlatformProblem extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly type: string;
   readonly title: string;
   readonly detail: string;
@@ -19,9 +21,9 @@ export class PlatformProblem extends Error {
   readonly requestId: string;
   readonly errors: ProblemFieldError[];
   /** The whole problem body, with the members only some codes carry (`current_revision`, `blockers`, …). */
-  readonly body: ProblemBody;
+  readonly body: ProblemBody | UnexpectedBody;
 
-  constructor(body: ProblemBody) {
+  constructor(body: ProblemBody | UnexpectedBody) {
     super(`${body.status} ${body.code}: ${body.detail}`);
     this.name = 'PlatformProblem';
     this.status = body.status;
@@ -48,6 +50,9 @@ export class PlatformProblem extends Error {
     });
   }
 }
+
+/** What stands in for a problem body when the answer had none. */
+type UnexpectedBody = Omit<ProblemBody, 'code'> & { code: 'unexpected_response' };
 
 function isProblemBody(value: unknown): value is ProblemBody {
   const body = value as ProblemBody | null;

@@ -230,11 +230,7 @@ export class VideoProjectsService {
         const current = await findProject(db, project.id, false, false);
         if (!current) throw problems.notFound(NO_SUCH_PROJECT);
         requireNotTrashed(current);
-        throw problems.conflict(
-          'revision_conflict',
-          `The video project is at head revision ${current.headRevision}, not ${expected}; reload it and apply the change again.`,
-          { current_revision: current.headRevision },
-        );
+        throw problems.revisionConflict('video project', current.headRevision, expected);
       }
       const [head] = moved;
       await insertRevision(db, project.id, head.headRevision, project.workspaceId, head.name, principal.userId, now);

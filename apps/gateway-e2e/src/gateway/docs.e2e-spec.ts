@@ -21,7 +21,8 @@ describe('gateway: OpenAPI and JSON Schemas', () => {
     }
     const put = response.body.paths['/notifications/preferences'].put;
     expect(put.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/PreferenceSettings');
-    expect(put.responses['422'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/ErrorModel');
+    expect(put.responses['422'].content['application/problem+json'].schema.allOf[0].$ref).toBe('#/components/schemas/ErrorModel');
+    expect(put.responses['422'].content['application/problem+json'].schema.allOf[1].properties.code.enum).toEqual(['validation_failed']);
     expect(put.security).toEqual([{ bearer: [] }]);
   });
 

@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { STATUS_TITLES } from '@social/platform';
+import { PROBLEM_CATALOGUE } from '@social/contracts';
 import { PUBLIC_OPERATION_EXTENSION } from '../auth/public.decorator.js';
+import { problemResponse } from './problem-responses.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -15,7 +16,7 @@ const ERROR_MODEL: JsonSchema = {
     title: { type: 'string', description: 'the RFC 9110 reason phrase of the status' },
     status: { type: 'integer' },
     detail: { type: 'string' },
-    code: { type: 'string', description: 'stable snake_case identifier clients may switch on' },
+    code: { type: 'string', enum: Object.keys(PROBLEM_CATALOGUE), description: 'stable snake_case identifier clients may switch on' },
     request_id: { type: 'string', description: 'equals the X-Request-Id response header' },
     errors: {
       type: 'array',
@@ -69,11 +70,6 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   documentGatewayStatuses(document);
   return document;
 }
-
-const problemResponse = (status: number) => ({
-  description: STATUS_TITLES[status],
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ErrorModel' } } },
-});
 
 /**
  * Statuses the gateway itself answers, whatever the operation: every operation that is not public needs

@@ -1,7 +1,7 @@
 import { applyDecorators, HttpCode, SetMetadata, Type } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import { schemaNameOf } from '@social/contracts';
-import { STATUS_TITLES } from '@social/platform';
+import { schemaNameOf, statusesOf as statusesOfCode, type ProblemCode } from '@social/contracts';
+import { problemResponse } from '../docs/problem-responses.js';
 
 export const RESPONSE_SCHEMA = 'gateway:responseSchema';
 
@@ -19,18 +19,15 @@ export function ReturnsNothing() {
 }
 
 /**
- * Documents the problems an operation may answer (always ErrorModel, as
- * application/problem+json). Every authenticated route also answers 401 and
- * 429, and every forwarded one 503/504; list the rest here.
+ * Documents the problems an operation may answer, as application/problem+json (ErrorModel, its `code` an enum of
+ * the ones listed). Give a status for its usual codes (e.g. 422: validation_failed) or the catalogue's codes themselves
+ * (`'revision_conflict'`: 409). Every authenticated route also answers 401 and 429, and every forwarded one 503/504.
  */
-export function Refuses(...statuses: number[]) {
-  return applyDecorators(
-    ...statuses.map((status) =>
-      ApiResponse({
-        status,
-        description: STATUS_TITLES[status],
-        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ErrorModel' } } },
-      }),
-    ),
-  );
+export function Refuses(...refusals: Array<number | ProblemCode>) {
+  const codesByStatus = new Map<number, ProblemCode[]>();
+  for (const refusal of refusals) {
+    if (typeof refusal === 'number') codesByStatus.set(refusal, codesByStatus.get(refusal) ?? []);
+    else for (const status of statusesOfCode(refusal)) codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), refusal]);
+  }
+  return applyDecorators(...[...codesByStatus].map(([status, codes]) => ApiResponse({ status, ...problemResponse(status, codes) })));
 }

@@ -202,11 +202,7 @@ export class DeliveryOperations {
     if (!current) throw problems.notFound('No such publication.');
     if (rows.length === 1) return current;
     if (current.revision !== expectedRevision) {
-      throw problems.conflict(
-        'revision_conflict',
-        `The publication is at revision ${current.revision}, not ${expectedRevision}; read it again and retry.`,
-        { current_revision: current.revision },
-      );
+      throw problems.revisionConflict('publication', current.revision, expectedRevision);
     }
     throw this.invalidTransition(call, current.status);
   }

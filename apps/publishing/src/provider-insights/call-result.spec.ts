@@ -146,6 +146,6 @@ describe('toFailedCall', () => {
       result: { status: 'failed', code: 'provider_call_failed', message: 'The mastodon call failed unexpectedly.' },
       reconnect: false,
     });
-    expect(map(problems.conflict('other_problem', 'x')).result).toMatchObject({ status: 'failed', code: 'provider_call_failed' });
+    expect(map(problems.conflict('duplicate_name', 'x')).result).toMatchObject({ status: 'failed', code: 'provider_call_failed' });
   });
 });

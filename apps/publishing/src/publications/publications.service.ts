@@ -243,11 +243,7 @@ export class PublicationsService {
     const current = await db.getRepository(PublicationEntity).findOneBy({ id });
     if (!current) return problems.notFound('No such publication.');
     if (current.revision !== expectedRevision) {
-      return problems.conflict(
-        'revision_conflict',
-        `The publication is at revision ${current.revision}, not ${expectedRevision}; read it again and reapply the change.`,
-        { current_revision: current.revision },
-      );
+      return problems.revisionConflict('publication', current.revision, expectedRevision);
     }
     return problems.conflict(
       'publication_not_editable',

@@ -110,11 +110,7 @@ export class VoiceProfilesService {
       if (!result.affected) {
         const current = await db.getRepository(VoiceProfileEntity).findOneBy({ id });
         if (!current) throw notFound();
-        throw problems.conflict(
-          'revision_conflict',
-          `The voice profile is at revision ${current.revision}, not ${input.expected_revision}; reload it and apply the change again.`,
-          { current_revision: current.revision },
-        );
+        throw problems.revisionConflict('voice profile', current.revision, input.expected_revision);
       }
       const [answer] = await this.present(db, [await db.getRepository(VoiceProfileEntity).findOneByOrFail({ id })]);
       return answer;

@@ -8,3 +8,4 @@ export * from './object-list.js';
 export * from './query-integer.js';
 export * from './message-size.js';
 export * from './operation.js';
+export * from './problem-catalogue.js';

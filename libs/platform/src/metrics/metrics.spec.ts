@@ -51,7 +51,7 @@ describe('Metrics', () => {
 
   it('tells a problem for the caller from a fault of the service', () => {
     expect(rpcServerOutcome(new Problem(404, 'not_found', 'Gone.'))).toBe('problem');
-    expect(rpcServerOutcome(new Problem(503, 'unavailable', 'Down.'))).toBe('error');
+    expect(rpcServerOutcome(new Problem(503, 'service_unavailable', 'Down.'))).toBe('error');
     expect(rpcServerOutcome(new TypeError('a bug'))).toBe('error');
   });
 });

@@ -1,4 +1,4 @@
-import type { FieldError, ProblemPayload } from '@social/contracts';
+import type { FieldError, ProblemCode, ProblemCodeWith, ProblemPayload } from '@social/contracts';
 
 /** RFC 9110 reason phrases (507: RFC 4918's): the `title` of every problem. */
 export const STATUS_TITLES: Record<number, string> = {
@@ -28,9 +28,10 @@ export const STATUS_TITLES: Record<number, string> = {
  * rendered once, by the gateway, as `application/problem+json`.
  */
 export class Problem extends Error {
+  /** `code` comes from the catalogue (libs/contracts, PROBLEM_CATALOGUE) and must be one answered with `status`. */
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ProblemCode,
     readonly detail: string,
     readonly options: Omit<ProblemPayload, 'status' | 'code' | 'detail'> = {},
   ) {
@@ -44,7 +45,8 @@ export class Problem extends Error {
 
   static fromPayload(payload: ProblemPayload): Problem {
     const { status, code, detail, ...options } = payload;
-    return new Problem(status, code, detail, options);
+    // A service's problem, rendered as it sent it: its code is one of the catalogue's.
+    return new Problem(status, code as ProblemCode, detail, options);
   }
 
   static isPayload(value: unknown): value is ProblemPayload {
@@ -54,18 +56,28 @@ export class Problem extends Error {
 }
 
 export const problems = {
-  badRequest: (code: string, detail: string) => new Problem(400, code, detail),
-  unauthorized: (code: string, detail: string) => new Problem(401, code, detail),
+  badRequest: (code: ProblemCodeWith<400>, detail: string) => new Problem(400, code, detail),
+  unauthorized: (code: ProblemCodeWith<401>, detail: string) => new Problem(401, code, detail),
   /** One answer for every bearer token we cannot accept, so none reveals why. */
   invalidToken: () => new Problem(401, 'invalid_token', 'The bearer token is malformed, expired or not ours.'),
-  forbidden: (code: string, detail: string) => new Problem(403, code, detail),
+  forbidden: (code: ProblemCodeWith<403>, detail: string) => new Problem(403, code, detail),
   /** Refused by the gateway and again by the service that owns the operation: one wording. */
   workspaceTokenForbidden: () =>
     new Problem(403, 'workspace_token_forbidden', 'A workspace-bound API token cannot be used for this operation.'),
   adminRequired: () => new Problem(403, 'admin_required', 'Only an instance administrator may do this.'),
   notFound: (detail = 'The resource does not exist.') => new Problem(404, 'not_found', detail),
-  conflict: (code: string, detail: string, extensions?: Record<string, unknown>) =>
+  conflict: (code: ProblemCodeWith<409>, detail: string, extensions?: Record<string, unknown>) =>
     new Problem(409, code, detail, extensions ? { extensions } : {}),
+  /** A stale `expected_revision`: one wording for every resource that has revisions, with `current_revision`. */
+  revisionConflict: (resource: string, current: number, expected: number | null) =>
+    new Problem(
+      409,
+      'revision_conflict',
+      `The ${resource} is at revision ${current}` +
+        (expected === null ? '' : `, not ${expected}`) +
+        '; read it again and reapply the change.',
+      { extensions: { current_revision: current } },
+    ),
   validation: (errors: FieldError[], detail = 'The request is not valid.') => new Problem(422, 'validation_failed', detail, { errors }),
   invalid: (location: string, message: string, value?: unknown) =>
     new Problem(422, 'validation_failed', `${location} ${message}.`, {
@@ -74,6 +86,6 @@ export const problems = {
   tooManyRequests: (retryAfterSeconds: number, detail = 'Too many requests; try again later.') =>
     new Problem(429, 'rate_limited', detail, { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) }),
   internal: () => new Problem(500, 'internal_error', 'An unexpected error occurred; it has been logged.'),
-  unavailable: (code: string, detail: string, retryAfter = 5) => new Problem(503, code, detail, { retryAfter }),
+  unavailable: (code: ProblemCodeWith<503>, detail: string, retryAfter = 5) => new Problem(503, code, detail, { retryAfter }),
   timeout: (detail: string, retryAfter = 5) => new Problem(504, 'upstream_timeout', detail, { retryAfter }),
 };

@@ -74,11 +74,11 @@ describe('trace context over NATS headers', () => {
       inRpcClientSpan('accounts.profile.get', natsHeaders(), () =>
         lastValueFrom(throwError(() => problem).pipe(inRpcServerSpan('accounts.profile.get', undefined))),
       );
-    await expect(refuse(new Problem(404, 'user_not_found', 'No such user.'))).rejects.toThrow('No such user.');
+    await expect(refuse(new Problem(404, 'not_found', 'No such user.'))).rejects.toThrow('No such user.');
     await expect(refuse(new TypeError('boom'))).rejects.toThrow('boom');
     const [notFoundServer, notFoundClient, errorServer, errorClient] = finished;
     expect(notFoundServer.status.code).toBe(SpanStatusCode.UNSET);
-    expect(notFoundServer.attributes).toMatchObject({ 'rpc.problem.status': 404, 'rpc.problem.code': 'user_not_found' });
+    expect(notFoundServer.attributes).toMatchObject({ 'rpc.problem.status': 404, 'rpc.problem.code': 'not_found' });
     expect(notFoundClient.status.code).toBe(SpanStatusCode.UNSET);
     expect(errorServer.status).toEqual({ code: SpanStatusCode.ERROR, message: 'boom' });
     expect(errorClient.status.code).toBe(SpanStatusCode.ERROR);
