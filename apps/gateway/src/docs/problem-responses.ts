@@ -1,11 +1,13 @@
 import { statusesOf, type ProblemCode } from '@social/contracts';
 import { STATUS_TITLES } from '@social/platform';
 
-/** The codes any operation refusing with a status may answer, beside those it names (`@Refuses`). */
+/**
+ * The codes any operation refusing with a status may answer, beside those it names (`@Refuses`). A 403 or 409 has no
+ * usual code: each operation names its own.
+ */
 export const USUAL_CODES: Readonly<Partial<Record<number, readonly ProblemCode[]>>> = {
   400: ['malformed_json', 'malformed_body'],
   401: ['unauthenticated', 'invalid_token', 'token_revoked'],
-  403: ['workspace_forbidden', 'insufficient_role'],
   404: ['not_found'],
   413: ['body_too_large'],
   414: ['uri_too_long'],
