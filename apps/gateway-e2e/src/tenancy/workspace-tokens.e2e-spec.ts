@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
-import { AccountsPatterns, NotificationsPatterns, Principal, TenancyPatterns } from '@social/contracts';
+import {
+  AccountsPatterns,
+  NotificationMuteOperations,
+  NotificationPreferenceOperations,
+  Principal,
+  TenancyPatterns,
+} from '@social/contracts';
 import { randomUUID } from 'node:crypto';
 import { call, eventually, expectProblem } from '../support/api.js';
 import { trustedBusRequest } from '../support/bus.js';
@@ -83,8 +89,8 @@ describe('tenancy: account-level operations refuse a workspace-bound principal i
     TenancyPatterns.previewOrganizationDeletion,
     AccountsPatterns.createApiToken,
     AccountsPatterns.updateProfile,
-    NotificationsPatterns.getPreferences,
-    NotificationsPatterns.createMute,
+    NotificationPreferenceOperations.get.subject,
+    NotificationMuteOperations.create.subject,
   ])('%s answers 403 workspace_token_forbidden', async (pattern) => {
     const tenant = await createTenant();
     const principal: Principal = {
