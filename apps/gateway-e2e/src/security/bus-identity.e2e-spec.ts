@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
-import { AccountsPatterns, AdminPatterns, type Principal, SESSION_REVOKED_SUBJECT } from '@social/contracts';
+import { AccountsPatterns, AdminPatterns, InstanceSettingsOperations, type Principal, SESSION_REVOKED_SUBJECT } from '@social/contracts';
 import { generateKeyPair, importPKCS8, SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -107,7 +107,7 @@ describe('security: a bus no one can impersonate', () => {
     const user = await registerUser();
     const signedFor = principalOf(user);
     const claimed = { ...signedFor, isAdmin: true };
-    const reply = await busRequest(nats, AdminPatterns.getInstanceSettings, envelope(claimed), await callerToken(signedFor));
+    const reply = await busRequest(nats, InstanceSettingsOperations.get.subject, envelope(claimed), await callerToken(signedFor));
     expect(reply.err).toMatchObject({ status: 403, code: 'admin_required' });
     // And a token signed for no user leaves no principal at all, whatever the envelope says.
     const anonymous = await busRequest(nats, AccountsPatterns.listApiTokens, envelope(principalOf(user)), await callerToken(null));
