@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
 import {
-  AccountsPatterns,
+  ApiTokenOperations,
   NotificationMuteOperations,
   NotificationPreferenceOperations,
   Principal,
+  ProfileOperations,
   TenancyPatterns,
 } from '@social/contracts';
 import { randomUUID } from 'node:crypto';
@@ -87,8 +88,8 @@ describe('tenancy: account-level operations refuse a workspace-bound principal i
     TenancyPatterns.createWorkspace,
     TenancyPatterns.acceptInvitation,
     TenancyPatterns.previewOrganizationDeletion,
-    AccountsPatterns.createApiToken,
-    AccountsPatterns.updateProfile,
+    ApiTokenOperations.create.subject,
+    ProfileOperations.update.subject,
     NotificationPreferenceOperations.get.subject,
     NotificationMuteOperations.create.subject,
   ])('%s answers 403 workspace_token_forbidden', async (pattern) => {
