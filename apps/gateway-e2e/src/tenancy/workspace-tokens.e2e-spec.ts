@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
 import {
   ApiTokenOperations,
+  InvitationOperations,
   NotificationMuteOperations,
   NotificationPreferenceOperations,
+  OrganizationOperations,
   Principal,
   ProfileOperations,
-  TenancyPatterns,
+  WorkspaceOperations,
 } from '@social/contracts';
 import { randomUUID } from 'node:crypto';
 import { call, eventually, expectProblem } from '../support/api.js';
@@ -83,11 +85,11 @@ describe('tenancy: account-level operations refuse a workspace-bound principal i
   });
 
   it.each([
-    TenancyPatterns.listOrganizations,
-    TenancyPatterns.createOrganization,
-    TenancyPatterns.createWorkspace,
-    TenancyPatterns.acceptInvitation,
-    TenancyPatterns.previewOrganizationDeletion,
+    OrganizationOperations.list.subject,
+    OrganizationOperations.create.subject,
+    WorkspaceOperations.create.subject,
+    InvitationOperations.accept.subject,
+    OrganizationOperations.previewDeletion.subject,
     ApiTokenOperations.create.subject,
     ProfileOperations.update.subject,
     NotificationPreferenceOperations.get.subject,
