@@ -65,7 +65,8 @@ export class OrganizationsController {
   @Delete(':id')
   @ApiOperation({
     summary:
-      'Delete the organization and all its workspaces (owner only); refused with 409 deletion_blocked while the deletion preview shows blockers',
+      'Delete the organization and all its workspaces (owner only); ' +
+      'refused with 409 deletion_blocked while the deletion preview shows blockers',
   })
   @Returns(OrganizationDeletion, 202)
   @Refuses(403, 404, 409)
