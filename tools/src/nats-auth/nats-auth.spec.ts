@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type NatsConnection, nkeyAuthenticator, PermissionViolationError, RequestError } from '@nats-io/transport-node';
-import { AccountsPatterns, AdminPatterns, MediaPatterns, SESSION_REVOKED_SUBJECT } from '@social/contracts';
+import { AdminPatterns, ApiTokenOperations, AuthOperations, MediaPatterns, SESSION_REVOKED_SUBJECT } from '@social/contracts';
 import { type PrivateNats, REPO_ROOT, startPrivateNats } from '@social/testing';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,10 +40,10 @@ describe('per-app NATS users generated from the contracts', () => {
   it('permissions follow the code: the gateway calls the user-facing subjects, media never the admin ones', () => {
     const permissions = generatePermissions(REPO_ROOT);
     expect(permissions.gateway.publish).toEqual(
-      expect.arrayContaining([AccountsPatterns.login, AccountsPatterns.createApiToken, MediaPatterns.createUploadSession]),
+      expect.arrayContaining([AuthOperations.login.subject, ApiTokenOperations.create.subject, MediaPatterns.createUploadSession]),
     );
     expect(permissions.gateway.publish).not.toContain(AdminPatterns.resolveProviderApp);
-    expect(permissions.media.publish).not.toContain(AccountsPatterns.createApiToken);
+    expect(permissions.media.publish).not.toContain(ApiTokenOperations.create.subject);
     expect(permissions.media.subscribe).toEqual(expect.arrayContaining(['media.>', '_INBOX.>']));
     expect(permissions.media.subscribe).not.toContain('accounts.>');
     // Only accounts announces revocations; every gateway hears them.
@@ -71,7 +71,7 @@ describe('per-app NATS users generated from the contracts', () => {
     // Media reads instance settings at start-up: allowed.
     expect((await media.request(AdminPatterns.settingOverrides, '{}', { timeout: 2_000 })).json()).toEqual({ response: { ok: true } });
     // Media never mints API tokens nor resolves provider apps: NATS refuses the publish.
-    for (const subject of [AccountsPatterns.createApiToken, AdminPatterns.resolveProviderApp]) {
+    for (const subject of [ApiTokenOperations.create.subject, AdminPatterns.resolveProviderApp]) {
       const refused = await media.request(subject, '{}', { timeout: 2_000 }).then(
         () => undefined,
         (error: unknown) => error,

@@ -2,15 +2,15 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AccountsPatterns,
-  ApiToken,
-  ApiTokenCreated,
-  ApiTokenList,
-  CreateApiTokenRequest,
-  RpcRequest,
-  VerifiedApiToken,
-  VerifyApiTokenRequest,
+  ApiTokenOperations,
+  type ApiToken,
+  type ApiTokenCreated,
+  type ApiTokenList,
+  type InputOf,
+  type VerifiedApiToken,
+  type VerifyApiTokenRequest,
 } from '@social/contracts';
-import { requireAccountPrincipal, validateInput } from '@social/platform';
+import { Handles, Input } from '@social/platform';
 import { ApiTokensService } from './api-tokens.service.js';
 
 @Controller()
@@ -23,24 +23,24 @@ export class ApiTokensHandler {
     return this.apiTokens.verify(request.token);
   }
 
-  @MessagePattern(AccountsPatterns.createApiToken)
-  create(@Payload() req: RpcRequest<CreateApiTokenRequest>): Promise<ApiTokenCreated> {
-    return this.apiTokens.create(requireAccountPrincipal(req), validateInput(CreateApiTokenRequest, req.body, 'body'));
+  @Handles(ApiTokenOperations.create)
+  create(@Input() { principal, body }: InputOf<typeof ApiTokenOperations.create>): Promise<ApiTokenCreated> {
+    return this.apiTokens.create(principal, body);
   }
 
-  @MessagePattern(AccountsPatterns.listApiTokens)
-  list(@Payload() req: RpcRequest): Promise<ApiTokenList> {
-    return this.apiTokens.list(requireAccountPrincipal(req).userId);
+  @Handles(ApiTokenOperations.list)
+  list(@Input() { principal }: InputOf<typeof ApiTokenOperations.list>): Promise<ApiTokenList> {
+    return this.apiTokens.list(principal.userId);
   }
 
-  @MessagePattern(AccountsPatterns.getApiToken)
-  get(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<ApiToken> {
-    return this.apiTokens.get(requireAccountPrincipal(req).userId, req.params.id);
+  @Handles(ApiTokenOperations.get)
+  get(@Input() { principal, params }: InputOf<typeof ApiTokenOperations.get>): Promise<ApiToken> {
+    return this.apiTokens.get(principal.userId, params.id);
   }
 
-  @MessagePattern(AccountsPatterns.deleteApiToken)
-  async delete(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
-    await this.apiTokens.delete(requireAccountPrincipal(req).userId, req.params.id);
+  @Handles(ApiTokenOperations.delete)
+  async delete(@Input() { principal, params }: InputOf<typeof ApiTokenOperations.delete>): Promise<null> {
+    await this.apiTokens.delete(principal.userId, params.id);
     return null;
   }
 }

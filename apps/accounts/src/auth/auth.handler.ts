@@ -1,16 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  AccountsPatterns,
-  AuthTokens,
-  ChangePasswordRequest,
-  LoginRequest,
-  RefreshRequest,
-  RegisterRequest,
-  RpcRequest,
-  SessionRevokedEvent,
-} from '@social/contracts';
-import { requireAccountPrincipal, requirePrincipal, validateInput } from '@social/platform';
+import { MessagePattern } from '@nestjs/microservices';
+import { AccountsPatterns, AuthOperations, type AuthTokens, type InputOf, type SessionRevokedEvent } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 
 import { ApiTokensService } from '../api-tokens/api-tokens.service.js';
 import { AuthService } from './auth.service.js';
@@ -24,31 +15,30 @@ export class AuthHandler {
     private readonly passwords: PasswordService,
   ) {}
 
-  @MessagePattern(AccountsPatterns.register)
-  register(@Payload() req: RpcRequest<RegisterRequest>): Promise<AuthTokens> {
-    return this.auth.register(validateInput(RegisterRequest, req.body, 'body'), req.clientIp);
+  @Handles(AuthOperations.register)
+  register(@Input() { body, clientIp }: InputOf<typeof AuthOperations.register>): Promise<AuthTokens> {
+    return this.auth.register(body, clientIp);
   }
 
-  @MessagePattern(AccountsPatterns.login)
-  login(@Payload() req: RpcRequest<LoginRequest>): Promise<AuthTokens> {
-    return this.auth.login(validateInput(LoginRequest, req.body, 'body'), req.clientIp);
+  @Handles(AuthOperations.login)
+  login(@Input() { body, clientIp }: InputOf<typeof AuthOperations.login>): Promise<AuthTokens> {
+    return this.auth.login(body, clientIp);
   }
 
-  @MessagePattern(AccountsPatterns.refresh)
-  refresh(@Payload() req: RpcRequest<RefreshRequest>): Promise<AuthTokens> {
-    return this.auth.refresh(validateInput(RefreshRequest, req.body, 'body').refresh_token);
+  @Handles(AuthOperations.refresh)
+  refresh(@Input() { body }: InputOf<typeof AuthOperations.refresh>): Promise<AuthTokens> {
+    return this.auth.refresh(body.refresh_token);
   }
 
-  @MessagePattern(AccountsPatterns.logout)
-  async logout(@Payload() req: RpcRequest): Promise<null> {
-    await this.auth.logout(requirePrincipal(req).sessionId);
+  @Handles(AuthOperations.logout)
+  async logout(@Input() { principal }: InputOf<typeof AuthOperations.logout>): Promise<null> {
+    await this.auth.logout(principal.sessionId);
     return null;
   }
 
-  @MessagePattern(AccountsPatterns.changePassword)
-  async changePassword(@Payload() req: RpcRequest<ChangePasswordRequest>): Promise<null> {
-    const principal = requireAccountPrincipal(req);
-    await this.passwords.change(principal, validateInput(ChangePasswordRequest, req.body, 'body'), req.clientIp);
+  @Handles(AuthOperations.changePassword)
+  async changePassword(@Input() { principal, body, clientIp }: InputOf<typeof AuthOperations.changePassword>): Promise<null> {
+    await this.passwords.change(principal, body, clientIp);
     return null;
   }
 

@@ -1,46 +1,35 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  AccountsPatterns,
-  ConfirmEmailChangeRequest,
-  EmailChangeSummary,
-  PendingEmailChange,
-  RequestEmailChangeRequest,
-  RpcRequest,
-  UserProfile,
-} from '@social/contracts';
-import { requireAccountPrincipal, validateInput } from '@social/platform';
+import { EmailChangeOperations, type EmailChangeSummary, type InputOf, type PendingEmailChange, type UserProfile } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { EmailChangeService } from './email-change.service.js';
 
 @Controller()
 export class EmailChangeHandler {
   constructor(private readonly emailChanges: EmailChangeService) {}
 
-  @MessagePattern(AccountsPatterns.requestEmailChange)
-  request(@Payload() req: RpcRequest<RequestEmailChangeRequest>): Promise<EmailChangeSummary> {
-    return this.emailChanges.request(requireAccountPrincipal(req), validateInput(RequestEmailChangeRequest, req.body, 'body'));
+  @Handles(EmailChangeOperations.request)
+  request(@Input() { principal, body }: InputOf<typeof EmailChangeOperations.request>): Promise<EmailChangeSummary> {
+    return this.emailChanges.request(principal, body);
   }
 
-  @MessagePattern(AccountsPatterns.confirmEmailChange)
-  confirm(@Payload() req: RpcRequest<ConfirmEmailChangeRequest, unknown, { id: string }>): Promise<UserProfile> {
-    const principal = requireAccountPrincipal(req);
-    const body = validateInput(ConfirmEmailChangeRequest, req.body, 'body');
-    return this.emailChanges.confirm(principal, req.params.id, body.code);
+  @Handles(EmailChangeOperations.confirm)
+  confirm(@Input() { principal, params, body }: InputOf<typeof EmailChangeOperations.confirm>): Promise<UserProfile> {
+    return this.emailChanges.confirm(principal, params.id, body.code);
   }
 
-  @MessagePattern(AccountsPatterns.getEmailChange)
-  get(@Payload() req: RpcRequest): Promise<PendingEmailChange> {
-    return this.emailChanges.pending(requireAccountPrincipal(req).userId);
+  @Handles(EmailChangeOperations.getPending)
+  get(@Input() { principal }: InputOf<typeof EmailChangeOperations.getPending>): Promise<PendingEmailChange> {
+    return this.emailChanges.pending(principal.userId);
   }
 
-  @MessagePattern(AccountsPatterns.getEmailChangeById)
-  getOne(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<EmailChangeSummary> {
-    return this.emailChanges.get(requireAccountPrincipal(req).userId, req.params.id);
+  @Handles(EmailChangeOperations.get)
+  getOne(@Input() { principal, params }: InputOf<typeof EmailChangeOperations.get>): Promise<EmailChangeSummary> {
+    return this.emailChanges.get(principal.userId, params.id);
   }
 
-  @MessagePattern(AccountsPatterns.cancelEmailChange)
-  async cancel(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
-    await this.emailChanges.cancel(requireAccountPrincipal(req).userId, req.params.id);
+  @Handles(EmailChangeOperations.cancel)
+  async cancel(@Input() { principal, params }: InputOf<typeof EmailChangeOperations.cancel>): Promise<null> {
+    await this.emailChanges.cancel(principal.userId, params.id);
     return null;
   }
 }

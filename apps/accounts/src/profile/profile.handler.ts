@@ -2,16 +2,16 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AccountsPatterns,
-  ContactList,
-  GetContactRequest,
-  ListContactsRequest,
-  RpcRequest,
-  SecurityStatus,
-  UpdateProfileRequest,
-  UserContact,
-  UserProfile,
+  ProfileOperations,
+  type ContactList,
+  type GetContactRequest,
+  type InputOf,
+  type ListContactsRequest,
+  type SecurityStatus,
+  type UserContact,
+  type UserProfile,
 } from '@social/contracts';
-import { requireAccountPrincipal, requirePrincipal, validateInput } from '@social/platform';
+import { Handles, Input } from '@social/platform';
 
 import { ProfileService } from './profile.service.js';
 
@@ -19,20 +19,19 @@ import { ProfileService } from './profile.service.js';
 export class ProfileHandler {
   constructor(private readonly profiles: ProfileService) {}
 
-  @MessagePattern(AccountsPatterns.getProfile)
-  get(@Payload() req: RpcRequest): Promise<UserProfile> {
-    return this.profiles.get(requirePrincipal(req).userId);
+  @Handles(ProfileOperations.get)
+  get(@Input() { principal }: InputOf<typeof ProfileOperations.get>): Promise<UserProfile> {
+    return this.profiles.get(principal.userId);
   }
 
-  @MessagePattern(AccountsPatterns.updateProfile)
-  update(@Payload() req: RpcRequest<UpdateProfileRequest>): Promise<UserProfile> {
-    const principal = requireAccountPrincipal(req);
-    return this.profiles.update(principal.userId, validateInput(UpdateProfileRequest, req.body, 'body'));
+  @Handles(ProfileOperations.update)
+  update(@Input() { principal, body }: InputOf<typeof ProfileOperations.update>): Promise<UserProfile> {
+    return this.profiles.update(principal.userId, body);
   }
 
-  @MessagePattern(AccountsPatterns.getSecurity)
-  security(@Payload() req: RpcRequest): Promise<SecurityStatus> {
-    return this.profiles.security(requireAccountPrincipal(req).userId);
+  @Handles(ProfileOperations.getSecurity)
+  security(@Input() { principal }: InputOf<typeof ProfileOperations.getSecurity>): Promise<SecurityStatus> {
+    return this.profiles.security(principal.userId);
   }
 
   /** Service-to-service: where to send a user's email notifications. */

@@ -1,17 +1,14 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AccountsPatterns, ReauthGrant, ReauthRequest, RpcRequest } from '@social/contracts';
-import { requireAccountPrincipal, validateInput } from '@social/platform';
+import { ReauthOperations, type InputOf, type ReauthGrant } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { ReauthService } from './reauth.service.js';
 
 @Controller()
 export class ReauthHandler {
   constructor(private readonly reauth: ReauthService) {}
 
-  @MessagePattern(AccountsPatterns.reauth)
-  create(@Payload() req: RpcRequest<ReauthRequest>): Promise<ReauthGrant> {
-    const principal = requireAccountPrincipal(req);
-    const body = validateInput(ReauthRequest, req.body, 'body');
+  @Handles(ReauthOperations.create)
+  create(@Input() { principal, body }: InputOf<typeof ReauthOperations.create>): Promise<ReauthGrant> {
     return this.reauth.reauthenticate(principal, body.password);
   }
 }

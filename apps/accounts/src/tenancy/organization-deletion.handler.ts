@@ -2,29 +2,29 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   ACCOUNTS_SERVICE,
-  OrganizationDeletion,
-  OrganizationDeletionPreview,
+  OrganizationOperations,
   pendingWorkPattern,
-  PendingWorkReply,
-  PendingWorkRequest,
-  RpcRequest,
-  TenancyPatterns,
+  type InputOf,
+  type OrganizationDeletion,
+  type OrganizationDeletionPreview,
+  type PendingWorkReply,
+  type PendingWorkRequest,
 } from '@social/contracts';
-import { requireAccountPrincipal } from '@social/platform';
+import { Handles, Input } from '@social/platform';
 import { OrganizationDeletionService } from './organization-deletion.service.js';
 
 @Controller()
 export class OrganizationDeletionHandler {
   constructor(private readonly deletion: OrganizationDeletionService) {}
 
-  @MessagePattern(TenancyPatterns.previewOrganizationDeletion)
-  preview(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<OrganizationDeletionPreview> {
-    return this.deletion.preview(requireAccountPrincipal(req).userId, req.params.id);
+  @Handles(OrganizationOperations.previewDeletion)
+  preview(@Input() { principal, params }: InputOf<typeof OrganizationOperations.previewDeletion>): Promise<OrganizationDeletionPreview> {
+    return this.deletion.preview(principal.userId, params.id);
   }
 
-  @MessagePattern(TenancyPatterns.deleteOrganization)
-  delete(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<OrganizationDeletion> {
-    return this.deletion.delete(requireAccountPrincipal(req).userId, req.params.id);
+  @Handles(OrganizationOperations.delete)
+  delete(@Input() { principal, params }: InputOf<typeof OrganizationOperations.delete>): Promise<OrganizationDeletion> {
+    return this.deletion.delete(principal.userId, params.id);
   }
 
   @MessagePattern(pendingWorkPattern(ACCOUNTS_SERVICE))

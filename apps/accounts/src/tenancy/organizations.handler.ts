@@ -1,56 +1,47 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  CreateOrganizationRequest,
-  Organization,
-  OrganizationList,
-  OrganizationMember,
-  OrganizationMemberList,
-  RpcRequest,
-  TenancyPatterns,
-  UpdateOrganizationMemberRequest,
+  OrganizationOperations,
+  type InputOf,
+  type Organization,
+  type OrganizationList,
+  type OrganizationMember,
+  type OrganizationMemberList,
 } from '@social/contracts';
-import { requireAccountPrincipal, validateInput } from '@social/platform';
+import { Handles, Input } from '@social/platform';
 import { OrganizationsService } from './organizations.service.js';
-
-type Path = { id: string; user_id?: string };
 
 @Controller()
 export class OrganizationsHandler {
   constructor(private readonly organizations: OrganizationsService) {}
 
-  @MessagePattern(TenancyPatterns.createOrganization)
-  create(@Payload() req: RpcRequest<CreateOrganizationRequest>): Promise<Organization> {
-    const principal = requireAccountPrincipal(req);
-    const input = validateInput(CreateOrganizationRequest, req.body, 'body');
-    return this.organizations.create(principal.userId, input.name);
+  @Handles(OrganizationOperations.create)
+  create(@Input() { principal, body }: InputOf<typeof OrganizationOperations.create>): Promise<Organization> {
+    return this.organizations.create(principal.userId, body.name);
   }
 
-  @MessagePattern(TenancyPatterns.listOrganizations)
-  async list(@Payload() req: RpcRequest): Promise<OrganizationList> {
-    return { organizations: await this.organizations.list(requireAccountPrincipal(req).userId) };
+  @Handles(OrganizationOperations.list)
+  async list(@Input() { principal }: InputOf<typeof OrganizationOperations.list>): Promise<OrganizationList> {
+    return { organizations: await this.organizations.list(principal.userId) };
   }
 
-  @MessagePattern(TenancyPatterns.getOrganization)
-  get(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<Organization> {
-    return this.organizations.get(requireAccountPrincipal(req).userId, req.params.id);
+  @Handles(OrganizationOperations.get)
+  get(@Input() { principal, params }: InputOf<typeof OrganizationOperations.get>): Promise<Organization> {
+    return this.organizations.get(principal.userId, params.id);
   }
 
-  @MessagePattern(TenancyPatterns.listOrganizationMembers)
-  async members(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<OrganizationMemberList> {
-    return { members: await this.organizations.members(requireAccountPrincipal(req).userId, req.params.id) };
+  @Handles(OrganizationOperations.listMembers)
+  async members(@Input() { principal, params }: InputOf<typeof OrganizationOperations.listMembers>): Promise<OrganizationMemberList> {
+    return { members: await this.organizations.members(principal.userId, params.id) };
   }
 
-  @MessagePattern(TenancyPatterns.updateOrganizationMember)
-  updateMember(@Payload() req: RpcRequest<UpdateOrganizationMemberRequest, unknown, Path>): Promise<OrganizationMember> {
-    const principal = requireAccountPrincipal(req);
-    const input = validateInput(UpdateOrganizationMemberRequest, req.body, 'body');
-    return this.organizations.updateMember(principal.userId, req.params.id, req.params.user_id ?? '', input.role);
+  @Handles(OrganizationOperations.updateMember)
+  updateMember(@Input() { principal, params, body }: InputOf<typeof OrganizationOperations.updateMember>): Promise<OrganizationMember> {
+    return this.organizations.updateMember(principal.userId, params.id, params.user_id, body.role);
   }
 
-  @MessagePattern(TenancyPatterns.removeOrganizationMember)
-  async removeMember(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<null> {
-    await this.organizations.removeMember(requireAccountPrincipal(req).userId, req.params.id, req.params.user_id ?? '');
+  @Handles(OrganizationOperations.removeMember)
+  async removeMember(@Input() { principal, params }: InputOf<typeof OrganizationOperations.removeMember>): Promise<null> {
+    await this.organizations.removeMember(principal.userId, params.id, params.user_id);
     return null;
   }
 }

@@ -1,26 +1,22 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  CreateWorkspaceRequest,
-  ListWorkspacesQuery,
-  ResolveWorkspaceAccessRequest,
-  RpcRequest,
   TenancyPatterns,
-  UpdateWorkspaceMemberRequest,
-  UpdateWorkspaceRequest,
-  Workspace,
-  WorkspaceAccess,
-  WorkspaceList,
-  WorkspaceMember,
-  WorkspaceMemberList,
+  WorkspaceOperations,
+  type InputOf,
+  type ResolveWorkspaceAccessRequest,
+  type Workspace,
+  type WorkspaceAccess,
+  type WorkspaceList,
+  type WorkspaceMember,
+  type WorkspaceMemberList,
+  type WorkspaceRecipients,
+  type WorkspaceRecipientsRequest,
 } from '@social/contracts';
-import type { WorkspaceRecipients, WorkspaceRecipientsRequest } from '@social/contracts';
-import { requireAccountPrincipal, requirePrincipal, validateInput } from '@social/platform';
+import { Handles, Input } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { WorkspaceAccessLookup, workspaceRecipients } from './workspace-access.lookup.js';
 import { WorkspacesService } from './workspaces.service.js';
-
-type Path = { id: string; user_id?: string };
 
 @Controller()
 export class WorkspacesHandler {
@@ -30,45 +26,39 @@ export class WorkspacesHandler {
     private readonly dataSource: DataSource,
   ) {}
 
-  @MessagePattern(TenancyPatterns.createWorkspace)
-  create(@Payload() req: RpcRequest<CreateWorkspaceRequest>): Promise<Workspace> {
-    const principal = requireAccountPrincipal(req);
-    return this.workspaces.create(principal.userId, validateInput(CreateWorkspaceRequest, req.body, 'body'));
+  @Handles(WorkspaceOperations.create)
+  create(@Input() { principal, body }: InputOf<typeof WorkspaceOperations.create>): Promise<Workspace> {
+    return this.workspaces.create(principal.userId, body);
   }
 
-  @MessagePattern(TenancyPatterns.listWorkspaces)
-  async list(@Payload() req: RpcRequest<unknown, ListWorkspacesQuery>): Promise<WorkspaceList> {
-    const query = validateInput(ListWorkspacesQuery, req.query, 'query');
-    return { workspaces: await this.workspaces.list(requirePrincipal(req), query.organization_id) };
+  @Handles(WorkspaceOperations.list)
+  async list(@Input() { principal, query }: InputOf<typeof WorkspaceOperations.list>): Promise<WorkspaceList> {
+    return { workspaces: await this.workspaces.list(principal, query.organization_id) };
   }
 
-  @MessagePattern(TenancyPatterns.getWorkspace)
-  get(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<Workspace> {
-    return this.workspaces.get(requirePrincipal(req), req.params.id);
+  @Handles(WorkspaceOperations.get)
+  get(@Input() { principal, params }: InputOf<typeof WorkspaceOperations.get>): Promise<Workspace> {
+    return this.workspaces.get(principal, params.id);
   }
 
-  @MessagePattern(TenancyPatterns.updateWorkspace)
-  update(@Payload() req: RpcRequest<UpdateWorkspaceRequest, unknown, Path>): Promise<Workspace> {
-    const principal = requirePrincipal(req);
-    const input = validateInput(UpdateWorkspaceRequest, req.body, 'body');
-    return this.workspaces.rename(principal, req.params.id, input.name);
+  @Handles(WorkspaceOperations.update)
+  update(@Input() { principal, params, body }: InputOf<typeof WorkspaceOperations.update>): Promise<Workspace> {
+    return this.workspaces.rename(principal, params.id, body.name);
   }
 
-  @MessagePattern(TenancyPatterns.listWorkspaceMembers)
-  async members(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<WorkspaceMemberList> {
-    return { members: await this.workspaces.members(requirePrincipal(req), req.params.id) };
+  @Handles(WorkspaceOperations.listMembers)
+  async members(@Input() { principal, params }: InputOf<typeof WorkspaceOperations.listMembers>): Promise<WorkspaceMemberList> {
+    return { members: await this.workspaces.members(principal, params.id) };
   }
 
-  @MessagePattern(TenancyPatterns.updateWorkspaceMember)
-  updateMember(@Payload() req: RpcRequest<UpdateWorkspaceMemberRequest, unknown, Path>): Promise<WorkspaceMember> {
-    const principal = requirePrincipal(req);
-    const input = validateInput(UpdateWorkspaceMemberRequest, req.body, 'body');
-    return this.workspaces.updateMember(principal, req.params.id, req.params.user_id ?? '', input.role);
+  @Handles(WorkspaceOperations.updateMember)
+  updateMember(@Input() { principal, params, body }: InputOf<typeof WorkspaceOperations.updateMember>): Promise<WorkspaceMember> {
+    return this.workspaces.updateMember(principal, params.id, params.user_id, body.role);
   }
 
-  @MessagePattern(TenancyPatterns.removeWorkspaceMember)
-  async removeMember(@Payload() req: RpcRequest<unknown, unknown, Path>): Promise<null> {
-    await this.workspaces.removeMember(requirePrincipal(req), req.params.id, req.params.user_id ?? '');
+  @Handles(WorkspaceOperations.removeMember)
+  async removeMember(@Input() { principal, params }: InputOf<typeof WorkspaceOperations.removeMember>): Promise<null> {
+    await this.workspaces.removeMember(principal, params.id, params.user_id);
     return null;
   }
 

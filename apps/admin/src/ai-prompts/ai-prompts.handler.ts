@@ -2,46 +2,38 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AdminPatterns,
-  AIPrompt,
-  AIPromptList,
-  ResolvedPrompt,
-  ResolvePromptRequest,
-  RpcRequest,
-  SavePromptRequest,
+  AiPromptOperations,
+  type AIPrompt,
+  type AIPromptList,
+  type InputOf,
+  type ResolvedPrompt,
+  type ResolvePromptRequest,
 } from '@social/contracts';
-import { requireAdmin, validateInput } from '@social/platform';
+import { Handles, Input } from '@social/platform';
 import { AiPromptsService } from './ai-prompts.service.js';
-
-type KeyParams = { key: string };
 
 @Controller()
 export class AiPromptsHandler {
   constructor(private readonly prompts: AiPromptsService) {}
 
-  @MessagePattern(AdminPatterns.listPrompts)
-  async list(@Payload() req: RpcRequest): Promise<AIPromptList> {
-    requireAdmin(req);
+  @Handles(AiPromptOperations.list)
+  async list(@Input() _checkedCaller: InputOf<typeof AiPromptOperations.list>): Promise<AIPromptList> {
     return { prompts: await this.prompts.list() };
   }
 
-  @MessagePattern(AdminPatterns.getPrompt)
-  get(@Payload() req: RpcRequest<unknown, unknown, KeyParams>): Promise<AIPrompt> {
-    requireAdmin(req);
-    return this.prompts.get(req.params.key);
+  @Handles(AiPromptOperations.get)
+  get(@Input() { params }: InputOf<typeof AiPromptOperations.get>): Promise<AIPrompt> {
+    return this.prompts.get(params.key);
   }
 
-  @MessagePattern(AdminPatterns.savePrompt)
-  async save(@Payload() req: RpcRequest<SavePromptRequest, unknown, KeyParams>): Promise<AIPrompt> {
-    const principal = requireAdmin(req);
-    // An unknown key is 404 whatever the body holds (contract §1: the path comes first).
-    await this.prompts.get(req.params.key);
-    return this.prompts.save(req.params.key, validateInput(SavePromptRequest, req.body, 'body').value, principal.userId);
+  @Handles(AiPromptOperations.save)
+  save(@Input() { principal, params, body }: InputOf<typeof AiPromptOperations.save>): Promise<AIPrompt> {
+    return this.prompts.save(params.key, body.value, principal.userId);
   }
 
-  @MessagePattern(AdminPatterns.resetPrompt)
-  reset(@Payload() req: RpcRequest<unknown, unknown, KeyParams>): Promise<AIPrompt> {
-    requireAdmin(req);
-    return this.prompts.reset(req.params.key);
+  @Handles(AiPromptOperations.reset)
+  reset(@Input() { params }: InputOf<typeof AiPromptOperations.reset>): Promise<AIPrompt> {
+    return this.prompts.reset(params.key);
   }
 
   /** Service to service, never forwarded by the gateway. */

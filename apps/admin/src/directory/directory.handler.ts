@@ -1,22 +1,19 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AdminPatterns, InstanceOverview, InstanceUserPage, ListInstanceUsersQuery, RpcRequest } from '@social/contracts';
-import { requireAdmin, validateInput } from '@social/platform';
+import { AdminDirectoryOperations, type InputOf, type InstanceOverview, type InstanceUserPage } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { DirectoryService } from './directory.service.js';
 
 @Controller()
 export class DirectoryHandler {
   constructor(private readonly directory: DirectoryService) {}
 
-  @MessagePattern(AdminPatterns.listUsers)
-  listUsers(@Payload() req: RpcRequest<unknown, ListInstanceUsersQuery>): Promise<InstanceUserPage> {
-    requireAdmin(req);
-    return this.directory.listUsers(validateInput(ListInstanceUsersQuery, req.query, 'query'));
+  @Handles(AdminDirectoryOperations.listUsers)
+  listUsers(@Input() { query }: InputOf<typeof AdminDirectoryOperations.listUsers>): Promise<InstanceUserPage> {
+    return this.directory.listUsers(query);
   }
 
-  @MessagePattern(AdminPatterns.overview)
-  overview(@Payload() req: RpcRequest): Promise<InstanceOverview> {
-    requireAdmin(req);
+  @Handles(AdminDirectoryOperations.overview)
+  overview(@Input() _checkedCaller: InputOf<typeof AdminDirectoryOperations.overview>): Promise<InstanceOverview> {
     return this.directory.overview();
   }
 }

@@ -1,23 +1,27 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AdminPatterns, InstanceSettingsResponse, RpcRequest, SaveInstanceSettingsRequest, SettingOverridesReply } from '@social/contracts';
-import { requireAdmin, validateInput } from '@social/platform';
+import { MessagePattern } from '@nestjs/microservices';
+import {
+  AdminPatterns,
+  InstanceSettingsOperations,
+  type InputOf,
+  type InstanceSettingsResponse,
+  type SettingOverridesReply,
+} from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { InstanceSettingsService } from './instance-settings.service.js';
 
 @Controller()
 export class InstanceSettingsHandler {
   constructor(private readonly settings: InstanceSettingsService) {}
 
-  @MessagePattern(AdminPatterns.getInstanceSettings)
-  get(@Payload() req: RpcRequest): Promise<InstanceSettingsResponse> {
-    requireAdmin(req);
+  @Handles(InstanceSettingsOperations.get)
+  get(@Input() _checkedCaller: InputOf<typeof InstanceSettingsOperations.get>): Promise<InstanceSettingsResponse> {
     return this.settings.get();
   }
 
-  @MessagePattern(AdminPatterns.saveInstanceSettings)
-  save(@Payload() req: RpcRequest<SaveInstanceSettingsRequest>): Promise<InstanceSettingsResponse> {
-    const principal = requireAdmin(req);
-    return this.settings.save(principal.userId, validateInput(SaveInstanceSettingsRequest, req.body, 'body'));
+  @Handles(InstanceSettingsOperations.save)
+  save(@Input() { principal, body }: InputOf<typeof InstanceSettingsOperations.save>): Promise<InstanceSettingsResponse> {
+    return this.settings.save(principal.userId, body);
   }
 
   /** Service to service, never forwarded by the gateway: what `InstanceSettings.load` reads at start-up. */

@@ -2,36 +2,33 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AdminPatterns,
-  ProviderApp,
-  ResolveProviderAppReply,
-  ResolveProviderAppRequest,
-  RpcRequest,
-  SaveProviderAppRequest,
-  SaveProviderAppResponse,
+  ProviderAppOperations,
+  type InputOf,
+  type ProviderApp,
+  type ResolveProviderAppReply,
+  type ResolveProviderAppRequest,
+  type SaveProviderAppResponse,
 } from '@social/contracts';
-import { requireAdmin, validateInput } from '@social/platform';
+import { Handles, Input } from '@social/platform';
 import { ProviderAppsService } from './provider-apps.service.js';
 
 @Controller()
 export class ProviderAppsHandler {
   constructor(private readonly apps: ProviderAppsService) {}
 
-  @MessagePattern(AdminPatterns.saveProviderApp)
-  save(@Payload() req: RpcRequest<SaveProviderAppRequest>): Promise<SaveProviderAppResponse> {
-    requireAdmin(req);
-    return this.apps.save(validateInput(SaveProviderAppRequest, req.body, 'body'));
+  @Handles(ProviderAppOperations.save)
+  save(@Input() { body }: InputOf<typeof ProviderAppOperations.save>): Promise<SaveProviderAppResponse> {
+    return this.apps.save(body);
   }
 
-  @MessagePattern(AdminPatterns.listProviderApps)
-  list(@Payload() req: RpcRequest): Promise<ProviderApp[]> {
-    requireAdmin(req);
+  @Handles(ProviderAppOperations.list)
+  list(@Input() _checkedCaller: InputOf<typeof ProviderAppOperations.list>): Promise<ProviderApp[]> {
     return this.apps.list();
   }
 
-  @MessagePattern(AdminPatterns.deleteProviderApp)
-  async delete(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
-    requireAdmin(req);
-    await this.apps.delete(req.params.id);
+  @Handles(ProviderAppOperations.delete)
+  async delete(@Input() { params }: InputOf<typeof ProviderAppOperations.delete>): Promise<null> {
+    await this.apps.delete(params.id);
     return null;
   }
 

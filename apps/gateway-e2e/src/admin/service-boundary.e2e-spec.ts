@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
 import { randomUUID } from 'node:crypto';
-import { AdminPatterns, INTERNAL_ADMIN_PATTERNS, Principal } from '@social/contracts';
+import {
+  AdminDirectoryOperations,
+  AdminPatterns,
+  AiPromptOperations,
+  InstanceSettingsOperations,
+  Principal,
+  ProviderAppOperations,
+} from '@social/contracts';
 import { ENVIRONMENT_PROVIDER_APPS } from '@social/testing';
 import { adminCall, expectNoSecretsInAnswers, registerAdmin, withDatabase } from '../support/admin.js';
 import { call, TestUser } from '../support/api.js';
@@ -45,9 +52,11 @@ describe('admin service: its own authorization and internal patterns', () => {
     idempotencyKey: null,
     clientIp: '127.0.0.1',
   });
-  const OPERATIONS = Object.entries(AdminPatterns).filter(([, pattern]) => !INTERNAL_ADMIN_PATTERNS.includes(pattern));
+  const OPERATIONS = [ProviderAppOperations, InstanceSettingsOperations, AiPromptOperations, AdminDirectoryOperations].flatMap((group) =>
+    Object.values(group).map((operation) => operation.subject),
+  );
 
-  it.each(OPERATIONS)('%s refuses a principal that is not an instance admin (403), or none (401)', async (_name, pattern) => {
+  it.each(OPERATIONS)('%s refuses a principal that is not an instance admin (403), or none (401)', async (pattern) => {
     expect(await ask(pattern, envelope(principal()))).toMatchObject({ err: { status: 403, code: 'admin_required' } });
     expect(await ask(pattern, envelope(principal({ isAdmin: true, workspaceId: randomUUID() })))).toMatchObject({
       err: { status: 403, code: 'workspace_token_forbidden' },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
-import { AccountsPatterns, AdminPatterns, type Principal, SESSION_REVOKED_SUBJECT } from '@social/contracts';
+import { AdminPatterns, ApiTokenOperations, InstanceSettingsOperations, type Principal, SESSION_REVOKED_SUBJECT } from '@social/contracts';
 import { generateKeyPair, importPKCS8, SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -96,14 +96,14 @@ describe('security: a bus no one can impersonate', () => {
       for (const [label, token] of Object.entries(attempts)) {
         const reply = await busRequest(
           nats,
-          AccountsPatterns.createApiToken,
+          ApiTokenOperations.create.subject,
           envelope(principalOf(victim), { name: `forged ${label}` }),
           token,
         );
         expect({ label, err: reply.err }).toEqual({ label, err: expect.objectContaining({ status: 401, code: 'caller_unauthenticated' }) });
       }
       await eventually(async () =>
-        expect(refusedLogLines(AccountsPatterns.createApiToken).some((line) => line.includes('"reason":"invalid"'))).toBe(true),
+        expect(refusedLogLines(ApiTokenOperations.create.subject).some((line) => line.includes('"reason":"invalid"'))).toBe(true),
       );
       // Nothing was created for the victim.
       const tokens = await call('GET', '/api-tokens', { token: victim.token });
@@ -116,10 +116,10 @@ describe('security: a bus no one can impersonate', () => {
     const user = await registerUser();
     const signedFor = principalOf(user);
     const claimed = { ...signedFor, isAdmin: true };
-    const reply = await busRequest(nats, AdminPatterns.getInstanceSettings, envelope(claimed), await callerToken(signedFor));
+    const reply = await busRequest(nats, InstanceSettingsOperations.get.subject, envelope(claimed), await callerToken(signedFor));
     expect(reply.err).toMatchObject({ status: 403, code: 'admin_required' });
     // And a token signed for no user leaves no principal at all, whatever the envelope says.
-    const anonymous = await busRequest(nats, AccountsPatterns.listApiTokens, envelope(principalOf(user)), await callerToken(null));
+    const anonymous = await busRequest(nats, ApiTokenOperations.list.subject, envelope(principalOf(user)), await callerToken(null));
     expect(anonymous.err).toMatchObject({ status: 401 });
   });
 

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, NatsConnection } from '@nats-io/transport-node';
-import { AccountsPatterns, NotificationsPatterns, Principal, TenancyPatterns } from '@social/contracts';
+import {
+  ApiTokenOperations,
+  InvitationOperations,
+  NotificationMuteOperations,
+  NotificationPreferenceOperations,
+  OrganizationOperations,
+  Principal,
+  ProfileOperations,
+  WorkspaceOperations,
+} from '@social/contracts';
 import { randomUUID } from 'node:crypto';
 import { call, eventually, expectProblem } from '../support/api.js';
 import { trustedBusRequest } from '../support/bus.js';
@@ -76,15 +85,15 @@ describe('tenancy: account-level operations refuse a workspace-bound principal i
   });
 
   it.each([
-    TenancyPatterns.listOrganizations,
-    TenancyPatterns.createOrganization,
-    TenancyPatterns.createWorkspace,
-    TenancyPatterns.acceptInvitation,
-    TenancyPatterns.previewOrganizationDeletion,
-    AccountsPatterns.createApiToken,
-    AccountsPatterns.updateProfile,
-    NotificationsPatterns.getPreferences,
-    NotificationsPatterns.createMute,
+    OrganizationOperations.list.subject,
+    OrganizationOperations.create.subject,
+    WorkspaceOperations.create.subject,
+    InvitationOperations.accept.subject,
+    OrganizationOperations.previewDeletion.subject,
+    ApiTokenOperations.create.subject,
+    ProfileOperations.update.subject,
+    NotificationPreferenceOperations.get.subject,
+    NotificationMuteOperations.create.subject,
   ])('%s answers 403 workspace_token_forbidden', async (pattern) => {
     const tenant = await createTenant();
     const principal: Principal = {

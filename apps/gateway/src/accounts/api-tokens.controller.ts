@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AccountsPatterns, ApiToken, ApiTokenCreated, ApiTokenList, CreateApiTokenRequest } from '@social/contracts';
+import { ApiToken, ApiTokenCreated, ApiTokenList, ApiTokenOperations, CreateApiTokenRequest } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { NoStore } from '../http/no-store.decorator.js';
@@ -25,7 +25,7 @@ export class ApiTokensController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreateApiTokenRequest)) body: CreateApiTokenRequest,
   ): Promise<ApiTokenCreated> {
-    const created = await this.forward.send<ApiTokenCreated>(AccountsPatterns.createApiToken, req, { body });
+    const created = await this.forward.send(ApiTokenOperations.create, req, { body });
     reply.header('location', `/api-tokens/${created.item.id}`);
     return created;
   }
@@ -35,7 +35,7 @@ export class ApiTokensController {
   @Returns(ApiTokenList)
   @Refuses(401, 403, 429, 503, 504)
   list(@Req() req: FastifyRequest): Promise<ApiTokenList> {
-    return this.forward.send(AccountsPatterns.listApiTokens, req);
+    return this.forward.send(ApiTokenOperations.list, req);
   }
 
   @Get(':id')
@@ -43,7 +43,7 @@ export class ApiTokensController {
   @Returns(ApiToken)
   @Refuses(401, 403, 404, 429, 503, 504)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<ApiToken> {
-    return this.forward.send(AccountsPatterns.getApiToken, req, { params: { id } });
+    return this.forward.send(ApiTokenOperations.get, req, { params: { id } });
   }
 
   @Delete(':id')
@@ -51,6 +51,6 @@ export class ApiTokensController {
   @ReturnsNothing()
   @Refuses(401, 403, 404, 429, 503, 504)
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(AccountsPatterns.deleteApiToken, req, { params: { id } });
+    await this.forward.send(ApiTokenOperations.delete, req, { params: { id } });
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AccountsPatterns, AuthTokens, ChangePasswordRequest, LoginRequest, RefreshRequest, RegisterRequest } from '@social/contracts';
+import { AuthOperations, AuthTokens, ChangePasswordRequest, LoginRequest, RefreshRequest, RegisterRequest } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/public.decorator.js';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
@@ -25,7 +25,7 @@ export class AuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(RegisterRequest)) body: RegisterRequest,
   ): Promise<AuthTokens> {
-    const tokens = await this.forward.send<AuthTokens>(AccountsPatterns.register, req, { body });
+    const tokens = await this.forward.send(AuthOperations.register, req, { body });
     reply.header('location', '/auth/me');
     return tokens;
   }
@@ -37,7 +37,7 @@ export class AuthController {
   @Refuses(400, 401, 413, 415, 422, 429, 503, 504)
   @NoStore()
   login(@Req() req: FastifyRequest, @Body(new ValidBody(LoginRequest)) body: LoginRequest): Promise<AuthTokens> {
-    return this.forward.send(AccountsPatterns.login, req, { body });
+    return this.forward.send(AuthOperations.login, req, { body });
   }
 
   @Public()
@@ -47,7 +47,7 @@ export class AuthController {
   @Refuses(400, 401, 413, 415, 422, 503, 504)
   @NoStore()
   refresh(@Req() req: FastifyRequest, @Body(new ValidBody(RefreshRequest)) body: RefreshRequest): Promise<AuthTokens> {
-    return this.forward.send(AccountsPatterns.refresh, req, { body });
+    return this.forward.send(AuthOperations.refresh, req, { body });
   }
 
   @Post('password')
@@ -62,7 +62,7 @@ export class AuthController {
   @ReturnsNothing()
   @Refuses(400, 401, 403, 413, 415, 422, 429, 503, 504)
   async changePassword(@Req() req: FastifyRequest, @Body(new ValidBody(ChangePasswordRequest)) body: ChangePasswordRequest): Promise<void> {
-    await this.forward.send(AccountsPatterns.changePassword, req, { body });
+    await this.forward.send(AuthOperations.changePassword, req, { body });
   }
 
   @Post('logout')
@@ -71,6 +71,6 @@ export class AuthController {
   @ReturnsNothing()
   @Refuses(401, 429, 503, 504)
   async logout(@Req() req: FastifyRequest): Promise<void> {
-    await this.forward.send(AccountsPatterns.logout, req);
+    await this.forward.send(AuthOperations.logout, req);
   }
 }

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AccountsPatterns,
   ConfirmEmailChangeRequest,
+  EmailChangeOperations,
   EmailChangeSummary,
   PendingEmailChange,
   RequestEmailChangeRequest,
@@ -23,7 +23,7 @@ export class EmailChangeController {
 
   @Post()
   @ApiOperation({
-    summary: 'E2: send a 6-digit code to a new sign-in email (valid 15 minutes); replaces a pending change',
+    summary: 'Send a 6-digit code to a new sign-in email (valid 15 minutes); replaces a pending change',
     description:
       'Consumes the reauth_grant only when accepted. 409 email_unavailable (current or taken address) is checked ' +
       'before the rate limit (5 accepted per 15 minutes); 503 email_unavailable_delivery when mail cannot be sent, ' +
@@ -36,7 +36,7 @@ export class EmailChangeController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(RequestEmailChangeRequest)) body: RequestEmailChangeRequest,
   ): Promise<EmailChangeSummary> {
-    const summary = await this.forward.send<EmailChangeSummary>(AccountsPatterns.requestEmailChange, req, { body });
+    const summary = await this.forward.send(EmailChangeOperations.request, req, { body });
     reply.header('location', `/auth/email-change/${summary.id}`);
     return summary;
   }
@@ -46,7 +46,7 @@ export class EmailChangeController {
   @Returns(PendingEmailChange)
   @Refuses(401, 403, 429, 503, 504)
   get(@Req() req: FastifyRequest): Promise<PendingEmailChange> {
-    return this.forward.send(AccountsPatterns.getEmailChange, req);
+    return this.forward.send(EmailChangeOperations.getPending, req);
   }
 
   @Get(':id')
@@ -54,7 +54,7 @@ export class EmailChangeController {
   @Returns(EmailChangeSummary)
   @Refuses(401, 403, 404, 429, 503, 504)
   getOne(@Req() req: FastifyRequest, @Param('id') id: string): Promise<EmailChangeSummary> {
-    return this.forward.send(AccountsPatterns.getEmailChangeById, req, { params: { id } });
+    return this.forward.send(EmailChangeOperations.get, req, { params: { id } });
   }
 
   @Post(':id/confirm')
@@ -69,7 +69,7 @@ export class EmailChangeController {
     @Param('id') id: string,
     @Body(new ValidBody(ConfirmEmailChangeRequest)) body: ConfirmEmailChangeRequest,
   ): Promise<UserProfile> {
-    return this.forward.send(AccountsPatterns.confirmEmailChange, req, { params: { id }, body });
+    return this.forward.send(EmailChangeOperations.confirm, req, { params: { id }, body });
   }
 
   @Delete(':id')
@@ -77,6 +77,6 @@ export class EmailChangeController {
   @ReturnsNothing()
   @Refuses(401, 403, 404, 409, 429, 503, 504)
   async cancel(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(AccountsPatterns.cancelEmailChange, req, { params: { id } });
+    await this.forward.send(EmailChangeOperations.cancel, req, { params: { id } });
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Patch, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AccountsPatterns, SecurityStatus, UpdateProfileRequest, UserProfile } from '@social/contracts';
+import { ProfileOperations, SecurityStatus, UpdateProfileRequest, UserProfile } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns } from '../http/returns.decorator.js';
@@ -18,7 +18,7 @@ export class MeController {
   @Returns(UserProfile)
   @Refuses(401, 429, 503, 504)
   get(@Req() req: FastifyRequest): Promise<UserProfile> {
-    return this.forward.send(AccountsPatterns.getProfile, req);
+    return this.forward.send(ProfileOperations.get, req);
   }
 
   @Patch('me')
@@ -27,7 +27,7 @@ export class MeController {
   @Returns(UserProfile)
   @Refuses(400, 401, 409, 413, 415, 422, 429, 503, 504)
   update(@Req() req: FastifyRequest, @Body(new ValidBody(UpdateProfileRequest)) body: UpdateProfileRequest): Promise<UserProfile> {
-    return this.forward.send(AccountsPatterns.updateProfile, req, { body });
+    return this.forward.send(ProfileOperations.update, req, { body });
   }
 
   @Get('security')
@@ -36,6 +36,6 @@ export class MeController {
   @Returns(SecurityStatus)
   @Refuses(401, 403, 429, 503, 504)
   security(@Req() req: FastifyRequest): Promise<SecurityStatus> {
-    return this.forward.send(AccountsPatterns.getSecurity, req);
+    return this.forward.send(ProfileOperations.getSecurity, req);
   }
 }

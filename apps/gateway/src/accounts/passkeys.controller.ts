@@ -1,6 +1,12 @@
 import { Body, Controller, Delete, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AccountsPatterns, BeginPasskeyRequest, FinishPasskeyRequest, PasskeyRegistrationOptions, SecurityStatus } from '@social/contracts';
+import {
+  BeginPasskeyRequest,
+  FinishPasskeyRequest,
+  PasskeyOperations,
+  PasskeyRegistrationOptions,
+  SecurityStatus,
+} from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
@@ -22,18 +28,18 @@ export class PasskeysController {
     @Req() req: FastifyRequest,
     @Body(new ValidBody(BeginPasskeyRequest)) body: BeginPasskeyRequest,
   ): Promise<PasskeyRegistrationOptions> {
-    return this.forward.send(AccountsPatterns.beginPasskey, req, { body });
+    return this.forward.send(PasskeyOperations.begin, req, { body });
   }
 
   @Post('finish')
   @ApiOperation({
-    summary: 'E1: finish registering a passkey (the attestation is verified); answers the security status',
+    summary: 'Finish registering a passkey (the attestation is verified); answers the security status',
     description: 'An unknown, expired, used or foreign challenge_id is 401; a credential that fails verification is 422.',
   })
   @Returns(SecurityStatus)
   @Refuses(400, 401, 403, 409, 413, 415, 422, 429, 503, 504)
   finish(@Req() req: FastifyRequest, @Body(new ValidBody(FinishPasskeyRequest)) body: FinishPasskeyRequest): Promise<SecurityStatus> {
-    return this.forward.send(AccountsPatterns.finishPasskey, req, { body });
+    return this.forward.send(PasskeyOperations.finish, req, { body });
   }
 
   @Delete(':id')
@@ -41,6 +47,6 @@ export class PasskeysController {
   @ReturnsNothing()
   @Refuses(401, 403, 404, 429, 503, 504)
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(AccountsPatterns.deletePasskey, req, { params: { id } });
+    await this.forward.send(PasskeyOperations.delete, req, { params: { id } });
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AccountsPatterns, ReauthGrant, ReauthRequest } from '@social/contracts';
+import { ReauthGrant, ReauthOperations, ReauthRequest } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { NoStore } from '../http/no-store.decorator.js';
@@ -24,6 +24,6 @@ export class ReauthController {
   @Refuses(400, 401, 403, 413, 415, 422, 429, 503, 504)
   @NoStore()
   create(@Req() req: FastifyRequest, @Body(new ValidBody(ReauthRequest)) body: ReauthRequest): Promise<ReauthGrant> {
-    return this.forward.send(AccountsPatterns.reauth, req, { body });
+    return this.forward.send(ReauthOperations.create, req, { body });
   }
 }

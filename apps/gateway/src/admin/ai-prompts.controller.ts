@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminPatterns, AIPrompt, AIPromptList, promptDefinition, SavePromptRequest } from '@social/contracts';
+import { AiPromptOperations, AIPrompt, AIPromptList, promptDefinition, SavePromptRequest } from '@social/contracts';
 import { problems } from '@social/platform';
 import type { FastifyRequest } from 'fastify';
 import { RequiresInstanceAdmin } from '../auth/instance-admin.decorator.js';
@@ -22,7 +22,7 @@ export class AiPromptsController {
   @Returns(AIPromptList)
   @Refuses(401, 403, 429, 503, 504)
   list(@Req() req: FastifyRequest): Promise<AIPromptList> {
-    return this.forward.send(AdminPatterns.listPrompts, req);
+    return this.forward.send(AiPromptOperations.list, req);
   }
 
   @Get(':key')
@@ -30,12 +30,12 @@ export class AiPromptsController {
   @Returns(AIPrompt)
   @Refuses(401, 403, 404, 429, 503, 504)
   get(@Req() req: FastifyRequest, @Param('key') key: string): Promise<AIPrompt> {
-    return this.forward.send(AdminPatterns.getPrompt, req, { params: { key } });
+    return this.forward.send(AiPromptOperations.get, req, { params: { key } });
   }
 
   /** E8 */
   @Put(':key')
-  @ApiOperation({ summary: 'E8: override a prompt (1 to 20,000 characters)' })
+  @ApiOperation({ summary: 'Override a prompt (1 to 20,000 characters)' })
   @ApiBody({ type: SavePromptRequest })
   @Returns(AIPrompt)
   @Refuses(400, 401, 403, 404, 413, 415, 422, 429, 503, 504)
@@ -43,7 +43,7 @@ export class AiPromptsController {
     // The path comes first (contract §1): an unknown key is 404 whatever the body holds.
     if (!promptDefinition(key)) throw problems.notFound('No such prompt in the catalogue.');
     const body = new ValidBody(SavePromptRequest).transform(raw);
-    return this.forward.send(AdminPatterns.savePrompt, req, { params: { key }, body });
+    return this.forward.send(AiPromptOperations.save, req, { params: { key }, body });
   }
 
   @Delete(':key')
@@ -51,6 +51,6 @@ export class AiPromptsController {
   @Returns(AIPrompt)
   @Refuses(401, 403, 404, 429, 503, 504)
   reset(@Req() req: FastifyRequest, @Param('key') key: string): Promise<AIPrompt> {
-    return this.forward.send(AdminPatterns.resetPrompt, req, { params: { key } });
+    return this.forward.send(AiPromptOperations.reset, req, { params: { key } });
   }
 }

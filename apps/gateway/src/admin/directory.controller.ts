@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminPatterns, InstanceOverview, InstanceUserPage, ListInstanceUsersQuery } from '@social/contracts';
+import { AdminDirectoryOperations, InstanceOverview, InstanceUserPage, ListInstanceUsersQuery } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RequiresInstanceAdmin } from '../auth/instance-admin.decorator.js';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
@@ -19,7 +19,7 @@ export class DirectoryController {
   /** E9 */
   @Get('users')
   @ApiOperation({
-    summary: 'E9: instance users, newest first by default, with their usage counts',
+    summary: 'Instance users, newest first by default, with their usage counts',
     description: 'Counts a service did not report in time show 0, and usage_complete is false.',
   })
   @Returns(InstanceUserPage)
@@ -28,15 +28,15 @@ export class DirectoryController {
     @Req() req: FastifyRequest,
     @Query(new ValidQuery(ListInstanceUsersQuery)) query: ListInstanceUsersQuery,
   ): Promise<InstanceUserPage> {
-    return this.forward.send(AdminPatterns.listUsers, req, { query: { ...query } });
+    return this.forward.send(AdminDirectoryOperations.listUsers, req, { query: { ...query } });
   }
 
   /** E7 */
   @Get('overview')
-  @ApiOperation({ summary: 'E7: instance-wide totals and 30-day daily trends' })
+  @ApiOperation({ summary: 'Instance-wide totals and 30-day daily trends' })
   @Returns(InstanceOverview)
   @Refuses(401, 403, 429, 503, 504)
   overview(@Req() req: FastifyRequest): Promise<InstanceOverview> {
-    return this.forward.send(AdminPatterns.overview, req);
+    return this.forward.send(AdminDirectoryOperations.overview, req);
   }
 }

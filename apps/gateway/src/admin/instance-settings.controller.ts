@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminPatterns, InstanceSettingsResponse, SaveInstanceSettingsRequest } from '@social/contracts';
+import { InstanceSettingsOperations, InstanceSettingsResponse, SaveInstanceSettingsRequest } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RequiresInstanceAdmin } from '../auth/instance-admin.decorator.js';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
@@ -18,17 +18,17 @@ export class InstanceSettingsController {
 
   /** E6 */
   @Get()
-  @ApiOperation({ summary: 'E6: the instance settings registry with effective values (secrets redacted)' })
+  @ApiOperation({ summary: 'The instance settings registry with effective values (secrets redacted)' })
   @Returns(InstanceSettingsResponse)
   @Refuses(401, 403, 429, 503, 504)
   get(@Req() req: FastifyRequest): Promise<InstanceSettingsResponse> {
-    return this.forward.send(AdminPatterns.getInstanceSettings, req);
+    return this.forward.send(InstanceSettingsOperations.get, req);
   }
 
   /** E5 */
   @Put()
   @ApiOperation({
-    summary: 'E5: save instance settings atomically ({key, value} or {key, unset: true} each)',
+    summary: 'Save instance settings atomically ({key, value} or {key, unset: true} each)',
     description:
       'Values are strings in every type. Unknown or repeated keys and values of the wrong type are 422; nothing is saved then. ' +
       'Settings other than registration_enabled apply after a restart (requires_restart).',
@@ -39,6 +39,6 @@ export class InstanceSettingsController {
     @Req() req: FastifyRequest,
     @Body(new ValidBody(SaveInstanceSettingsRequest)) body: SaveInstanceSettingsRequest,
   ): Promise<InstanceSettingsResponse> {
-    return this.forward.send(AdminPatterns.saveInstanceSettings, req, { body });
+    return this.forward.send(InstanceSettingsOperations.save, req, { body });
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AdminPatterns, ProviderApp, SaveProviderAppRequest, SaveProviderAppResponse } from '@social/contracts';
+import { ProviderApp, ProviderAppOperations, SaveProviderAppRequest, SaveProviderAppResponse } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RequiresInstanceAdmin } from '../auth/instance-admin.decorator.js';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
@@ -19,7 +19,7 @@ export class ProviderAppsController {
   /** E3 */
   @Post()
   @ApiOperation({
-    summary: 'E3: create or update a provider app (upsert by provider and instance_url; secrets are write-only)',
+    summary: 'Create or update a provider app (upsert by provider and instance_url; secrets are write-only)',
     description: '409 managed_by_environment when an app with that key comes from the environment (PROVIDER_APPS).',
   })
   @Returns(SaveProviderAppResponse)
@@ -28,17 +28,17 @@ export class ProviderAppsController {
     @Req() req: FastifyRequest,
     @Body(new ValidBody(SaveProviderAppRequest)) body: SaveProviderAppRequest,
   ): Promise<SaveProviderAppResponse> {
-    return this.forward.send(AdminPatterns.saveProviderApp, req, { body });
+    return this.forward.send(ProviderAppOperations.save, req, { body });
   }
 
   /** E4: a bare array, without `$schema` (interface rule 3). */
   @Get()
-  @ApiOperation({ summary: 'E4: every provider app, from the environment and the database' })
+  @ApiOperation({ summary: 'Every provider app, from the environment and the database' })
   @HttpCode(200)
   @ApiResponse({ status: 200, type: [ProviderApp] })
   @Refuses(401, 403, 429, 503, 504)
   list(@Req() req: FastifyRequest): Promise<ProviderApp[]> {
-    return this.forward.send(AdminPatterns.listProviderApps, req);
+    return this.forward.send(ProviderAppOperations.list, req);
   }
 
   @Delete(':id')
@@ -46,6 +46,6 @@ export class ProviderAppsController {
   @ReturnsNothing()
   @Refuses(401, 403, 404, 409, 429, 503, 504)
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(AdminPatterns.deleteProviderApp, req, { params: { id } });
+    await this.forward.send(ProviderAppOperations.delete, req, { params: { id } });
   }
 }

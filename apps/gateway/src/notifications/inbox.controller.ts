@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ListNotificationsQuery, NotificationList, NotificationsPatterns, NotificationUnreadCount } from '@social/contracts';
+import { InboxOperations, ListNotificationsQuery, NotificationList, NotificationUnreadCount } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
@@ -27,7 +27,7 @@ export class InboxController {
     @Req() req: FastifyRequest,
     @Query(new ValidQuery(ListNotificationsQuery)) query: ListNotificationsQuery,
   ): Promise<NotificationList> {
-    return this.forward.send(NotificationsPatterns.listNotifications, req, { query: { ...query } });
+    return this.forward.send(InboxOperations.list, req, { query: { ...query } });
   }
 
   @Get('unread-count')
@@ -35,7 +35,7 @@ export class InboxController {
   @Returns(NotificationUnreadCount)
   @Refuses(401, 429, 503, 504)
   unreadCount(@Req() req: FastifyRequest): Promise<NotificationUnreadCount> {
-    return this.forward.send(NotificationsPatterns.unreadCount, req);
+    return this.forward.send(InboxOperations.unreadCount, req);
   }
 
   @Post('read-all')
@@ -43,7 +43,7 @@ export class InboxController {
   @ReturnsNothing()
   @Refuses(401, 429, 503, 504)
   async readAll(@Req() req: FastifyRequest): Promise<void> {
-    await this.forward.send(NotificationsPatterns.readAllNotifications, req);
+    await this.forward.send(InboxOperations.readAll, req);
   }
 
   @Post(':id/read')
@@ -51,6 +51,6 @@ export class InboxController {
   @ReturnsNothing()
   @Refuses(401, 404, 429, 503, 504)
   async read(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(NotificationsPatterns.readNotification, req, { params: { id } });
+    await this.forward.send(InboxOperations.read, req, { params: { id } });
   }
 }

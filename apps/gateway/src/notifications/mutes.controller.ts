@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateMuteRequest, NotificationMute, NotificationMuteList, NotificationsPatterns } from '@social/contracts';
+import { CreateMuteRequest, NotificationMute, NotificationMuteList, NotificationMuteOperations } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
@@ -23,7 +23,7 @@ export class MutesController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreateMuteRequest)) body: CreateMuteRequest,
   ): Promise<NotificationMute> {
-    const mute = await this.forward.send<NotificationMute>(NotificationsPatterns.createMute, req, { body });
+    const mute = await this.forward.send(NotificationMuteOperations.create, req, { body });
     reply.header('location', `/notifications/mutes/${mute.id}`);
     return mute;
   }
@@ -33,7 +33,7 @@ export class MutesController {
   @Returns(NotificationMuteList)
   @Refuses(401, 429, 503, 504)
   list(@Req() req: FastifyRequest): Promise<NotificationMuteList> {
-    return this.forward.send(NotificationsPatterns.listMutes, req);
+    return this.forward.send(NotificationMuteOperations.list, req);
   }
 
   @Get(':id')
@@ -41,7 +41,7 @@ export class MutesController {
   @Returns(NotificationMute)
   @Refuses(401, 404, 429, 503, 504)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<NotificationMute> {
-    return this.forward.send(NotificationsPatterns.getMute, req, { params: { id } });
+    return this.forward.send(NotificationMuteOperations.get, req, { params: { id } });
   }
 
   @Delete(':id')
@@ -49,6 +49,6 @@ export class MutesController {
   @ReturnsNothing()
   @Refuses(401, 404, 429, 503, 504)
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(NotificationsPatterns.deleteMute, req, { params: { id } });
+    await this.forward.send(NotificationMuteOperations.delete, req, { params: { id } });
   }
 }

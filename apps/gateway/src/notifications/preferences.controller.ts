@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { NotificationPreferenceSettings, NotificationsPatterns, UpdatePreferencesRequest } from '@social/contracts';
+import { NotificationPreferenceOperations, NotificationPreferenceSettings, UpdatePreferencesRequest } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
 import { Refuses, Returns } from '../http/returns.decorator.js';
@@ -16,22 +16,22 @@ export class PreferencesController {
 
   /** E26 */
   @Get()
-  @ApiOperation({ summary: 'E26: delivery preferences, topics and mutes' })
+  @ApiOperation({ summary: 'Delivery preferences, topics and mutes' })
   @Returns(NotificationPreferenceSettings)
   @Refuses(401, 429, 503, 504)
   get(@Req() req: FastifyRequest): Promise<NotificationPreferenceSettings> {
-    return this.forward.send(NotificationsPatterns.getPreferences, req);
+    return this.forward.send(NotificationPreferenceOperations.get, req);
   }
 
   /** E25 */
   @Put()
-  @ApiOperation({ summary: 'E25: replace delivery preferences (topics left out return to their defaults)' })
+  @ApiOperation({ summary: 'Replace delivery preferences (topics left out return to their defaults)' })
   @Returns(NotificationPreferenceSettings)
   @Refuses(400, 401, 413, 415, 422, 429, 503, 504)
   replace(
     @Req() req: FastifyRequest,
     @Body(new ValidBody(UpdatePreferencesRequest)) body: UpdatePreferencesRequest,
   ): Promise<NotificationPreferenceSettings> {
-    return this.forward.send(NotificationsPatterns.replacePreferences, req, { body });
+    return this.forward.send(NotificationPreferenceOperations.replace, req, { body });
   }
 }

@@ -4,7 +4,7 @@ import {
   AcceptInvitationRequest,
   CreateInvitationRequest,
   InvitationAcceptance,
-  TenancyPatterns,
+  InvitationOperations,
   WorkspaceInvitation,
   WorkspaceInvitationList,
 } from '@social/contracts';
@@ -30,7 +30,7 @@ export class InvitationsController {
     @Param('id') id: string,
     @Body(new ValidBody(CreateInvitationRequest)) body: CreateInvitationRequest,
   ): Promise<WorkspaceInvitation> {
-    const invitation = await this.forward.send<WorkspaceInvitation>(TenancyPatterns.createInvitation, req, { params: { id }, body });
+    const invitation = await this.forward.send(InvitationOperations.create, req, { params: { id }, body });
     reply.header('location', `/workspaces/${id}/invitations/${invitation.id}`);
     return invitation;
   }
@@ -40,7 +40,7 @@ export class InvitationsController {
   @Returns(WorkspaceInvitationList)
   @Refuses(403, 404)
   list(@Req() req: FastifyRequest, @Param('id') id: string): Promise<WorkspaceInvitationList> {
-    return this.forward.send(TenancyPatterns.listInvitations, req, { params: { id } });
+    return this.forward.send(InvitationOperations.list, req, { params: { id } });
   }
 
   @Get('workspaces/:id/invitations/:invitation_id')
@@ -48,7 +48,7 @@ export class InvitationsController {
   @Returns(WorkspaceInvitation)
   @Refuses(403, 404)
   get(@Req() req: FastifyRequest, @Param('id') id: string, @Param('invitation_id') invitationId: string): Promise<WorkspaceInvitation> {
-    return this.forward.send(TenancyPatterns.getInvitation, req, { params: { id, invitation_id: invitationId } });
+    return this.forward.send(InvitationOperations.get, req, { params: { id, invitation_id: invitationId } });
   }
 
   @Delete('workspaces/:id/invitations/:invitation_id')
@@ -56,15 +56,15 @@ export class InvitationsController {
   @ReturnsNothing()
   @Refuses(403, 404, 409)
   async revoke(@Req() req: FastifyRequest, @Param('id') id: string, @Param('invitation_id') invitationId: string): Promise<void> {
-    await this.forward.send(TenancyPatterns.revokeInvitation, req, { params: { id, invitation_id: invitationId } });
+    await this.forward.send(InvitationOperations.revoke, req, { params: { id, invitation_id: invitationId } });
   }
 
   @Post('workspaces/:id/invitations/:invitation_id/resend')
-  @ApiOperation({ summary: 'E11: resend a pending or expired invitation with a new secret and seven more days (admins)' })
+  @ApiOperation({ summary: 'Resend a pending or expired invitation with a new secret and seven more days (admins)' })
   @Returns(WorkspaceInvitation)
   @Refuses(403, 404, 409)
   resend(@Req() req: FastifyRequest, @Param('id') id: string, @Param('invitation_id') invitationId: string): Promise<WorkspaceInvitation> {
-    return this.forward.send(TenancyPatterns.resendInvitation, req, { params: { id, invitation_id: invitationId } });
+    return this.forward.send(InvitationOperations.resend, req, { params: { id, invitation_id: invitationId } });
   }
 
   @Post('workspace-invitations/accept')
@@ -76,6 +76,6 @@ export class InvitationsController {
     @Req() req: FastifyRequest,
     @Body(new ValidBody(AcceptInvitationRequest)) body: AcceptInvitationRequest,
   ): Promise<InvitationAcceptance> {
-    return this.forward.send(TenancyPatterns.acceptInvitation, req, { body });
+    return this.forward.send(InvitationOperations.accept, req, { body });
   }
 }

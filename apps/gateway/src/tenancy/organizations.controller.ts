@@ -8,7 +8,7 @@ import {
   OrganizationList,
   OrganizationMember,
   OrganizationMemberList,
-  TenancyPatterns,
+  OrganizationOperations,
   UpdateOrganizationMemberRequest,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -33,7 +33,7 @@ export class OrganizationsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreateOrganizationRequest)) body: CreateOrganizationRequest,
   ): Promise<Organization> {
-    const organization = await this.forward.send<Organization>(TenancyPatterns.createOrganization, req, { body });
+    const organization = await this.forward.send(OrganizationOperations.create, req, { body });
     reply.header('location', `/organizations/${organization.id}`);
     return organization;
   }
@@ -43,7 +43,7 @@ export class OrganizationsController {
   @Returns(OrganizationList)
   @Refuses(403)
   list(@Req() req: FastifyRequest): Promise<OrganizationList> {
-    return this.forward.send(TenancyPatterns.listOrganizations, req);
+    return this.forward.send(OrganizationOperations.list, req);
   }
 
   @Get(':id')
@@ -51,25 +51,27 @@ export class OrganizationsController {
   @Returns(Organization)
   @Refuses(403, 404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<Organization> {
-    return this.forward.send(TenancyPatterns.getOrganization, req, { params: { id } });
+    return this.forward.send(OrganizationOperations.get, req, { params: { id } });
   }
 
   @Get(':id/deletion-preview')
-  @ApiOperation({ summary: 'E10: what deleting the organization would do (owner only); pending work counted live' })
+  @ApiOperation({ summary: 'What deleting the organization would do (owner only); pending work counted live' })
   @Returns(OrganizationDeletionPreview)
   @Refuses(403, 404)
   preview(@Req() req: FastifyRequest, @Param('id') id: string): Promise<OrganizationDeletionPreview> {
-    return this.forward.send(TenancyPatterns.previewOrganizationDeletion, req, { params: { id } });
+    return this.forward.send(OrganizationOperations.previewDeletion, req, { params: { id } });
   }
 
   @Delete(':id')
   @ApiOperation({
-    summary: 'Delete the organization and all its workspaces (owner only); refused with 409 deletion_blocked while E10 shows blockers',
+    summary:
+      'Delete the organization and all its workspaces (owner only); ' +
+      'refused with 409 deletion_blocked while the deletion preview shows blockers',
   })
   @Returns(OrganizationDeletion, 202)
   @Refuses(403, 404, 409)
   remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<OrganizationDeletion> {
-    return this.forward.send(TenancyPatterns.deleteOrganization, req, { params: { id } });
+    return this.forward.send(OrganizationOperations.delete, req, { params: { id } });
   }
 
   @Get(':id/members')
@@ -77,7 +79,7 @@ export class OrganizationsController {
   @Returns(OrganizationMemberList)
   @Refuses(403, 404)
   members(@Req() req: FastifyRequest, @Param('id') id: string): Promise<OrganizationMemberList> {
-    return this.forward.send(TenancyPatterns.listOrganizationMembers, req, { params: { id } });
+    return this.forward.send(OrganizationOperations.listMembers, req, { params: { id } });
   }
 
   @Patch(':id/members/:user_id')
@@ -90,7 +92,7 @@ export class OrganizationsController {
     @Param('user_id') userId: string,
     @Body(new ValidBody(UpdateOrganizationMemberRequest)) body: UpdateOrganizationMemberRequest,
   ): Promise<OrganizationMember> {
-    return this.forward.send(TenancyPatterns.updateOrganizationMember, req, { params: { id, user_id: userId }, body });
+    return this.forward.send(OrganizationOperations.updateMember, req, { params: { id, user_id: userId }, body });
   }
 
   @Delete(':id/members/:user_id')
@@ -98,6 +100,6 @@ export class OrganizationsController {
   @ReturnsNothing()
   @Refuses(403, 404, 409)
   async removeMember(@Req() req: FastifyRequest, @Param('id') id: string, @Param('user_id') userId: string): Promise<void> {
-    await this.forward.send(TenancyPatterns.removeOrganizationMember, req, { params: { id, user_id: userId } });
+    await this.forward.send(OrganizationOperations.removeMember, req, { params: { id, user_id: userId } });
   }
 }

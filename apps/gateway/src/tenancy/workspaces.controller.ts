@@ -3,13 +3,13 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateWorkspaceRequest,
   ListWorkspacesQuery,
-  TenancyPatterns,
   UpdateWorkspaceMemberRequest,
   UpdateWorkspaceRequest,
   Workspace,
   WorkspaceList,
   WorkspaceMember,
   WorkspaceMemberList,
+  WorkspaceOperations,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RefusesWorkspaceTokens } from '../auth/workspace-tokens.decorator.js';
@@ -34,7 +34,7 @@ export class WorkspacesController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreateWorkspaceRequest)) body: CreateWorkspaceRequest,
   ): Promise<Workspace> {
-    const workspace = await this.forward.send<Workspace>(TenancyPatterns.createWorkspace, req, { body });
+    const workspace = await this.forward.send(WorkspaceOperations.create, req, { body });
     reply.header('location', `/workspaces/${workspace.id}`);
     return workspace;
   }
@@ -44,7 +44,7 @@ export class WorkspacesController {
   @Returns(WorkspaceList)
   @Refuses(403, 422)
   list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListWorkspacesQuery)) query: ListWorkspacesQuery): Promise<WorkspaceList> {
-    return this.forward.send(TenancyPatterns.listWorkspaces, req, { query: { ...query } });
+    return this.forward.send(WorkspaceOperations.list, req, { query: { ...query } });
   }
 
   @Get(':id')
@@ -52,7 +52,7 @@ export class WorkspacesController {
   @Returns(Workspace)
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<Workspace> {
-    return this.forward.send(TenancyPatterns.getWorkspace, req, { params: { id } });
+    return this.forward.send(WorkspaceOperations.get, req, { params: { id } });
   }
 
   @Patch(':id')
@@ -64,7 +64,7 @@ export class WorkspacesController {
     @Param('id') id: string,
     @Body(new ValidBody(UpdateWorkspaceRequest)) body: UpdateWorkspaceRequest,
   ): Promise<Workspace> {
-    return this.forward.send(TenancyPatterns.updateWorkspace, req, { params: { id }, body });
+    return this.forward.send(WorkspaceOperations.update, req, { params: { id }, body });
   }
 
   @Get(':id/members')
@@ -72,7 +72,7 @@ export class WorkspacesController {
   @Returns(WorkspaceMemberList)
   @Refuses(404)
   members(@Req() req: FastifyRequest, @Param('id') id: string): Promise<WorkspaceMemberList> {
-    return this.forward.send(TenancyPatterns.listWorkspaceMembers, req, { params: { id } });
+    return this.forward.send(WorkspaceOperations.listMembers, req, { params: { id } });
   }
 
   @Patch(':id/members/:user_id')
@@ -85,7 +85,7 @@ export class WorkspacesController {
     @Param('user_id') userId: string,
     @Body(new ValidBody(UpdateWorkspaceMemberRequest)) body: UpdateWorkspaceMemberRequest,
   ): Promise<WorkspaceMember> {
-    return this.forward.send(TenancyPatterns.updateWorkspaceMember, req, { params: { id, user_id: userId }, body });
+    return this.forward.send(WorkspaceOperations.updateMember, req, { params: { id, user_id: userId }, body });
   }
 
   @Delete(':id/members/:user_id')
@@ -93,6 +93,6 @@ export class WorkspacesController {
   @ReturnsNothing()
   @Refuses(403, 404)
   async removeMember(@Req() req: FastifyRequest, @Param('id') id: string, @Param('user_id') userId: string): Promise<void> {
-    await this.forward.send(TenancyPatterns.removeWorkspaceMember, req, { params: { id, user_id: userId } });
+    await this.forward.send(WorkspaceOperations.removeMember, req, { params: { id, user_id: userId } });
   }
 }

@@ -1,36 +1,31 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ListNotificationsQuery, NotificationList, NotificationsPatterns, NotificationUnreadCount, RpcRequest } from '@social/contracts';
-import { pathId, requireAccountPrincipal, validateInput } from '@social/platform';
+import { InboxOperations, type InputOf, type NotificationList, type NotificationUnreadCount } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { InboxService } from './inbox.service.js';
-
-type ById = RpcRequest<unknown, unknown, { id: string }>;
 
 @Controller()
 export class InboxHandler {
   constructor(private readonly inbox: InboxService) {}
 
-  @MessagePattern(NotificationsPatterns.listNotifications)
-  list(@Payload() req: RpcRequest): Promise<NotificationList> {
-    const userId = requireAccountPrincipal(req).userId;
-    return this.inbox.list(userId, validateInput(ListNotificationsQuery, req.query, 'query'));
+  @Handles(InboxOperations.list)
+  list(@Input() { principal, query }: InputOf<typeof InboxOperations.list>): Promise<NotificationList> {
+    return this.inbox.list(principal.userId, query);
   }
 
-  @MessagePattern(NotificationsPatterns.readNotification)
-  async read(@Payload() req: ById): Promise<null> {
-    const userId = requireAccountPrincipal(req).userId;
-    await this.inbox.read(userId, pathId(req.params.id, 'No such notification.'));
+  @Handles(InboxOperations.read)
+  async read(@Input() { principal, params }: InputOf<typeof InboxOperations.read>): Promise<null> {
+    await this.inbox.read(principal.userId, params.id);
     return null;
   }
 
-  @MessagePattern(NotificationsPatterns.readAllNotifications)
-  async readAll(@Payload() req: RpcRequest): Promise<null> {
-    await this.inbox.readAll(requireAccountPrincipal(req).userId);
+  @Handles(InboxOperations.readAll)
+  async readAll(@Input() { principal }: InputOf<typeof InboxOperations.readAll>): Promise<null> {
+    await this.inbox.readAll(principal.userId);
     return null;
   }
 
-  @MessagePattern(NotificationsPatterns.unreadCount)
-  unreadCount(@Payload() req: RpcRequest): Promise<NotificationUnreadCount> {
-    return this.inbox.unreadCount(requireAccountPrincipal(req).userId);
+  @Handles(InboxOperations.unreadCount)
+  unreadCount(@Input() { principal }: InputOf<typeof InboxOperations.unreadCount>): Promise<NotificationUnreadCount> {
+    return this.inbox.unreadCount(principal.userId);
   }
 }

@@ -1,31 +1,30 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateMuteRequest, NotificationMute, NotificationMuteList, NotificationsPatterns, RpcRequest } from '@social/contracts';
-import { requireAccountPrincipal, validateInput } from '@social/platform';
+import { NotificationMuteOperations, type InputOf, type NotificationMute, type NotificationMuteList } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { MutesService } from './mutes.service.js';
 
 @Controller()
 export class MutesHandler {
   constructor(private readonly mutes: MutesService) {}
 
-  @MessagePattern(NotificationsPatterns.createMute)
-  create(@Payload() req: RpcRequest<CreateMuteRequest>): Promise<NotificationMute> {
-    return this.mutes.create(requireAccountPrincipal(req), validateInput(CreateMuteRequest, req.body, 'body'));
+  @Handles(NotificationMuteOperations.create)
+  create(@Input() { principal, body }: InputOf<typeof NotificationMuteOperations.create>): Promise<NotificationMute> {
+    return this.mutes.create(principal, body);
   }
 
-  @MessagePattern(NotificationsPatterns.listMutes)
-  list(@Payload() req: RpcRequest): Promise<NotificationMuteList> {
-    return this.mutes.list(requireAccountPrincipal(req).userId);
+  @Handles(NotificationMuteOperations.list)
+  list(@Input() { principal }: InputOf<typeof NotificationMuteOperations.list>): Promise<NotificationMuteList> {
+    return this.mutes.list(principal.userId);
   }
 
-  @MessagePattern(NotificationsPatterns.getMute)
-  get(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<NotificationMute> {
-    return this.mutes.get(requireAccountPrincipal(req).userId, req.params.id);
+  @Handles(NotificationMuteOperations.get)
+  get(@Input() { principal, params }: InputOf<typeof NotificationMuteOperations.get>): Promise<NotificationMute> {
+    return this.mutes.get(principal.userId, params.id);
   }
 
-  @MessagePattern(NotificationsPatterns.deleteMute)
-  async delete(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
-    await this.mutes.delete(requireAccountPrincipal(req).userId, req.params.id);
+  @Handles(NotificationMuteOperations.delete)
+  async delete(@Input() { principal, params }: InputOf<typeof NotificationMuteOperations.delete>): Promise<null> {
+    await this.mutes.delete(principal.userId, params.id);
     return null;
   }
 }

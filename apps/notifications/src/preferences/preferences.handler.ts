@@ -1,21 +1,19 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { NotificationPreferenceSettings, NotificationsPatterns, RpcRequest, UpdatePreferencesRequest } from '@social/contracts';
-import { requireAccountPrincipal, validateInput } from '@social/platform';
+import { NotificationPreferenceOperations, type InputOf, type NotificationPreferenceSettings } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { PreferencesService } from './preferences.service.js';
 
 @Controller()
 export class PreferencesHandler {
   constructor(private readonly preferences: PreferencesService) {}
 
-  @MessagePattern(NotificationsPatterns.getPreferences)
-  get(@Payload() req: RpcRequest): Promise<NotificationPreferenceSettings> {
-    return this.preferences.get(requireAccountPrincipal(req).userId);
+  @Handles(NotificationPreferenceOperations.get)
+  get(@Input() { principal }: InputOf<typeof NotificationPreferenceOperations.get>): Promise<NotificationPreferenceSettings> {
+    return this.preferences.get(principal.userId);
   }
 
-  @MessagePattern(NotificationsPatterns.replacePreferences)
-  replace(@Payload() req: RpcRequest<UpdatePreferencesRequest>): Promise<NotificationPreferenceSettings> {
-    const input = validateInput(UpdatePreferencesRequest, req.body, 'body');
-    return this.preferences.replace(requireAccountPrincipal(req).userId, input);
+  @Handles(NotificationPreferenceOperations.replace)
+  replace(@Input() { principal, body }: InputOf<typeof NotificationPreferenceOperations.replace>): Promise<NotificationPreferenceSettings> {
+    return this.preferences.replace(principal.userId, body);
   }
 }

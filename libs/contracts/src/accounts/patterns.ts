@@ -1,16 +1,13 @@
 import type { Principal } from '../common/rpc.js';
+import { ProfileOperations } from './profile.operations.js';
 
 /** NATS subjects served by the accounts service (`<service>.<feature>.<verb>`). */
 export const ACCOUNTS_SERVICE = 'accounts';
 
+/** Service to service; the operations the gateway forwards are declared in `*.operations.ts`. */
 export const AccountsPatterns = {
-  register: 'accounts.auth.register',
-  login: 'accounts.auth.login',
-  refresh: 'accounts.auth.refresh',
-  logout: 'accounts.auth.logout',
-  getProfile: 'accounts.profile.get',
-  updateProfile: 'accounts.profile.update',
-  getSecurity: 'accounts.security.get',
+  /** An HTTP operation (`ProfileOperations.get`) that creative also asks, for the name of a revision's author. */
+  getProfile: ProfileOperations.get.subject,
   /** Sessions revoked recently enough that their access tokens may still be unexpired. */
   listRevokedSessions: 'accounts.sessions.list-revoked',
   /** Asked by the gateway for bearer tokens that are API tokens, not JWTs. */
@@ -19,21 +16,6 @@ export const AccountsPatterns = {
   getContact: 'accounts.users.get-contact',
   /** Several users' contact addresses at once (notifications' immediate mail and digests). */
   listContacts: 'accounts.users.contacts',
-  reauth: 'accounts.reauth.create',
-  /** POST /auth/password: other sessions and every API token of the user are revoked. */
-  changePassword: 'accounts.auth.change-password',
-  beginPasskey: 'accounts.passkeys.begin',
-  finishPasskey: 'accounts.passkeys.finish',
-  deletePasskey: 'accounts.passkeys.delete',
-  requestEmailChange: 'accounts.email-change.request',
-  confirmEmailChange: 'accounts.email-change.confirm',
-  getEmailChange: 'accounts.email-change.get',
-  getEmailChangeById: 'accounts.email-change.get-one',
-  cancelEmailChange: 'accounts.email-change.cancel',
-  createApiToken: 'accounts.api-tokens.create',
-  listApiTokens: 'accounts.api-tokens.list',
-  getApiToken: 'accounts.api-tokens.get',
-  deleteApiToken: 'accounts.api-tokens.delete',
 } as const;
 
 /** Core NATS subject (fan-out, no queue group) every gateway replica listens on. */

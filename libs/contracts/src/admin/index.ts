@@ -7,3 +7,7 @@ export * from './instance-settings.dto.js';
 export * from './ai-prompts.dto.js';
 export * from './users.dto.js';
 export * from './overview.dto.js';
+export * from './provider-apps.operations.js';
+export * from './instance-settings.operations.js';
+export * from './ai-prompts.operations.js';
+export * from './directory.operations.js';

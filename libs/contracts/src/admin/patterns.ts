@@ -1,18 +1,8 @@
 /** NATS subjects served by the admin service (`<service>.<feature>.<verb>`). */
 export const ADMIN_SERVICE = 'admin';
 
+/** Service to service only; the operations the gateway forwards are declared in `*.operations.ts`. */
 export const AdminPatterns = {
-  saveProviderApp: 'admin.provider-apps.save',
-  listProviderApps: 'admin.provider-apps.list',
-  deleteProviderApp: 'admin.provider-apps.delete',
-  getInstanceSettings: 'admin.instance-settings.get',
-  saveInstanceSettings: 'admin.instance-settings.save',
-  listPrompts: 'admin.ai-prompts.list',
-  getPrompt: 'admin.ai-prompts.get',
-  savePrompt: 'admin.ai-prompts.save',
-  resetPrompt: 'admin.ai-prompts.reset',
-  listUsers: 'admin.users.list',
-  overview: 'admin.overview.get',
   /**
    * Service to service (never forwarded by the gateway): the saved instance
    * setting overrides, secrets decrypted, for `loadInstanceSettings` at start-up.

@@ -10,6 +10,24 @@ import type { Principal } from './rpc.js';
  */
 export type CallerRule = 'anyone' | 'member' | 'account' | 'admin';
 
+/**
+ * A path parameter that is not a UUID checked up front: `accepts` judges it as sent (refused: 404 with `notFound`, or
+ * the generic detail), and the handler gets it unchanged.
+ */
+export interface PathRule {
+  readonly accepts: (value: string) => boolean;
+  readonly notFound?: string;
+}
+
+/**
+ * A path parameter the service checks itself, because something else must be refused first (the caller's access to
+ * the workspace an invitation or member belongs to): it reaches the handler as sent ("" when absent).
+ */
+export const checkedByService: PathRule = { accepts: () => true };
+
+/** How a path parameter is checked: a UUID (the 404 detail, null for the generic one), or a `PathRule`. */
+export type PathCheck = string | null | PathRule;
+
 /** A DTO class of libs/contracts. */
 export type Class<T> = new () => T;
 
@@ -37,8 +55,8 @@ export const nothing: AnswerShape<null> = { shape: 'nothing', of: null };
 export interface Operation<Caller extends CallerRule, Params extends string, Query, Body, Answer> {
   readonly subject: string;
   readonly caller: Caller;
-  /** Path id name → the 404 detail when it is not a UUID (null: the generic one). */
-  readonly params: Readonly<Record<Params, string | null>>;
+  /** Path id name → the 404 detail when it is not a UUID (null: the generic one), or a `PathRule`. */
+  readonly params: Readonly<Record<Params, PathCheck>>;
   readonly query: Class<Query> | null;
   readonly body: Class<Body> | null;
   readonly answer: Class<Answer> | AnswerShape<Answer>;
@@ -53,7 +71,7 @@ export interface OperationSpec<Caller extends CallerRule, Params extends string,
   subject: string;
   /** Default `member`. */
   caller?: Caller;
-  params?: Record<Params, string | null>;
+  params?: Record<Params, PathCheck>;
   query?: Class<Query>;
   body?: Class<Body>;
   answer: Class<Answer> | AnswerShape<Answer>;
@@ -67,7 +85,7 @@ export function operation<Answer, Caller extends CallerRule = 'member', Params e
   return {
     subject: spec.subject,
     caller: spec.caller ?? ('member' as Caller),
-    params: spec.params ?? ({} as Record<Params, string | null>),
+    params: spec.params ?? ({} as Record<Params, PathCheck>),
     query: spec.query ?? null,
     body: spec.body ?? null,
     answer: spec.answer,

@@ -1,30 +1,15 @@
 import { ACCOUNTS_SERVICE } from '../accounts/patterns.js';
 import { INSIGHTS_SERVICE } from '../insights/patterns.js';
 import { PUBLISHING_SERVICE } from '../publishing/patterns.js';
+import { OrganizationOperations } from './organizations.operations.js';
 
-/** Organizations, workspaces, memberships and invitations live in the accounts service. */
+/**
+ * Organizations, workspaces, memberships and invitations live in the accounts service. These are its subjects for
+ * other services; the operations the gateway forwards are declared in `*.operations.ts`.
+ */
 export const TenancyPatterns = {
-  createOrganization: 'accounts.organizations.create',
-  listOrganizations: 'accounts.organizations.list',
-  getOrganization: 'accounts.organizations.get',
-  deleteOrganization: 'accounts.organizations.delete',
-  previewOrganizationDeletion: 'accounts.organizations.previewDeletion',
-  listOrganizationMembers: 'accounts.organizationMembers.list',
-  updateOrganizationMember: 'accounts.organizationMembers.update',
-  removeOrganizationMember: 'accounts.organizationMembers.remove',
-  createWorkspace: 'accounts.workspaces.create',
-  listWorkspaces: 'accounts.workspaces.list',
-  getWorkspace: 'accounts.workspaces.get',
-  updateWorkspace: 'accounts.workspaces.update',
-  listWorkspaceMembers: 'accounts.workspaceMembers.list',
-  updateWorkspaceMember: 'accounts.workspaceMembers.update',
-  removeWorkspaceMember: 'accounts.workspaceMembers.remove',
-  createInvitation: 'accounts.invitations.create',
-  listInvitations: 'accounts.invitations.list',
-  getInvitation: 'accounts.invitations.get',
-  revokeInvitation: 'accounts.invitations.revoke',
-  resendInvitation: 'accounts.invitations.resend',
-  acceptInvitation: 'accounts.invitations.accept',
+  /** An HTTP operation (`OrganizationOperations.get`) that creative also asks, for the caller's role in an organization. */
+  getOrganization: OrganizationOperations.get.subject,
   /** Service to service: a user's effective role in a workspace (the access helper asks this). */
   resolveWorkspaceAccess: 'accounts.access.workspace',
   /** Service to service: who may see a workspace at `min_role` or above, with their addresses (notifications' recipients). */

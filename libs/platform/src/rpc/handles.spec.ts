@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { operation, replyOf, type Principal, type RpcRequest } from '@social/contracts';
+import { checkedByService, operation, replyOf, type Principal, type RpcRequest } from '@social/contracts';
 import { IsString, MaxLength } from 'class-validator';
 import { Problem } from '../problems/problem.js';
 import { checkInput } from './handles.js';
@@ -76,6 +76,20 @@ describe('checkInput', () => {
     const admin = operation({ subject: 'test.admin', caller: 'admin', answer: Answer });
     expect(refusal(() => checkInput(admin, request())).code).toBe('admin_required');
     expect(checkInput(admin, request({ principal: { ...member, isAdmin: true } as Principal })).principal).toBeTruthy();
+  });
+
+  it('checks the ids in declaration order, and hands over parameters with a rule as sent', () => {
+    const keyed = operation({
+      subject: 'test.things.key',
+      params: { key: { accepts: (key: string) => key.startsWith('k.'), notFound: 'No such key.' }, member_id: checkedByService, id: null },
+      answer: Answer,
+    });
+    const given = { key: 'k.One', member_id: 'Not-A-Uuid', id: ID };
+    expect(checkInput(keyed, request({ params: given })).params).toEqual({ ...given, id: ID.toLowerCase() });
+    const badKey = refusal(() => checkInput(keyed, request({ params: { ...given, key: 'x', id: 'x' } })));
+    expect([badKey.status, badKey.detail]).toEqual([404, 'No such key.']);
+    expect(refusal(() => checkInput(keyed, request({ params: { ...given, id: 'x' } }))).status).toBe(404);
+    expect(checkInput(keyed, request({ params: { key: 'k.1', id: ID } })).params.member_id).toBe('');
   });
 
   it('lets anyone call a public operation, and ignores the key of one that takes none', () => {

@@ -1,8 +1,9 @@
 import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import type { AnyOperation, OperationInput, RpcRequest } from '@social/contracts';
+import type { AnyOperation, OperationInput, PathCheck, RpcRequest } from '@social/contracts';
 import { requireAccountPrincipal, requireAdmin, requirePrincipal } from '../access/principal.js';
 import { idempotencyKeyOf } from '../idempotency/idempotent-requests.js';
+import { problems } from '../problems/problem.js';
 import { pathId, validateInput } from '../validation/validate.js';
 
 const OPERATION = Symbol('operation');
@@ -23,7 +24,7 @@ export function checkInput(
   const principal = checkCaller(operation, request);
   const given = (request.params ?? {}) as Record<string, unknown>;
   const params: Record<string, string> = {};
-  for (const [name, notFound] of Object.entries(operation.params)) params[name] = pathId(given[name], notFound ?? undefined);
+  for (const [name, check] of Object.entries<PathCheck>(operation.params)) params[name] = checkParam(given[name], check);
   return {
     principal,
     params,
@@ -32,6 +33,14 @@ export function checkInput(
     idempotencyKey: operation.idempotent ? idempotencyKeyOf(request.idempotencyKey) : null,
     clientIp: request.clientIp,
   } as OperationInput<never, string, unknown, unknown>;
+}
+
+/** A path id (lower-cased), or a parameter its `PathRule` accepts (as sent), in declaration order. */
+function checkParam(value: unknown, check: PathCheck): string {
+  if (check === null || typeof check === 'string') return pathId(value, check ?? undefined);
+  const text = typeof value === 'string' ? value : '';
+  if (!check.accepts(text)) throw problems.notFound(check.notFound);
+  return text;
 }
 
 function checkCaller(operation: AnyOperation, request: RpcRequest<unknown, unknown, unknown>) {

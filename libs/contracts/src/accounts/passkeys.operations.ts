@@ -1,0 +1,15 @@
+import { nothing, operation } from '../common/operation.js';
+import { BeginPasskeyRequest, FinishPasskeyRequest, PasskeyRegistrationOptions } from './passkeys.dto.js';
+import { SecurityStatus } from './profile.dto.js';
+
+/** Registering and removing the caller's passkeys (accounts service); another user's passkey is answered like a missing one. */
+export const PasskeyOperations = {
+  begin: operation({
+    subject: 'accounts.passkeys.begin',
+    caller: 'account',
+    body: BeginPasskeyRequest,
+    answer: PasskeyRegistrationOptions,
+  }),
+  finish: operation({ subject: 'accounts.passkeys.finish', caller: 'account', body: FinishPasskeyRequest, answer: SecurityStatus }),
+  delete: operation({ subject: 'accounts.passkeys.delete', caller: 'account', params: { id: 'No such passkey.' }, answer: nothing }),
+};
