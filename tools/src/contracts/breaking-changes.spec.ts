@@ -66,6 +66,8 @@ describe('messageBreakingChanges', () => {
       'message svc.things.create: caller member -> admin',
       'message svc.internal: removed',
     ]);
+    const declared = contracts('member', []);
+    expect(messageBreakingChanges({ operations: {}, subjects: ['svc.things.create'] }, declared)).toEqual([]);
     expect(messageBreakingChanges(contracts('member', []), { operations: {}, subjects: [] })).toEqual([
       'message svc.things.create: removed',
     ]);

@@ -22,7 +22,9 @@ export function messageBreakingChanges(before: MessageContracts, after: MessageC
       if (was[part] !== now[part]) changes.push(`message ${subject}: ${part} ${was[part]} -> ${now[part]}`);
     if (was.idempotent && !now.idempotent) changes.push(`message ${subject}: no longer takes an Idempotency-Key`);
   }
-  for (const subject of before.subjects) if (!after.subjects.includes(subject)) changes.push(`message ${subject}: removed`);
+  // A subject that became a declared operation is still served.
+  for (const subject of before.subjects)
+    if (!after.subjects.includes(subject) && !after.operations[subject]) changes.push(`message ${subject}: removed`);
   return changes;
 }
 
