@@ -9,12 +9,6 @@ export const PublishingPatterns = {
   disconnectSocialAccount: 'publishing.social-accounts.disconnect',
   listSandboxPosts: 'publishing.social-accounts.sandbox-posts',
 
-  createSocialSet: 'publishing.social-sets.create',
-  listSocialSets: 'publishing.social-sets.list',
-  getSocialSet: 'publishing.social-sets.get',
-  replaceSocialSet: 'publishing.social-sets.replace',
-  deleteSocialSet: 'publishing.social-sets.delete',
-
   createVoiceProfile: 'publishing.voice-profiles.create',
   listVoiceProfiles: 'publishing.voice-profiles.list',
   getVoiceProfile: 'publishing.voice-profiles.get',
