@@ -3,6 +3,7 @@ export * from './social-accounts.dto.js';
 export * from './social-sets.dto.js';
 export * from './social-sets.operations.js';
 export * from './voice-profiles.dto.js';
+export * from './voice-profiles.operations.js';
 export * from './publication-builds.dto.js';
 export * from './publications.dto.js';
 export * from './account-events.js';

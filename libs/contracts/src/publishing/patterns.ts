@@ -9,13 +9,6 @@ export const PublishingPatterns = {
   disconnectSocialAccount: 'publishing.social-accounts.disconnect',
   listSandboxPosts: 'publishing.social-accounts.sandbox-posts',
 
-  createVoiceProfile: 'publishing.voice-profiles.create',
-  listVoiceProfiles: 'publishing.voice-profiles.list',
-  getVoiceProfile: 'publishing.voice-profiles.get',
-  replaceVoiceProfile: 'publishing.voice-profiles.replace',
-  assignVoiceProfile: 'publishing.voice-profiles.assign',
-  deleteVoiceProfile: 'publishing.voice-profiles.delete',
-
   createPublication: 'publishing.publications.create',
   listPublications: 'publishing.publications.list',
   getPublication: 'publishing.publications.get',
