@@ -1,5 +1,6 @@
 export * from './patterns.js';
 export * from './social-accounts.dto.js';
+export * from './social-accounts.operations.js';
 export * from './social-sets.dto.js';
 export * from './social-sets.operations.js';
 export * from './voice-profiles.dto.js';

@@ -2,13 +2,6 @@
 export const PUBLISHING_SERVICE = 'publishing';
 
 export const PublishingPatterns = {
-  listSocialAccounts: 'publishing.social-accounts.list',
-  getSocialAccount: 'publishing.social-accounts.get',
-  connectSocialAccount: 'publishing.social-accounts.connect',
-  completeSocialAccountConnection: 'publishing.social-accounts.callback',
-  disconnectSocialAccount: 'publishing.social-accounts.disconnect',
-  listSandboxPosts: 'publishing.social-accounts.sandbox-posts',
-
   createPublication: 'publishing.publications.create',
   listPublications: 'publishing.publications.list',
   getPublication: 'publishing.publications.get',
