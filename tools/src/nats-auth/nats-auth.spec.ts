@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type NatsConnection, nkeyAuthenticator, PermissionViolationError, RequestError } from '@nats-io/transport-node';
-import { AdminPatterns, ApiTokenOperations, AuthOperations, MediaPatterns, SESSION_REVOKED_SUBJECT } from '@social/contracts';
+import { AdminPatterns, ApiTokenOperations, AuthOperations, SESSION_REVOKED_SUBJECT, UploadSessionOperations } from '@social/contracts';
 import { type PrivateNats, REPO_ROOT, startPrivateNats } from '@social/testing';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,7 @@ describe('per-app NATS users generated from the contracts', () => {
   it('permissions follow the code: the gateway calls the user-facing subjects, media never the admin ones', () => {
     const permissions = generatePermissions(REPO_ROOT);
     expect(permissions.gateway.publish).toEqual(
-      expect.arrayContaining([AuthOperations.login.subject, ApiTokenOperations.create.subject, MediaPatterns.createUploadSession]),
+      expect.arrayContaining([AuthOperations.login.subject, ApiTokenOperations.create.subject, UploadSessionOperations.create.subject]),
     );
     expect(permissions.gateway.publish).not.toContain(AdminPatterns.resolveProviderApp);
     expect(permissions.media.publish).not.toContain(ApiTokenOperations.create.subject);

@@ -1,90 +1,69 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  CreateDesignRequest,
-  CreateRevisionRequest,
-  ExportDesignRequest,
-  ImageEditorDesign,
-  ImageEditorDesignList,
-  ImageEditorPatterns,
-  ImageEditorRevision,
-  ImageEditorRevisionList,
-  ListDesignsQuery,
-  ListRevisionsQuery,
-  MediaItem,
-  RevisionSummary,
-  RpcRequest,
-  UpdateDesignRequest,
+  DesignOperations,
+  type ImageEditorDesign,
+  type ImageEditorDesignList,
+  type ImageEditorRevision,
+  type ImageEditorRevisionList,
+  type InputOf,
+  type MediaItem,
+  type RevisionSummary,
 } from '@social/contracts';
-import { pathId, requirePrincipal, validateInput } from '@social/platform';
+import { Handles, Input } from '@social/platform';
 import { DesignsService } from './designs.service.js';
-
-type ById = RpcRequest<unknown, Record<string, unknown>, { id: string; revision_id?: string }>;
-const NO_SUCH_DESIGN = 'No such design.';
-const NO_SUCH_REVISION = 'No such revision of this design.';
 
 @Controller()
 export class DesignsHandler {
   constructor(private readonly designs: DesignsService) {}
 
-  @MessagePattern(ImageEditorPatterns.createDesign)
-  create(@Payload() req: RpcRequest): Promise<ImageEditorDesign> {
-    return this.designs.create(requirePrincipal(req), validateInput(CreateDesignRequest, req.body, 'body'));
+  @Handles(DesignOperations.create)
+  create(@Input() { principal, body }: InputOf<typeof DesignOperations.create>): Promise<ImageEditorDesign> {
+    return this.designs.create(principal, body);
   }
 
-  @MessagePattern(ImageEditorPatterns.listDesigns)
-  list(@Payload() req: RpcRequest): Promise<ImageEditorDesignList> {
-    return this.designs.list(requirePrincipal(req), validateInput(ListDesignsQuery, req.query, 'query'));
+  @Handles(DesignOperations.list)
+  list(@Input() { principal, query }: InputOf<typeof DesignOperations.list>): Promise<ImageEditorDesignList> {
+    return this.designs.list(principal, query);
   }
 
-  @MessagePattern(ImageEditorPatterns.getDesign)
-  get(@Payload() req: ById): Promise<ImageEditorDesign> {
-    return this.designs.get(requirePrincipal(req), pathId(req.params.id, NO_SUCH_DESIGN));
+  @Handles(DesignOperations.get)
+  get(@Input() { principal, params }: InputOf<typeof DesignOperations.get>): Promise<ImageEditorDesign> {
+    return this.designs.get(principal, params.id);
   }
 
-  @MessagePattern(ImageEditorPatterns.updateDesign)
-  update(@Payload() req: ById): Promise<ImageEditorDesign> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id, NO_SUCH_DESIGN);
-    return this.designs.update(principal, id, validateInput(UpdateDesignRequest, req.body, 'body'));
+  @Handles(DesignOperations.update)
+  update(@Input() { principal, params, body }: InputOf<typeof DesignOperations.update>): Promise<ImageEditorDesign> {
+    return this.designs.update(principal, params.id, body);
   }
 
-  @MessagePattern(ImageEditorPatterns.deleteDesign)
-  async delete(@Payload() req: ById): Promise<null> {
-    await this.designs.delete(requirePrincipal(req), pathId(req.params.id, NO_SUCH_DESIGN));
+  @Handles(DesignOperations.delete)
+  async delete(@Input() { principal, params }: InputOf<typeof DesignOperations.delete>): Promise<null> {
+    await this.designs.delete(principal, params.id);
     return null;
   }
 
-  @MessagePattern(ImageEditorPatterns.exportDesign)
-  export(@Payload() req: ById): Promise<MediaItem> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id, NO_SUCH_DESIGN);
-    return this.designs.export(principal, id, validateInput(ExportDesignRequest, req.body, 'body'));
+  @Handles(DesignOperations.export)
+  export(@Input() { principal, params, body }: InputOf<typeof DesignOperations.export>): Promise<MediaItem> {
+    return this.designs.export(principal, params.id, body);
   }
 
-  @MessagePattern(ImageEditorPatterns.createRevision)
-  checkpoint(@Payload() req: ById): Promise<RevisionSummary> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id, NO_SUCH_DESIGN);
-    return this.designs.checkpoint(principal, id, validateInput(CreateRevisionRequest, req.body, 'body'));
+  @Handles(DesignOperations.createRevision)
+  checkpoint(@Input() { principal, params, body }: InputOf<typeof DesignOperations.createRevision>): Promise<RevisionSummary> {
+    return this.designs.checkpoint(principal, params.id, body);
   }
 
-  @MessagePattern(ImageEditorPatterns.listRevisions)
-  listRevisions(@Payload() req: ById): Promise<ImageEditorRevisionList> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id, NO_SUCH_DESIGN);
-    return this.designs.listRevisions(principal, id, validateInput(ListRevisionsQuery, req.query, 'query'));
+  @Handles(DesignOperations.listRevisions)
+  listRevisions(@Input() { principal, params, query }: InputOf<typeof DesignOperations.listRevisions>): Promise<ImageEditorRevisionList> {
+    return this.designs.listRevisions(principal, params.id, query);
   }
 
-  @MessagePattern(ImageEditorPatterns.getRevision)
-  getRevision(@Payload() req: ById): Promise<ImageEditorRevision> {
-    const principal = requirePrincipal(req);
-    return this.designs.getRevision(principal, pathId(req.params.id, NO_SUCH_DESIGN), pathId(req.params.revision_id, NO_SUCH_REVISION));
+  @Handles(DesignOperations.getRevision)
+  getRevision(@Input() { principal, params }: InputOf<typeof DesignOperations.getRevision>): Promise<ImageEditorRevision> {
+    return this.designs.getRevision(principal, params.id, params.revision_id);
   }
 
-  @MessagePattern(ImageEditorPatterns.restoreRevision)
-  restore(@Payload() req: ById): Promise<ImageEditorDesign> {
-    const principal = requirePrincipal(req);
-    return this.designs.restore(principal, pathId(req.params.id, NO_SUCH_DESIGN), pathId(req.params.revision_id, NO_SUCH_REVISION));
+  @Handles(DesignOperations.restoreRevision)
+  restore(@Input() { principal, params }: InputOf<typeof DesignOperations.restoreRevision>): Promise<ImageEditorDesign> {
+    return this.designs.restore(principal, params.id, params.revision_id);
   }
 }

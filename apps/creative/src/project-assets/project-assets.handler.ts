@@ -1,51 +1,45 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  CreateProjectAssetRequest,
-  ProjectAsset,
-  ProjectAssetCheck,
-  ProjectAssetCheckRequest,
-  ProjectAssetList,
-  RpcRequest,
+  type InputOf,
+  type ProjectAsset,
+  type ProjectAssetCheck,
+  type ProjectAssetCheckRequest,
+  type ProjectAssetList,
+  ProjectAssetOperations,
   VideoProjectPatterns,
 } from '@social/contracts';
-import { isUuid, pathId, problems, requirePrincipal, validateInput } from '@social/platform';
-import { NO_SUCH_PROJECT } from '../video-projects/video-project.row.js';
+import { Handles, Input, isUuid, problems } from '@social/platform';
 import { ProjectAssetsService } from './project-assets.service.js';
 
-type ByIds = RpcRequest<unknown, unknown, { id: string; asset_id?: string }>;
 const NO_SUCH_ASSET = 'No such project asset.';
 
 @Controller()
 export class ProjectAssetsHandler {
   constructor(private readonly assets: ProjectAssetsService) {}
 
-  @MessagePattern(VideoProjectPatterns.createAsset)
-  create(@Payload() req: ByIds): Promise<ProjectAsset> {
-    const principal = requirePrincipal(req);
-    const projectId = pathId(req.params.id, NO_SUCH_PROJECT);
-    return this.assets.create(principal, projectId, validateInput(CreateProjectAssetRequest, req.body, 'body'));
+  @Handles(ProjectAssetOperations.create)
+  create(@Input() { principal, params, body }: InputOf<typeof ProjectAssetOperations.create>): Promise<ProjectAsset> {
+    return this.assets.create(principal, params.id, body);
   }
 
-  @MessagePattern(VideoProjectPatterns.listAssets)
-  list(@Payload() req: ByIds): Promise<ProjectAssetList> {
-    return this.assets.list(requirePrincipal(req), pathId(req.params.id, NO_SUCH_PROJECT));
+  @Handles(ProjectAssetOperations.list)
+  list(@Input() { principal, params }: InputOf<typeof ProjectAssetOperations.list>): Promise<ProjectAssetList> {
+    return this.assets.list(principal, params.id);
   }
 
-  @MessagePattern(VideoProjectPatterns.getAsset)
-  get(@Payload() req: ByIds): Promise<ProjectAsset> {
-    const principal = requirePrincipal(req);
-    return this.assets.get(principal, pathId(req.params.id, NO_SUCH_PROJECT), pathId(req.params.asset_id, NO_SUCH_ASSET));
+  @Handles(ProjectAssetOperations.get)
+  get(@Input() { principal, params }: InputOf<typeof ProjectAssetOperations.get>): Promise<ProjectAsset> {
+    return this.assets.get(principal, params.id, params.asset_id);
   }
 
-  @MessagePattern(VideoProjectPatterns.deleteAsset)
-  async delete(@Payload() req: ByIds): Promise<null> {
-    const principal = requirePrincipal(req);
-    await this.assets.delete(principal, pathId(req.params.id, NO_SUCH_PROJECT), pathId(req.params.asset_id, NO_SUCH_ASSET));
+  @Handles(ProjectAssetOperations.delete)
+  async delete(@Input() { principal, params }: InputOf<typeof ProjectAssetOperations.delete>): Promise<null> {
+    await this.assets.delete(principal, params.id, params.asset_id);
     return null;
   }
 
-  /** Service to service (media at E17); the gateway forwards nothing here. */
+  /** Service to service (media, when an upload session names an asset); the gateway forwards nothing here. */
   @MessagePattern(VideoProjectPatterns.checkAsset)
   check(@Payload() req: ProjectAssetCheckRequest): Promise<ProjectAssetCheck> {
     if (!isUuid(req?.workspace_id) || !isUuid(req?.project_asset_id)) throw problems.notFound(NO_SUCH_ASSET);

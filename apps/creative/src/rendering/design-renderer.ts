@@ -7,10 +7,11 @@ import {
   type ImageEditorDocument,
   type MediaContentTarget,
   type MediaItem,
-  MediaPatterns,
+  MediaOperations,
   type MediaUploadSession,
   type Principal,
   type RpcRequest,
+  UploadSessionOperations,
   type UploadTarget,
 } from '@social/contracts';
 import { type MediaStorage, Problem, problems, RpcClient, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
@@ -148,14 +149,14 @@ export class DesignRenderer implements OnModuleDestroy {
         continue;
       }
       try {
-        const item = await this.rpc.send<MediaItem>(MediaPatterns.getMedia, this.envelope(principal, { params: { id: mediaId } }));
+        const item = await this.rpc.send<MediaItem>(MediaOperations.get.subject, this.envelope(principal, { params: { id: mediaId } }));
         if (item.workspace_id !== workspaceId) refuse('is not a media item of the workspace');
         else if (!item.mime_type.startsWith('image/')) refuse('is a media item that is not an image');
         else
           targets.push({
             mediaId,
             target: await this.rpc.send<MediaContentTarget>(
-              MediaPatterns.mediaContent,
+              MediaOperations.content.subject,
               this.envelope(principal, { params: { id: mediaId } }),
             ),
           });
@@ -189,18 +190,21 @@ export class DesignRenderer implements OnModuleDestroy {
   private async store(principal: Principal, workspaceId: string, filename: string, mimeType: string, bytes: Buffer): Promise<MediaItem> {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const opened = await this.rpc.send<HttpReply<MediaUploadSession>>(
-      MediaPatterns.createUploadSession,
+      UploadSessionOperations.create.subject,
       this.envelope(principal, { body: { workspace_id: workspaceId, filename, size: bytes.length, mime_type: mimeType, sha256 } }),
     );
     const session = opened.body;
     if (session.deduped)
-      return this.rpc.send<MediaItem>(MediaPatterns.getMedia, this.envelope(principal, { params: { id: session.media_id } }));
+      return this.rpc.send<MediaItem>(MediaOperations.get.subject, this.envelope(principal, { params: { id: session.media_id } }));
     const params = { id: session.media_id };
-    const target = await this.rpc.send<UploadTarget>(MediaPatterns.uploadTarget, this.envelope(principal, { params }));
+    const target = await this.rpc.send<UploadTarget>(UploadSessionOperations.target.subject, this.envelope(principal, { params }));
     await this.storage.put(target.object_key, Readable.from([bytes]), bytes.length);
-    await this.rpc.send(MediaPatterns.commitUpload, this.envelope(principal, { params, body: { object_key: target.object_key } }));
+    await this.rpc.send(
+      UploadSessionOperations.commit.subject,
+      this.envelope(principal, { params, body: { object_key: target.object_key } }),
+    );
     return this.rpc.send<MediaItem>(
-      MediaPatterns.completeUploadSession,
+      UploadSessionOperations.complete.subject,
       this.envelope(principal, { params, body: { workspace_id: workspaceId } }),
       { timeoutMs: 10_000 },
     );

@@ -1,38 +1,46 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
-  CreateTemplateRequest,
-  ImageEditorPatterns,
-  ImageEditorTemplate,
-  ImageEditorTemplateList,
-  ListTemplatesQuery,
-  RpcRequest,
+  type ImageEditorTemplate,
+  type ImageEditorTemplateList,
+  type InputOf,
+  type RpcRequest,
+  TemplateOperations,
 } from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { Handles, Input } from '@social/platform';
 import { TemplatesService } from './templates.service.js';
+
+/** `params.id` of one template: a built-in preset key or a template id, read as sent (TemplatesService judges it). */
+const templateIdOf = (params: RpcRequest['params'] | undefined): string => String(params?.id ?? '');
 
 @Controller()
 export class TemplatesHandler {
   constructor(private readonly templates: TemplatesService) {}
 
-  @MessagePattern(ImageEditorPatterns.listTemplates)
-  list(@Payload() req: RpcRequest): Promise<ImageEditorTemplateList> {
-    return this.templates.list(requirePrincipal(req), validateInput(ListTemplatesQuery, req.query, 'query'));
+  @Handles(TemplateOperations.list)
+  list(@Input() { principal, query }: InputOf<typeof TemplateOperations.list>): Promise<ImageEditorTemplateList> {
+    return this.templates.list(principal, query);
   }
 
-  @MessagePattern(ImageEditorPatterns.getTemplate)
-  get(@Payload() req: RpcRequest<unknown, Record<string, unknown>, { id: string }>): Promise<ImageEditorTemplate> {
-    return this.templates.get(requirePrincipal(req), String(req.params?.id ?? ''));
+  @Handles(TemplateOperations.get)
+  get(
+    @Input() { principal }: InputOf<typeof TemplateOperations.get>,
+    @Payload('params') params: RpcRequest['params'] | undefined,
+  ): Promise<ImageEditorTemplate> {
+    return this.templates.get(principal, templateIdOf(params));
   }
 
-  @MessagePattern(ImageEditorPatterns.createTemplate)
-  create(@Payload() req: RpcRequest): Promise<ImageEditorTemplate> {
-    return this.templates.create(requirePrincipal(req), validateInput(CreateTemplateRequest, req.body, 'body'));
+  @Handles(TemplateOperations.create)
+  create(@Input() { principal, body }: InputOf<typeof TemplateOperations.create>): Promise<ImageEditorTemplate> {
+    return this.templates.create(principal, body);
   }
 
-  @MessagePattern(ImageEditorPatterns.deleteTemplate)
-  async delete(@Payload() req: RpcRequest<unknown, Record<string, unknown>, { id: string }>): Promise<null> {
-    await this.templates.delete(requirePrincipal(req), String(req.params?.id ?? ''));
+  @Handles(TemplateOperations.delete)
+  async delete(
+    @Input() { principal }: InputOf<typeof TemplateOperations.delete>,
+    @Payload('params') params: RpcRequest['params'] | undefined,
+  ): Promise<null> {
+    await this.templates.delete(principal, templateIdOf(params));
     return null;
   }
 }

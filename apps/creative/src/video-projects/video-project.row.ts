@@ -1,4 +1,4 @@
-import { referencedIds, VideoProject, VideoProjectSummary } from '@social/contracts';
+import { NO_SUCH_VIDEO_PROJECT, referencedIds, VideoProject, VideoProjectSummary } from '@social/contracts';
 import { problems } from '@social/platform';
 import type { EntityManager } from 'typeorm';
 
@@ -27,7 +27,8 @@ export const PROJECT_SUMMARY_COLUMNS = `p.id, p.workspace_id AS "workspaceId", p
   p.trashed_at AS "trashedAt", p.retention_expires_at AS "retentionExpiresAt"`;
 export const PROJECT_COLUMNS = `${PROJECT_SUMMARY_COLUMNS}, p.document::text AS "documentJson"`;
 
-export const NO_SUCH_PROJECT = 'No such video project.';
+/** As the operations' path ids answer it. */
+export const NO_SUCH_PROJECT = NO_SUCH_VIDEO_PROJECT;
 
 /** The project (trashed ones too), optionally locked for the transaction, with its document unless `withDocument` is false. */
 export async function findProject(db: EntityManager, id: string, lock = false, withDocument = true): Promise<VideoProjectRow | null> {

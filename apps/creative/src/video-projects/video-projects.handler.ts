@@ -1,26 +1,22 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   CreateVideoProjectRequest,
   DOCUMENT_JSON_MEMBER,
-  ListVideoProjectsQuery,
-  ListVideoRevisionsQuery,
+  type InputOf,
   ReplaceVideoProjectRequest,
-  RestoreVideoRevisionRequest,
-  RpcRequest,
-  VideoProject,
-  VideoProjectList,
-  VideoProjectPatterns,
+  type RpcRequest,
+  type VideoProject,
+  type VideoProjectList,
+  VideoProjectOperations,
+  type VideoProjectRevision,
+  type VideoProjectSummary,
   videoDocumentJsonError,
-  VideoProjectRevision,
-  VideoProjectSummary,
-  VideoRevisionList,
+  type VideoRevisionList,
 } from '@social/contracts';
-import { pathId, problems, requirePrincipal, validateInput, validateInputWithDocument } from '@social/platform';
+import { Handles, Input, pathId, problems, validateInputWithDocument } from '@social/platform';
 import { NO_SUCH_PROJECT } from './video-project.row.js';
 import { VideoProjectsService } from './video-projects.service.js';
-
-type ById = RpcRequest<unknown, unknown, { id: string; revision?: string }>;
 
 /** A revision number in the path: not an integer is 404 (no such revision), a non-positive one 422. */
 function revisionOf(value: unknown): number {
@@ -44,60 +40,62 @@ function validateDocumentBody<T extends object>(type: new () => T, body: unknown
 export class VideoProjectsHandler {
   constructor(private readonly projects: VideoProjectsService) {}
 
-  @MessagePattern(VideoProjectPatterns.create)
-  async create(@Payload() req: RpcRequest): Promise<VideoProjectSummary> {
-    const principal = requirePrincipal(req);
-    const { input, documentJson } = validateDocumentBody(CreateVideoProjectRequest, req.body);
+  @Handles(VideoProjectOperations.create)
+  create(
+    @Input() { principal }: InputOf<typeof VideoProjectOperations.create>,
+    // A document body (JSON text, not walked): validateInputWithDocument, not @Input(), checks it.
+    @Payload('body') body: unknown,
+  ): Promise<VideoProjectSummary> {
+    const { input, documentJson } = validateDocumentBody(CreateVideoProjectRequest, body);
     return this.projects.create(principal, input, documentJson);
   }
 
-  @MessagePattern(VideoProjectPatterns.list)
-  list(@Payload() req: RpcRequest): Promise<VideoProjectList> {
-    const principal = requirePrincipal(req);
-    return this.projects.list(principal, validateInput(ListVideoProjectsQuery, req.query, 'query'));
+  @Handles(VideoProjectOperations.list)
+  list(@Input() { principal, query }: InputOf<typeof VideoProjectOperations.list>): Promise<VideoProjectList> {
+    return this.projects.list(principal, query);
   }
 
-  @MessagePattern(VideoProjectPatterns.get)
-  get(@Payload() req: ById): Promise<VideoProject> {
-    return this.projects.get(requirePrincipal(req), pathId(req.params.id, NO_SUCH_PROJECT));
+  @Handles(VideoProjectOperations.get)
+  get(@Input() { principal, params }: InputOf<typeof VideoProjectOperations.get>): Promise<VideoProject> {
+    return this.projects.get(principal, params.id);
   }
 
-  @MessagePattern(VideoProjectPatterns.replace)
-  async replace(@Payload() req: ById): Promise<VideoProjectSummary> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id, NO_SUCH_PROJECT);
-    const { input, documentJson } = validateDocumentBody(ReplaceVideoProjectRequest, req.body);
-    return this.projects.replace(principal, id, input, documentJson);
+  @Handles(VideoProjectOperations.replace)
+  replace(
+    @Input() { principal, params }: InputOf<typeof VideoProjectOperations.replace>,
+    // A document body (JSON text, not walked): validateInputWithDocument, not @Input(), checks it.
+    @Payload('body') body: unknown,
+  ): Promise<VideoProjectSummary> {
+    const { input, documentJson } = validateDocumentBody(ReplaceVideoProjectRequest, body);
+    return this.projects.replace(principal, params.id, input, documentJson);
   }
 
-  @MessagePattern(VideoProjectPatterns.delete)
-  trash(@Payload() req: ById): Promise<VideoProject> {
-    return this.projects.trash(requirePrincipal(req), pathId(req.params.id, NO_SUCH_PROJECT));
+  @Handles(VideoProjectOperations.delete)
+  trash(@Input() { principal, params }: InputOf<typeof VideoProjectOperations.delete>): Promise<VideoProject> {
+    return this.projects.trash(principal, params.id);
   }
 
-  @MessagePattern(VideoProjectPatterns.restore)
-  restore(@Payload() req: ById): Promise<VideoProject> {
-    return this.projects.restore(requirePrincipal(req), pathId(req.params.id, NO_SUCH_PROJECT));
+  @Handles(VideoProjectOperations.restore)
+  restore(@Input() { principal, params }: InputOf<typeof VideoProjectOperations.restore>): Promise<VideoProject> {
+    return this.projects.restore(principal, params.id);
   }
 
-  @MessagePattern(VideoProjectPatterns.restoreRevision)
-  restoreRevision(@Payload() req: ById): Promise<VideoProject> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id, NO_SUCH_PROJECT);
-    return this.projects.restoreRevision(principal, id, validateInput(RestoreVideoRevisionRequest, req.body, 'body'));
+  @Handles(VideoProjectOperations.restoreRevision)
+  restoreRevision(@Input() { principal, params, body }: InputOf<typeof VideoProjectOperations.restoreRevision>): Promise<VideoProject> {
+    return this.projects.restoreRevision(principal, params.id, body);
   }
 
-  @MessagePattern(VideoProjectPatterns.listRevisions)
-  listRevisions(@Payload() req: ById): Promise<VideoRevisionList> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id, NO_SUCH_PROJECT);
-    return this.projects.listRevisions(principal, id, validateInput(ListVideoRevisionsQuery, req.query, 'query'));
+  @Handles(VideoProjectOperations.listRevisions)
+  listRevisions(@Input() { principal, params, query }: InputOf<typeof VideoProjectOperations.listRevisions>): Promise<VideoRevisionList> {
+    return this.projects.listRevisions(principal, params.id, query);
   }
 
-  @MessagePattern(VideoProjectPatterns.getRevision)
-  getRevision(@Payload() req: ById): Promise<VideoProjectRevision> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id, NO_SUCH_PROJECT);
-    return this.projects.getRevision(principal, id, revisionOf(req.params.revision));
+  @Handles(VideoProjectOperations.getRevision)
+  getRevision(
+    @Input() { principal }: InputOf<typeof VideoProjectOperations.getRevision>,
+    // The revision is a number, not a UUID: both path members are checked here, the id first.
+    @Payload('params') params: RpcRequest['params'] | undefined,
+  ): Promise<VideoProjectRevision> {
+    return this.projects.getRevision(principal, pathId(params?.id, NO_SUCH_PROJECT), revisionOf(params?.revision));
   }
 }

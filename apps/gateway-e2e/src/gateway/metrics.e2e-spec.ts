@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { BACKEND_SERVICES, PublishingPatterns } from '@social/contracts';
+import { BACKEND_SERVICES, PublicationOperations } from '@social/contracts';
 import { APPS } from '@social/testing';
 import { randomUUID } from 'node:crypto';
 import { call, eventually } from '../support/api.js';
@@ -59,7 +59,7 @@ describe('metrics: /metrics on every process (issue 16)', () => {
     expect(labelValues.filter((value) => ids.some((id) => value.includes(id)) || value.includes(unknownPath))).toEqual([]);
 
     // The call behind it, on both ends: the gateway's client and the publishing service's handler.
-    const rpc = { pattern: PublishingPatterns.getPublication, outcome: 'problem' };
+    const rpc = { pattern: PublicationOperations.get.subject, outcome: 'problem' };
     expect(
       total(gateway, 'social_rpc_client_duration_seconds_count', rpc) -
         total(gatewayBefore, 'social_rpc_client_duration_seconds_count', rpc),
@@ -72,7 +72,7 @@ describe('metrics: /metrics on every process (issue 16)', () => {
     expect(series(publishing, 'social_rpc_server_duration_seconds_bucket', { ...rpc, le: '+Inf' })).toHaveLength(1);
     // No other service handled it.
     for (const app of BACKEND_SERVICES.filter((service) => service !== 'publishing')) {
-      expect(series(await scrape(app), 'social_rpc_server_duration_seconds_count', { pattern: PublishingPatterns.getPublication })).toEqual(
+      expect(series(await scrape(app), 'social_rpc_server_duration_seconds_count', { pattern: PublicationOperations.get.subject })).toEqual(
         [],
       );
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { MediaPatterns, TenancyPatterns } from '@social/contracts';
+import { MediaOperations, TenancyPatterns } from '@social/contracts';
 import { IsolatedStack, startIsolatedStack, waitFor } from '@social/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, openSync } from 'node:fs';
@@ -108,12 +108,15 @@ describe('traces', () => {
     expect(gatewayHttp.name).toBe('GET /media');
     expect(gatewayHttp.attributes).toMatchObject({ 'http.route': '/media', 'http.response.status_code': 200 });
     // … and its NATS request to media is a CLIENT span under it.
-    const gatewaySend = spans.find((s) => s.service === 'gateway' && s.name === `send ${MediaPatterns.listMedia}`);
+    const gatewaySend = spans.find((s) => s.service === 'gateway' && s.name === `send ${MediaOperations.list.subject}`);
     expect(gatewaySend).toMatchObject({ kind: SPAN_KIND.client, parentSpanId: gatewayHttp.spanId });
-    expect(gatewaySend!.attributes).toMatchObject({ 'messaging.system': 'nats', 'messaging.destination.name': MediaPatterns.listMedia });
+    expect(gatewaySend!.attributes).toMatchObject({
+      'messaging.system': 'nats',
+      'messaging.destination.name': MediaOperations.list.subject,
+    });
 
     // media: a SERVER span whose parent came over NATS in the traceparent header.
-    const mediaServer = spans.find((s) => s.service === 'media' && s.name === `process ${MediaPatterns.listMedia}`);
+    const mediaServer = spans.find((s) => s.service === 'media' && s.name === `process ${MediaOperations.list.subject}`);
     expect(mediaServer).toMatchObject({ kind: SPAN_KIND.server, parentSpanId: gatewaySend!.spanId });
     const mediaSql = spans.filter((s) => s.service === 'media' && isSql(s));
     expect(mediaSql.length).toBeGreaterThan(0);

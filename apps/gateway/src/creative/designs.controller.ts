@@ -3,10 +3,10 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateDesignRequest,
   CreateRevisionRequest,
+  DesignOperations,
   ExportDesignRequest,
   ImageEditorDesign,
   ImageEditorDesignList,
-  ImageEditorPatterns,
   ImageEditorRevision,
   ImageEditorRevisionList,
   ListDesignsQuery,
@@ -50,7 +50,7 @@ export class DesignsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreateDesignRequest)) body: CreateDesignRequest,
   ): Promise<ImageEditorDesign> {
-    const design = await this.forward.send<ImageEditorDesign>(ImageEditorPatterns.createDesign, req, { body });
+    const design = await this.forward.send(DesignOperations.create, req, { body });
     reply.header('location', `/image-editor/designs/${design.id}`);
     return design;
   }
@@ -64,7 +64,7 @@ export class DesignsController {
   @Returns(ImageEditorDesignList)
   @Refuses(403, 422)
   list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListDesignsQuery)) query: ListDesignsQuery): Promise<ImageEditorDesignList> {
-    return this.forward.send(ImageEditorPatterns.listDesigns, req, { query: { ...query } });
+    return this.forward.send(DesignOperations.list, req, { query: { ...query } });
   }
 
   @Get(':id')
@@ -72,7 +72,7 @@ export class DesignsController {
   @Returns(ImageEditorDesign)
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<ImageEditorDesign> {
-    return this.forward.send(ImageEditorPatterns.getDesign, req, { params: { id } });
+    return this.forward.send(DesignOperations.get, req, { params: { id } });
   }
 
   @Patch(':id')
@@ -88,7 +88,7 @@ export class DesignsController {
     @Param('id') id: string,
     @Body(new ValidBody(UpdateDesignRequest)) body: UpdateDesignRequest,
   ): Promise<ImageEditorDesign> {
-    return this.forward.send(ImageEditorPatterns.updateDesign, req, { params: { id }, body });
+    return this.forward.send(DesignOperations.update, req, { params: { id }, body });
   }
 
   @Delete(':id')
@@ -96,7 +96,7 @@ export class DesignsController {
   @ReturnsNothing()
   @Refuses(403, 404)
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(ImageEditorPatterns.deleteDesign, req, { params: { id } });
+    await this.forward.send(DesignOperations.delete, req, { params: { id } });
   }
 
   @Post(':id/export')
@@ -118,7 +118,7 @@ export class DesignsController {
     @Param('id') id: string,
     @Body(new ValidBody(ExportDesignRequest)) body: ExportDesignRequest,
   ): Promise<MediaItem> {
-    const item = await this.forward.send<MediaItem>(ImageEditorPatterns.exportDesign, req, { params: { id }, body });
+    const item = await this.forward.send(DesignOperations.export, req, { params: { id }, body });
     reply.header('location', `/media/${item.id}`);
     return item;
   }
@@ -138,7 +138,7 @@ export class DesignsController {
     @Param('id') id: string,
     @Body(new ValidBody(CreateRevisionRequest)) body: CreateRevisionRequest,
   ): Promise<RevisionSummary> {
-    const revision = await this.forward.send<RevisionSummary>(ImageEditorPatterns.createRevision, req, { params: { id }, body });
+    const revision = await this.forward.send(DesignOperations.createRevision, req, { params: { id }, body });
     reply.header('location', `/image-editor/designs/${id}/revisions/${revision.id}`);
     return revision;
   }
@@ -152,15 +152,15 @@ export class DesignsController {
     @Param('id') id: string,
     @Query(new ValidQuery(ListRevisionsQuery)) query: ListRevisionsQuery,
   ): Promise<ImageEditorRevisionList> {
-    return this.forward.send(ImageEditorPatterns.listRevisions, req, { params: { id }, query: { ...query } });
+    return this.forward.send(DesignOperations.listRevisions, req, { params: { id }, query: { ...query } });
   }
 
   @Get(':id/revisions/:revision_id')
-  @ApiOperation({ summary: 'E21: one revision of a design, with its document' })
+  @ApiOperation({ summary: 'One revision of a design, with its document' })
   @Returns(ImageEditorRevision)
   @Refuses(404)
   getRevision(@Req() req: FastifyRequest, @Param('id') id: string, @Param('revision_id') revisionId: string): Promise<ImageEditorRevision> {
-    return this.forward.send(ImageEditorPatterns.getRevision, req, { params: { id, revision_id: revisionId } });
+    return this.forward.send(DesignOperations.getRevision, req, { params: { id, revision_id: revisionId } });
   }
 
   @Post(':id/revisions/:revision_id/restore')
@@ -171,6 +171,6 @@ export class DesignsController {
   @Returns(ImageEditorDesign)
   @Refuses(403, 404)
   restore(@Req() req: FastifyRequest, @Param('id') id: string, @Param('revision_id') revisionId: string): Promise<ImageEditorDesign> {
-    return this.forward.send(ImageEditorPatterns.restoreRevision, req, { params: { id, revision_id: revisionId } });
+    return this.forward.send(DesignOperations.restoreRevision, req, { params: { id, revision_id: revisionId } });
   }
 }

@@ -2,10 +2,10 @@ import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@ne
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateTemplateRequest,
-  ImageEditorPatterns,
   ImageEditorTemplate,
   ImageEditorTemplateList,
   ListTemplatesQuery,
+  TemplateOperations,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBody } from '../http/body-limits.js';
@@ -22,7 +22,7 @@ export class TemplatesController {
 
   @Get()
   @ApiOperation({
-    summary: "E22: the built-in templates, then the workspace's, newest first",
+    summary: "The built-in templates, then the workspace's, newest first",
     description:
       'Built-in: instagram-square 1080×1080, instagram-portrait 1080×1350, story-reel-slide 1080×1920, linkedin-square 1200×1200, ' +
       'linkedin-landscape 1200×627, x-landscape 1600×900, youtube-thumbnail 1280×720 (`id` = `preset_key`, `workspace_id` ""). ' +
@@ -31,7 +31,7 @@ export class TemplatesController {
   @Returns(ImageEditorTemplateList)
   @Refuses(403, 422)
   list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListTemplatesQuery)) query: ListTemplatesQuery): Promise<ImageEditorTemplateList> {
-    return this.forward.send(ImageEditorPatterns.listTemplates, req, { query: { ...query } });
+    return this.forward.send(TemplateOperations.list, req, { query: { ...query } });
   }
 
   @Get(':id')
@@ -39,7 +39,7 @@ export class TemplatesController {
   @Returns(ImageEditorTemplate)
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<ImageEditorTemplate> {
-    return this.forward.send(ImageEditorPatterns.getTemplate, req, { params: { id } });
+    return this.forward.send(TemplateOperations.get, req, { params: { id } });
   }
 
   @Post()
@@ -58,7 +58,7 @@ export class TemplatesController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreateTemplateRequest)) body: CreateTemplateRequest,
   ): Promise<ImageEditorTemplate> {
-    const template = await this.forward.send<ImageEditorTemplate>(ImageEditorPatterns.createTemplate, req, { body });
+    const template = await this.forward.send(TemplateOperations.create, req, { body });
     reply.header('location', `/image-editor/templates/${template.id}`);
     return template;
   }
@@ -68,6 +68,6 @@ export class TemplatesController {
   @ReturnsNothing()
   @Refuses(403, 404, 409)
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(ImageEditorPatterns.deleteTemplate, req, { params: { id } });
+    await this.forward.send(TemplateOperations.delete, req, { params: { id } });
   }
 }

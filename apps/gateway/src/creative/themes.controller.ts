@@ -44,7 +44,7 @@ export class ThemesController {
 
   @Put('theme-settings/organization')
   @ApiOperation({
-    summary: 'E12: set the organization theme default and lock (organization owners and admins)',
+    summary: 'Set the organization theme default and lock (organization owners and admins)',
     description:
       'A member who is neither is 403 `insufficient_role`; an organization the caller is not in, existing or not, 403 `organization_forbidden`. ' +
       '`default_reference` must name an existing theme version: an unknown `id` is 422 at `body.default_reference.id`, another `version` at `body.default_reference.version`.',

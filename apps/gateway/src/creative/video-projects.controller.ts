@@ -8,11 +8,12 @@ import {
   ListVideoRevisionsQuery,
   ProjectAsset,
   ProjectAssetList,
+  ProjectAssetOperations,
   ReplaceVideoProjectRequest,
   RestoreVideoRevisionRequest,
   VideoProject,
   VideoProjectList,
-  VideoProjectPatterns,
+  VideoProjectOperations,
   VideoProjectRevision,
   VideoProjectSummary,
   type VideoDocument,
@@ -34,7 +35,8 @@ const DOCUMENT_SIZE =
   'The body may be up to 5 MiB (`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond), the document at most 5 MiB as JSON (422 at `body.document`).';
 const DOCUMENT =
   "The document is the client's own JSON object: any members at any depth are stored and answered unchanged, never refused as unexpected; " +
-  'one that is not an object is 422 at `body.document`. Project assets (E20) whose id it holds as a whole string or key are `required`: ' +
+  'one that is not an object is 422 at `body.document`. ' +
+  'Project assets (`POST /video-projects/{id}/assets`) whose id it holds as a whole string or key are `required`: ' +
   '`sync_status` is `attention` (`attention_reason` `asset_failed`) when one failed, else `pending` while one is not ready, else `synced`. ';
 /**
  * A written document crosses NATS once, as the JSON text made here (the service stores that text and
@@ -71,7 +73,7 @@ export class VideoProjectsController {
     @Body(new ValidDocumentBody(CreateVideoProjectRequest, videoDocumentError)) body: CreateVideoProjectRequest,
   ): Promise<SplicedJson> {
     const write = documentWrite(body);
-    const project = await this.forward.send<VideoProjectSummary>(VideoProjectPatterns.create, req, { body: write.body });
+    const project = await this.forward.send(VideoProjectOperations.create, req, { body: write.body });
     reply.header('location', `/video-projects/${project.id}`);
     return withDocument(project, write.json);
   }
@@ -87,7 +89,7 @@ export class VideoProjectsController {
     @Req() req: FastifyRequest,
     @Query(new ValidQuery(ListVideoProjectsQuery)) query: ListVideoProjectsQuery,
   ): Promise<VideoProjectList> {
-    return this.forward.send(VideoProjectPatterns.list, req, { query: { ...query } });
+    return this.forward.send(VideoProjectOperations.list, req, { query: { ...query } });
   }
 
   @Get(':id')
@@ -95,7 +97,7 @@ export class VideoProjectsController {
   @Returns(VideoProject)
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<VideoProject> {
-    return this.forward.send(VideoProjectPatterns.get, req, { params: { id } });
+    return this.forward.send(VideoProjectOperations.get, req, { params: { id } });
   }
 
   @Put(':id')
@@ -114,10 +116,7 @@ export class VideoProjectsController {
     @Body(new ValidDocumentBody(ReplaceVideoProjectRequest, videoDocumentError)) body: ReplaceVideoProjectRequest,
   ): Promise<SplicedJson> {
     const write = documentWrite(body);
-    return withDocument(
-      await this.forward.send<VideoProjectSummary>(VideoProjectPatterns.replace, req, { params: { id }, body: write.body }),
-      write.json,
-    );
+    return withDocument(await this.forward.send(VideoProjectOperations.replace, req, { params: { id }, body: write.body }), write.json);
   }
 
   @Delete(':id')
@@ -130,7 +129,7 @@ export class VideoProjectsController {
   @Returns(VideoProject)
   @Refuses(403, 404)
   trash(@Req() req: FastifyRequest, @Param('id') id: string): Promise<VideoProject> {
-    return this.forward.send(VideoProjectPatterns.delete, req, { params: { id } });
+    return this.forward.send(VideoProjectOperations.delete, req, { params: { id } });
   }
 
   @Post(':id/restore')
@@ -138,12 +137,12 @@ export class VideoProjectsController {
   @Returns(VideoProject)
   @Refuses(403, 404)
   restore(@Req() req: FastifyRequest, @Param('id') id: string): Promise<VideoProject> {
-    return this.forward.send(VideoProjectPatterns.restore, req, { params: { id } });
+    return this.forward.send(VideoProjectOperations.restore, req, { params: { id } });
   }
 
   @Post(':id/restore-revision')
   @ApiOperation({
-    summary: 'E19: restore a revision as a new head revision (editors)',
+    summary: 'Restore a revision as a new head revision (editors)',
     description: `The revision's name and document become the next head revision; the revision itself stays. An unknown revision is 404, a non-positive one 422. ${TRASHED}`,
   })
   @Returns(VideoProject)
@@ -153,7 +152,7 @@ export class VideoProjectsController {
     @Param('id') id: string,
     @Body(new ValidBody(RestoreVideoRevisionRequest)) body: RestoreVideoRevisionRequest,
   ): Promise<VideoProject> {
-    return this.forward.send(VideoProjectPatterns.restoreRevision, req, { params: { id }, body });
+    return this.forward.send(VideoProjectOperations.restoreRevision, req, { params: { id }, body });
   }
 
   @Get(':id/revisions')
@@ -165,7 +164,7 @@ export class VideoProjectsController {
     @Param('id') id: string,
     @Query(new ValidQuery(ListVideoRevisionsQuery)) query: ListVideoRevisionsQuery,
   ): Promise<VideoRevisionList> {
-    return this.forward.send(VideoProjectPatterns.listRevisions, req, { params: { id }, query: { ...query } });
+    return this.forward.send(VideoProjectOperations.listRevisions, req, { params: { id }, query: { ...query } });
   }
 
   @Get(':id/revisions/:revision')
@@ -173,15 +172,16 @@ export class VideoProjectsController {
   @Returns(VideoProjectRevision)
   @Refuses(404, 422)
   getRevision(@Req() req: FastifyRequest, @Param('id') id: string, @Param('revision') revision: string): Promise<VideoProjectRevision> {
-    return this.forward.send(VideoProjectPatterns.getRevision, req, { params: { id, revision } });
+    return this.forward.send(VideoProjectOperations.getRevision, req, { params: { id, revision } });
   }
 
   @Post(':id/assets')
   @ApiOperation({
-    summary: 'E20: reserve a project asset (editors): pending',
+    summary: 'Reserve a project asset (editors): pending',
     description:
-      'Its bytes arrive through E17 with `project_asset_id` (and the same `size`); when that upload completes the asset becomes `ready` with its `media_id`, ' +
-      'or `failed` with an `attention_reason`. Its media item never appears in the workspace library. At most 500 assets per project ' +
+      'Its bytes arrive through an upload session (`POST /media/upload-session`) with `project_asset_id` (and the same `size`); ' +
+      'when that upload completes the asset becomes `ready` with its `media_id`, or `failed` with an `attention_reason`. ' +
+      'Its media item never appears in the workspace library. At most 500 assets per project ' +
       `(409 \`too_many_project_assets\`). ${TRASHED}`,
   })
   @Returns(ProjectAsset, 201)
@@ -192,7 +192,7 @@ export class VideoProjectsController {
     @Param('id') id: string,
     @Body(new ValidBody(CreateProjectAssetRequest)) body: CreateProjectAssetRequest,
   ): Promise<ProjectAsset> {
-    const asset = await this.forward.send<ProjectAsset>(VideoProjectPatterns.createAsset, req, { params: { id }, body });
+    const asset = await this.forward.send(ProjectAssetOperations.create, req, { params: { id }, body });
     reply.header('location', `/video-projects/${asset.project_id}/assets/${asset.id}`);
     return asset;
   }
@@ -202,7 +202,7 @@ export class VideoProjectsController {
   @Returns(ProjectAssetList)
   @Refuses(404)
   listAssets(@Req() req: FastifyRequest, @Param('id') id: string): Promise<ProjectAssetList> {
-    return this.forward.send(VideoProjectPatterns.listAssets, req, { params: { id } });
+    return this.forward.send(ProjectAssetOperations.list, req, { params: { id } });
   }
 
   @Get(':id/assets/:asset_id')
@@ -210,7 +210,7 @@ export class VideoProjectsController {
   @Returns(ProjectAsset)
   @Refuses(404)
   getAsset(@Req() req: FastifyRequest, @Param('id') id: string, @Param('asset_id') assetId: string): Promise<ProjectAsset> {
-    return this.forward.send(VideoProjectPatterns.getAsset, req, { params: { id, asset_id: assetId } });
+    return this.forward.send(ProjectAssetOperations.get, req, { params: { id, asset_id: assetId } });
   }
 
   @Delete(':id/assets/:asset_id')
@@ -221,6 +221,6 @@ export class VideoProjectsController {
   @ReturnsNothing()
   @Refuses(403, 404, 409)
   async deleteAsset(@Req() req: FastifyRequest, @Param('id') id: string, @Param('asset_id') assetId: string): Promise<void> {
-    await this.forward.send(VideoProjectPatterns.deleteAsset, req, { params: { id, asset_id: assetId } });
+    await this.forward.send(ProjectAssetOperations.delete, req, { params: { id, asset_id: assetId } });
   }
 }

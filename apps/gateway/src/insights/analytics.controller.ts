@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  AnalyticsOperations,
   AnalyticsOverview,
   AnalyticsQuery,
-  InsightsPatterns,
   Measurement,
   MetricMetadata,
   RefreshAnalyticsRequest,
@@ -24,7 +24,7 @@ export class AnalyticsController {
 
   @Get()
   @ApiOperation({
-    summary: 'E24: stored whole-account analytics',
+    summary: 'Stored whole-account analytics',
     description:
       'Reads what sync jobs stored (no network call). The window is the last `days` UTC days including today. ' +
       'Content is the renditions published through the platform in the window (`native`; `external` content is not collected, so that source is empty); ' +
@@ -37,7 +37,7 @@ export class AnalyticsController {
   @Returns(AnalyticsOverview)
   @Refuses(403, 404, 422)
   overview(@Req() req: FastifyRequest, @Query(new ValidQuery(AnalyticsQuery)) query: AnalyticsQuery): Promise<AnalyticsOverview> {
-    return this.forward.send(InsightsPatterns.overview, req, { query: { ...query } });
+    return this.forward.send(AnalyticsOperations.overview, req, { query: { ...query } });
   }
 
   @Post('refresh')
@@ -54,6 +54,6 @@ export class AnalyticsController {
     @Req() req: FastifyRequest,
     @Body(new ValidBody(RefreshAnalyticsRequest)) body: RefreshAnalyticsRequest,
   ): Promise<SyncJobAccepted> {
-    return this.forward.send(InsightsPatterns.refreshAnalytics, req, { body });
+    return this.forward.send(AnalyticsOperations.refresh, req, { body });
   }
 }

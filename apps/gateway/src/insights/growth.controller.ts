@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { GrowthListResult, GrowthQuery, InsightsPatterns, RefreshGrowthRequest, SyncJobAccepted } from '@social/contracts';
+import { GrowthListResult, GrowthOperations, GrowthQuery, RefreshGrowthRequest, SyncJobAccepted } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
@@ -15,7 +15,7 @@ export class GrowthController {
 
   @Get()
   @ApiOperation({
-    summary: 'E23: follow recommendations for one connected account, from stored data',
+    summary: 'Follow recommendations for one connected account, from stored data',
     description:
       'Reads what the last refresh stored (no network call): the current recommendations best first (dismissed ones left out), ' +
       'every item whose follow is pending or done (`follow_updates`) and the sync state (`idle` until a refresh is asked for). ' +
@@ -24,7 +24,7 @@ export class GrowthController {
   @Returns(GrowthListResult)
   @Refuses(403, 404, 422)
   list(@Req() req: FastifyRequest, @Query(new ValidQuery(GrowthQuery)) query: GrowthQuery): Promise<GrowthListResult> {
-    return this.forward.send(InsightsPatterns.listGrowth, req, { query: { ...query } });
+    return this.forward.send(GrowthOperations.list, req, { query: { ...query } });
   }
 
   @Post('refresh')
@@ -37,7 +37,7 @@ export class GrowthController {
   @Returns(SyncJobAccepted, 202)
   @Refuses(400, 403, 404, 413, 415, 422)
   refresh(@Req() req: FastifyRequest, @Body(new ValidBody(RefreshGrowthRequest)) body: RefreshGrowthRequest): Promise<SyncJobAccepted> {
-    return this.forward.send(InsightsPatterns.refreshGrowth, req, { body });
+    return this.forward.send(GrowthOperations.refresh, req, { body });
   }
 
   @Post(':id/follow')
@@ -50,7 +50,7 @@ export class GrowthController {
   @Returns(SyncJobAccepted, 202)
   @Refuses(403, 404, 409)
   follow(@Req() req: FastifyRequest, @Param('id') id: string): Promise<SyncJobAccepted> {
-    return this.forward.send(InsightsPatterns.follow, req, { params: { id } });
+    return this.forward.send(GrowthOperations.follow, req, { params: { id } });
   }
 
   @Post(':id/dismiss')
@@ -58,6 +58,6 @@ export class GrowthController {
   @ReturnsNothing()
   @Refuses(403, 404)
   async dismiss(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(InsightsPatterns.dismiss, req, { params: { id } });
+    await this.forward.send(GrowthOperations.dismiss, req, { params: { id } });
   }
 }

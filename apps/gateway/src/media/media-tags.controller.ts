@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateMediaTagRequest, ListMediaTagsQuery, MediaPatterns, MediaTag, MediaTagList, UpdateMediaTagRequest } from '@social/contracts';
+import {
+  CreateMediaTagRequest,
+  ListMediaTagsQuery,
+  MediaTag,
+  MediaTagList,
+  MediaTagOperations,
+  UpdateMediaTagRequest,
+} from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
@@ -15,7 +22,7 @@ export class MediaTagsController {
 
   @Post()
   @ApiOperation({
-    summary: 'E18: create a media tag (editors)',
+    summary: 'Create a media tag (editors)',
     description:
       'Names 1–64, unique in the workspace ignoring case (409 `duplicate_name`); at most 1,000 tags per workspace (409 `too_many_media_tags`).',
   })
@@ -26,7 +33,7 @@ export class MediaTagsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreateMediaTagRequest)) body: CreateMediaTagRequest,
   ): Promise<MediaTag> {
-    const tag = await this.forward.send<MediaTag>(MediaPatterns.createTag, req, { body });
+    const tag = await this.forward.send(MediaTagOperations.create, req, { body });
     reply.header('location', `/media/tags/${tag.id}`);
     return tag;
   }
@@ -36,7 +43,7 @@ export class MediaTagsController {
   @Returns(MediaTagList)
   @Refuses(403, 422)
   list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListMediaTagsQuery)) query: ListMediaTagsQuery): Promise<MediaTagList> {
-    return this.forward.send(MediaPatterns.listTags, req, { query: { ...query } });
+    return this.forward.send(MediaTagOperations.list, req, { query: { ...query } });
   }
 
   @Patch(':id')
@@ -48,7 +55,7 @@ export class MediaTagsController {
     @Param('id') id: string,
     @Body(new ValidBody(UpdateMediaTagRequest)) body: UpdateMediaTagRequest,
   ): Promise<MediaTag> {
-    return this.forward.send(MediaPatterns.updateTag, req, { params: { id }, body });
+    return this.forward.send(MediaTagOperations.update, req, { params: { id }, body });
   }
 
   @Delete(':id')
@@ -56,6 +63,6 @@ export class MediaTagsController {
   @ReturnsNothing()
   @Refuses(403, 404)
   async delete(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(MediaPatterns.deleteTag, req, { params: { id } });
+    await this.forward.send(MediaTagOperations.delete, req, { params: { id } });
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, Inject, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ListMediaQuery, MediaContentTarget, MediaItem, MediaList, MediaPatterns, SetMediaTagsRequest } from '@social/contracts';
+import { ListMediaQuery, MediaItem, MediaList, MediaOperations, SetMediaTagsRequest } from '@social/contracts';
 import { type MediaStorage, Problem, problems } from '@social/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
@@ -23,7 +23,7 @@ export class MediaController {
   @Returns(MediaList)
   @Refuses(403, 422)
   list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListMediaQuery)) query: ListMediaQuery): Promise<MediaList> {
-    return this.forward.send(MediaPatterns.listMedia, req, { query: { ...query } });
+    return this.forward.send(MediaOperations.list, req, { query: { ...query } });
   }
 
   @Get(':id')
@@ -31,7 +31,7 @@ export class MediaController {
   @Returns(MediaItem)
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<MediaItem> {
-    return this.forward.send(MediaPatterns.getMedia, req, { params: { id } });
+    return this.forward.send(MediaOperations.get, req, { params: { id } });
   }
 
   @Get(':id/content')
@@ -54,7 +54,7 @@ export class MediaController {
     @Param('id') id: string,
     @Headers('range') rangeHeader?: string,
   ): Promise<void> {
-    const target = await this.forward.send<MediaContentTarget>(MediaPatterns.mediaContent, req, { params: { id } });
+    const target = await this.forward.send(MediaOperations.content, req, { params: { id } });
     const range = parseRange(rangeHeader, target.size);
     if (range === 'unsatisfiable') {
       reply.header('content-range', `bytes */${target.size}`);
@@ -88,7 +88,7 @@ export class MediaController {
   @ReturnsNothing()
   @Refuses(403, 404, 409)
   async delete(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(MediaPatterns.deleteMedia, req, { params: { id } });
+    await this.forward.send(MediaOperations.delete, req, { params: { id } });
   }
 
   @Put(':id/tags')
@@ -100,7 +100,7 @@ export class MediaController {
     @Param('id') id: string,
     @Body(new ValidBody(SetMediaTagsRequest)) body: SetMediaTagsRequest,
   ): Promise<MediaItem> {
-    return this.forward.send(MediaPatterns.setMediaTags, req, { params: { id }, body });
+    return this.forward.send(MediaOperations.setTags, req, { params: { id }, body });
   }
 }
 

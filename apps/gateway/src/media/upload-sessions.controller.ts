@@ -3,11 +3,9 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiQuery, ApiRespons
 import {
   CompleteUploadSessionRequest,
   CreateUploadSessionRequest,
-  HttpReply,
   MediaItem,
-  MediaPatterns,
   MediaUploadSession,
-  UploadTarget,
+  UploadSessionOperations,
 } from '@social/contracts';
 import { type MediaStorage, Problem, uploadSessionExpired, UploadTokens } from '@social/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -44,7 +42,7 @@ export class UploadSessionsController {
   @Post()
   @ApiBearerAuth()
   @ApiOperation({
-    summary: 'E17: open an upload session (editors)',
+    summary: 'Open an upload session (editors)',
     description:
       'Limits: 50 MiB, videos 4 GiB (instance settings; 413 `media_too_large` at `body.size`). 201 with where to PUT the bytes ' +
       '(a signed gateway URL, or a presigned S3 URL when S3 storage is configured) and `complete_url`; 200 `deduped: true` with the ' +
@@ -59,7 +57,7 @@ export class UploadSessionsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreateUploadSessionRequest)) body: CreateUploadSessionRequest,
   ): Promise<MediaUploadSession> {
-    const answer = await this.forward.send<HttpReply<MediaUploadSession>>(MediaPatterns.createUploadSession, req, { body });
+    const answer = await this.forward.send(UploadSessionOperations.create, req, { body });
     const session = unwrapHttpReply(reply, answer);
     if (answer.status === 201) reply.header('location', `/media/${session.media_id}`);
     // The service answers gateway URLs relative to {base_url}.
@@ -92,7 +90,7 @@ export class UploadSessionsController {
     const check = this.tokens.check(id, (req.query as Record<string, unknown> | undefined)?.token);
     if (check === 'invalid') throw tokenInvalid();
     if (check === 'expired') throw uploadSessionExpired();
-    const target = await this.forward.send<UploadTarget>(MediaPatterns.uploadTarget, req, { params: { id } });
+    const target = await this.forward.send(UploadSessionOperations.target, req, { params: { id } });
     const declared = Number(req.headers['content-length']);
     // The rest of a refused body is not read: the connection closes after the answer.
     if (Number.isFinite(declared) && declared > target.size) {
@@ -131,7 +129,7 @@ export class UploadSessionsController {
     }
     try {
       // The stored bytes become the session's only while it is still pending (completion may have run meanwhile).
-      await this.forward.send(MediaPatterns.commitUpload, req, { params: { id }, body: { object_key: target.object_key } });
+      await this.forward.send(UploadSessionOperations.commit, req, { params: { id }, body: { object_key: target.object_key } });
     } catch (error) {
       // Refused (completed, expired, gone): nobody will read these bytes. A lost answer (5xx) may have committed them: kept.
       if (error instanceof Problem && error.status < 500) await dropStored();
@@ -156,6 +154,6 @@ export class UploadSessionsController {
     @Param('id') id: string,
     @Body(new ValidBody(CompleteUploadSessionRequest)) body: CompleteUploadSessionRequest,
   ): Promise<MediaItem> {
-    return this.forward.send(MediaPatterns.completeUploadSession, req, { params: { id }, body });
+    return this.forward.send(UploadSessionOperations.complete, req, { params: { id }, body });
   }
 }

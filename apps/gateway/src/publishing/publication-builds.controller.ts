@@ -1,6 +1,6 @@
 import { Body, Controller, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { PlanPublicationAnglesRequest, PublicationAngles, PublishingPatterns } from '@social/contracts';
+import { PlanPublicationAnglesRequest, PublicationAngles, PublicationBuildOperations } from '@social/contracts';
 import type { FastifyRequest } from 'fastify';
 import { Refuses, Returns } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
@@ -12,10 +12,9 @@ import { Forwarder } from '../rpc/forwarder.js';
 export class PublicationBuildsController {
   constructor(private readonly forward: Forwarder) {}
 
-  /** E16 */
   @Post('angles')
   @ApiOperation({
-    summary: 'E16: 3 to 5 creative angles for an idea, from the configured AI model (editors)',
+    summary: '3 to 5 creative angles for an idea, from the configured AI model (editors)',
     description:
       'account_ids (at most 50, no repeats), social_set_id and voice_profile_id must belong to the workspace (422 at their location). ' +
       'The model is asked with the admin-overridable prompt publication_builds.angles; its answer is checked and asked for once more ' +
@@ -29,6 +28,6 @@ export class PublicationBuildsController {
     @Req() req: FastifyRequest,
     @Body(new ValidBody(PlanPublicationAnglesRequest)) body: PlanPublicationAnglesRequest,
   ): Promise<PublicationAngles> {
-    return this.forward.send(PublishingPatterns.planAngles, req, { body });
+    return this.forward.send(PublicationBuildOperations.planAngles, req, { body });
   }
 }

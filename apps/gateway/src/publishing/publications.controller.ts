@@ -1,18 +1,19 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  type CallerRule,
   CreatePublicationRequest,
   DeliveryAttemptList,
   PublicationTransitionRequest,
   PublishNowRequest,
   SchedulePublicationRequest,
-  HttpReply,
   ListPublicationsQuery,
+  type Operation,
   Publication,
   PublicationList,
+  PublicationOperations,
   PreviewPublicationRequest,
   PublicationPreview,
-  PublishingPatterns,
   UpdatePublicationRequest,
   UpdateRenditionRequest,
 } from '@social/contracts';
@@ -23,7 +24,7 @@ import { AcceptsIdempotencyKey, unwrapHttpReply } from '../http/http-reply.js';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
 import { ValidBody } from '../http/valid-body.pipe.js';
 import { ValidQuery } from '../http/valid-query.pipe.js';
-import { Forwarder } from '../rpc/forwarder.js';
+import { type ForwardParts, Forwarder } from '../rpc/forwarder.js';
 import { publicationListWithBase, publicationWithBase } from './publication-urls.js';
 
 @ApiTags('Publications')
@@ -36,12 +37,16 @@ export class PublicationsController {
   ) {}
 
   /** Forwards an operation answering a Publication; its media URLs come back relative to {base_url}. */
-  private async publication(pattern: string, req: FastifyRequest, parts: Parameters<Forwarder['send']>[2]): Promise<Publication> {
-    return publicationWithBase(baseUrlOf(req, this.config.PUBLIC_BASE_URL), await this.forward.send<Publication>(pattern, req, parts));
+  private async publication<Params extends string, Query, Body>(
+    operation: Operation<CallerRule, Params, Query, Body, Publication>,
+    req: FastifyRequest,
+    parts: ForwardParts<Params, Query, Body>,
+  ): Promise<Publication> {
+    return publicationWithBase(baseUrlOf(req, this.config.PUBLIC_BASE_URL), await this.forward.send(operation, req, parts));
   }
 
   @Post()
-  @ApiOperation({ summary: 'E15: create a draft publication (editors)' })
+  @ApiOperation({ summary: 'Create a draft publication (editors)' })
   @AcceptsIdempotencyKey()
   @Returns(Publication, 201)
   @Refuses(400, 403, 413, 415, 422)
@@ -50,7 +55,7 @@ export class PublicationsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreatePublicationRequest)) body: CreatePublicationRequest,
   ): Promise<Publication> {
-    const answer = await this.forward.send<HttpReply<Publication>>(PublishingPatterns.createPublication, req, { body });
+    const answer = await this.forward.send(PublicationOperations.create, req, { body });
     const publication = unwrapHttpReply(reply, answer);
     reply.header('location', `/publications/${publication.id}`);
     return publicationWithBase(baseUrlOf(req, this.config.PUBLIC_BASE_URL), publication);
@@ -64,7 +69,7 @@ export class PublicationsController {
     @Req() req: FastifyRequest,
     @Query(new ValidQuery(ListPublicationsQuery)) query: ListPublicationsQuery,
   ): Promise<PublicationList> {
-    const list = await this.forward.send<PublicationList>(PublishingPatterns.listPublications, req, { query: { ...query } });
+    const list = await this.forward.send(PublicationOperations.list, req, { query: { ...query } });
     return publicationListWithBase(baseUrlOf(req, this.config.PUBLIC_BASE_URL), list);
   }
 
@@ -73,7 +78,7 @@ export class PublicationsController {
   @Returns(Publication)
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<Publication> {
-    return this.publication(PublishingPatterns.getPublication, req, { params: { id } });
+    return this.publication(PublicationOperations.get, req, { params: { id } });
   }
 
   @Patch(':id')
@@ -89,7 +94,7 @@ export class PublicationsController {
     @Param('id') id: string,
     @Body(new ValidBody(UpdatePublicationRequest)) body: UpdatePublicationRequest,
   ): Promise<Publication> {
-    return this.publication(PublishingPatterns.updatePublication, req, { params: { id }, body });
+    return this.publication(PublicationOperations.update, req, { params: { id }, body });
   }
 
   @Post(':id/schedule')
@@ -107,7 +112,7 @@ export class PublicationsController {
     @Param('id') id: string,
     @Body(new ValidBody(SchedulePublicationRequest)) body: SchedulePublicationRequest,
   ): Promise<Publication> {
-    return this.publication(PublishingPatterns.schedulePublication, req, { params: { id }, body });
+    return this.publication(PublicationOperations.schedule, req, { params: { id }, body });
   }
 
   @Post(':id/publish-now')
@@ -123,7 +128,7 @@ export class PublicationsController {
     @Param('id') id: string,
     @Body(new ValidBody(PublishNowRequest)) body: PublishNowRequest,
   ): Promise<Publication> {
-    return this.publication(PublishingPatterns.publishPublicationNow, req, { params: { id }, body });
+    return this.publication(PublicationOperations.publishNow, req, { params: { id }, body });
   }
 
   @Post(':id/cancel')
@@ -138,7 +143,7 @@ export class PublicationsController {
     @Param('id') id: string,
     @Body(new ValidBody(PublicationTransitionRequest)) body: PublicationTransitionRequest,
   ): Promise<Publication> {
-    return this.publication(PublishingPatterns.cancelPublication, req, { params: { id }, body });
+    return this.publication(PublicationOperations.cancel, req, { params: { id }, body });
   }
 
   @Post(':id/retry')
@@ -154,7 +159,7 @@ export class PublicationsController {
     @Param('id') id: string,
     @Body(new ValidBody(PublicationTransitionRequest)) body: PublicationTransitionRequest,
   ): Promise<Publication> {
-    return this.publication(PublishingPatterns.retryPublication, req, { params: { id }, body });
+    return this.publication(PublicationOperations.retry, req, { params: { id }, body });
   }
 
   @Patch(':id/renditions/:rendition_id')
@@ -174,7 +179,7 @@ export class PublicationsController {
     @Param('rendition_id') renditionId: string,
     @Body(new ValidBody(UpdateRenditionRequest)) body: UpdateRenditionRequest,
   ): Promise<Publication> {
-    return this.publication(PublishingPatterns.updateRendition, req, { params: { id, rendition_id: renditionId }, body });
+    return this.publication(PublicationOperations.updateRendition, req, { params: { id, rendition_id: renditionId }, body });
   }
 
   @Post(':id/preview')
@@ -191,7 +196,7 @@ export class PublicationsController {
     @Param('id') id: string,
     @Body(new ValidBody(PreviewPublicationRequest)) body: PreviewPublicationRequest,
   ): Promise<PublicationPreview> {
-    return this.forward.send(PublishingPatterns.previewPublication, req, { params: { id }, body });
+    return this.forward.send(PublicationOperations.preview, req, { params: { id }, body });
   }
 
   @Get(':id/deliveries')
@@ -199,7 +204,7 @@ export class PublicationsController {
   @Returns(DeliveryAttemptList)
   @Refuses(404)
   deliveries(@Req() req: FastifyRequest, @Param('id') id: string): Promise<DeliveryAttemptList> {
-    return this.forward.send(PublishingPatterns.listDeliveries, req, { params: { id } });
+    return this.forward.send(PublicationOperations.listDeliveries, req, { params: { id } });
   }
 
   @Delete(':id')
@@ -210,6 +215,6 @@ export class PublicationsController {
   @ReturnsNothing()
   @Refuses(403, 404, 409)
   async delete(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(PublishingPatterns.deletePublication, req, { params: { id } });
+    await this.forward.send(PublicationOperations.delete, req, { params: { id } });
   }
 }

@@ -3,14 +3,13 @@ import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, ge
 import {
   CompleteSocialAccountConnectionQuery,
   ConnectSocialAccountRequest,
-  HttpReply,
   ListSandboxPostsQuery,
   ListSocialAccountsQuery,
-  PublishingPatterns,
   SandboxPostList,
   SocialAccount,
   SocialAccountAuthorization,
   SocialAccountList,
+  SocialAccountOperations,
   schemaNameOf,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -40,7 +39,7 @@ export class SocialAccountsController {
     @Req() req: FastifyRequest,
     @Query(new ValidQuery(ListSocialAccountsQuery)) query: ListSocialAccountsQuery,
   ): Promise<SocialAccountList> {
-    return this.forward.send(PublishingPatterns.listSocialAccounts, req, { query: { ...query } });
+    return this.forward.send(SocialAccountOperations.list, req, { query: { ...query } });
   }
 
   @Get(':id')
@@ -48,7 +47,7 @@ export class SocialAccountsController {
   @Returns(SocialAccount)
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<SocialAccount> {
-    return this.forward.send(PublishingPatterns.getSocialAccount, req, { params: { id } });
+    return this.forward.send(SocialAccountOperations.get, req, { params: { id } });
   }
 
   @Get(':id/sandbox-posts')
@@ -65,7 +64,7 @@ export class SocialAccountsController {
     @Param('id') id: string,
     @Query(new ValidQuery(ListSandboxPostsQuery)) query: ListSandboxPostsQuery,
   ): Promise<SandboxPostList> {
-    return this.forward.send(PublishingPatterns.listSandboxPosts, req, { params: { id }, query: { ...query } });
+    return this.forward.send(SocialAccountOperations.listSandboxPosts, req, { params: { id }, query: { ...query } });
   }
 
   @Post('connect')
@@ -93,11 +92,7 @@ export class SocialAccountsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(ConnectSocialAccountRequest)) body: ConnectSocialAccountRequest,
   ): Promise<SocialAccount | (SocialAccountAuthorization & { $schema: string })> {
-    const answer = await this.forward.send<HttpReply<SocialAccount | SocialAccountAuthorization>>(
-      PublishingPatterns.connectSocialAccount,
-      req,
-      { body },
-    );
+    const answer = await this.forward.send(SocialAccountOperations.connect, req, { body });
     const connected = unwrapHttpReply(reply, answer);
     if ('authorization_url' in connected) {
       // Not the SocialAccount the route declares: its own $schema (the interceptor keeps a body's own).
@@ -125,7 +120,7 @@ export class SocialAccountsController {
     @Param('provider') provider: string,
     @Query(new ValidQuery(CompleteSocialAccountConnectionQuery)) query: CompleteSocialAccountConnectionQuery,
   ): Promise<SocialAccount> {
-    const answer = await this.forward.send<HttpReply<SocialAccount>>(PublishingPatterns.completeSocialAccountConnection, req, {
+    const answer = await this.forward.send(SocialAccountOperations.complete, req, {
       params: { provider },
       query: { ...query },
     });
@@ -143,6 +138,6 @@ export class SocialAccountsController {
   @ReturnsNothing()
   @Refuses(403, 404, 409)
   async disconnect(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(PublishingPatterns.disconnectSocialAccount, req, { params: { id } });
+    await this.forward.send(SocialAccountOperations.disconnect, req, { params: { id } });
   }
 }

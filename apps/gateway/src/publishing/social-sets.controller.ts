@@ -3,9 +3,9 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateSocialSetRequest,
   ListSocialSetsQuery,
-  PublishingPatterns,
   ReplaceSocialSetRequest,
   SocialSet,
+  SocialSetOperations,
   SocialSetList,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -32,7 +32,7 @@ export class SocialSetsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreateSocialSetRequest)) body: CreateSocialSetRequest,
   ): Promise<SocialSet> {
-    const set = await this.forward.send<SocialSet>(PublishingPatterns.createSocialSet, req, { body });
+    const set = await this.forward.send(SocialSetOperations.create, req, { body });
     reply.header('location', `/social-sets/${set.id}`);
     return set;
   }
@@ -42,7 +42,7 @@ export class SocialSetsController {
   @Returns(SocialSetList)
   @Refuses(403, 422)
   list(@Req() req: FastifyRequest, @Query(new ValidQuery(ListSocialSetsQuery)) query: ListSocialSetsQuery): Promise<SocialSetList> {
-    return this.forward.send(PublishingPatterns.listSocialSets, req, { query: { ...query } });
+    return this.forward.send(SocialSetOperations.list, req, { query: { ...query } });
   }
 
   @Get(':id')
@@ -50,12 +50,12 @@ export class SocialSetsController {
   @Returns(SocialSet)
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<SocialSet> {
-    return this.forward.send(PublishingPatterns.getSocialSet, req, { params: { id } });
+    return this.forward.send(SocialSetOperations.get, req, { params: { id } });
   }
 
   @Put(':id')
   @ApiOperation({
-    summary: 'Replace a social set (E13, editors): its name, default flag and members',
+    summary: 'Replace a social set (editors): its name, default flag and members',
     description: 'Members that stay keep their per-account defaults; `display_order` follows the order sent, from 0.',
   })
   @Returns(SocialSet)
@@ -65,7 +65,7 @@ export class SocialSetsController {
     @Param('id') id: string,
     @Body(new ValidBody(ReplaceSocialSetRequest)) body: ReplaceSocialSetRequest,
   ): Promise<SocialSet> {
-    return this.forward.send(PublishingPatterns.replaceSocialSet, req, { params: { id }, body });
+    return this.forward.send(SocialSetOperations.replace, req, { params: { id }, body });
   }
 
   @Delete(':id')
@@ -73,6 +73,6 @@ export class SocialSetsController {
   @ReturnsNothing()
   @Refuses(403, 404)
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(PublishingPatterns.deleteSocialSet, req, { params: { id } });
+    await this.forward.send(SocialSetOperations.delete, req, { params: { id } });
   }
 }

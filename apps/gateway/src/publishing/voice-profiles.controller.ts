@@ -4,10 +4,10 @@ import {
   AssignVoiceProfileRequest,
   CreateVoiceProfileRequest,
   ListVoiceProfilesQuery,
-  PublishingPatterns,
   ReplaceVoiceProfileRequest,
   VoiceProfile,
   VoiceProfileList,
+  VoiceProfileOperations,
 } from '@social/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refuses, Returns, ReturnsNothing } from '../http/returns.decorator.js';
@@ -34,7 +34,7 @@ export class VoiceProfilesController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ValidBody(CreateVoiceProfileRequest)) body: CreateVoiceProfileRequest,
   ): Promise<VoiceProfile> {
-    const profile = await this.forward.send<VoiceProfile>(PublishingPatterns.createVoiceProfile, req, { body });
+    const profile = await this.forward.send(VoiceProfileOperations.create, req, { body });
     reply.header('location', `/voice-profiles/${profile.id}`);
     return profile;
   }
@@ -47,7 +47,7 @@ export class VoiceProfilesController {
     @Req() req: FastifyRequest,
     @Query(new ValidQuery(ListVoiceProfilesQuery)) query: ListVoiceProfilesQuery,
   ): Promise<VoiceProfileList> {
-    return this.forward.send(PublishingPatterns.listVoiceProfiles, req, { query: { ...query } });
+    return this.forward.send(VoiceProfileOperations.list, req, { query: { ...query } });
   }
 
   @Get(':id')
@@ -55,12 +55,12 @@ export class VoiceProfilesController {
   @Returns(VoiceProfile)
   @Refuses(404)
   get(@Req() req: FastifyRequest, @Param('id') id: string): Promise<VoiceProfile> {
-    return this.forward.send(PublishingPatterns.getVoiceProfile, req, { params: { id } });
+    return this.forward.send(VoiceProfileOperations.get, req, { params: { id } });
   }
 
   @Put(':id')
   @ApiOperation({
-    summary: 'Replace a voice profile (E14, editors): its name and definition',
+    summary: 'Replace a voice profile (editors): its name and definition',
     description:
       'Based on `expected_revision`: when the profile is at another revision the answer is 409 `revision_conflict` carrying `current_revision`, and nothing changes. ' +
       "Success adds 1 to `revision`. `workspace_id` must be the profile's own (422 otherwise).",
@@ -72,7 +72,7 @@ export class VoiceProfilesController {
     @Param('id') id: string,
     @Body(new ValidBody(ReplaceVoiceProfileRequest)) body: ReplaceVoiceProfileRequest,
   ): Promise<VoiceProfile> {
-    return this.forward.send(PublishingPatterns.replaceVoiceProfile, req, { params: { id }, body });
+    return this.forward.send(VoiceProfileOperations.replace, req, { params: { id }, body });
   }
 
   @Put(':id/assignments')
@@ -88,7 +88,7 @@ export class VoiceProfilesController {
     @Param('id') id: string,
     @Body(new ValidBody(AssignVoiceProfileRequest)) body: AssignVoiceProfileRequest,
   ): Promise<VoiceProfile> {
-    return this.forward.send(PublishingPatterns.assignVoiceProfile, req, { params: { id }, body });
+    return this.forward.send(VoiceProfileOperations.assign, req, { params: { id }, body });
   }
 
   @Delete(':id')
@@ -96,6 +96,6 @@ export class VoiceProfilesController {
   @ReturnsNothing()
   @Refuses(403, 404)
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
-    await this.forward.send(PublishingPatterns.deleteVoiceProfile, req, { params: { id } });
+    await this.forward.send(VoiceProfileOperations.delete, req, { params: { id } });
   }
 }

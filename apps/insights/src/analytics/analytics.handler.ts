@@ -1,27 +1,19 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  AnalyticsOverview,
-  AnalyticsQuery,
-  InsightsPatterns,
-  RefreshAnalyticsRequest,
-  RpcRequest,
-  SyncJobAccepted,
-} from '@social/contracts';
-import { requirePrincipal, validateInput } from '@social/platform';
+import { type AnalyticsOverview, AnalyticsOperations, type InputOf, type SyncJobAccepted } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { AnalyticsService } from './analytics.service.js';
 
 @Controller()
 export class AnalyticsHandler {
   constructor(private readonly analytics: AnalyticsService) {}
 
-  @MessagePattern(InsightsPatterns.overview)
-  overview(@Payload() req: RpcRequest): Promise<AnalyticsOverview> {
-    return this.analytics.overview(requirePrincipal(req), validateInput(AnalyticsQuery, req.query, 'query'));
+  @Handles(AnalyticsOperations.overview)
+  overview(@Input() { principal, query }: InputOf<typeof AnalyticsOperations.overview>): Promise<AnalyticsOverview> {
+    return this.analytics.overview(principal, query);
   }
 
-  @MessagePattern(InsightsPatterns.refreshAnalytics)
-  refresh(@Payload() req: RpcRequest): Promise<SyncJobAccepted> {
-    return this.analytics.refresh(requirePrincipal(req), validateInput(RefreshAnalyticsRequest, req.body, 'body'));
+  @Handles(AnalyticsOperations.refresh)
+  refresh(@Input() { principal, body }: InputOf<typeof AnalyticsOperations.refresh>): Promise<SyncJobAccepted> {
+    return this.analytics.refresh(principal, body);
   }
 }

@@ -4,7 +4,6 @@ import {
   CreateUploadSessionRequest,
   HttpReply,
   MediaItem,
-  MediaPatterns,
   MediaUploadSession,
   Principal,
   PROJECT_ASSET_COMPLETED_SUBJECT,
@@ -15,6 +14,7 @@ import {
   ProjectAssetFailedEvent,
   VideoProjectPatterns,
   UPLOAD_SESSION_TTL_MS,
+  UploadSessionOperations,
   UploadTarget,
 } from '@social/contracts';
 import {
@@ -138,7 +138,7 @@ export class UploadSessionsService {
       key: idempotencyKey,
       userId: principal.userId,
       workspaceId: workspace.workspace_id,
-      operation: MediaPatterns.createUploadSession,
+      operation: UploadSessionOperations.create.subject,
       request: { ...input, workspace_id: workspace.workspace_id },
     };
     return this.idempotency.run<MediaUploadSession>(scope, async (db) => {

@@ -1,54 +1,35 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  DeliveryAttemptList,
-  Publication,
-  PublicationTransitionRequest,
-  PublishingPatterns,
-  PublishNowRequest,
-  RpcRequest,
-  SchedulePublicationRequest,
-} from '@social/contracts';
-import { pathId, requirePrincipal, validateInput } from '@social/platform';
+import { type DeliveryAttemptList, type InputOf, type Publication, PublicationOperations } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { DeliveryOperations } from './delivery-operations.service.js';
-
-type ById = RpcRequest<unknown, unknown, { id: string }>;
 
 /** Contract §4 "Delivery": the transitions of a publication and its attempts. */
 @Controller()
 export class DeliveryHandler {
   constructor(private readonly delivery: DeliveryOperations) {}
 
-  @MessagePattern(PublishingPatterns.schedulePublication)
-  schedule(@Payload() req: ById): Promise<Publication> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id);
-    return this.delivery.schedule(principal, id, validateInput(SchedulePublicationRequest, req.body, 'body'));
+  @Handles(PublicationOperations.schedule)
+  schedule(@Input() { principal, params, body }: InputOf<typeof PublicationOperations.schedule>): Promise<Publication> {
+    return this.delivery.schedule(principal, params.id, body);
   }
 
-  @MessagePattern(PublishingPatterns.publishPublicationNow)
-  publishNow(@Payload() req: ById): Promise<Publication> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id);
-    return this.delivery.publishNow(principal, id, validateInput(PublishNowRequest, req.body, 'body'));
+  @Handles(PublicationOperations.publishNow)
+  publishNow(@Input() { principal, params, body }: InputOf<typeof PublicationOperations.publishNow>): Promise<Publication> {
+    return this.delivery.publishNow(principal, params.id, body);
   }
 
-  @MessagePattern(PublishingPatterns.cancelPublication)
-  cancel(@Payload() req: ById): Promise<Publication> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id);
-    return this.delivery.cancel(principal, id, validateInput(PublicationTransitionRequest, req.body, 'body'));
+  @Handles(PublicationOperations.cancel)
+  cancel(@Input() { principal, params, body }: InputOf<typeof PublicationOperations.cancel>): Promise<Publication> {
+    return this.delivery.cancel(principal, params.id, body);
   }
 
-  @MessagePattern(PublishingPatterns.retryPublication)
-  retry(@Payload() req: ById): Promise<Publication> {
-    const principal = requirePrincipal(req);
-    const id = pathId(req.params.id);
-    return this.delivery.retry(principal, id, validateInput(PublicationTransitionRequest, req.body, 'body'));
+  @Handles(PublicationOperations.retry)
+  retry(@Input() { principal, params, body }: InputOf<typeof PublicationOperations.retry>): Promise<Publication> {
+    return this.delivery.retry(principal, params.id, body);
   }
 
-  @MessagePattern(PublishingPatterns.listDeliveries)
-  deliveries(@Payload() req: ById): Promise<DeliveryAttemptList> {
-    return this.delivery.deliveries(requirePrincipal(req), pathId(req.params.id));
+  @Handles(PublicationOperations.listDeliveries)
+  deliveries(@Input() { principal, params }: InputOf<typeof PublicationOperations.listDeliveries>): Promise<DeliveryAttemptList> {
+    return this.delivery.deliveries(principal, params.id);
   }
 }

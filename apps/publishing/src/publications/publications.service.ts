@@ -9,7 +9,7 @@ import {
   PublicationList,
   PublicationStatus,
   PUBLICATIONS_PAGE_DEFAULT,
-  PublishingPatterns,
+  PublicationOperations,
   UpdatePublicationRequest,
   WorkspaceRole,
 } from '@social/contracts';
@@ -77,7 +77,7 @@ export class PublicationsService {
       key: idempotencyKey,
       userId: principal.userId,
       workspaceId: workspace.workspace_id,
-      operation: PublishingPatterns.createPublication,
+      operation: PublicationOperations.create.subject,
       // The workspace as stored, so the same UUID in another letter case is the same request.
       request: { ...input, workspace_id: workspace.workspace_id },
     };

@@ -1,17 +1,15 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
-  CompleteSocialAccountConnectionQuery,
-  ConnectSocialAccountRequest,
-  HttpReply,
-  ListSocialAccountsQuery,
-  PublishingPatterns,
-  RpcRequest,
-  SocialAccount,
-  SocialAccountAuthorization,
-  SocialAccountList,
+  type HttpReply,
+  type InputOf,
+  type RpcRequest,
+  type SocialAccount,
+  type SocialAccountAuthorization,
+  type SocialAccountList,
+  SocialAccountOperations,
 } from '@social/contracts';
-import { pathId, requirePrincipal, validateInput } from '@social/platform';
+import { Handles, Input } from '@social/platform';
 import { OAuthConnections } from './oauth-connections.service.js';
 import { SocialAccountsService } from './social-accounts.service.js';
 
@@ -22,35 +20,35 @@ export class SocialAccountsHandler {
     private readonly oauth: OAuthConnections,
   ) {}
 
-  @MessagePattern(PublishingPatterns.listSocialAccounts)
-  list(@Payload() req: RpcRequest): Promise<SocialAccountList> {
-    const query = validateInput(ListSocialAccountsQuery, req.query, 'query');
-    return this.accounts.list(requirePrincipal(req), query.workspace_id);
+  @Handles(SocialAccountOperations.list)
+  list(@Input() { principal, query }: InputOf<typeof SocialAccountOperations.list>): Promise<SocialAccountList> {
+    return this.accounts.list(principal, query.workspace_id);
   }
 
-  @MessagePattern(PublishingPatterns.getSocialAccount)
-  async get(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<SocialAccount> {
-    return this.accounts.get(requirePrincipal(req), pathId(req.params.id));
+  @Handles(SocialAccountOperations.get)
+  get(@Input() { principal, params }: InputOf<typeof SocialAccountOperations.get>): Promise<SocialAccount> {
+    return this.accounts.get(principal, params.id);
   }
 
-  @MessagePattern(PublishingPatterns.connectSocialAccount)
-  connect(@Payload() req: RpcRequest): Promise<HttpReply<SocialAccount | SocialAccountAuthorization>> {
-    return this.accounts.connect(requirePrincipal(req), validateInput(ConnectSocialAccountRequest, req.body, 'body'));
+  @Handles(SocialAccountOperations.connect)
+  connect(
+    @Input() { principal, body }: InputOf<typeof SocialAccountOperations.connect>,
+  ): Promise<HttpReply<SocialAccount | SocialAccountAuthorization>> {
+    return this.accounts.connect(principal, body);
   }
 
-  @MessagePattern(PublishingPatterns.completeSocialAccountConnection)
-  complete(@Payload() req: RpcRequest<unknown, unknown, { provider: string }>): Promise<HttpReply<SocialAccount>> {
-    const principal = requirePrincipal(req);
-    return this.oauth.complete(
-      principal,
-      String(req.params.provider ?? ''),
-      validateInput(CompleteSocialAccountConnectionQuery, req.query, 'query'),
-    );
+  @Handles(SocialAccountOperations.complete)
+  complete(
+    @Input() { principal, query }: InputOf<typeof SocialAccountOperations.complete>,
+    // The provider is a network's name, not a path id: read as sent, OAuthConnections judges it.
+    @Payload('params') params: RpcRequest['params'] | undefined,
+  ): Promise<HttpReply<SocialAccount>> {
+    return this.oauth.complete(principal, String(params?.provider ?? ''), query);
   }
 
-  @MessagePattern(PublishingPatterns.disconnectSocialAccount)
-  async disconnect(@Payload() req: RpcRequest<unknown, unknown, { id: string }>): Promise<null> {
-    await this.accounts.disconnect(requirePrincipal(req), req.params.id);
+  @Handles(SocialAccountOperations.disconnect)
+  async disconnect(@Input() { principal, params }: InputOf<typeof SocialAccountOperations.disconnect>): Promise<null> {
+    await this.accounts.disconnect(principal, params.id);
     return null;
   }
 }

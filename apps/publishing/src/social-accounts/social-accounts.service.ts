@@ -10,7 +10,7 @@ import {
   SocialAccountAuthorization,
   SocialAccountList,
 } from '@social/contracts';
-import { AccessControl, enqueueEvent, InstanceSettings, isUniqueViolation, pathId, problems } from '@social/platform';
+import { AccessControl, enqueueEvent, InstanceSettings, isUniqueViolation, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { deriveStatus } from '../delivery/renditions.js';
@@ -142,8 +142,8 @@ export class SocialAccountsService {
    * outcome and let publishing again duplicate it. The deletion writes
    * `durable.publishing.account.disconnected` in the same transaction.
    */
-  async disconnect(principal: Principal, rawId: string): Promise<void> {
-    const account = await this.findVisible(principal, pathId(rawId), 'editor');
+  async disconnect(principal: Principal, id: string): Promise<void> {
+    const account = await this.findVisible(principal, id, 'editor');
     await this.dataSource.transaction(async (db) => {
       const publications: Array<{ id: string }> = await db.query(
         `SELECT id FROM publications WHERE id IN (SELECT publication_id FROM renditions WHERE social_account_id = $1)

@@ -1,48 +1,35 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  CreateSocialSetRequest,
-  ListSocialSetsQuery,
-  PublishingPatterns,
-  ReplaceSocialSetRequest,
-  RpcRequest,
-  SocialSet,
-  SocialSetList,
-} from '@social/contracts';
-import { pathId, requirePrincipal, validateInput } from '@social/platform';
+import { type InputOf, SocialSetOperations, type SocialSet, type SocialSetList } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { SocialSetsService } from './social-sets.service.js';
-
-type ById = RpcRequest<unknown, unknown, { id: string }>;
 
 @Controller()
 export class SocialSetsHandler {
   constructor(private readonly sets: SocialSetsService) {}
 
-  @MessagePattern(PublishingPatterns.listSocialSets)
-  list(@Payload() req: RpcRequest): Promise<SocialSetList> {
-    const query = validateInput(ListSocialSetsQuery, req.query, 'query');
-    return this.sets.list(requirePrincipal(req), query.workspace_id);
+  @Handles(SocialSetOperations.list)
+  list(@Input() { principal, query }: InputOf<typeof SocialSetOperations.list>): Promise<SocialSetList> {
+    return this.sets.list(principal, query.workspace_id);
   }
 
-  @MessagePattern(PublishingPatterns.getSocialSet)
-  get(@Payload() req: ById): Promise<SocialSet> {
-    return this.sets.get(requirePrincipal(req), pathId(req.params.id));
+  @Handles(SocialSetOperations.get)
+  get(@Input() { principal, params }: InputOf<typeof SocialSetOperations.get>): Promise<SocialSet> {
+    return this.sets.get(principal, params.id);
   }
 
-  @MessagePattern(PublishingPatterns.createSocialSet)
-  create(@Payload() req: RpcRequest): Promise<SocialSet> {
-    return this.sets.create(requirePrincipal(req), validateInput(CreateSocialSetRequest, req.body, 'body'));
+  @Handles(SocialSetOperations.create)
+  create(@Input() { principal, body }: InputOf<typeof SocialSetOperations.create>): Promise<SocialSet> {
+    return this.sets.create(principal, body);
   }
 
-  @MessagePattern(PublishingPatterns.replaceSocialSet)
-  replace(@Payload() req: ById): Promise<SocialSet> {
-    const principal = requirePrincipal(req);
-    return this.sets.replace(principal, pathId(req.params.id), validateInput(ReplaceSocialSetRequest, req.body, 'body'));
+  @Handles(SocialSetOperations.replace)
+  replace(@Input() { principal, params, body }: InputOf<typeof SocialSetOperations.replace>): Promise<SocialSet> {
+    return this.sets.replace(principal, params.id, body);
   }
 
-  @MessagePattern(PublishingPatterns.deleteSocialSet)
-  async delete(@Payload() req: ById): Promise<null> {
-    await this.sets.delete(requirePrincipal(req), pathId(req.params.id));
+  @Handles(SocialSetOperations.delete)
+  async delete(@Input() { principal, params }: InputOf<typeof SocialSetOperations.delete>): Promise<null> {
+    await this.sets.delete(principal, params.id);
     return null;
   }
 }

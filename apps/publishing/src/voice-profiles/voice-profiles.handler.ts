@@ -1,55 +1,40 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  AssignVoiceProfileRequest,
-  CreateVoiceProfileRequest,
-  ListVoiceProfilesQuery,
-  PublishingPatterns,
-  ReplaceVoiceProfileRequest,
-  RpcRequest,
-  VoiceProfile,
-  VoiceProfileList,
-} from '@social/contracts';
-import { pathId, requirePrincipal, validateInput } from '@social/platform';
+import { type InputOf, type VoiceProfile, type VoiceProfileList, VoiceProfileOperations } from '@social/contracts';
+import { Handles, Input } from '@social/platform';
 import { VoiceProfilesService } from './voice-profiles.service.js';
-
-type ById = RpcRequest<unknown, unknown, { id: string }>;
 
 @Controller()
 export class VoiceProfilesHandler {
   constructor(private readonly profiles: VoiceProfilesService) {}
 
-  @MessagePattern(PublishingPatterns.listVoiceProfiles)
-  list(@Payload() req: RpcRequest): Promise<VoiceProfileList> {
-    const query = validateInput(ListVoiceProfilesQuery, req.query, 'query');
-    return this.profiles.list(requirePrincipal(req), query.workspace_id);
+  @Handles(VoiceProfileOperations.list)
+  list(@Input() { principal, query }: InputOf<typeof VoiceProfileOperations.list>): Promise<VoiceProfileList> {
+    return this.profiles.list(principal, query.workspace_id);
   }
 
-  @MessagePattern(PublishingPatterns.getVoiceProfile)
-  get(@Payload() req: ById): Promise<VoiceProfile> {
-    return this.profiles.get(requirePrincipal(req), pathId(req.params.id));
+  @Handles(VoiceProfileOperations.get)
+  get(@Input() { principal, params }: InputOf<typeof VoiceProfileOperations.get>): Promise<VoiceProfile> {
+    return this.profiles.get(principal, params.id);
   }
 
-  @MessagePattern(PublishingPatterns.createVoiceProfile)
-  create(@Payload() req: RpcRequest): Promise<VoiceProfile> {
-    return this.profiles.create(requirePrincipal(req), validateInput(CreateVoiceProfileRequest, req.body, 'body'));
+  @Handles(VoiceProfileOperations.create)
+  create(@Input() { principal, body }: InputOf<typeof VoiceProfileOperations.create>): Promise<VoiceProfile> {
+    return this.profiles.create(principal, body);
   }
 
-  @MessagePattern(PublishingPatterns.replaceVoiceProfile)
-  replace(@Payload() req: ById): Promise<VoiceProfile> {
-    const principal = requirePrincipal(req);
-    return this.profiles.replace(principal, pathId(req.params.id), validateInput(ReplaceVoiceProfileRequest, req.body, 'body'));
+  @Handles(VoiceProfileOperations.replace)
+  replace(@Input() { principal, params, body }: InputOf<typeof VoiceProfileOperations.replace>): Promise<VoiceProfile> {
+    return this.profiles.replace(principal, params.id, body);
   }
 
-  @MessagePattern(PublishingPatterns.assignVoiceProfile)
-  assign(@Payload() req: ById): Promise<VoiceProfile> {
-    const principal = requirePrincipal(req);
-    return this.profiles.assign(principal, pathId(req.params.id), validateInput(AssignVoiceProfileRequest, req.body, 'body'));
+  @Handles(VoiceProfileOperations.assign)
+  assign(@Input() { principal, params, body }: InputOf<typeof VoiceProfileOperations.assign>): Promise<VoiceProfile> {
+    return this.profiles.assign(principal, params.id, body);
   }
 
-  @MessagePattern(PublishingPatterns.deleteVoiceProfile)
-  async delete(@Payload() req: ById): Promise<null> {
-    await this.profiles.delete(requirePrincipal(req), pathId(req.params.id));
+  @Handles(VoiceProfileOperations.delete)
+  async delete(@Input() { principal, params }: InputOf<typeof VoiceProfileOperations.delete>): Promise<null> {
+    await this.profiles.delete(principal, params.id);
     return null;
   }
 }

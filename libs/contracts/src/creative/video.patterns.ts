@@ -1,24 +1,5 @@
-/** NATS subjects of the creative service's video projects and project assets (`creative.<feature>.<verb>`). */
+/** NATS subjects of the creative service's video projects and project assets that are not HTTP operations. */
 export const VideoProjectPatterns = {
-  /**
-   * → VideoProjectSummary: the answer's document is the one the request
-   * carried (the gateway adds it back; it need not cross NATS twice).
-   */
-  create: 'creative.video-projects.create',
-  list: 'creative.video-projects.list',
-  get: 'creative.video-projects.get',
-  /** → VideoProjectSummary, as `create`. */
-  replace: 'creative.video-projects.replace',
-  delete: 'creative.video-projects.delete',
-  restore: 'creative.video-projects.restore',
-  listRevisions: 'creative.video-projects.list-revisions',
-  getRevision: 'creative.video-projects.get-revision',
-  restoreRevision: 'creative.video-projects.restore-revision',
-
-  createAsset: 'creative.project-assets.create',
-  listAssets: 'creative.project-assets.list',
-  getAsset: 'creative.project-assets.get',
-  deleteAsset: 'creative.project-assets.delete',
   /** Internal (media at E17): is this a pending asset of the workspace? → ProjectAssetCheck or a problem (404, 409). */
   checkAsset: 'creative.project-assets.check',
 } as const;

@@ -1,13 +1,2 @@
-/** NATS subjects served by the insights service (`<service>.<feature>.<verb>`). */
+/** The insights service's name (`insights.<feature>.<verb>`); its HTTP operations are in `*.operations.ts`. */
 export const INSIGHTS_SERVICE = 'insights';
-
-export const InsightsPatterns = {
-  /** E23. */
-  listGrowth: 'insights.growth.list',
-  refreshGrowth: 'insights.growth.refresh',
-  follow: 'insights.growth.follow',
-  dismiss: 'insights.growth.dismiss',
-  /** E24. */
-  overview: 'insights.analytics.overview',
-  refreshAnalytics: 'insights.analytics.refresh',
-} as const;

@@ -203,7 +203,7 @@ export class MediaTagList {
  * a key of this PUT alone (`<item key>/uploads/<nonce>`), which
  * media.upload-sessions.commit then makes the session's.
  */
-export interface UploadTarget {
+export class UploadTarget {
   object_key: string;
   size: number;
   /**
@@ -214,12 +214,18 @@ export interface UploadTarget {
 }
 
 /** The gateway's commit of a stored upload (media.upload-sessions.commit, `params.id`). */
-export interface CommitUploadRequest {
+export class CommitUploadRequest {
+  @IsString()
   object_key: string;
 }
 
+/** The answer of media.upload-sessions.commit: the stored bytes are the session's. */
+export class UploadCommitted {
+  committed: true;
+}
+
 /** Where the gateway reads an item's bytes (media.library.content). */
-export interface MediaContentTarget {
+export class MediaContentTarget {
   object_key: string;
   mime_type: string;
   size: number;

@@ -1,41 +1,7 @@
-/** NATS subjects served by the publishing service (`<service>.<feature>.<verb>`). */
+/** NATS subjects served by the publishing service (`<service>.<feature>.<verb>`); its HTTP operations are in `*.operations.ts`. */
 export const PUBLISHING_SERVICE = 'publishing';
 
 export const PublishingPatterns = {
-  listSocialAccounts: 'publishing.social-accounts.list',
-  getSocialAccount: 'publishing.social-accounts.get',
-  connectSocialAccount: 'publishing.social-accounts.connect',
-  completeSocialAccountConnection: 'publishing.social-accounts.callback',
-  disconnectSocialAccount: 'publishing.social-accounts.disconnect',
-  listSandboxPosts: 'publishing.social-accounts.sandbox-posts',
-
-  createSocialSet: 'publishing.social-sets.create',
-  listSocialSets: 'publishing.social-sets.list',
-  getSocialSet: 'publishing.social-sets.get',
-  replaceSocialSet: 'publishing.social-sets.replace',
-  deleteSocialSet: 'publishing.social-sets.delete',
-
-  createVoiceProfile: 'publishing.voice-profiles.create',
-  listVoiceProfiles: 'publishing.voice-profiles.list',
-  getVoiceProfile: 'publishing.voice-profiles.get',
-  replaceVoiceProfile: 'publishing.voice-profiles.replace',
-  assignVoiceProfile: 'publishing.voice-profiles.assign',
-  deleteVoiceProfile: 'publishing.voice-profiles.delete',
-
-  createPublication: 'publishing.publications.create',
-  listPublications: 'publishing.publications.list',
-  getPublication: 'publishing.publications.get',
-  updatePublication: 'publishing.publications.update',
-  deletePublication: 'publishing.publications.delete',
-  schedulePublication: 'publishing.publications.schedule',
-  publishPublicationNow: 'publishing.publications.publish-now',
-  cancelPublication: 'publishing.publications.cancel',
-  retryPublication: 'publishing.publications.retry',
-  listDeliveries: 'publishing.publications.deliveries',
-  updateRendition: 'publishing.renditions.update',
-  previewPublication: 'publishing.publications.preview',
-  planAngles: 'publishing.publication-builds.angles',
-
   /** Service to service (media, before DELETE /media/{id}): MediaUsageRequest → MediaUsage. */
   mediaUsage: 'publishing.media.usage',
 } as const;
