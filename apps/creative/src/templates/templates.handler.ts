@@ -1,18 +1,9 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
-import {
-  type ImageEditorTemplate,
-  type ImageEditorTemplateList,
-  type InputOf,
-  type RpcRequest,
-  TemplateOperations,
-} from '@social/contracts';
+import { type ImageEditorTemplate, type ImageEditorTemplateList, type InputOf, TemplateOperations } from '@social/contracts';
 import { Handles, Input } from '@social/platform';
 import { TemplatesService } from './templates.service.js';
 
 /** `params.id` of one template: a built-in preset key or a template id, read as sent (TemplatesService judges it). */
-const templateIdOf = (params: RpcRequest['params'] | undefined): string => String(params?.id ?? '');
-
 @Controller()
 export class TemplatesHandler {
   constructor(private readonly templates: TemplatesService) {}
@@ -23,11 +14,8 @@ export class TemplatesHandler {
   }
 
   @Handles(TemplateOperations.get)
-  get(
-    @Input() { principal }: InputOf<typeof TemplateOperations.get>,
-    @Payload('params') params: RpcRequest['params'] | undefined,
-  ): Promise<ImageEditorTemplate> {
-    return this.templates.get(principal, templateIdOf(params));
+  get(@Input() { principal, params }: InputOf<typeof TemplateOperations.get>): Promise<ImageEditorTemplate> {
+    return this.templates.get(principal, params.id);
   }
 
   @Handles(TemplateOperations.create)
@@ -36,11 +24,8 @@ export class TemplatesHandler {
   }
 
   @Handles(TemplateOperations.delete)
-  async delete(
-    @Input() { principal }: InputOf<typeof TemplateOperations.delete>,
-    @Payload('params') params: RpcRequest['params'] | undefined,
-  ): Promise<null> {
-    await this.templates.delete(principal, templateIdOf(params));
+  async delete(@Input() { principal, params }: InputOf<typeof TemplateOperations.delete>): Promise<null> {
+    await this.templates.delete(principal, params.id);
     return null;
   }
 }

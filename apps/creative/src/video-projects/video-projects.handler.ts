@@ -5,7 +5,6 @@ import {
   DOCUMENT_JSON_MEMBER,
   type InputOf,
   ReplaceVideoProjectRequest,
-  type RpcRequest,
   type VideoProject,
   type VideoProjectList,
   VideoProjectOperations,
@@ -14,8 +13,7 @@ import {
   videoDocumentJsonError,
   type VideoRevisionList,
 } from '@social/contracts';
-import { Handles, Input, pathId, problems, validateInputWithDocument } from '@social/platform';
-import { NO_SUCH_PROJECT } from './video-project.row.js';
+import { Handles, Input, problems, validateInputWithDocument } from '@social/platform';
 import { VideoProjectsService } from './video-projects.service.js';
 
 /** A revision number in the path: not an integer is 404 (no such revision), a non-positive one 422. */
@@ -91,11 +89,7 @@ export class VideoProjectsHandler {
   }
 
   @Handles(VideoProjectOperations.getRevision)
-  getRevision(
-    @Input() { principal }: InputOf<typeof VideoProjectOperations.getRevision>,
-    // The revision is a number, not a UUID: both path members are checked here, the id first.
-    @Payload('params') params: RpcRequest['params'] | undefined,
-  ): Promise<VideoProjectRevision> {
-    return this.projects.getRevision(principal, pathId(params?.id, NO_SUCH_PROJECT), revisionOf(params?.revision));
+  getRevision(@Input() { principal, params }: InputOf<typeof VideoProjectOperations.getRevision>): Promise<VideoProjectRevision> {
+    return this.projects.getRevision(principal, params.id, revisionOf(params.revision));
   }
 }

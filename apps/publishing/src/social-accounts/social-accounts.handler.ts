@@ -1,9 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import {
   type HttpReply,
   type InputOf,
-  type RpcRequest,
   type SocialAccount,
   type SocialAccountAuthorization,
   type SocialAccountList,
@@ -38,12 +36,8 @@ export class SocialAccountsHandler {
   }
 
   @Handles(SocialAccountOperations.complete)
-  complete(
-    @Input() { principal, query }: InputOf<typeof SocialAccountOperations.complete>,
-    // The provider is a network's name, not a path id: read as sent, OAuthConnections judges it.
-    @Payload('params') params: RpcRequest['params'] | undefined,
-  ): Promise<HttpReply<SocialAccount>> {
-    return this.oauth.complete(principal, String(params?.provider ?? ''), query);
+  complete(@Input() { principal, params, query }: InputOf<typeof SocialAccountOperations.complete>): Promise<HttpReply<SocialAccount>> {
+    return this.oauth.complete(principal, params.provider, query);
   }
 
   @Handles(SocialAccountOperations.disconnect)

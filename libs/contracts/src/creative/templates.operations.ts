@@ -1,4 +1,4 @@
-import { nothing, operation } from '../common/operation.js';
+import { checkedByService, nothing, operation } from '../common/operation.js';
 import { CreateTemplateRequest, ImageEditorTemplate, ImageEditorTemplateList, ListTemplatesQuery } from './templates.dto.js';
 
 /**
@@ -7,7 +7,7 @@ import { CreateTemplateRequest, ImageEditorTemplate, ImageEditorTemplateList, Li
  */
 export const TemplateOperations = {
   list: operation({ subject: 'creative.templates.list', query: ListTemplatesQuery, answer: ImageEditorTemplateList }),
-  get: operation({ subject: 'creative.templates.get', answer: ImageEditorTemplate }),
+  get: operation({ subject: 'creative.templates.get', params: { id: checkedByService }, answer: ImageEditorTemplate }),
   create: operation({ subject: 'creative.templates.create', body: CreateTemplateRequest, answer: ImageEditorTemplate }),
-  delete: operation({ subject: 'creative.templates.delete', answer: nothing }),
+  delete: operation({ subject: 'creative.templates.delete', params: { id: checkedByService }, answer: nothing }),
 };

@@ -1,4 +1,4 @@
-import { operation } from '../common/operation.js';
+import { checkedByService, operation } from '../common/operation.js';
 import {
   ListVideoProjectsQuery,
   ListVideoRevisionsQuery,
@@ -41,8 +41,12 @@ export const VideoProjectOperations = {
     query: ListVideoRevisionsQuery,
     answer: VideoRevisionList,
   }),
-  /** `params.revision` is a number, not a UUID: no path id is declared, the handler checks `id` and `revision` in that order. */
-  getRevision: operation({ subject: 'creative.video-projects.get-revision', answer: VideoProjectRevision }),
+  /** `params.revision` is a number, not a UUID: the service parses it (404 unless an integer, 422 below 1). */
+  getRevision: operation({
+    subject: 'creative.video-projects.get-revision',
+    params: { id: NO_SUCH_VIDEO_PROJECT, revision: checkedByService },
+    answer: VideoProjectRevision,
+  }),
   restoreRevision: operation({
     subject: 'creative.video-projects.restore-revision',
     params: { id: NO_SUCH_VIDEO_PROJECT },

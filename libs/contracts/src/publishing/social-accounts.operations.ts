@@ -1,4 +1,4 @@
-import { nothing, operation, replyOf } from '../common/operation.js';
+import { checkedByService, nothing, operation, replyOf } from '../common/operation.js';
 import { ListSandboxPostsQuery, SandboxPostList } from './sandbox-posts.dto.js';
 import {
   CompleteSocialAccountConnectionQuery,
@@ -19,9 +19,10 @@ export const SocialAccountOperations = {
     body: ConnectSocialAccountRequest,
     answer: replyOf<SocialAccount | SocialAccountAuthorization>(SocialAccount),
   }),
-  /** `params.provider` is a network's name, not an id: the handler reads it (no path id is declared). */
+  /** `params.provider` is a network's name, not an id: passed as sent, the OAuth connections judge it. */
   complete: operation({
     subject: 'publishing.social-accounts.callback',
+    params: { provider: checkedByService },
     query: CompleteSocialAccountConnectionQuery,
     answer: replyOf(SocialAccount),
   }),
