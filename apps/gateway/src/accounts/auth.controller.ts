@@ -60,7 +60,7 @@ export class AuthController {
       'from one client address, 429. Needs a signed-in session (an API token is 403 session_required). A security_action mail goes out.',
   })
   @ReturnsNothing()
-  @Refuses(400, 401, 403, 413, 415, 422, 429, 503, 504)
+  @Refuses(400, 401, 403, 413, 415, 422, 429, 503, 504, 'session_required', 'invalid_password')
   async changePassword(@Req() req: FastifyRequest, @Body(new ValidBody(ChangePasswordRequest)) body: ChangePasswordRequest): Promise<void> {
     await this.forward.send(AuthOperations.changePassword, req, { body });
   }

@@ -30,7 +30,7 @@ export class EmailChangeController {
       'with nothing changed and the grant still usable.',
   })
   @Returns(EmailChangeSummary, 201)
-  @Refuses(400, 401, 403, 409, 413, 415, 422, 429, 503, 504)
+  @Refuses(400, 401, 403, 409, 413, 415, 422, 429, 503, 504, 'email_unavailable', 'email_unavailable_delivery')
   async request(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -63,7 +63,7 @@ export class EmailChangeController {
     description: 'A wrong code is 422 invalid_code; after 5 wrong codes the change is locked (409 code_locked).',
   })
   @Returns(UserProfile)
-  @Refuses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 504)
+  @Refuses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 504, 'code_locked', 'invalid_code')
   confirm(
     @Req() req: FastifyRequest,
     @Param('id') id: string,

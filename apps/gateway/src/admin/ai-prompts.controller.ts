@@ -20,7 +20,7 @@ export class AiPromptsController {
   @Get()
   @ApiOperation({ summary: 'Every prompt of the catalogue, with its effective text' })
   @Returns(AIPromptList)
-  @Refuses(401, 403, 429, 503, 504)
+  @Refuses(401, 403, 429, 503, 504, 'admin_required')
   list(@Req() req: FastifyRequest): Promise<AIPromptList> {
     return this.forward.send(AiPromptOperations.list, req);
   }
@@ -28,7 +28,7 @@ export class AiPromptsController {
   @Get(':key')
   @ApiOperation({ summary: 'One prompt of the catalogue' })
   @Returns(AIPrompt)
-  @Refuses(401, 403, 404, 429, 503, 504)
+  @Refuses(401, 403, 404, 429, 503, 504, 'admin_required')
   get(@Req() req: FastifyRequest, @Param('key') key: string): Promise<AIPrompt> {
     return this.forward.send(AiPromptOperations.get, req, { params: { key } });
   }
@@ -38,7 +38,7 @@ export class AiPromptsController {
   @ApiOperation({ summary: 'Override a prompt (1 to 20,000 characters)' })
   @ApiBody({ type: SavePromptRequest })
   @Returns(AIPrompt)
-  @Refuses(400, 401, 403, 404, 413, 415, 422, 429, 503, 504)
+  @Refuses(400, 401, 403, 404, 413, 415, 422, 429, 503, 504, 'admin_required')
   save(@Req() req: FastifyRequest, @Param('key') key: string, @Body() raw: unknown): Promise<AIPrompt> {
     // The path comes first (contract §1): an unknown key is 404 whatever the body holds.
     if (!promptDefinition(key)) throw problems.notFound('No such prompt in the catalogue.');
@@ -49,7 +49,7 @@ export class AiPromptsController {
   @Delete(':key')
   @ApiOperation({ summary: 'Drop the override: the prompt is its default again (200, overridden false)' })
   @Returns(AIPrompt)
-  @Refuses(401, 403, 404, 429, 503, 504)
+  @Refuses(401, 403, 404, 429, 503, 504, 'admin_required')
   reset(@Req() req: FastifyRequest, @Param('key') key: string): Promise<AIPrompt> {
     return this.forward.send(AiPromptOperations.reset, req, { params: { key } });
   }

@@ -23,7 +23,7 @@ export class DirectoryController {
     description: 'Counts a service did not report in time show 0, and usage_complete is false.',
   })
   @Returns(InstanceUserPage)
-  @Refuses(401, 403, 422, 429, 503, 504)
+  @Refuses(401, 403, 422, 429, 503, 504, 'admin_required')
   users(
     @Req() req: FastifyRequest,
     @Query(new ValidQuery(ListInstanceUsersQuery)) query: ListInstanceUsersQuery,
@@ -35,7 +35,7 @@ export class DirectoryController {
   @Get('overview')
   @ApiOperation({ summary: 'Instance-wide totals and 30-day daily trends' })
   @Returns(InstanceOverview)
-  @Refuses(401, 403, 429, 503, 504)
+  @Refuses(401, 403, 429, 503, 504, 'admin_required')
   overview(@Req() req: FastifyRequest): Promise<InstanceOverview> {
     return this.forward.send(AdminDirectoryOperations.overview, req);
   }

@@ -20,7 +20,7 @@ export class InstanceSettingsController {
   @Get()
   @ApiOperation({ summary: 'The instance settings registry with effective values (secrets redacted)' })
   @Returns(InstanceSettingsResponse)
-  @Refuses(401, 403, 429, 503, 504)
+  @Refuses(401, 403, 429, 503, 504, 'admin_required')
   get(@Req() req: FastifyRequest): Promise<InstanceSettingsResponse> {
     return this.forward.send(InstanceSettingsOperations.get, req);
   }
@@ -34,7 +34,7 @@ export class InstanceSettingsController {
       'Settings other than registration_enabled apply after a restart (requires_restart).',
   })
   @Returns(InstanceSettingsResponse)
-  @Refuses(400, 401, 403, 413, 415, 422, 429, 503, 504)
+  @Refuses(400, 401, 403, 413, 415, 422, 429, 503, 504, 'admin_required')
   save(
     @Req() req: FastifyRequest,
     @Body(new ValidBody(SaveInstanceSettingsRequest)) body: SaveInstanceSettingsRequest,

@@ -23,7 +23,7 @@ export class ProviderAppsController {
     description: '409 managed_by_environment when an app with that key comes from the environment (PROVIDER_APPS).',
   })
   @Returns(SaveProviderAppResponse)
-  @Refuses(400, 401, 403, 409, 413, 415, 422, 429, 503, 504)
+  @Refuses(400, 401, 403, 409, 413, 415, 422, 429, 503, 504, 'managed_by_environment', 'admin_required')
   save(
     @Req() req: FastifyRequest,
     @Body(new ValidBody(SaveProviderAppRequest)) body: SaveProviderAppRequest,
@@ -36,7 +36,7 @@ export class ProviderAppsController {
   @ApiOperation({ summary: 'Every provider app, from the environment and the database' })
   @HttpCode(200)
   @ApiResponse({ status: 200, type: [ProviderApp] })
-  @Refuses(401, 403, 429, 503, 504)
+  @Refuses(401, 403, 429, 503, 504, 'admin_required')
   list(@Req() req: FastifyRequest): Promise<ProviderApp[]> {
     return this.forward.send(ProviderAppOperations.list, req);
   }
@@ -44,7 +44,7 @@ export class ProviderAppsController {
   @Delete(':id')
   @ApiOperation({ summary: 'Delete a provider app (409 managed_by_environment for one from the environment)' })
   @ReturnsNothing()
-  @Refuses(401, 403, 404, 409, 429, 503, 504)
+  @Refuses(401, 403, 404, 409, 429, 503, 504, 'managed_by_environment', 'admin_required')
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
     await this.forward.send(ProviderAppOperations.delete, req, { params: { id } });
   }

@@ -111,7 +111,7 @@ export class DesignsController {
       '(`document.pages[0].layers[3].image.media_id`). A full media store is 507 `storage_full`.',
   })
   @Returns(MediaItem, 201)
-  @Refuses(400, 403, 404, 413, 415, 422, 507)
+  @Refuses(400, 403, 404, 413, 415, 422, 507, 'render_budget_exceeded', 'storage_full')
   async export(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -52,7 +52,7 @@ export class TemplatesController {
       '(`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond).',
   })
   @Returns(ImageEditorTemplate, 201)
-  @Refuses(400, 403, 409, 413, 415, 422)
+  @Refuses(400, 403, 409, 413, 415, 422, 'too_many_templates')
   async create(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -66,7 +66,7 @@ export class TemplatesController {
   @Delete(':id')
   @ApiOperation({ summary: 'Delete a workspace template (editors); a built-in one is 409 `template_built_in`' })
   @ReturnsNothing()
-  @Refuses(403, 404, 409)
+  @Refuses(403, 404, 409, 'template_built_in')
   async remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
     await this.forward.send(TemplateOperations.delete, req, { params: { id } });
   }

@@ -50,7 +50,7 @@ export class ThemesController {
       '`default_reference` must name an existing theme version: an unknown `id` is 422 at `body.default_reference.id`, another `version` at `body.default_reference.version`.',
   })
   @Returns(OrganizationThemeSettings)
-  @Refuses(400, 403, 413, 415, 422)
+  @Refuses(400, 403, 413, 415, 422, 'organization_forbidden', 'insufficient_role')
   update(
     @Req() req: FastifyRequest,
     @Body(new ValidBody(UpdateOrganizationThemeSettingsRequest)) body: UpdateOrganizationThemeSettingsRequest,

@@ -109,7 +109,7 @@ export class VideoProjectsController {
       `exactly one wins. \`workspace_id\` must be the project's own (422). ${TRASHED} ${DOCUMENT}${DOCUMENT_SIZE}`,
   })
   @Returns(VideoProject)
-  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 413, 415, 422, 'revision_conflict')
   async replace(
     @Req() req: FastifyRequest,
     @Param('id') id: string,
@@ -185,7 +185,7 @@ export class VideoProjectsController {
       `(409 \`too_many_project_assets\`). ${TRASHED}`,
   })
   @Returns(ProjectAsset, 201)
-  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 413, 415, 422, 'too_many_project_assets')
   async createAsset(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -48,7 +48,7 @@ export class GrowthController {
       '(with `follow_error_code`). 409 `already_following` when it is following or requested.',
   })
   @Returns(SyncJobAccepted, 202)
-  @Refuses(403, 404, 409)
+  @Refuses(403, 404, 409, 'already_following')
   follow(@Req() req: FastifyRequest, @Param('id') id: string): Promise<SyncJobAccepted> {
     return this.forward.send(GrowthOperations.follow, req, { params: { id } });
   }

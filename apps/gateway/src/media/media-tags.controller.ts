@@ -27,7 +27,7 @@ export class MediaTagsController {
       'Names 1–64, unique in the workspace ignoring case (409 `duplicate_name`); at most 1,000 tags per workspace (409 `too_many_media_tags`).',
   })
   @Returns(MediaTag, 201)
-  @Refuses(400, 403, 409, 413, 415, 422)
+  @Refuses(400, 403, 409, 413, 415, 422, 'duplicate_name', 'too_many_media_tags')
   async create(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -49,7 +49,7 @@ export class MediaTagsController {
   @Patch(':id')
   @ApiOperation({ summary: 'Rename a media tag (editors); 409 `duplicate_name`' })
   @Returns(MediaTag)
-  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 413, 415, 422, 'duplicate_name')
   rename(
     @Req() req: FastifyRequest,
     @Param('id') id: string,

@@ -47,7 +47,7 @@ export class MediaController {
     content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
   })
   @ApiResponse({ status: 206, description: 'the range asked for' })
-  @Refuses(404, 409, 416)
+  @Refuses(404, 409, 416, 'media_not_ready')
   async content(
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
@@ -86,7 +86,7 @@ export class MediaController {
     description: "An item holding a video project's asset goes only with that asset (409 `media_of_project_asset`).",
   })
   @ReturnsNothing()
-  @Refuses(403, 404, 409)
+  @Refuses(403, 404, 409, 'media_of_project_asset')
   async delete(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
     await this.forward.send(MediaOperations.delete, req, { params: { id } });
   }

@@ -45,7 +45,7 @@ export class PublicMediaController {
     content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
   })
   @ApiResponse({ status: 206, description: 'the range asked for' })
-  @Refuses(403, 404, 410, 416)
+  @Refuses(403, 404, 410, 416, 'public_url_invalid', 'public_url_expired')
   async content(
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,

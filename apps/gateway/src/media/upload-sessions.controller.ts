@@ -51,7 +51,7 @@ export class UploadSessionsController {
   @AcceptsIdempotencyKey()
   @Returns(MediaUploadSession, 201)
   @ApiResponse({ status: 200, type: MediaUploadSession, description: 'deduplicated: a ready item has these bytes' })
-  @Refuses(400, 403, 413, 415, 422)
+  @Refuses(400, 403, 413, 415, 422, 'media_too_large')
   async create(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -85,7 +85,19 @@ export class UploadSessionsController {
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
   @ApiQuery({ name: 'token', required: true, type: String })
   @ApiResponse({ status: 204, description: 'stored' })
-  @Refuses(403, 404, 409, 410, 413, 507)
+  @Refuses(
+    403,
+    404,
+    409,
+    410,
+    413,
+    507,
+    'upload_token_invalid',
+    'upload_session_completed',
+    'upload_session_expired',
+    'media_too_large',
+    'storage_full',
+  )
   async upload(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const check = this.tokens.check(id, (req.query as Record<string, unknown> | undefined)?.token);
     if (check === 'invalid') throw tokenInvalid();
@@ -148,7 +160,7 @@ export class UploadSessionsController {
       'Repeating it answers the same item.',
   })
   @Returns(MediaItem)
-  @Refuses(400, 403, 404, 409, 410, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 410, 413, 415, 422, 'upload_incomplete')
   complete(
     @Req() req: FastifyRequest,
     @Param('id') id: string,

@@ -23,7 +23,7 @@ export class PublicationBuildsController {
       'At most 30 requests per user per minute (429, Retry-After).',
   })
   @Returns(PublicationAngles)
-  @Refuses(400, 403, 413, 415, 422, 429, 502, 503, 504)
+  @Refuses(400, 403, 413, 415, 422, 429, 502, 503, 504, 'ai_invalid_output', 'ai_provider_error', 'ai_not_configured', 'ai_timeout')
   plan(
     @Req() req: FastifyRequest,
     @Body(new ValidBody(PlanPublicationAnglesRequest)) body: PlanPublicationAnglesRequest,

@@ -88,7 +88,7 @@ export class PublicationsController {
       'A stale expected_revision is 409 revision_conflict (with current_revision), another status 409 publication_not_editable; nothing changes',
   })
   @Returns(Publication)
-  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 413, 415, 422, 'revision_conflict', 'publication_not_editable')
   update(
     @Req() req: FastifyRequest,
     @Param('id') id: string,
@@ -106,7 +106,7 @@ export class PublicationsController {
       'a stale expected_revision: 409 revision_conflict (with current_revision); nothing changes',
   })
   @Returns(Publication)
-  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 413, 415, 422, 'revision_conflict', 'invalid_transition')
   schedule(
     @Req() req: FastifyRequest,
     @Param('id') id: string,
@@ -122,7 +122,7 @@ export class PublicationsController {
       'Targets as for schedule; needed when the publication has none yet. 409 invalid_transition / revision_conflict as for schedule',
   })
   @Returns(Publication)
-  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 413, 415, 422, 'revision_conflict', 'invalid_transition')
   publishNow(
     @Req() req: FastifyRequest,
     @Param('id') id: string,
@@ -137,7 +137,7 @@ export class PublicationsController {
       'Cancel a scheduled publication before any delivery started (editors): back to draft, renditions removed. Another status: 409 invalid_transition',
   })
   @Returns(Publication)
-  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 413, 415, 422, 'invalid_transition')
   cancel(
     @Req() req: FastifyRequest,
     @Param('id') id: string,
@@ -153,7 +153,7 @@ export class PublicationsController {
       'the others are left as they are. Nothing failed: 409 invalid_transition',
   })
   @Returns(Publication)
-  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 413, 415, 422, 'invalid_transition')
   retry(
     @Req() req: FastifyRequest,
     @Param('id') id: string,
@@ -172,7 +172,7 @@ export class PublicationsController {
       "the publication's: 422 at its location; the result breaking the network's rules: 422 network_rules. Nothing changes on a refusal",
   })
   @Returns(Publication)
-  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 413, 415, 422, 'revision_conflict', 'invalid_transition', 'network_rules')
   updateRendition(
     @Req() req: FastifyRequest,
     @Param('id') id: string,
@@ -213,7 +213,7 @@ export class PublicationsController {
       'Delete a publication with its segments, renditions and attempts (editors); not while it is publishing (409 publication_publishing)',
   })
   @ReturnsNothing()
-  @Refuses(403, 404, 409)
+  @Refuses(403, 404, 409, 'publication_publishing')
   async delete(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
     await this.forward.send(PublicationOperations.delete, req, { params: { id } });
   }

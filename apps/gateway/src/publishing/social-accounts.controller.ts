@@ -86,7 +86,19 @@ export class SocialAccountsController {
     description: 'OAuth networks: the authorization URL and its state',
     schema: { $ref: getSchemaPath(SocialAccountAuthorization) },
   })
-  @Refuses(400, 403, 409, 413, 415, 422, 502)
+  @Refuses(
+    400,
+    403,
+    409,
+    413,
+    415,
+    422,
+    502,
+    'provider_credentials_rejected',
+    'provider_not_configured',
+    'provider_unavailable',
+    'provider_timeout',
+  )
   async connect(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -113,7 +125,7 @@ export class SocialAccountsController {
   })
   @Returns(SocialAccount, 201)
   @ApiOkResponse({ description: 'The account was connected already: refreshed', type: SocialAccount })
-  @Refuses(403, 404, 422, 502)
+  @Refuses(403, 404, 422, 502, 'oauth_code_rejected', 'oauth_state_invalid', 'provider_unavailable', 'provider_timeout')
   async complete(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -136,7 +148,7 @@ export class SocialAccountsController {
       'Its pending renditions go with it. 409 `account_delivering` while one of them is being delivered (submitted or ambiguous).',
   })
   @ReturnsNothing()
-  @Refuses(403, 404, 409)
+  @Refuses(403, 404, 409, 'account_delivering')
   async disconnect(@Req() req: FastifyRequest, @Param('id') id: string): Promise<void> {
     await this.forward.send(SocialAccountOperations.disconnect, req, { params: { id } });
   }

@@ -26,7 +26,7 @@ export class SocialSetsController {
     description: `At most 100 accounts per set and 200 sets per workspace (409 \`too_many_social_sets\`). A name used by another set of the workspace, ignoring case, is 409 \`duplicate_name\`.`,
   })
   @Returns(SocialSet, 201)
-  @Refuses(400, 403, 409, 413, 415, 422)
+  @Refuses(400, 403, 409, 413, 415, 422, 'duplicate_name', 'too_many_social_sets')
   async create(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,

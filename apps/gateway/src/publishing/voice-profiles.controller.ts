@@ -28,7 +28,7 @@ export class VoiceProfilesController {
       'At most 100 profiles per workspace (409 `too_many_voice_profiles`); a name used by another profile of the workspace, ignoring case, is 409 `duplicate_name`.',
   })
   @Returns(VoiceProfile, 201)
-  @Refuses(400, 403, 409, 413, 415, 422)
+  @Refuses(400, 403, 409, 413, 415, 422, 'duplicate_name', 'too_many_voice_profiles')
   async create(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -66,7 +66,7 @@ export class VoiceProfilesController {
       "Success adds 1 to `revision`. `workspace_id` must be the profile's own (422 otherwise).",
   })
   @Returns(VoiceProfile)
-  @Refuses(400, 403, 404, 409, 413, 415, 422)
+  @Refuses(400, 403, 404, 409, 413, 415, 422, 'revision_conflict')
   replace(
     @Req() req: FastifyRequest,
     @Param('id') id: string,

@@ -71,7 +71,7 @@ export class InvitationsController {
   @RefusesWorkspaceTokens()
   @ApiOperation({ summary: 'Accept an invitation sent to the caller’s address; every refusal is 409 invitation_not_acceptable' })
   @Returns(InvitationAcceptance)
-  @Refuses(400, 409, 413, 415, 422)
+  @Refuses(400, 409, 413, 415, 422, 'invitation_not_acceptable')
   accept(
     @Req() req: FastifyRequest,
     @Body(new ValidBody(AcceptInvitationRequest)) body: AcceptInvitationRequest,

@@ -69,7 +69,7 @@ export class OrganizationsController {
       'refused with 409 deletion_blocked while the deletion preview shows blockers',
   })
   @Returns(OrganizationDeletion, 202)
-  @Refuses(403, 404, 409)
+  @Refuses(403, 404, 409, 'deletion_blocked')
   remove(@Req() req: FastifyRequest, @Param('id') id: string): Promise<OrganizationDeletion> {
     return this.forward.send(OrganizationOperations.delete, req, { params: { id } });
   }
