@@ -19,7 +19,8 @@ export class AssetUploadCompletedHandler implements DurableEventHandler {
     if (!isUuid(event?.project_asset_id) || !isUuid(event?.workspace_id) || !isUuid(event?.media_id)) return;
     await this.dataSource.transaction(async (db) => {
       const updated = await db.query<[Array<{ project_id: string }>, number]>(
-        `UPDATE project_assets SET status = 'ready', attention_reason = '', media_id = $3, sha256 = $4, size = $5, mime_type = coalesce(nullif($6, ''), mime_type),
+        `UPDATE project_assets SET status = 'ready', attention_reason = '', media_id = $3, sha256 = $4, size = $5,
+                mime_type = coalesce(nullif($6, ''), mime_type),
                 updated_at = now()
           WHERE id = $1 AND workspace_id = $2 AND status <> 'ready' RETURNING project_id`,
         [
@@ -36,7 +37,10 @@ export class AssetUploadCompletedHandler implements DurableEventHandler {
   }
 }
 
-/** `durable.media.project-asset.failed`: a pending asset becomes failed with the reason (the first reason stays; a ready one stays ready). */
+/**
+ * `durable.media.project-asset.failed`: a pending asset becomes failed with the reason (the first reason stays; a ready
+ * one stays ready).
+ */
 @Injectable()
 export class AssetUploadFailedHandler implements DurableEventHandler {
   constructor(private readonly dataSource: DataSource) {}

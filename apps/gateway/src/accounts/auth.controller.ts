@@ -56,7 +56,8 @@ export class AuthController {
   @ApiOperation({
     summary: 'Change the password: every other session and every API token of the user are revoked; this session stays',
     description:
-      'A wrong current_password is 422 at body.current_password (invalid_password) and counts like a failed sign-in: past 10 in 15 minutes ' +
+      'A wrong current_password is 422 at body.current_password (invalid_password) and counts like a failed sign-in: past 10 in 15 ' +
+      'minutes ' +
       'from one client address, 429. Needs a signed-in session (an API token is 403 session_required). A security_action mail goes out.',
   })
   @ReturnsNothing()

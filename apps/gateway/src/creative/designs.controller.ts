@@ -23,8 +23,10 @@ import { ValidQuery } from '../http/valid-query.pipe.js';
 import { Forwarder } from '../rpc/forwarder.js';
 
 const DOCUMENT_RULES =
-  'The document (ImageEditorDocument) is checked member by member, each problem at its location (`body.document.pages[0].layers[2].type`): ' +
-  'width_px and height_px 1–8,192, 1–50 pages, page ids unique, layer ids unique in their page, layer `type` one of text, image, shape, paint, group, ' +
+  'The document (ImageEditorDocument) is checked member by member, each problem at its location ' +
+  '(`body.document.pages[0].layers[2].type`): ' +
+  'width_px and height_px 1–8,192, 1–50 pages, page ids unique, layer ids unique in their page, layer `type` one of text, image, shape, ' +
+  'paint, group, ' +
   'a `parent_id` naming a group layer of the page, every nested member of its type; unknown members are refused. ' +
   "Stored and answered with the document's, pages' and layers' own members filled with their defaults; at most 5 MiB so stored " +
   '(422 at `body.document`). The body may be up to 5 MiB (`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond).';
@@ -40,7 +42,8 @@ export class DesignsController {
   @ApiOperation({
     summary: 'Create a design (editors) from a document or a template',
     description:
-      `Exactly one of \`document\` and \`template_id\` (a built-in preset key or a template id of the workspace, whose document is copied; ` +
+      'Exactly one of `document` and `template_id` ' +
+      `(a built-in preset key or a template id of the workspace, whose document is copied; ` +
       `unknown or another workspace's: 422 at \`body.template_id\`). Records revision 1, a checkpoint without a preview. ${DOCUMENT_RULES}`,
   })
   @Returns(ImageEditorDesign, 201)
@@ -59,7 +62,8 @@ export class DesignsController {
   @ApiOperation({
     summary: "The workspace's designs, most recently updated first, a page at a time",
     description:
-      'A page holds at most `limit` designs, and fewer once their documents reach 4 MiB (then `next_cursor` continues; a page always holds one).',
+      'A page holds at most `limit` designs, and fewer once their documents reach 4 MiB (then `next_cursor` continues; a page always ' +
+      'holds one).',
   })
   @Returns(ImageEditorDesignList)
   @Refuses(403, 422)
@@ -79,7 +83,9 @@ export class DesignsController {
   @DocumentBody()
   @ApiOperation({
     summary: 'Save a design (editors): an autosave revision',
-    description: `\`name\` and/or \`document\` (at least one, else 422 at \`body\`), each replacing the stored one. Autosaves expire after 7 days and only the newest 50 of a design are kept. ${DOCUMENT_RULES}`,
+    description:
+      '`name` and/or `document` (at least one, else 422 at `body`), each replacing the stored one. ' +
+      `Autosaves expire after 7 days and only the newest 50 of a design are kept. ${DOCUMENT_RULES}`,
   })
   @Returns(ImageEditorDesign)
   @Refuses(400, 403, 404, 413, 415, 422)
@@ -103,10 +109,14 @@ export class DesignsController {
   @ApiOperation({
     summary: 'Render a page (editors) into a media item of the workspace library',
     description:
-      'The page `page_id` (default the first; unknown: 422 at `body.page_id`) is rendered server-side (background, shapes, text, images from media, ' +
-      'paint strokes) as PNG (default) or JPEG, stored as a media item (`<design id>-<page id>.png`, deduplicated like any upload) and answered; ' +
-      "the page's `latest_export_media_id` then names it. A page over the render budget — more than 8,192×8,192 px, more than 200 layers, " +
-      'or slower than the render time budget (7 s by default, so the answer comes before the gateway gives up) — is 422 `render_budget_exceeded`. ' +
+      'The page `page_id` (default the first; unknown: 422 at `body.page_id`) is rendered server-side (background, shapes, text, images ' +
+      'from media, ' +
+      'paint strokes) as PNG (default) or JPEG, stored as a media item (`<design id>-<page id>.png`, deduplicated like any upload) and ' +
+      'answered; ' +
+      "the page's `latest_export_media_id` then names it. A page over the render budget — more than 8,192×8,192 px, more than 200 " +
+      'layers, ' +
+      'or slower than the render time budget (7 s by default, so the answer comes before the gateway gives up) — is 422 ' +
+      '`render_budget_exceeded`. ' +
       'An image (layer or background) that is not a ready image item of the workspace is 422 at its place in the stored document ' +
       '(`document.pages[0].layers[3].image.media_id`). A full media store is 507 `storage_full`.',
   })
@@ -127,7 +137,8 @@ export class DesignsController {
   @ApiOperation({
     summary: 'Make a checkpoint revision (editors); it never expires',
     description:
-      "The first page is rendered into a media item: the revision's `cover_preview_media_id`, the design's `preview_media_id` and the page's " +
+      "The first page is rendered into a media item: the revision's `cover_preview_media_id`, the design's `preview_media_id` and the " +
+      "page's " +
       '`preview_media_id` (a page that cannot be rendered leaves them as they were).',
   })
   @Returns(RevisionSummary, 201)

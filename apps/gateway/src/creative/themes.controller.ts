@@ -46,8 +46,10 @@ export class ThemesController {
   @ApiOperation({
     summary: 'Set the organization theme default and lock (organization owners and admins)',
     description:
-      'A member who is neither is 403 `insufficient_role`; an organization the caller is not in, existing or not, 403 `organization_forbidden`. ' +
-      '`default_reference` must name an existing theme version: an unknown `id` is 422 at `body.default_reference.id`, another `version` at `body.default_reference.version`.',
+      'A member who is neither is 403 `insufficient_role`; an organization the caller is not in, existing or not, 403 ' +
+      '`organization_forbidden`. ' +
+      '`default_reference` must name an existing theme version: an unknown `id` is 422 at `body.default_reference.id`, another ' +
+      '`version` at `body.default_reference.version`.',
   })
   @Returns(OrganizationThemeSettings)
   @Refuses(400, 403, 413, 415, 422, 'organization_forbidden', 'insufficient_role')

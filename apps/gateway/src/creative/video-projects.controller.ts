@@ -34,10 +34,12 @@ import { Forwarder } from '../rpc/forwarder.js';
 const DOCUMENT_SIZE =
   'The body may be up to 5 MiB (`DOCUMENT_BODY_LIMIT_BYTES`; 413 beyond), the document at most 5 MiB as JSON (422 at `body.document`).';
 const DOCUMENT =
-  "The document is the client's own JSON object: any members at any depth are stored and answered unchanged, never refused as unexpected; " +
+  "The document is the client's own JSON object: any members at any depth are stored and answered unchanged, never refused as " +
+  'unexpected; ' +
   'one that is not an object is 422 at `body.document`. ' +
   'Project assets (`POST /video-projects/{id}/assets`) whose id it holds as a whole string or key are `required`: ' +
-  '`sync_status` is `attention` (`attention_reason` `asset_failed`) when one failed, else `pending` while one is not ready, else `synced`. ';
+  '`sync_status` is `attention` (`attention_reason` `asset_failed`) when one failed, else `pending` while one is not ready, else ' +
+  '`synced`. ';
 /**
  * A written document crosses NATS once, as the JSON text made here (the service stores that text and
  * answers without it), and the answer splices the same text in: one serialization per write.
@@ -105,7 +107,8 @@ export class VideoProjectsController {
   @ApiOperation({
     summary: 'Replace the document (and name): a new head revision (editors)',
     description:
-      'Based on `expected_head_revision`: another head is 409 `revision_conflict` with `current_revision`, and nothing is written; of racing replaces ' +
+      'Based on `expected_head_revision`: another head is 409 `revision_conflict` with `current_revision`, and nothing is written; of ' +
+      'racing replaces ' +
       `exactly one wins. \`workspace_id\` must be the project's own (422). ${TRASHED} ${DOCUMENT}${DOCUMENT_SIZE}`,
   })
   @Returns(VideoProject)
@@ -123,7 +126,8 @@ export class VideoProjectsController {
   @ApiOperation({
     summary: 'Move a video project to the trash (editors)',
     description:
-      'Answers the trashed project (`trashed_at`, `retention_expires_at` 30 days later). It leaves the list (see `trashed=true`), can be restored until ' +
+      'Answers the trashed project (`trashed_at`, `retention_expires_at` 30 days later). It leaves the list (see `trashed=true`), can ' +
+      'be restored until ' +
       'then, and is purged after it with its revisions and assets. Trashing it again changes nothing.',
   })
   @Returns(VideoProject)
@@ -143,7 +147,9 @@ export class VideoProjectsController {
   @Post(':id/restore-revision')
   @ApiOperation({
     summary: 'Restore a revision as a new head revision (editors)',
-    description: `The revision's name and document become the next head revision; the revision itself stays. An unknown revision is 404, a non-positive one 422. ${TRASHED}`,
+    description:
+      "The revision's name and document become the next head revision; the revision itself stays. " +
+      `An unknown revision is 404, a non-positive one 422. ${TRASHED}`,
   })
   @Returns(VideoProject)
   @Refuses(400, 403, 404, 409, 413, 415, 422)

@@ -49,7 +49,10 @@ export class HealthController {
     return { ...okBody, checks: result.body.details };
   }
 
-  /** NATS is connected and every service (with its database) answered within a second (contract: for people and the test harness; Kubernetes uses /health/ready). */
+  /**
+   * NATS is connected and every service (with its database) answered within a second (for people and the test harness;
+   * Kubernetes uses /health/ready).
+   */
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
     const results = await Promise.all(

@@ -44,7 +44,8 @@ export class GrowthController {
   @ApiOperation({
     summary: 'Follow the recommended account (editors)',
     description:
-      'The item turns `pending`; a job follows through the network and ends `following`, `requested` (the account approves followers) or `failed` ' +
+      'The item turns `pending`; a job follows through the network and ends `following`, `requested` (the account approves followers) ' +
+      'or `failed` ' +
       '(with `follow_error_code`). 409 `already_following` when it is following or requested.',
   })
   @Returns(SyncJobAccepted, 202)

@@ -24,7 +24,8 @@ export class MediaTagsController {
   @ApiOperation({
     summary: 'Create a media tag (editors)',
     description:
-      'Names 1–64, unique in the workspace ignoring case (409 `duplicate_name`); at most 1,000 tags per workspace (409 `too_many_media_tags`).',
+      'Names 1–64, unique in the workspace ignoring case (409 `duplicate_name`); at most 1,000 tags per workspace (409 ' +
+      '`too_many_media_tags`).',
   })
   @Returns(MediaTag, 201)
   @Refuses(400, 403, 409, 413, 415, 422, 'duplicate_name', 'too_many_media_tags')

@@ -78,7 +78,8 @@ export class UploadSessionsController {
       '`token` is 403 `upload_token_invalid`, an expired session 410 `upload_session_expired`, a completed one 409 ' +
       '`upload_session_completed` (also when it completes while the body is streaming: those bytes are dropped, the item keeps ' +
       'its own); a body longer than the declared size is cut off with 413 `media_too_large` and nothing is kept, and so are bytes ' +
-      'that are not a video once they pass the non-video limit (a session declared as a video; the type is sniffed from the first 512 KiB). ' +
+      'that are not a video once they pass the non-video limit (a session declared as a video; the type is sniffed from the first 512 ' +
+      'KiB). ' +
       'Sending again replaces what was sent. A full media store (MEDIA_OBJECT_STORE_MAX_BYTES) is 507 `storage_full`.',
   })
   @ApiConsumes('application/octet-stream')
@@ -155,7 +156,8 @@ export class UploadSessionsController {
   @ApiOperation({
     summary: 'Complete an upload (editors): checks the size, computes SHA-256, sniffs the real type, deduplicates',
     description:
-      'SVG, HTML, scripts and executables are 422 at `body.content`; bytes missing or short of the declared size 409 `upload_incomplete`; ' +
+      'SVG, HTML, scripts and executables are 422 at `body.content`; bytes missing or short of the declared size 409 ' +
+      '`upload_incomplete`; ' +
       'an expired session 410. When a ready item of the workspace has the same bytes, that item is answered and this copy dropped. ' +
       'Repeating it answers the same item.',
   })

@@ -18,7 +18,8 @@ export class InboxController {
   @ApiOperation({
     summary: "The caller's in-app notifications, newest first, a page at a time; `unread=true` lists only unread ones",
     description:
-      'One item per event and recipient, whatever the redeliveries. Items of a topic muted when the event happened appear when the mute ends. ' +
+      'One item per event and recipient, whatever the redeliveries. Items of a topic muted when the event happened appear when the mute ' +
+      'ends. ' +
       '`next_cursor` works only with the same `unread`; a foreign or edited cursor is 422.',
   })
   @Returns(NotificationList)

@@ -85,7 +85,8 @@ export class PublicationsController {
   @ApiOperation({
     summary:
       'Change a draft or scheduled publication (editors): members sent replace the stored ones, `segments` the whole list. ' +
-      'A stale expected_revision is 409 revision_conflict (with current_revision), another status 409 publication_not_editable; nothing changes',
+      'A stale expected_revision is 409 revision_conflict (with current_revision), another status 409 publication_not_editable; nothing ' +
+      'changes',
   })
   @Returns(Publication)
   @Refuses(400, 403, 404, 409, 413, 415, 422, 'revision_conflict', 'publication_not_editable')
@@ -100,9 +101,12 @@ export class PublicationsController {
   @Post(':id/schedule')
   @ApiOperation({
     summary:
-      'Schedule (or reschedule) a draft, ready or scheduled publication (editors): one rendition per target account, shaped for its network, ' +
-      'due at scheduled_at plus a random 0…random_delay_minutes. Targets: social_set_id or account_ids (not both); neither keeps the current ones. ' +
-      'scheduled_at more than 60 s past or 2 years ahead, no or bad targets, a text a network cannot take: 422. Another status: 409 invalid_transition; ' +
+      'Schedule (or reschedule) a draft, ready or scheduled publication (editors): one rendition per target account, shaped for its ' +
+      'network, ' +
+      'due at scheduled_at plus a random 0…random_delay_minutes. Targets: social_set_id or account_ids (not both); neither keeps the ' +
+      'current ones. ' +
+      'scheduled_at more than 60 s past or 2 years ahead, no or bad targets, a text a network cannot take: 422. Another status: 409 ' +
+      'invalid_transition; ' +
       'a stale expected_revision: 409 revision_conflict (with current_revision); nothing changes',
   })
   @Returns(Publication)
@@ -134,7 +138,8 @@ export class PublicationsController {
   @Post(':id/cancel')
   @ApiOperation({
     summary:
-      'Cancel a scheduled publication before any delivery started (editors): back to draft, renditions removed. Another status: 409 invalid_transition',
+      'Cancel a scheduled publication before any delivery started (editors): back to draft, renditions removed. Another status: 409 ' +
+      'invalid_transition',
   })
   @Returns(Publication)
   @Refuses(400, 403, 404, 409, 413, 415, 422, 'invalid_transition')
@@ -149,7 +154,8 @@ export class PublicationsController {
   @Post(':id/retry')
   @ApiOperation({
     summary:
-      'Deliver the failed renditions of a failed (or partly failed published) publication again, each with a new round of 5 attempts (editors); ' +
+      'Deliver the failed renditions of a failed (or partly failed published) publication again, each with a new round of 5 attempts ' +
+      '(editors); ' +
       'the others are left as they are. Nothing failed: 409 invalid_transition',
   })
   @Returns(Publication)
@@ -165,10 +171,14 @@ export class PublicationsController {
   @Patch(':id/renditions/:rendition_id')
   @ApiOperation({
     summary:
-      "One account's version of a scheduled publication (editors): per segment `body_override`, `title_override`, `description_override`, " +
-      '`url_override` ("" keeps inheriting) and `media` (media_inherited false), and the rendition\'s `settings`; the rendition shows the effective values. ' +
-      "Segments listed replace their overrides, others keep theirs. The publication's revision + 1. Not scheduled, or the rendition already delivering: " +
-      '409 invalid_transition; stale expected_revision: 409 revision_conflict; a media id that is not a ready item of the workspace, or a segment id not ' +
+      "One account's version of a scheduled publication (editors): per segment `body_override`, `title_override`, " +
+      '`description_override`, ' +
+      '`url_override` ("" keeps inheriting) and `media` (media_inherited false), and the rendition\'s `settings`; the rendition shows ' +
+      'the effective values. ' +
+      "Segments listed replace their overrides, others keep theirs. The publication's revision + 1. Not scheduled, or the rendition " +
+      'already delivering: ' +
+      '409 invalid_transition; stale expected_revision: 409 revision_conflict; a media id that is not a ready item of the workspace, or ' +
+      'a segment id not ' +
       "the publication's: 422 at its location; the result breaking the network's rules: 422 network_rules. Nothing changes on a refusal",
   })
   @Returns(Publication)
@@ -185,9 +195,11 @@ export class PublicationsController {
   @Post(':id/preview')
   @ApiOperation({
     summary:
-      "What each target's network would receive (anyone who may read the publication): its parts after splitting, each image as delivered " +
+      "What each target's network would receive (anyone who may read the publication): its parts after splitting, each image as " +
+      'delivered ' +
       "(re-encoded without metadata, resized to the network's limits: processed width, height and size), and every network-rule problem. " +
-      "Targets: social_set_id or account_ids, else the publication's renditions or social set; none: 422. Changes nothing, calls no network",
+      "Targets: social_set_id or account_ids, else the publication's renditions or social set; none: 422. Changes nothing, calls no " +
+      'network',
   })
   @Returns(PublicationPreview)
   @Refuses(400, 404, 413, 415, 422)

@@ -70,7 +70,8 @@ export class SocialAccountsController {
   @Post('connect')
   @ApiOperation({
     summary:
-      'Connect an account (editors): the sandbox and bluesky answer 201 with the account (bluesky: 200 when connected already); an OAuth network answers 200 with where to send the user',
+      'Connect an account (editors): the sandbox and bluesky answer 201 with the account (bluesky: 200 when connected already); an ' +
+      'OAuth network answers 200 with where to send the user',
     description:
       'OAuth networks (x, linkedin, mastodon, threads, facebook, instagram, tiktok, youtube, discord) use the active provider app an ' +
       'administrator saved (mastodon: the one of `instance_url`); without one, 422 `provider_not_configured`. The network redirects ' +

@@ -23,7 +23,9 @@ export class SocialSetsController {
   @Post()
   @ApiOperation({
     summary: 'Create a social set (editors): a named, ordered group of active accounts of one workspace',
-    description: `At most 100 accounts per set and 200 sets per workspace (409 \`too_many_social_sets\`). A name used by another set of the workspace, ignoring case, is 409 \`duplicate_name\`.`,
+    description:
+      'At most 100 accounts per set and 200 sets per workspace (409 `too_many_social_sets`). ' +
+      'A name used by another set of the workspace, ignoring case, is 409 `duplicate_name`.',
   })
   @Returns(SocialSet, 201)
   @Refuses(400, 403, 409, 413, 415, 422, 'duplicate_name', 'too_many_social_sets')

@@ -25,7 +25,8 @@ export class VoiceProfilesController {
   @ApiOperation({
     summary: 'Create a voice profile (editors): revision 1, schema_version 1',
     description:
-      'At most 100 profiles per workspace (409 `too_many_voice_profiles`); a name used by another profile of the workspace, ignoring case, is 409 `duplicate_name`.',
+      'At most 100 profiles per workspace (409 `too_many_voice_profiles`); a name used by another profile of the workspace, ignoring ' +
+      'case, is 409 `duplicate_name`.',
   })
   @Returns(VoiceProfile, 201)
   @Refuses(400, 403, 409, 413, 415, 422, 'duplicate_name', 'too_many_voice_profiles')
@@ -62,7 +63,8 @@ export class VoiceProfilesController {
   @ApiOperation({
     summary: 'Replace a voice profile (editors): its name and definition',
     description:
-      'Based on `expected_revision`: when the profile is at another revision the answer is 409 `revision_conflict` carrying `current_revision`, and nothing changes. ' +
+      'Based on `expected_revision`: when the profile is at another revision the answer is 409 `revision_conflict` carrying ' +
+      '`current_revision`, and nothing changes. ' +
       "Success adds 1 to `revision`. `workspace_id` must be the profile's own (422 otherwise).",
   })
   @Returns(VoiceProfile)
@@ -79,7 +81,8 @@ export class VoiceProfilesController {
   @ApiOperation({
     summary: 'Set the accounts a voice profile applies to (editors)',
     description:
-      'Replaces the list; an account has at most one profile, so one assigned elsewhere moves here. Changes neither `revision` nor `updated_at`.',
+      'Replaces the list; an account has at most one profile, so one assigned elsewhere moves here. Changes neither `revision` nor ' +
+      '`updated_at`.',
   })
   @Returns(VoiceProfile)
   @Refuses(400, 403, 404, 413, 415, 422)
