@@ -5,7 +5,8 @@ import type { FastifyRequest } from 'fastify';
 
 /** What the gateway sends of an operation's request: typed from the operation's declaration. */
 export interface ForwardParts<Params extends string, Query, Body> {
-  params?: Record<Params, string>;
+  /** Exactly the path parameters the operation declares (none: nothing may be sent). */
+  params?: [Params] extends [never] ? Record<string, never> : Record<Params, string>;
   query?: Query;
   body?: Body;
 }
@@ -18,15 +19,8 @@ export class Forwarder {
   send<Params extends string, Query, Body, Answer>(
     operation: Operation<CallerRule, Params, Query, Body, Answer>,
     request: FastifyRequest,
-    parts?: ForwardParts<Params, Query, Body>,
-  ): Promise<Answer>;
-  /** @deprecated TRANSITION: a bare subject, until every controller forwards an operation. */
-  send<Answer>(subject: string, request: FastifyRequest, parts?: ForwardParts<string, unknown, unknown>): Promise<Answer>;
-  send(
-    operation: Operation<CallerRule, string, unknown, unknown, unknown> | string,
-    request: FastifyRequest,
-    parts: ForwardParts<string, unknown, unknown> = {},
-  ): Promise<unknown> {
+    parts: ForwardParts<Params, Query, Body> = {},
+  ): Promise<Answer> {
     const idempotencyKey = request.headers[IDEMPOTENCY_KEY_HEADER];
     const envelope: RpcRequest<unknown, unknown, unknown> = {
       principal: request.principal ?? null,
@@ -36,6 +30,6 @@ export class Forwarder {
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
       clientIp: request.ip,
     };
-    return this.rpc.send(typeof operation === 'string' ? operation : operation.subject, envelope, { requestId: request.id });
+    return this.rpc.send<Answer>(operation.subject, envelope, { requestId: request.id });
   }
 }
