@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { ImageEditorDocument, ImagePage } from '@social/contracts';
 import { Problem } from '@social/platform';
@@ -30,6 +30,12 @@ describe('rendering', () => {
     expect(codeOf(() => checkRenderBudget(document(8192, 8192, [page(200)]), page(200)))).toBeUndefined();
     expect(codeOf(() => checkRenderBudget(document(100, 100, [page(201)]), page(201)))).toBe('422 render_budget_exceeded');
     expect(codeOf(() => checkRenderBudget(document(8193, 8192, [page(1)]), page(1)))).toBe('422 render_budget_exceeded');
+  });
+
+  it('budgets the area, not the sides: any shape up to 8192² px, not one pixel more', () => {
+    expect(codeOf(() => checkRenderBudget(document(16_384, 4_096, [page(1)]), page(1)))).toBeUndefined();
+    expect(codeOf(() => checkRenderBudget(document(8192 * 8192 + 1, 1, [page(1)]), page(1)))).toBe('422 render_budget_exceeded');
+    expect(codeOf(() => checkRenderBudget(document(10, 10, []), { id: 'p' }))).toBeUndefined();
   });
 
   it('runs each job in a warm worker, terminates one that outlives its budget, and keeps serving', async () => {
@@ -144,5 +150,23 @@ describe('render slots', () => {
     (thirdRelease as () => void)();
     (fourthRelease as () => void)();
     expect(slots.busy).toBe(0);
+  });
+
+  it('passes a released slot over a caller that already gave up', async () => {
+    jest.useFakeTimers();
+    try {
+      const { RenderSlots } = await import('./render-slots.js');
+      const slots = new RenderSlots(1);
+      const first = await slots.acquire(10_000);
+      const impatient = slots.acquire(100);
+      const patient = slots.acquire(10_000);
+      jest.advanceTimersByTime(100);
+      expect(await impatient).toBe(false);
+      (first as () => void)();
+      expect(await patient).toEqual(expect.any(Function));
+      expect(slots.busy).toBe(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
