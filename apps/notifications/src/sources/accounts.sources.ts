@@ -72,7 +72,7 @@ export class RoleChangedSource implements DurableEventHandler {
         workspaceId,
         organizationId,
         recipients: [event.user_id],
-        title: `Your role in ${event.name || `a ${kind}`} changed`,
+        title: `Your role in ${event.name || (kind === 'workspace' ? 'a workspace' : 'an organization')} changed`,
         body: `Your role in the ${kind} ${event.name ?? ''} is now ${event.role} (it was ${event.previous_role}).`.replace(/  +/g, ' '),
         link: workspaceId ? `/workspaces/${workspaceId}` : `/organizations/${organizationId}`,
         occurredAt: event.occurred_at,

@@ -109,8 +109,7 @@ describe('role changes', () => {
       body: 'Your role in the organization is now editor (it was viewer).',
       link: `/organizations/${ORGANIZATION}`,
     });
-    // The unnamed title reads "in a organization": only the kind is pinned here.
-    expect(notice?.title).toMatch(/^Your role in an? organization changed$/);
+    expect(notice?.title).toBe('Your role in an organization changed');
   });
 
   it('naming neither, or no valid member, describe nothing', async () => {
