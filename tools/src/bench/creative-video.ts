@@ -5,7 +5,7 @@
  * is a real new head revision (a revision row of 200 KB each); a 409 would be
  * a lost update and counts as a failure. Reports req/s, p50 and p99.
  * Issue 22: the document is checked once (at the gateway) and crosses NATS once per write; the
- * figures before and after are in the README's Performance table.
+ * current figure is in docs/performance.md.
  */
 
 const KB = 1024;

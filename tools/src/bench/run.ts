@@ -2,7 +2,7 @@
  * `npm run bench`: how much of a bare Fastify + pg server's throughput the
  * gateway keeps on real read paths. Absolute req/s swings ±30% between runs, so
  * the figure that matters is each gateway path's ratio to the baseline measured
- * in the same run (see /work/shared/perf-notes.md).
+ * in the same run (docs/performance.md).
  */
 import autocannon, { type Result } from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';

@@ -21,7 +21,7 @@ import { IsObjectList } from '../common/object-list.js';
 import { DOCUMENT_MAX_BYTES } from '../common/message-size.js';
 
 /**
- * ImageEditorDocument (interface.md), checked member by member: every nested
+ * ImageEditorDocument (the image editor's document of the API), checked member by member: every nested
  * member has its type, unknown members are refused where they are, and the
  * few members that make a document a document are required (`width_px`,
  * `height_px`, `pages` with at least one page, each page's `id`, each layer's

@@ -133,7 +133,7 @@ export function loadConfig<S extends ConfigSpec>(spec: S, env: NodeJS.ProcessEnv
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
-/** Settings every process (gateway and services) shares for metrics and traces (README, "Operating it"). */
+/** Settings every process (gateway and services) shares for metrics and traces (docs/operations.md). */
 export function observabilitySettings() {
   return {
     /** Port of the Prometheus `/metrics` endpoint, apart from the API and health ports; 0 turns it off. */
@@ -145,7 +145,7 @@ export function observabilitySettings() {
   };
 }
 
-/** How a process stops on SIGTERM (see README, "Restarts and graceful shutdown"). */
+/** How a process stops on SIGTERM (docs/operations.md, "Restarts and graceful shutdown"). */
 export function shutdownSettings() {
   return {
     /** Budget for finishing work in progress on SIGTERM; past it the process exits 1. Below Kubernetes' 30 s grace period. */

@@ -107,7 +107,7 @@ export class DatabaseModule {
 /**
  * Runs a hot read as a named (prepared) statement: PostgreSQL parses and plans
  * it once per connection, about half the server CPU of the unnamed statements
- * TypeORM sends (shared/perf-notes.md). Use it only where a benchmark shows it.
+ * TypeORM sends (measured with `npm run bench`). Use it only where a benchmark shows it.
  */
 export async function preparedQuery<Row>(dataSource: DataSource, name: string, text: string, values: unknown[]): Promise<Row[]> {
   const pool = (dataSource.driver as unknown as { master: { query: (q: object) => Promise<{ rows: Row[] }> } }).master;

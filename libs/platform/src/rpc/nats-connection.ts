@@ -70,7 +70,7 @@ export async function connectNats(url: string, name: string, auth: Partial<Conne
     servers: url,
     name,
     // nats.js builds two Error objects per request for async stack traces:
-    // measurably ~20% of a gateway's CPU (shared/perf-notes.md).
+    // measurably ~20% of a gateway's CPU under `npm run bench`.
     noAsyncTraces: true,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,

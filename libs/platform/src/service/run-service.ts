@@ -56,7 +56,7 @@ export interface ServiceDefinition<S extends ConfigSpec> {
   imports: Array<Type<unknown> | DynamicModule>;
   /** Relay the service's `outbox_events` (see `enqueueEvent`) to JetStream; needs `OUTBOX_TABLE_SQL` in a migration. */
   outbox?: boolean;
-  /** Durable event consumers, started once the service listens (see README, "Durable events"). */
+  /** Durable event consumers, started once the service listens (docs/architecture.md, "Durable events"). */
   eventConsumers?: EventConsumerDefinition[];
   /**
    * Load the instance settings (database > environment > default) from the
