@@ -1,31 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { call, registerUser, TestUser } from '../support/api.js';
+import { ODD_VALUES as COMMON_ODD_VALUES } from '../support/odd-values.js';
 import { createOrganization, createWorkspace } from '../support/tenancy.js';
 
 /**
  * Whatever a client sends, the answer is a 2xx or a 4xx problem: never a 500,
  * never a hang. Every body member of every operation gets each odd value.
  */
-const ODD_VALUES: unknown[] = [
-  null,
-  true,
-  0,
-  -1,
-  1e308,
-  '',
-  ' ',
-  'x'.repeat(5_000),
-  [],
-  [1],
-  {},
-  { a: 1 },
-  '😀',
-  'a\u0000b',
-  'a\ud800b',
-  { k: '\udfff' },
-  '2026-13-45T99:99:99Z',
-  '2026-02-31T00:00:00Z',
-];
+const ODD_VALUES: unknown[] = [...COMMON_ODD_VALUES, 'a\ud800b', { k: '\udfff' }, '2026-13-45T99:99:99Z', '2026-02-31T00:00:00Z'];
 
 /** What a path or base body may refer to: the caller's own organization and workspace. */
 interface Owned {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { call, expectProblem, registerUser, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
+import { ODD_VALUES } from '../support/odd-values.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, createWorkspace, joinWorkspace } from '../support/tenancy.js';
@@ -496,27 +497,7 @@ describe('publishing: publications', () => {
   it('PATCH of a real publication answers odd values in every member, segments included, with a 2xx or a 4xx problem', async () => {
     const { owner, workspaceId } = await createTenant();
     const publication = await createPublication(owner.token, workspaceId);
-    const odd: unknown[] = [
-      null,
-      true,
-      0,
-      -1,
-      1e308,
-      '',
-      ' ',
-      'x'.repeat(5_000),
-      [],
-      [1],
-      {},
-      { a: 1 },
-      '😀',
-      'a\u0000b',
-      { 'k\u0000': 1 },
-      [{ a: [null] }],
-      'a\ud800',
-      { k: '\udfff' },
-      { ['\ud83d']: 1 },
-    ];
+    const odd: unknown[] = [...ODD_VALUES, { 'k\u0000': 1 }, [{ a: [null] }], 'a\ud800', { k: '\udfff' }, { ['\ud83d']: 1 }];
     const failures: string[] = [];
     const attempt = async (body: Record<string, unknown>) => {
       const current = (await call('GET', `/publications/${publication.id}`, { token: owner.token })).body.revision;
