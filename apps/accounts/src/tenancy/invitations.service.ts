@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CreateInvitationRequest, InvitationAcceptance, Principal, WorkspaceInvitation, WorkspaceRole } from '@social/contracts';
-import { AccessControl, isUuid, Mailer, MailSettings, pathId, problems, SERVICE_LOGGER } from '@social/platform';
+import { AccessControl, changedRows, isUuid, Mailer, MailSettings, pathId, problems, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
@@ -179,13 +179,14 @@ export class InvitationsService {
     }
     const secret = newOpaqueToken('inv');
     const now = new Date();
-    const [rows] = (await this.dataSource.query(
+    const rows = await changedRows<InvitationRow>(
+      this.dataSource,
       `UPDATE workspace_invitations
           SET secret_hash = $2, expires_at = $3, last_sent_at = $4, email_delivery_status = 'queued', email_delivery_updated_at = $4
         WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND last_sent_at <= $5
         RETURNING ${COLUMNS}`,
       [current.id, secret.hash, new Date(now.getTime() + INVITATION_TTL_MS), now, new Date(now.getTime() - RESEND_COOLDOWN_MS)],
-    )) as [InvitationRow[], number];
+    );
     if (!rows.length) {
       const latest = await this.find(workspace.workspace_id, invitationId);
       if (latest.accepted_at || latest.revoked_at) {
@@ -269,11 +270,12 @@ export class InvitationsService {
         outcome = 'failed';
       }
     }
-    const [rows] = (await this.dataSource.query(
+    const rows = await changedRows<InvitationRow>(
+      this.dataSource,
       `UPDATE workspace_invitations SET email_delivery_status = $2, email_delivery_updated_at = now()
         WHERE id = $1 RETURNING ${COLUMNS}`,
       [row.id, outcome],
-    )) as [InvitationRow[], number];
+    );
     return rows[0] ?? row;
   }
 }
