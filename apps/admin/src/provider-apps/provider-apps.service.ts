@@ -6,7 +6,7 @@ import {
   SaveProviderAppRequest,
   SaveProviderAppResponse,
 } from '@social/contracts';
-import { isUuid, problems, SecretBox, SERVICE_LOGGER } from '@social/platform';
+import { changedCount, changedRows, isUuid, problems, SecretBox, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
@@ -136,8 +136,8 @@ export class ProviderAppsService {
       let row: AppRow | undefined;
       if (existing) {
         const secretUpdates = SECRET_MEMBERS.filter((m) => sealed(m) !== undefined);
-        // An UPDATE answers [rows, affected count] through TypeORM.
-        [[row]] = await db.query<[AppRow[], number]>(
+        [row] = await changedRows<AppRow>(
+          db,
           `UPDATE provider_apps SET client_id = $2, name = COALESCE($3, name), redirect_uri = COALESCE($4, redirect_uri),
              connection_mode = COALESCE($5, connection_mode), is_active = COALESCE($6, is_active), updated_at = now()
              ${secretUpdates.map((m, i) => `, ${COLUMN[m]} = $${7 + i}`).join('')}
@@ -187,8 +187,7 @@ export class ProviderAppsService {
       if (!app) return 0;
       // The lock of save(): a save in progress finishes first, and one after it sees the row gone.
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`provider_apps:${appKey(app.provider, app.instance_url)}`]);
-      const [, count] = await db.query<[unknown, number]>(`DELETE FROM provider_apps WHERE id = $1`, [id]);
-      return count;
+      return changedCount(db, `DELETE FROM provider_apps WHERE id = $1`, [id]);
     });
     if (!affected) throw problems.notFound('No such provider app.');
   }
