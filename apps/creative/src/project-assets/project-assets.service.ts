@@ -11,7 +11,7 @@ import {
   referencedIds,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, enqueueEvent, problems } from '@social/platform';
+import { AccessControl, changedRows, enqueueEvent, problems } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import {
@@ -158,10 +158,10 @@ export class ProjectAssetsService {
       const project = await findProject(db, projectId, true);
       if (!project) throw problems.notFound(NO_SUCH_PROJECT);
       requireNotTrashed(project);
-      const [deleted] = await db.query<[Array<{ workspace_id: string }>, number]>(
-        `DELETE FROM project_assets WHERE id = $1 AND project_id = $2 RETURNING workspace_id`,
-        [assetId, projectId],
-      );
+      const deleted = await changedRows(db, `DELETE FROM project_assets WHERE id = $1 AND project_id = $2 RETURNING workspace_id`, [
+        assetId,
+        projectId,
+      ]);
       if (deleted.length === 0) throw problems.notFound(NO_SUCH_ASSET);
       await announceAssetDeleted(db, project.workspaceId, assetId);
       await refreshSyncStatus(db, projectId);

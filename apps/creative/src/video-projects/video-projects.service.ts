@@ -16,7 +16,15 @@ import {
   VideoRevisionList,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, createdAtPosition, CursorCodec, isCreatedAtPosition, problems, SERVICE_CONFIG } from '@social/platform';
+import {
+  AccessControl,
+  changedRows,
+  createdAtPosition,
+  CursorCodec,
+  isCreatedAtPosition,
+  problems,
+  SERVICE_CONFIG,
+} from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { CreativeConfig } from '../config.js';
@@ -219,7 +227,8 @@ export class VideoProjectsService {
       const now = new Date();
       const values: unknown[] = [project.id, json, name, state.status, state.reason, now, principal.userId];
       // The answer is built from the row's summary and the document in hand: 200 KB are not read back.
-      const [moved] = await db.query<[VideoProjectRow[], number]>(
+      const moved = await changedRows<VideoProjectRow>(
+        db,
         `UPDATE video_projects AS p SET head_revision = head_revision + 1, document = $2, name = coalesce($3, name), sync_status = $4,
                 attention_reason = $5, updated_at = $6, updated_by = $7
           WHERE id = $1 AND trashed_at IS NULL${expected === null ? '' : ` AND head_revision = $${values.push(expected)}`}
