@@ -1,5 +1,14 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { ClaimLoop, type MediaStorage, mediaObjectKey, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
+import {
+  changedCount,
+  changedRows,
+  ClaimLoop,
+  mediaObjectKey,
+  type MediaStorage,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  untilNextDue,
+} from '@social/platform';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -124,7 +133,8 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async claim(limit: number): Promise<Claimed[]> {
-    const [rows] = (await this.dataSource.query(
+    return changedRows<Claimed>(
+      this.dataSource,
       `WITH due AS (
          SELECT id FROM media_items
           WHERE status = 'ready' AND (analysis_status = 'pending' OR public_check_due) AND analysis_next_at <= now()
@@ -136,8 +146,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
        RETURNING m.id, m.workspace_id, m.filename, m.object_key, m.mime_type, m.size, m.created_by, m.analysis_status, m.public_check_due,
                  m.analysis_attempts, m.poster_media_id, m.project_asset_id, m.analysis_lease AS lease`,
       [limit, this.claims.owner, this.leaseMs, this.claims.inFlightIds],
-    )) as [Claimed[], number];
-    return rows;
+    );
   }
 
   private async renew(leases: string[]): Promise<void> {
@@ -280,19 +289,21 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
           'public_url_checked_at = now()',
         );
       }
-      const [updated] = (await db.query(
+      const updated = await changedCount(
+        db,
         `UPDATE media_items SET ${sets.join(', ')} WHERE id = $1 AND analysis_lease = $2 RETURNING id`,
         values,
-      )) as [unknown[], number];
-      if (updated.length === 0) throw new LeaseLost();
+      );
+      if (updated === 0) throw new LeaseLost();
       // Library items only: a project asset's item is its video project's, not something posts attach.
       if ((outcome || check) && !row.project_asset_id) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
       // A re-analysed video's previous poster (its row goes here, its object after the commit).
       if (outcome && row.poster_media_id) {
-        const [old] = (await db.query(`DELETE FROM media_items WHERE id = $1 AND poster_of = $2 RETURNING object_key`, [
-          row.poster_media_id,
-          row.id,
-        ])) as [Array<{ object_key: string }>, number];
+        const old = await changedRows<{ object_key: string }>(
+          db,
+          `DELETE FROM media_items WHERE id = $1 AND poster_of = $2 RETURNING object_key`,
+          [row.poster_media_id, row.id],
+        );
         return old[0]?.object_key;
       }
       return undefined;
@@ -352,13 +363,13 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     try {
       if (final && row.analysis_status === 'pending') {
         await this.dataSource.transaction(async (db) => {
-          const [updated] = (await db.query(
+          const updated = await changedCount(
+            db,
             `UPDATE media_items SET analysis_status = 'failed', analysis_error = $3, public_check_due = false, analysis_lease = NULL,
                     analysis_lease_expires_at = NULL WHERE id = $1 AND analysis_lease = $2 RETURNING id`,
             [row.id, row.lease, `the analysis did not succeed after ${MAX_ATTEMPTS} attempts: ${message}`.slice(0, 1000)],
-          )) as [unknown[], number];
-          if (updated.length > 0 && !row.project_asset_id)
-            await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
+          );
+          if (updated > 0 && !row.project_asset_id) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
         });
         return;
       }

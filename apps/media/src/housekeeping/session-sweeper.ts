@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type MediaStorage, PeriodicSweep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { changedCount, type MediaStorage, PeriodicSweep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
@@ -63,7 +63,8 @@ export class SessionSweeper extends PeriodicSweep {
     }
     let purged = 0;
     for (;;) {
-      const [, count] = await this.dataSource.query<[unknown, number]>(
+      const count = await changedCount(
+        this.dataSource,
         `DELETE FROM media_items WHERE id IN (SELECT id FROM media_items WHERE status = 'expired'
            AND expires_at < now() - interval '${EXPIRED_SESSION_GRACE}'
                                               LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,

@@ -14,6 +14,7 @@ import {
 } from '@social/contracts';
 import {
   AccessControl,
+  changedRows,
   createdAtPosition,
   CursorCodec,
   isCreatedAtPosition,
@@ -110,10 +111,9 @@ export class LibraryService {
     await this.dataSource.transaction(async (db) => {
       const item = await findMediaItem(db, id, true);
       if (!item) throw problems.notFound(NO_SUCH_ITEM);
-      const [posters] = (await db.query(`DELETE FROM media_items WHERE poster_of = $1 RETURNING object_key`, [id])) as [
-        Array<{ object_key: string }>,
-        number,
-      ];
+      const posters = await changedRows<{ object_key: string }>(db, `DELETE FROM media_items WHERE poster_of = $1 RETURNING object_key`, [
+        id,
+      ]);
       await db.query(`DELETE FROM media_items WHERE id = $1`, [id]);
       for (const poster of posters) await this.storage.delete(poster.object_key);
       await this.storage.delete(item.objectKey);
