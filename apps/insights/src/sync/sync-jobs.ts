@@ -61,12 +61,6 @@ export async function enqueueJob(db: EntityManager, spec: JobSpec): Promise<{ id
   }
 }
 
-/** The rows an UPDATE … RETURNING changed (TypeORM answers `[rows, count]` for an UPDATE). */
-export async function updatedRows<T = { id: string }>(db: EntityManager | DataSource, sql: string, params: unknown[]): Promise<T[]> {
-  const [rows] = (await db.query(sql, params)) as [T[], number];
-  return rows;
-}
-
 /**
  * A job with nothing to do, recorded as done at once (a refresh of a workspace with no connected
  * account): the caller still answers a real `job_id`, one that exists and says `done`.

@@ -1,11 +1,20 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
-import { ClaimLoop, type LeasedWork, Metrics, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue, watchJobQueue } from '@social/platform';
+import {
+  changedRows,
+  ClaimLoop,
+  type LeasedWork,
+  Metrics,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  untilNextDue,
+  watchJobQueue,
+} from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { InsightsConfig } from '../config.js';
 import { DailyPlanner } from './daily-planner.js';
 import { backoffAt, ClaimedJob, JobEnd, JobRunner } from './job-runner.js';
-import { syncChannel, updatedRows } from './sync-jobs.js';
+import { syncChannel } from './sync-jobs.js';
 
 /**
  * The sync worker, one per insights replica. Due jobs are claimed in short
@@ -68,7 +77,7 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
 
   private async claim(limit: number): Promise<ClaimedJob[]> {
     if (limit <= 0) return [];
-    return updatedRows<ClaimedJob>(
+    return changedRows<ClaimedJob>(
       this.dataSource,
       `WITH due AS (
          SELECT id FROM sync_jobs
@@ -110,7 +119,7 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
    */
   private async finish(job: ClaimedJob, end: JobEnd): Promise<void> {
     if (end.retryAt) {
-      const requeued = await updatedRows(
+      const requeued = await changedRows(
         this.dataSource,
         `UPDATE sync_jobs j SET state = 'queued', run_at = $3, lease_owner = NULL, lease_expires_at = NULL, outcome = $4
           WHERE j.id = $1 AND j.lease_owner = $2
