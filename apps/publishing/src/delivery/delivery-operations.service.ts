@@ -11,20 +11,12 @@ import {
   SchedulePublicationRequest,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, problems } from '@social/platform';
+import { AccessControl, changedRows, problems } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { PublicationEntity, PublicationSegmentEntity } from '../publications/publication.entity.js';
 import { PublicationsService } from '../publications/publications.service.js';
 import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
-import {
-  changedRows,
-  networkRulesProblem,
-  notifyDue,
-  readOverrides,
-  renderChecked,
-  replaceRenditions,
-  type TargetAccount,
-} from './renditions.js';
+import { networkRulesProblem, notifyDue, readOverrides, renderChecked, replaceRenditions, type TargetAccount } from './renditions.js';
 
 /** Which statuses each call leaves from (contract §4 "Delivery", transitions). */
 const FROM: Record<'schedule' | 'publish-now' | 'cancel' | 'retry', readonly string[]> = {

@@ -11,7 +11,7 @@ import {
   type RenditionPublishedEvent,
   type ResolvedMedia,
 } from '@social/contracts';
-import { ClaimLoop, enqueueEvent, Metrics, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
+import { changedRows, ClaimLoop, enqueueEvent, Metrics, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -26,7 +26,7 @@ import {
 } from '../providers/social-provider.js';
 import { markReconnectRequired, ProviderAccounts } from '../social-accounts/provider-accounts.js';
 import { type DeliveryOutcome, watchScheduler } from './delivery-metrics.js';
-import { changedRows, deliveryChannel, deriveStatus } from './renditions.js';
+import { deliveryChannel, deriveStatus } from './renditions.js';
 import { attachmentsOf, countedMedia, DeliveryMedia, stillAnalysing } from './delivery-media.js';
 import { MediaLibraryClient } from '../media/media-library.client.js';
 import { errorActionFor, retryDelayMs } from './retry-policy.js';
@@ -775,7 +775,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const sentAt = Date.now();
     const interval = this.claims.renewEveryMs;
     try {
-      const renewed = await changedRows(
+      const renewed = await changedRows<Pick<Claimed, 'id'>>(
         this.dataSource,
         `UPDATE renditions r SET lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
            FROM unnest($1::uuid[], $2::text[]) AS l (id, lease) WHERE r.id = l.id AND r.lease_owner = l.lease RETURNING r.id`,

@@ -27,12 +27,6 @@ export interface RenderRefusal {
   reason: string;
 }
 
-/** The rows an UPDATE or DELETE … RETURNING gave back (TypeORM answers those statements with [rows, count]). */
-export async function changedRows<T = { id: string }>(db: EntityManager | DataSource, sql: string, params: unknown[]): Promise<T[]> {
-  const [rows] = (await db.query(sql, params)) as [T[], number];
-  return rows;
-}
-
 /** The channel a replica's scheduler LISTENs on; NOTIFY'd in the transaction that makes a rendition due now. */
 export const deliveryChannel = (schema: string): string => `${schema}_delivery_due`;
 

@@ -15,6 +15,7 @@ import {
 } from '@social/contracts';
 import {
   AccessControl,
+  changedRows,
   createdAtPosition,
   CursorCodec,
   entityColumns,
@@ -27,7 +28,7 @@ import {
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
-import { changedRows, rerenderRenditions } from '../delivery/renditions.js';
+import { rerenderRenditions } from '../delivery/renditions.js';
 import { toAttachedList } from '../media/attached-media.js';
 import { MediaFactsStore } from '../media/media-facts.store.js';
 import { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { FieldError, Principal, Publication, UpdateRenditionRequest } from '@social/contracts';
-import { problems } from '@social/platform';
+import { changedRows, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import {
-  changedRows,
   networkRulesProblem,
   readOverrides,
   renderChecked,
