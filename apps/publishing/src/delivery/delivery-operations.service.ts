@@ -12,7 +12,7 @@ import {
   WorkspaceRole,
 } from '@social/contracts';
 import { AccessControl, changedRows, problems } from '@social/platform';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, type QueryDeepPartialEntity } from 'typeorm';
 import { PublicationEntity, PublicationSegmentEntity } from '../publications/publication.entity.js';
 import { PublicationsService } from '../publications/publications.service.js';
 import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
@@ -69,8 +69,8 @@ export class DeliveryOperations {
       const targets = await this.resolveTargets(db, found, input);
       const publication = await this.transition(db, id, input.expected_revision, 'schedule', {
         status: 'scheduled',
-        scheduled_at: scheduledAt,
-        social_set_id: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
+        scheduledAt,
+        socialSetId: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
       });
       await this.render(db, publication, targets, scheduledAt, publication.randomDelayMinutes);
       // Every scheduler looks again at its next due time (this one may be sooner than what it sleeps until).
@@ -94,8 +94,8 @@ export class DeliveryOperations {
       const now = new Date();
       const publication = await this.transition(db, id, input.expected_revision, 'publish-now', {
         status: 'publishing',
-        scheduled_at: now,
-        social_set_id: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
+        scheduledAt: now,
+        socialSetId: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
       });
       // Due at once: no random delay.
       await this.render(db, publication, targets, now, 0);
@@ -108,7 +108,7 @@ export class DeliveryOperations {
   async cancel(principal: Principal, id: string, input: PublicationTransitionRequest): Promise<Publication> {
     await this.findVisible(principal, id, 'editor');
     await this.dataSource.transaction(async (db) => {
-      await this.transition(db, id, input.expected_revision, 'cancel', { status: 'draft', scheduled_at: null });
+      await this.transition(db, id, input.expected_revision, 'cancel', { status: 'draft', scheduledAt: null });
       await db.query(`DELETE FROM renditions WHERE publication_id = $1`, [id]);
     });
     return this.publications.read(id);
@@ -179,20 +179,25 @@ export class DeliveryOperations {
     id: string,
     expectedRevision: number,
     call: Transition,
-    set: { status: string; scheduled_at?: Date | null; social_set_id?: string | null },
+    set: Pick<PublicationEntity, 'status'> & Partial<Pick<PublicationEntity, 'scheduledAt' | 'socialSetId'>>,
   ): Promise<PublicationEntity> {
-    const values: unknown[] = [id, expectedRevision, FROM[call], set.status];
-    const assignments = ['status = $4', 'revision = revision + 1', 'updated_at = now()'];
-    if (set.scheduled_at !== undefined) assignments.push(`scheduled_at = $${values.push(set.scheduled_at)}`);
-    if (set.social_set_id !== undefined) assignments.push(`social_set_id = $${values.push(set.social_set_id)}`);
-    const rows = await changedRows(
-      db,
-      `UPDATE publications SET ${assignments.join(', ')} WHERE id = $1 AND revision = $2 AND status = ANY($3::text[]) RETURNING id`,
-      values,
-    );
+    const changes: QueryDeepPartialEntity<PublicationEntity> = {
+      status: set.status,
+      revision: () => 'revision + 1',
+      updatedAt: () => 'now()',
+    };
+    // Left out: kept as stored.
+    if (set.scheduledAt !== undefined) changes.scheduledAt = set.scheduledAt;
+    if (set.socialSetId !== undefined) changes.socialSetId = set.socialSetId;
+    const result = await db
+      .createQueryBuilder()
+      .update(PublicationEntity)
+      .set(changes)
+      .where('id = :id AND revision = :revision AND status IN (:...from)', { id, revision: expectedRevision, from: FROM[call] })
+      .execute();
     const current = await db.getRepository(PublicationEntity).findOneBy({ id });
     if (!current) throw problems.notFound('No such publication.');
-    if (rows.length === 1) return current;
+    if (result.affected === 1) return current;
     if (current.revision !== expectedRevision) {
       throw problems.revisionConflict('publication', current.revision, expectedRevision);
     }

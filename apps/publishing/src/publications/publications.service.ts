@@ -15,7 +15,6 @@ import {
 } from '@social/contracts';
 import {
   AccessControl,
-  changedRows,
   createdAtPosition,
   CursorCodec,
   entityColumns,
@@ -220,8 +219,13 @@ export class PublicationsService {
    */
   async delete(principal: Principal, id: string): Promise<void> {
     await this.findVisible(principal, id, 'editor');
-    const rows = await changedRows(this.dataSource, `DELETE FROM publications WHERE id = $1 AND status <> 'publishing' RETURNING id`, [id]);
-    if (rows.length === 0 && (await this.dataSource.getRepository(PublicationEntity).existsBy({ id }))) {
+    const deleted = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(PublicationEntity)
+      .where(`id = :id AND status <> 'publishing'`, { id })
+      .execute();
+    if (deleted.affected === 0 && (await this.dataSource.getRepository(PublicationEntity).existsBy({ id }))) {
       throw problems.conflict(
         'publication_publishing',
         'A publishing publication cannot be deleted; wait until its renditions are delivered.',
