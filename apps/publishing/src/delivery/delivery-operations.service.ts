@@ -5,39 +5,30 @@ import {
   Publication,
   PublicationTargetsRequest,
   PublicationTransitionRequest,
+  PublicationStatus,
   PublishNowRequest,
   SCHEDULE_MAX_AHEAD_MS,
   SCHEDULE_PAST_TOLERANCE_MS,
   SchedulePublicationRequest,
+  SocialAccountStatus,
   WorkspaceRole,
 } from '@social/contracts';
 import { AccessControl, changedRows, problems } from '@social/platform';
 import { DataSource, EntityManager, type QueryDeepPartialEntity } from 'typeorm';
 import { PublicationEntity, PublicationSegmentEntity } from '../publications/publication.entity.js';
 import { PublicationsService } from '../publications/publications.service.js';
+import type { DeliveryAttemptRow } from './delivery-attempt.row.js';
 import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
 import { networkRulesProblem, notifyDue, readOverrides, renderChecked, replaceRenditions, type TargetAccount } from './renditions.js';
 
 /** Which statuses each call leaves from (contract §4 "Delivery", transitions). */
-const FROM: Record<'schedule' | 'publish-now' | 'cancel' | 'retry', readonly string[]> = {
+const FROM: Record<'schedule' | 'publish-now' | 'cancel' | 'retry', readonly PublicationStatus[]> = {
   schedule: ['draft', 'ready', 'scheduled'],
   'publish-now': ['draft', 'ready', 'scheduled'],
   cancel: ['scheduled'],
   retry: ['failed', 'published'],
 };
 type Transition = keyof typeof FROM;
-
-interface AttemptRow {
-  id: string;
-  rendition_id: string;
-  attempt: number;
-  started_at: Date;
-  finished_at: Date | null;
-  outcome: string;
-  error_code: string;
-  error_message: string;
-  http_status: number;
-}
 
 /** Where targets came from, for the 422 that names a refused one. */
 export type TargetSource = { kind: 'accounts' } | { kind: 'set' } | { kind: 'existing' };
@@ -140,7 +131,7 @@ export class DeliveryOperations {
   /** Every attempt of every rendition, oldest first. */
   async deliveries(principal: Principal, id: string): Promise<DeliveryAttemptList> {
     await this.findVisible(principal, id, 'viewer');
-    const rows: AttemptRow[] = await this.dataSource.query(
+    const rows: DeliveryAttemptRow[] = await this.dataSource.query(
       `SELECT id, rendition_id, attempt, started_at, finished_at, outcome, error_code, error_message, http_status
          FROM delivery_attempts WHERE publication_id = $1 ORDER BY started_at, id`,
       [id],
@@ -204,7 +195,7 @@ export class DeliveryOperations {
     throw this.invalidTransition(call, current.status);
   }
 
-  private invalidTransition(call: Transition, status: string, why?: string) {
+  private invalidTransition(call: Transition, status: PublicationStatus, why?: string) {
     return problems.conflict(
       'invalid_transition',
       `A ${status} publication cannot be ` +
@@ -278,7 +269,7 @@ export class DeliveryOperations {
       workspaceId,
     ]);
     if (!set) throw problems.invalid(location, 'is not a social set of this workspace', setId);
-    const rows: Array<TargetAccount & { status: string }> = await db.query(
+    const rows: Array<TargetAccount & { status: SocialAccountStatus }> = await db.query(
       `SELECT a.id, a.platform, a.username, a.status, m.default_settings AS settings, m.default_output_profile AS output_profile
          FROM social_set_accounts m JOIN social_accounts a ON a.id = m.social_account_id
         WHERE m.social_set_id = $1 ORDER BY m.display_order FOR SHARE OF a`,

@@ -7,7 +7,6 @@ import {
   Principal,
   Publication,
   PublicationList,
-  PublicationStatus,
   PUBLICATIONS_PAGE_DEFAULT,
   PublishingPatterns,
   UpdatePublicationRequest,
@@ -164,7 +163,7 @@ export class PublicationsService {
   async update(principal: Principal, id: string, input: UpdatePublicationRequest): Promise<Publication> {
     const found = await this.findVisible(principal, id, 'editor');
     // A stale or uneditable publication is refused before its media are looked up (409 before 422).
-    if (found.revision !== input.expected_revision || !EDITABLE_PUBLICATION_STATUSES.includes(found.status as PublicationStatus)) {
+    if (found.revision !== input.expected_revision || !EDITABLE_PUBLICATION_STATUSES.includes(found.status)) {
       throw await this.whyNotUpdated(this.dataSource.manager, id, input.expected_revision);
     }
     if (input.segments !== undefined) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { FieldError, Principal, Publication, UpdateRenditionRequest } from '@social/contracts';
+import type { FieldError, Principal, Publication, PublicationStatus, UpdateRenditionRequest } from '@social/contracts';
 import { problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import {
@@ -32,7 +32,7 @@ export class RenditionOverrides {
 
   async update(principal: Principal, id: string, renditionId: string, input: UpdateRenditionRequest): Promise<Publication> {
     const found = await this.publications.findVisible(principal, id, 'editor');
-    const [rendition]: Array<{ id: string; social_account_id: string; status: string }> = await this.dataSource.query(
+    const [rendition]: Array<{ id: string; social_account_id: string; status: PublicationStatus }> = await this.dataSource.query(
       `SELECT id, social_account_id, status FROM renditions WHERE id = $1 AND publication_id = $2`,
       [renditionId, id],
     );

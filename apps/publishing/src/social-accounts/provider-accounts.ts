@@ -1,5 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { ACCOUNT_NEEDS_ATTENTION_SUBJECT, type AccountAttentionReason, type AccountNeedsAttentionEvent } from '@social/contracts';
+import {
+  ACCOUNT_NEEDS_ATTENTION_SUBJECT,
+  type AccountAttentionReason,
+  type AccountNeedsAttentionEvent,
+  type SocialAccountStatus,
+} from '@social/contracts';
 import { changedRows, enqueueEvent, SecretBox, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
@@ -21,7 +26,7 @@ interface LockedRow {
   external_id: string;
   username: string;
   instance_url: string;
-  status: string;
+  status: SocialAccountStatus;
   credentials: string;
 }
 
