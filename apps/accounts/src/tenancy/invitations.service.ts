@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CreateInvitationRequest, InvitationAcceptance, Principal, WorkspaceInvitation, WorkspaceRole } from '@social/contracts';
+import {
+  CreateInvitationRequest,
+  EMAIL_DELIVERY_STATUSES,
+  INVITATION_STATUSES,
+  InvitationAcceptance,
+  Principal,
+  WorkspaceInvitation,
+  WorkspaceRole,
+} from '@social/contracts';
 import { AccessControl, changedRows, isUuid, Mailer, MailSettings, pathId, problems, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
@@ -14,6 +22,9 @@ export const MAX_OPEN_INVITATIONS = 200;
 /** Contract §1: a resend waits 60 s after the last send. */
 const RESEND_COOLDOWN_MS = 60_000;
 
+type EmailDeliveryStatus = (typeof EMAIL_DELIVERY_STATUSES)[number];
+type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
 interface InvitationRow {
   id: string;
   workspace_id: string;
@@ -23,7 +34,7 @@ interface InvitationRow {
   created_at: Date;
   expires_at: Date;
   last_sent_at: Date;
-  email_delivery_status: string;
+  email_delivery_status: EmailDeliveryStatus;
   email_delivery_updated_at: Date;
   accepted_at: Date | null;
   accepted_by_user_id: string | null;
@@ -34,7 +45,7 @@ const COLUMNS = `id, workspace_id, email, role, invited_by_user_id, created_at, 
   email_delivery_status, email_delivery_updated_at, accepted_at, accepted_by_user_id, revoked_at`;
 
 /** The status a client sees: what happened to the invitation first, then what its email did. */
-function statusOf(row: InvitationRow, now = new Date()): string {
+function statusOf(row: InvitationRow, now = new Date()): InvitationStatus {
   if (row.revoked_at) return 'revoked';
   if (row.accepted_at) return 'accepted';
   if (row.expires_at <= now) return 'expired';
@@ -260,7 +271,7 @@ export class InvitationsService {
    * when no SMTP is configured. The invitation stands either way; E11 retries.
    */
   private async deliver(row: InvitationRow, workspaceName: string, acceptUrl: string): Promise<InvitationRow> {
-    let outcome: 'sent' | 'failed' | 'unavailable' = 'unavailable';
+    let outcome: Extract<EmailDeliveryStatus, 'sent' | 'failed' | 'unavailable'> = 'unavailable';
     if (this.mailer.configured) {
       try {
         await this.mailer.send(invitationMail({ to: row.email, workspaceName, role: row.role, acceptUrl, expiresAt: row.expires_at }));
