@@ -37,6 +37,8 @@ import {
   toSummary,
   toVideoProject,
   VideoProjectRow,
+  type VideoRevisionRow,
+  type VideoRevisionTextRow,
 } from './video-project.row.js';
 
 interface RevisionPosition {
@@ -129,7 +131,7 @@ export class VideoProjectsService {
     const project = await this.findVisible(principal, id, 'editor', false);
     requireOwnWorkspace(project, input.workspace_id);
     requireNotTrashed(project);
-    const [revision] = await this.dataSource.query<Array<{ name: string; documentJson: string }>>(
+    const [revision] = await this.dataSource.query<VideoRevisionTextRow[]>(
       `SELECT name, document::text AS "documentJson" FROM video_project_revisions WHERE project_id = $1 AND revision = $2`,
       [id, input.revision],
     );
@@ -145,7 +147,7 @@ export class VideoProjectsService {
     const filters = { project_id: id };
     const after = query.cursor ? this.revisionCursors.decode(query.cursor, filters, isRevisionPosition) : undefined;
     const limit = query.limit ?? VIDEO_PROJECTS_PAGE_DEFAULT;
-    const rows = await this.dataSource.query<Array<{ revision: number; name: string; created_at: Date; created_by: string }>>(
+    const rows = await this.dataSource.query<Array<Omit<VideoRevisionRow, 'document'>>>(
       `SELECT revision, name, created_at, created_by FROM video_project_revisions
         WHERE project_id = $1 AND revision < $2 ORDER BY revision DESC LIMIT $3`,
       [id, after?.revision ?? 2_147_483_647, limit + 1],
@@ -164,12 +166,10 @@ export class VideoProjectsService {
 
   async getRevision(principal: Principal, id: string, revision: number): Promise<VideoProjectRevision> {
     await this.findVisible(principal, id, 'viewer', false);
-    const [row] = await this.dataSource.query<
-      Array<{ revision: number; name: string; document: VideoDocument; created_at: Date; created_by: string }>
-    >(`SELECT revision, name, document, created_at, created_by FROM video_project_revisions WHERE project_id = $1 AND revision = $2`, [
-      id,
-      revision,
-    ]);
+    const [row] = await this.dataSource.query<VideoRevisionRow[]>(
+      `SELECT revision, name, document, created_at, created_by FROM video_project_revisions WHERE project_id = $1 AND revision = $2`,
+      [id, revision],
+    );
     if (!row) throw problems.notFound(`The video project has no revision ${revision}.`);
     return {
       revision: row.revision,
