@@ -55,6 +55,7 @@ export class RenditionOverrides {
     const resolved = await this.mediaFacts.resolveReady(principal, found.workspaceId, references);
     await this.dataSource.transaction(async (db) => {
       // Still scheduled, still undelivered, still at the caller's revision: one UPDATE decides between racing calls.
+      // TypeORM's UPDATE names the table without an alias: the subquery reaches the row as `publications`.
       const moved = await db
         .createQueryBuilder()
         .update(PublicationEntity)
