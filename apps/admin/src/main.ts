@@ -9,7 +9,7 @@ import { adminSealedColumns } from './sealed-columns.js';
 void runService({
   name: ADMIN_SERVICE,
   settings: adminSettings,
-  // Small tables read and written with hand-written SQL.
+  // no entities: every table of this service is read and written in SQL through typed rows (src/**/*.row.ts)
   entities: [],
   migrations: adminMigrations,
   imports: [AdminModule],

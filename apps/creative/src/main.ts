@@ -15,6 +15,7 @@ import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handl
 void runService({
   name: CREATIVE_SERVICE,
   settings: creativeSettings,
+  // no entities: every table of this service is read and written in SQL through typed rows (src/**/*.row.ts)
   entities: [],
   migrations: creativeMigrations,
   // Rendering reads and writes media's object storage, which the instance settings choose.

@@ -16,7 +16,7 @@ import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handl
 void runService({
   name: INSIGHTS_SERVICE,
   settings: insightsSettings,
-  // Every read and write is hand-written SQL (E24 aggregates in the database).
+  // no entities: every table of this service is read and written in SQL through typed rows (src/**/*.row.ts)
   entities: [],
   migrations: insightsMigrations,
   imports: [AccessModule, InsightsModule],

@@ -10,7 +10,7 @@ import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handl
 void runService({
   name: MEDIA_SERVICE,
   settings: mediaSettings,
-  // Every read and write is hand-written SQL (the list is the hot read).
+  // no entities: every table of this service is read and written in SQL through typed rows (src/**/*.row.ts)
   entities: [],
   migrations: mediaMigrations,
   // Storage driver, S3 settings, upload limits and allowed types are instance settings.

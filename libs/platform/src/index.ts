@@ -4,6 +4,7 @@ export * from './problems/problem.js';
 export * from './problems/database-errors.js';
 export * from './validation/validate.js';
 export * from './database/database.js';
+export * from './database/changed-rows.js';
 export * from './rpc/nats-connection.js';
 export * from './rpc/rpc-client.js';
 export * from './rpc/safe-subscription.js';

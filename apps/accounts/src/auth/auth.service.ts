@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AuthTokens, LoginRequest, RegisterRequest, SESSION_REVOKED_SUBJECT, SessionRevokedEvent } from '@social/contracts';
-import { InstanceSettings, NATS_CONNECTION, problems, RateLimiter, SERVICE_CONFIG } from '@social/platform';
+import { changedRows, InstanceSettings, NATS_CONNECTION, problems, RateLimiter, SERVICE_CONFIG } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, EntityManager, IsNull, MoreThan } from 'typeorm';
 import type { AccountsConfig } from '../config.js';
@@ -225,15 +225,19 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Ends every live session of a user except one, inside the caller's transaction; announce them after commit. */
-  async revokeOtherSessions(db: EntityManager, userId: string, keepSessionId: string, reason: string): Promise<SessionEntity[]> {
-    // TypeORM answers an UPDATE as [rows, rowCount].
-    const [revoked]: [SessionEntity[], number] = await db.query(
+  async revokeOtherSessions(
+    db: EntityManager,
+    userId: string,
+    keepSessionId: string,
+    reason: string,
+  ): Promise<Array<Pick<SessionEntity, 'id' | 'revokedAt'>>> {
+    return changedRows<Pick<SessionEntity, 'id' | 'revokedAt'>>(
+      db,
       `UPDATE sessions SET revoked_at = now(), revoke_reason = $3
        WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL
        RETURNING id, revoked_at AS "revokedAt"`,
       [userId, keepSessionId, reason],
     );
-    return revoked;
   }
 
   /** Every gateway replica listens and stops accepting the session's access tokens at once. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChangePasswordRequest, Principal } from '@social/contracts';
-import { Problem, problems } from '@social/platform';
+import { changedRows, Problem, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { ApiTokenEntity } from '../api-tokens/api-token.entity.js';
 import { ApiTokensService } from '../api-tokens/api-tokens.service.js';
@@ -45,8 +45,8 @@ export class PasswordService {
       await db.getRepository(UserEntity).update({ id: user.id }, { passwordHash });
       const sessions = await this.auth.revokeOtherSessions(db, user.id, principal.sessionId, 'password_changed');
       const revokedAt = new Date();
-      // TypeORM answers an UPDATE as [rows, rowCount].
-      const [tokens]: [Array<Pick<ApiTokenEntity, 'id'>>, number] = await db.query(
+      const tokens = await changedRows<Pick<ApiTokenEntity, 'id'>>(
+        db,
         `UPDATE api_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL RETURNING id`,
         [user.id, revokedAt],
       );

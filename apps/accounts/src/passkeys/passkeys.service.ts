@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FinishPasskeyRequest, PasskeyRegistrationOptions, Principal, SecurityStatus } from '@social/contracts';
-import { isUniqueViolation, isUuid, problems, SERVICE_CONFIG } from '@social/platform';
+import { changedRows, isUniqueViolation, isUuid, problems, SERVICE_CONFIG } from '@social/platform';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -140,10 +140,11 @@ export class PasskeysService {
   async delete(userId: string, passkeyId: string): Promise<void> {
     if (!isUuid(passkeyId)) throw problems.notFound('No such passkey.');
     await this.dataSource.transaction(async (db) => {
-      const [rows] = (await db.query('DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING name', [passkeyId, userId])) as [
-        Array<{ name: string }>,
-        number,
-      ];
+      const rows = await changedRows<Pick<PasskeyEntity, 'name'>>(
+        db,
+        'DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING name',
+        [passkeyId, userId],
+      );
       if (!rows.length) throw problems.notFound('No such passkey.');
       await enqueueSecurityAction(db, userId, 'passkey_removed', rows[0].name);
     });

@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Principal, ReauthGrant } from '@social/contracts';
-import { problems, RateLimiter } from '@social/platform';
+import { changedCount, problems, RateLimiter } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, EntityManager } from 'typeorm';
 import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-tokens.js';
@@ -69,8 +69,8 @@ export class ReauthService implements OnModuleInit, OnApplicationShutdown {
    * used, or another user's or session's is the same 401.
    */
   async consume(db: EntityManager, principal: Principal, grant: string): Promise<void> {
-    // TypeORM answers an UPDATE as [rows, rowCount].
-    const [, used]: [unknown[], number] = await db.query(
+    const used = await changedCount(
+      db,
       `UPDATE reauth_grants SET used_at = now()
        WHERE grant_hash = $1 AND user_id = $2 AND session_id = $3 AND used_at IS NULL AND expires_at > now()
        RETURNING id`,

@@ -1,6 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CreateInvitationRequest, InvitationAcceptance, Principal, WorkspaceInvitation, WorkspaceRole } from '@social/contracts';
-import { AccessControl, isUuid, Mailer, MailSettings, pathId, problems, SERVICE_LOGGER } from '@social/platform';
+import {
+  CreateInvitationRequest,
+  EMAIL_DELIVERY_STATUSES,
+  INVITATION_STATUSES,
+  InvitationAcceptance,
+  Principal,
+  WorkspaceInvitation,
+  WorkspaceRole,
+} from '@social/contracts';
+import { AccessControl, changedRows, isUuid, Mailer, MailSettings, pathId, problems, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
@@ -14,6 +22,9 @@ export const MAX_OPEN_INVITATIONS = 200;
 /** Contract §1: a resend waits 60 s after the last send. */
 const RESEND_COOLDOWN_MS = 60_000;
 
+type EmailDeliveryStatus = (typeof EMAIL_DELIVERY_STATUSES)[number];
+type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
 interface InvitationRow {
   id: string;
   workspace_id: string;
@@ -23,7 +34,7 @@ interface InvitationRow {
   created_at: Date;
   expires_at: Date;
   last_sent_at: Date;
-  email_delivery_status: string;
+  email_delivery_status: EmailDeliveryStatus;
   email_delivery_updated_at: Date;
   accepted_at: Date | null;
   accepted_by_user_id: string | null;
@@ -34,7 +45,7 @@ const COLUMNS = `id, workspace_id, email, role, invited_by_user_id, created_at, 
   email_delivery_status, email_delivery_updated_at, accepted_at, accepted_by_user_id, revoked_at`;
 
 /** The status a client sees: what happened to the invitation first, then what its email did. */
-function statusOf(row: InvitationRow, now = new Date()): string {
+function statusOf(row: InvitationRow, now = new Date()): InvitationStatus {
   if (row.revoked_at) return 'revoked';
   if (row.accepted_at) return 'accepted';
   if (row.expires_at <= now) return 'expired';
@@ -179,13 +190,14 @@ export class InvitationsService {
     }
     const secret = newOpaqueToken('inv');
     const now = new Date();
-    const [rows] = (await this.dataSource.query(
+    const rows = await changedRows<InvitationRow>(
+      this.dataSource,
       `UPDATE workspace_invitations
           SET secret_hash = $2, expires_at = $3, last_sent_at = $4, email_delivery_status = 'queued', email_delivery_updated_at = $4
         WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND last_sent_at <= $5
         RETURNING ${COLUMNS}`,
       [current.id, secret.hash, new Date(now.getTime() + INVITATION_TTL_MS), now, new Date(now.getTime() - RESEND_COOLDOWN_MS)],
-    )) as [InvitationRow[], number];
+    );
     if (!rows.length) {
       const latest = await this.find(workspace.workspace_id, invitationId);
       if (latest.accepted_at || latest.revoked_at) {
@@ -259,7 +271,7 @@ export class InvitationsService {
    * when no SMTP is configured. The invitation stands either way; E11 retries.
    */
   private async deliver(row: InvitationRow, workspaceName: string, acceptUrl: string): Promise<InvitationRow> {
-    let outcome: 'sent' | 'failed' | 'unavailable' = 'unavailable';
+    let outcome: Extract<EmailDeliveryStatus, 'sent' | 'failed' | 'unavailable'> = 'unavailable';
     if (this.mailer.configured) {
       try {
         await this.mailer.send(invitationMail({ to: row.email, workspaceName, role: row.role, acceptUrl, expiresAt: row.expires_at }));
@@ -269,11 +281,12 @@ export class InvitationsService {
         outcome = 'failed';
       }
     }
-    const [rows] = (await this.dataSource.query(
+    const rows = await changedRows<InvitationRow>(
+      this.dataSource,
       `UPDATE workspace_invitations SET email_delivery_status = $2, email_delivery_updated_at = now()
         WHERE id = $1 RETURNING ${COLUMNS}`,
       [row.id, outcome],
-    )) as [InvitationRow[], number];
+    );
     return rows[0] ?? row;
   }
 }

@@ -9,8 +9,9 @@ import {
   PendingWorkReply,
   PendingWorkRequest,
 } from '@social/contracts';
-import { askEach, enqueueEvent, problems, RpcClient } from '@social/platform';
+import { askEach, changedRows, enqueueEvent, problems, RpcClient } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ApiTokenEntity } from '../api-tokens/api-token.entity.js';
 import { ApiTokensService } from '../api-tokens/api-tokens.service.js';
 import { MembershipEvents } from './membership-events.js';
 import { OrganizationsService } from './organizations.service.js';
@@ -111,10 +112,11 @@ export class OrganizationDeletionService {
         deleted_at: deletedAt.toISOString(),
       };
       // Tokens bound to these workspaces die with them (revoked, like a deleted token).
-      const [tokens] = (await db.query(
+      const tokens = await changedRows<Pick<ApiTokenEntity, 'id'>>(
+        db,
         'UPDATE api_tokens SET revoked_at = $2 WHERE workspace_id = ANY($1::uuid[]) AND revoked_at IS NULL RETURNING id',
         [ids, deletedAt],
-      )) as [Array<{ id: string }>, number];
+      );
       await db.query('DELETE FROM organizations WHERE id = $1', [preview.organization_id]);
       await enqueueEvent(db, ORGANIZATION_DELETED_SUBJECT, event);
       return { workspaceIds: ids, revokedTokenIds: tokens.map((t) => t.id) };

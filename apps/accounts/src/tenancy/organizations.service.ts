@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Organization, OrganizationMember, OrganizationRole, WorkspaceMember } from '@social/contracts';
-import { pathId, problems } from '@social/platform';
+import { changedRows, pathId, problems } from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, EntityManager } from 'typeorm';
 import { enqueueRoleChanged } from '../users/security-events.js';
@@ -13,7 +13,7 @@ export interface OrganizationRow {
   created_at: Date;
 }
 
-interface MemberRow {
+export interface MemberRow {
   user_id: string;
   email: string;
   display_name: string;
@@ -113,13 +113,14 @@ export class OrganizationsService {
     if (member.role === 'owner') throw problems.conflict('owner_role_fixed', "The owner's role cannot be changed.");
     // One statement, so a member removed meanwhile is a 404 rather than a 200 for nothing.
     const rows = await this.dataSource.transaction(async (db) => {
-      const [updated] = (await db.query(
+      const updated = await changedRows<{ joined_at: Date; previous_role: OrganizationRole }>(
+        db,
         `WITH before AS (SELECT role FROM organization_members WHERE organization_id = $1 AND user_id = $2 FOR UPDATE)
          UPDATE organization_members m SET role = $3 FROM before b
           WHERE m.organization_id = $1 AND m.user_id = $2 AND m.role <> 'owner'
       RETURNING m.joined_at, b.role AS previous_role`,
         [organizationId, member.user_id, role],
-      )) as [Array<{ previous_role: string }>, number];
+      );
       if (updated.length && updated[0].previous_role !== role) {
         await enqueueRoleChanged(db, {
           organization_id: caller.id,

@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { CreateWorkspaceRequest, Principal, Workspace, WorkspaceMember, WorkspaceRole } from '@social/contracts';
-import { AccessControl, explainingConstraint, GrantedWorkspaceAccess, pathId, Problem, problems } from '@social/platform';
+import {
+  AccessControl,
+  changedCount,
+  changedRows,
+  explainingConstraint,
+  GrantedWorkspaceAccess,
+  pathId,
+  Problem,
+  problems,
+} from '@social/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { enqueueRoleChanged } from '../users/security-events.js';
 import { MembershipEvents } from './membership-events.js';
-import { OrganizationsService, toMember } from './organizations.service.js';
+import { OrganizationsService, toMember, type MemberRow } from './organizations.service.js';
 import { WORKSPACES_WITH_ROLE_SQL } from './workspace-access.lookup.js';
 
 interface WorkspaceRow {
@@ -117,7 +126,7 @@ export class WorkspacesService {
          FROM workspace_members m JOIN users u ON u.id = m.user_id
         WHERE m.workspace_id = $1 ORDER BY m.joined_at, m.user_id`,
       [access.workspace_id],
-    )) as Parameters<typeof toMember>[0][];
+    )) as MemberRow[];
     return rows.map(toMember);
   }
 
@@ -126,13 +135,14 @@ export class WorkspacesService {
     const memberId = pathId(rawMemberId, 'No such member.');
     const rows = await this.dataSource.transaction(async (db) => {
       // The CTE reads the row as it was before the update: the previous role, for the role-changed event.
-      const [updated] = (await db.query(
+      const updated = await changedRows<MemberRow & { previous_role: WorkspaceRole }>(
+        db,
         `WITH before AS (SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2 FOR UPDATE)
          UPDATE workspace_members m SET role = $3 FROM users u, before b
           WHERE m.workspace_id = $1 AND m.user_id = $2 AND u.id = m.user_id
       RETURNING m.user_id, u.email, u.display_name, m.role, m.joined_at, b.role AS previous_role`,
         [access.workspace_id, memberId, role],
-      )) as [Array<Parameters<typeof toMember>[0] & { previous_role: string }>, number];
+      );
       if (updated.length && updated[0].previous_role !== role) {
         await enqueueRoleChanged(db, {
           workspace_id: access.workspace_id,
@@ -156,10 +166,10 @@ export class WorkspacesService {
     const memberId = pathId(rawMemberId, 'No such member.');
     const leaving = memberId === principal.userId;
     const access = await this.access.requireWorkspace(principal, pathId(workspaceId), leaving ? 'viewer' : 'admin', 'path');
-    const [, removed] = (await this.dataSource.query('DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2', [
+    const removed = await changedCount(this.dataSource, 'DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2', [
       access.workspace_id,
       memberId,
-    ])) as [unknown, number];
+    ]);
     if (!removed) throw problems.notFound('No such member.');
     this.events.changed([memberId]);
   }

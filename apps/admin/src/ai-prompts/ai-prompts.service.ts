@@ -2,13 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AIPrompt, PROMPT_CATALOGUE, PromptDefinition, promptDefinition, ResolvedPrompt, ResolvePromptRequest } from '@social/contracts';
 import { problems } from '@social/platform';
 import { DataSource } from 'typeorm';
-
-interface PromptRow {
-  key: string;
-  value: string;
-  updated_at: Date;
-  updated_by: string;
-}
+import type { AiPromptRow } from './ai-prompt.row.js';
 
 const unknownPrompt = () => problems.notFound('No such prompt in the catalogue.');
 
@@ -18,7 +12,7 @@ export class AiPromptsService {
   constructor(private readonly dataSource: DataSource) {}
 
   async list(): Promise<AIPrompt[]> {
-    const rows = await this.dataSource.query<PromptRow[]>(`SELECT key, value, updated_at, updated_by FROM ai_prompts`);
+    const rows = await this.dataSource.query<AiPromptRow[]>(`SELECT key, value, updated_at, updated_by FROM ai_prompts`);
     const byKey = new Map(rows.map((row) => [row.key, row]));
     return PROMPT_CATALOGUE.map((definition) => toAIPrompt(definition, byKey.get(definition.key)));
   }
@@ -32,7 +26,7 @@ export class AiPromptsService {
   async save(key: string, value: string, userId: string): Promise<AIPrompt> {
     const definition = promptDefinition(key);
     if (!definition) throw unknownPrompt();
-    const [row] = await this.dataSource.query<PromptRow[]>(
+    const [row] = await this.dataSource.query<AiPromptRow[]>(
       `INSERT INTO ai_prompts (key, value, updated_at, updated_by) VALUES ($1, $2, now(), $3)
        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by
        RETURNING key, value, updated_at, updated_by`,
@@ -62,15 +56,15 @@ export class AiPromptsService {
     };
   }
 
-  private async row(key: string): Promise<PromptRow | undefined> {
-    const [row] = await this.dataSource.query<PromptRow[]>(`SELECT key, value, updated_at, updated_by FROM ai_prompts WHERE key = $1`, [
+  private async row(key: string): Promise<AiPromptRow | undefined> {
+    const [row] = await this.dataSource.query<AiPromptRow[]>(`SELECT key, value, updated_at, updated_by FROM ai_prompts WHERE key = $1`, [
       key,
     ]);
     return row;
   }
 }
 
-function toAIPrompt(definition: PromptDefinition, row: PromptRow | undefined): AIPrompt {
+function toAIPrompt(definition: PromptDefinition, row: AiPromptRow | undefined): AIPrompt {
   return {
     key: definition.key,
     kind: definition.kind,

@@ -15,13 +15,7 @@ import {
 import { NATS_CONNECTION, problems, resolveSetting, SecretBox, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-
-interface SettingRow {
-  key: string;
-  value: string | null;
-  sealed_value: string | null;
-  updated_at: Date;
-}
+import type { InstanceSettingRow } from './instance-setting.row.js';
 
 const sealContext = (key: string) => `instance_settings:${key}`;
 
@@ -119,11 +113,11 @@ export class InstanceSettingsService implements OnModuleInit {
     return this.get();
   }
 
-  private rows(): Promise<SettingRow[]> {
-    return this.dataSource.query<SettingRow[]>(`SELECT key, value, sealed_value, updated_at FROM instance_settings`);
+  private rows(): Promise<InstanceSettingRow[]> {
+    return this.dataSource.query<InstanceSettingRow[]>(`SELECT key, value, sealed_value, updated_at FROM instance_settings`);
   }
 
-  private open(row: SettingRow): string {
+  private open(row: InstanceSettingRow): string {
     return row.sealed_value !== null ? this.secrets.open(row.sealed_value, sealContext(row.key)) : row.value!;
   }
 
@@ -132,7 +126,7 @@ export class InstanceSettingsService implements OnModuleInit {
    * stands for itself (its envelope), so saving the same secret again counts
    * as a change.
    */
-  private runningValues(rows: SettingRow[]): Map<string, string> {
+  private runningValues(rows: InstanceSettingRow[]): Map<string, string> {
     const overrides = Object.fromEntries(
       rows.map((row) => [row.key, row.sealed_value !== null ? `sealed:${row.sealed_value}` : `value:${row.value}`]),
     );
@@ -144,7 +138,7 @@ export class InstanceSettingsService implements OnModuleInit {
     );
   }
 
-  private toInstanceSetting(definition: SettingDefinition, row: SettingRow | undefined, changed: boolean): InstanceSetting {
+  private toInstanceSetting(definition: SettingDefinition, row: InstanceSettingRow | undefined, changed: boolean): InstanceSetting {
     const secret = definition.type === 'secret';
     const resolved = row
       ? { value: row.sealed_value !== null ? undefined : row.value!, source: 'database' as const }

@@ -6,10 +6,11 @@ import {
   SaveProviderAppRequest,
   SaveProviderAppResponse,
 } from '@social/contracts';
-import { isUuid, problems, SecretBox, SERVICE_LOGGER } from '@social/platform';
+import { changedCount, changedRows, isUuid, problems, SecretBox, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
+import type { ProviderAppRow } from './provider-app.row.js';
 import { appKey, EnvironmentProviderApps, instanceUrlErrors, normalizeInstanceUrl } from './environment-apps.js';
 
 const SECRET_MEMBERS = ['client_secret', 'bot_token', 'webhook_secret'] as const;
@@ -19,22 +20,6 @@ const COLUMN: Record<SecretMember, string> = {
   bot_token: 'sealed_bot_token',
   webhook_secret: 'sealed_webhook_secret',
 };
-
-interface AppRow {
-  id: string;
-  provider: string;
-  instance_url: string;
-  name: string;
-  client_id: string;
-  sealed_client_secret: string | null;
-  sealed_bot_token: string | null;
-  sealed_webhook_secret: string | null;
-  redirect_uri: string;
-  connection_mode: string;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
 
 function toResolved(app: ProviderApp, clientSecret: string): ResolvedProviderApp {
   return {
@@ -76,7 +61,7 @@ export class ProviderAppsService {
       const { app, secrets } = fromEnvironment;
       return app.is_active ? toResolved(app, secrets.client_secret) : null;
     }
-    const [row] = await this.dataSource.query<AppRow[]>(`SELECT * FROM provider_apps WHERE provider = $1 AND instance_url = $2`, [
+    const [row] = await this.dataSource.query<ProviderAppRow[]>(`SELECT * FROM provider_apps WHERE provider = $1 AND instance_url = $2`, [
       provider,
       instanceUrl,
     ]);
@@ -98,7 +83,7 @@ export class ProviderAppsService {
 
   /** E4: environment apps and database apps, by provider and instance; a database app an environment one shadows says so. */
   async list(): Promise<ProviderApp[]> {
-    const rows = await this.dataSource.query<AppRow[]>(`SELECT * FROM provider_apps`);
+    const rows = await this.dataSource.query<ProviderAppRow[]>(`SELECT * FROM provider_apps`);
     const apps = [...this.environment.list(), ...rows.map((row) => this.toProviderApp(row))];
     return apps.sort(
       (a, b) =>
@@ -129,15 +114,15 @@ export class ProviderAppsService {
     return this.dataSource.transaction(async (db) => {
       // One writer per key at a time: two first saves cannot both insert.
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`provider_apps:${appKey(input.provider, instanceUrl)}`]);
-      const [existing] = await db.query<AppRow[]>(`SELECT * FROM provider_apps WHERE provider = $1 AND instance_url = $2`, [
+      const [existing] = await db.query<ProviderAppRow[]>(`SELECT * FROM provider_apps WHERE provider = $1 AND instance_url = $2`, [
         input.provider,
         instanceUrl,
       ]);
-      let row: AppRow | undefined;
+      let row: ProviderAppRow | undefined;
       if (existing) {
         const secretUpdates = SECRET_MEMBERS.filter((m) => sealed(m) !== undefined);
-        // An UPDATE answers [rows, affected count] through TypeORM.
-        [[row]] = await db.query<[AppRow[], number]>(
+        [row] = await changedRows<ProviderAppRow>(
+          db,
           `UPDATE provider_apps SET client_id = $2, name = COALESCE($3, name), redirect_uri = COALESCE($4, redirect_uri),
              connection_mode = COALESCE($5, connection_mode), is_active = COALESCE($6, is_active), updated_at = now()
              ${secretUpdates.map((m, i) => `, ${COLUMN[m]} = $${7 + i}`).join('')}
@@ -155,7 +140,7 @@ export class ProviderAppsService {
       }
       // Deletes take the same lock, so the row cannot vanish in between; should it anyway, the save creates it again.
       if (!row) {
-        [row] = await db.query<AppRow[]>(
+        [row] = await db.query<ProviderAppRow[]>(
           `INSERT INTO provider_apps (id, provider, instance_url, name, client_id, sealed_client_secret, sealed_bot_token,
              sealed_webhook_secret, redirect_uri, connection_mode, is_active, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), now()) RETURNING *`,
@@ -183,17 +168,19 @@ export class ProviderAppsService {
     if (this.environment.isEnvironmentId(id)) throw managedByEnvironment();
     if (!isUuid(id)) throw problems.notFound('No such provider app.');
     const affected = await this.dataSource.transaction(async (db) => {
-      const [app] = await db.query<AppRow[]>(`SELECT provider, instance_url FROM provider_apps WHERE id = $1`, [id]);
+      const [app] = await db.query<Array<Pick<ProviderAppRow, 'provider' | 'instance_url'>>>(
+        `SELECT provider, instance_url FROM provider_apps WHERE id = $1`,
+        [id],
+      );
       if (!app) return 0;
       // The lock of save(): a save in progress finishes first, and one after it sees the row gone.
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`provider_apps:${appKey(app.provider, app.instance_url)}`]);
-      const [, count] = await db.query<[unknown, number]>(`DELETE FROM provider_apps WHERE id = $1`, [id]);
-      return count;
+      return changedCount(db, `DELETE FROM provider_apps WHERE id = $1`, [id]);
     });
     if (!affected) throw problems.notFound('No such provider app.');
   }
 
-  private toProviderApp(row: AppRow): ProviderApp {
+  private toProviderApp(row: ProviderAppRow): ProviderApp {
     return {
       id: row.id,
       provider: row.provider,

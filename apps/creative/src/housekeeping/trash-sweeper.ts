@@ -3,7 +3,9 @@ import { PeriodicSweep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform'
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { CreativeConfig } from '../config.js';
+import type { ProjectAssetOwnerRow } from '../project-assets/project-asset.row.js';
 import { announceAssetDeleted } from '../project-assets/project-assets.service.js';
+import type { VideoProjectRow } from '../video-projects/video-project.row.js';
 
 const SWEEP_BATCH = 100;
 
@@ -29,13 +31,13 @@ export class TrashSweeper extends PeriodicSweep {
     let purged = 0;
     for (;;) {
       const count = await this.dataSource.transaction(async (db) => {
-        const projects = await db.query<Array<{ id: string }>>(
+        const projects = await db.query<Array<Pick<VideoProjectRow, 'id'>>>(
           `SELECT id FROM video_projects WHERE trashed_at IS NOT NULL AND retention_expires_at < now()
             ORDER BY retention_expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`,
         );
         if (projects.length === 0) return 0;
         const ids = projects.map((project) => project.id);
-        const assets = await db.query<Array<{ id: string; workspace_id: string }>>(
+        const assets = await db.query<ProjectAssetOwnerRow[]>(
           `SELECT id, workspace_id FROM project_assets WHERE project_id = ANY($1::uuid[])`,
           [ids],
         );

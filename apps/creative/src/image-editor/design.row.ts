@@ -1,5 +1,7 @@
-import type { ImageEditorDesign, ImageEditorDocument, ImageEditorRevision, RevisionSummary } from '@social/contracts';
+import type { ImageEditorDesign, ImageEditorDocument, ImageEditorRevision, REVISION_KINDS, RevisionSummary } from '@social/contracts';
 import type { EntityManager } from 'typeorm';
+
+export type RevisionKind = (typeof REVISION_KINDS)[number];
 
 export interface DesignRow {
   id: string;
@@ -38,7 +40,7 @@ export interface RevisionRow {
   id: string;
   designId: string;
   revision: number;
-  kind: string;
+  kind: RevisionKind;
   name: string;
   document: ImageEditorDocument;
   coverPreviewMediaId: string;

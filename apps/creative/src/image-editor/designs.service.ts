@@ -46,6 +46,7 @@ import {
   findDesign,
   LIVE_REVISION,
   REVISION_COLUMNS,
+  type RevisionKind,
   RevisionRow,
   toDesign,
   toRevision,
@@ -303,7 +304,7 @@ export class DesignsService {
     db: EntityManager,
     design: DesignRow,
     change: {
-      kind: string;
+      kind: RevisionKind;
       name: string;
       designName: string;
       document: ImageEditorDocument;
@@ -333,7 +334,7 @@ export class DesignsService {
       designId: string;
       workspaceId: string;
       revision: number;
-      kind: string;
+      kind: RevisionKind;
       name: string;
       document: ImageEditorDocument;
       cover: string;

@@ -11,7 +11,7 @@ import {
   referencedIds,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, enqueueEvent, problems } from '@social/platform';
+import { AccessControl, changedRows, enqueueEvent, problems } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import {
@@ -21,37 +21,13 @@ import {
   requireNotTrashed,
   VideoProjectRow,
 } from '../video-projects/video-project.row.js';
+import { ASSET_COLUMNS, type ProjectAssetCheckRow, type ProjectAssetCountRow, type ProjectAssetRow } from './project-asset.row.js';
 
 /** Largest `preparation` kept with an asset, as JSON text. */
 const MAX_PREPARATION_BYTES = 16 * 1024;
 const NO_SUCH_ASSET = 'No such project asset.';
 
-interface AssetRow {
-  id: string;
-  workspaceId: string;
-  projectId: string;
-  status: string;
-  attentionReason: string;
-  mediaId: string | null;
-  mimeType: string;
-  originalFilename: string;
-  preparation: Record<string, unknown>;
-  sha256: string;
-  size: string;
-  stableMediaId: string;
-  deviceId: string;
-  uploadedBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-const ASSET_COLUMNS = `a.id, a.workspace_id AS "workspaceId", a.project_id AS "projectId", a.status,
-  a.attention_reason AS "attentionReason",
-  a.media_id AS "mediaId", a.mime_type AS "mimeType", a.original_filename AS "originalFilename", a.preparation, a.sha256, a.size,
-  a.stable_media_id AS "stableMediaId", a.device_id AS "deviceId", a.uploaded_by AS "uploadedBy", a.created_at AS "createdAt",
-  a.updated_at AS "updatedAt"`;
-
-function toProjectAsset(row: AssetRow, required: Set<string>): ProjectAsset {
+function toProjectAsset(row: ProjectAssetRow, required: Set<string>): ProjectAsset {
   return {
     id: row.id,
     workspace_id: row.workspaceId,
@@ -103,7 +79,7 @@ export class ProjectAssetsService {
       const locked = await findProject(db, projectId, true);
       if (!locked) throw problems.notFound(NO_SUCH_PROJECT);
       requireNotTrashed(locked);
-      const [{ count }] = await db.query<Array<{ count: number }>>(
+      const [{ count }] = await db.query<ProjectAssetCountRow[]>(
         `SELECT count(*)::int AS count FROM project_assets WHERE project_id = $1`,
         [projectId],
       );
@@ -136,7 +112,7 @@ export class ProjectAssetsService {
 
   async list(principal: Principal, projectId: string): Promise<ProjectAssetList> {
     const project = await this.findProject(principal, projectId, 'viewer');
-    const rows = await this.dataSource.query<AssetRow[]>(
+    const rows = await this.dataSource.query<ProjectAssetRow[]>(
       `SELECT ${ASSET_COLUMNS} FROM project_assets a WHERE a.project_id = $1 ORDER BY a.created_at, a.id`,
       [projectId],
     );
@@ -158,10 +134,10 @@ export class ProjectAssetsService {
       const project = await findProject(db, projectId, true);
       if (!project) throw problems.notFound(NO_SUCH_PROJECT);
       requireNotTrashed(project);
-      const [deleted] = await db.query<[Array<{ workspace_id: string }>, number]>(
-        `DELETE FROM project_assets WHERE id = $1 AND project_id = $2 RETURNING workspace_id`,
-        [assetId, projectId],
-      );
+      const deleted = await changedRows(db, `DELETE FROM project_assets WHERE id = $1 AND project_id = $2 RETURNING workspace_id`, [
+        assetId,
+        projectId,
+      ]);
       if (deleted.length === 0) throw problems.notFound(NO_SUCH_ASSET);
       await announceAssetDeleted(db, project.workspaceId, assetId);
       await refreshSyncStatus(db, projectId);
@@ -170,7 +146,7 @@ export class ProjectAssetsService {
 
   /** Internal (media at E17): the asset exists in the workspace, its project is not trashed, and it is still pending. */
   async check(workspaceId: string, assetId: string): Promise<ProjectAssetCheck> {
-    const [row] = await this.dataSource.query<Array<{ status: string; project_id: string; size: string; trashed: boolean }>>(
+    const [row] = await this.dataSource.query<ProjectAssetCheckRow[]>(
       `SELECT a.status, a.project_id, a.size, p.trashed_at IS NOT NULL AS trashed
          FROM project_assets a JOIN video_projects p ON p.id = a.project_id
         WHERE a.id = $1 AND a.workspace_id = $2`,
@@ -187,8 +163,8 @@ export class ProjectAssetsService {
     return this.access.requireVisible(principal, () => findProject(this.dataSource.manager, projectId), need, NO_SUCH_PROJECT);
   }
 
-  private async findAsset(db: EntityManager, projectId: string, assetId: string): Promise<AssetRow | null> {
-    const [row] = await db.query<AssetRow[]>(`SELECT ${ASSET_COLUMNS} FROM project_assets a WHERE a.id = $1 AND a.project_id = $2`, [
+  private async findAsset(db: EntityManager, projectId: string, assetId: string): Promise<ProjectAssetRow | null> {
+    const [row] = await db.query<ProjectAssetRow[]>(`SELECT ${ASSET_COLUMNS} FROM project_assets a WHERE a.id = $1 AND a.project_id = $2`, [
       assetId,
       projectId,
     ]);

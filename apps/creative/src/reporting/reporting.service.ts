@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UsageForUsersReply, UsageTotals } from '@social/contracts';
 import { usageUserIds } from '@social/platform';
 import { DataSource } from 'typeorm';
+import type { CreatorUsageRow, UsageTotalsRow } from './usage.row.js';
 
 /**
  * What creative tells the admin directory and overview: video projects
@@ -13,7 +14,7 @@ export class ReportingService {
 
   async usageForUsers(request: unknown): Promise<UsageForUsersReply> {
     const userIds = usageUserIds(request);
-    const rows = await this.dataSource.query<Array<{ user_id: string; projects: number; designs: number }>>(
+    const rows = await this.dataSource.query<CreatorUsageRow[]>(
       `SELECT u.user_id, coalesce(p.projects, 0)::int AS projects, coalesce(d.designs, 0)::int AS designs
          FROM unnest($1::uuid[]) AS u(user_id)
          LEFT JOIN (SELECT created_by, count(*) AS projects FROM video_projects WHERE created_by = ANY($1::uuid[]) GROUP BY created_by) p
@@ -28,7 +29,7 @@ export class ReportingService {
   }
 
   async totals(): Promise<UsageTotals> {
-    const [row] = await this.dataSource.query<Array<{ projects: number; designs: number }>>(
+    const [row] = await this.dataSource.query<UsageTotalsRow[]>(
       `SELECT (SELECT count(*) FROM video_projects)::int AS projects, (SELECT count(*) FROM image_designs)::int AS designs`,
     );
     return { total_video_projects: row.projects, total_image_designs: row.designs };

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   CreateTemplateRequest,
-  ImageEditorDocument,
   ImageEditorTemplate,
   ImageEditorTemplateList,
   ListTemplatesQuery,
@@ -14,20 +13,8 @@ import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { documentToStore } from '../image-editor/design-document.js';
 import { BUILT_IN_TEMPLATES } from './built-in-templates.js';
+import { TEMPLATE_COLUMNS, type TemplateCountRow, type TemplateRow } from './template.row.js';
 
-interface TemplateRow {
-  id: string;
-  workspaceId: string;
-  name: string;
-  category: string;
-  presetKey: string;
-  document: ImageEditorDocument;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-const COLUMNS = `id, workspace_id AS "workspaceId", name, category, preset_key AS "presetKey", document, created_at AS "createdAt",
-  updated_at AS "updatedAt"`;
 const NO_SUCH_TEMPLATE = 'No such template.';
 
 const toTemplate = (row: TemplateRow): ImageEditorTemplate => ({
@@ -54,7 +41,7 @@ export class TemplatesService {
   async list(principal: Principal, query: ListTemplatesQuery): Promise<ImageEditorTemplateList> {
     const workspace = await this.access.requireWorkspace(principal, query.workspace_id, 'viewer', 'query');
     const rows = await this.dataSource.query<TemplateRow[]>(
-      `SELECT ${COLUMNS} FROM image_templates WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC`,
+      `SELECT ${TEMPLATE_COLUMNS} FROM image_templates WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC`,
       [workspace.workspace_id],
     );
     return { can_edit: workspace.role !== 'viewer', templates: [...BUILT_IN_TEMPLATES, ...rows.map(toTemplate)] };
@@ -67,10 +54,9 @@ export class TemplatesService {
     const id = uuidv7();
     await this.dataSource.transaction(async (db) => {
       await db.query(`SELECT pg_advisory_xact_lock(hashtext('creative.templates:' || $1))`, [workspace.workspace_id]);
-      const [{ count }] = await db.query<Array<{ count: number }>>(
-        `SELECT count(*)::int AS count FROM image_templates WHERE workspace_id = $1`,
-        [workspace.workspace_id],
-      );
+      const [{ count }] = await db.query<TemplateCountRow[]>(`SELECT count(*)::int AS count FROM image_templates WHERE workspace_id = $1`, [
+        workspace.workspace_id,
+      ]);
       if (count >= MAX_TEMPLATES_PER_WORKSPACE) {
         throw problems.conflict(
           'too_many_templates',
@@ -125,7 +111,7 @@ export class TemplatesService {
   }
 
   private async find(id: string): Promise<TemplateRow | null> {
-    const rows = await this.dataSource.query<TemplateRow[]>(`SELECT ${COLUMNS} FROM image_templates WHERE id = $1`, [id]);
+    const rows = await this.dataSource.query<TemplateRow[]>(`SELECT ${TEMPLATE_COLUMNS} FROM image_templates WHERE id = $1`, [id]);
     return rows[0] ?? null;
   }
 }

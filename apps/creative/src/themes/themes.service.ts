@@ -11,6 +11,7 @@ import {
 } from '@social/contracts';
 import { Problem, problems, RpcClient } from '@social/platform';
 import { DataSource } from 'typeorm';
+import type { ThemeSettingsRow } from './theme-settings.row.js';
 
 const DEFAULT_THEME = BUILT_IN_THEMES[0];
 
@@ -64,11 +65,10 @@ export class ThemesService {
   }
 
   private async read(organizationId: string): Promise<OrganizationThemeSettings> {
-    const [row] = await this.dataSource.query<
-      Array<{ theme_id: string; theme_kind: string; theme_version: number; assignments_locked: boolean }>
-    >(`SELECT theme_id, theme_kind, theme_version, assignments_locked FROM organization_theme_settings WHERE organization_id = $1`, [
-      organizationId,
-    ]);
+    const [row] = await this.dataSource.query<ThemeSettingsRow[]>(
+      `SELECT theme_id, theme_kind, theme_version, assignments_locked FROM organization_theme_settings WHERE organization_id = $1`,
+      [organizationId],
+    );
     return {
       organization_id: organizationId,
       assignments_locked: row?.assignments_locked ?? false,

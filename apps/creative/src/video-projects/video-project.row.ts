@@ -1,6 +1,19 @@
-import { NO_SUCH_VIDEO_PROJECT, referencedIds, VideoProject, VideoProjectSummary } from '@social/contracts';
+import {
+  NO_SUCH_VIDEO_PROJECT,
+  referencedIds,
+  type VIDEO_SYNC_STATUSES,
+  type VideoDocument,
+  VideoProject,
+  VideoProjectSummary,
+} from '@social/contracts';
 import { problems } from '@social/platform';
 import type { EntityManager } from 'typeorm';
+import type { ProjectAssetRow } from '../project-assets/project-asset.row.js';
+
+export type VideoSyncStatus = (typeof VIDEO_SYNC_STATUSES)[number];
+/** Why a project needs attention (`attention_reason`): `asset_failed` with `attention`, else "". */
+export const ATTENTION_REASONS = ['', 'asset_failed'] as const;
+export type AttentionReason = (typeof ATTENTION_REASONS)[number];
 
 /** A row of `video_projects` as PROJECT_COLUMNS selects it. */
 export interface VideoProjectRow {
@@ -10,8 +23,8 @@ export interface VideoProjectRow {
   /** The head document's JSON text (PROJECT_COLUMNS only). */
   documentJson?: string;
   headRevision: number;
-  syncStatus: string;
-  attentionReason: string;
+  syncStatus: VideoSyncStatus;
+  attentionReason: AttentionReason;
   previewObjectKey: string;
   createdBy: string;
   updatedBy: string;
@@ -19,6 +32,21 @@ export interface VideoProjectRow {
   updatedAt: Date;
   trashedAt: Date | null;
   retentionExpiresAt: Date | null;
+}
+
+/** A row of `video_project_revisions`. */
+export interface VideoRevisionRow {
+  revision: number;
+  name: string;
+  document: VideoDocument;
+  created_at: Date;
+  created_by: string;
+}
+
+/** A revision's name and document as stored text, to become a new head without parsing it. */
+export interface VideoRevisionTextRow {
+  name: string;
+  documentJson: string;
 }
 
 export const PROJECT_SUMMARY_COLUMNS = `p.id, p.workspace_id AS "workspaceId", p.name, p.head_revision AS "headRevision",
@@ -73,8 +101,8 @@ export function toVideoProject(row: VideoProjectRow, document?: Record<string, u
 }
 
 export interface SyncState {
-  status: 'pending' | 'synced' | 'attention';
-  reason: '' | 'asset_failed';
+  status: VideoSyncStatus;
+  reason: AttentionReason;
 }
 
 /**
@@ -86,9 +114,10 @@ export interface SyncState {
 export async function syncStateOf(db: EntityManager, projectId: string, documentJson: string): Promise<SyncState> {
   const named = referencedIds(documentJson);
   if (named.size === 0) return { status: 'synced', reason: '' };
-  const assets = await db.query<Array<{ id: string; status: string }>>(`SELECT id, status FROM project_assets WHERE project_id = $1`, [
-    projectId,
-  ]);
+  const assets = await db.query<Array<Pick<ProjectAssetRow, 'id' | 'status'>>>(
+    `SELECT id, status FROM project_assets WHERE project_id = $1`,
+    [projectId],
+  );
   const required = assets.filter((asset) => named.has(asset.id));
   if (required.some((asset) => asset.status === 'failed')) return { status: 'attention', reason: 'asset_failed' };
   if (required.some((asset) => asset.status !== 'ready')) return { status: 'pending', reason: '' };

@@ -16,7 +16,15 @@ import {
   VideoRevisionList,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, createdAtPosition, CursorCodec, isCreatedAtPosition, problems, SERVICE_CONFIG } from '@social/platform';
+import {
+  AccessControl,
+  changedRows,
+  createdAtPosition,
+  CursorCodec,
+  isCreatedAtPosition,
+  problems,
+  SERVICE_CONFIG,
+} from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { CreativeConfig } from '../config.js';
@@ -29,6 +37,8 @@ import {
   toSummary,
   toVideoProject,
   VideoProjectRow,
+  type VideoRevisionRow,
+  type VideoRevisionTextRow,
 } from './video-project.row.js';
 
 interface RevisionPosition {
@@ -121,7 +131,7 @@ export class VideoProjectsService {
     const project = await this.findVisible(principal, id, 'editor', false);
     requireOwnWorkspace(project, input.workspace_id);
     requireNotTrashed(project);
-    const [revision] = await this.dataSource.query<Array<{ name: string; documentJson: string }>>(
+    const [revision] = await this.dataSource.query<VideoRevisionTextRow[]>(
       `SELECT name, document::text AS "documentJson" FROM video_project_revisions WHERE project_id = $1 AND revision = $2`,
       [id, input.revision],
     );
@@ -137,7 +147,7 @@ export class VideoProjectsService {
     const filters = { project_id: id };
     const after = query.cursor ? this.revisionCursors.decode(query.cursor, filters, isRevisionPosition) : undefined;
     const limit = query.limit ?? VIDEO_PROJECTS_PAGE_DEFAULT;
-    const rows = await this.dataSource.query<Array<{ revision: number; name: string; created_at: Date; created_by: string }>>(
+    const rows = await this.dataSource.query<Array<Omit<VideoRevisionRow, 'document'>>>(
       `SELECT revision, name, created_at, created_by FROM video_project_revisions
         WHERE project_id = $1 AND revision < $2 ORDER BY revision DESC LIMIT $3`,
       [id, after?.revision ?? 2_147_483_647, limit + 1],
@@ -156,12 +166,10 @@ export class VideoProjectsService {
 
   async getRevision(principal: Principal, id: string, revision: number): Promise<VideoProjectRevision> {
     await this.findVisible(principal, id, 'viewer', false);
-    const [row] = await this.dataSource.query<
-      Array<{ revision: number; name: string; document: VideoDocument; created_at: Date; created_by: string }>
-    >(`SELECT revision, name, document, created_at, created_by FROM video_project_revisions WHERE project_id = $1 AND revision = $2`, [
-      id,
-      revision,
-    ]);
+    const [row] = await this.dataSource.query<VideoRevisionRow[]>(
+      `SELECT revision, name, document, created_at, created_by FROM video_project_revisions WHERE project_id = $1 AND revision = $2`,
+      [id, revision],
+    );
     if (!row) throw problems.notFound(`The video project has no revision ${revision}.`);
     return {
       revision: row.revision,
@@ -219,7 +227,8 @@ export class VideoProjectsService {
       const now = new Date();
       const values: unknown[] = [project.id, json, name, state.status, state.reason, now, principal.userId];
       // The answer is built from the row's summary and the document in hand: 200 KB are not read back.
-      const [moved] = await db.query<[VideoProjectRow[], number]>(
+      const moved = await changedRows<VideoProjectRow>(
+        db,
         `UPDATE video_projects AS p SET head_revision = head_revision + 1, document = $2, name = coalesce($3, name), sync_status = $4,
                 attention_reason = $5, updated_at = $6, updated_by = $7
           WHERE id = $1 AND trashed_at IS NULL${expected === null ? '' : ` AND head_revision = $${values.push(expected)}`}

@@ -3,13 +3,7 @@ import type { ProviderAccountSummary } from '@social/contracts';
 import { problems } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { ProviderClient } from '../sync/provider-client.js';
-
-export interface KnownAccount {
-  id: string;
-  workspaceId: string;
-  platform: string;
-  username: string;
-}
+import type { KnownAccountRow } from './known-account.row.js';
 
 export const NO_SUCH_ACCOUNT = 'No such connected social account in this workspace.';
 
@@ -43,8 +37,8 @@ export class AccountDirectory {
     private readonly provider: ProviderClient,
   ) {}
 
-  async require(workspaceId: string, accountId: string): Promise<KnownAccount> {
-    const [known] = await this.dataSource.query<KnownAccount[]>(
+  async require(workspaceId: string, accountId: string): Promise<KnownAccountRow> {
+    const [known] = await this.dataSource.query<KnownAccountRow[]>(
       `SELECT id, workspace_id AS "workspaceId", platform, username FROM accounts WHERE id = $1 AND workspace_id = $2`,
       [accountId, workspaceId],
     );

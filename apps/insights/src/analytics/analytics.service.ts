@@ -21,7 +21,17 @@ import { DataSource } from 'typeorm';
 import { AccountDirectory } from '../accounts/account-directory.js';
 import type { InsightsConfig } from '../config.js';
 import { enqueueJob, recordEmptyJob } from '../sync/sync-jobs.js';
-import { iso, metadata, RENDITION_COLUMNS, RenditionRow, STALE_AFTER_MS, toContentItem } from './analytics-rows.js';
+import {
+  type AccountRow,
+  iso,
+  metadata,
+  type PublicationRow,
+  RENDITION_COLUMNS,
+  RenditionRow,
+  STALE_AFTER_MS,
+  toContentItem,
+  type TotalsRow,
+} from './analytics.row.js';
 
 const DAY_MS = 86_400_000;
 /** A generous bound on the bytes of one content item, account, or trend day as JSON (measured: 2.5 KB, 2 KB with 30 days, 0.8 KB). */
@@ -43,59 +53,6 @@ const isPosition = (value: unknown): value is Position => {
     ((typeof p.k === 'number' && Number.isSafeInteger(p.k)) || (typeof p.k === 'string' && !Number.isNaN(Date.parse(p.k))))
   );
 };
-
-interface AccountRow {
-  id: string;
-  platform: string;
-  username: string;
-  avatar_url: string;
-  status: string;
-  error_code: string;
-  error_message: string;
-  missing_scopes: string[];
-  last_attempted_at: Date | null;
-  last_success_at: Date | null;
-  first_success_at: Date | null;
-  next_sync_at: Date | null;
-  series: Array<{ date: string; followers: number }> | null;
-  latest: { followers: number; following: number; posts: number; collected_at: string } | null;
-  discovered: number;
-  watermark: Date | null;
-  queued_at: Date | null;
-  running: boolean;
-}
-
-interface DayRow {
-  d: string;
-  views: string;
-  engagement: string;
-  view_items: Array<{ key: string; label: string; platform: string; publication_id: string; value: number }> | null;
-  engagement_items: Array<{ key: string; label: string; platform: string; publication_id: string; value: number }> | null;
-}
-
-interface TotalsRow {
-  total: number;
-  measured: number;
-  views: string | null;
-  engagement: string | null;
-  publications: number;
-  destinations: number;
-  previous_views: string | null;
-  previous_engagement: string | null;
-  first_collected: Date | null;
-  last_collected: Date | null;
-  days: DayRow[];
-}
-
-interface PublicationRow {
-  publication_id: string;
-  title: string;
-  excerpt: string;
-  engagement: string;
-  views: string;
-  published_at: Date;
-  sort_at: Date;
-}
 
 const ORDER: Record<Sort, { column: string; numeric: boolean }> = {
   engagement: { column: 'engagement', numeric: true },

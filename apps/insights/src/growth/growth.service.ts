@@ -3,7 +3,6 @@ import {
   GrowthFollowUpdate,
   GrowthItem,
   GrowthListResult,
-  GrowthMutual,
   GrowthQuery,
   GrowthSyncState,
   Principal,
@@ -16,56 +15,12 @@ import { v7 as uuidv7 } from 'uuid';
 import { AccountDirectory } from '../accounts/account-directory.js';
 import { ensureGrowthState } from '../sync/job-runner.js';
 import { enqueueJob } from '../sync/sync-jobs.js';
+import { GROWTH_ITEM_COLUMNS, type GrowthItemRow, type GrowthSyncStateRow } from './growth.row.js';
 
-interface ItemRow {
-  id: string;
-  workspaceId: string;
-  social_account_id: string;
-  platform: string;
-  generation_id: string;
-  remote_account_id: string;
-  handle: string;
-  display_name: string;
-  avatar_url: string;
-  bio: string;
-  profile_url: string;
-  followers_count: string;
-  following_count: string;
-  mutual_count: string;
-  mutuals: GrowthMutual[];
-  score: number;
-  signals: string[];
-  follow_state: string;
-  follow_error_code: string;
-  follow_error_message: string;
-  dismissed_at: Date | null;
-  created_at: Date;
-  last_seen_at: Date;
-  updated_at: Date;
-}
-
-interface StateRow {
-  id: string;
-  workspace_id: string;
-  social_account_id: string;
-  platform: string;
-  status: string;
-  current_generation_id: string;
-  error_code: string;
-  error_message: string;
-  last_attempted_at: Date | null;
-  last_success_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const ITEM_COLUMNS = `id, workspace_id AS "workspaceId", social_account_id, platform, generation_id, remote_account_id, handle,
-  display_name, avatar_url, bio, profile_url, followers_count, following_count, mutual_count, mutuals, score, signals, follow_state,
-  follow_error_code, follow_error_message, dismissed_at, created_at, last_seen_at, updated_at`;
 const NO_SUCH_ITEM = 'No such growth recommendation.';
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 
-const toItem = (row: ItemRow): GrowthItem => ({
+const toItem = (row: GrowthItemRow): GrowthItem => ({
   id: row.id,
   workspace_id: row.workspaceId,
   social_account_id: row.social_account_id,
@@ -94,7 +49,7 @@ const toItem = (row: ItemRow): GrowthItem => ({
   updated_at: row.updated_at.toISOString(),
 });
 
-const toUpdate = (row: ItemRow): GrowthFollowUpdate => ({
+const toUpdate = (row: GrowthItemRow): GrowthFollowUpdate => ({
   id: row.id,
   generation_id: row.generation_id,
   follow_state: row.follow_state,
@@ -103,7 +58,7 @@ const toUpdate = (row: ItemRow): GrowthFollowUpdate => ({
   updated_at: row.updated_at.toISOString(),
 });
 
-const toState = (row: StateRow): GrowthSyncState => ({
+const toState = (row: GrowthSyncStateRow): GrowthSyncState => ({
   id: row.id,
   workspace_id: row.workspace_id,
   social_account_id: row.social_account_id,
@@ -136,9 +91,11 @@ export class GrowthService {
        SELECT $2, workspace_id, id, platform, 'idle', now(), now() FROM accounts WHERE id = $1 ON CONFLICT (social_account_id) DO NOTHING`,
       [account.id, uuidv7()],
     );
-    const [state] = await this.dataSource.query<StateRow[]>(`SELECT * FROM growth_sync_states WHERE social_account_id = $1`, [account.id]);
-    const rows = await this.dataSource.query<ItemRow[]>(
-      `SELECT ${ITEM_COLUMNS} FROM growth_items WHERE social_account_id = $1
+    const [state] = await this.dataSource.query<GrowthSyncStateRow[]>(`SELECT * FROM growth_sync_states WHERE social_account_id = $1`, [
+      account.id,
+    ]);
+    const rows = await this.dataSource.query<GrowthItemRow[]>(
+      `SELECT ${GROWTH_ITEM_COLUMNS} FROM growth_items WHERE social_account_id = $1
         AND ((generation_id::text = $2 AND dismissed_at IS NULL) OR follow_state <> 'idle')
         ORDER BY score DESC, id`,
       [account.id, state.current_generation_id],
@@ -200,10 +157,11 @@ export class GrowthService {
     ]);
   }
 
-  private findVisible(principal: Principal, id: string): Promise<ItemRow> {
+  private findVisible(principal: Principal, id: string): Promise<GrowthItemRow> {
     return this.access.requireVisible(
       principal,
-      async () => (await this.dataSource.query<ItemRow[]>(`SELECT ${ITEM_COLUMNS} FROM growth_items WHERE id = $1`, [id]))[0] ?? null,
+      async () =>
+        (await this.dataSource.query<GrowthItemRow[]>(`SELECT ${GROWTH_ITEM_COLUMNS} FROM growth_items WHERE id = $1`, [id]))[0] ?? null,
       'editor',
       NO_SUCH_ITEM,
     );

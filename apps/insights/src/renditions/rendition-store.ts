@@ -1,5 +1,6 @@
 import type { PublishedRenditionSummary } from '@social/contracts';
 import type { EntityManager } from 'typeorm';
+import type { RenditionUpsertRow } from '../analytics/analytics.row.js';
 import { enqueueJob } from '../sync/sync-jobs.js';
 
 /** When a published rendition is measured after it went live: at once, then +1 h, +24 h and +7 d (issue 15). */
@@ -23,7 +24,7 @@ export async function rememberRenditions(
       r.workspace_id,
       r.platform,
     ]);
-    const inserted: unknown[] = await db.query(
+    const [upserted] = await db.query<RenditionUpsertRow[]>(
       `INSERT INTO renditions (id, workspace_id, publication_id, social_account_id, platform, title, excerpt, content_profile, external_id,
          external_url, published_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
@@ -44,7 +45,7 @@ export async function rememberRenditions(
         r.published_at,
       ],
     );
-    if ((inserted[0] as { created: boolean } | undefined)?.created) await scheduleMeasurements(db, r, options.measureNow);
+    if (upserted?.created) await scheduleMeasurements(db, r, options.measureNow);
   }
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { rememberAccounts } from '../accounts/account-directory.js';
 import { ProviderClient } from './provider-client.js';
+import type { PlannerRunRow } from './sync-job.row.js';
 import { enqueueJob } from './sync-jobs.js';
 
 /** How often a replica checks whether today was planned. */
@@ -33,7 +34,7 @@ export class DailyPlanner {
     // After a failure (publishing not up yet) the next try comes sooner than the next check.
     this.nextCheck = Date.now() + RETRY_AFTER_FAILURE_MS;
     const planned = await this.dataSource.transaction(async (db) => {
-      const claimed: unknown[] = await db.query(
+      const claimed = await db.query<PlannerRunRow[]>(
         `INSERT INTO planner_runs (day, planned_at, accounts) VALUES ((now() AT TIME ZONE 'UTC')::date, now(), 0)
          ON CONFLICT DO NOTHING RETURNING day`,
       );

@@ -6,19 +6,12 @@ import { v7 as uuidv7 } from 'uuid';
 import { rememberAccounts } from '../accounts/account-directory.js';
 import { rememberRenditions } from '../renditions/rendition-store.js';
 import { ProviderClient } from './provider-client.js';
-import type { JobKind } from './sync-jobs.js';
+import type { AccountRow, AccountSyncStatus, RenditionRow } from '../analytics/analytics.row.js';
+import type { FollowState, GrowthItemRow, GrowthSyncStatus } from '../growth/growth.row.js';
+import type { ClaimedJobRow } from './sync-job.row.js';
 
-/** A job as the claim hands it over. */
-export interface ClaimedJob {
-  id: string;
-  kind: JobKind;
-  workspace_id: string;
-  account_id: string;
-  rendition_id: string | null;
-  growth_item_id: string | null;
-  lease: string;
-  attempts: number;
-}
+/** A rendition to measure: its id and its post on the network. */
+type MeasuredRenditionRow = Pick<RenditionRow, 'id' | 'external_id'>;
 
 /** How a job ends: done, or queued again at `retryAt` (the network's reset time, or a backoff). */
 export type JobEnd = { outcome: string; retryAt?: Date };
@@ -36,13 +29,13 @@ const retryAtOf = (failure: Failure, attempts: number): Date | undefined => {
   return Number.isFinite(at) && at > Date.now() ? new Date(at) : backoffAt(attempts);
 };
 /** Analytics account status for a failed call (contract §7); a network down for now is `failed` until it answers again. */
-const accountStatusOf = (failure: Failure): string => (failure.status === 'temporarily_unavailable' ? 'failed' : failure.status);
+const accountStatusOf = (failure: Failure): AccountSyncStatus => (failure.status === 'temporarily_unavailable' ? 'failed' : failure.status);
 /** Growth sync status for a failed call (contract §7). */
-const growthStatusOf = (failure: Failure): string =>
+const growthStatusOf = (failure: Failure): GrowthSyncStatus =>
   failure.status === 'unsupported' || failure.status === 'not_found' ? 'failed' : failure.status;
 
 /** The account's growth sync state, created on first use, now in `status`. */
-export async function ensureGrowthState(db: EntityManager, accountId: string, status: string): Promise<void> {
+export async function ensureGrowthState(db: EntityManager, accountId: string, status: GrowthSyncStatus): Promise<void> {
   await db.query(
     `INSERT INTO growth_sync_states (id, workspace_id, social_account_id, platform, status, created_at, updated_at, last_attempted_at)
      SELECT $2, workspace_id, id, platform, $3, now(), now(), CASE WHEN $3 = 'refreshing' THEN now() END FROM accounts WHERE id = $1
@@ -51,6 +44,9 @@ export async function ensureGrowthState(db: EntityManager, accountId: string, st
     [accountId, uuidv7(), status],
   );
 }
+
+/** A follow that failed: pending until a retry when one is due (rate limit, outage), else failed. */
+const followStateAfter = (retryAt: Date | undefined): FollowState => (retryAt ? 'pending' : 'failed');
 
 /** "No such account in this workspace" from publishing: the account is gone. */
 const isGone = (error: unknown) => error instanceof Problem && error.status === 404;
@@ -68,7 +64,7 @@ export class JobRunner {
     private readonly provider: ProviderClient,
   ) {}
 
-  async run(job: ClaimedJob): Promise<JobEnd> {
+  async run(job: ClaimedJobRow): Promise<JobEnd> {
     try {
       switch (job.kind) {
         case 'growth_refresh':
@@ -87,16 +83,19 @@ export class JobRunner {
   }
 
   /** Runs `write` only while the job is still ours (its row locked meanwhile). */
-  private ours(job: ClaimedJob, write: (db: EntityManager) => Promise<void>): Promise<boolean> {
+  private ours(job: ClaimedJobRow, write: (db: EntityManager) => Promise<void>): Promise<boolean> {
     return this.dataSource.transaction(async (db) => {
-      const rows: unknown[] = await db.query(`SELECT 1 FROM sync_jobs WHERE id = $1 AND lease_owner = $2 FOR UPDATE`, [job.id, job.lease]);
+      const rows = await db.query<Array<Pick<ClaimedJobRow, 'id'>>>(
+        `SELECT id FROM sync_jobs WHERE id = $1 AND lease_owner = $2 FOR UPDATE`,
+        [job.id, job.lease],
+      );
       if (rows.length === 0) return false;
       await write(db);
       return true;
     });
   }
 
-  private async accountGone(job: ClaimedJob): Promise<JobEnd> {
+  private async accountGone(job: ClaimedJobRow): Promise<JobEnd> {
     await this.ours(job, async (db) => {
       await db.query(
         `UPDATE accounts SET status = 'not_found', error_code = 'account_not_found', error_message = $2, last_attempted_at = now()
@@ -107,7 +106,7 @@ export class JobRunner {
     return { outcome: 'not_found' };
   }
 
-  private async growthRefresh(job: ClaimedJob): Promise<JobEnd> {
+  private async growthRefresh(job: ClaimedJobRow): Promise<JobEnd> {
     await ensureGrowthState(this.dataSource.manager, job.account_id, 'refreshing');
     const result = await this.provider.recommendations({
       workspace_id: job.workspace_id,
@@ -126,7 +125,9 @@ export class JobRunner {
     }
     const generation = uuidv7();
     await this.ours(job, async (db) => {
-      const [account]: Array<{ platform: string }> = await db.query(`SELECT platform FROM accounts WHERE id = $1`, [job.account_id]);
+      const [account] = await db.query<Array<Pick<AccountRow, 'platform'>>>(`SELECT platform FROM accounts WHERE id = $1`, [
+        job.account_id,
+      ]);
       if (!account) return;
       for (const r of result.data) {
         await db.query(
@@ -177,7 +178,7 @@ export class JobRunner {
    * insights was not listening are discovered first (backfill through
    * publishing's published-renditions listing).
    */
-  private async accountMetrics(job: ClaimedJob): Promise<JobEnd> {
+  private async accountMetrics(job: ClaimedJobRow): Promise<JobEnd> {
     await this.dataSource.query(`UPDATE accounts SET last_attempted_at = now() WHERE id = $1`, [job.account_id]);
     const listed = await this.provider.listAccounts({ workspace_id: job.workspace_id, account_ids: [job.account_id], limit: 1 });
     if (!listed.accounts.some((a) => a.id === job.account_id)) return this.accountGone(job);
@@ -218,7 +219,7 @@ export class JobRunner {
         [job.account_id],
       );
     });
-    const renditions: Array<{ id: string; external_id: string }> = await this.dataSource.query(
+    const renditions = await this.dataSource.query<MeasuredRenditionRow[]>(
       `SELECT id, external_id FROM renditions WHERE social_account_id = $1 ORDER BY published_at DESC`,
       [job.account_id],
     );
@@ -230,8 +231,8 @@ export class JobRunner {
     return { outcome: 'ok' };
   }
 
-  private async discoverRenditions(job: ClaimedJob): Promise<void> {
-    const [last]: Array<{ published_at: Date; id: string }> = await this.dataSource.query(
+  private async discoverRenditions(job: ClaimedJobRow): Promise<void> {
+    const [last] = await this.dataSource.query<Array<Pick<RenditionRow, 'published_at' | 'id'>>>(
       `SELECT published_at, id FROM renditions WHERE social_account_id = $1 ORDER BY published_at DESC, id DESC LIMIT 1`,
       [job.account_id],
     );
@@ -252,7 +253,7 @@ export class JobRunner {
   }
 
   /** Reads the counters of some renditions of the account; answers a JobEnd when the job must stop (rate limit, permission…). */
-  private async measure(job: ClaimedJob, batch: Array<{ id: string; external_id: string }>): Promise<JobEnd | undefined> {
+  private async measure(job: ClaimedJobRow, batch: MeasuredRenditionRow[]): Promise<JobEnd | undefined> {
     const result = await this.provider.postMetrics({
       workspace_id: job.workspace_id,
       account_id: job.account_id,
@@ -303,17 +304,16 @@ export class JobRunner {
     return undefined;
   }
 
-  private async renditionMetrics(job: ClaimedJob): Promise<JobEnd> {
-    const [rendition]: Array<{ id: string; external_id: string }> = await this.dataSource.query(
-      `SELECT id, external_id FROM renditions WHERE id = $1`,
-      [job.rendition_id],
-    );
+  private async renditionMetrics(job: ClaimedJobRow): Promise<JobEnd> {
+    const [rendition] = await this.dataSource.query<MeasuredRenditionRow[]>(`SELECT id, external_id FROM renditions WHERE id = $1`, [
+      job.rendition_id,
+    ]);
     if (!rendition) return { outcome: 'not_found' };
     return (await this.measure(job, [rendition])) ?? { outcome: 'ok' };
   }
 
-  private async follow(job: ClaimedJob): Promise<JobEnd> {
-    const [item]: Array<{ remote_account_id: string }> = await this.dataSource.query(
+  private async follow(job: ClaimedJobRow): Promise<JobEnd> {
+    const [item] = await this.dataSource.query<Array<Pick<GrowthItemRow, 'remote_account_id'>>>(
       `SELECT remote_account_id FROM growth_items WHERE id = $1`,
       [job.growth_item_id],
     );
@@ -337,7 +337,7 @@ export class JobRunner {
     await this.ours(job, (db) =>
       db.query(
         `UPDATE growth_items SET follow_state = $2, follow_error_code = $3, follow_error_message = $4, updated_at = now() WHERE id = $1`,
-        [job.growth_item_id, retryAt ? 'pending' : 'failed', result.code, result.message],
+        [job.growth_item_id, followStateAfter(retryAt), result.code, result.message],
       ),
     );
     return { outcome: result.status, retryAt };

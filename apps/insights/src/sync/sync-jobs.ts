@@ -1,7 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-
-export type JobKind = 'growth_refresh' | 'account_metrics' | 'rendition_metrics' | 'follow';
+import type { JobKind, SyncJobIdRow } from './sync-job.row.js';
 
 export interface JobSpec {
   kind: JobKind;
@@ -36,7 +35,7 @@ export function dedupeKey(spec: JobSpec): string {
 export async function enqueueJob(db: EntityManager, spec: JobSpec): Promise<{ id: string; created: boolean }> {
   const key = dedupeKey(spec);
   for (;;) {
-    const inserted: Array<{ id: string }> = await db.query(
+    const inserted = await db.query<SyncJobIdRow[]>(
       `INSERT INTO sync_jobs (id, workspace_id, kind, dedupe_key, account_id, rendition_id, growth_item_id, state, run_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, now())
        ON CONFLICT (dedupe_key) WHERE state = 'queued' DO NOTHING RETURNING id`,
@@ -55,16 +54,10 @@ export async function enqueueJob(db: EntityManager, spec: JobSpec): Promise<{ id
       await db.query(`SELECT pg_notify(current_schema() || '_sync_jobs', '')`);
       return { id: inserted[0].id, created: true };
     }
-    const [existing]: Array<{ id: string }> = await db.query(`SELECT id FROM sync_jobs WHERE dedupe_key = $1 AND state = 'queued'`, [key]);
+    const [existing] = await db.query<SyncJobIdRow[]>(`SELECT id FROM sync_jobs WHERE dedupe_key = $1 AND state = 'queued'`, [key]);
     // Claimed between the two statements: queue a new one.
     if (existing) return { id: existing.id, created: false };
   }
-}
-
-/** The rows an UPDATE … RETURNING changed (TypeORM answers `[rows, count]` for an UPDATE). */
-export async function updatedRows<T = { id: string }>(db: EntityManager | DataSource, sql: string, params: unknown[]): Promise<T[]> {
-  const [rows] = (await db.query(sql, params)) as [T[], number];
-  return rows;
 }
 
 /**

@@ -1,11 +1,21 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
-import { ClaimLoop, type LeasedWork, Metrics, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue, watchJobQueue } from '@social/platform';
+import {
+  changedRows,
+  ClaimLoop,
+  type LeasedWork,
+  Metrics,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  untilNextDue,
+  watchJobQueue,
+} from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { InsightsConfig } from '../config.js';
 import { DailyPlanner } from './daily-planner.js';
-import { backoffAt, ClaimedJob, JobEnd, JobRunner } from './job-runner.js';
-import { syncChannel, updatedRows } from './sync-jobs.js';
+import { backoffAt, JobEnd, JobRunner } from './job-runner.js';
+import type { ClaimedJobRow, SyncJobDueRow, SyncJobIdRow, SyncJobState } from './sync-job.row.js';
+import { syncChannel } from './sync-jobs.js';
 
 /**
  * The sync worker, one per insights replica. Due jobs are claimed in short
@@ -66,9 +76,9 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
     return rows.length === 0 || rows.length < free ? this.untilNextDue(poll) : poll;
   }
 
-  private async claim(limit: number): Promise<ClaimedJob[]> {
+  private async claim(limit: number): Promise<ClaimedJobRow[]> {
     if (limit <= 0) return [];
-    return updatedRows<ClaimedJob>(
+    return changedRows<ClaimedJobRow>(
       this.dataSource,
       `WITH due AS (
          SELECT id FROM sync_jobs
@@ -83,13 +93,13 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   private async untilNextDue(poll: number): Promise<number> {
-    const [next]: Array<{ at: Date }> = await this.dataSource.query(
+    const [next] = await this.dataSource.query<SyncJobDueRow[]>(
       `SELECT run_at AS at FROM sync_jobs WHERE state = 'queued' AND run_at > now() ORDER BY run_at LIMIT 1`,
     );
     return untilNextDue(next?.at, poll);
   }
 
-  private start(job: ClaimedJob): void {
+  private start(job: ClaimedJobRow): void {
     this.claims.run(job.id, { lease: job.lease }, () =>
       this.runner
         .run(job)
@@ -108,9 +118,9 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
    * Done, or queued again at `retryAt`, while the lease is ours. When another
    * job with the same key was queued meanwhile, that one covers it: this one ends.
    */
-  private async finish(job: ClaimedJob, end: JobEnd): Promise<void> {
+  private async finish(job: ClaimedJobRow, end: JobEnd): Promise<void> {
     if (end.retryAt) {
-      const requeued = await updatedRows(
+      const requeued = await changedRows<SyncJobIdRow>(
         this.dataSource,
         `UPDATE sync_jobs j SET state = 'queued', run_at = $3, lease_owner = NULL, lease_expires_at = NULL, outcome = $4
           WHERE j.id = $1 AND j.lease_owner = $2
@@ -120,10 +130,11 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
       );
       if (requeued.length === 1) return;
     }
+    const state: SyncJobState = end.outcome === 'ok' ? 'done' : 'failed';
     await this.dataSource.query(
       `UPDATE sync_jobs SET state = $3, outcome = $4, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
        WHERE id = $1 AND lease_owner = $2`,
-      [job.id, job.lease, end.outcome === 'ok' ? 'done' : 'failed', end.outcome],
+      [job.id, job.lease, state, end.outcome],
     );
   }
 

@@ -1,5 +1,14 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { ClaimLoop, type MediaStorage, mediaObjectKey, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
+import {
+  changedCount,
+  changedRows,
+  ClaimLoop,
+  mediaObjectKey,
+  type MediaStorage,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  untilNextDue,
+} from '@social/platform';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -8,9 +17,10 @@ import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { MediaConfig } from '../config.js';
-import { findMediaItem } from '../library/media-item.row.js';
+import { findMediaItem, type MediaItemRow, type StoredObjectRow } from '../library/media-item.row.js';
 import { PublicUrls, type PublicUrlCheck } from '../public-urls/public-urls.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
+import type { AnalysisClaimRow, AnalysisDueRow } from './analysis-claim.row.js';
 import { LoopbackObjects } from './loopback-source.js';
 import { analysisChannel, enqueueItemAnalysed } from './resolved-media.js';
 import { extractPosterFrame, posterTimestampMs, probeVideo, ToolFailure, type VideoFacts } from './video-probe.js';
@@ -20,22 +30,6 @@ const MAX_ATTEMPTS = 5;
 const RETRY_BASE_MS = 2_000;
 /** The largest poster frame kept (one JPEG frame; a 4K frame at q 3 is about 2 MB). */
 const POSTER_MAX_BYTES = 16 * 1024 * 1024;
-
-interface Claimed {
-  id: string;
-  workspace_id: string;
-  filename: string;
-  object_key: string;
-  mime_type: string;
-  size: string;
-  created_by: string;
-  analysis_status: 'pending' | 'ready' | 'failed';
-  public_check_due: boolean;
-  analysis_attempts: number;
-  poster_media_id: string | null;
-  project_asset_id: string | null;
-  lease: string;
-}
 
 interface Poster {
   id: string;
@@ -114,7 +108,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     for (const row of rows) this.claims.run(row.id, { lease: row.lease }, () => this.analyse(row));
     if (rows.length === free) return this.config.MEDIA_ANALYSIS_POLL_MS;
     // Due again at its next attempt, or when the lease someone holds on it runs out (a crashed replica's).
-    const [next] = await this.dataSource.query<Array<{ at: Date }>>(
+    const [next] = await this.dataSource.query<AnalysisDueRow[]>(
       `SELECT greatest(analysis_next_at, analysis_lease_expires_at) AS at FROM media_items
         WHERE status = 'ready' AND (analysis_status = 'pending' OR public_check_due) AND NOT (id = ANY($1::uuid[]))
         ORDER BY 1 LIMIT 1`,
@@ -123,8 +117,9 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     return untilNextDue(next?.at, this.config.MEDIA_ANALYSIS_POLL_MS);
   }
 
-  private async claim(limit: number): Promise<Claimed[]> {
-    const [rows] = (await this.dataSource.query(
+  private async claim(limit: number): Promise<AnalysisClaimRow[]> {
+    return changedRows<AnalysisClaimRow>(
+      this.dataSource,
       `WITH due AS (
          SELECT id FROM media_items
           WHERE status = 'ready' AND (analysis_status = 'pending' OR public_check_due) AND analysis_next_at <= now()
@@ -136,8 +131,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
        RETURNING m.id, m.workspace_id, m.filename, m.object_key, m.mime_type, m.size, m.created_by, m.analysis_status, m.public_check_due,
                  m.analysis_attempts, m.poster_media_id, m.project_asset_id, m.analysis_lease AS lease`,
       [limit, this.claims.owner, this.leaseMs, this.claims.inFlightIds],
-    )) as [Claimed[], number];
-    return rows;
+    );
   }
 
   private async renew(leases: string[]): Promise<void> {
@@ -151,7 +145,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   /** One claimed item, start to end; never rejects (failures are recorded or retried). */
-  private async analyse(row: Claimed): Promise<void> {
+  private async analyse(row: AnalysisClaimRow): Promise<void> {
     let outcome: Outcome = null;
     try {
       if (row.analysis_status === 'pending') outcome = await this.analyseVideo(row);
@@ -164,7 +158,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   /** Probes the video through a loopback URL and takes its poster frame; a file the tools refuse is a failed analysis, not an error. */
-  private async analyseVideo(row: Claimed): Promise<Outcome> {
+  private async analyseVideo(row: AnalysisClaimRow): Promise<Outcome> {
     const stored = await this.storage.stat(row.object_key);
     if (!stored)
       return {
@@ -219,7 +213,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     return error as Error;
   }
 
-  private async storePoster(row: Claimed, frame: Buffer): Promise<Poster> {
+  private async storePoster(row: AnalysisClaimRow, frame: Buffer): Promise<Poster> {
     let dimensions: { width?: number; height?: number } = {};
     try {
       dimensions = imageSize(frame);
@@ -239,19 +233,19 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     };
   }
 
-  private async checkPublicUrl(row: Claimed): Promise<PublicUrlCheck | undefined> {
+  private async checkPublicUrl(row: AnalysisClaimRow): Promise<PublicUrlCheck | undefined> {
     if (!this.publicUrls.isPublic) return undefined;
     return this.publicUrls.selfCheck(row.id);
   }
 
   /** Writes the outcome while the lease is ours (else the poster goes: someone else took the item, or it was deleted). */
-  private async settle(row: Claimed, outcome: Outcome, check: PublicUrlCheck | undefined): Promise<void> {
+  private async settle(row: AnalysisClaimRow, outcome: Outcome, check: PublicUrlCheck | undefined): Promise<void> {
     const replaced = await this.dataSource.transaction(async (db) => {
       // Still ours (not deleted meanwhile, nor taken over after our lease ran out), locked until the end.
-      const [held] = await db.query<unknown[]>(`SELECT id FROM media_items WHERE id = $1 AND analysis_lease = $2 FOR UPDATE`, [
-        row.id,
-        row.lease,
-      ]);
+      const [held] = await db.query<Array<Pick<MediaItemRow, 'id'>>>(
+        `SELECT id FROM media_items WHERE id = $1 AND analysis_lease = $2 FOR UPDATE`,
+        [row.id, row.lease],
+      );
       if (!held) throw new LeaseLost();
       if (outcome?.poster) await this.insertPoster(db, row, outcome.poster);
       const values: unknown[] = [row.id, row.lease];
@@ -280,19 +274,21 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
           'public_url_checked_at = now()',
         );
       }
-      const [updated] = (await db.query(
+      const updated = await changedCount(
+        db,
         `UPDATE media_items SET ${sets.join(', ')} WHERE id = $1 AND analysis_lease = $2 RETURNING id`,
         values,
-      )) as [unknown[], number];
-      if (updated.length === 0) throw new LeaseLost();
+      );
+      if (updated === 0) throw new LeaseLost();
       // Library items only: a project asset's item is its video project's, not something posts attach.
       if ((outcome || check) && !row.project_asset_id) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
       // A re-analysed video's previous poster (its row goes here, its object after the commit).
       if (outcome && row.poster_media_id) {
-        const [old] = (await db.query(`DELETE FROM media_items WHERE id = $1 AND poster_of = $2 RETURNING object_key`, [
-          row.poster_media_id,
-          row.id,
-        ])) as [Array<{ object_key: string }>, number];
+        const old = await changedRows<StoredObjectRow>(
+          db,
+          `DELETE FROM media_items WHERE id = $1 AND poster_of = $2 RETURNING object_key`,
+          [row.poster_media_id, row.id],
+        );
         return old[0]?.object_key;
       }
       return undefined;
@@ -300,7 +296,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     if (replaced) await this.dropObject(replaced);
   }
 
-  private async insertPoster(db: EntityManager, row: Claimed, poster: Poster): Promise<void> {
+  private async insertPoster(db: EntityManager, row: AnalysisClaimRow, poster: Poster): Promise<void> {
     const base = row.filename.replace(/\.[^.]*$/, '') || 'video';
     await db.query(
       `INSERT INTO media_items (id, workspace_id, filename, size, status, mime_type, sha256, width, height, object_key, created_by,
@@ -325,7 +321,7 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
    * Ours to retry (storage, a missing or slow tool): later with backoff, failed
    * after MAX_ATTEMPTS; anything else is logged and retried the same way.
    */
-  private async retryOrFail(row: Claimed, error: unknown): Promise<void> {
+  private async retryOrFail(row: AnalysisClaimRow, error: unknown): Promise<void> {
     if (error instanceof LeaseLost) {
       this.logger.info({ media_id: row.id }, 'media analysis lost its lease (item deleted or taken over); outcome dropped');
       return;
@@ -352,13 +348,13 @@ export class AnalysisWorker implements OnApplicationBootstrap, BeforeApplication
     try {
       if (final && row.analysis_status === 'pending') {
         await this.dataSource.transaction(async (db) => {
-          const [updated] = (await db.query(
+          const updated = await changedCount(
+            db,
             `UPDATE media_items SET analysis_status = 'failed', analysis_error = $3, public_check_due = false, analysis_lease = NULL,
                     analysis_lease_expires_at = NULL WHERE id = $1 AND analysis_lease = $2 RETURNING id`,
             [row.id, row.lease, `the analysis did not succeed after ${MAX_ATTEMPTS} attempts: ${message}`.slice(0, 1000)],
-          )) as [unknown[], number];
-          if (updated.length > 0 && !row.project_asset_id)
-            await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
+          );
+          if (updated > 0 && !row.project_asset_id) await enqueueItemAnalysed(db, (await findMediaItem(db, row.id))!, this.publicUrls);
         });
         return;
       }

@@ -3,6 +3,7 @@ import { type MediaStorage, PeriodicSweep, SERVICE_CONFIG, SERVICE_LOGGER, uploa
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
+import type { MediaItemRow, StoredObjectRow } from '../library/media-item.row.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
 
 /** Items looked up per query. */
@@ -37,7 +38,7 @@ export class OrphanUploadSweeper extends PeriodicSweep {
     let removed = 0;
     for (let start = 0; start < ids.length; start += LOOKUP_BATCH) {
       const batch = ids.slice(start, start + LOOKUP_BATCH);
-      const rows = await this.dataSource.query<Array<{ id: string; status: string; object_key: string }>>(
+      const rows = await this.dataSource.query<Array<Pick<MediaItemRow, 'id' | 'status'> & StoredObjectRow>>(
         `SELECT id, status, object_key FROM media_items WHERE id = ANY($1::uuid[])`,
         [batch],
       );

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type MediaStorage, PeriodicSweep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { changedCount, type MediaStorage, PeriodicSweep, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
+import type { ExpiringSessionRow } from '../upload-sessions/upload-session.row.js';
 import { announceAssetFailed } from '../upload-sessions/upload-sessions.service.js';
 
 const SWEEP_BATCH = 100;
@@ -36,7 +37,7 @@ export class SessionSweeper extends PeriodicSweep {
     let removed = 0;
     for (;;) {
       const count = await this.dataSource.transaction(async (db) => {
-        const expired = await db.query<Array<{ id: string; object_key: string; workspace_id: string; project_asset_id: string | null }>>(
+        const expired = await db.query<ExpiringSessionRow[]>(
           `SELECT id, object_key, workspace_id, project_asset_id FROM media_items WHERE status = 'pending' AND expires_at < now()
             ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`,
         );
@@ -63,7 +64,8 @@ export class SessionSweeper extends PeriodicSweep {
     }
     let purged = 0;
     for (;;) {
-      const [, count] = await this.dataSource.query<[unknown, number]>(
+      const count = await changedCount(
+        this.dataSource,
         `DELETE FROM media_items WHERE id IN (SELECT id FROM media_items WHERE status = 'expired'
            AND expires_at < now() - interval '${EXPIRED_SESSION_GRACE}'
                                               LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,

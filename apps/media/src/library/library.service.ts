@@ -14,6 +14,7 @@ import {
 } from '@social/contracts';
 import {
   AccessControl,
+  changedRows,
   createdAtPosition,
   CursorCodec,
   isCreatedAtPosition,
@@ -27,7 +28,8 @@ import {
 import { DataSource } from 'typeorm';
 import type { MediaConfig } from '../config.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
-import { findMediaItem, MEDIA_ITEM_COLUMNS, MediaItemRow, toMediaItem } from './media-item.row.js';
+import type { MediaTagRow } from '../tags/media-tag.row.js';
+import { findMediaItem, MEDIA_ITEM_COLUMNS, MediaItemRow, type StoredObjectRow, toMediaItem } from './media-item.row.js';
 
 const NO_SUCH_ITEM = 'No such media item.';
 
@@ -110,10 +112,7 @@ export class LibraryService {
     await this.dataSource.transaction(async (db) => {
       const item = await findMediaItem(db, id, true);
       if (!item) throw problems.notFound(NO_SUCH_ITEM);
-      const [posters] = (await db.query(`DELETE FROM media_items WHERE poster_of = $1 RETURNING object_key`, [id])) as [
-        Array<{ object_key: string }>,
-        number,
-      ];
+      const posters = await changedRows<StoredObjectRow>(db, `DELETE FROM media_items WHERE poster_of = $1 RETURNING object_key`, [id]);
       await db.query(`DELETE FROM media_items WHERE id = $1`, [id]);
       for (const poster of posters) await this.storage.delete(poster.object_key);
       await this.storage.delete(item.objectKey);
@@ -144,10 +143,10 @@ export class LibraryService {
     return this.dataSource.transaction(async (db) => {
       const locked = await findMediaItem(db, id, true);
       if (!locked) throw problems.notFound(NO_SUCH_ITEM);
-      const known = await db.query<Array<{ id: string }>>(`SELECT id FROM media_tags WHERE workspace_id = $1 AND id = ANY($2::uuid[])`, [
-        item.workspaceId,
-        tagIds,
-      ]);
+      const known = await db.query<Array<Pick<MediaTagRow, 'id'>>>(
+        `SELECT id FROM media_tags WHERE workspace_id = $1 AND id = ANY($2::uuid[])`,
+        [item.workspaceId, tagIds],
+      );
       const knownIds = new Set(known.map((tag) => tag.id));
       const errors = input.tag_ids
         .map((tagId, index) => ({ tagId, index }))

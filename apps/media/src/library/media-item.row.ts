@@ -1,5 +1,14 @@
-import type { MediaItem } from '@social/contracts';
+import { type MediaAnalysisStatus, type MediaItem, MEDIA_ITEM_STATUSES } from '@social/contracts';
 import type { EntityManager } from 'typeorm';
+
+/**
+ * `media_items.status`: the library's (the contract's), then two tombstones only completion and the upload route see:
+ * `merged`, a completed session whose bytes `mergedInto` already held; `expired`, a swept session (its bytes gone), kept a day.
+ */
+export const MEDIA_ITEM_STATES = [...MEDIA_ITEM_STATUSES, 'merged', 'expired'] as const;
+export type MediaItemState = (typeof MEDIA_ITEM_STATES)[number];
+/** The library's statuses as an SQL list: `'pending', 'ready'`. */
+const LIBRARY_STATES_SQL = MEDIA_ITEM_STATUSES.map((status) => `'${status}'`).join(', ');
 
 /** A row of `media_items` as the queries here select it (MEDIA_ITEM_COLUMNS). */
 export interface MediaItemRow {
@@ -9,11 +18,7 @@ export interface MediaItemRow {
   declaredMimeType: string;
   declaredSha256: string;
   size: string;
-  /**
-   * `merged`: a completed session whose bytes `mergedInto` already held; `expired`: a swept session
-   * (its bytes gone), kept a day. Both are tombstones only completion and the upload route see.
-   */
-  status: 'pending' | 'ready' | 'merged' | 'expired';
+  status: MediaItemState;
   mergedInto: string | null;
   mimeType: string;
   sha256: string;
@@ -26,7 +31,7 @@ export interface MediaItemRow {
   createdAt: Date;
   expiresAt: Date;
   tagIds: string[];
-  analysisStatus: 'pending' | 'ready' | 'failed';
+  analysisStatus: MediaAnalysisStatus;
   analysisError: string;
   frameRate: number;
   thumbnailTimestampMs: string;
@@ -36,6 +41,11 @@ export interface MediaItemRow {
   publicUrlStatus: number;
   publicUrlCheckedAt: Date | null;
   publicUrlError: string;
+}
+
+/** An item's stored object, in the column's own name (deletions answer it to drop the bytes after commit). */
+export interface StoredObjectRow {
+  object_key: string;
 }
 
 /** Select list of MediaItemRow over `media_items m`, the tag ids by tag name ignoring case. */
@@ -54,7 +64,7 @@ export const MEDIA_ITEM_COLUMNS = `
 export async function findMediaItem(db: EntityManager, id: string, lock = false, includeTombstones = false): Promise<MediaItemRow | null> {
   const [row] = await db.query<MediaItemRow[]>(
     `SELECT ${MEDIA_ITEM_COLUMNS} FROM media_items m
-     WHERE m.id = $1${includeTombstones ? '' : ` AND m.status IN ('pending', 'ready')`}${lock ? ' FOR UPDATE OF m' : ''}`,
+     WHERE m.id = $1${includeTombstones ? '' : ` AND m.status IN (${LIBRARY_STATES_SQL})`}${lock ? ' FOR UPDATE OF m' : ''}`,
     [id],
   );
   return row ?? null;

@@ -12,23 +12,12 @@ import {
 import { AccessControl, explainingConstraint, problems } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { TAG_COLUMNS, type MediaTagCountRow, type MediaTagRow } from './media-tag.row.js';
 
-interface TagRow {
-  id: string;
-  workspaceId: string;
-  name: string;
-  itemCount: number;
-  createdAt: Date;
-}
-
-/** `item_count` is counted on read (ready items carrying the tag): always right, however tagging races. */
-const TAG_COLUMNS = `t.id, t.workspace_id AS "workspaceId", t.name, t.created_at AS "createdAt",
-  (SELECT count(*)::int FROM media_item_tags it JOIN media_items m ON m.id = it.media_id
-    WHERE it.tag_id = t.id AND m.status = 'ready' AND m.project_asset_id IS NULL) AS "itemCount"`;
 const NO_SUCH_TAG = 'No such media tag.';
 const NAME_INDEX = 'media_tags_name_idx';
 
-const toMediaTag = (row: TagRow): MediaTag => ({
+const toMediaTag = (row: MediaTagRow): MediaTag => ({
   id: row.id,
   workspace_id: row.workspaceId,
   name: row.name,
@@ -39,8 +28,8 @@ const toMediaTag = (row: TagRow): MediaTag => ({
 const duplicateName = (name: string) =>
   problems.conflict('duplicate_name', `The workspace already has a media tag named "${name}" (names ignore case).`);
 
-async function findTag(db: EntityManager, id: string): Promise<TagRow | null> {
-  const [row] = await db.query<TagRow[]>(`SELECT ${TAG_COLUMNS} FROM media_tags t WHERE t.id = $1`, [id]);
+async function findTag(db: EntityManager, id: string): Promise<MediaTagRow | null> {
+  const [row] = await db.query<MediaTagRow[]>(`SELECT ${TAG_COLUMNS} FROM media_tags t WHERE t.id = $1`, [id]);
   return row ?? null;
 }
 
@@ -60,10 +49,9 @@ export class TagsService {
         this.dataSource.transaction(async (db) => {
           // Creations of one workspace queue here, so the limit cannot be raced past.
           await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('media_tags:' || $1, 0))`, [workspace.workspace_id]);
-          const [{ count }] = await db.query<Array<{ count: number }>>(
-            `SELECT count(*)::int AS count FROM media_tags WHERE workspace_id = $1`,
-            [workspace.workspace_id],
-          );
+          const [{ count }] = await db.query<MediaTagCountRow[]>(`SELECT count(*)::int AS count FROM media_tags WHERE workspace_id = $1`, [
+            workspace.workspace_id,
+          ]);
           if (count >= MAX_MEDIA_TAGS_PER_WORKSPACE) {
             throw problems.conflict('too_many_media_tags', `A workspace has at most ${MAX_MEDIA_TAGS_PER_WORKSPACE} media tags.`);
           }
@@ -82,7 +70,7 @@ export class TagsService {
 
   async list(principal: Principal, query: ListMediaTagsQuery): Promise<MediaTagList> {
     const workspace = await this.access.requireWorkspace(principal, query.workspace_id, 'viewer', 'query');
-    const rows = await this.dataSource.query<TagRow[]>(
+    const rows = await this.dataSource.query<MediaTagRow[]>(
       `SELECT ${TAG_COLUMNS} FROM media_tags t WHERE t.workspace_id = $1 ORDER BY lower(t.name), t.id`,
       [workspace.workspace_id],
     );
@@ -107,7 +95,7 @@ export class TagsService {
     await this.dataSource.query(`DELETE FROM media_tags WHERE id = $1`, [id]);
   }
 
-  private findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<TagRow> {
+  private findVisible(principal: Principal, id: string, need: WorkspaceRole): Promise<MediaTagRow> {
     return this.access.requireVisible(principal, () => findTag(this.dataSource.manager, id), need, NO_SUCH_TAG);
   }
 }

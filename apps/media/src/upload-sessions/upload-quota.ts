@@ -1,5 +1,6 @@
 import { Problem } from '@social/platform';
 import type { EntityManager } from 'typeorm';
+import type { UploadRoomRow } from './upload-session.row.js';
 
 /** Contract §6: at most this many open upload sessions (created, neither completed nor expired) per workspace. */
 export const MAX_OPEN_UPLOAD_SESSIONS = 100;
@@ -12,7 +13,7 @@ export const MAX_OPEN_UPLOAD_SESSIONS = 100;
  */
 export async function requireUploadRoom(db: EntityManager, workspaceId: string, size: number, quotaBytes: number): Promise<void> {
   await db.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`media-upload-room:${workspaceId}`]);
-  const [usage]: Array<{ used: string; open: number; oldest_expiry: Date | null }> = await db.query(
+  const [usage] = await db.query<UploadRoomRow[]>(
     `SELECT coalesce(sum(size) FILTER (WHERE status = 'ready' OR (status = 'pending' AND expires_at > now())), 0)::text AS used,
             (count(*) FILTER (WHERE status = 'pending' AND expires_at > now()))::int AS open,
             min(expires_at) FILTER (WHERE status = 'pending' AND expires_at > now()) AS oldest_expiry

@@ -57,7 +57,7 @@ const uploadReplaced = () =>
 
 /** The ready library item of the workspace holding these bytes (the dedupe index's key), if any; project assets' items never count. */
 async function findReadyCopy(db: EntityManager, workspaceId: string, sha256: string, size: number): Promise<string | undefined> {
-  const [row] = await db.query<Array<{ id: string }>>(
+  const [row] = await db.query<Array<Pick<MediaItemRow, 'id'>>>(
     `SELECT id FROM media_items
      WHERE workspace_id = $1 AND status = 'ready' AND sha256 = $2 AND size = $3 AND project_asset_id IS NULL AND poster_of IS NULL`,
     [workspaceId, sha256, size],
@@ -73,7 +73,7 @@ const uploadAlreadyOpen = () =>
 
 /** One open or ready upload per project asset (the unique index settles races). */
 async function requireNoUploadFor(db: EntityManager, projectAssetId: string): Promise<void> {
-  const [row] = await db.query<Array<{ id: string }>>(
+  const [row] = await db.query<Array<Pick<MediaItemRow, 'id'>>>(
     `SELECT id FROM media_items WHERE project_asset_id = $1 AND status IN ('pending', 'ready')`,
     [projectAssetId],
   );

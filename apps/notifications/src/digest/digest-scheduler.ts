@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { changedRows, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -91,13 +91,14 @@ export class DigestScheduler implements OnApplicationBootstrap, BeforeApplicatio
         [userId, date, dueAt],
       )) as Array<{ user_id: string }>;
       if (!claimed) return false;
-      const lines = (await db.query(
+      const lines = await changedRows<DigestLine & { created_at: Date }>(
+        db,
         `UPDATE notifications SET digest_pending = false
           WHERE id IN (SELECT id FROM notifications WHERE user_id = $1 AND digest_pending AND created_at <= now() FOR UPDATE SKIP LOCKED)
         RETURNING title, body, link, created_at`,
         [userId],
-      )) as [Array<DigestLine & { created_at: Date }>, number];
-      const items = lines[0].sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
+      );
+      const items = lines.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
       await db.query(`UPDATE digest_runs SET items = $3 WHERE user_id = $1 AND local_date = $2`, [userId, date, items.length]);
       if (items.length === 0) return false;
       const content = renderDigestMail(items, date, this.mail.publicAppUrl);

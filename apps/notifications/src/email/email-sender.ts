@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { AccountsPatterns, ContactList, ListContactsRequest } from '@social/contracts';
 import {
+  changedRows,
   ClaimLoop,
   MailDeliveryError,
   Metrics,
@@ -95,7 +96,8 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private async claim(): Promise<Claimed[]> {
-    const [rows] = (await this.dataSource.query(
+    return changedRows<Claimed>(
+      this.dataSource,
       `WITH due AS (
          SELECT id FROM email_deliveries
           WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
@@ -105,8 +107,7 @@ export class EmailSender implements OnApplicationBootstrap, BeforeApplicationShu
          FROM due WHERE d.id = due.id
        RETURNING d.id, d.user_id, d.subject, d.text_body, d.html_body, d.attempts, d.lease`,
       [BATCH, this.claims.owner, this.config.NOTIFICATIONS_EMAIL_LEASE_MS],
-    )) as [Claimed[], number];
-    return rows;
+    );
   }
 
   private async untilNextDue(poll: number): Promise<number> {

@@ -6,7 +6,7 @@ import {
   NOTIFICATIONS_PAGE_DEFAULT,
   NotificationUnreadCount,
 } from '@social/contracts';
-import { CursorCodec, isCreatedAtPosition, preparedQuery, problems, SERVICE_CONFIG } from '@social/platform';
+import { changedCount, CursorCodec, isCreatedAtPosition, preparedQuery, problems, SERVICE_CONFIG } from '@social/platform';
 import { DataSource } from 'typeorm';
 import type { NotificationsConfig } from '../config.js';
 
@@ -77,10 +77,11 @@ export class InboxService {
 
   /** Idempotent: an item already read keeps its first read_at. */
   async read(userId: string, id: string): Promise<void> {
-    const [, affected] = (await this.dataSource.query(
+    const affected = await changedCount(
+      this.dataSource,
       `UPDATE notifications n SET read_at = coalesce(n.read_at, now()) WHERE n.id = $2 AND ${VISIBLE}`,
       [userId, id],
-    )) as [unknown, number];
+    );
     if (!affected) throw problems.notFound(NO_SUCH_NOTIFICATION);
   }
 

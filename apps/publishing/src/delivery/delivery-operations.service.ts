@@ -5,47 +5,30 @@ import {
   Publication,
   PublicationTargetsRequest,
   PublicationTransitionRequest,
+  PublicationStatus,
   PublishNowRequest,
   SCHEDULE_MAX_AHEAD_MS,
   SCHEDULE_PAST_TOLERANCE_MS,
   SchedulePublicationRequest,
+  SocialAccountStatus,
   WorkspaceRole,
 } from '@social/contracts';
-import { AccessControl, problems } from '@social/platform';
-import { DataSource, EntityManager } from 'typeorm';
+import { AccessControl, changedRows, problems } from '@social/platform';
+import { DataSource, EntityManager, type QueryDeepPartialEntity } from 'typeorm';
 import { PublicationEntity, PublicationSegmentEntity } from '../publications/publication.entity.js';
 import { PublicationsService } from '../publications/publications.service.js';
+import type { DeliveryAttemptRow } from './delivery-attempt.row.js';
 import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
-import {
-  changedRows,
-  networkRulesProblem,
-  notifyDue,
-  readOverrides,
-  renderChecked,
-  replaceRenditions,
-  type TargetAccount,
-} from './renditions.js';
+import { networkRulesProblem, notifyDue, readOverrides, renderChecked, replaceRenditions, type TargetAccount } from './renditions.js';
 
 /** Which statuses each call leaves from (contract §4 "Delivery", transitions). */
-const FROM: Record<'schedule' | 'publish-now' | 'cancel' | 'retry', readonly string[]> = {
+const FROM: Record<'schedule' | 'publish-now' | 'cancel' | 'retry', readonly PublicationStatus[]> = {
   schedule: ['draft', 'ready', 'scheduled'],
   'publish-now': ['draft', 'ready', 'scheduled'],
   cancel: ['scheduled'],
   retry: ['failed', 'published'],
 };
 type Transition = keyof typeof FROM;
-
-interface AttemptRow {
-  id: string;
-  rendition_id: string;
-  attempt: number;
-  started_at: Date;
-  finished_at: Date | null;
-  outcome: string;
-  error_code: string;
-  error_message: string;
-  http_status: number;
-}
 
 /** Where targets came from, for the 422 that names a refused one. */
 export type TargetSource = { kind: 'accounts' } | { kind: 'set' } | { kind: 'existing' };
@@ -77,8 +60,8 @@ export class DeliveryOperations {
       const targets = await this.resolveTargets(db, found, input);
       const publication = await this.transition(db, id, input.expected_revision, 'schedule', {
         status: 'scheduled',
-        scheduled_at: scheduledAt,
-        social_set_id: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
+        scheduledAt,
+        socialSetId: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
       });
       await this.render(db, publication, targets, scheduledAt, publication.randomDelayMinutes);
       // Every scheduler looks again at its next due time (this one may be sooner than what it sleeps until).
@@ -102,8 +85,8 @@ export class DeliveryOperations {
       const now = new Date();
       const publication = await this.transition(db, id, input.expected_revision, 'publish-now', {
         status: 'publishing',
-        scheduled_at: now,
-        social_set_id: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
+        scheduledAt: now,
+        socialSetId: input.social_set_id ?? (input.account_ids ? null : found.socialSetId),
       });
       // Due at once: no random delay.
       await this.render(db, publication, targets, now, 0);
@@ -116,7 +99,7 @@ export class DeliveryOperations {
   async cancel(principal: Principal, id: string, input: PublicationTransitionRequest): Promise<Publication> {
     await this.findVisible(principal, id, 'editor');
     await this.dataSource.transaction(async (db) => {
-      await this.transition(db, id, input.expected_revision, 'cancel', { status: 'draft', scheduled_at: null });
+      await this.transition(db, id, input.expected_revision, 'cancel', { status: 'draft', scheduledAt: null });
       await db.query(`DELETE FROM renditions WHERE publication_id = $1`, [id]);
     });
     return this.publications.read(id);
@@ -148,7 +131,7 @@ export class DeliveryOperations {
   /** Every attempt of every rendition, oldest first. */
   async deliveries(principal: Principal, id: string): Promise<DeliveryAttemptList> {
     await this.findVisible(principal, id, 'viewer');
-    const rows: AttemptRow[] = await this.dataSource.query(
+    const rows: DeliveryAttemptRow[] = await this.dataSource.query(
       `SELECT id, rendition_id, attempt, started_at, finished_at, outcome, error_code, error_message, http_status
          FROM delivery_attempts WHERE publication_id = $1 ORDER BY started_at, id`,
       [id],
@@ -187,27 +170,32 @@ export class DeliveryOperations {
     id: string,
     expectedRevision: number,
     call: Transition,
-    set: { status: string; scheduled_at?: Date | null; social_set_id?: string | null },
+    set: Pick<PublicationEntity, 'status'> & Partial<Pick<PublicationEntity, 'scheduledAt' | 'socialSetId'>>,
   ): Promise<PublicationEntity> {
-    const values: unknown[] = [id, expectedRevision, FROM[call], set.status];
-    const assignments = ['status = $4', 'revision = revision + 1', 'updated_at = now()'];
-    if (set.scheduled_at !== undefined) assignments.push(`scheduled_at = $${values.push(set.scheduled_at)}`);
-    if (set.social_set_id !== undefined) assignments.push(`social_set_id = $${values.push(set.social_set_id)}`);
-    const rows = await changedRows(
-      db,
-      `UPDATE publications SET ${assignments.join(', ')} WHERE id = $1 AND revision = $2 AND status = ANY($3::text[]) RETURNING id`,
-      values,
-    );
+    const changes: QueryDeepPartialEntity<PublicationEntity> = {
+      status: set.status,
+      revision: () => 'revision + 1',
+      updatedAt: () => 'now()',
+    };
+    // Left out: kept as stored.
+    if (set.scheduledAt !== undefined) changes.scheduledAt = set.scheduledAt;
+    if (set.socialSetId !== undefined) changes.socialSetId = set.socialSetId;
+    const result = await db
+      .createQueryBuilder()
+      .update(PublicationEntity)
+      .set(changes)
+      .where('id = :id AND revision = :revision AND status IN (:...from)', { id, revision: expectedRevision, from: FROM[call] })
+      .execute();
     const current = await db.getRepository(PublicationEntity).findOneBy({ id });
     if (!current) throw problems.notFound('No such publication.');
-    if (rows.length === 1) return current;
+    if (result.affected === 1) return current;
     if (current.revision !== expectedRevision) {
       throw problems.revisionConflict('publication', current.revision, expectedRevision);
     }
     throw this.invalidTransition(call, current.status);
   }
 
-  private invalidTransition(call: Transition, status: string, why?: string) {
+  private invalidTransition(call: Transition, status: PublicationStatus, why?: string) {
     return problems.conflict(
       'invalid_transition',
       `A ${status} publication cannot be ` +
@@ -281,7 +269,7 @@ export class DeliveryOperations {
       workspaceId,
     ]);
     if (!set) throw problems.invalid(location, 'is not a social set of this workspace', setId);
-    const rows: Array<TargetAccount & { status: string }> = await db.query(
+    const rows: Array<TargetAccount & { status: SocialAccountStatus }> = await db.query(
       `SELECT a.id, a.platform, a.username, a.status, m.default_settings AS settings, m.default_output_profile AS output_profile
          FROM social_set_accounts m JOIN social_accounts a ON a.id = m.social_account_id
         WHERE m.social_set_id = $1 ORDER BY m.display_order FOR SHARE OF a`,

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, 
 import {
   type AttachedMedia,
   MAX_DELIVERY_ATTEMPTS,
+  type PublicationStatus,
   RENDITION_FAILED_SUBJECT,
   RENDITION_NEEDS_ATTENTION_SUBJECT,
   RENDITION_PUBLISHED_SUBJECT,
@@ -11,7 +12,7 @@ import {
   type RenditionPublishedEvent,
   type ResolvedMedia,
 } from '@social/contracts';
-import { ClaimLoop, enqueueEvent, Metrics, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
+import { changedRows, ClaimLoop, enqueueEvent, Metrics, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -26,10 +27,14 @@ import {
 } from '../providers/social-provider.js';
 import { markReconnectRequired, ProviderAccounts } from '../social-accounts/provider-accounts.js';
 import { type DeliveryOutcome, watchScheduler } from './delivery-metrics.js';
-import { changedRows, deliveryChannel, deriveStatus } from './renditions.js';
+import { deliveryChannel, deriveStatus } from './renditions.js';
+import type { DeliveryState } from '../publications/rendition.entity.js';
+import type { AttemptOutcome } from './delivery-attempt.row.js';
 import { attachmentsOf, countedMedia, DeliveryMedia, stillAnalysing } from './delivery-media.js';
 import { MediaLibraryClient } from '../media/media-library.client.js';
 import { errorActionFor, retryDelayMs } from './retry-policy.js';
+
+// Hand-written SQL, not TypeORM: the scheduler's measured hot path (`scheduler` benchmark, docs/performance.md), a round trip a step.
 
 /** A rendition as the claim hands it over. */
 interface Claimed {
@@ -37,7 +42,7 @@ interface Claimed {
   publication_id: string;
   social_account_id: string;
   platform: string;
-  delivery_state: string;
+  delivery_state: DeliveryState;
   delivery_current_attempt_id: string | null;
   delivery_current_attempt_number: number;
   /** When the current attempt started (its call may land until then + the call's bound). */
@@ -54,6 +59,41 @@ interface Claimed {
   media_waiting_since: Date | null;
   /** Set by `send` for its attempt: how long its publish call may take (longer with media to upload). */
   publish_bound_ms?: number;
+}
+
+/** A rendition an UPDATE … RETURNING id still found under this claim's lease. */
+interface RenditionIdRow {
+  id: string;
+}
+
+/** The next future due time. */
+interface DueRow {
+  at: Date;
+}
+
+/** The submit statement's counts: `submitted` 0 means the rendition was no longer ours (the others are bigint text). */
+interface SubmittedRow {
+  submitted: number;
+  attempts: string;
+  segments: string;
+  publications: string;
+}
+
+/** The go-live statement's counts: `live` 0 means the rendition was no longer ours. */
+interface LiveRow {
+  live: number;
+  segments: string;
+  attempts: string;
+}
+
+/** The publication locked before its rendition is written. */
+interface LockedPublicationRow {
+  workspace_id: string;
+}
+
+/** An external id another rendition of the account owns. */
+interface OwnedPostRow {
+  external_id: string;
 }
 
 /** A rendition being delivered: the claim's lease, until when it was last renewed, and how to abort the call. */
@@ -177,7 +217,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   /** How long to sleep: until the next future due time, at most one poll interval. */
   private async untilNextDue(poll: number): Promise<number> {
-    const [next]: Array<{ at: Date }> = await this.dataSource.query(
+    const [next] = await this.dataSource.query<DueRow[]>(
       `SELECT next_action_at AS at FROM renditions WHERE next_action_at > now() ORDER BY next_action_at LIMIT 1`,
     );
     return untilNextDue(next?.at, poll);
@@ -293,7 +333,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const startedAt = new Date();
     const submitted = await this.inTransaction(row, async (db) => {
       // One statement: the rendition (only while it is ours and queued), its attempt, its segments, the publication's start.
-      const [{ submitted: ok }]: Array<{ submitted: number }> = await db.query(
+      const [{ submitted: ok }] = await db.query<SubmittedRow[]>(
         `WITH r AS (
            UPDATE renditions SET status = 'publishing', delivery_state = 'submitted', delivery_recovery_action = 'none',
                   delivery_current_attempt_id = $3, delivery_current_attempt_number = $4, delivery_current_attempt_created_at = $5,
@@ -427,7 +467,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const at = new Date(Date.now() + afterMs);
     const marked = await this.inTransaction(row, async (db) => {
       if (attemptId) await this.finishAttempt(db, attemptId, 'ambiguous', failure);
-      const updated = await changedRows(
+      const updated = await changedRows<RenditionIdRow>(
         db,
         `UPDATE renditions SET delivery_state = 'ambiguous', delivery_recovery_action = 'reconcile',
                 error_code = $3, error_message = $5, error_http_status = $4,
@@ -477,7 +517,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (found) return this.goLive(row, row.delivery_current_attempt_id, found, true);
     // The network says for certain it has no such post: sending again is safe.
     const requeued = await this.inTransaction(row, async (db) => {
-      const updated = await changedRows(
+      const updated = await changedRows<RenditionIdRow>(
         db,
         `UPDATE renditions SET status = 'scheduled', delivery_state = 'queued', delivery_recovery_action = 'none',
                 delivery_last_reconciled_at = now(), delivery_next_reconciliation_at = NULL, updated_at = now()
@@ -492,7 +532,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async goLive(row: Claimed, attemptId: string | null, published: PublishedPost, reconciled: boolean): Promise<void> {
     const live = await this.inTransaction(row, async (db, workspaceId) => {
       const parts = published.parts.length > 0 ? published.parts : [published];
-      const [{ live }]: Array<{ live: number }> = await db.query(
+      const [{ live }] = await db.query<LiveRow[]>(
         `WITH r AS (
            UPDATE renditions SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
                 external_id = $3, external_url = $4, delivery_terminal_reason = '', published_at = now(),
@@ -593,10 +633,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     row: Claimed,
     outcome: {
       counted: DeliveryOutcome;
-      attempt?: { id: string; outcome: string; failure: { code: string; message: string; httpStatus: number } };
+      attempt?: { id: string; outcome: AttemptOutcome; failure: { code: string; message: string; httpStatus: number } };
       set: string;
       params: unknown[];
-      segments: 'scheduled' | 'failed';
+      segments: Extract<PublicationStatus, 'scheduled' | 'failed'>;
       also?: (db: EntityManager) => Promise<void>;
       event?:
         | { subject: typeof RENDITION_FAILED_SUBJECT; payload: Omit<RenditionFailedEvent, keyof RenditionEventBase> }
@@ -605,7 +645,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   ): Promise<void> {
     const settled = await this.inTransaction(row, async (db, workspaceId) => {
       if (outcome.attempt) await this.finishAttempt(db, outcome.attempt.id, outcome.attempt.outcome, outcome.attempt.failure);
-      const updated = await changedRows(
+      const updated = await changedRows<RenditionIdRow>(
         db,
         `UPDATE renditions SET ${outcome.set}, media_waiting_since = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
           WHERE id = $1 AND lease_owner = $2 RETURNING id`,
@@ -630,10 +670,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async inTransaction(row: Claimed, work: (db: EntityManager, workspaceId: string) => Promise<void>): Promise<boolean> {
     try {
       await this.dataSource.transaction(async (db) => {
-        const [publication]: Array<{ workspace_id: string }> = await db.query(
-          `SELECT workspace_id FROM publications WHERE id = $1 FOR UPDATE`,
-          [row.publication_id],
-        );
+        const [publication] = await db.query<LockedPublicationRow[]>(`SELECT workspace_id FROM publications WHERE id = $1 FOR UPDATE`, [
+          row.publication_id,
+        ]);
         if (!publication) throw new NotOurs();
         await work(db, publication.workspace_id);
       });
@@ -650,7 +689,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async finishAttempt(
     db: EntityManager,
     attemptId: string,
-    outcome: string,
+    outcome: AttemptOutcome,
     failure?: { code: string; message: string; httpStatus: number },
   ): Promise<void> {
     await db.query(
@@ -738,7 +777,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * last day: findPost must not take one of them for this rendition's post (Mastodon matches by text).
    */
   private async ownedElsewhere(row: Claimed): Promise<string[]> {
-    const rows: Array<{ external_id: string }> = await this.dataSource.query(
+    const rows = await this.dataSource.query<OwnedPostRow[]>(
       `SELECT s.external_id FROM rendition_segments s JOIN renditions r ON r.id = s.rendition_id
         WHERE r.social_account_id = $1 AND r.id <> $2 AND s.external_id <> '' AND r.updated_at > now() - interval '1 day'`,
       [row.social_account_id, row.id],
@@ -775,7 +814,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const sentAt = Date.now();
     const interval = this.claims.renewEveryMs;
     try {
-      const renewed = await changedRows(
+      const renewed = await changedRows<RenditionIdRow>(
         this.dataSource,
         `UPDATE renditions r SET lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
            FROM unnest($1::uuid[], $2::text[]) AS l (id, lease) WHERE r.id = l.id AND r.lease_owner = l.lease RETURNING r.id`,

@@ -1,5 +1,5 @@
 import { SANDBOX_PROVIDER } from '@social/contracts';
-import type { AttachedMedia, FieldError, PreviewProblem } from '@social/contracts';
+import type { AttachedMedia, FieldError, PreviewProblem, PublicationStatus } from '@social/contracts';
 import { Problem } from '@social/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -27,12 +27,6 @@ export interface RenderRefusal {
   reason: string;
 }
 
-/** The rows an UPDATE or DELETE … RETURNING gave back (TypeORM answers those statements with [rows, count]). */
-export async function changedRows<T = { id: string }>(db: EntityManager | DataSource, sql: string, params: unknown[]): Promise<T[]> {
-  const [rows] = (await db.query(sql, params)) as [T[], number];
-  return rows;
-}
-
 /** The channel a replica's scheduler LISTENs on; NOTIFY'd in the transaction that makes a rendition due now. */
 export const deliveryChannel = (schema: string): string => `${schema}_delivery_due`;
 
@@ -50,6 +44,18 @@ export interface SegmentOverride {
   media: AttachedMedia[] | null;
 }
 
+/** A rendition's overrides as stored (jsonb by publication segment; any member may be missing). */
+interface StoredOverridesRow {
+  social_account_id: string;
+  segment_overrides: Record<string, Partial<Record<keyof SegmentOverride, unknown>>>;
+}
+
+/** A rendition whose id stays with its account when the publication is rendered again. */
+interface KeptRenditionRow {
+  id: string;
+  social_account_id: string;
+}
+
 /** Overrides by account, then by publication segment. */
 export type Overrides = Map<string, Map<string, SegmentOverride>>;
 
@@ -57,8 +63,10 @@ const NO_OVERRIDE: SegmentOverride = { title: '', body: '', description: '', url
 
 /** The overrides the publication's renditions hold now (read before they are rendered again, so that they survive it). */
 export async function readOverrides(db: EntityManager | DataSource, publicationId: string): Promise<Overrides> {
-  const rows: Array<{ social_account_id: string; segment_overrides: Record<string, Partial<Record<keyof SegmentOverride, unknown>>> }> =
-    await db.query(`SELECT social_account_id, segment_overrides FROM renditions WHERE publication_id = $1`, [publicationId]);
+  const rows = await db.query<StoredOverridesRow[]>(
+    `SELECT social_account_id, segment_overrides FROM renditions WHERE publication_id = $1`,
+    [publicationId],
+  );
   const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   const overrides: Overrides = new Map();
   for (const row of rows) {
@@ -180,16 +188,17 @@ export async function replaceRenditions(
   randomDelayMinutes: number,
   overrides: Overrides = new Map(),
 ): Promise<void> {
-  const previous: Array<{ id: string; social_account_id: string }> = await db.query(
-    `SELECT id, social_account_id FROM renditions WHERE publication_id = $1`,
-    [publication.id],
-  );
+  const previous = await db.query<KeptRenditionRow[]>(`SELECT id, social_account_id FROM renditions WHERE publication_id = $1`, [
+    publication.id,
+  ]);
   const keptIds = new Map(previous.map((row) => [row.social_account_id, row.id]));
   // Overrides of segments the publication no longer has are dropped (contract §4).
   const segmentIds = new Set(
-    ((await db.query(`SELECT id FROM publication_segments WHERE publication_id = $1`, [publication.id])) as Array<{ id: string }>).map(
-      (row) => row.id,
-    ),
+    (
+      await db.query<Array<Pick<PublicationSegmentEntity, 'id'>>>(`SELECT id FROM publication_segments WHERE publication_id = $1`, [
+        publication.id,
+      ])
+    ).map((row) => row.id),
   );
   const storedOverrides: string[] = [];
   await db.query(`DELETE FROM renditions WHERE publication_id = $1`, [publication.id]);
@@ -319,7 +328,10 @@ export async function replaceRenditions(
 export async function deriveStatus(db: EntityManager, publicationId: string, deliveryStarted = false): Promise<void> {
   // The scheduler's writes start delivery (a scheduled publication whose
   // rendition failed before its first call is no longer just scheduled).
-  const from = deliveryStarted ? ['scheduled', 'publishing', 'published', 'failed'] : ['publishing', 'published', 'failed'];
+  const from: PublicationStatus[] = deliveryStarted
+    ? ['scheduled', 'publishing', 'published', 'failed']
+    : ['publishing', 'published', 'failed'];
+  // Hand-written SQL, not TypeORM: the status follows from every rendition in one statement, on the scheduler's measured hot path.
   await db.query(
     `UPDATE publications p SET status = d.status, updated_at = now()
        FROM (SELECT CASE
@@ -337,7 +349,7 @@ export async function deriveStatus(db: EntityManager, publicationId: string, del
 
 /** The accounts of the publication's renditions, with the renditions' own settings, in their order. */
 export function renditionAccounts(db: EntityManager, publicationId: string): Promise<TargetAccount[]> {
-  return db.query(
+  return db.query<TargetAccount[]>(
     `SELECT a.id, a.platform, a.username, r.settings, r.output_profile FROM renditions r
        JOIN social_accounts a ON a.id = r.social_account_id
       WHERE r.publication_id = $1 ORDER BY r.created_at, r.id`,

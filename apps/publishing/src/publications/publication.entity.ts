@@ -1,3 +1,4 @@
+import type { PublicationStatus } from '@social/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** A jsonb object of any JSON (`any`, which TypeORM's partial-entity types accept). */
@@ -9,7 +10,7 @@ export type StoredMedia = JsonMap;
 export class PublicationEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @Column('text') status: string;
+  @Column('text') status: PublicationStatus;
   /** Optimistic concurrency: every change adds 1, and a change names the revision it is based on. */
   @Column('integer') revision: number;
   @Column('text', { name: 'content_profile' }) contentProfile: string;

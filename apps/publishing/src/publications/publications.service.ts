@@ -7,7 +7,6 @@ import {
   Principal,
   Publication,
   PublicationList,
-  PublicationStatus,
   PUBLICATIONS_PAGE_DEFAULT,
   PublicationOperations,
   UpdatePublicationRequest,
@@ -27,7 +26,7 @@ import {
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { PublishingConfig } from '../config.js';
-import { changedRows, rerenderRenditions } from '../delivery/renditions.js';
+import { rerenderRenditions } from '../delivery/renditions.js';
 import { toAttachedList } from '../media/attached-media.js';
 import { MediaFactsStore } from '../media/media-facts.store.js';
 import { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';
@@ -164,7 +163,7 @@ export class PublicationsService {
   async update(principal: Principal, id: string, input: UpdatePublicationRequest): Promise<Publication> {
     const found = await this.findVisible(principal, id, 'editor');
     // A stale or uneditable publication is refused before its media are looked up (409 before 422).
-    if (found.revision !== input.expected_revision || !EDITABLE_PUBLICATION_STATUSES.includes(found.status as PublicationStatus)) {
+    if (found.revision !== input.expected_revision || !EDITABLE_PUBLICATION_STATUSES.includes(found.status)) {
       throw await this.whyNotUpdated(this.dataSource.manager, id, input.expected_revision);
     }
     if (input.segments !== undefined) {
@@ -219,8 +218,13 @@ export class PublicationsService {
    */
   async delete(principal: Principal, id: string): Promise<void> {
     await this.findVisible(principal, id, 'editor');
-    const rows = await changedRows(this.dataSource, `DELETE FROM publications WHERE id = $1 AND status <> 'publishing' RETURNING id`, [id]);
-    if (rows.length === 0 && (await this.dataSource.getRepository(PublicationEntity).existsBy({ id }))) {
+    const deleted = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(PublicationEntity)
+      .where(`id = :id AND status <> 'publishing'`, { id })
+      .execute();
+    if (deleted.affected === 0 && (await this.dataSource.getRepository(PublicationEntity).existsBy({ id }))) {
       throw problems.conflict(
         'publication_publishing',
         'A publishing publication cannot be deleted; wait until its renditions are delivered.',

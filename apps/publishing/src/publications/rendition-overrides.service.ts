@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { FieldError, Principal, Publication, UpdateRenditionRequest } from '@social/contracts';
+import type { FieldError, Principal, Publication, PublicationStatus, UpdateRenditionRequest } from '@social/contracts';
 import { problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import {
-  changedRows,
   networkRulesProblem,
   readOverrides,
   renderChecked,
@@ -33,7 +32,7 @@ export class RenditionOverrides {
 
   async update(principal: Principal, id: string, renditionId: string, input: UpdateRenditionRequest): Promise<Publication> {
     const found = await this.publications.findVisible(principal, id, 'editor');
-    const [rendition]: Array<{ id: string; social_account_id: string; status: string }> = await this.dataSource.query(
+    const [rendition]: Array<{ id: string; social_account_id: string; status: PublicationStatus }> = await this.dataSource.query(
       `SELECT id, social_account_id, status FROM renditions WHERE id = $1 AND publication_id = $2`,
       [renditionId, id],
     );
@@ -56,16 +55,19 @@ export class RenditionOverrides {
     const resolved = await this.mediaFacts.resolveReady(principal, found.workspaceId, references);
     await this.dataSource.transaction(async (db) => {
       // Still scheduled, still undelivered, still at the caller's revision: one UPDATE decides between racing calls.
-      const moved = await changedRows(
-        db,
-        `UPDATE publications p SET revision = revision + 1, updated_at = now()
-          WHERE p.id = $1 AND p.revision = $2 AND p.status = 'scheduled'
-            AND EXISTS (SELECT 1 FROM renditions r WHERE r.id = $3 AND r.publication_id = p.id AND r.status = 'scheduled'
-              AND r.delivery_current_attempt_number = 0)
-          RETURNING p.id`,
-        [id, input.expected_revision, renditionId],
-      );
-      if (moved.length === 0) {
+      // TypeORM's UPDATE names the table without an alias: the subquery reaches the row as `publications`.
+      const moved = await db
+        .createQueryBuilder()
+        .update(PublicationEntity)
+        .set({ revision: () => 'revision + 1', updatedAt: () => 'now()' })
+        .where(
+          `id = :id AND revision = :revision AND status = 'scheduled'
+            AND EXISTS (SELECT 1 FROM renditions r WHERE r.id = :renditionId AND r.publication_id = publications.id
+              AND r.status = 'scheduled' AND r.delivery_current_attempt_number = 0)`,
+          { id, revision: input.expected_revision, renditionId },
+        )
+        .execute();
+      if (moved.affected !== 1) {
         const current = await this.publications.findVisible(principal, id, 'editor');
         if (current.revision !== input.expected_revision) throw await this.publications.whyNotUpdated(db, id, input.expected_revision);
         throw this.notOverridable(current.status === 'scheduled' ? 'scheduled (its rendition already delivering)' : current.status);

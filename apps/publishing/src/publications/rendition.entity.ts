@@ -1,5 +1,11 @@
+import { DELIVERY_STATES, RECOVERY_ACTIONS, type PublicationStatus } from '@social/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { JsonMap, StoredMedia } from './publication.entity.js';
+
+/** Where a rendition's delivery stands (contract §4 "Delivery", the CHECK of `delivery_state`). */
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+/** What a stuck delivery waits for (the CHECK of `delivery_recovery_action`). */
+export type RecoveryAction = (typeof RECOVERY_ACTIONS)[number];
 
 /** Where a delivery target landed, or why it failed: shared by renditions and their segments. */
 export abstract class DeliveryOutcome {
@@ -24,7 +30,7 @@ export class RenditionEntity extends DeliveryOutcome {
   @Column('text', { name: 'target_key' }) targetKey: string;
   @Column('text') profile: string;
   @Column('text', { name: 'output_profile' }) outputProfile: string;
-  @Column('text') status: string;
+  @Column('text') status: PublicationStatus;
   @Column('text') title: string;
   @Column('text') body: string;
   @Column('text') description: string;
@@ -32,8 +38,8 @@ export class RenditionEntity extends DeliveryOutcome {
   @Column('text', { name: 'schedule_override' }) scheduleOverride: string;
   @Column('jsonb') media: StoredMedia[];
   @Column('jsonb') settings: JsonMap;
-  @Column('text', { name: 'delivery_state' }) deliveryState: string;
-  @Column('text', { name: 'delivery_recovery_action' }) deliveryRecoveryAction: string;
+  @Column('text', { name: 'delivery_state' }) deliveryState: DeliveryState;
+  @Column('text', { name: 'delivery_recovery_action' }) deliveryRecoveryAction: RecoveryAction;
   @Column('text', { name: 'delivery_target_key' }) deliveryTargetKey: string;
   @Column('uuid', { name: 'delivery_current_attempt_id', nullable: true }) deliveryCurrentAttemptId: string | null;
   @Column('integer', { name: 'delivery_current_attempt_number' }) deliveryCurrentAttemptNumber: number;
@@ -51,7 +57,7 @@ export class RenditionSegmentEntity extends DeliveryOutcome {
   @Column('uuid', { name: 'rendition_id' }) renditionId: string;
   @Column('uuid', { name: 'publication_segment_id', nullable: true }) publicationSegmentId: string | null;
   @Column('integer') position: number;
-  @Column('text') status: string;
+  @Column('text') status: PublicationStatus;
   @Column('text') title: string;
   @Column('text') body: string;
   @Column('text') description: string;

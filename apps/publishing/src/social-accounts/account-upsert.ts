@@ -33,7 +33,7 @@ export async function upsertConnectedAccount(
 ): Promise<HttpReply<SocialAccount>> {
   const accounts = dataSource.getRepository(SocialAccountEntity);
   const seal = (id: string) => secrets.seal(JSON.stringify(input.grant), `social_accounts:${id}`);
-  const profile = {
+  const profile: Pick<SocialAccountEntity, 'username' | 'displayName' | 'avatarUrl' | 'instanceUrl' | 'status' | 'connectedBy'> = {
     username: input.identity.username,
     displayName: input.identity.displayName,
     avatarUrl: input.identity.avatarUrl,

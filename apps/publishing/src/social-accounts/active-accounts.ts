@@ -1,6 +1,7 @@
 import type { FieldError } from '@social/contracts';
 import { problems } from '@social/platform';
 import type { EntityManager } from 'typeorm';
+import type { SocialAccountEntity } from './social-account.entity.js';
 
 /**
  * Checks that every id names an `active` account of the workspace, none twice,
@@ -17,7 +18,7 @@ export async function requireActiveAccounts(
   locationOf: (index: number) => string,
 ): Promise<string[]> {
   const wanted = ids.map((id) => id.toLowerCase());
-  const rows: Array<{ id: string; status: string }> = wanted.length
+  const rows: Array<Pick<SocialAccountEntity, 'id' | 'status'>> = wanted.length
     ? await db.query(`SELECT id, status FROM social_accounts WHERE id = ANY($1::uuid[]) AND workspace_id = $2 ORDER BY id FOR SHARE`, [
         [...new Set(wanted)],
         workspaceId,

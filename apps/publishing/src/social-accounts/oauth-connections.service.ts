@@ -7,7 +7,7 @@ import {
   SocialAccount,
   SocialAccountAuthorization,
 } from '@social/contracts';
-import { AccessControl, InstanceSettings, Problem, problems, SecretBox, SERVICE_CONFIG } from '@social/platform';
+import { AccessControl, changedRows, InstanceSettings, Problem, problems, SecretBox, SERVICE_CONFIG } from '@social/platform';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -136,7 +136,8 @@ export class OAuthConnections {
    * a callback by someone else or for another network neither uses nor spends it.
    */
   private async spendState(userId: string, platform: string, state: string): Promise<StateRow> {
-    const [rows] = await this.dataSource.query<[StateRow[], number]>(
+    const rows = await changedRows<StateRow>(
+      this.dataSource,
       `UPDATE oauth_states SET used_at = now()
        WHERE state_hash = $1 AND user_id = $2 AND platform = $3 AND used_at IS NULL AND expires_at > now()
        RETURNING id, workspace_id, platform, instance_url, redirect_uri, sealed_code_verifier`,

@@ -1,6 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { ACCOUNT_NEEDS_ATTENTION_SUBJECT, type AccountAttentionReason, type AccountNeedsAttentionEvent } from '@social/contracts';
-import { enqueueEvent, SecretBox, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import {
+  ACCOUNT_NEEDS_ATTENTION_SUBJECT,
+  type AccountAttentionReason,
+  type AccountNeedsAttentionEvent,
+  type SocialAccountStatus,
+} from '@social/contracts';
+import { changedRows, enqueueEvent, SecretBox, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PublishingConfig } from '../config.js';
@@ -9,7 +14,6 @@ import { ProviderApps } from '../providers/provider-apps.client.js';
 import { ProviderError } from '../providers/provider-error.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import { DeliveryError, type ProviderAccount, type ProviderGrant, type SocialProvider } from '../providers/social-provider.js';
-import { changedRows } from '../delivery/renditions.js';
 import { SocialAccountEntity } from './social-account.entity.js';
 
 /** A grant expiring within this is renewed before it is handed out. */
@@ -22,7 +26,7 @@ interface LockedRow {
   external_id: string;
   username: string;
   instance_url: string;
-  status: string;
+  status: SocialAccountStatus;
   credentials: string;
 }
 
@@ -270,7 +274,8 @@ export class ProviderAccounts {
  * nothing when it is not active (so its owner is told once).
  */
 export async function markReconnectRequired(manager: EntityManager, accountId: string, reason: AccountAttentionReason): Promise<void> {
-  const [rows]: [Array<{ workspace_id: string; platform: string }>, number] = await manager.query(
+  const rows = await changedRows<Pick<LockedRow, 'workspace_id' | 'platform'>>(
+    manager,
     `UPDATE social_accounts SET status = 'reconnect_required', updated_at = now() WHERE id = $1 AND status = 'active'
      RETURNING workspace_id, platform`,
     [accountId],

@@ -1,3 +1,4 @@
+import type { SocialAccountStatus } from '@social/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'social_accounts' })
@@ -12,7 +13,7 @@ export class SocialAccountEntity {
   @Column('text', { name: 'avatar_url' }) avatarUrl: string;
   /** Origin of the account's server for networks with instances (mastodon), else "". */
   @Column('text', { name: 'instance_url' }) instanceUrl: string;
-  @Column('text') status: string;
+  @Column('text') status: SocialAccountStatus;
   /** Sealed grant (SecretBox, context `social_accounts:<id>`); never leaves the service. */
   @Column('text') credentials: string;
   @Column('uuid', { name: 'connected_by' }) connectedBy: string;

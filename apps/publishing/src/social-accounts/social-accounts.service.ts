@@ -14,6 +14,7 @@ import { AccessControl, enqueueEvent, InstanceSettings, isUniqueViolation, probl
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { deriveStatus } from '../delivery/renditions.js';
+import { PublicationEntity } from '../publications/publication.entity.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
 import { SandboxProvider } from '../providers/sandbox/sandbox.provider.js';
 import type { ConnectedIdentity } from '../providers/social-provider.js';
@@ -171,11 +172,14 @@ export class SocialAccountsService {
       } satisfies AccountDisconnectedEvent);
       for (const publication of publications) {
         await deriveStatus(db, publication.id);
-        await db.query(
-          `UPDATE publications SET status = 'draft', scheduled_at = NULL, updated_at = now()
-            WHERE id = $1 AND status IN ('scheduled', 'ready') AND NOT EXISTS (SELECT 1 FROM renditions WHERE publication_id = $1)`,
-          [publication.id],
-        );
+        await db
+          .createQueryBuilder()
+          .update(PublicationEntity)
+          .set({ status: 'draft', scheduledAt: null, updatedAt: () => 'now()' })
+          .where(`id = :id AND status IN ('scheduled', 'ready') AND NOT EXISTS (SELECT 1 FROM renditions WHERE publication_id = :id)`, {
+            id: publication.id,
+          })
+          .execute();
       }
     });
   }

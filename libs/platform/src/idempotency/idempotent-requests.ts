@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpReply, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from '@social/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
+import { changedCount } from '../database/changed-rows.js';
 import { fingerprintOf } from '../crypto/canonical-json.js';
 import { Problem, problems } from '../problems/problem.js';
 
@@ -141,12 +142,13 @@ export class IdempotentRequests {
         // without waiting for the lease. Per claim, not per key: a holder that took over never waits for the old one.
         await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [claim.token]);
         const reply = await work(db);
-        const [, stored] = (await db.query(
+        const stored = await changedCount(
+          db,
           `UPDATE idempotency_keys
            SET state = 'completed', response_status = $5, response_body = $6, claim_token = NULL, locked_until = NULL
            WHERE user_id = $1 AND workspace_id = $2 AND operation = $3 AND key = $4 AND claim_token = $7 AND state = 'in_flight'`,
           [...id, reply.status, JSON.stringify(reply.body), claim.token],
-        )) as [unknown, number];
+        );
         // Our lease ran out and another request took the key over: its answer will stand, ours rolls back.
         if (stored !== 1) throw inFlight();
         return { ...reply, replayed: false };
@@ -209,7 +211,8 @@ export class IdempotentRequests {
    * second effect.
    */
   private async takeOver(id: string[], fingerprint: string, token: string): Promise<boolean> {
-    const [rows] = (await this.dataSource.query(
+    const taken = await changedCount(
+      this.dataSource,
       `UPDATE idempotency_keys
        SET fingerprint = $5, state = 'in_flight', claim_token = $6, locked_until = now() + make_interval(secs => $7),
            response_status = NULL, response_body = NULL, created_at = now(), expires_at = now() + make_interval(secs => $8)
@@ -218,7 +221,7 @@ export class IdempotentRequests {
            OR (created_at <= now() - make_interval(secs => $9) AND pg_try_advisory_xact_lock(hashtextextended(claim_token::text, 0))))))
        RETURNING 1`,
       [...id, fingerprint, token, this.leaseSeconds, this.retentionSeconds, this.holderGraceSeconds],
-    )) as [unknown[], number];
-    return rows.length === 1;
+    );
+    return taken === 1;
   }
 }

@@ -1,5 +1,8 @@
-import type { ContentItem, Measurement, MetricMetadata } from '@social/contracts';
+import type { ANALYTICS_ACCOUNT_STATUSES, ContentItem, Measurement, MetricMetadata } from '@social/contracts';
 import { CONTENT_METRICS } from '@social/contracts';
+
+/** The outcome of an account's or a rendition's last metrics sync (`status`; `pending` before the first). */
+export type AccountSyncStatus = (typeof ANALYTICS_ACCOUNT_STATUSES)[number];
 
 /** A rendition as E24 reads it (one row per rendition, its latest measurement denormalized). */
 export interface RenditionRow {
@@ -14,7 +17,7 @@ export interface RenditionRow {
   external_id: string;
   external_url: string;
   published_at: Date;
-  status: string;
+  status: AccountSyncStatus;
   error_code: string;
   error_message: string;
   views: string;
@@ -30,6 +33,68 @@ export const RENDITION_COLUMNS = `r.id, r.publication_id, r.social_account_id, r
   r.content_profile, r.external_id, r.external_url, r.published_at, r.status, r.error_code, r.error_message, r.views, r.likes,
   r.comments, r.reposts, r.engagement, r.collected_at,
   (SELECT min(j.run_at) FROM sync_jobs j WHERE j.rendition_id = r.id AND j.state = 'queued') AS next_sync_at`;
+
+/** Whether an upsert of a published rendition created it (`xmax = 0`): only then are its measurements scheduled. */
+export interface RenditionUpsertRow {
+  created: boolean;
+}
+
+/** A connected account (`accounts`) with what E24 adds: its follower series, latest snapshot, renditions and jobs. */
+export interface AccountRow {
+  id: string;
+  platform: string;
+  username: string;
+  avatar_url: string;
+  status: AccountSyncStatus;
+  error_code: string;
+  error_message: string;
+  missing_scopes: string[];
+  last_attempted_at: Date | null;
+  last_success_at: Date | null;
+  first_success_at: Date | null;
+  next_sync_at: Date | null;
+  series: Array<{ date: string; followers: number }> | null;
+  latest: { followers: number; following: number; posts: number; collected_at: string } | null;
+  discovered: number;
+  watermark: Date | null;
+  queued_at: Date | null;
+  running: boolean;
+}
+
+/** One UTC day of the trend, with its top items. */
+export interface DayRow {
+  d: string;
+  views: string;
+  engagement: string;
+  view_items: Array<{ key: string; label: string; platform: string; publication_id: string; value: number }> | null;
+  engagement_items: Array<{ key: string; label: string; platform: string; publication_id: string; value: number }> | null;
+}
+
+/** The window's totals (and the previous window's), with its days. */
+export interface TotalsRow {
+  total: number;
+  measured: number;
+  views: string | null;
+  engagement: string | null;
+  publications: number;
+  destinations: number;
+  previous_views: string | null;
+  previous_engagement: string | null;
+  first_collected: Date | null;
+  last_collected: Date | null;
+  days: DayRow[];
+}
+
+/** A publication's renditions summed, for the publications list. */
+export interface PublicationRow {
+  publication_id: string;
+  title: string;
+  excerpt: string;
+  engagement: string;
+  views: string;
+  published_at: Date;
+  sort_at: Date;
+}
 
 /** Measurements older than this (the daily sync re-reads every rendition) are stale. */
 export const STALE_AFTER_MS = 36 * 3_600_000;
