@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { CONTENT_METRICS } from '@social/contracts';
-import { metadata, RenditionRow, STALE_AFTER_MS, toContentItem } from './analytics-rows.js';
+import { metadata, RenditionRow, STALE_AFTER_MS, toContentItem } from './analytics.row.js';
 
 const PUBLISHED = new Date('2030-01-01T00:00:00.000Z');
 const COLLECTED = new Date('2030-01-02T00:00:00.000Z');
