@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import type { ProviderCallResult } from '@social/contracts';
 import { Problem } from '@social/platform';
 import type { DataSource } from 'typeorm';
-import { ClaimedJob, JobRunner } from './job-runner.js';
+import { JobRunner } from './job-runner.js';
+import type { ClaimedJobRow } from './sync-job.row.js';
 import type { ProviderClient } from './provider-client.js';
 
 const NOW = new Date('2030-06-01T12:00:00.000Z');
@@ -16,7 +17,7 @@ afterEach(() => {
   jest.useRealTimers();
 });
 
-const job = (kind: ClaimedJob['kind'], attempts = 0): ClaimedJob => ({
+const job = (kind: ClaimedJobRow['kind'], attempts = 0): ClaimedJobRow => ({
   id: 'job-1',
   kind,
   workspace_id: 'w1',
