@@ -5,7 +5,7 @@ export const accountsSettings = {
   JWT_PRIVATE_KEY: setting.pem('PRIVATE KEY'),
   /** Access-token lifetime in seconds (contract: 15 minutes). */
   ACCESS_TOKEN_TTL_SECONDS: setting.int(60, 3600, 900),
-  /** Registrations allowed per client address per hour (contract §2). */
+  /** Registrations allowed per client address per hour (docs/decisions.md). */
   REGISTRATION_RATE_LIMIT_PER_HOUR: setting.int(1, 1_000_000, 20),
   /** Refresh-token (session) lifetime in days. */
   SESSION_TTL_DAYS: setting.int(1, 365, 30),

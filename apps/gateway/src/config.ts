@@ -21,16 +21,16 @@ export const gatewaySettings = {
   LOG_LEVEL: setting.oneOf(LOG_LEVELS, 'info'),
   /** How long a request may wait for a service before it becomes a 504. */
   RPC_TIMEOUT_MS: setting.int(100, 120_000, 10_000),
-  /** Requests one token may make per minute, across all gateway replicas (contract §1). */
+  /** Requests one token may make per minute, across all gateway replicas (docs/decisions.md). */
   TOKEN_RATE_LIMIT_PER_MINUTE: setting.int(1, 1_000_000_000, 1200),
-  /** Requests with a bearer token that fails verification allowed per client address per minute (contract §2); 429 beyond. */
+  /** Requests with a bearer token that fails verification allowed per client address per minute (docs/decisions.md); 429 beyond. */
   FAILED_AUTH_RATE_LIMIT_PER_MINUTE: setting.int(1, 1_000_000_000, 100),
   /**
-   * Proxies whose X-Forwarded-* (client address, proto, host) are believed (contract §2): a comma-separated
+   * Proxies whose X-Forwarded-* (client address, proto, host) are believed (docs/decisions.md): a comma-separated
    * list of addresses/CIDRs (e.g. `10.0.0.0/8`), or a hop count (`1` behind one ingress). Default: none.
    */
   TRUSTED_PROXIES: setting.trustedProxies(),
-  /** Largest JSON body accepted (contract §1: 1 MiB). */
+  /** Largest JSON body accepted (docs/decisions.md: 1 MiB). */
   BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 1024 * 1024),
   /**
    * Largest body of a route carrying an editor or video document (contract

@@ -17,7 +17,7 @@ export const mediaSettings = {
   /** The prober and the frame extractor (Debian's ffmpeg package puts both on PATH). */
   FFPROBE_PATH: setting.string('ffprobe'),
   FFMPEG_PATH: setting.string('ffmpeg'),
-  /** Bytes a workspace may hold: ready items plus the declared size of open upload sessions (contract §6, default 10 GiB). */
+  /** Bytes a workspace may hold: ready items plus the declared size of open upload sessions (docs/decisions.md, default 10 GiB). */
   MEDIA_WORKSPACE_QUOTA_BYTES: setting.int(1, Number.MAX_SAFE_INTEGER, 10 * 1024 ** 3),
 };
 export type MediaConfig = ConfigOf<typeof mediaSettings>;

@@ -1,6 +1,6 @@
 import type { components } from './generated/openapi.js';
 
-/** The RFC 9457 body every failure answers with (contract §1), as the OpenAPI document describes it. */
+/** The RFC 9457 body every failure answers with (docs/decisions.md), as the OpenAPI document describes it. */
 export type ProblemBody = components['schemas']['ErrorModel'];
 /** Every code the platform answers (the catalogue), and the client's own `unexpected_response`. */
 export type ProblemCode = ProblemBody['code'] | 'unexpected_response';

@@ -304,7 +304,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  // BENCH_TARGETS=creative-documents: PUT /video-projects/{id} with a 4.5 MiB document (contract §1's 5 MiB documents across NATS).
+  // BENCH_TARGETS=creative-documents: PUT /video-projects/{id} with a 4.5 MiB document (docs/decisions.md's 5 MiB documents across NATS).
   if (ONLY === 'creative-documents') {
     const { token } = await register(baseUrl);
     const { writeTo } = await publicationWorkspaces(baseUrl, token, 0);

@@ -1,6 +1,6 @@
 /**
  * kill -9 of a publishing replica in the middle of delivering a batch to the sandbox network: every rendition must
- * reach it exactly once (contract §4). The sandbox keeps each post it accepted in `publishing.sandbox_posts` under
+ * reach it exactly once (docs/decisions.md). The sandbox keeps each post it accepted in `publishing.sandbox_posts` under
  * the rendition's id (its marker), with no unique index, so a duplicate delivery shows as a second row.
  */
 import pg from 'pg';

@@ -368,7 +368,7 @@ async function runFault(env: FaultEnvironment, processes: PlatformProcesses, fau
 
 /**
  * The load opens upload sessions and never sends their bytes, as a client that gives up would. A workspace may hold
- * 100 open sessions (contract §6: the next E17 is 429 until the oldest expires), which a long fault's load passes:
+ * 100 open sessions (docs/decisions.md: the next E17 is 429 until the oldest expires), which a long fault's load passes:
  * each is aged past its hour 2 s after it opened, so it no longer counts (the media sweep then marks it expired; its
  * row stays, so the checks still count it once). Only the load's sessions (`fault-…` filenames). Every second, on a
  * connection of its own (the database may be down).

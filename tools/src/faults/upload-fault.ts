@@ -1,5 +1,5 @@
 /**
- * kill -9 of media while a client uploads a file (E17, then the signed PUT, then completion; contract §6). The
+ * kill -9 of media while a client uploads a file (E17, then the signed PUT, then completion; docs/decisions.md). The
  * gateway streams the bytes into the NATS object store itself, then asks media to make them the session's
  * (commitUpload): the kill lands while the bytes stream, so that question meets no media. The client retries as a
  * real one would (the whole PUT again on a 5xx or a cut connection, then completion), and its file must be the

@@ -291,7 +291,7 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
     expect(gateway.spec.template.spec.containers[0].lifecycle?.preStop?.exec?.command).toEqual(['sleep', '5']);
   });
 
-  it('uses only environment variable names from contract §9 or the apps’ settings', () => {
+  it('uses only environment variable names from docs/decisions.md or the apps’ settings', () => {
     // ConfigMaps loaded as environment (the dev NATS configuration is a mounted file).
     const asEnv = new Set(containersOf(objects).flatMap((c) => (c.envFrom ?? []).flatMap((source) => source.configMapRef?.name ?? [])));
     const configMapKeys = byKind(objects, 'ConfigMap')
@@ -614,7 +614,7 @@ describe('docker compose', () => {
     expect(apps.map(([, service]) => service.build!.args!.APP).sort()).toEqual(expect.arrayContaining(runnableApps));
   });
 
-  it('uses only environment variable names from contract §9 or the apps’ settings', () => {
+  it('uses only environment variable names from docs/decisions.md or the apps’ settings', () => {
     const unknown = apps.flatMap(([, service]) => Object.keys(service.environment ?? {})).filter((name) => !allowedEnv.has(name));
     expect(unknown).toEqual([]);
   });

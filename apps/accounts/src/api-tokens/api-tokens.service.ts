@@ -23,7 +23,7 @@ import { enqueueSecurityAction } from '../users/security-events.js';
 const LAST_USED_RESOLUTION_MS = 60_000;
 /** Gateways keep a verified API token for 30 s; a revocation is announced for longer than that. */
 const REVOCATION_HORIZON_MS = 120_000;
-/** A small list (contract §1 answers it whole); nobody needs more live tokens than this. */
+/** A small list (docs/decisions.md answers it whole); nobody needs more live tokens than this. */
 export const MAX_API_TOKENS = 100;
 
 /** The one place a token row becomes its published shape (never the secret, never the hash). */

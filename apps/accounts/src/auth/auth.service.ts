@@ -116,7 +116,7 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * A password check counted like a failed sign-in (contract §2): the attempt is counted before it is
+   * A password check counted like a failed sign-in (docs/decisions.md): the attempt is counted before it is
    * judged, so parallel guesses cannot slip past the limit, and taken back when the password is right.
    * Also used by POST /auth/password for the current password.
    */

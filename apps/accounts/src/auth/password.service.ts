@@ -10,7 +10,7 @@ import { AuthService } from './auth.service.js';
 import { hashPassword } from './passwords.js';
 
 /**
- * `POST /auth/password` (contract §2): the current password is checked like a
+ * `POST /auth/password` (docs/decisions.md): the current password is checked like a
  * sign-in (failures counted per email and client address), then, in one
  * transaction, the new hash is stored, every other session and every API token
  * of the user is revoked and a `security_action` mail is queued; gateways hear

@@ -6,7 +6,7 @@ export interface RelyingParty {
 }
 
 /**
- * WEBAUTHN_RP_ID / WEBAUTHN_ORIGIN, each defaulting from PUBLIC_BASE_URL (contract §9);
+ * WEBAUTHN_RP_ID / WEBAUTHN_ORIGIN, each defaulting from PUBLIC_BASE_URL (docs/decisions.md);
  * undefined when neither says where clients live (passkey registration then answers 503).
  */
 export function relyingPartyFrom(config: AccountsConfig): RelyingParty | undefined {

@@ -21,7 +21,7 @@ export interface MemberRow {
   joined_at: Date;
 }
 
-/** Lists of organizations and workspaces are answered whole (contract §1): keep them small. */
+/** Lists of organizations and workspaces are answered whole (docs/decisions.md): keep them small. */
 export const MAX_OWNED_ORGANIZATIONS = 50;
 
 export const toOrganization = (row: OrganizationRow): Organization => ({

@@ -40,7 +40,7 @@ const VISIBLE_WORKSPACES_SQL = `${WORKSPACES_WITH_ROLE_SQL}
      AND ($3::uuid IS NULL OR w.id = $3)
    ORDER BY w.created_at, w.id`;
 
-/** Lists of workspaces are answered whole (contract §1): keep each organization's small. */
+/** Lists of workspaces are answered whole (docs/decisions.md): keep each organization's small. */
 export const MAX_WORKSPACES_PER_ORGANIZATION = 100;
 
 @Injectable()
@@ -174,7 +174,7 @@ export class WorkspacesService {
     this.events.changed([memberId]);
   }
 
-  /** An organization named in a body or query that the caller is not in is 403, whether or not it exists (contract §1). */
+  /** An organization named in a body or query that the caller is not in is 403, whether or not it exists (docs/decisions.md). */
   private namedOrganization(userId: string, organizationId: string) {
     return this.organizations.membership(userId, organizationId).catch((error: unknown) => {
       if (error instanceof Problem && error.status === 404) {

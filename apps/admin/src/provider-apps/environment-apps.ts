@@ -22,7 +22,7 @@ export function normalizeInstanceUrl(url: string): string | undefined {
   }
 }
 
-/** The instance_url rules of contract §3 (required for mastodon, refused for others), as field errors. */
+/** The instance_url rules of docs/decisions.md (required for mastodon, refused for others), as field errors. */
 export function instanceUrlErrors(input: SaveProviderAppRequest, location: string): FieldError[] {
   const needsInstance = PROVIDERS_WITH_INSTANCES.includes(input.provider);
   if (needsInstance && input.instance_url === undefined) return [{ location, message: `is required for ${input.provider}` }];

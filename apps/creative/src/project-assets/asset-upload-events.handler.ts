@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ProjectAssetCompletedEvent, ProjectAssetFailedEvent } from '@social/contracts';
-import { DurableEventHandler, isUuid } from '@social/platform';
+import { changedRows, DurableEventHandler, isUuid } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { refreshSyncStatus } from '../video-projects/video-project.row.js';
 
@@ -18,7 +18,8 @@ export class AssetUploadCompletedHandler implements DurableEventHandler {
     const event = payload as Partial<ProjectAssetCompletedEvent> | null;
     if (!isUuid(event?.project_asset_id) || !isUuid(event?.workspace_id) || !isUuid(event?.media_id)) return;
     await this.dataSource.transaction(async (db) => {
-      const updated = await db.query<[Array<{ project_id: string }>, number]>(
+      const updated = await changedRows<{ project_id: string }>(
+        db,
         `UPDATE project_assets SET status = 'ready', attention_reason = '', media_id = $3, sha256 = $4, size = $5,
                 mime_type = coalesce(nullif($6, ''), mime_type),
                 updated_at = now()
@@ -32,7 +33,7 @@ export class AssetUploadCompletedHandler implements DurableEventHandler {
           String(event.mime_type ?? ''),
         ],
       );
-      for (const row of updated[0]) await refreshSyncStatus(db, row.project_id);
+      for (const row of updated) await refreshSyncStatus(db, row.project_id);
     });
   }
 }
@@ -49,12 +50,13 @@ export class AssetUploadFailedHandler implements DurableEventHandler {
     const event = payload as Partial<ProjectAssetFailedEvent> | null;
     if (!isUuid(event?.project_asset_id) || !isUuid(event?.workspace_id)) return;
     await this.dataSource.transaction(async (db) => {
-      const updated = await db.query<[Array<{ project_id: string }>, number]>(
+      const updated = await changedRows<{ project_id: string }>(
+        db,
         `UPDATE project_assets SET status = 'failed', attention_reason = $3, updated_at = now()
           WHERE id = $1 AND workspace_id = $2 AND status = 'pending' RETURNING project_id`,
         [event.project_asset_id, event.workspace_id, String(event.reason || 'upload_failed').slice(0, 200)],
       );
-      for (const row of updated[0]) await refreshSyncStatus(db, row.project_id);
+      for (const row of updated) await refreshSyncStatus(db, row.project_id);
     });
   }
 }

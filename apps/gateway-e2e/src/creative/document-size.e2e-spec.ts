@@ -44,7 +44,7 @@ function bigImageDocument(bytes: number, letter = 'i') {
   return simpleDocument({}, { layers });
 }
 
-describe('creative documents up to 5 MiB (contract §1)', () => {
+describe('creative documents up to 5 MiB (docs/decisions.md)', () => {
   it('creates, replaces and reads back a 4.5 MiB video project document intact', async () => {
     const { owner, workspaceId } = await createTenant();
     const first = bigVideoDocument(4.5 * MiB, 'a');

@@ -2,7 +2,7 @@ import { expect } from '@jest/globals';
 import { call } from '../support/api.js';
 
 /**
- * A document as an editor might keep it (the platform prescribes no shape, contract §5): a timeline
+ * A document as an editor might keep it (the platform prescribes no shape, docs/decisions.md): a timeline
  * whose video clips name the project assets `assetIds` (so they are `required`), and a title.
  */
 export function videoDocument(assetIds: string[] = [], extra: Record<string, unknown> = {}) {

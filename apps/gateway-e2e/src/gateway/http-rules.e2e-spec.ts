@@ -5,7 +5,7 @@ import { SignJWT } from 'jose';
 import { BACKEND_SERVICES } from '@social/contracts';
 import { baseUrl, call, eventually, expectProblem, registerUser } from '../support/api.js';
 
-describe('gateway: HTTP rules of contract §1', () => {
+describe('gateway: HTTP rules of docs/decisions.md', () => {
   it('answers /health and /ready without a token', async () => {
     const health = await call('GET', '/health');
     expect(health.status).toBe(200);

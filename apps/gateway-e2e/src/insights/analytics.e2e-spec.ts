@@ -13,7 +13,7 @@ const HOUR = 3_600_000;
 const today = () => new Date().toISOString().slice(0, 10);
 const engagementOf = (m: { likes: number; comments: number; reposts: number }) => m.likes + m.comments + m.reposts;
 
-describe('insights: stored analytics (E24, contract §7)', () => {
+describe('insights: stored analytics (E24, docs/decisions.md)', () => {
   const db = testDatabase();
 
   /**

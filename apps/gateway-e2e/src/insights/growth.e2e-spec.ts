@@ -10,7 +10,7 @@ import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-describe('insights: growth recommendations (E23, contract §7)', () => {
+describe('insights: growth recommendations (E23, docs/decisions.md)', () => {
   /** A tenant with one sandbox account whose recommendations were refreshed. */
   async function refreshed() {
     const tenant = await createTenant();

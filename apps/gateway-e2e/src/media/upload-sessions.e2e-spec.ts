@@ -156,7 +156,7 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
       expect(completed.body).toMatchObject({ id: first.id, filename: first.filename });
       expectProblem(await call('GET', `/media/${second.body.media_id}`, { token: owner.token }), 404);
       expect(await objectExists(second.body.upload.object_key)).toBe(false);
-      // Repeating the completion answers the same item (contract §6); its URL takes no more bytes.
+      // Repeating the completion answers the same item (docs/decisions.md); its URL takes no more bytes.
       const repeated = await complete(owner.token, second.body.media_id, workspaceId);
       expect({ status: repeated.status, body: repeated.body }).toEqual({ status: 200, body: completed.body });
       expectProblem(await putBytes(second.body.upload.url, bytes), 409, 'upload_session_completed');
@@ -561,7 +561,7 @@ describe('media: E17 upload sessions, the signed upload URL and completion', () 
       expect(rows.rows).toEqual([{ status: 'expired' }]);
     }, 10_000);
     expect(await objectExists(opened.body.upload.object_key)).toBe(false);
-    // Swept, it is still 410 (contract §6 "410 after"), at completion and at the upload route; no longer an item.
+    // Swept, it is still 410 (docs/decisions.md "410 after"), at completion and at the upload route; no longer an item.
     expectProblem(await complete(owner.token, opened.body.media_id, workspaceId), 410, 'upload_session_expired');
     expectProblem(await putBytes(opened.body.upload.url, bytes), 410, 'upload_session_expired');
     expectProblem(await call('GET', `/media/${opened.body.media_id}`, { token: owner.token }), 404);

@@ -35,7 +35,7 @@ const failed = (tenant: Tenant, marker: string) =>
   publishDurableEvent(RENDITION_FAILED_SUBJECT, renditionEvent(tenant.workspaceId, marker));
 const withMarker = (marker: string) => (n: { body?: string; text?: string }) => (n.text ?? n.body ?? '').includes(marker);
 
-describe('notifications: email delivery, mutes and digests (contract §8 "Delivery of notifications")', () => {
+describe('notifications: email delivery, mutes and digests (docs/decisions.md "Delivery of notifications")', () => {
   const db = testDatabase();
   const deliveriesOf = async (user: TestUser) =>
     (

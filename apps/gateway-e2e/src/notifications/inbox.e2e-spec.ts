@@ -35,7 +35,7 @@ async function securityItems(user: TestUser, count: number): Promise<string[]> {
   return details;
 }
 
-describe('notifications: in-app inbox and event sources (contract §8 "Delivery of notifications")', () => {
+describe('notifications: in-app inbox and event sources (docs/decisions.md "Delivery of notifications")', () => {
   const db = testDatabase();
 
   it(

@@ -5,7 +5,7 @@ import { deliveries, publicationWhen, publishNow, settled, startPublishingReplic
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
 import { createTenant } from '../support/tenancy.js';
 
-describe('publishing: a replica killed mid-delivery (contract §4: each rendition reaches its network exactly once)', () => {
+describe('publishing: a replica killed mid-delivery (docs/decisions.md: each rendition reaches its network exactly once)', () => {
   const db = testDatabase();
   let replica: PublishingReplica | undefined;
 

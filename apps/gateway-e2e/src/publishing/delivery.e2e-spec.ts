@@ -9,7 +9,7 @@ import { createTenant } from '../support/tenancy.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe('publishing: delivery to the sandbox network (contract §4 "Delivery")', () => {
+describe('publishing: delivery to the sandbox network (docs/decisions.md "Delivery")', () => {
   const db = testDatabase();
 
   const postsFor = async (marker: string) =>

@@ -11,7 +11,7 @@ import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
 
 /** Contract §4 "Media in posts": attaching library items to publications and segments. */
-describe('publishing: publications carry media (contract §4 "Attaching", PublicationMedia)', () => {
+describe('publishing: publications carry media (docs/decisions.md "Attaching", PublicationMedia)', () => {
   const db = testDatabase();
 
   it(

@@ -11,7 +11,7 @@ import { createTenant, joinWorkspace } from '../support/tenancy.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const STATUSES = ['draft', 'ready', 'scheduled', 'publishing', 'published', 'failed'];
 
-describe('publishing: scheduling (contract §4 "Delivery")', () => {
+describe('publishing: scheduling (docs/decisions.md "Delivery")', () => {
   const db = testDatabase();
 
   const setStatus = (id: string, status: string) => db.query(`UPDATE publishing.publications SET status = $2 WHERE id = $1`, [id, status]);
@@ -117,7 +117,7 @@ describe('publishing: scheduling (contract §4 "Delivery")', () => {
       const q = await createPublication(owner.token, workspaceId);
       let revision = 1;
       if (from === 'scheduled') {
-        // A scheduled publication goes out with its own renditions: naming targets then is 422 (contract §4).
+        // A scheduled publication goes out with its own renditions: naming targets then is 422 (docs/decisions.md).
         expect((await schedule(owner.token, q.id, { expected_revision: 1, scheduled_at: later(), account_ids: [account.id] })).status).toBe(
           200,
         );

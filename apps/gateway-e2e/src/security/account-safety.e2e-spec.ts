@@ -4,7 +4,7 @@ import { workspaceToken } from '../support/admin.js';
 import { call, eventually, expectProblem, PASSWORD, randomIp, registerUser, uniqueEmail } from '../support/api.js';
 import { waitForMail } from '../support/mail.js';
 
-/** Issue 23, the edge (contract §2 "Account safety"), over HTTP against the running platform. */
+/** Issue 23, the edge (docs/decisions.md "Account safety"), over HTTP against the running platform. */
 describe('security: POST /auth/password', () => {
   const NEW_PASSWORD = 'a brand new passphrase 42';
 

@@ -4,7 +4,7 @@ import { call, expectProblem, locations, randomIp, registerUser } from '../suppo
 import { mp4Bytes, openSession, pngBytes, putBytes, uploadMedia } from '../support/media.js';
 import { createTenant } from '../support/tenancy.js';
 
-/** Issue 23, storage (contract §6 "Safe storage"), over HTTP against the running platform. */
+/** Issue 23, storage (docs/decisions.md "Safe storage"), over HTTP against the running platform. */
 describe('security: safe storage', () => {
   async function completeUpload(token: string, workspaceId: string, bytes: Buffer, session: Record<string, unknown>) {
     const opened = await openSession(token, { workspace_id: workspaceId, size: bytes.length, ...session });

@@ -104,7 +104,7 @@ export async function eventually(check: () => Promise<void>, timeoutMs = 5_000):
 /** The `errors[].location` of a validation problem, in order. */
 export const locations = (problem: { errors?: Array<{ location: string }> }) => (problem.errors ?? []).map((e) => e.location);
 
-/** An RFC 3339 UTC time with milliseconds, as every time member is written (contract §1). */
+/** An RFC 3339 UTC time with milliseconds, as every time member is written (docs/decisions.md). */
 export const RFC3339_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /**

@@ -40,7 +40,7 @@ export class AiPromptsController {
   @Returns(AIPrompt)
   @Refuses(400, 401, 403, 404, 413, 415, 422, 429, 503, 504, 'admin_required')
   save(@Req() req: FastifyRequest, @Param('key') key: string, @Body() raw: unknown): Promise<AIPrompt> {
-    // The path comes first (contract §1): an unknown key is 404 whatever the body holds.
+    // The path comes first (docs/decisions.md): an unknown key is 404 whatever the body holds.
     if (!promptDefinition(key)) throw problems.notFound('No such prompt in the catalogue.');
     const body = new ValidBody(SavePromptRequest).transform(raw);
     return this.forward.send(AiPromptOperations.save, req, { params: { key }, body });

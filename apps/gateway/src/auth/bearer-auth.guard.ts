@@ -71,7 +71,7 @@ export class BearerAuthGuard implements CanActivate {
   }
 
   /**
-   * A token that fails verification counts against the client address (contract §2): past
+   * A token that fails verification counts against the client address (docs/decisions.md): past
    * FAILED_AUTH_RATE_LIMIT_PER_MINUTE in a minute the answer is 429 instead of 401. Valid tokens never count.
    */
   private async countFailure(request: FastifyRequest, error: unknown): Promise<never> {

@@ -22,7 +22,7 @@ interface WindowCount {
 }
 
 /**
- * Requests per token per minute (contract §1: 1,200), held across gateway
+ * Requests per token per minute (docs/decisions.md: 1,200), held across gateway
  * replicas. Each replica counts locally on the hot path and, once a second,
  * adds its counts to a shared per-window total in a NATS JetStream KV bucket
  * (compare-and-set), so the limit holds everywhere within about a second

@@ -6,7 +6,7 @@ import { problemResponse } from './problem-responses.js';
 
 type JsonSchema = Record<string, unknown>;
 
-/** The problem body every failure answers with (contract §1). */
+/** The problem body every failure answers with (docs/decisions.md). */
 const ERROR_MODEL: JsonSchema = {
   type: 'object',
   required: ['type', 'title', 'status', 'detail', 'code', 'request_id'],

@@ -2,7 +2,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 
 /**
- * Editor and video documents (contract §1: 5 MiB) take a larger body than other JSON (1 MiB). Every
+ * Editor and video documents (docs/decisions.md: 5 MiB) take a larger body than other JSON (1 MiB). Every
  * body crosses NATS whole inside the RPC envelope, so the document limit is also bounded by the
  * connected server's `max_payload` (the platform configures 8 MiB; nats-server's default is 1 MiB).
  */

@@ -36,7 +36,7 @@ export function fastifyOptions(config: GatewayConfig) {
     trustProxy: config.TRUSTED_PROXIES,
     // While closing on SIGTERM a request on a kept-alive connection is still answered (with Connection: close), not 503'd.
     return503OnClosing: false,
-    // Every route also answers under /api/v1 (contract §1); the schema documents live only there.
+    // Every route also answers under /api/v1 (docs/decisions.md); the schema documents live only there.
     rewriteUrl: (req: { url?: string }) => {
       const url = req.url ?? '/';
       if (!url.startsWith(API_PREFIX) || url.startsWith(SCHEMAS_PREFIX)) return url;

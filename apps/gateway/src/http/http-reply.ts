@@ -14,7 +14,7 @@ export function unwrapHttpReply<T>(reply: FastifyReply, answer: HttpReply<T>): T
   return answer.body;
 }
 
-/** Documents the optional `Idempotency-Key` header of a create (contract §1) and the answers it adds. */
+/** Documents the optional `Idempotency-Key` header of a create (docs/decisions.md) and the answers it adds. */
 export function AcceptsIdempotencyKey() {
   return applyDecorators(
     ApiHeader({

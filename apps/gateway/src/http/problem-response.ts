@@ -48,7 +48,7 @@ export function toProblem(error: unknown): { problem: Problem; unexpected: boole
   return { problem: problems.internal(), unexpected: true };
 }
 
-/** Renders a problem as RFC 9457 `application/problem+json` (contract §1). */
+/** Renders a problem as RFC 9457 `application/problem+json` (docs/decisions.md). */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem, publicBaseUrl: string | undefined) {
   const { status, code, detail, options } = problem;
   const body: Record<string, unknown> = {

@@ -7,7 +7,7 @@ import { baseUrlOf, schemaUrl } from './base-url.js';
 import { RESPONSE_SCHEMA } from './returns.decorator.js';
 import { SplicedJson } from './spliced-json.js';
 
-/** Puts `$schema` first on every named top-level response object (contract §1), spliced answers included. */
+/** Puts `$schema` first on every named top-level response object (docs/decisions.md), spliced answers included. */
 @Injectable()
 export class SchemaInterceptor implements NestInterceptor {
   constructor(

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { gatewaySettings } from '../config.js';
 
-/** The client address the gateway uses for per-IP limits, under each TRUSTED_PROXIES form (contract §2); the peer is loopback. */
+/** The client address the gateway uses for per-IP limits, under each TRUSTED_PROXIES form (docs/decisions.md); the peer is loopback. */
 async function clientIp(trustedProxies: string | undefined, forwardedFor?: string): Promise<string> {
   const app = Fastify({ trustProxy: gatewaySettings.TRUSTED_PROXIES(trustedProxies, 'TRUSTED_PROXIES') });
   app.get('/', async (request) => request.ip);

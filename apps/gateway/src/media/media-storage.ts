@@ -35,7 +35,7 @@ export const sniffedTooLarge = (type: string, limit: number) =>
   });
 
 /**
- * Holds bytes that are not a video to the non-video limit while they stream in (contract §6: the
+ * Holds bytes that are not a video to the non-video limit while they stream in (docs/decisions.md: the
  * sniffed type's own limit): a session declared as a video (4 GiB) whose bytes are a JPEG fails with
  * 413 once they pass 50 MiB, instead of being stored whole and refused at completion. The type is
  * sniffed from the first SNIFF_HEAD_BYTES, as completion sniffs it; bytes before that pass unjudged.

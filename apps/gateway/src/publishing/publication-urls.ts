@@ -11,7 +11,10 @@ function withBase(baseUrl: string, media: PublicationMedia[]): PublicationMedia[
   }));
 }
 
-/** Every PublicationMedia of a publication (its own, its segments', its renditions' and their parts') with absolute URLs (contract §4). */
+/**
+ * Every PublicationMedia of a publication (its own, its segments', its renditions' and their parts') with absolute URLs
+ * (docs/decisions.md).
+ */
 export function publicationWithBase(baseUrl: string, publication: Publication): Publication {
   return {
     ...publication,

@@ -17,7 +17,7 @@ export class CreateInsights1765100000000 implements MigrationInterface {
         platform text NOT NULL DEFAULT '',
         username text NOT NULL DEFAULT '',
         avatar_url text NOT NULL DEFAULT '',
-        -- The outcome of the last account metrics sync (contract §7 analytics account status).
+        -- The outcome of the last account metrics sync (docs/decisions.md analytics account status).
         status text NOT NULL DEFAULT 'pending',
         error_code text NOT NULL DEFAULT '',
         error_message text NOT NULL DEFAULT '',

@@ -28,9 +28,9 @@ const retryAtOf = (failure: Failure, attempts: number): Date | undefined => {
   const at = Date.parse(failure.retry_at);
   return Number.isFinite(at) && at > Date.now() ? new Date(at) : backoffAt(attempts);
 };
-/** Analytics account status for a failed call (contract §7); a network down for now is `failed` until it answers again. */
+/** Analytics account status for a failed call (docs/decisions.md); a network down for now is `failed` until it answers again. */
 const accountStatusOf = (failure: Failure): AccountSyncStatus => (failure.status === 'temporarily_unavailable' ? 'failed' : failure.status);
-/** Growth sync status for a failed call (contract §7). */
+/** Growth sync status for a failed call (docs/decisions.md). */
 const growthStatusOf = (failure: Failure): GrowthSyncStatus =>
   failure.status === 'unsupported' || failure.status === 'not_found' ? 'failed' : failure.status;
 

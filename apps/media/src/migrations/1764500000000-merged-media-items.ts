@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * A completion whose bytes a ready item already holds keeps its session as a tombstone (`merged`,
- * `merged_into` that item), so repeating the completion answers the same item (contract §6). The
+ * `merged_into` that item), so repeating the completion answers the same item (docs/decisions.md). The
  * tombstone goes with the item it points at.
  */
 export class MergedMediaItems1764500000000 implements MigrationInterface {

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Swept upload sessions stay a day as `expired` rows (their objects are gone), so completing one
- * answers 410 rather than 404 (contract §6 "410 after"); then they are purged.
+ * answers 410 rather than 404 (docs/decisions.md "410 after"); then they are purged.
  */
 export class ExpiredMediaSessions1764600000000 implements MigrationInterface {
   name = 'ExpiredMediaSessions1764600000000';

@@ -66,7 +66,7 @@ export async function inspectContent(stream: Readable): Promise<ContentFacts & {
   return facts;
 }
 
-/** How far into a file markup is looked for (contract §6: the first 64 KiB). */
+/** How far into a file markup is looked for (docs/decisions.md: the first 64 KiB). */
 export const MARKUP_SCAN_BYTES = 64 * 1024;
 /**
  * Markup a browser could render or run, anywhere in the first 64 KiB, whatever the file claims to be

@@ -34,7 +34,7 @@ export type MediaFamily = 'image' | 'video' | 'audio' | 'document';
 
 const DOCUMENT_TYPES = new Set(['application/pdf', 'text/plain', 'application/msword', 'application/rtf', 'application/epub+zip']);
 
-/** The family of a type (contract §6), or null for one outside them (e.g. application/octet-stream). */
+/** The family of a type (docs/decisions.md), or null for one outside them (e.g. application/octet-stream). */
 export function familyOf(mimeType: string): MediaFamily | null {
   const type = mimeType.toLowerCase();
   for (const family of ['image', 'video', 'audio'] as const) if (type.startsWith(`${family}/`)) return family;

@@ -7,7 +7,7 @@ import { declaredFamily, familyOf } from './media-types.js';
 // A 1×1 PNG: a real image, so only what follows it decides.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAX+XDSwAAAABJRU5ErkJggg==', 'base64');
 
-describe('contract §6, safe storage', () => {
+describe('docs/decisions.md, safe storage', () => {
   it('refuses markup anywhere in the first 64 KiB, even behind a valid image header (a polyglot)', async () => {
     for (const markup of [
       '<html><script>alert(1)</script>',

@@ -17,7 +17,7 @@ describe('topic catalogue', () => {
 
   it('keeps in-app delivery on for critical optional topics', () => {
     for (const id of ['publish_failed', 'account_needs_attention', 'reply_failed']) {
-      // Critical topics are never muted (contract §8).
+      // Critical topics are never muted (docs/decisions.md).
       expect(topicDefinition(id)).toMatchObject({
         transactional: false,
         critical_in_app: true,

@@ -11,7 +11,7 @@ interface TopicSpec {
   criticalInApp?: boolean;
 }
 
-/** The topic catalogue (contract §8). Order is the order clients show them in. */
+/** The topic catalogue (docs/decisions.md). Order is the order clients show them in. */
 const TOPICS: TopicSpec[] = [
   { id: 'post_published', group: 'publishing', defaultEmail: 'off' },
   { id: 'publish_failed', group: 'publishing', defaultEmail: 'immediate', criticalInApp: true },

@@ -14,7 +14,7 @@ export interface AiProvider {
   model: string;
 }
 
-/** The AI problems of contract §1/§4. None carries what the provider said: its body may echo our prompt or key. */
+/** The AI problems of docs/decisions.md/§4. None carries what the provider said: its body may echo our prompt or key. */
 export const aiProblems = {
   notConfigured: () =>
     new Problem(

@@ -63,7 +63,7 @@ const storageDown = () =>
   });
 
 /**
- * The media of each part as a network receives them (contract §4 "Delivery with media"): images read from
+ * The media of each part as a network receives them (docs/decisions.md "Delivery with media"): images read from
  * storage and re-encoded by fitImage to the network's image rules (metadata always stripped, resized to
  * fit), videos streamed from storage as they are, never held whole.
  */

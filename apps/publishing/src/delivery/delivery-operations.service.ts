@@ -21,7 +21,7 @@ import type { DeliveryAttemptRow } from './delivery-attempt.row.js';
 import { requireActiveAccounts } from '../social-accounts/active-accounts.js';
 import { networkRulesProblem, notifyDue, readOverrides, renderChecked, replaceRenditions, type TargetAccount } from './renditions.js';
 
-/** Which statuses each call leaves from (contract §4 "Delivery", transitions). */
+/** Which statuses each call leaves from (docs/decisions.md "Delivery", transitions). */
 const FROM: Record<'schedule' | 'publish-now' | 'cancel' | 'retry', readonly PublicationStatus[]> = {
   schedule: ['draft', 'ready', 'scheduled'],
   'publish-now': ['draft', 'ready', 'scheduled'],
@@ -34,7 +34,7 @@ type Transition = keyof typeof FROM;
 export type TargetSource = { kind: 'accounts' } | { kind: 'set' } | { kind: 'existing' };
 
 /**
- * The delivery operations on a publication (contract §4 "Delivery"):
+ * The delivery operations on a publication (docs/decisions.md "Delivery"):
  * schedule, publish-now, cancel, retry and the attempts list. Each call
  * moves the publication only from the statuses the transitions table allows
  * and only at the revision the caller saw: both sit in one UPDATE's WHERE, so
@@ -72,7 +72,7 @@ export class DeliveryOperations {
 
   async publishNow(principal: Principal, id: string, input: PublishNowRequest): Promise<Publication> {
     const found = await this.findVisible(principal, id, 'editor');
-    // A scheduled publication goes out as it is: its renditions and their overrides (contract §4).
+    // A scheduled publication goes out as it is: its renditions and their overrides (docs/decisions.md).
     if (found.status === 'scheduled' && (input.account_ids !== undefined || input.social_set_id !== undefined)) {
       const location = input.account_ids !== undefined ? 'body.account_ids' : 'body.social_set_id';
       throw problems.invalid(

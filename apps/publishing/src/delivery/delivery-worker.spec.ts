@@ -20,7 +20,7 @@ import type { MediaLibraryClient } from '../media/media-library.client.js';
 /**
  * The scheduler's leases against real PostgreSQL: a network call whose lease
  * could not be renewed is never sent a second time while it may still land
- * (contract §4 "Delivery": at most one post per rendition).
+ * (docs/decisions.md "Delivery": at most one post per rendition).
  */
 describe('DeliveryWorker: leases', () => {
   let db: TemporaryDatabase;

@@ -103,7 +103,7 @@ interface InFlight {
   abort: AbortController;
 }
 
-/** How long a rendition waits for its media's analysis (from its first try) before it fails `media_not_ready` (contract §4). */
+/** How long a rendition waits for its media's analysis (from its first try) before it fails `media_not_ready` (docs/decisions.md). */
 export const MEDIA_ANALYSIS_WAIT_MS = 10 * 60_000;
 /** How often a waiting rendition asks again whether the analysis has ended. */
 const MEDIA_ANALYSIS_POLL_MS = 3_000;
@@ -115,7 +115,7 @@ const MAX_RECONCILE_FAILURES = 5;
 class NotOurs extends Error {}
 
 /**
- * The scheduler (contract §4 "Delivery"), one per publishing replica.
+ * The scheduler (docs/decisions.md "Delivery"), one per publishing replica.
  *
  * Due renditions are claimed from PostgreSQL in short transactions
  * (`FOR UPDATE SKIP LOCKED`, then a lease: `lease_owner`, `lease_expires_at`),

@@ -2,7 +2,7 @@ import type { AttachedMedia } from '@social/contracts';
 import { rulesFor, type TextCounting } from '../providers/network-rules.js';
 
 /**
- * Rendering (contract §4 "Delivery"): a publication shaped for one network.
+ * Rendering (docs/decisions.md "Delivery"): a publication shaped for one network.
  * Pure: the same publication and network always give the same parts. One part
  * is one post; more than one is a thread (sent as replies, in order).
  */
@@ -38,7 +38,10 @@ export interface RenderedPart {
   link: string;
   /** The segment's description ("" for parts not made from a segment). */
   description: string;
-  /** The media this part carries (its effective media, contract §4): the publication's on the first part, a segment's on its first part. */
+  /**
+   * The media this part carries (its effective media, docs/decisions.md): the publication's on the first part, a
+   * segment's on its first part.
+   */
   media: AttachedMedia[];
 }
 

@@ -35,7 +35,7 @@ export async function notifyDue(db: EntityManager): Promise<void> {
   await db.query(`SELECT pg_notify(current_schema() || '_delivery_due', '')`);
 }
 
-/** One account's version of one publication segment (contract §4): "" keeps inheriting; `media` null inherits the segment's. */
+/** One account's version of one publication segment (docs/decisions.md): "" keeps inheriting; `media` null inherits the segment's. */
 export interface SegmentOverride {
   title: string;
   body: string;
@@ -147,7 +147,7 @@ export async function renderChecked(
   return { parts, problems: found };
 }
 
-/** 422 `network_rules` (contract §4): one entry per problem, nothing changed. */
+/** 422 `network_rules` (docs/decisions.md): one entry per problem, nothing changed. */
 export function networkRulesProblem(found: Map<string, PreviewProblem[]>): Problem | null {
   const errors: FieldError[] = [...found.values()].flat().map((problem) => ({ location: problem.location, message: problem.message }));
   if (errors.length === 0) return null;
@@ -175,8 +175,8 @@ const NOT_DELIVERED: DeliveryOutcome = {
 /**
  * Replaces the publication's renditions by one per account, each due at
  * `dueAt` plus a random 0…`randomDelayMinutes` minutes of its own
- * (contract §4), its segments mirroring the rendered parts. An account that
- * had a rendition keeps its id and the overrides given (contract §4: a later
+ * (docs/decisions.md), its segments mirroring the rendered parts. An account that
+ * had a rendition keeps its id and the overrides given (docs/decisions.md: a later
  * PATCH re-renders but keeps them); each part's `media` is its effective media.
  */
 export async function replaceRenditions(
@@ -192,7 +192,7 @@ export async function replaceRenditions(
     publication.id,
   ]);
   const keptIds = new Map(previous.map((row) => [row.social_account_id, row.id]));
-  // Overrides of segments the publication no longer has are dropped (contract §4).
+  // Overrides of segments the publication no longer has are dropped (docs/decisions.md).
   const segmentIds = new Set(
     (
       await db.query<Array<Pick<PublicationSegmentEntity, 'id'>>>(`SELECT id FROM publication_segments WHERE publication_id = $1`, [
@@ -320,7 +320,7 @@ export async function replaceRenditions(
 }
 
 /**
- * The publication's status from its renditions (contract §4): `publishing`
+ * The publication's status from its renditions (docs/decisions.md): `publishing`
  * while any is still to be delivered, else `failed` when any failed, else
  * `published` (kept when none is left: its posts are live). Only for publications whose delivery has started (the
  * scheduler passes `deliveryStarted`; others leave scheduled ones alone).
@@ -359,7 +359,7 @@ export function renditionAccounts(db: EntityManager, publicationId: string): Pro
 
 /**
  * A scheduled publication's renditions rendered again for the same accounts and due time, their
- * overrides kept (contract §4: PATCH re-renders, and is checked against the networks' rules like
+ * overrides kept (docs/decisions.md: PATCH re-renders, and is checked against the networks' rules like
  * schedule: 422 `network_rules`, and the caller's transaction changes nothing).
  */
 export async function rerenderRenditions(db: EntityManager, publication: PublicationEntity): Promise<void> {

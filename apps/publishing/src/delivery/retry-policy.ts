@@ -4,7 +4,7 @@ import { MAX_DELIVERY_ATTEMPTS } from '@social/contracts';
 export const MAX_RETRY_DELAY_MS = 15 * 60_000;
 
 /**
- * When to try again after the `attempt`-th try failed retryably (contract §4):
+ * When to try again after the `attempt`-th try failed retryably (docs/decisions.md):
  * exponential backoff from `baseMs` with "equal jitter" (half fixed, half
  * random, so replicas that failed together do not return together), never
  * sooner than the network's Retry-After. `null` once the attempts are spent.

@@ -57,7 +57,7 @@ export function dominantType(mimeType: string): 'image' | 'gif' | 'video' {
 export const contentPath = (mediaId: string): string => `/media/${mediaId}/content`;
 
 /**
- * PublicationMedia (contract §4) of one attached item: what the author said about it with the
+ * PublicationMedia (docs/decisions.md) of one attached item: what the author said about it with the
  * library item's facts. URLs are relative to {base_url}; the gateway prefixes them.
  */
 export function toMediaView(attached: AttachedMedia, facts: MediaFacts | undefined) {

@@ -44,7 +44,7 @@ export function fittedSize(
 }
 
 /**
- * Re-encodes an image for a network (contract §4 "Delivery with media"):
+ * Re-encodes an image for a network (docs/decisions.md "Delivery with media"):
  * EXIF/XMP/IPTC metadata (GPS included) never survive, the orientation is
  * applied to the pixels first, a type the network refuses is converted, and
  * an image over its pixel or byte limit is scaled down until it fits.

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { MediaUsage, MediaUsageRequest } from '@social/contracts';
 import { DataSource } from 'typeorm';
 
-/** Publications whose media may still be sent: their items cannot leave the library (contract §4, DELETE /media/{id} → 409). */
+/** Publications whose media may still be sent: their items cannot leave the library (docs/decisions.md, DELETE /media/{id} → 409). */
 const ACTIVE_STATUSES = ['draft', 'ready', 'scheduled', 'publishing'];
 
 /** `publishing.media.usage`: which of the ids a not yet published or failed publication of the workspace uses, anywhere, in any role. */

@@ -137,7 +137,7 @@ export class CreatePublications1764300004000 implements MigrationInterface {
       )`);
     await db.query(`CREATE INDEX rendition_segments_publication_segment_idx ON rendition_segments (publication_segment_id)`);
 
-    // E15's Idempotency-Key (contract §1).
+    // E15's Idempotency-Key (docs/decisions.md).
     await db.query(IDEMPOTENCY_TABLE_SQL);
   }
 

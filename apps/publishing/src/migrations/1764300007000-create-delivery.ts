@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Delivery (contract §4 "Delivery"): when the scheduler should next look at a
+ * Delivery (docs/decisions.md "Delivery"): when the scheduler should next look at a
  * rendition and which replica holds it, every attempt kept, and the sandbox
  * network's own store of the posts it accepted.
  */

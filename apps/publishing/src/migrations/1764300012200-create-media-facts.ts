@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Media in posts (issue 21). What publishing knows of the library items its publications attach (contract §4
+ * Media in posts (issue 21). What publishing knows of the library items its publications attach (docs/decisions.md
  * "PublicationMedia"): filled from media's resolve answer when media are attached,
  * refreshed by media's `durable.media.item.analysed` events. Never read by anyone else.
  */
@@ -34,7 +34,7 @@ export class CreateMediaFacts1764300012200 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     await db.query(`CREATE INDEX media_facts_workspace_idx ON media_facts (workspace_id)`);
-    // Each account's overrides, by publication segment id (contract §4 "Renditions inherit"): kept here, not only on the
+    // Each account's overrides, by publication segment id (docs/decisions.md "Renditions inherit"): kept here, not only on the
     // rendition's parts, because a network without threads renders every segment into one part.
     await db.query(
       `ALTER TABLE renditions ADD COLUMN segment_overrides jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(segment_overrides) = 'object')`,

@@ -1,5 +1,5 @@
 /**
- * Network rules (contract §4 "Network rules"): what one network takes in one
+ * Network rules (docs/decisions.md "Network rules"): what one network takes in one
  * post, each value from that network's public documentation. Each network
  * keeps its table beside its adapter (`providers/<network>/<network>.rules.ts`,
  * citing the documents it follows); `rulesFor` is the one registry.

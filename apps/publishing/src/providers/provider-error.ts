@@ -15,7 +15,7 @@ export type ProviderFailure =
   /** The grant is fine but there is no account to connect (a Google account without a YouTube channel). */
   | 'no_account';
 
-/** What delivery needs to know about a failed call (contract §4 "Delivery"): never a token or the network's body. */
+/** What delivery needs to know about a failed call (docs/decisions.md "Delivery"): never a token or the network's body. */
 export interface ProviderCallDetails {
   /** The HTTP status the network answered; 0 when no answer arrived. */
   status: number;

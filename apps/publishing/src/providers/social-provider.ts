@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { SocialPlatform } from '@social/contracts';
 
 /**
- * One adapter per network (contract §4: "providers sit behind one adapter
+ * One adapter per network (docs/decisions.md: "providers sit behind one adapter
  * interface and a registry"). Services never talk to a network directly: they
  * look its adapter up in the ProviderRegistry and call these methods.
  */
@@ -44,7 +44,7 @@ export interface ProviderAccount {
 }
 
 /**
- * An image or video attached to one post (contract §4 "Delivery with media"), ready for the network: an image
+ * An image or video attached to one post (docs/decisions.md "Delivery with media"), ready for the network: an image
  * already re-encoded to fit its rules (no EXIF/XMP), a video as the library stores it. The adapter uploads it
  * the network's way, reading the bytes with `open` (a video streams from storage, never held whole).
  */
@@ -108,7 +108,7 @@ export interface PublishedPost extends PublishedPart {
 }
 
 /**
- * Why a delivery did not go live (contract §4 "Delivery"). `publish` throws
+ * Why a delivery did not go live (docs/decisions.md "Delivery"). `publish` throws
  * a DeliveryError; anything else it throws is treated as `ambiguous` (the
  * call may have reached the network), so a post is never sent twice blindly.
  */

@@ -3,7 +3,7 @@ import { rulesFor } from '../providers/network-rules.js';
 import { isAttachment, type MediaFacts } from '../media/attached-media.js';
 import { countText } from '../delivery/render.js';
 
-/** The problem code of every network rule violation (contract §4 "Network rules"). */
+/** The problem code of every network rule violation (docs/decisions.md "Network rules"). */
 export const NETWORK_RULES_CODE = 'network_rules';
 
 /** One part of a rendition as the check reads it. */

@@ -7,7 +7,10 @@ import { loadMediaFacts, type MediaReference } from '../media/media-facts.store.
 import type { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';
 import type { LoadedPublication } from './publication.mapper.js';
 
-/** Every media id a PATCH names, with its location (contract §4: 422 at `body.media[i].media_id`, `body.segments[j].media[i].media_id`). */
+/**
+ * Every media id a PATCH names, with its location (docs/decisions.md: 422 at `body.media[i].media_id`,
+ * `body.segments[j].media[i].media_id`).
+ */
 export function mediaReferencesOf(input: Pick<UpdatePublicationRequest, 'media' | 'segments'>): MediaReference[] {
   const references: MediaReference[] = [];
   (input.media ?? []).forEach((media, index) => references.push({ mediaId: media.media_id, location: `body.media[${index}].media_id` }));
@@ -87,7 +90,7 @@ export async function replaceSegments(db: EntityManager, publicationId: string, 
 
 /**
  * The loaded publications with every stored media reference turned into PublicationMedia
- * (contract §4) from publishing's media facts: one query for the whole page.
+ * (docs/decisions.md) from publishing's media facts: one query for the whole page.
  */
 export async function withMediaViews(db: EntityManager, loaded: LoadedPublication[]): Promise<LoadedPublication[]> {
   const lists: unknown[] = [];

@@ -15,7 +15,7 @@ import { PublicationSegmentEntity } from './publication.entity.js';
 import { PublicationsService } from './publications.service.js';
 
 /**
- * `POST /publications/{id}/preview` (contract §4): what each target's network would receive —
+ * `POST /publications/{id}/preview` (docs/decisions.md): what each target's network would receive —
  * the parts after splitting, each image as delivery processes it (re-encoded without metadata,
  * resized to the network's limits: the real bytes from storage, so `size` is the delivered size) —
  * and every rule it breaks. Changes nothing and calls no network.

@@ -18,7 +18,7 @@ export interface LoadedPublication {
   renditions: Array<{ rendition: RenditionEntity; segments: RenditionSegmentEntity[] }>;
 }
 
-/** A time-named `string` member: "" when unset (contract §1). */
+/** A time-named `string` member: "" when unset (docs/decisions.md). */
 const timeString = (at: Date | null): string => (at ? at.toISOString() : '');
 
 // jsonb values are read defensively: whatever a future writer stored, every member answers with its type.

@@ -120,7 +120,7 @@ export class PublicationsService {
     // `cursor=` (the last page's empty next_cursor passed back) means the first page.
     const after = query.cursor ? this.cursors.decode(query.cursor, filters, isCreatedAtPosition) : undefined;
     const limit = query.limit ?? PUBLICATIONS_PAGE_DEFAULT;
-    // A prepared statement per filter combination, rows in the entity's shape: the list is the hot read (see README, Performance).
+    // A prepared statement per filter combination, rows in the entity's shape: the list is the hot read (docs/performance.md).
     const values: unknown[] = [workspace.workspace_id];
     const conditions = ['p.workspace_id = $1'];
     if (query.status !== undefined) conditions.push(`p.status = $${values.push(query.status)}`);
@@ -204,7 +204,7 @@ export class PublicationsService {
       await this.mediaFacts.record(db, resolved);
       if (input.segments !== undefined) await replaceSegments(db, id, input.segments);
       const updated = await db.getRepository(PublicationEntity).findOneByOrFail({ id });
-      // A scheduled publication's renditions follow the edit (contract §4: PATCH re-renders).
+      // A scheduled publication's renditions follow the edit (docs/decisions.md: PATCH re-renders).
       if (updated.status === 'scheduled') await rerenderRenditions(db, updated);
       const [answer] = await this.withChildren(db, [updated]);
       return answer;

@@ -16,7 +16,7 @@ import { PublicationEntity, PublicationSegmentEntity } from './publication.entit
 import { PublicationsService } from './publications.service.js';
 
 /**
- * `PATCH /publications/{id}/renditions/{rendition_id}` (contract §4 "Renditions inherit"): one
+ * `PATCH /publications/{id}/renditions/{rendition_id}` (docs/decisions.md "Renditions inherit"): one
  * account's version of a scheduled publication. Overrides are stored on the rendition's parts,
  * bound to their publication segments; the rendition is rendered again with them and checked
  * against its network's rules (422 `network_rules`, nothing changed), and the publication's

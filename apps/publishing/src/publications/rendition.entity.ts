@@ -2,7 +2,7 @@ import { DELIVERY_STATES, RECOVERY_ACTIONS, type PublicationStatus } from '@soci
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { JsonMap, StoredMedia } from './publication.entity.js';
 
-/** Where a rendition's delivery stands (contract §4 "Delivery", the CHECK of `delivery_state`). */
+/** Where a rendition's delivery stands (docs/decisions.md "Delivery", the CHECK of `delivery_state`). */
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 /** What a stuck delivery waits for (the CHECK of `delivery_recovery_action`). */
 export type RecoveryAction = (typeof RECOVERY_ACTIONS)[number];

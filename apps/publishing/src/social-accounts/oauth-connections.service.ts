@@ -51,7 +51,7 @@ const invalidState = () =>
   );
 
 /**
- * The OAuth authorization-code flow of real networks (contract §4): connect
+ * The OAuth authorization-code flow of real networks (docs/decisions.md): connect
  * issues a single-use state bound to the caller, the workspace and the network
  * and answers where to send the user; the callback spends the state, trades
  * the code for tokens at the network, reads who granted them, and connects or

@@ -52,7 +52,7 @@ export class SocialAccountsService {
     return toSocialAccount(account, posts.get(account.id) ?? 0);
   }
 
-  /** The sandbox network's count of posts per sandbox account (contract §4 `posts_published`); other networks: none. */
+  /** The sandbox network's count of posts per sandbox account (docs/decisions.md `posts_published`); other networks: none. */
   private async postsPublished(accounts: SocialAccountEntity[]): Promise<Map<string, number>> {
     const sandbox = this.providers.get(SANDBOX_PROVIDER);
     const ids = accounts.filter((account) => account.platform === SANDBOX_PROVIDER).map((account) => account.id);

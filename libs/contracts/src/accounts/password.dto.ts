@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Length, MaxLength, MinLength } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.dto.js';
 
-/** `POST /auth/password` (contract §2, account safety). */
+/** `POST /auth/password` (docs/decisions.md, account safety). */
 export class ChangePasswordRequest {
   @ApiProperty({
     maxLength: PASSWORD_MAX_LENGTH,

@@ -1,5 +1,5 @@
 /**
- * The AI prompt catalogue (contract §3): every prompt an administrator may
+ * The AI prompt catalogue (docs/decisions.md): every prompt an administrator may
  * override through E8, with its default text. Per-platform variants
  * `<key>@<platform>` (kind `platform`) refine a base prompt for one network;
  * a service asking for a platform falls back to the base prompt when the

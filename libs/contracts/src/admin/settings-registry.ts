@@ -1,5 +1,5 @@
 /**
- * The instance settings registry (contract §3): every optional setting an
+ * The instance settings registry (docs/decisions.md): every optional setting an
  * instance administrator may override through E5, defined once in code.
  * Effective value at a service's start-up: database override, else the first
  * environment variable set, else the default. `live` settings are also

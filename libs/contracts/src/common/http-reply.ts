@@ -13,7 +13,7 @@ export interface HttpReply<T> {
   replayed: boolean;
 }
 
-/** The request header of contract §1 (E15, E17) and the response header a replay carries. */
+/** The request header of docs/decisions.md (E15, E17) and the response header a replay carries. */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 /** Interface limits: `Idempotency-Key` length <= 200. */

@@ -7,7 +7,7 @@
 export const PLATFORM_NATS_MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
 /**
- * Editor and video documents (contract §1: 5 MiB): the gateway's `DOCUMENT_BODY_LIMIT_BYTES` default
+ * Editor and video documents (docs/decisions.md: 5 MiB): the gateway's `DOCUMENT_BODY_LIMIT_BYTES` default
  * and the most a stored document may hold as JSON (422 at `body.document` beyond). A reply carrying one
  * still fits a message.
  */

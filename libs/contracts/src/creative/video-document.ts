@@ -2,7 +2,7 @@ import { DOCUMENT_MAX_BYTES } from '../common/message-size.js';
 import type { FieldError } from '../common/problem.js';
 
 /**
- * A video project's document (contract §5): the client's own JSON object, whatever members it holds
+ * A video project's document (docs/decisions.md): the client's own JSON object, whatever members it holds
  * at whatever depth, stored and answered exactly as sent. The service reads from it only the project
  * assets it names (referencedIds); it never refuses a member it does not know.
  */

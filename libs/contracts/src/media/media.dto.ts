@@ -208,7 +208,7 @@ export class UploadTarget {
   size: number;
   /**
    * media_upload_limit_bytes: when `size` allows more (a video was declared), bytes sniffed as
-   * anything but a video are cut off past this while they stream in (contract §6).
+   * anything but a video are cut off past this while they stream in (docs/decisions.md).
    */
   non_video_size_limit?: number;
 }

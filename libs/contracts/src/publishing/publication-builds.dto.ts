@@ -8,7 +8,7 @@ export const ANGLES_IDEA_MAX_LENGTH = 5_000;
 export const ANGLES_CONTEXT_NOTES_MAX_LENGTH = 5_000;
 export const ANGLES_DIRECTION_MAX_LENGTH = 1_000;
 export const ANGLES_MAX_ACCOUNTS = 50;
-/** How many angles an answer holds (contract §4). */
+/** How many angles an answer holds (docs/decisions.md). */
 export const ANGLES_MIN_COUNT = 3;
 export const ANGLES_MAX_COUNT = 5;
 

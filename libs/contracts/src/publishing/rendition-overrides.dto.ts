@@ -15,7 +15,7 @@ import { MAX_REVISION } from './voice-profiles.dto.js';
 
 const KEEPS_INHERITING = '"" or left out: the publication segment\'s own value is used';
 
-/** One part's override for one account (contract §4 "Renditions inherit"). */
+/** One part's override for one account (docs/decisions.md "Renditions inherit"). */
 export class RenditionSegmentOverrideInput {
   @ApiProperty({ format: 'uuid', description: 'the publication segment the override is bound to' })
   @IsUUID('all', { message: '$property must be a UUID' })

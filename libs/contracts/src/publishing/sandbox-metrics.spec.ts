@@ -1,6 +1,6 @@
 import { sandboxFollowRecommendations, sandboxMutuals } from './sandbox-metrics.js';
 
-describe('sandbox growth recommendations (contract §7)', () => {
+describe('sandbox growth recommendations (docs/decisions.md)', () => {
   it('names 1–3 mutuals per item with the capitalised keys, and counts at least as many', () => {
     const lengths = new Set<number>();
     for (let account = 0; account < 20; account++) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The sandbox network's numbers (contract §4: it "reports deterministic
+ * The sandbox network's numbers (docs/decisions.md: it "reports deterministic
  * metrics and recommendations"). One definition: the sandbox adapter answers
  * with these, and tests that read them back through analytics (E24) and
  * growth (E23) compute what they expect with the same functions.

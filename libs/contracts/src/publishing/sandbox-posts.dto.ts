@@ -45,7 +45,7 @@ export class SandboxPost {
   @ApiProperty({ type: [SandboxPostPart] }) parts: SandboxPostPart[];
 }
 
-/** What the simulated network received for one sandbox account, newest first (contract §4 "The sandbox's rules"). */
+/** What the simulated network received for one sandbox account, newest first (docs/decisions.md "The sandbox's rules"). */
 export class SandboxPostList {
   @ApiProperty({ type: [SandboxPost] }) posts: SandboxPost[];
   @ApiProperty({ description: '"" on the last page' }) next_cursor: string;

@@ -3,7 +3,7 @@ import { IsIn, IsString, IsUrl, IsUUID, Length, Matches, MaxLength } from 'class
 import { Optional } from '../common/optional.js';
 import { PROVIDERS } from '../admin/prompt-catalogue.js';
 
-/** The built-in simulated network (contract §4): accepts posts, reports deterministic metrics, never leaves the machine. */
+/** The built-in simulated network (docs/decisions.md): accepts posts, reports deterministic metrics, never leaves the machine. */
 export const SANDBOX_PROVIDER = 'sandbox';
 /** Every network an account can be connected on: the real ones (through their provider apps) and the sandbox. */
 export const SOCIAL_PLATFORMS = [SANDBOX_PROVIDER, ...PROVIDERS] as const;

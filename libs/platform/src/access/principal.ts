@@ -18,7 +18,7 @@ export function requireAccountPrincipal(req: RpcRequest<unknown, unknown, unknow
   return principal;
 }
 
-/** Instance administration (contract §3): the service refuses non-admins itself, whatever the gateway did. */
+/** Instance administration (docs/decisions.md): the service refuses non-admins itself, whatever the gateway did. */
 export function requireAdmin(req: RpcRequest<unknown, unknown, unknown>): Principal {
   const principal = requirePrincipal(req);
   if (!principal.isAdmin) throw problems.adminRequired();

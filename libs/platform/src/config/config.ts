@@ -194,7 +194,7 @@ export function callerTokenSettings() {
   };
 }
 
-/** Settings every service shares (contract §9). */
+/** Settings every service shares (docs/decisions.md). */
 export const serviceSettings = {
   ...natsSettings(),
   ...callerTokenSettings(),

@@ -36,7 +36,7 @@ export const IDEMPOTENCY_TABLE_SQL = `
 
 const KEY_LOCATION = `header.${IDEMPOTENCY_KEY_HEADER}`;
 
-/** Who asks what: a key means something only within (caller, workspace, operation), contract §1. */
+/** Who asks what: a key means something only within (caller, workspace, operation), docs/decisions.md. */
 export interface IdempotencyScope {
   /** The `Idempotency-Key` header as the gateway forwarded it; null when the request carried none. */
   key: string | null;
@@ -56,7 +56,7 @@ export interface IdempotencyOptions {
    * past it, a claim whose lock nobody holds is taken over before its lease ends.
    */
   holderGraceSeconds?: number;
-  /** How long a key is remembered (contract §1: 24 h). */
+  /** How long a key is remembered (docs/decisions.md: 24 h). */
   retentionSeconds?: number;
   /** Expired rows each claim deletes at most: more than one, so pruning always outpaces new keys. */
   pruneBatch?: number;
@@ -102,7 +102,7 @@ const inFlight = () =>
   });
 
 /**
- * Idempotency-Key (contract §1), enforced in the database so it holds across
+ * Idempotency-Key (docs/decisions.md), enforced in the database so it holds across
  * replicas and racing requests. Phase 1 claims the key in its own statement
  * (insert-or-nothing, state `in_flight`); phase 2 runs the work and stores its
  * answer in ONE transaction, which commits only while the claim is still ours.

@@ -7,7 +7,7 @@ import { derivationSecrets } from '../crypto/secrets-keyring.js';
 const MAC_BYTES = 16;
 
 /**
- * Opaque list cursors (contract §1): `<position>.<mac>`, the position being the
+ * Opaque list cursors (docs/decisions.md): `<position>.<mac>`, the position being the
  * last item's sort key and the MAC an HMAC over it and the list's filters. A
  * cursor therefore works only with the filters it was issued for, and any edit
  * is detected; both are 422, never a wrong page.

@@ -60,7 +60,7 @@ export interface LoadInstanceSettingsOptions {
 type FetchOverrides = () => Promise<Record<string, string>>;
 
 /**
- * The one way a service reads instance settings (contract §3). At start-up it
+ * The one way a service reads instance settings (docs/decisions.md). At start-up it
  * asks the admin service for the saved overrides; services start together, so
  * it retries for a short while and then falls back to environment and
  * defaults (logged), never blocking start-up. Values stay as they were at

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { Problem, problems } from '../problems/problem.js';
 import type { MediaStorage } from './media-storage.js';
 
-/** Media storage did not answer (or failed): 503 with Retry-After (contract §1: a dependency is unavailable). */
+/** Media storage did not answer (or failed): 503 with Retry-After (docs/decisions.md: a dependency is unavailable). */
 export const storageUnavailable = (): Problem =>
   problems.unavailable('storage_unavailable', 'Media storage is not reachable right now; try again shortly.', 5);
 

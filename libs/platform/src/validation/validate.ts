@@ -3,7 +3,7 @@ import { validateSync, ValidationError } from 'class-validator';
 import type { FieldError } from '@social/contracts';
 import { Problem, problems } from '../problems/problem.js';
 
-/** Members clients may send on any body and that we ignore (contract §1). */
+/** Members clients may send on any body and that we ignore (docs/decisions.md). */
 const IGNORED_MEMBERS = ['$schema'];
 
 function flatten(errors: ValidationError[], prefix: string, out: FieldError[]): FieldError[] {

@@ -22,7 +22,7 @@ const jpeg = (width: number, height: number, exif = false) => {
   return (exif ? image.withExif({ IFD0: { Make: 'Spec' } }) : image).jpeg().toBuffer();
 };
 
-/** The sandbox network's own checks of what it receives (contract §4 "The sandbox's rules"), read from the delivered bytes. */
+/** The sandbox network's own checks of what it receives (docs/decisions.md "The sandbox's rules"), read from the delivered bytes. */
 describe('sandbox media rules', () => {
   it('refuses images with a video, more than 4 images or 1 video, and alt text over 1,000 characters', async () => {
     const image = media(Buffer.alloc(1));

@@ -31,7 +31,7 @@ const UNKNOWN_ONCE = '[sandbox:unknown-once]';
 
 /** Deterministic numbers from a seed: the same account or post always reports the same figures. */
 /**
- * The built-in simulated network (contract §4): no network traffic, no
+ * The built-in simulated network (docs/decisions.md): no network traffic, no
  * credentials; accepts posts into its own table (so a duplicate delivery is
  * visible), reports deterministic metrics and recommendations, so trials and
  * tests see realistic, repeatable data.
@@ -56,7 +56,7 @@ export class SandboxProvider implements InstantConnectProvider {
 
   /**
    * Accepts the post into `sandbox_posts` (the network's own store) unless a
-   * marker in its text says otherwise (contract §4):
+   * marker in its text says otherwise (docs/decisions.md):
    * `[sandbox:reject]` refuses it (validation, not retryable);
    * `[sandbox:rate-limit-once]` answers 429 with Retry-After 1 s the first time;
    * `[sandbox:ambiguous-once]` stores it the first time but loses the answer;
