@@ -72,6 +72,8 @@ export class DeliveryOperations {
 
   async publishNow(principal: Principal, id: string, input: PublishNowRequest): Promise<Publication> {
     const found = await this.findVisible(principal, id, 'editor');
+    // A stale revision is told first: the caller's view is out of date (e.g. a racing schedule just made it scheduled).
+    if (found.revision !== input.expected_revision) throw problems.revisionConflict('publication', found.revision, input.expected_revision);
     // A scheduled publication goes out as it is: its renditions and their overrides (docs/decisions.md).
     if (found.status === 'scheduled' && (input.account_ids !== undefined || input.social_set_id !== undefined)) {
       const location = input.account_ids !== undefined ? 'body.account_ids' : 'body.social_set_id';
