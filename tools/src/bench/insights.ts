@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sandboxPostMetrics } from '@social/contracts';
-import { api, inParallel } from './seeding.js';
+import { api, inParallel, createBenchWorkspace } from './seeding.js';
 
 const ANALYTICS_ACCOUNTS = 50;
 const ANALYTICS_RENDITIONS = Number(process.env.BENCH_INSIGHTS_RENDITIONS ?? 5_000);
@@ -46,15 +46,7 @@ async function workspaceWithAccounts(
   name: string,
   accounts: number,
 ): Promise<{ workspaceId: string; accountIds: string[] }> {
-  const organization = await api<{ id: string }>(
-    baseUrl,
-    token,
-    'POST',
-    '/organizations',
-    { name: `${name} ${randomBytes(3).toString('hex')}` },
-    201,
-  );
-  const workspace = await api<{ id: string }>(baseUrl, token, 'POST', '/workspaces', { organization_id: organization.id, name }, 201);
+  const workspace = await createBenchWorkspace(baseUrl, token, name);
   const accountIds: string[] = new Array(accounts);
   await inParallel(accounts, SEED_CONCURRENCY, async (index) => {
     const username = `bench_${randomBytes(5).toString('hex')}`;

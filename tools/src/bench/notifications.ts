@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { jetstream } from '@nats-io/jetstream';
 import { connectNats } from '@social/platform';
 import { randomUUID } from 'node:crypto';
-import { api } from './seeding.js';
+import { api, createBenchWorkspace } from './seeding.js';
 
 const EVENTS = Number(process.env.BENCH_NOTIFICATION_EVENTS ?? 1_000);
 /** Events published per second (a backlog would measure the queue, not the path). */
@@ -42,22 +42,7 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 
 export async function benchNotifications(baseUrl: string, natsUrl: string, token: string): Promise<NotificationFigures> {
-  const organization = await api<{ id: string }>(
-    baseUrl,
-    token,
-    'POST',
-    '/organizations',
-    { name: `Bench notifications ${randomUUID().slice(0, 6)}` },
-    201,
-  );
-  const workspace = await api<{ id: string }>(
-    baseUrl,
-    token,
-    'POST',
-    '/workspaces',
-    { organization_id: organization.id, name: 'Bench inbox' },
-    201,
-  );
+  const workspace = await createBenchWorkspace(baseUrl, token, 'Bench inbox');
   const unread = async () => (await api<{ count: number }>(baseUrl, token, 'GET', '/notifications/unread-count')).count;
   const before = await unread();
 

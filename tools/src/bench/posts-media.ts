@@ -30,7 +30,7 @@ import { Readable } from 'node:stream';
 import pg from 'pg';
 import sharp from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
-import { api, inParallel } from './seeding.js';
+import { api, inParallel, createBenchWorkspace } from './seeding.js';
 
 const MIB = 1024 * 1024;
 export const POSTS_MEDIA_PUBLICATIONS = Number(process.env.BENCH_POSTS_MEDIA_PUBLICATIONS ?? 200);
@@ -302,15 +302,7 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
       })
     ).json()) as { access_token: string; user: { id: string } };
     const token = registered.access_token;
-    const organization = await api<{ id: string }>(baseUrl, token, 'POST', '/organizations', { name: 'Bench posts media' }, 201);
-    const workspace = await api<{ id: string }>(
-      baseUrl,
-      token,
-      'POST',
-      '/workspaces',
-      { organization_id: organization.id, name: 'Bench media' },
-      201,
-    );
+    const workspace = await createBenchWorkspace(baseUrl, token, 'Bench media');
     const sandbox = await api<{ id: string }>(
       baseUrl,
       token,

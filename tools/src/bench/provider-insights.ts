@@ -10,10 +10,9 @@
  */
 import { CallerTokenSigner, connectNats, natsAuthFromEnvironment, RpcClient } from '@social/platform';
 import { loadOrCreateSecrets, REPO_ROOT } from '@social/testing';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
-import { api, inParallel } from './seeding.js';
+import { api, inParallel, createBenchWorkspace } from './seeding.js';
 
 const ACCOUNTS = 10;
 const PUBLICATIONS = Number(process.env.BENCH_INSIGHTS_PUBLICATIONS ?? 100);
@@ -79,22 +78,7 @@ export async function benchProviderInsights(
     `\nprovider insights: ${ACCOUNTS} sandbox accounts × ${PUBLICATIONS} publications published, ` +
       `then internal requests (${CONCURRENCY} in flight)`,
   );
-  const organization = await api<{ id: string }>(
-    baseUrl,
-    token,
-    'POST',
-    '/organizations',
-    { name: `Bench insights ${randomBytes(3).toString('hex')}` },
-    201,
-  );
-  const workspace = await api<{ id: string }>(
-    baseUrl,
-    token,
-    'POST',
-    '/workspaces',
-    { organization_id: organization.id, name: 'Bench insights' },
-    201,
-  );
+  const workspace = await createBenchWorkspace(baseUrl, token, 'Bench insights');
   const accountIds: string[] = [];
   for (let i = 0; i < ACCOUNTS; i += 1) {
     accountIds.push(

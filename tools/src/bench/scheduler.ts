@@ -9,10 +9,9 @@
  * then again with a second one started here (stopped afterwards).
  */
 import { freePort, loadOrCreateSecrets, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
-import { api, inParallel } from './seeding.js';
+import { api, inParallel, createBenchWorkspace } from './seeding.js';
 
 export const SCHEDULER_RENDITIONS = Number(process.env.BENCH_RENDITIONS ?? 10_000);
 const ACCOUNTS_PER_PUBLICATION = 10;
@@ -36,22 +35,7 @@ export interface SchedulerRow {
 
 /** A workspace with its sandbox accounts, and publications drafted in it, ready to be scheduled. */
 async function seed(baseUrl: string, token: string, renditions: number): Promise<{ accountIds: string[]; publicationIds: string[] }> {
-  const organization = await api<{ id: string }>(
-    baseUrl,
-    token,
-    'POST',
-    '/organizations',
-    { name: `Bench scheduler ${randomBytes(3).toString('hex')}` },
-    201,
-  );
-  const workspace = await api<{ id: string }>(
-    baseUrl,
-    token,
-    'POST',
-    '/workspaces',
-    { organization_id: organization.id, name: 'Bench delivery' },
-    201,
-  );
+  const workspace = await createBenchWorkspace(baseUrl, token, 'Bench delivery');
   const accountIds: string[] = [];
   for (let i = 0; i < ACCOUNTS_PER_PUBLICATION; i += 1) {
     accountIds.push(

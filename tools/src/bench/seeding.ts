@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * What the bench targets share to seed and load a stack through its API.
  */
@@ -22,4 +23,17 @@ export async function inParallel(count: number, concurrency: number, work: (inde
       while (next < count) await work(next++);
     }),
   );
+}
+
+/** A fresh organization (its name made unique) with one workspace, for a bench to seed into: `{ id }` of the workspace. */
+export async function createBenchWorkspace(baseUrl: string, token: string, name: string): Promise<{ id: string }> {
+  const organization = await api<{ id: string }>(
+    baseUrl,
+    token,
+    'POST',
+    '/organizations',
+    { name: `${name} ${randomBytes(3).toString('hex')}` },
+    201,
+  );
+  return api<{ id: string }>(baseUrl, token, 'POST', '/workspaces', { organization_id: organization.id, name }, 201);
 }
