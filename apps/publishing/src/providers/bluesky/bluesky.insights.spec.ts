@@ -35,10 +35,11 @@ describe('Bluesky insights calls (against a fake PDS)', () => {
     fake = await startFakeBluesky();
     await control('POST', '/accounts', { handle, password, display_name: 'Ada', followers_count: 210, follows_count: 33 });
     graceDid = (await control('POST', '/accounts', { handle: 'grace.bsky.social', password: 'other', display_name: 'Grace' })).did;
-    provider = new BlueskyProvider({ bluesky: fake.origin }, new ProviderHttp({ bluesky: fake.origin }), 1_000);
+    // No test here waits for a time limit: a generous one keeps a loaded machine from failing a call to the fake.
+    provider = new BlueskyProvider({ bluesky: fake.origin }, new ProviderHttp({ bluesky: fake.origin }), 10_000);
     const signedIn = await provider.signIn(
       { instanceUrl: 'https://bsky.social', identifier: handle, password },
-      AbortSignal.timeout(1_000),
+      AbortSignal.timeout(10_000),
     );
     account = {
       id: randomUUID(),
