@@ -31,7 +31,7 @@ export default tseslint.config(
     // the fake networks of libs/testing, libs/platform against real servers it starts). Checked per import, not
     // through Nx's graph, which counts a spec's imports as the whole project's and would make every app depend on it.
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
-    ignores: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'apps/gateway-e2e/**', 'libs/testing/**'],
+    ignores: ['**/*.spec.ts', '**/*.conformance.ts', '**/*.e2e-spec.ts', 'apps/gateway-e2e/**', 'libs/testing/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: '@social/testing', message: 'The test harness is for specs only.' }] }],
     },

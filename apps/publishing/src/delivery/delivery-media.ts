@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AttachedMedia, ResolvedMedia } from '@social/contracts';
-import type { MediaStorage } from '@social/platform';
+import { MediaPatterns, type AttachedMedia, type PublicMediaUrl, type ResolvedMedia } from '@social/contracts';
+import { RpcClient, type MediaStorage } from '@social/platform';
 import { fitImage } from '../media/image-fit.js';
 import { DeliveryError, type OutgoingMedia } from '../providers/social-provider.js';
 import { rulesFor } from '../providers/network-rules.js';
@@ -25,6 +25,8 @@ export const stillAnalysing = (item: ResolvedMedia) => item.analysis_status === 
  * spreads each one over the cores anyway).
  */
 const IMAGE_FITS_IN_FLIGHT = 2;
+/** media.public-urls.issue signs a token from one indexed read. */
+const PUBLIC_URL_TIMEOUT_MS = 5_000;
 
 // libvips keeps recent operations (with their pixels) in a cache of up to 50 MB by default; delivery never
 // processes the same image twice in a row, so in this process that cache would only hold memory.
@@ -71,7 +73,10 @@ const storageDown = () =>
 export class DeliveryMedia {
   private readonly fits = new Slots(IMAGE_FITS_IN_FLIGHT);
 
-  constructor(@Inject(PUBLISHING_MEDIA_STORAGE) private readonly storage: MediaStorage) {}
+  constructor(
+    @Inject(PUBLISHING_MEDIA_STORAGE) private readonly storage: MediaStorage,
+    private readonly rpc: RpcClient,
+  ) {}
 
   /** Throws a DeliveryError (rejected `validation` for media that cannot be sent, retryable when storage is down). */
   async prepare(platform: string, attached: AttachedMedia[], items: Map<string, ResolvedMedia>): Promise<OutgoingMedia[]> {
@@ -115,6 +120,7 @@ export class DeliveryMedia {
       height: fitted.height,
       durationMs: 0,
       open: async () => Readable.from([bytes]),
+      publicUrl: () => this.publicUrl(item),
     };
   }
 
@@ -129,7 +135,27 @@ export class DeliveryMedia {
       height: item.height,
       durationMs: Number(item.duration_ms),
       open: () => this.read(item),
+      publicUrl: () => this.publicUrl(item),
     };
+  }
+
+  /** The item's public copy (media.public-urls.issue): what networks that fetch media by URL are given. */
+  private async publicUrl(item: ResolvedMedia): Promise<string> {
+    try {
+      const issued = await this.rpc.send<PublicMediaUrl>(
+        MediaPatterns.issuePublicUrl,
+        { workspace_id: item.workspace_id, media_id: item.id },
+        { timeoutMs: PUBLIC_URL_TIMEOUT_MS },
+      );
+      return issued.url;
+    } catch {
+      throw new DeliveryError({
+        outcome: 'retryable',
+        code: 'media_public_url_unavailable',
+        message: `A public copy of media ${item.id} could not be issued; trying again later.`,
+        httpStatus: 0,
+      });
+    }
   }
 
   /** The item's stored bytes as a stream. */
@@ -160,5 +186,6 @@ export function countedMedia(attached: AttachedMedia[]): OutgoingMedia[] {
     height: 0,
     durationMs: 0,
     open: () => Promise.reject(new Error('reconciliation never reads media bytes')),
+    publicUrl: () => Promise.reject(new Error('reconciliation never sends media')),
   }));
 }

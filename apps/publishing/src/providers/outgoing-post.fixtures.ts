@@ -10,8 +10,17 @@ export const outgoingPart = (text: string, extra: Partial<OutgoingPostPart> = {}
   ...extra,
 });
 
-/** For the adapters' specs: media whose bytes are `bytes`, as delivery hands them over after reading storage. */
-export const outgoingMedia = (bytes: Buffer, mimeType: string, altText = '', sides = { width: 0, height: 0 }): OutgoingMedia => ({
+/**
+ * For the adapters' specs: media whose bytes are `bytes`, as delivery hands them over after reading storage.
+ * `publicUrl` is where a network that fetches media by URL finds them (a fake's own address in specs).
+ */
+export const outgoingMedia = (
+  bytes: Buffer,
+  mimeType: string,
+  altText = '',
+  sides = { width: 0, height: 0 },
+  publicUrl = 'https://media.invalid/not-served',
+): OutgoingMedia => ({
   mediaId: crypto.randomUUID(),
   kind: mimeType.startsWith('video/') ? 'video' : 'image',
   mimeType,
@@ -20,4 +29,5 @@ export const outgoingMedia = (bytes: Buffer, mimeType: string, altText = '', sid
   ...sides,
   durationMs: 0,
   open: async () => Readable.from([bytes]),
+  publicUrl: async () => publicUrl,
 });

@@ -30,7 +30,7 @@ const NOT_SENT_CODES = new Set([
 ]);
 
 export interface ProviderRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   /** Sent as application/x-www-form-urlencoded. */
@@ -48,6 +48,8 @@ export interface ProviderRequest {
 export interface ProviderAnswer {
   status: number;
   body: unknown;
+  /** The answer's headers (LinkedIn names a created post in `x-restli-id`; X reports its rate limit in `x-rate-limit-*`). */
+  headers: Headers;
 }
 
 /** Redirects a media download may follow. */
@@ -134,9 +136,10 @@ export class ProviderHttp {
     if (response.status < 200 || response.status >= 300) {
       throw new ProviderError('unavailable', `${platform} answered HTTP ${response.status}.`, networkErrorCode(parsed), details);
     }
-    if (parsed === undefined)
+    // Some calls answer 2xx with an empty body (LinkedIn's create, an upload part): that is an answer, not an unreadable one.
+    if (parsed === undefined && text.trim() !== '')
       throw new ProviderError('unavailable', `${platform} answered something that is not JSON.`, undefined, details);
-    return { status: response.status, body: parsed };
+    return { status: response.status, body: parsed ?? null, headers: response.headers };
   }
 
   /**
@@ -210,10 +213,10 @@ export function notSent(error: unknown): boolean {
 /**
  * How long a network asks us to wait: `Retry-After` (seconds or an HTTP
  * date), else the rate-limit reset (Mastodon's `X-RateLimit-Reset`, an ISO
- * time; Bluesky's `RateLimit-Reset`, epoch seconds). undefined when none.
+ * time; X's `x-rate-limit-reset` and Bluesky's `RateLimit-Reset`, epoch seconds). undefined when none.
  */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  for (const name of ['retry-after', 'x-ratelimit-reset', 'ratelimit-reset']) {
+  for (const name of ['retry-after', 'x-ratelimit-reset', 'x-rate-limit-reset', 'ratelimit-reset']) {
     const value = headers.get(name)?.trim();
     if (!value) continue;
     let ms: number;

@@ -66,6 +66,12 @@ export interface OutgoingMedia {
    * retryable when storage cannot answer now, rejected when the bytes are gone.
    */
   open(): Promise<Readable>;
+  /**
+   * A URL the network fetches the bytes from, for networks that take media by URL (Threads): the library item's
+   * public copy (contract §4, valid 24 hours), as stored, not re-encoded. Issued at each call. Throws a
+   * DeliveryError (retryable when the media service cannot answer now).
+   */
+  publicUrl(): Promise<string>;
 }
 
 /** One post: the whole rendition, or one post of a thread (sent as replies, in order). Already shaped for the network (length, links). */

@@ -15,6 +15,7 @@ const media = (bytes: Buffer, extra: Partial<OutgoingMedia> = {}): OutgoingMedia
   height: 0,
   durationMs: 0,
   open: async () => Readable.from([bytes]),
+  publicUrl: async () => 'https://media.invalid/not-served',
   ...extra,
 });
 const jpeg = (width: number, height: number, exif = false) => {
