@@ -69,4 +69,32 @@ describe('ProviderHttp', () => {
     );
     await expect(limited.json('mastodon', request, signal())).rejects.toMatchObject({ call: { status: 429, retryAt: Date.parse(reset) } });
   });
+
+  it("reads X's x-rate-limit-reset (epoch seconds), answers an empty 2xx as null with its headers", async () => {
+    const now = Date.parse('2026-11-25T03:00:00.000Z');
+    expect(waitOf(new Headers({ 'x-rate-limit-reset': String(now / 1000 + 60) }), now)).toEqual({
+      retryAfterMs: 60_000,
+      retryAt: now + 60_000,
+    });
+    const created = new ProviderHttp(
+      {},
+      undefined,
+      async () => new Response('', { status: 201, headers: { 'x-restli-id': 'urn:li:share:7' } }),
+    );
+    const answered = await created.call('linkedin', { method: 'POST', url: 'https://api.linkedin.com/rest/posts', json: {} }, signal());
+    expect([answered.status, answered.body, answered.headers.get('x-restli-id')]).toEqual([201, null, 'urn:li:share:7']);
+  });
+
+  it('logs the path a request names instead of one carrying a secret', async () => {
+    const lines: unknown[] = [];
+    const logger = { debug: (entry: unknown) => lines.push(entry), warn: (entry: unknown) => lines.push(entry) } as never;
+    const http = new ProviderHttp({}, logger, answer(200, '{"ok":true}'));
+    await http.json(
+      'telegram',
+      { method: 'GET', url: 'https://api.telegram.org/bot123:secret/getMe', loggedPath: '/bot…/getMe' },
+      signal(),
+    );
+    expect(JSON.stringify(lines)).not.toContain('secret');
+    expect(lines).toEqual([expect.objectContaining({ platform: 'telegram', path: '/bot…/getMe', status: 200 })]);
+  });
 });

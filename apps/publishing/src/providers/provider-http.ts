@@ -43,6 +43,11 @@ export interface ProviderRequest {
   bytes?: { data: Uint8Array; contentType: string };
   /** Streamed as it is read, with the given content type (large uploads: never held whole in memory). */
   stream?: { body: AsyncIterable<Uint8Array>; contentType: string };
+  /**
+   * What logs show instead of the URL's path, for URLs that carry a secret (a Telegram bot token, a Discord
+   * webhook's token): e.g. `/bot…/sendMessage`.
+   */
+  loggedPath?: string;
 }
 
 export interface ProviderAnswer {
@@ -100,7 +105,7 @@ export class ProviderHttp {
       body = request.stream.body;
     }
     const startedAt = Date.now();
-    const path = new URL(url).pathname;
+    const path = request.loggedPath ?? new URL(url).pathname;
     let response: Response | undefined;
     let text: string;
     const sending = trackSending();

@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { v7 as uuidv7 } from 'uuid';
 import { Problem } from '@social/platform';
 import { outgoingMedia, outgoingPart } from '../outgoing-post.fixtures.js';
 import { DeliveryError, type OutgoingPost, type ProviderAccount } from '../social-provider.js';
@@ -29,12 +30,11 @@ const png = await sharp({ create: { width: 64, height: 48, channels: 3, backgrou
 /** The fakes never decode a video: an MP4's first box is enough to be taken for one. */
 const mp4 = Buffer.concat([Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex'), Buffer.alloc(64 * 1024, 7)]);
 
+/** Markers are rendition ids (UUIDv7): networks keyed by them (Bluesky's record keys) read their time. */
+const post = (parts: OutgoingPost['parts']): OutgoingPost => ({ marker: uuidv7(), parts });
 let sequence = 0;
-const post = (parts: OutgoingPost['parts']): OutgoingPost => ({
-  marker: `0190c8e2-0000-7000-8000-${String(++sequence).padStart(12, '0')}`,
-  parts,
-});
-const words = (label: string) => `Conformance ${label} ${sequence + 1} of the delivery engine`;
+/** A text no other case sends (some networks refuse the same text twice). */
+const words = (label: string) => `Conformance ${label} ${++sequence} of the delivery engine`;
 
 async function failureOf(call: Promise<unknown>): Promise<DeliveryError['failure']> {
   const error = await call.then(
