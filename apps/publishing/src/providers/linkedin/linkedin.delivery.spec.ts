@@ -131,7 +131,7 @@ describe('LinkedIn delivery (against a fake LinkedIn)', () => {
     );
   });
 
-  it('uploads one image (initializeUpload, PUT of its bytes, status until AVAILABLE) and attaches it as content.media with its alt text', async () => {
+  it('uploads an image (initializeUpload, PUT, status until AVAILABLE), attaching it as content.media with its alt text', async () => {
     await control('POST', '/processing', { polls: 2 });
     const bytes = await png(200);
     await provider.publish(account, post(outgoingPart('One image', { media: [outgoingMedia(bytes, 'image/png', 'A red square')] })));
@@ -159,7 +159,7 @@ describe('LinkedIn delivery (against a fake LinkedIn)', () => {
     expect((await posted())[0].media).toEqual(urns);
   });
 
-  it('uploads a video in the byte ranges LinkedIn asks for, reading it once as it streams, then finalizes with the ETags and waits for AVAILABLE', async () => {
+  it('uploads a video in the ranges LinkedIn asks for (read once, streamed), finalizes with the ETags, waits for AVAILABLE', async () => {
     await control('POST', '/processing', { polls: 1 });
     const size = 2 * FAKE_LINKEDIN_VIDEO_PART_BYTES + 12_345;
     let opened = 0;

@@ -244,7 +244,10 @@ export class LinkedInProvider extends OAuthProvider {
     return video;
   }
 
-  /** Polls an image's or video's status: AVAILABLE → done; PROCESSING_FAILED → rejected; still processing past the limit → retried later. */
+  /**
+   * Polls an image's or video's status: AVAILABLE → done; PROCESSING_FAILED → rejected; still processing past
+   * the limit → retried later.
+   */
   private async untilAvailable(session: Session, url: string): Promise<void> {
     const deadline = Date.now() + MEDIA_PROCESSING_LIMIT_MS;
     for (let wait = 200; ; wait = Math.min(wait * 2, 3_000)) {
