@@ -16,7 +16,7 @@ import { ProviderHttp, type FetchFunction } from '../provider-http.js';
 import { streamingFetch } from '../streaming-fetch.js';
 import { DeliveryError, type OutgoingMedia, type OutgoingPost, type OutgoingPostPart, type ProviderAccount } from '../social-provider.js';
 import { LinkedInNetwork } from './linkedin.network.js';
-import { LINKEDIN_VERSION, LinkedInProvider, refusalOf } from './linkedin.provider.js';
+import { LINKEDIN_VERSION, LinkedInProvider, refusalOf, untilMidnightUtc } from './linkedin.provider.js';
 
 interface Sent {
   method: string;
@@ -259,6 +259,25 @@ describe('LinkedIn delivery (against a fake LinkedIn)', () => {
     const failure = await failureOf(provider.publish(account, post(outgoingPart('Throttled'))));
     expect(failure).toMatchObject({ outcome: 'retryable', code: 'provider_rate_limited', httpStatus: 429, retryAfterMs: 2_000 });
     expect(await posted()).toHaveLength(0);
+  });
+
+  it('waits for the daily reset at midnight UTC when a 429 says nothing of when to come back', async () => {
+    await control('POST', '/failures', {
+      path: '/rest/images',
+      method: 'POST',
+      status: 429,
+      body: { status: 429, message: 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.' },
+    });
+    const before = Date.now();
+    const failure = await failureOf(
+      provider.publish(account, post(outgoingPart('Throttled upload', { media: [outgoingMedia(await png(4), 'image/png')] }))),
+    );
+    expect(failure).toMatchObject({ outcome: 'retryable', code: 'provider_rate_limited', httpStatus: 429 });
+    const wait = failure.outcome === 'retryable' ? failure.retryAfterMs! : 0;
+    expect(wait).toBeLessThanOrEqual(untilMidnightUtc(before));
+    expect(wait).toBeGreaterThanOrEqual(untilMidnightUtc(Date.now()));
+    expect(untilMidnightUtc(Date.parse('2026-03-01T23:59:30Z'))).toBe(30_000);
+    expect(untilMidnightUtc(Date.parse('2026-03-01T00:00:00Z'))).toBe(24 * 3_600_000);
   });
 
   it('retries later on 5xx, also when an upload fails', async () => {

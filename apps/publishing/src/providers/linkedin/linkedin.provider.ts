@@ -27,9 +27,8 @@ const RECONCILE_PAGE = 20;
 /** How far back of `since` a post may be dated (clock skew between us and LinkedIn). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-/** The URN a post is created under: members sign in with OpenID Connect, whose `sub` is the person id. */
-export const authorUrn = (account: ProviderAccount) =>
-  account.externalId.startsWith('urn:li:') ? account.externalId : `urn:li:person:${account.externalId}`;
+/** The URN a member's post is created under: members sign in with OpenID Connect, whose `sub` is the person id. */
+export const authorUrn = (account: ProviderAccount) => `urn:li:person:${account.externalId}`;
 
 /** Where a post is seen on LinkedIn. */
 export const postUrl = (urn: string) => `https://www.linkedin.com/feed/update/${urn}/`;
@@ -284,7 +283,7 @@ export class LinkedInProvider extends OAuthProvider {
    */
   private async call(session: Session, request: ProviderRequest, timeoutMs = this.timeoutMs): Promise<ProviderAnswer> {
     try {
-      return await this.http.call(this.platform, request, AbortSignal.timeout(timeoutMs));
+      return await this.send(request, timeoutMs);
     } catch (error) {
       const expired = error instanceof ProviderError && error.failure === 'refused' && error.call?.status === 401;
       if (!expired || session.renewed || !session.account.renewGrant || request.stream) throw error;
@@ -295,7 +294,26 @@ export class LinkedInProvider extends OAuthProvider {
       const headers = Object.fromEntries(
         Object.entries(request.headers ?? {}).map(([name, value]) => [name, value === `Bearer ${previous}` ? bearer : value]),
       );
-      return this.http.call(this.platform, { ...request, headers }, AbortSignal.timeout(timeoutMs));
+      return this.send({ ...request, headers }, timeoutMs);
+    }
+  }
+
+  /**
+   * LinkedIn's limits are daily, per application and per member, and reset at midnight UTC; a 429 need not say
+   * when to come back. One without Retry-After waits for that reset.
+   */
+  private async send(request: ProviderRequest, timeoutMs: number): Promise<ProviderAnswer> {
+    try {
+      return await this.http.call(this.platform, request, AbortSignal.timeout(timeoutMs));
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.call?.status !== 429 || error.call.retryAfterMs !== undefined) throw error;
+      const now = Date.now();
+      const reset = untilMidnightUtc(now);
+      throw new ProviderError(error.failure, error.message, error.networkCode, {
+        ...error.call,
+        retryAfterMs: reset,
+        retryAt: now + reset,
+      });
     }
   }
 }
@@ -391,6 +409,13 @@ async function* byteRanges(stream: Readable, instructions: UploadInstruction[]):
     }
     if (index === instructions.length) return;
   }
+}
+
+/** Milliseconds from `now` to the next midnight UTC, when LinkedIn's daily limits reset. */
+export function untilMidnightUtc(now: number): number {
+  const midnight = new Date(now);
+  midnight.setUTCHours(24, 0, 0, 0);
+  return midnight.getTime() - now;
 }
 
 const timeOf = (element: unknown, field: string) => {
