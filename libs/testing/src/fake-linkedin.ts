@@ -297,7 +297,7 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
     };
     posts.push(post);
     if (failure?.drop_after_handling) return void req.socket.destroy();
-    res.writeHead(201, { 'x-restli-id': post.id, 'x-linkedin-id': post.id });
+    res.writeHead(201, { 'x-restli-id': post.id });
     res.end();
   }
 
