@@ -117,8 +117,18 @@ describe('LinkedIn delivery (against a fake LinkedIn)', () => {
     });
   });
 
-  it('pins one LinkedIn-Version of the YYYYMM form', () => {
+  it('pins one LinkedIn-Version of the YYYYMM form, which the fake refuses to go without, as LinkedIn does', async () => {
     expect(LINKEDIN_VERSION).toMatch(/^20\d{2}(0[1-9]|1[0-2])$/);
+    const list = (headers: Record<string, string>) =>
+      fetch(`${fake.origin}/rest/posts?author=urn%3Ali%3Aperson%3Ap1erson&q=author`, {
+        headers: { authorization: `Bearer ${token}`, ...headers },
+      });
+    const missing = await list({ 'x-restli-protocol-version': '2.0.0' });
+    expect([missing.status, ((await missing.json()) as { code: string }).code]).toEqual([400, 'VERSION_MISSING']);
+    const sunset = await list({ 'linkedin-version': '202401', 'x-restli-protocol-version': '2.0.0' });
+    expect([sunset.status, ((await sunset.json()) as { code: string }).code]).toEqual([426, 'NONEXISTENT_VERSION']);
+    expect((await list({ 'linkedin-version': LINKEDIN_VERSION })).status).toBe(400);
+    expect((await list({ 'linkedin-version': LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0' })).status).toBe(200);
   });
 
   it("escapes the little text format's reserved characters, so LinkedIn shows the text whole", async () => {

@@ -279,7 +279,8 @@ export class LinkedInProvider extends OAuthProvider {
   /**
    * One call bounded by `timeoutMs`. A 401 (LinkedIn's EXPIRED_ACCESS_TOKEN or REVOKED_ACCESS_TOKEN) renews the
    * grant once through `account.renewGrant` and sends the call again with it; a renewal that cannot be made
-   * throws its DeliveryError (rejected auth: reconnect).
+   * throws its DeliveryError (rejected auth: reconnect). A streamed upload is not sent again (its bytes are
+   * spent): the REST call before it has already renewed an expired token.
    */
   private async call(session: Session, request: ProviderRequest, timeoutMs = this.timeoutMs): Promise<ProviderAnswer> {
     try {
