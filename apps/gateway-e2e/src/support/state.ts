@@ -1,6 +1,7 @@
 import type {
   FakeAi,
   FakeBluesky,
+  FakeLinkedIn,
   FakeMastodon,
   FakeSocialNetwork,
   PrivateNats,
@@ -19,4 +20,5 @@ export interface E2eState {
   network: FakeSocialNetwork;
   bluesky: FakeBluesky;
   mastodon: FakeMastodon;
+  linkedin: FakeLinkedIn;
 }

@@ -9,6 +9,7 @@ import { DiscordNetwork } from './discord/discord.network.js';
 import { FacebookNetwork } from './facebook/facebook.network.js';
 import { InstagramNetwork } from './instagram/instagram.network.js';
 import { LinkedInNetwork } from './linkedin/linkedin.network.js';
+import { LinkedInProvider } from './linkedin/linkedin.provider.js';
 import { MastodonNetwork } from './mastodon/mastodon.network.js';
 import { MastodonProvider } from './mastodon/mastodon.provider.js';
 import { OAuthProvider } from './oauth/oauth-provider.js';
@@ -46,7 +47,6 @@ export class ProviderRegistry {
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
     const oauthNetworks = [
       new XNetwork(),
-      new LinkedInNetwork(),
       new ThreadsNetwork(),
       new FacebookNetwork(),
       new InstagramNetwork(),
@@ -58,6 +58,7 @@ export class ProviderRegistry {
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger, fetchFn),
+      new LinkedInProvider(new LinkedInNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
     ];
     for (const provider of providers) this.providers.set(provider.platform, provider);

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { call } from '../support/api.js';
+import { deliveries, publicationWhen, publishNow, settled } from '../support/delivery.js';
+import { clearLinkedInFailures, failNextAtLinkedIn, linkedinAppForSuite, linkedinMember, linkedinPosts } from '../support/fake-linkedin.js';
+import { approveAtNetwork } from '../support/fake-network.js';
+import { createPublication } from '../support/publishing.js';
+import { createTenant, Tenant } from '../support/tenancy.js';
+
+const POSTS = '/rest/posts';
+
+/**
+ * Publishing to LinkedIn end to end (issue 26, "Done when"): a member connected through the OAuth flow against
+ * the fakes, a post made through the REST Posts API at the fake LinkedIn, and a rate-limited publish that goes
+ * live once LinkedIn's wait is over, exactly once.
+ */
+describe('publishing: delivery to linkedin (engine + adapter against the fake LinkedIn)', () => {
+  const { clientSecret } = linkedinAppForSuite('deliver');
+
+  afterEach(async () => {
+    await clearLinkedInFailures();
+  });
+
+  /**
+   * A member connected through the OAuth flow: the code is traded and userinfo answered at the OAuth fake (the
+   * fake LinkedIn passes them on), and the fake LinkedIn knows the access token as the member's.
+   */
+  async function connectLinkedIn(tenant: Tenant) {
+    const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
+    const personId = `p${randomBytes(5).toString('hex')}`;
+    const name = `Ada ${randomBytes(3).toString('hex')}`;
+    const started = await call('POST', '/social-accounts/connect', {
+      token: tenant.owner.token,
+      body: { workspace_id: tenant.workspaceId, provider: 'linkedin' },
+    });
+    expect(started.status).toBe(200);
+    const code = await approveAtNetwork(started.body.authorization_url, {
+      client_secret: clientSecret,
+      ...tokens,
+      profile: { sub: personId, name, picture: 'https://media.licdn.com/ada.jpg' },
+    });
+    const connected = await call('GET', `/social-accounts/callback/linkedin?${new URLSearchParams({ code, state: started.body.state })}`, {
+      token: tenant.owner.token,
+    });
+    expect(connected.status).toBe(201);
+    expect(connected.body).toMatchObject({ platform: 'linkedin', username: name, display_name: name, status: 'active' });
+    await linkedinMember({ access_token: tokens.access_token, person_id: personId, name });
+    return { account: connected.body, author: `urn:li:person:${personId}` };
+  }
+
+  async function publishTo(tenant: Tenant, publication: any, accountId: string, timeoutMs = 30_000) {
+    const started = await publishNow(tenant.owner.token, publication.id, {
+      expected_revision: publication.revision,
+      account_ids: [accountId],
+    });
+    expect(started.status).toBe(200);
+    const done = await publicationWhen(tenant.owner.token, publication.id, settled, timeoutMs);
+    return { publication: done, rendition: done.renditions[0] };
+  }
+
+  const postsBy = async (author: string) => (await linkedinPosts()).filter((post) => post.author === author);
+
+  it('connects a member through OAuth and publishes once: the rendition carries the URN and feed URL LinkedIn gave', async () => {
+    const tenant = await createTenant();
+    const { account, author } = await connectLinkedIn(tenant);
+    const text = `Shipping LinkedIn (at last) #delivery ${randomUUID()}`;
+    const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: text });
+    const { publication, rendition } = await publishTo(tenant, draft, account.id);
+
+    const posts = await postsBy(author);
+    expect(posts).toHaveLength(1);
+    const [post] = posts;
+    // What LinkedIn shows: the little text's reserved characters were escaped, so nothing was cut.
+    expect(post.text).toContain(text);
+    expect(post).toMatchObject({ visibility: 'PUBLIC', lifecycle_state: 'PUBLISHED', media: [] });
+    expect(publication.status).toBe('published');
+    expect(rendition).toMatchObject({
+      platform: 'linkedin',
+      status: 'published',
+      external_id: post.id,
+      external_url: `https://www.linkedin.com/feed/update/${post.id}/`,
+      error_code: '',
+    });
+    expect(rendition.delivery).toMatchObject({ state: 'live', current_attempt_number: 1, external_id: post.id });
+  });
+
+  it('a rate-limited LinkedIn publish goes live after the reset: the 429 attempt is listed as a retry, one post', async () => {
+    const tenant = await createTenant();
+    const { account, author } = await connectLinkedIn(tenant);
+    await failNextAtLinkedIn({
+      path: POSTS,
+      method: 'POST',
+      status: 429,
+      headers: { 'retry-after': '2' },
+      body: { status: 429, message: 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.' },
+    });
+    const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `Busy network ${randomUUID()}` });
+    const { publication, rendition } = await publishTo(tenant, draft, account.id);
+
+    expect(publication.status).toBe('published');
+    expect(rendition).toMatchObject({ status: 'published', error_code: '', delivery: expect.objectContaining({ state: 'live' }) });
+    const attempts = (await deliveries(tenant.owner.token, publication.id)).body.attempts;
+    expect(attempts).toEqual([
+      expect.objectContaining({ attempt: 1, outcome: 'retry', error_code: 'provider_rate_limited', http_status: 429 }),
+      expect.objectContaining({ attempt: 2, outcome: 'live', error_code: '', http_status: 0 }),
+    ]);
+    expect(Date.parse(attempts[1].started_at) - Date.parse(attempts[0].finished_at)).toBeGreaterThanOrEqual(2_000);
+    const posts = await postsBy(author);
+    expect(posts).toHaveLength(1);
+    expect(rendition.external_id).toBe(posts[0].id);
+  });
+});
