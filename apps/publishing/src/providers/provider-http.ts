@@ -48,6 +48,11 @@ export interface ProviderRequest {
    * webhook's token): e.g. `/bot…/sendMessage`.
    */
   loggedPath?: string;
+  /**
+   * Where the network names its error in a refusal's body, for networks whose code is not an OAuth/XRPC `error`
+   * member (LinkedIn's `code`, Graph's `error.code`); only a short well-formed code is kept, never free text.
+   */
+  errorCodeOf?: (body: unknown) => unknown;
 }
 
 export interface ProviderAnswer {
@@ -136,10 +141,20 @@ export class ProviderHttp {
     const parsed = parseJson(text);
     const details: ProviderCallDetails = { status: response.status, sent: true, ...waitOf(response.headers) };
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
-      throw new ProviderError('refused', `${platform} refused the request (HTTP ${response.status}).`, networkErrorCode(parsed), details);
+      throw new ProviderError(
+        'refused',
+        `${platform} refused the request (HTTP ${response.status}).`,
+        networkErrorCode(parsed, request.errorCodeOf),
+        details,
+      );
     }
     if (response.status < 200 || response.status >= 300) {
-      throw new ProviderError('unavailable', `${platform} answered HTTP ${response.status}.`, networkErrorCode(parsed), details);
+      throw new ProviderError(
+        'unavailable',
+        `${platform} answered HTTP ${response.status}.`,
+        networkErrorCode(parsed, request.errorCodeOf),
+        details,
+      );
     }
     // Some calls answer 2xx with an empty body (LinkedIn's create, an upload part): that is an answer, not an unreadable one.
     if (parsed === undefined && text.trim() !== '')
@@ -245,9 +260,11 @@ export function waitOf(headers: Headers, now = Date.now()): Pick<ProviderCallDet
   return wait === undefined ? {} : { retryAfterMs: wait, retryAt: now + wait };
 }
 
-/** An OAuth `error` or an XRPC `error` name, when well-formed. */
-function networkErrorCode(body: unknown): string | undefined {
-  return oauthErrorCode(body);
+/** The network's own error code (`errorCodeOf`), else an OAuth `error` or an XRPC `error` name, when well-formed. */
+function networkErrorCode(body: unknown, errorCodeOf?: (body: unknown) => unknown): string | undefined {
+  const own = errorCodeOf?.(body);
+  const code = typeof own === 'number' && Number.isInteger(own) ? String(own) : own;
+  return typeof code === 'string' && /^[a-z0-9_.-]{1,64}$/i.test(code) ? code : oauthErrorCode(body);
 }
 
 function parseJson(text: string): unknown {

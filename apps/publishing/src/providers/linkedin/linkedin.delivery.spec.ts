@@ -306,7 +306,7 @@ describe('LinkedIn delivery (against a fake LinkedIn)', () => {
   it('rejects a duplicate as validation (LinkedIn answers 422 with DUPLICATE_POST)', async () => {
     await provider.publish(account, post(outgoingPart('Same words')));
     const failure = await failureOf(provider.publish(account, post(outgoingPart('Same words'))));
-    expect(failure).toMatchObject({ outcome: 'rejected', kind: 'validation', httpStatus: 422 });
+    expect(failure).toMatchObject({ outcome: 'rejected', kind: 'validation', code: 'duplicate_content', httpStatus: 422 });
     expect(await posted()).toHaveLength(1);
   });
 

@@ -273,6 +273,7 @@ export class LinkedInProvider extends OAuthProvider {
     return this.call(session, {
       ...request,
       headers: { authorization: `Bearer ${session.grant.accessToken}`, ...LINKEDIN_REST_HEADERS },
+      errorCodeOf: restliErrorCode,
     });
   }
 
@@ -324,6 +325,9 @@ export class LinkedInProvider extends OAuthProvider {
  * DUPLICATE_POST (422: the author posted the same content) → rejected `duplicate_content`; 426 (the pinned
  * version is no longer served) → rejected, naming it. Anything else is left to the common mapping.
  */
+/** A Rest.li error body's code (`{status, serviceErrorCode, code, message}`), else its first input error's (`DUPLICATE_POST`). */
+export const restliErrorCode = (body: unknown): unknown => pick(body, 'errorDetails', 'inputErrors', 0, 'code') ?? pick(body, 'code');
+
 export function refusalOf(error: unknown): unknown {
   if (!(error instanceof ProviderError) || error.failure !== 'refused') return error;
   const status = error.call?.status ?? 0;
