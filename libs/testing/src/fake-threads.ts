@@ -303,6 +303,11 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
       token_in: form.access_token ? 'form' : query.access_token ? 'query' : bearer ? 'bearer' : '',
       content_type: contentType,
     });
+    // A short-lived token the OAuth fake issued is traded here: the fake asks it who the token belongs to, as Threads knows.
+    if (options.upstream && url.pathname === '/access_token' && token && !accounts.has(token)) {
+      const profile = await upstreamProfile(options.upstream, token);
+      if (profile) accounts.set(token, { access_token: token, username: text(profile.username), id: text(profile.id), profile });
+    }
     if (options.upstream && (url.pathname.startsWith('/oauth/') || !accounts.has(token)))
       return forward(req, res, url, raw, options.upstream);
     const failure = failures.take(method, url.pathname);
@@ -529,17 +534,32 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
 
 interface Account extends FakeThreadsAccountRequest {
   id: string;
+  /** The profile the OAuth fake answered for an account it connected (answered as is by GET /me). */
+  profile?: Record<string, unknown>;
+}
+
+const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+/** The profile the OAuth fake answers for `token` (its GET /v1.0/me), or undefined when it does not know the token. */
+async function upstreamProfile(upstream: string, token: string): Promise<Record<string, unknown> | undefined> {
+  const response = await fetch(`${upstream}/v1.0/me?fields=id,username,name,threads_profile_picture_url`, {
+    headers: { authorization: `Bearer ${token}` },
+  }).catch(() => undefined);
+  if (!response?.ok) return undefined;
+  const profile = (await response.json()) as Record<string, unknown>;
+  return text(profile.id) && text(profile.username) ? profile : undefined;
 }
 
 type Answer = (status: number, body: unknown) => void;
 
-const profileJson = (account: Account) => ({
-  id: account.id,
-  username: account.username,
-  name: account.name ?? account.username,
-  threads_profile_picture_url: `https://scontent.cdninstagram.com/v/${account.id}.jpg`,
-  threads_biography: '',
-});
+const profileJson = (account: Account): Record<string, unknown> =>
+  account.profile ?? {
+    id: account.id,
+    username: account.username,
+    name: account.name ?? account.username,
+    threads_profile_picture_url: `https://scontent.cdninstagram.com/v/${account.id}.jpg`,
+    threads_biography: '',
+  };
 
 /** A Graph API error body (Graph API "Handling errors"): never the caller's token. */
 function graphError(res: ServerResponse, status: number, code: number, message: string, subcode?: number, type = 'OAuthException'): void {

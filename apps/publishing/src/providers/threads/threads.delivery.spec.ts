@@ -5,6 +5,7 @@ import {
   type FakeThreadsContainer,
   type FakeThreadsPost,
   type FakeThreadsRequest,
+  startFakeSocialNetwork,
   startFakeThreads,
 } from '@social/testing';
 import { randomUUID } from 'node:crypto';
@@ -373,6 +374,47 @@ describe('Threads delivery (against the fake Threads API)', () => {
       account.grant = grant;
       await provider().publish(account, post(part('With the renewed token')));
       expect(await posted()).toHaveLength(1);
+    });
+
+    it('trades the code for a short-lived token, then at once for a long-lived one (th_exchange_token), through the OAuth fake', async () => {
+      const oauth = await startFakeSocialNetwork();
+      const linked = await startFakeThreads({ upstream: oauth.origin });
+      try {
+        const profile = {
+          id: '7001',
+          username: 'ada.threads',
+          name: 'Ada T',
+          threads_profile_picture_url: 'https://scontent.example/t.jpg',
+        };
+        const { code } = (await callControl(oauth.controlUrl, 'POST', '/grants', {
+          ...{ client_id: client.clientId, client_secret: client.clientSecret, redirect_uri: 'https://app.example/cb' },
+          access_token: 'short-lived',
+          token_response: { access_token: 'short-lived', user_id: 7001 },
+          profile,
+        })) as { code: string };
+        const connecting = new ThreadsProvider(new ThreadsNetwork(), new ProviderHttp({ threads: linked.origin }), 2_000, polling);
+        const before = Date.now();
+        const grant = await connecting.exchangeCode(client, { code, redirectUri: 'https://app.example/cb' }, AbortSignal.timeout(2_000));
+        expect(grant.accessToken).not.toBe('short-lived');
+        expect(Date.parse(grant.expiresAt!) - before).toBeGreaterThanOrEqual(60 * 86_400_000 - 5_000);
+        const exchange = ((await callControl(linked.controlUrl, 'GET', '/requests')) as FakeThreadsRequest[]).find(
+          (request) => request.path === '/access_token',
+        );
+        expect(exchange).toMatchObject({
+          method: 'GET',
+          query: { grant_type: 'th_exchange_token', client_secret: 'th-secret' },
+          token_in: 'query',
+        });
+        expect(await connecting.fetchIdentity(client, grant, AbortSignal.timeout(2_000))).toEqual({
+          externalId: '7001',
+          username: 'ada.threads',
+          displayName: 'Ada T',
+          avatarUrl: 'https://scontent.example/t.jpg',
+        });
+      } finally {
+        await linked.stop();
+        await oauth.stop();
+      }
     });
 
     it('answers a refused renewal as a refusal (the account must reconnect)', async () => {

@@ -16,6 +16,19 @@ export class ThreadsNetwork extends OAuthNetwork {
     return 'https://graph.threads.net/oauth/access_token';
   }
 
+  /**
+   * The code exchange answers a short-lived token (one hour, no `expires_in`), which cannot be renewed: it is traded
+   * at once for a long-lived one (60 days) with `GET /access_token?grant_type=th_exchange_token` and the app secret.
+   */
+  longLivedTokenRequest(client: OAuthClient, grant: ProviderGrant): ProviderRequest {
+    const query = new URLSearchParams({
+      grant_type: 'th_exchange_token',
+      client_secret: client.clientSecret,
+      access_token: grant.accessToken,
+    });
+    return { method: 'GET', url: `https://graph.threads.net/access_token?${query}` };
+  }
+
   /** Long-lived tokens (60 days) are renewed with themselves: `GET /refresh_access_token?grant_type=th_refresh_token`. */
   override refreshRequest(_client: OAuthClient, grant: ProviderGrant): ProviderRequest {
     const query = new URLSearchParams({ grant_type: 'th_refresh_token', access_token: grant.accessToken });

@@ -5,11 +5,13 @@ import type { ProviderAnswer, ProviderHttp } from '../provider-http.js';
 import { DeliveryError } from '../social-provider.js';
 import type {
   AccountMetrics,
+  OAuthClient,
   OutgoingMedia,
   OutgoingPost,
   OutgoingPostPart,
   PostMetrics,
   ProviderAccount,
+  ProviderGrant,
   PublishedPart,
   PublishedPost,
 } from '../social-provider.js';
@@ -62,12 +64,26 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export class ThreadsProvider extends OAuthProvider {
   constructor(
-    network: ThreadsNetwork,
+    private readonly threads: ThreadsNetwork,
     http: ProviderHttp,
     private readonly timeoutMs: number,
     private readonly polling: ContainerPolling = DEFAULT_POLLING,
   ) {
-    super(network, http);
+    super(threads, http);
+  }
+
+  /**
+   * The code's short-lived token (an hour), traded at once for a long-lived one (60 days), which ProviderAccounts
+   * renews before it expires (`refresh_access_token`); a short-lived token kept as it is could never be renewed.
+   */
+  override async exchangeCode(
+    client: OAuthClient,
+    request: { code: string; redirectUri: string; codeVerifier?: string },
+    signal: AbortSignal,
+  ): Promise<ProviderGrant> {
+    const shortLived = await super.exchangeCode(client, request, signal);
+    const answer = await this.http.json(this.platform, this.threads.longLivedTokenRequest(client, shortLived), signal);
+    return this.threads.readRefreshedGrant(answer, shortLived, new Date());
   }
 
   override async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
