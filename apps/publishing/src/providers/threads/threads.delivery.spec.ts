@@ -376,7 +376,7 @@ describe('Threads delivery (against the fake Threads API)', () => {
       expect(await posted()).toHaveLength(1);
     });
 
-    it('trades the code for a short-lived token, then at once for a long-lived one (th_exchange_token), through the OAuth fake', async () => {
+    it('trades the code for a short-lived token, then at once for a long-lived one (th_exchange_token)', async () => {
       const oauth = await startFakeSocialNetwork();
       const linked = await startFakeThreads({ upstream: oauth.origin });
       try {
