@@ -289,6 +289,18 @@ describe('Threads delivery (against the fake Threads API)', () => {
       expect((await posted()).map((p) => p.text)).toEqual(['First']);
     });
 
+    it('asks every part its media URL first: storage failing for part 2 fails the post before part 1 goes live', async () => {
+      const unreachable: OutgoingMedia = {
+        ...outgoingMedia(Buffer.alloc(1), 'image/png'),
+        publicUrl: async () => {
+          throw new DeliveryError({ outcome: 'retryable', code: 'media_unavailable', message: 'storage is down', httpStatus: 0 });
+        },
+      };
+      const failure = await failureOf(provider().publish(account, post(part('Part one'), part('Part two', { media: [unreachable] }))));
+      expect(failure).toMatchObject({ outcome: 'retryable', code: 'media_unavailable' });
+      expect(await posted()).toHaveLength(0);
+    });
+
     it('reports thread_incomplete when part 2 is refused, and findPost says it cannot tell', async () => {
       const since = new Date();
       const sent = post(part('Part one'), part('y'.repeat(501)));

@@ -97,10 +97,12 @@ export class ThreadsProvider extends OAuthProvider {
       }
     }
     await this.checkPublishingLimit(account, post);
+    // Every part's media parameters before anything goes live: storage failing now fails the post, not a thread halfway.
+    const media = await Promise.all(post.parts.map((part) => Promise.all(part.media.map(mediaParameters))));
     const published: PublishedPart[] = [];
     for (const [index, part] of post.parts.entries()) {
       try {
-        published.push(await this.publishPart(account, part, published.at(-1)?.externalId));
+        published.push(await this.publishPart(account, part, media[index], published.at(-1)?.externalId));
       } catch (error) {
         if (published.length === 0) throw error;
         // The first parts are live and Threads cannot deduplicate a second attempt: never retried blindly.
@@ -232,20 +234,23 @@ export class ThreadsProvider extends OAuthProvider {
   }
 
   /** One post of a thread: its container (children first for a carousel), ready, then published; its id and permalink. */
-  private async publishPart(account: ProviderAccount, part: OutgoingPostPart, replyTo: string | undefined): Promise<PublishedPart> {
+  private async publishPart(
+    account: ProviderAccount,
+    part: OutgoingPostPart,
+    media: Array<Record<string, string>>,
+    replyTo: string | undefined,
+  ): Promise<PublishedPart> {
     const deadline = Date.now() + this.polling.limitMs;
     const body = partText(part);
     const common = { ...(body ? { text: body } : {}), ...(replyTo ? { reply_to_id: replyTo } : {}) };
     let containerId: string;
-    if (part.media.length === 0) {
+    if (media.length === 0) {
       containerId = await this.createContainer(account, { media_type: 'TEXT', ...common });
-    } else if (part.media.length === 1) {
-      containerId = await this.createContainer(account, { ...(await mediaParameters(part.media[0])), ...common });
+    } else if (media.length === 1) {
+      containerId = await this.createContainer(account, { ...media[0], ...common });
     } else {
       const children: string[] = [];
-      for (const media of part.media) {
-        children.push(await this.createContainer(account, { ...(await mediaParameters(media)), is_carousel_item: 'true' }));
-      }
+      for (const item of media) children.push(await this.createContainer(account, { ...item, is_carousel_item: 'true' }));
       for (const child of children) await this.waitUntilReady(account, child, deadline);
       containerId = await this.createContainer(account, { media_type: 'CAROUSEL', children: children.join(','), ...common });
     }
