@@ -12,5 +12,6 @@ export * from './fake-network-kit.js';
 export * from './fake-mastodon.js';
 export * from './fake-bluesky.js';
 export * from './fake-linkedin.js';
+export * from './fake-threads.js';
 export * from './fake-s3.js';
 export * from './supervisor.js';

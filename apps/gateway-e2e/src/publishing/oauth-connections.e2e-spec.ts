@@ -537,7 +537,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         provider: 'threads',
         app: { client_id: 'th-e2e' },
         authorize: 'https://threads.net/oauth/authorize',
-        scope: 'threads_basic,threads_content_publish',
+        scope: 'threads_basic,threads_content_publish,threads_manage_insights,threads_manage_replies,threads_read_replies',
         pkce: false,
         tokenPath: '/oauth/access_token',
         profilePath: '/v1.0/me',

@@ -19,6 +19,7 @@ import {
   startFakeBluesky,
   startFakeLinkedIn,
   startFakeMastodon,
+  startFakeThreads,
   startFakeSocialNetwork,
   natsAnswers,
   PrivateNats,
@@ -74,6 +75,9 @@ export default async function globalSetup() {
   const mastodon = await startFakeMastodon({ upstream: network.origin });
   // LinkedIn's REST API (posts, images, videos), scripted through E2E_FAKE_LINKEDIN_URL; OAuth and unknown tokens go on to the OAuth fake.
   const linkedin = await startFakeLinkedIn({ upstream: network.origin });
+  // Threads' API (containers, publishing), scripted through E2E_FAKE_THREADS_URL; it asks the OAuth fake whose
+  // short-lived token it trades for a long-lived one, and passes it what it does not know.
+  const threads = await startFakeThreads({ upstream: network.origin });
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
@@ -98,7 +102,12 @@ export default async function globalSetup() {
       AI_API_KEY: aiApiKey,
       AI_TIMEOUT_MS: '1500',
       // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network and the fake PDS.
-      ...fakeNetworkEnvironment(network.origin, { bluesky: bluesky.origin, mastodon: mastodon.origin, linkedin: linkedin.origin }),
+      ...fakeNetworkEnvironment(network.origin, {
+        bluesky: bluesky.origin,
+        mastodon: mastodon.origin,
+        linkedin: linkedin.origin,
+        threads: threads.origin,
+      }),
       // Expired upload sessions are swept every second (suites expire them by hand).
       MEDIA_SWEEP_INTERVAL_MS: '1000',
       MEDIA_ORPHAN_SWEEP_INTERVAL_MS: '1000',
@@ -120,6 +129,7 @@ export default async function globalSetup() {
     await bluesky.stop();
     await mastodon.stop();
     await linkedin.stop();
+    await threads.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -138,12 +148,13 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_BLUESKY_URL = bluesky.controlUrl;
   process.env.E2E_FAKE_MASTODON_URL = mastodon.controlUrl;
   process.env.E2E_FAKE_LINKEDIN_URL = linkedin.controlUrl;
+  process.env.E2E_FAKE_THREADS_URL = threads.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
   // Replicas sign the caller tokens of their NATS requests; suites talking to services over raw NATS sign theirs.
   process.env.E2E_JWT_PRIVATE_KEY = secrets.jwtPrivateKey;
   // Gateways verify media upload URLs with a key derived from it; a second publishing replica unseals grants with it.
   process.env.E2E_SECRETS_KEY = secrets.secretsKey;
-  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin };
+  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin, threads };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

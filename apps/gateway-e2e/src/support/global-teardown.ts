@@ -12,4 +12,5 @@ export default async function globalTeardown() {
   await state.bluesky.stop();
   await state.mastodon.stop();
   await state.linkedin.stop();
+  await state.threads.stop();
 }

@@ -4,6 +4,7 @@ import type {
   FakeLinkedIn,
   FakeMastodon,
   FakeSocialNetwork,
+  FakeThreads,
   PrivateNats,
   RunningStack,
   SmtpSink,
@@ -21,4 +22,5 @@ export interface E2eState {
   bluesky: FakeBluesky;
   mastodon: FakeMastodon;
   linkedin: FakeLinkedIn;
+  threads: FakeThreads;
 }

@@ -18,6 +18,7 @@ import { networkFetches } from './public-destination.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
 import type { SocialProvider } from './social-provider.js';
 import { ThreadsNetwork } from './threads/threads.network.js';
+import { ThreadsProvider } from './threads/threads.provider.js';
 import { TikTokNetwork } from './tiktok/tiktok.network.js';
 import { XNetwork } from './x/x.network.js';
 import { YouTubeNetwork } from './youtube/youtube.network.js';
@@ -47,7 +48,6 @@ export class ProviderRegistry {
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
     const oauthNetworks = [
       new XNetwork(),
-      new ThreadsNetwork(),
       new FacebookNetwork(),
       new InstagramNetwork(),
       new TikTokNetwork(),
@@ -59,6 +59,7 @@ export class ProviderRegistry {
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger, fetchFn),
       new LinkedInProvider(new LinkedInNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      new ThreadsProvider(new ThreadsNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
     ];
     for (const provider of providers) this.providers.set(provider.platform, provider);

@@ -8,14 +8,16 @@ describe('Threads settings', () => {
   it('asks with comma-separated scopes at threads.net', () => {
     const url = new URL(network.authorizationUrl(client, { redirectUri: 'https://app.example/cb', state: 'st' }));
     expect(`${url.origin}${url.pathname}`).toBe('https://threads.net/oauth/authorize');
-    expect(url.searchParams.get('scope')).toBe('threads_basic,threads_content_publish');
+    expect(url.searchParams.get('scope')).toBe(
+      'threads_basic,threads_content_publish,threads_manage_insights,threads_manage_replies,threads_read_replies',
+    );
     expect(network.tokenRequest(client, { code: 'c', redirectUri: 'r' }).url).toBe('https://graph.threads.net/oauth/access_token');
   });
 
   it('reads a short-lived grant without expiry or scope as the scopes asked for', () => {
     expect(network.readGrant({ access_token: 'tok', user_id: 1 }, new Date())).toEqual({
       accessToken: 'tok',
-      scopes: ['threads_basic', 'threads_content_publish'],
+      scopes: [...network.scopes],
     });
   });
 
