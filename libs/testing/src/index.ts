@@ -13,3 +13,4 @@ export * from './fake-mastodon.js';
 export * from './fake-bluesky.js';
 export * from './fake-s3.js';
 export * from './supervisor.js';
+export * from './fake-x.js';

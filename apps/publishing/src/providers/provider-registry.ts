@@ -19,6 +19,7 @@ import type { SocialProvider } from './social-provider.js';
 import { ThreadsNetwork } from './threads/threads.network.js';
 import { TikTokNetwork } from './tiktok/tiktok.network.js';
 import { XNetwork } from './x/x.network.js';
+import { XProvider } from './x/x.provider.js';
 import { YouTubeNetwork } from './youtube/youtube.network.js';
 
 /** Networks without an adapter yet, and why. */
@@ -45,7 +46,6 @@ export class ProviderRegistry {
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
     const oauthNetworks = [
-      new XNetwork(),
       new LinkedInNetwork(),
       new ThreadsNetwork(),
       new FacebookNetwork(),
@@ -57,6 +57,7 @@ export class ProviderRegistry {
     const providers: SocialProvider[] = [
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      new XProvider(new XNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger, fetchFn),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
     ];
