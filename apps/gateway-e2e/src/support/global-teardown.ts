@@ -11,4 +11,5 @@ export default async function globalTeardown() {
   await state.network.stop();
   await state.bluesky.stop();
   await state.mastodon.stop();
+  await state.x.stop();
 }

@@ -3,6 +3,7 @@ import type {
   FakeBluesky,
   FakeMastodon,
   FakeSocialNetwork,
+  FakeX,
   PrivateNats,
   RunningStack,
   SmtpSink,
@@ -19,4 +20,5 @@ export interface E2eState {
   network: FakeSocialNetwork;
   bluesky: FakeBluesky;
   mastodon: FakeMastodon;
+  x: FakeX;
 }
