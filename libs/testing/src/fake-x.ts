@@ -445,7 +445,7 @@ export async function startFakeX(options: { upstream?: string } = {}): Promise<F
   async function appendSegment(req: IncomingMessage, res: ServerResponse, accountId: string, id: string, path: string): Promise<void> {
     // `/2/media/upload/append` scripts the next APPEND whatever its media id.
     const failure = failures.take('POST', path) ?? failures.take('POST', '/2/media/upload/append');
-    if (failure) {
+    if (failure?.status || failure?.drop) {
       // A scripted answer comes after the body, as a server that read it would.
       await drain(req);
       if (await failures.before(failure, req, res)) return;
@@ -456,6 +456,8 @@ export async function startFakeX(options: { upstream?: string } = {}): Promise<F
     } catch {
       return sendJson(res, 400, invalid('The request body must be multipart/form-data.'));
     }
+    // A held segment: read, then answered late (the client waits for its answer meanwhile).
+    if (failure?.delay_ms) await new Promise((resolve) => setTimeout(resolve, failure.delay_ms).unref());
     const item = media.get(id);
     if (!item || item.account_id !== accountId || item.finalized) return sendJson(res, 400, invalid('Unknown media id.'));
     const index = Number(received.fields.segment_index);

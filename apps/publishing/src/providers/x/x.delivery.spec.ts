@@ -193,6 +193,15 @@ describe('X delivery (against a fake X API)', () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     });
 
+    it('waits for a segment X holds before answering, then goes on', async () => {
+      await control('POST', '/failures', { path: '/2/media/upload/append', method: 'POST', delay_ms: 300 });
+      const started = Date.now();
+      await provider.publish(account, post(part('A held film', { media: [video(2048)] })));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+      expect((await uploads())[0]).toMatchObject({ segments: { 0: 2048 }, state: 'succeeded' });
+      expect(await posted()).toHaveLength(1);
+    });
+
     it('uploads an animated GIF as tweet_gif, processed like a video', async () => {
       const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#00f' } })
         .gif()
