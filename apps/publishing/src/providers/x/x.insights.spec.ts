@@ -56,7 +56,7 @@ describe('X insights (against a fake X API)', () => {
     expect(paths).toEqual(['GET /2/users/me?user.fields=public_metrics']);
   });
 
-  it("maps a post's public_metrics: impressions are views, retweets and quotes are reposts; posts X no longer has are left out", async () => {
+  it("maps a post's public_metrics (impressions are views, retweets and quotes reposts), leaving out posts X no longer has", async () => {
     const id = await publish('counted');
     await control('POST', `/tweets/${id}/metrics`, {
       impression_count: 900,

@@ -95,7 +95,7 @@ export class XProvider extends OAuthProvider {
         throw new DeliveryError({
           outcome: 'ambiguous',
           code: 'thread_incomplete',
-          message: `x took ${published.length} of the thread's ${post.parts.length} posts, then refused or failed the next; it will be looked up.`,
+          message: `x took ${published.length} of the thread's ${post.parts.length} posts, then not the next; it will be looked up.`,
           httpStatus: error.failure.httpStatus,
         });
       }
