@@ -15,3 +15,4 @@ export * from './fake-linkedin.js';
 export * from './fake-threads.js';
 export * from './fake-s3.js';
 export * from './supervisor.js';
+export * from './fake-x.js';

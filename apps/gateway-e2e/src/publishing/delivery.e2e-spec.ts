@@ -340,21 +340,21 @@ describe('publishing: delivery to the sandbox network (docs/decisions.md "Delive
     const { owner, workspaceId } = await createTenant();
     const sandbox = await connectSandboxAccount(owner.token, workspaceId);
     // An account of a network whose publishing is not built: its rendition is rejected (capability).
-    const x = randomUUID();
+    const tiktok = randomUUID();
     await db.query(
       `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at,
          updated_at)
-       VALUES ($1, $2, 'x', $3, 'x_user', 'active', $4, now(), now())`,
-      [x, workspaceId, `ext-${x}`, owner.id],
+       VALUES ($1, $2, 'tiktok', $3, 'tiktok_user', 'active', $4, now(), now())`,
+      [tiktok, workspaceId, `ext-${tiktok}`, owner.id],
     );
     const publication = await createPublication(owner.token, workspaceId);
-    await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: [sandbox.id, x] });
+    await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: [sandbox.id, tiktok] });
     const done = await publicationWhen(owner.token, publication.id, settled);
     expect(done.status).toBe('failed');
     const [live, failed] = done.renditions;
     expect(live).toMatchObject({ platform: 'sandbox', status: 'published' });
     expect(failed).toMatchObject({
-      platform: 'x',
+      platform: 'tiktok',
       status: 'failed',
       error_code: 'provider_capability_unavailable',
       error_kind: 'capability',

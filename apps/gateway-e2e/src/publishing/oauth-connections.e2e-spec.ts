@@ -115,7 +115,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         response_type: 'code',
         client_id: X_CLIENT_ID,
         redirect_uri: `${baseUrl()}/social-accounts/callback/x`,
-        scope: 'tweet.read tweet.write users.read offline.access',
+        scope: 'tweet.read tweet.write users.read media.write follows.write offline.access',
         state: response.body.state,
         code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
         code_challenge_method: 'S256',

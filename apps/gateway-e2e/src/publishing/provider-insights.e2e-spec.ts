@@ -342,13 +342,13 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
 
   it('networks whose adapters offer none of this (OAuth networks) answer unsupported for every call, never pretending', async () => {
     const tenant = await createTenant();
-    // An X account as the OAuth connect stores it (its grant does not matter: nothing is asked of X).
+    // A TikTok account as the OAuth connect stores it (its grant does not matter: nothing is asked of TikTok).
     const id = randomUUID();
     await db.query(
       `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url,
          status, credentials, connected_by, created_at, updated_at)
-       VALUES ($1, $2, 'x', $3, 'ada_x', 'Ada', '', '', 'active', '', $4, now(), now())`,
-      [id, tenant.workspaceId, `x-${randomUUID()}`, tenant.owner.id],
+       VALUES ($1, $2, 'tiktok', $3, 'ada_tiktok', 'Ada', '', '', 'active', '', $4, now(), now())`,
+      [id, tenant.workspaceId, `tiktok-${randomUUID()}`, tenant.owner.id],
     );
     const ref = { workspace_id: tenant.workspaceId, account_id: id };
     const requests: Array<[string, Record<string, unknown>, string]> = [
@@ -361,7 +361,7 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       expect(await rpc.ask(pattern, { ...ref, ...extra })).toEqual({
         status: 'unsupported',
         code: 'provider_capability_unavailable',
-        message: `${capability} is not available for x accounts yet.`,
+        message: `${capability} is not available for tiktok accounts yet.`,
       });
     }
     expect(await accountStatus(tenant, id)).toBe('active');

@@ -20,6 +20,7 @@ import {
   startFakeLinkedIn,
   startFakeMastodon,
   startFakeThreads,
+  startFakeX,
   startFakeSocialNetwork,
   natsAnswers,
   PrivateNats,
@@ -78,6 +79,8 @@ export default async function globalSetup() {
   // Threads' API (containers, publishing), scripted through E2E_FAKE_THREADS_URL; it asks the OAuth fake whose
   // short-lived token it trades for a long-lived one, and passes it what it does not know.
   const threads = await startFakeThreads({ upstream: network.origin });
+  // X's API v2 (posts, chunked media upload), scripted through E2E_FAKE_X_URL; OAuth and unknown tokens go to the OAuth fake.
+  const x = await startFakeX({ upstream: network.origin });
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
@@ -107,6 +110,7 @@ export default async function globalSetup() {
         mastodon: mastodon.origin,
         linkedin: linkedin.origin,
         threads: threads.origin,
+        x: x.origin,
       }),
       // Expired upload sessions are swept every second (suites expire them by hand).
       MEDIA_SWEEP_INTERVAL_MS: '1000',
@@ -130,6 +134,7 @@ export default async function globalSetup() {
     await mastodon.stop();
     await linkedin.stop();
     await threads.stop();
+    await x.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -149,12 +154,13 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_MASTODON_URL = mastodon.controlUrl;
   process.env.E2E_FAKE_LINKEDIN_URL = linkedin.controlUrl;
   process.env.E2E_FAKE_THREADS_URL = threads.controlUrl;
+  process.env.E2E_FAKE_X_URL = x.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
   // Replicas sign the caller tokens of their NATS requests; suites talking to services over raw NATS sign theirs.
   process.env.E2E_JWT_PRIVATE_KEY = secrets.jwtPrivateKey;
   // Gateways verify media upload URLs with a key derived from it; a second publishing replica unseals grants with it.
   process.env.E2E_SECRETS_KEY = secrets.secretsKey;
-  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin, threads };
+  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin, threads, x };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

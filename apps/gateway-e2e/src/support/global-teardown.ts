@@ -13,4 +13,5 @@ export default async function globalTeardown() {
   await state.mastodon.stop();
   await state.linkedin.stop();
   await state.threads.stop();
+  await state.x.stop();
 }

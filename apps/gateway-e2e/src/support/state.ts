@@ -5,6 +5,7 @@ import type {
   FakeMastodon,
   FakeSocialNetwork,
   FakeThreads,
+  FakeX,
   PrivateNats,
   RunningStack,
   SmtpSink,
@@ -23,4 +24,5 @@ export interface E2eState {
   mastodon: FakeMastodon;
   linkedin: FakeLinkedIn;
   threads: FakeThreads;
+  x: FakeX;
 }

@@ -139,7 +139,7 @@ export class ProviderHttp {
     }
     this.logger?.debug({ platform, method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'network answered');
     const parsed = parseJson(text);
-    const details: ProviderCallDetails = { status: response.status, sent: true, ...waitOf(response.headers) };
+    const details: ProviderCallDetails = { status: response.status, sent: true, ...waitOf(response.headers, Date.now(), response.status) };
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
       throw new ProviderError(
         'refused',
@@ -230,13 +230,18 @@ export function notSent(error: unknown): boolean {
   return typeof code === 'string' && NOT_SENT_CODES.has(code);
 }
 
+/** Headers that say when a network's rate-limit window ends. */
+const RESET_HEADERS = ['x-ratelimit-reset', 'x-rate-limit-reset', 'ratelimit-reset'];
+
 /**
  * How long a network asks us to wait: `Retry-After` (seconds or an HTTP
- * date), else the rate-limit reset (Mastodon's `X-RateLimit-Reset`, an ISO
+ * date), else, for a rate limit (429), the window's reset (Mastodon's `X-RateLimit-Reset`, an ISO
  * time; X's `x-rate-limit-reset` and Bluesky's `RateLimit-Reset`, epoch seconds). undefined when none.
+ * Networks send the reset on every answer (X does): a 5xx waits only for a Retry-After, never for the
+ * window to end.
  */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  for (const name of ['retry-after', 'x-ratelimit-reset', 'x-rate-limit-reset', 'ratelimit-reset']) {
+export function retryAfterMs(headers: Headers, now = Date.now(), status = 429): number | undefined {
+  for (const name of status === 429 ? ['retry-after', ...RESET_HEADERS] : ['retry-after']) {
     const value = headers.get(name)?.trim();
     if (!value) continue;
     let ms: number;
@@ -255,8 +260,8 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 }
 
 /** The wait a network's answer asks for, as a duration and as the time it ends; {} when none. */
-export function waitOf(headers: Headers, now = Date.now()): Pick<ProviderCallDetails, 'retryAfterMs' | 'retryAt'> {
-  const wait = retryAfterMs(headers, now);
+export function waitOf(headers: Headers, now = Date.now(), status = 429): Pick<ProviderCallDetails, 'retryAfterMs' | 'retryAt'> {
+  const wait = retryAfterMs(headers, now, status);
   return wait === undefined ? {} : { retryAfterMs: wait, retryAt: now + wait };
 }
 

@@ -21,6 +21,7 @@ import { ThreadsNetwork } from './threads/threads.network.js';
 import { ThreadsProvider } from './threads/threads.provider.js';
 import { TikTokNetwork } from './tiktok/tiktok.network.js';
 import { XNetwork } from './x/x.network.js';
+import { XProvider } from './x/x.provider.js';
 import { YouTubeNetwork } from './youtube/youtube.network.js';
 
 /** Networks without an adapter yet, and why. */
@@ -46,17 +47,11 @@ export class ProviderRegistry {
     );
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
-    const oauthNetworks = [
-      new XNetwork(),
-      new FacebookNetwork(),
-      new InstagramNetwork(),
-      new TikTokNetwork(),
-      new YouTubeNetwork(),
-      new DiscordNetwork(),
-    ];
+    const oauthNetworks = [new FacebookNetwork(), new InstagramNetwork(), new TikTokNetwork(), new YouTubeNetwork(), new DiscordNetwork()];
     const providers: SocialProvider[] = [
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      new XProvider(new XNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger, fetchFn),
       new LinkedInProvider(new LinkedInNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new ThreadsProvider(new ThreadsNetwork(), http, config.PROVIDER_TIMEOUT_MS),

@@ -525,7 +525,11 @@ function asProviderError(error: unknown, signal: AbortSignal): unknown {
   const headers = new Headers(
     Object.entries(error.headers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   );
-  const details = { status: networkCode && SESSION_ERRORS.has(networkCode) ? 401 : status, sent: true, ...waitOf(headers) };
+  const details = {
+    status: networkCode && SESSION_ERRORS.has(networkCode) ? 401 : status,
+    sent: true,
+    ...waitOf(headers, Date.now(), status),
+  };
   if (status >= 400 && status < 500 && status !== 429)
     return new ProviderError(
       'refused',

@@ -12,7 +12,7 @@ describe('X settings', () => {
       response_type: 'code',
       client_id: 'x-client',
       redirect_uri: 'https://app.example/cb/x',
-      scope: 'tweet.read tweet.write users.read offline.access',
+      scope: 'tweet.read tweet.write users.read media.write follows.write offline.access',
       state: 'st',
       code_challenge: 'ch',
       code_challenge_method: 'S256',

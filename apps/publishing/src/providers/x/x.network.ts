@@ -4,8 +4,11 @@ import type { ConnectedIdentity } from '../social-provider.js';
 /** X (OAuth 2.0 with PKCE; confidential clients authenticate with HTTP Basic, public ones need no secret). */
 export class XNetwork extends OAuthNetwork {
   readonly platform = 'x';
-  /** offline.access: a refresh token, since access tokens last two hours. */
-  readonly scopes = ['tweet.read', 'tweet.write', 'users.read', 'offline.access'];
+  /**
+   * What the adapter calls needs (README.md beside this file): posts and the timeline (tweet.*, users.read),
+   * media uploads (media.write), following (follows.write); offline.access: a refresh token, since access tokens last two hours.
+   */
+  readonly scopes = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'follows.write', 'offline.access'];
   override readonly pkce = true;
   override readonly clientAuthentication = 'client_secret_basic';
   override readonly requiresClientSecret = false;
