@@ -11,5 +11,7 @@ export * from './fake-social-network.js';
 export * from './fake-network-kit.js';
 export * from './fake-mastodon.js';
 export * from './fake-bluesky.js';
+export * from './fake-discord.js';
+export * from './fake-telegram.js';
 export * from './fake-s3.js';
 export * from './supervisor.js';

@@ -223,7 +223,7 @@ export class DiscordProvider implements DestinationConnectProvider {
             outcome: 'rejected',
             kind: 'auth',
             code: 'provider_auth_rejected',
-            message: "discord no longer knows the channel's webhook (deleted, or its token reset); connect the channel again.",
+            message: "discord no longer knows the channel's webhook (deleted or reset in Discord); connect the channel again.",
             httpStatus: 404,
           });
         }
