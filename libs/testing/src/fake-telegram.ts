@@ -45,7 +45,8 @@ export interface FakeTelegramMessage {
   method: string;
   /** The text, or the caption of a media message. */
   text: string;
-  media: Array<{ type: 'photo' | 'video'; size: number; sha256: string; content_type: string }>;
+  /** A video's `width`, `height`, `duration` and `supports_streaming` as sent (strings from multipart, JSON values in an album). */
+  media: Array<{ type: 'photo' | 'video'; size: number; sha256: string; content_type: string; video?: Record<string, unknown> }>;
   media_group_id: string | null;
   parse_mode: string | null;
   date: number;
@@ -220,12 +221,22 @@ export async function startFakeTelegram(): Promise<FakeServer> {
     if (value.length > max) throw new BadRequest(400, tooLong);
     return value;
   };
-  const upload = (files: ReceivedFile[], name: string, type: 'photo' | 'video') => {
+  const videoOptions = (params: Record<string, unknown>) =>
+    Object.fromEntries(
+      ['width', 'height', 'duration', 'supports_streaming'].filter((key) => params[key] !== undefined).map((key) => [key, params[key]]),
+    );
+  const upload = (files: ReceivedFile[], name: string, type: 'photo' | 'video', params: Record<string, unknown>) => {
     const file = files.find((candidate) => candidate.field === name);
     if (!file) throw new BadRequest(400, `Bad Request: there is no ${type} in the request`);
     if (file.size > MAX_FILE_BYTES) throw new BadRequest(413, 'Request Entity Too Large');
     if (type === 'photo' && file.size > MAX_PHOTO_BYTES) throw new BadRequest(400, 'Bad Request: PHOTO_SAVE_FILE_INVALID');
-    return { type, size: file.size, sha256: file.sha256, content_type: file.contentType };
+    return {
+      type,
+      size: file.size,
+      sha256: file.sha256,
+      content_type: file.contentType,
+      ...(type === 'video' ? { video: videoOptions(params) } : {}),
+    };
   };
 
   async function method(bot: FakeTelegramBot, name: string, params: Record<string, unknown>, files: ReceivedFile[]): Promise<unknown> {
@@ -287,7 +298,7 @@ export async function startFakeTelegram(): Promise<FakeServer> {
         requirePosting(bot, chat);
         const type = name === 'sendPhoto' ? 'photo' : 'video';
         const caption = textParam(params, 'caption', MAX_CAPTION, 'Bad Request: message caption is too long');
-        const media = upload(files, type, type);
+        const media = upload(files, type, type, params);
         return messageJson(
           chat,
           send(chat, {
@@ -316,7 +327,7 @@ export async function startFakeTelegram(): Promise<FakeServer> {
           if (!reference) throw new BadRequest(400, 'Bad Request: wrong file identifier/HTTP URL specified');
           return {
             caption: textParam(item, 'caption', MAX_CAPTION, 'Bad Request: message caption is too long'),
-            media: upload(files, reference[1], item.type),
+            media: upload(files, reference[1], item.type, item),
           };
         });
         const group = String((nextGroup += 1));

@@ -109,11 +109,18 @@ export class CredentialConnections {
 /**
  * A destination check's failure as connect answers it: one the network refuses 422 `provider_credentials_rejected` at
  * `location` with the adapter's reason (never the destination itself: a webhook URL is a secret), one that is not the
- * network's shape 422 at `location`, down 502, slow 504.
+ * network's shape 422 at `location`, a bot token the network refuses 422 `provider_not_configured`, down 502, slow 504.
  */
 function destinationProblem(error: unknown, platform: string, location: string): unknown {
   if (!(error instanceof ProviderError)) return error;
   if (error.networkCode === 'destination_malformed') return problems.invalid(location, error.message);
+  if (error.networkCode === 'bot_token_rejected') {
+    // The instance's bot, not the caller's destination: an administrator fixes the provider app.
+    const reason = `the ${platform} app's bot token is refused by ${platform} (an administrator replaces it)`;
+    return new Problem(422, 'provider_not_configured', `body.provider ${reason}.`, {
+      errors: [{ location: 'body.provider', message: reason, value: platform }],
+    });
+  }
   if (error.failure === 'refused' || error.failure === 'no_account') {
     return new Problem(422, 'provider_credentials_rejected', `${location} ${error.message}.`, {
       errors: [{ location, message: error.message }],
