@@ -17,7 +17,9 @@ import {
   NATS_INSTALL_HINT,
   generateSecrets,
   startFakeBluesky,
+  startFakeDiscord,
   startFakeMastodon,
+  startFakeTelegram,
   startFakeSocialNetwork,
   natsAnswers,
   PrivateNats,
@@ -71,6 +73,9 @@ export default async function globalSetup() {
   // Mastodon's API (statuses, media), scripted through E2E_FAKE_MASTODON_URL; what it does not know
   // (OAuth, tokens it was not told about) it passes to the OAuth fake, which connects mastodon accounts.
   const mastodon = await startFakeMastodon({ upstream: network.origin });
+  // Discord's channel webhooks and Telegram's Bot API, scripted through E2E_FAKE_DISCORD_URL / E2E_FAKE_TELEGRAM_URL.
+  const discord = await startFakeDiscord();
+  const telegram = await startFakeTelegram();
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
@@ -95,7 +100,12 @@ export default async function globalSetup() {
       AI_API_KEY: aiApiKey,
       AI_TIMEOUT_MS: '1500',
       // PROVIDER_API_ORIGINS and a short PROVIDER_TIMEOUT_MS for the fake OAuth network and the fake PDS.
-      ...fakeNetworkEnvironment(network.origin, { bluesky: bluesky.origin, mastodon: mastodon.origin }),
+      ...fakeNetworkEnvironment(network.origin, {
+        bluesky: bluesky.origin,
+        mastodon: mastodon.origin,
+        discord: discord.origin,
+        telegram: telegram.origin,
+      }),
       // Expired upload sessions are swept every second (suites expire them by hand).
       MEDIA_SWEEP_INTERVAL_MS: '1000',
       MEDIA_ORPHAN_SWEEP_INTERVAL_MS: '1000',
@@ -116,6 +126,8 @@ export default async function globalSetup() {
     await network.stop();
     await bluesky.stop();
     await mastodon.stop();
+    await discord.stop();
+    await telegram.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -133,12 +145,14 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_NETWORK_URL = network.controlUrl;
   process.env.E2E_FAKE_BLUESKY_URL = bluesky.controlUrl;
   process.env.E2E_FAKE_MASTODON_URL = mastodon.controlUrl;
+  process.env.E2E_FAKE_DISCORD_URL = discord.controlUrl;
+  process.env.E2E_FAKE_TELEGRAM_URL = telegram.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
   // Replicas sign the caller tokens of their NATS requests; suites talking to services over raw NATS sign theirs.
   process.env.E2E_JWT_PRIVATE_KEY = secrets.jwtPrivateKey;
   // Gateways verify media upload URLs with a key derived from it; a second publishing replica unseals grants with it.
   process.env.E2E_SECRETS_KEY = secrets.secretsKey;
-  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon };
+  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, discord, telegram };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

@@ -11,4 +11,6 @@ export default async function globalTeardown() {
   await state.network.stop();
   await state.bluesky.stop();
   await state.mastodon.stop();
+  await state.discord.stop();
+  await state.telegram.stop();
 }

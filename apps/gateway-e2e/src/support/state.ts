@@ -2,6 +2,7 @@ import type {
   FakeAi,
   FakeBluesky,
   FakeMastodon,
+  FakeServer,
   FakeSocialNetwork,
   PrivateNats,
   RunningStack,
@@ -19,4 +20,6 @@ export interface E2eState {
   network: FakeSocialNetwork;
   bluesky: FakeBluesky;
   mastodon: FakeMastodon;
+  discord: FakeServer;
+  telegram: FakeServer;
 }
