@@ -104,7 +104,7 @@ describe('publishing: connecting and publishing to discord webhooks and telegram
       await expectIsolated(tenant, response.body.id);
     });
 
-    it('refuses a webhook Discord does not know (422 provider_credentials_rejected), a URL of another shape and webhook_url elsewhere', async () => {
+    it('refuses a webhook Discord does not know (422 provider_credentials_rejected), another URL, webhook_url elsewhere', async () => {
       const { owner, workspaceId } = await createTenant();
       const webhook = await discordWebhook();
       await discord('DELETE', `/webhooks/${webhook.id}`);
