@@ -195,7 +195,7 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
 }
 
 /** The networks that connect by OAuth, all pointed at the fake. */
-export const FAKE_NETWORK_PLATFORMS = ['x', 'linkedin', 'mastodon', 'threads', 'facebook', 'instagram', 'tiktok', 'youtube', 'discord'];
+export const FAKE_NETWORK_PLATFORMS = ['x', 'linkedin', 'mastodon', 'threads', 'facebook', 'instagram', 'tiktok', 'youtube'];
 
 /**
  * Publishing's environment for a stack on the fake networks: every OAuth

@@ -13,6 +13,8 @@ export * from './fake-mastodon.js';
 export * from './fake-bluesky.js';
 export * from './fake-linkedin.js';
 export * from './fake-threads.js';
+export * from './fake-discord.js';
+export * from './fake-telegram.js';
 export * from './fake-s3.js';
 export * from './supervisor.js';
 export * from './fake-x.js';

@@ -34,14 +34,14 @@ const row = (provider: string, instanceUrl = '', values: Record<string, unknown>
 });
 
 /** The service over these stored rows; a transaction (a write) must not be reached. */
-function service(rows: unknown[] = []) {
+function service(rows: unknown[] = [], secrets = {} as SecretBox) {
   const dataSource = {
     query: async () => rows,
     transaction: async () => {
       throw new Error('no write was expected');
     },
   } as unknown as DataSource;
-  return new ProviderAppsService(dataSource, {} as SecretBox, environment, {} as Logger);
+  return new ProviderAppsService(dataSource, secrets, environment, {} as Logger);
 }
 
 const refusalOf = (promise: Promise<unknown>) => promise.then(() => undefined).catch((error: unknown) => error);
@@ -91,10 +91,29 @@ describe('resolving the app in effect', () => {
       instance_url: '',
       client_id: 'env-x',
       client_secret: 'env-secret',
+      bot_token: '',
       redirect_uri: '',
       connection_mode: 'oauth',
       source: 'environment',
     });
+  });
+
+  it("opens a stored app's bot token (telegram's bot) with its own context, and answers nothing when it cannot", async () => {
+    const secrets = { open: (sealed: string, context: string) => `${sealed} opened for ${context}` } as unknown as SecretBox;
+    const telegram = row('telegram', '', { sealed_client_secret: null, sealed_bot_token: 'bot', connection_mode: 'bot' });
+    expect(await service([telegram], secrets).resolve({ provider: 'telegram', instance_url: '' })).toMatchObject({
+      client_secret: '',
+      bot_token: 'bot opened for provider_apps:telegram|:bot_token',
+      connection_mode: 'bot',
+    });
+    const broken = {
+      open: () => {
+        throw new Error('wrong key');
+      },
+    } as unknown as SecretBox;
+    const logger = { error: () => undefined } as unknown as Logger;
+    const app = new ProviderAppsService({ query: async () => [telegram] } as unknown as DataSource, broken, environment, logger);
+    expect(await app.resolve({ provider: 'telegram', instance_url: '' })).toBeNull();
   });
 
   it('answers nothing for an inactive environment app, even with an active stored one behind it', async () => {

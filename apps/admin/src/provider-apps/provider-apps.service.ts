@@ -21,13 +21,14 @@ const COLUMN: Record<SecretMember, string> = {
   webhook_secret: 'sealed_webhook_secret',
 };
 
-function toResolved(app: ProviderApp, clientSecret: string): ResolvedProviderApp {
+function toResolved(app: ProviderApp, clientSecret: string, botToken: string): ResolvedProviderApp {
   return {
     id: app.id,
     provider: app.provider,
     instance_url: app.instance_url,
     client_id: app.client_id,
     client_secret: clientSecret,
+    bot_token: botToken,
     redirect_uri: app.redirect_uri,
     connection_mode: app.connection_mode,
     source: app.source as ResolvedProviderApp['source'],
@@ -59,26 +60,28 @@ export class ProviderAppsService {
     const fromEnvironment = this.environment.get(provider, instanceUrl);
     if (fromEnvironment) {
       const { app, secrets } = fromEnvironment;
-      return app.is_active ? toResolved(app, secrets.client_secret) : null;
+      return app.is_active ? toResolved(app, secrets.client_secret, secrets.bot_token) : null;
     }
     const [row] = await this.dataSource.query<ProviderAppRow[]>(`SELECT * FROM provider_apps WHERE provider = $1 AND instance_url = $2`, [
       provider,
       instanceUrl,
     ]);
     if (!row?.is_active) return null;
-    let clientSecret = '';
-    if (row.sealed_client_secret !== null) {
+    const opened: Record<'client_secret' | 'bot_token', string> = { client_secret: '', bot_token: '' };
+    for (const member of ['client_secret', 'bot_token'] as const) {
+      const sealed = row[COLUMN[member] as `sealed_${typeof member}`];
+      if (sealed === null) continue;
       try {
-        clientSecret = this.secrets.open(row.sealed_client_secret, `provider_apps:${appKey(provider, instanceUrl)}:client_secret`);
+        opened[member] = this.secrets.open(sealed, `provider_apps:${appKey(provider, instanceUrl)}:${member}`);
       } catch {
         this.logger.error(
-          { provider_app_id: row.id },
-          'cannot open the client secret of a provider app (SECRETS_KEY changed or row damaged); treating it as not configured',
+          { provider_app_id: row.id, member },
+          'cannot open a secret of a provider app (SECRETS_KEY changed or row damaged); treating the app as not configured',
         );
         return null;
       }
     }
-    return toResolved(this.toProviderApp(row), clientSecret);
+    return toResolved(this.toProviderApp(row), opened.client_secret, opened.bot_token);
   }
 
   /** E4: environment apps and database apps, by provider and instance; a database app an environment one shadows says so. */

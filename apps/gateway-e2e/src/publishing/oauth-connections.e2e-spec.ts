@@ -380,16 +380,15 @@ describe('publishing: connecting accounts of OAuth networks', () => {
     expect(locations(gone)).toEqual(['path.provider']);
   });
 
-  it('telegram does not connect by OAuth: 422 at body.provider saying so (bluesky: bluesky-connect.e2e-spec.ts)', async () => {
+  it('discord and telegram do not connect by OAuth: they name where to post (chat-connect.e2e-spec.ts), 422 without it', async () => {
     const { owner, workspaceId } = await createTenant();
-    const telegram = expectProblem(
-      await connect(owner.token, { workspace_id: workspaceId, provider: 'telegram' }),
-      422,
-      'validation_failed',
-    );
-    expect(telegram.errors).toEqual([
-      { location: 'body.provider', message: expect.stringMatching(/bot.*not available yet/), value: 'telegram' },
-    ]);
+    for (const [provider, field] of [
+      ['discord', 'webhook_url'],
+      ['telegram', 'chat_id'],
+    ]) {
+      const problem = expectProblem(await connect(owner.token, { workspace_id: workspaceId, provider }), 422, 'validation_failed');
+      expect(problem.errors).toEqual([{ location: `body.${field}`, message: expect.stringContaining(`is required for ${provider}`) }]);
+    }
   });
 
   it(
@@ -426,7 +425,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
       expect(await at(await callback(owner.token, 'x', { code: 'c', state: 's', scope: 'tweet.read' }))).toEqual(['query.scope']);
       expect(await at(await callback(owner.token, 'x', { code: 'c', state: 's'.repeat(513) }))).toEqual(['query.state']);
       expect(await at(await callback(owner.token, 'x', { code: '', state: 's' }))).toEqual(['query.code']);
-      for (const provider of ['myspace', 'sandbox', 'bluesky', 'telegram']) {
+      for (const provider of ['myspace', 'sandbox', 'bluesky', 'telegram', 'discord']) {
         expectProblem(await callback(owner.token, provider, { code: 'c', state: 's' }), 404, 'not_found');
       }
       expectProblem(await call('GET', '/social-accounts/callback/x?code=c&state=s'), 401);
@@ -614,22 +613,6 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         },
         expected: { username: '@adabuilds', display_name: 'Ada Builds', avatar_url: 'https://yt3.example/h.jpg' },
         externalId: 'UC-ada',
-      },
-      {
-        provider: 'discord',
-        app: { client_id: 'dc-e2e', connection_mode: 'oauth', is_active: true },
-        authorize: 'https://discord.com/oauth2/authorize',
-        scope: 'identify guilds',
-        pkce: false,
-        tokenPath: '/api/oauth2/token',
-        profilePath: '/api/users/@me',
-        profile: { id: '80351110224678912', username: 'ada', global_name: 'Ada D', avatar: '8342729096ea3675442027381ff50dfe' },
-        expected: {
-          username: 'ada',
-          display_name: 'Ada D',
-          avatar_url: 'https://cdn.discordapp.com/avatars/80351110224678912/8342729096ea3675442027381ff50dfe.png',
-        },
-        externalId: '80351110224678912',
       },
     ];
 

@@ -17,8 +17,10 @@ import {
   NATS_INSTALL_HINT,
   generateSecrets,
   startFakeBluesky,
+  startFakeDiscord,
   startFakeLinkedIn,
   startFakeMastodon,
+  startFakeTelegram,
   startFakeThreads,
   startFakeX,
   startFakeSocialNetwork,
@@ -81,6 +83,9 @@ export default async function globalSetup() {
   const threads = await startFakeThreads({ upstream: network.origin });
   // X's API v2 (posts, chunked media upload), scripted through E2E_FAKE_X_URL; OAuth and unknown tokens go to the OAuth fake.
   const x = await startFakeX({ upstream: network.origin });
+  // Discord's channel webhooks and Telegram's Bot API, scripted through E2E_FAKE_DISCORD_URL / E2E_FAKE_TELEGRAM_URL.
+  const discord = await startFakeDiscord();
+  const telegram = await startFakeTelegram();
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
@@ -111,6 +116,8 @@ export default async function globalSetup() {
         linkedin: linkedin.origin,
         threads: threads.origin,
         x: x.origin,
+        discord: discord.origin,
+        telegram: telegram.origin,
       }),
       // Expired upload sessions are swept every second (suites expire them by hand).
       MEDIA_SWEEP_INTERVAL_MS: '1000',
@@ -135,6 +142,8 @@ export default async function globalSetup() {
     await linkedin.stop();
     await threads.stop();
     await x.stop();
+    await discord.stop();
+    await telegram.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -155,12 +164,14 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_LINKEDIN_URL = linkedin.controlUrl;
   process.env.E2E_FAKE_THREADS_URL = threads.controlUrl;
   process.env.E2E_FAKE_X_URL = x.controlUrl;
+  process.env.E2E_FAKE_DISCORD_URL = discord.controlUrl;
+  process.env.E2E_FAKE_TELEGRAM_URL = telegram.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
   // Replicas sign the caller tokens of their NATS requests; suites talking to services over raw NATS sign theirs.
   process.env.E2E_JWT_PRIVATE_KEY = secrets.jwtPrivateKey;
   // Gateways verify media upload URLs with a key derived from it; a second publishing replica unseals grants with it.
   process.env.E2E_SECRETS_KEY = secrets.secretsKey;
-  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin, threads, x };
+  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin, threads, x, discord, telegram };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

@@ -14,4 +14,6 @@ export default async function globalTeardown() {
   await state.linkedin.stop();
   await state.threads.stop();
   await state.x.stop();
+  await state.discord.stop();
+  await state.telegram.stop();
 }

@@ -3,6 +3,7 @@ import type {
   FakeBluesky,
   FakeLinkedIn,
   FakeMastodon,
+  FakeServer,
   FakeSocialNetwork,
   FakeThreads,
   FakeX,
@@ -25,4 +26,6 @@ export interface E2eState {
   linkedin: FakeLinkedIn;
   threads: FakeThreads;
   x: FakeX;
+  discord: FakeServer;
+  telegram: FakeServer;
 }

@@ -63,7 +63,9 @@ describe('DeliveryWorker: leases', () => {
   };
   const objects = new Map<string, Buffer>();
   const storage = { read: async (key: string) => (objects.has(key) ? Readable.from([objects.get(key)!]) : null) };
-  const deliveryMedia = new DeliveryMedia(storage as never);
+  /** media.public-urls.issue as the media service answers it (no network in these specs fetches by URL). */
+  const publicUrls = { send: async (_subject: string, body: { media_id: string }) => ({ url: `https://media.invalid/${body.media_id}` }) };
+  const deliveryMedia = new DeliveryMedia(storage as never, publicUrls as never);
   const resolved = (id: string, extra: Partial<ResolvedMedia> = {}): ResolvedMedia =>
     readyMedia(id, { workspace_id: '', filename: 'photo.jpg', ...extra });
   /** Attaches media to the rendition's only part, as rendition_segments.media holds them. */

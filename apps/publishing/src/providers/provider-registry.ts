@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { PublishingConfig } from '../config.js';
 import { BlueskyProvider } from './bluesky/bluesky.provider.js';
-import { DiscordNetwork } from './discord/discord.network.js';
+import { DiscordProvider } from './discord/discord.provider.js';
 import { FacebookNetwork } from './facebook/facebook.network.js';
 import { InstagramNetwork } from './instagram/instagram.network.js';
 import { LinkedInNetwork } from './linkedin/linkedin.network.js';
@@ -17,6 +17,7 @@ import { ProviderHttp } from './provider-http.js';
 import { networkFetches } from './public-destination.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
 import type { SocialProvider } from './social-provider.js';
+import { TelegramProvider } from './telegram/telegram.provider.js';
 import { ThreadsNetwork } from './threads/threads.network.js';
 import { ThreadsProvider } from './threads/threads.provider.js';
 import { TikTokNetwork } from './tiktok/tiktok.network.js';
@@ -25,9 +26,7 @@ import { XProvider } from './x/x.provider.js';
 import { YouTubeNetwork } from './youtube/youtube.network.js';
 
 /** Networks without an adapter yet, and why. */
-const NOT_YET_CONNECTABLE: Readonly<Record<string, string>> = {
-  telegram: 'publishes through a bot added to a channel, not an OAuth sign-in; connecting telegram channels is not available yet',
-};
+const NOT_YET_CONNECTABLE: Readonly<Record<string, string>> = {};
 
 /** The one place adapters are listed: the rest of the service asks it by platform. */
 @Injectable()
@@ -47,7 +46,7 @@ export class ProviderRegistry {
     );
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
-    const oauthNetworks = [new FacebookNetwork(), new InstagramNetwork(), new TikTokNetwork(), new YouTubeNetwork(), new DiscordNetwork()];
+    const oauthNetworks = [new FacebookNetwork(), new InstagramNetwork(), new TikTokNetwork(), new YouTubeNetwork()];
     const providers: SocialProvider[] = [
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
@@ -55,6 +54,8 @@ export class ProviderRegistry {
       new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger, fetchFn),
       new LinkedInProvider(new LinkedInNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new ThreadsProvider(new ThreadsNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      new DiscordProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
+      new TelegramProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
     ];
     for (const provider of providers) this.providers.set(provider.platform, provider);

@@ -265,4 +265,24 @@ export interface CredentialsConnectProvider extends SocialProviderOperations {
   refreshGrant(account: ProviderAccount, signal: AbortSignal): Promise<ProviderGrant>;
 }
 
-export type SocialProvider = InstantConnectProvider | OAuthConnectProvider | CredentialsConnectProvider;
+/**
+ * A network connected by naming a destination the instance posts to, checked at the network before it is kept
+ * (discord: a channel's incoming webhook URL, the secret itself; telegram: a chat where the instance's bot may post).
+ */
+export interface DestinationConnectProvider extends SocialProviderOperations {
+  readonly connectMode: 'destination';
+  /** The connect request's member that names the destination. */
+  readonly destinationField: 'webhook_url' | 'chat_id';
+  /**
+   * Whether the network is reached as the provider app's bot (telegram): its `bot_token` is read from the saved app
+   * at connect and at every use (never kept with the account), and is the grant's access token the adapter gets.
+   */
+  readonly usesBotToken: boolean;
+  /**
+   * Checks the destination at the network and says who it is; `botToken` is the app's when `usesBotToken`, else "".
+   * Throws a ProviderError (`refused`: the network will not let us post there; its message says why, without secrets).
+   */
+  connect(request: { destination: string; botToken: string }, signal: AbortSignal): Promise<CredentialsSignIn>;
+}
+
+export type SocialProvider = InstantConnectProvider | OAuthConnectProvider | CredentialsConnectProvider | DestinationConnectProvider;

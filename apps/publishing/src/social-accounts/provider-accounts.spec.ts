@@ -42,7 +42,7 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
     connection_mode: 'oauth',
     redirect_uri: '',
   };
-  let appInEffect: typeof app | null = app;
+  let appInEffect: (typeof app & { bot_token?: string }) | null = app;
 
   const networkControl = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${network.controlUrl}${path}`, {
@@ -275,5 +275,23 @@ describe('ProviderAccounts: grants renewed before they expire', () => {
     await bluesky.publish(account!, { marker: randomUUID(), parts: [{ text: 'after renewal', title: '', link: '', media: [] }] });
     expect((await pdsControl('GET', '/sessions')).refreshed).toBe(before.refreshed + 2);
     await expect(stored(id)).resolves.toMatchObject({ grant: account!.grant });
+  });
+
+  it("hands a telegram account the saved app's bot token at each use, never the sealed grant's; none without an app", async () => {
+    const id = await insertAccount('telegram', '-1001234567890', '', {
+      accessToken: '',
+      chatUsername: 'news',
+      chatType: 'channel',
+    } as ProviderGrant);
+    appInEffect = { ...app, provider: 'telegram', connection_mode: 'bot', bot_token: '4242:first' };
+    expect((await accounts.find(id))!.grant).toMatchObject({ accessToken: '4242:first', chatUsername: 'news' });
+    appInEffect = { ...app, provider: 'telegram', connection_mode: 'bot', bot_token: '4242:rotated' };
+    const account = await accounts.find(id);
+    expect(account!.grant!.accessToken).toBe('4242:rotated');
+    expect(account!.renewGrant).toBeUndefined();
+    expect((await stored(id)).grant.accessToken).toBe('');
+    appInEffect = null;
+    expect(await failureOf(accounts.find(id))).toMatchObject({ outcome: 'rejected', kind: 'auth', code: 'provider_not_configured' });
+    expect((await stored(id)).status).toBe('active');
   });
 });

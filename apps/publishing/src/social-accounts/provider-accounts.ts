@@ -80,7 +80,35 @@ export class ProviderAccounts {
     if (account.grant && this.renewable(account) && expiresSoon(account.grant)) {
       account.grant = await this.renew(account, account.grant.accessToken, false);
     }
+    const provider = this.registry.get(account.platform);
+    if (account.grant && provider?.connectMode === 'destination' && provider.usesBotToken) {
+      account.grant = { ...account.grant, accessToken: await this.botToken(account.platform) };
+    }
     return account;
+  }
+
+  /**
+   * The bot token a bot network's account is reached with: the saved provider app's, read at each use (contract §3: a
+   * publish uses the app refreshed from the saved one), never kept with the account. Without one the account stays
+   * active and delivery fails until an administrator restores the app.
+   */
+  private async botToken(platform: string): Promise<string> {
+    let app;
+    try {
+      app = await this.apps.resolve(platform, '');
+    } catch (error) {
+      throw new DeliveryError(toDeliveryFailure(error, platform, false));
+    }
+    if (!app || app.connection_mode !== 'bot' || !app.bot_token) {
+      throw new DeliveryError({
+        outcome: 'rejected',
+        kind: 'auth',
+        code: 'provider_not_configured',
+        message: `No active ${platform} app with a bot token is configured to reach the account.`,
+        httpStatus: 0,
+      });
+    }
+    return app.bot_token;
   }
 
   toProviderAccount(row: SocialAccountEntity): ProviderAccount {

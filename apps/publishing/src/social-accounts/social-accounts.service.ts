@@ -23,6 +23,16 @@ import { OAuthConnections } from './oauth-connections.service.js';
 import { SocialAccountEntity } from './social-account.entity.js';
 import { toSocialAccount } from './social-account.view.js';
 
+/** Members that name where a destination network posts, and the networks that take each. */
+const DESTINATION_FIELDS = [
+  ['webhook_url', "discord (a channel's incoming webhook)"],
+  ['chat_id', 'telegram (the channel or group the bot posts in)'],
+] as const;
+const DESTINATION_NAMES = {
+  webhook_url: "the channel's incoming webhook URL",
+  chat_id: 'the channel or group to post in (its numeric id or @username)',
+} as const;
+
 /** The sandbox's simulated handles stay short; bluesky handles may be DNS names up to 253 characters. */
 const SANDBOX_USERNAME_MAX = 64;
 
@@ -61,7 +71,8 @@ export class SocialAccountsService {
 
   /**
    * Sandbox: the account at once (201). Bluesky: signed in at once (201, 200 when connected
-   * already). OAuth networks: where to send the user (200), completed by OAuthConnections.complete.
+   * already). Discord and Telegram: the destination checked at once (201, 200 when connected already).
+   * OAuth networks: where to send the user (200), completed by OAuthConnections.complete.
    */
   async connect(principal: Principal, input: ConnectSocialAccountRequest): Promise<HttpReply<SocialAccount | SocialAccountAuthorization>> {
     const workspace = await this.access.requireWorkspace(principal, input.workspace_id, 'editor', 'body');
@@ -84,6 +95,11 @@ export class SocialAccountsService {
     if (input.app_password !== undefined && !withCredentials) {
       throw problems.invalid('body.app_password', 'is only for networks connected with an app password (bluesky)');
     }
+    const destinationField = provider?.connectMode === 'destination' ? provider.destinationField : undefined;
+    for (const [field, networks] of DESTINATION_FIELDS) {
+      // Never echoed: a webhook URL is a secret.
+      if (input[field] !== undefined && field !== destinationField) throw problems.invalid(`body.${field}`, `is only for ${networks}`);
+    }
     const hasInstances = provider?.connectMode === 'oauth' && provider.hasInstances;
     if (!hasInstances && !withCredentials && input.instance_url !== undefined) {
       throw problems.invalid('body.instance_url', 'is only for networks of separate servers (mastodon, bluesky)', input.instance_url);
@@ -104,6 +120,18 @@ export class SocialAccountsService {
         identifier: input.username!,
         password: input.app_password!,
       });
+    }
+    if (provider?.connectMode === 'destination') {
+      const destination = input[provider.destinationField];
+      if (destination === undefined) {
+        throw problems.validation([
+          {
+            location: `body.${provider.destinationField}`,
+            message: `is required for ${input.provider}: ${DESTINATION_NAMES[provider.destinationField]}`,
+          },
+        ]);
+      }
+      return this.credentials.connectDestination(principal, workspace.workspace_id, provider, destination);
     }
     if (provider?.connectMode === 'instant') {
       if (!this.settings.boolean('sandbox_provider_enabled')) {

@@ -70,6 +70,8 @@ export interface ResolvedProviderApp {
   client_id: string;
   /** In clear (internal NATS only); "" when none is configured. */
   client_secret: string;
+  /** In clear (internal NATS only); "" when none is configured (telegram: the bot the instance posts as). */
+  bot_token: string;
   /** "" for the platform default. */
   redirect_uri: string;
   connection_mode: string;

@@ -13,6 +13,12 @@ export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
 export const SOCIAL_ACCOUNT_STATUSES = ['active', 'reconnect_required'] as const;
 export type SocialAccountStatus = (typeof SOCIAL_ACCOUNT_STATUSES)[number];
 
+/**
+ * A Telegram chat the Bot API can address: a group's or channel's (negative) numeric id, or a public channel's
+ * `@username` (5–32 letters, digits and underscores, starting with a letter).
+ */
+export const TELEGRAM_CHAT_ID = /^(-\d{1,19}|@[A-Za-z][A-Za-z0-9_]{4,31})$/;
+
 export class ListSocialAccountsQuery {
   @ApiProperty({ format: 'uuid' })
   @IsUUID('all', { message: '$property must be a UUID' })
@@ -66,6 +72,31 @@ export class ConnectSocialAccountRequest {
   @IsString()
   @Length(1, 256)
   app_password?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 2048,
+    writeOnly: true,
+    description:
+      'discord only, and required there: the incoming webhook of the channel to post in ' +
+      '(`https://discord.com/api/webhooks/{id}/{token}`, Channel settings → Integrations → Webhooks). Checked by reading it; ' +
+      'sealed at rest, never answered or logged; one Discord refuses is 422 `provider_credentials_rejected`',
+  })
+  @Optional()
+  @IsString()
+  @MaxLength(2048)
+  webhook_url?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 33,
+    description:
+      "telegram only, and required there: the channel or group to post in, as its numeric id (`-100…`) or a public channel's " +
+      "`@username`. The instance's bot (the telegram provider app) must be an administrator allowed to post there (a member " +
+      'allowed to send messages, in a group); checked with the Bot API, else 422 `provider_credentials_rejected`',
+  })
+  @Optional()
+  @IsString()
+  @Matches(TELEGRAM_CHAT_ID, { message: "$property must be a numeric chat id (-100…) or a channel's @username" })
+  chat_id?: string;
 }
 
 /** `GET /social-accounts/callback/{provider}`: what the network appended to the redirect URI. */
