@@ -14,7 +14,7 @@ const signal = () => AbortSignal.timeout(2_000);
 
 async function connected(webhook: Partial<FakeDiscordWebhook> = {}): Promise<{ account: ProviderAccount; webhook: FakeDiscordWebhook }> {
   const created = (await control('POST', '/webhooks', { name: 'Release notes', ...webhook })) as FakeDiscordWebhook;
-  const signedIn = await provider.connect({ destination: created.url, botToken: '' }, signal());
+  const signedIn = await provider.connect({ destination: created.url }, signal());
   return {
     webhook: created,
     account: {
@@ -66,7 +66,7 @@ describe('DiscordProvider.connect', () => {
       guild_id: '111',
       channel_id: '222',
     })) as FakeDiscordWebhook;
-    const signedIn = await provider.connect({ destination: created.url, botToken: '' }, signal());
+    const signedIn = await provider.connect({ destination: created.url }, signal());
     expect(signedIn.identity).toEqual({
       externalId: created.id,
       username: 'Release notes',
@@ -82,7 +82,7 @@ describe('DiscordProvider.connect', () => {
   });
 
   it('refuses a URL that is not a Discord webhook before asking anyone', async () => {
-    const error = await refusal(provider.connect({ destination: 'https://hooks.example/webhooks/1/abc', botToken: '' }, signal()));
+    const error = await refusal(provider.connect({ destination: 'https://hooks.example/webhooks/1/abc' }, signal()));
     expect(error).toMatchObject({ failure: 'refused', networkCode: 'destination_malformed' });
   });
 
@@ -91,7 +91,7 @@ describe('DiscordProvider.connect', () => {
     ['a reset token (401, 50027)', (webhook: FakeDiscordWebhook) => webhook.url.replace(webhook.token, 'b'.repeat(68))],
   ])('answers %s as refused, without the URL in its message', async (_case, urlOf) => {
     const webhook = (await control('POST', '/webhooks', {})) as FakeDiscordWebhook;
-    const error = await refusal(provider.connect({ destination: urlOf(webhook), botToken: '' }, signal()));
+    const error = await refusal(provider.connect({ destination: urlOf(webhook) }, signal()));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ failure: 'refused' });
     expect((error as Error).message).not.toContain(webhook.id);

@@ -95,7 +95,7 @@ describe('TelegramProvider.connect', () => {
     ['a plain member of a channel', CHANNEL, { status: 'member' }, /administrator of the channel/],
     ['a bot kicked from a group', GROUP, { status: 'kicked' }, /member of the group allowed to send/],
     ['a restricted bot that may not send', GROUP, { status: 'restricted', can_send_messages: false }, /member of the group/],
-  ] as const)('refuses %s', async (_case, chat, extra, reason) => {
+  ])('refuses %s', async (_case, chat, extra, reason) => {
     await member(chat, extra as Partial<FakeTelegramMember>);
     const error = await refusal(provider.connect({ destination: String(chat.id), botToken: BOT.token }, signal()));
     expect(error).toMatchObject({ failure: 'refused', message: expect.stringMatching(reason) });
