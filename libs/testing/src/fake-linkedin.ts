@@ -203,6 +203,7 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
     if (path === '/state' && req.method === 'DELETE') {
       posts = [];
       media = new Map();
+      organizations.clear();
       statistics = new Map();
       failures.clear();
       revoked.clear();
