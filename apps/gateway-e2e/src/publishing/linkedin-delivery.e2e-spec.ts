@@ -169,44 +169,48 @@ describe('publishing: delivery to linkedin (engine + adapter against the fake Li
       });
     }
 
-    it('connect answers the member and connects the page as a second account; a post to it is authored by the page; connecting again keeps the ids', async () => {
-      const tenant = await createTenant();
-      const personId = `p${randomBytes(5).toString('hex')}`;
-      const name = `Ada ${randomBytes(3).toString('hex')}`;
-      const organizationId = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
-      const vanity = `acme-${randomBytes(3).toString('hex')}`;
-      await linkedinOrganization({
-        id: organizationId,
-        localized_name: 'Acme Analytics',
-        vanity_name: vanity,
-        followers: 12,
-        administrators: [personId],
-      });
+    it(
+      'connect answers the member and connects the page as a second account; ' +
+        'a post to it is authored by the page; connecting again keeps the ids',
+      async () => {
+        const tenant = await createTenant();
+        const personId = `p${randomBytes(5).toString('hex')}`;
+        const name = `Ada ${randomBytes(3).toString('hex')}`;
+        const organizationId = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+        const vanity = `acme-${randomBytes(3).toString('hex')}`;
+        await linkedinOrganization({
+          id: organizationId,
+          localized_name: 'Acme Analytics',
+          vanity_name: vanity,
+          followers: 12,
+          administrators: [personId],
+        });
 
-      const connected = await connectAdministrator(tenant, personId, name);
-      expect(connected.status).toBe(201);
-      expect(connected.body).toMatchObject({ platform: 'linkedin', username: name, display_name: name, status: 'active' });
-      const listed = async () =>
-        (await call('GET', `/social-accounts?workspace_id=${tenant.workspaceId}`, { token: tenant.owner.token })).body.accounts as any[];
-      const accounts = await listed();
-      expect(accounts).toHaveLength(2);
-      const pageAccount = accounts.find((account) => account.id !== connected.body.id);
-      expect(pageAccount).toMatchObject({ platform: 'linkedin', username: vanity, display_name: 'Acme Analytics', status: 'active' });
+        const connected = await connectAdministrator(tenant, personId, name);
+        expect(connected.status).toBe(201);
+        expect(connected.body).toMatchObject({ platform: 'linkedin', username: name, display_name: name, status: 'active' });
+        const listed = async () =>
+          (await call('GET', `/social-accounts?workspace_id=${tenant.workspaceId}`, { token: tenant.owner.token })).body.accounts as any[];
+        const accounts = await listed();
+        expect(accounts).toHaveLength(2);
+        const pageAccount = accounts.find((account) => account.id !== connected.body.id);
+        expect(pageAccount).toMatchObject({ platform: 'linkedin', username: vanity, display_name: 'Acme Analytics', status: 'active' });
 
-      const text = `From the page ${randomUUID()}`;
-      const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: text });
-      const { publication, rendition } = await publishTo(tenant, draft, pageAccount.id);
-      expect(publication.status).toBe('published');
-      const posts = await postsBy(`urn:li:organization:${organizationId}`);
-      expect(posts).toHaveLength(1);
-      expect(posts[0].text).toContain(text);
-      expect(rendition).toMatchObject({ status: 'published', external_id: posts[0].id });
-      expect(await postsBy(`urn:li:person:${personId}`)).toEqual([]);
+        const text = `From the page ${randomUUID()}`;
+        const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: text });
+        const { publication, rendition } = await publishTo(tenant, draft, pageAccount.id);
+        expect(publication.status).toBe('published');
+        const posts = await postsBy(`urn:li:organization:${organizationId}`);
+        expect(posts).toHaveLength(1);
+        expect(posts[0].text).toContain(text);
+        expect(rendition).toMatchObject({ status: 'published', external_id: posts[0].id });
+        expect(await postsBy(`urn:li:person:${personId}`)).toEqual([]);
 
-      const again = await connectAdministrator(tenant, personId, name);
-      expect(again.status).toBe(200);
-      expect(again.body.id).toBe(connected.body.id);
-      expect((await listed()).map((account) => account.id).sort()).toEqual([connected.body.id, pageAccount.id].sort());
-    });
+        const again = await connectAdministrator(tenant, personId, name);
+        expect(again.status).toBe(200);
+        expect(again.body.id).toBe(connected.body.id);
+        expect((await listed()).map((account) => account.id).sort()).toEqual([connected.body.id, pageAccount.id].sort());
+      },
+    );
   });
 });
