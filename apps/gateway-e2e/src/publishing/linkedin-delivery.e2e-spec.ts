@@ -151,6 +151,13 @@ describe('publishing: delivery to linkedin (engine + adapter against the fake Li
 
     afterAll(async () => {
       await saveSetting({ key: 'linkedin_organization_pages', unset: true });
+      // The suites after this one expect LinkedIn's member scopes again: back to them before going on.
+      const tenant = await createTenant();
+      await waitFor(
+        'publishing to apply linkedin_organization_pages off',
+        async () => !(await askedScopes(tenant)).scopes.includes('r_organization_admin'),
+        15_000,
+      );
     });
 
     /** Connects through OAuth as `personId`, known to the fake LinkedIn (with its pages) before the callback reads them. */
