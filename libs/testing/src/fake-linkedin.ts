@@ -18,6 +18,32 @@ export interface FakeLinkedInMemberRequest {
   /** The person id: userinfo's `sub`, the author URN's last part. */
   person_id: string;
   name?: string;
+  /**
+   * The scopes its token was granted; absent: every scope the fake checks (organization pages need
+   * r_organization_admin to be read, w_organization_social to be posted as, r_organization_social to list their posts).
+   */
+  scopes?: string[];
+}
+
+/** An organization page of the fake LinkedIn. */
+export interface FakeLinkedInOrganizationRequest {
+  /** The organization id: `urn:li:organization:<id>`. */
+  id: string;
+  localized_name: string;
+  vanity_name: string;
+  /** Its follower count (networkSizes' firstDegreeSize). */
+  followers?: number;
+  /** Person ids holding an APPROVED ADMINISTRATOR role. */
+  administrators: string[];
+}
+
+/** Lifetime statistics of one post, as organizationalEntityShareStatistics answers them for its page. */
+export interface FakeLinkedInStatisticsRequest {
+  post_id: string;
+  impressionCount?: number;
+  likeCount?: number;
+  commentCount?: number;
+  shareCount?: number;
 }
 
 /** A post as the fake holds it. */
@@ -69,6 +95,10 @@ const RESERVED = new Set(['\\', '|', '{', '}', '@', '[', ']', '(', ')', '<', '>'
 
 /** LinkedIn's error body: `{status, serviceErrorCode?, code?, message}`. */
 const error = (status: number, message: string, extra: Record<string, unknown> = {}) => ({ status, ...extra, message });
+/** LinkedIn's refusal of a call the token's member or scopes may not make. */
+const accessDenied = (what: string) =>
+  error(403, `Not enough permissions to access: ${what}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+const ORGANIZATION = 'urn:li:organization:';
 
 /**
  * What LinkedIn shows of little text: `\x` is x; an unescaped `#word` is a hashtag (shown as is); any other
@@ -107,9 +137,16 @@ export function shownLittleText(little: string): string {
  *   POST /rest/videos?action=finalizeUpload with the ETags in order, GET /rest/videos/<urn> (PROCESSING for
  *   POST /processing `{polls}` polls, then AVAILABLE, or PROCESSING_FAILED after POST /processing `{fail: true}`);
  * - an unknown Bearer → 401 `{status: 401, serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN'}`; a token
- *   revoked through the control API → 401 REVOKED_ACCESS_TOKEN.
+ *   revoked through the control API → 401 REVOKED_ACCESS_TOKEN;
+ * - organization pages (Community Management API): GET /rest/organizationAcls?q=roleAssignee (the member's
+ *   APPROVED ADMINISTRATOR roles, `role`/`state`/`start`/`count` honoured), GET /rest/organizations/<id>, GET
+ *   /rest/networkSizes/<urn>?edgeType=COMPANY_FOLLOWED_BY_MEMBER, GET /rest/organizationalEntityShareStatistics
+ *   ?q=organizationalEntity with `shares=List(…)` or `ugcPosts=List(…)` (URL-encoded URNs, never both); a page is
+ *   read, posted as (posts and media owned by its URN) and its posts listed only by its administrators, with the
+ *   scopes each needs (403 ACCESS_DENIED otherwise).
  *
- * Control API (`/__control`): POST /accounts (FakeLinkedInMemberRequest), POST /revoke `{access_token}`,
+ * Control API (`/__control`): POST /accounts (FakeLinkedInMemberRequest), POST /organizations
+ * (FakeLinkedInOrganizationRequest), POST /statistics (FakeLinkedInStatisticsRequest), POST /revoke `{access_token}`,
  * GET /posts (oldest first), GET /media, POST /processing `{polls?, fail?}`, POST/DELETE /failures
  * (ScriptedFailure, paths such as `/rest/posts`), DELETE /state.
  *
@@ -119,6 +156,8 @@ export function shownLittleText(little: string): string {
  */
 export async function startFakeLinkedIn(options: { upstream?: string } = {}): Promise<FakeLinkedIn> {
   const members = new Map<string, FakeLinkedInMemberRequest>();
+  const organizations = new Map<string, FakeLinkedInOrganizationRequest>();
+  let statistics = new Map<string, FakeLinkedInStatisticsRequest>();
   const revoked = new Set<string>();
   let posts: FakeLinkedInPost[] = [];
   let media = new Map<string, FakeLinkedInMedia>();
@@ -137,6 +176,19 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
       revoked.delete(member.access_token);
       return sendJson(res, 201, { sub: member.person_id, author: `urn:li:person:${member.person_id}` });
     }
+    if (path === '/organizations' && req.method === 'POST') {
+      const organization = body as FakeLinkedInOrganizationRequest;
+      if (!/^\d+$/.test(String(organization.id)) || !Array.isArray(organization.administrators))
+        return sendJson(res, 400, { error: 'a numeric id and administrators are required' });
+      organizations.set(String(organization.id), organization);
+      return sendJson(res, 201, { urn: `${ORGANIZATION}${organization.id}` });
+    }
+    if (path === '/statistics' && req.method === 'POST') {
+      const counts = body as FakeLinkedInStatisticsRequest;
+      if (!counts.post_id) return sendJson(res, 400, { error: 'post_id is required' });
+      statistics.set(counts.post_id, counts);
+      return sendJson(res, 201, counts);
+    }
     if (path === '/revoke' && req.method === 'POST') {
       revoked.add(String((body as { access_token?: string }).access_token));
       return sendJson(res, 200, { revoked: true });
@@ -151,6 +203,8 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
     if (path === '/state' && req.method === 'DELETE') {
       posts = [];
       media = new Map();
+      organizations.clear();
+      statistics = new Map();
       failures.clear();
       revoked.clear();
       processing = { polls: 0, fail: false };
@@ -203,6 +257,13 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
       );
     }
     const me = `urn:li:person:${member.person_id}`;
+    const granted = (scope: string) => !member.scopes || member.scopes.includes(scope);
+    /** Whether the member may act as `author` (itself, or a page it administers) with `scope` for pages. */
+    const actsAs = (author: string, scope: string) =>
+      author === me ||
+      (author.startsWith(ORGANIZATION) &&
+        granted(scope) &&
+        (organizations.get(author.slice(ORGANIZATION.length))?.administrators.includes(member.person_id) ?? false));
     if (method === 'GET' && path === '/v2/userinfo') {
       const [given, ...family] = (member.name ?? 'Ada Lovelace').split(' ');
       return sendJson(res, 200, {
@@ -221,12 +282,13 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
     const json = () => JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
     const action = url.searchParams.get('action');
 
-    if (method === 'POST' && path === '/rest/posts') return createPost(req, res, json(), me, failure);
+    if (method === 'POST' && path === '/rest/posts')
+      return createPost(req, res, json(), (author) => actsAs(author, 'w_organization_social'), failure);
     if (method === 'GET' && path === '/rest/posts') {
       if (url.searchParams.get('q') !== 'author' || !url.searchParams.get('author'))
         return sendJson(res, 400, error(400, 'Invalid query parameters passed to request'));
       const author = url.searchParams.get('author')!;
-      if (author !== me) return sendJson(res, 403, error(403, 'Not enough permissions to access: partnerApiPostsExternal.FINDER-author'));
+      if (!actsAs(author, 'r_organization_social')) return sendJson(res, 403, accessDenied('partnerApiPostsExternal.FINDER-author'));
       const count = Math.min(Number(url.searchParams.get('count') ?? 10), 100);
       const own = posts
         .filter((post) => post.author === author)
@@ -234,29 +296,140 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
         .slice(0, count);
       return sendJson(res, 200, { paging: { start: 0, count, links: [] }, elements: own.map(postJson) });
     }
+    const owns = (owner: string) => actsAs(owner, 'w_organization_social');
     if (method === 'POST' && (path === '/rest/images' || path === '/rest/videos') && action === 'initializeUpload') {
-      return initializeUpload(res, path === '/rest/images' ? 'image' : 'video', json(), me);
+      return initializeUpload(res, path === '/rest/images' ? 'image' : 'video', json(), owns);
     }
-    if (method === 'POST' && path === '/rest/videos' && action === 'finalizeUpload') return finalizeUpload(res, json(), me);
+    if (method === 'POST' && path === '/rest/videos' && action === 'finalizeUpload') return finalizeUpload(res, json(), owns);
     const one = /^\/rest\/(images|videos)\/([^/]+)$/.exec(path);
     if (method === 'GET' && one) {
       const item = media.get(decodeURIComponent(one[2]));
-      if (!item || item.owner !== me) return sendJson(res, 404, error(404, 'Not Found'));
+      if (!item || !owns(item.owner)) return sendJson(res, 404, error(404, 'Not Found'));
       if (item.status === 'PROCESSING') {
         if (item.polls_left > 0) item.polls_left -= 1;
         else item.status = item.fails ? 'PROCESSING_FAILED' : 'AVAILABLE';
       }
       return sendJson(res, 200, mediaJson(item));
     }
+    if (method === 'GET') return readOrganizations(res, url, member, granted('r_organization_admin'));
     return sendJson(res, 404, error(404, 'Not Found'));
   }
 
-  function createPost(req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>, me: string, failure?: ScriptedFailure) {
+  /** The Community Management API's reads of organization pages, by `member` (`adminScope`: its token holds r_organization_admin). */
+  function readOrganizations(res: ServerResponse, url: URL, member: FakeLinkedInMemberRequest, adminScope: boolean): void {
+    const path = url.pathname;
+    const query = url.searchParams;
+    const me = `urn:li:person:${member.person_id}`;
+    const administers = (organization: FakeLinkedInOrganizationRequest) =>
+      adminScope && organization.administrators.includes(member.person_id);
+    if (path === '/rest/organizationAcls') {
+      if (query.get('q') !== 'roleAssignee') return sendJson(res, 400, error(400, 'Invalid query parameters passed to request'));
+      if (!adminScope) return sendJson(res, 403, accessDenied('organizationAcls.FINDER-roleAssignee'));
+      const start = Number(query.get('start') ?? 0);
+      const count = Math.min(Number(query.get('count') ?? 10), 100);
+      const roles = [...organizations.values()]
+        .filter(administers)
+        .map((organization) => ({
+          roleAssignee: me,
+          role: 'ADMINISTRATOR',
+          state: 'APPROVED',
+          organization: `${ORGANIZATION}${organization.id}`,
+        }))
+        .filter((role) => (query.get('role') ?? role.role) === role.role && (query.get('state') ?? role.state) === role.state);
+      return sendJson(res, 200, { paging: { start, count, links: [], total: roles.length }, elements: roles.slice(start, start + count) });
+    }
+    const lookup = /^\/rest\/organizations\/(\d+)$/.exec(path);
+    if (lookup) {
+      const organization = organizations.get(lookup[1]);
+      if (!adminScope) return sendJson(res, 403, accessDenied('organizations.GET'));
+      if (!organization) return sendJson(res, 404, error(404, 'Not Found'));
+      return sendJson(res, 200, {
+        id: Number(organization.id),
+        localizedName: organization.localized_name,
+        name: { localized: { en_US: organization.localized_name }, preferredLocale: { country: 'US', language: 'en' } },
+        vanityName: organization.vanity_name,
+        primaryOrganizationType: 'NONE',
+        locations: [],
+      });
+    }
+    const size = /^\/rest\/networkSizes\/([^/]+)$/.exec(path);
+    if (size) {
+      const urn = decodeURIComponent(size[1]);
+      if (query.get('edgeType') !== 'COMPANY_FOLLOWED_BY_MEMBER')
+        return sendJson(res, 400, error(400, 'edgeType must be COMPANY_FOLLOWED_BY_MEMBER for an organization'));
+      const organization = urn.startsWith(ORGANIZATION) ? organizations.get(urn.slice(ORGANIZATION.length)) : undefined;
+      if (!adminScope) return sendJson(res, 403, accessDenied('networkSizes.GET'));
+      if (!organization) return sendJson(res, 404, error(404, 'Not Found'));
+      return sendJson(res, 200, { firstDegreeSize: organization.followers ?? 0 });
+    }
+    if (path === '/rest/organizationalEntityShareStatistics') return shareStatistics(res, url, administers);
+    return sendJson(res, 404, error(404, 'Not Found'));
+  }
+
+  /** Lifetime statistics of a page's posts named by `shares=List(…)` or `ugcPosts=List(…)`: one list, URNs encoded. */
+  function shareStatistics(res: ServerResponse, url: URL, administers: (organization: FakeLinkedInOrganizationRequest) => boolean): void {
+    const query = url.searchParams;
+    const entity = query.get('organizationalEntity') ?? '';
+    const organization = entity.startsWith(ORGANIZATION) ? organizations.get(entity.slice(ORGANIZATION.length)) : undefined;
+    if (query.get('q') !== 'organizationalEntity' || !organization)
+      return sendJson(res, 400, error(400, 'Invalid query parameters passed to request'));
+    if (!administers(organization))
+      return sendJson(res, 403, accessDenied('organizationalEntityShareStatistics.FINDER-organizationalEntity'));
+    const kinds = (['shares', 'ugcPosts'] as const).filter((name) => query.has(name));
+    if (kinds.length !== 1) return sendJson(res, 400, error(400, 'Name either shares or ugcPosts'));
+    const [kind] = kinds;
+    // Rest.li 2.0: the URNs inside List(...) are URL-encoded, so the raw query never holds a bare `urn:`.
+    const list = /^List\((.*)\)$/.exec(query.get(kind)!);
+    if (!list || /List\(urn:|,urn:/.test(url.search)) return sendJson(res, 400, error(400, `Invalid ${kind} list`));
+    const ids = list[1].split(',').filter(Boolean);
+    const prefix = kind === 'shares' ? 'urn:li:share:' : 'urn:li:ugcPost:';
+    const own = (id: string) => id.startsWith(prefix) && posts.some((post) => post.id === id && post.author === entity);
+    const foreign = ids.findIndex((id) => !own(id));
+    if (foreign >= 0) {
+      return sendJson(
+        res,
+        403,
+        error(403, `Unpermitted fields present in PARAMETER: Data Processing Exception while processing fields [/${kind}[${foreign}]]`, {
+          serviceErrorCode: 100,
+          code: 'ACCESS_DENIED',
+        }),
+      );
+    }
+    const elements = ids.map((id) => {
+      const counts = statistics.get(id);
+      const totals = {
+        impressionCount: counts?.impressionCount ?? 0,
+        likeCount: counts?.likeCount ?? 0,
+        commentCount: counts?.commentCount ?? 0,
+        shareCount: counts?.shareCount ?? 0,
+      };
+      return {
+        organizationalEntity: entity,
+        [kind === 'shares' ? 'share' : 'ugcPost']: id,
+        totalShareStatistics: {
+          ...totals,
+          uniqueImpressionsCount: totals.impressionCount,
+          clickCount: 0,
+          engagement: totals.impressionCount ? (totals.likeCount + totals.commentCount + totals.shareCount) / totals.impressionCount : 0,
+        },
+      };
+    });
+    return sendJson(res, 200, { paging: { start: 0, count: elements.length, links: [] }, elements });
+  }
+
+  function createPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Record<string, unknown>,
+    mayAuthor: (author: string) => boolean,
+    failure?: ScriptedFailure,
+  ) {
     const commentary = typeof body.commentary === 'string' ? body.commentary : '';
     const distribution = body.distribution as { feedDistribution?: unknown } | undefined;
     if (typeof body.author !== 'string' || typeof body.visibility !== 'string' || !distribution?.feedDistribution || !body.lifecycleState)
       return sendJson(res, 422, error(422, 'author, visibility, distribution and lifecycleState are required'));
-    if (body.author !== me) return sendJson(res, 403, error(403, 'Not enough permissions to create a post as this author'));
+    if (!mayAuthor(body.author)) return sendJson(res, 403, accessDenied('partnerApiPostsExternal.CREATE'));
+    const author = body.author;
     if (![...'PUBLIC CONNECTIONS LOGGED_IN'.split(' ')].includes(body.visibility))
       return sendJson(res, 422, error(422, `Invalid visibility ${body.visibility}`));
     if (commentary.length > MAX_COMMENTARY) return sendJson(res, 422, error(422, `commentary is longer than ${MAX_COMMENTARY} characters`));
@@ -270,12 +443,12 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
       return sendJson(res, 422, error(422, 'A multiImage post carries 2 to 20 images'));
     for (const item of attached) {
       const known = item.id ? media.get(item.id) : undefined;
-      if (!known || known.owner !== me) return sendJson(res, 400, error(400, `Unknown media ${String(item.id)}`));
+      if (!known || known.owner !== author) return sendJson(res, 400, error(400, `Unknown media ${String(item.id)}`));
       if (content.multiImage && known.kind !== 'image') return sendJson(res, 422, error(422, 'A multiImage post carries images only'));
       if (known.status !== 'AVAILABLE') return sendJson(res, 422, error(422, `Media ${known.urn} is not AVAILABLE`));
     }
     if (!commentary && attached.length === 0) return sendJson(res, 422, error(422, 'A post needs commentary or content'));
-    const duplicate = posts.find((post) => post.author === me && post.commentary === commentary && commentary !== '');
+    const duplicate = posts.find((post) => post.author === author && post.commentary === commentary && commentary !== '');
     if (duplicate) {
       return sendJson(res, 422, {
         errorDetailType: 'com.linkedin.common.error.BadRequest',
@@ -286,7 +459,7 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
     }
     const post: FakeLinkedInPost = {
       id: `urn:li:share:${newId()}`,
-      author: me,
+      author,
       commentary,
       text: shownLittleText(commentary),
       media: attached.map((item) => item.id!),
@@ -326,7 +499,12 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
     ...(item.status === 'AVAILABLE' ? { downloadUrl: `${origin}/media/${encodeURIComponent(item.urn)}` } : {}),
   });
 
-  function initializeUpload(res: ServerResponse, kind: 'image' | 'video', body: Record<string, unknown>, me: string): void {
+  function initializeUpload(
+    res: ServerResponse,
+    kind: 'image' | 'video',
+    body: Record<string, unknown>,
+    owns: (owner: string) => boolean,
+  ): void {
     const request = (body.initializeUploadRequest ?? {}) as {
       owner?: string;
       fileSizeBytes?: unknown;
@@ -334,12 +512,13 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
       uploadThumbnail?: unknown;
     };
     if (!request.owner) return sendJson(res, 422, error(422, 'initializeUploadRequest.owner is required'));
-    if (request.owner !== me) return sendJson(res, 403, error(403, `Accessing this ${kind} resource is forbidden`));
+    if (!owns(request.owner)) return sendJson(res, 403, error(403, `Accessing this ${kind} resource is forbidden`));
+    const owner = request.owner;
     const id = newId();
     const expiresAt = Date.now() + 24 * 3_600_000;
     if (kind === 'image') {
       const urn = `urn:li:image:C${id}`;
-      media.set(urn, blank(urn, 'image', me, 0, 1));
+      media.set(urn, blank(urn, 'image', owner, 0, 1));
       return sendJson(res, 200, {
         value: { uploadUrlExpiresAt: expiresAt, uploadUrl: `${origin}/dms-uploads/image/${id}`, image: urn },
       });
@@ -351,7 +530,7 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
       return sendJson(res, 422, error(422, 'initializeUploadRequest.uploadCaptions and uploadThumbnail are required'));
     const urn = `urn:li:video:C${id}`;
     const parts = Math.ceil(size / FAKE_LINKEDIN_VIDEO_PART_BYTES);
-    const item = blank(urn, 'video', me, size, parts);
+    const item = blank(urn, 'video', owner, size, parts);
     // LinkedIn answers an empty token for a single-part upload.
     item.upload_token = parts > 1 ? randomBytes(12).toString('hex') : '';
     media.set(urn, item);
@@ -419,10 +598,10 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
     return void res.end();
   }
 
-  function finalizeUpload(res: ServerResponse, body: Record<string, unknown>, me: string): void {
+  function finalizeUpload(res: ServerResponse, body: Record<string, unknown>, owns: (owner: string) => boolean): void {
     const request = (body.finalizeUploadRequest ?? {}) as { video?: string; uploadToken?: unknown; uploadedPartIds?: unknown };
     const item = request.video ? media.get(request.video) : undefined;
-    if (!item || item.kind !== 'video' || item.owner !== me) return sendJson(res, 404, error(404, 'Not Found'));
+    if (!item || item.kind !== 'video' || !owns(item.owner)) return sendJson(res, 404, error(404, 'Not Found'));
     if (request.uploadToken !== item.upload_token) return sendJson(res, 400, error(400, 'Invalid uploadToken'));
     const ids = request.uploadedPartIds;
     if (!Array.isArray(ids) || ids.length !== item.etags.length || ids.some((id, index) => id !== item.etags[index] || !id))

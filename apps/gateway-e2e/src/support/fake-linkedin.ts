@@ -1,4 +1,4 @@
-import type { FakeLinkedInMemberRequest, FakeLinkedInPost, ScriptedFailure } from '@social/testing';
+import type { FakeLinkedInMemberRequest, FakeLinkedInOrganizationRequest, FakeLinkedInPost, ScriptedFailure } from '@social/testing';
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { adminCall, registerAdmin } from './admin.js';
@@ -16,6 +16,11 @@ const control = fakeControl('E2E_FAKE_LINKEDIN_URL', 'the fake LinkedIn');
 /** A member of the fake LinkedIn reached with `access_token`. */
 export async function linkedinMember(member: FakeLinkedInMemberRequest): Promise<void> {
   await control('POST', '/accounts', member);
+}
+
+/** An organization page of the fake LinkedIn, administered by the person ids it names. */
+export async function linkedinOrganization(organization: FakeLinkedInOrganizationRequest): Promise<void> {
+  await control('POST', '/organizations', organization);
 }
 
 /** Every post made, oldest first. */

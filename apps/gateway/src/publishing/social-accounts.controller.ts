@@ -121,8 +121,10 @@ export class SocialAccountsController {
     description:
       'The state is single use, bound to the caller and the network, valid 10 minutes (else 422 `oauth_state_invalid`); ' +
       'the role is checked again. 201 with the new account, or 200 when the workspace had that account already: its tokens are ' +
-      'replaced and it is `active` again. A refused code is 422 `oauth_code_rejected`; a network that is down or answers ' +
-      'nonsense is 502 `provider_unavailable`, one that is too slow 504 `provider_timeout`.',
+      'replaced and it is `active` again. A grant that acts for several accounts (LinkedIn organization pages the member ' +
+      'administers, when the instance setting `linkedin_organization_pages` is on) connects each of them the same way; the ' +
+      'answer is the first, the account that granted access. A refused code is 422 `oauth_code_rejected`; ' +
+      'a network that is down or answers nonsense is 502 `provider_unavailable`, one that is too slow 504 `provider_timeout`.',
   })
   @Returns(SocialAccount, 201)
   @ApiOkResponse({ description: 'The account was connected already: refreshed', type: SocialAccount })

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { SocialPlatform } from '@social/contracts';
+import type { SettingKey, SocialPlatform } from '@social/contracts';
 
 /**
  * One adapter per network (docs/decisions.md: "providers sit behind one adapter
@@ -219,6 +219,18 @@ export interface OAuthClient {
   instanceUrl: string;
 }
 
+/**
+ * What the instance decided about connecting a network, read from its settings at connect and again at the callback
+ * (the same for both unless an administrator changes the setting within the flow's ten minutes).
+ */
+export interface ConnectOptions {
+  /**
+   * The network's `extensionSetting` is on: its app has the optional product that setting names, so connect asks
+   * for the product's scopes too and connects every account they cover (LinkedIn: the member's organization pages).
+   */
+  extension: boolean;
+}
+
 /** A network connected through its OAuth authorization-code flow, driven by the provider app an admin saved. */
 export interface OAuthConnectProvider extends SocialProviderOperations {
   readonly connectMode: 'oauth';
@@ -228,8 +240,14 @@ export interface OAuthConnectProvider extends SocialProviderOperations {
   readonly requiresClientSecret: boolean;
   /** Whether the app is per server (mastodon): connect names the server. */
   readonly hasInstances: boolean;
+  /** The boolean instance setting saying the app has the network's optional product (ConnectOptions.extension); absent when none. */
+  readonly extensionSetting?: SettingKey;
   /** Where the user's browser is sent to grant access. */
-  authorizationUrl(client: OAuthClient, request: { redirectUri: string; state: string; codeChallenge?: string }): string;
+  authorizationUrl(
+    client: OAuthClient,
+    request: { redirectUri: string; state: string; codeChallenge?: string },
+    options?: ConnectOptions,
+  ): string;
   /** Trades the authorization code for a grant; throws a ProviderError. `signal` bounds the time spent. */
   exchangeCode(
     client: OAuthClient,
@@ -244,6 +262,12 @@ export interface OAuthConnectProvider extends SocialProviderOperations {
   refreshGrant?(client: OAuthClient, grant: ProviderGrant, signal: AbortSignal): Promise<ProviderGrant>;
   /** Who granted it; throws a ProviderError. */
   fetchIdentity(client: OAuthClient, grant: ProviderGrant, signal: AbortSignal): Promise<ConnectedIdentity>;
+  /**
+   * For networks where one grant acts for several accounts (LinkedIn organization pages, Facebook Pages): every
+   * account the grant covers, each connected as an account of its own holding the same grant; the first (who granted
+   * it) is the one the callback answers. Absent: the callback connects `fetchIdentity` alone. Throws a ProviderError.
+   */
+  fetchIdentities?(client: OAuthClient, grant: ProviderGrant, signal: AbortSignal, options: ConnectOptions): Promise<ConnectedIdentity[]>;
 }
 
 /** What signing in with an account's own credentials gives: who it is, the grant, and its server. */

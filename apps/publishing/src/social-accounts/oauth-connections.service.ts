@@ -15,7 +15,7 @@ import type { PublishingConfig } from '../config.js';
 import { ProviderApps } from '../providers/provider-apps.client.js';
 import { ProviderError } from '../providers/provider-error.js';
 import { ProviderRegistry } from '../providers/provider-registry.js';
-import type { ConnectedIdentity, OAuthClient, OAuthConnectProvider, ProviderGrant } from '../providers/social-provider.js';
+import type { ConnectedIdentity, ConnectOptions, OAuthClient, OAuthConnectProvider, ProviderGrant } from '../providers/social-provider.js';
 import { upsertConnectedAccount } from './account-upsert.js';
 
 /** How long a user has to come back from the network. */
@@ -103,7 +103,10 @@ export class OAuthConnections {
       ],
     );
     const codeChallenge = verifier ? createHash('sha256').update(verifier).digest('base64url') : undefined;
-    return { authorization_url: provider.authorizationUrl(toClient(app), { redirectUri, state, codeChallenge }), state };
+    return {
+      authorization_url: provider.authorizationUrl(toClient(app), { redirectUri, state, codeChallenge }, this.connectOptions(provider)),
+      state,
+    };
   }
 
   async complete(principal: Principal, platform: string, query: CompleteSocialAccountConnectionQuery): Promise<HttpReply<SocialAccount>> {
@@ -119,15 +122,28 @@ export class OAuthConnections {
     const codeVerifier = this.openVerifier(state);
     let step: 'exchange' | 'profile' = 'exchange';
     let grant: ProviderGrant;
-    let identity: ConnectedIdentity;
+    let identities: ConnectedIdentity[];
     try {
       grant = await provider.exchangeCode(client, { code: query.code, redirectUri: state.redirect_uri, codeVerifier }, signal);
       step = 'profile';
-      identity = await provider.fetchIdentity(client, grant, signal);
+      identities = provider.fetchIdentities
+        ? await provider.fetchIdentities(client, grant, signal, this.connectOptions(provider))
+        : [await provider.fetchIdentity(client, grant, signal)];
     } catch (error) {
       throw connectionProblem(error, provider.platform, step);
     }
-    return this.upsert(state, principal.userId, identity, grant);
+    // Every account the grant covers holds it; the callback answers the first (who granted it), connected first.
+    const [first, ...others] = identities;
+    if (!first)
+      throw connectionProblem(new ProviderError('unavailable', `${provider.platform} named no account.`), provider.platform, step);
+    const reply = await this.upsert(state, principal.userId, first, grant);
+    for (const identity of others) await this.upsert(state, principal.userId, identity, grant);
+    return reply;
+  }
+
+  /** The instance's settings for connecting this network (its extension setting, when it has one). */
+  private connectOptions(provider: OAuthConnectProvider): ConnectOptions {
+    return { extension: provider.extensionSetting ? this.settings.boolean(provider.extensionSetting) : false };
   }
 
   /**
@@ -179,7 +195,10 @@ export class OAuthConnections {
     return app!;
   }
 
-  /** A new identity is connected (201); one the workspace has already gets the new tokens and is active again (200). */
+  /**
+   * A new identity is connected (201); one the workspace has already (same network id) gets the new tokens and is
+   * active again (200), keeping its id.
+   */
   private upsert(state: StateRow, userId: string, identity: ConnectedIdentity, grant: ProviderGrant): Promise<HttpReply<SocialAccount>> {
     return upsertConnectedAccount(this.dataSource, this.secrets, {
       workspaceId: state.workspace_id,

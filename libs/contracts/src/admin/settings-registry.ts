@@ -263,6 +263,22 @@ export const SETTINGS_REGISTRY = [
     applied_by: 'publishing',
   },
   {
+    key: 'linkedin_organization_pages',
+    group: 'providers',
+    label: 'LinkedIn organization pages',
+    description:
+      'The LinkedIn app has the Community Management API product: connecting LinkedIn also asks for w_organization_social and ' +
+      'r_organization_admin and connects every organization page the member administers, as an account of its own. Off unless ' +
+      'the app has that product: LinkedIn refuses the whole sign-in when asked for scopes the app lacks.',
+    type: 'boolean',
+    optional: false,
+    environment_variables: ['LINKEDIN_ORGANIZATION_PAGES'],
+    default: 'false',
+    // Read at each connect and callback, nothing kept: a change applies to the next connection.
+    live: true,
+    applied_by: 'publishing',
+  },
+  {
     key: 'rate_limit_login_per_email',
     group: 'rate_limits',
     label: 'Sign-in attempts per email',

@@ -41,12 +41,13 @@ describe('LinkedIn insights for members (refused as unavailable)', () => {
     await fake?.stop();
   });
 
-  it.each([
+  const operations: Array<[string, () => Promise<unknown>, string]> = [
     ['account metrics', () => provider.fetchAccountMetrics(account), 'Account metrics'],
     ['post metrics', () => provider.fetchPostMetrics(account, ['urn:li:share:1']), 'Post metrics'],
     ['follow recommendations', () => provider.fetchFollowRecommendations(account, 10), 'Follow recommendations'],
     ['following', () => provider.follow(account, 'urn:li:person:other'), 'Following accounts'],
-  ])('%s: 409 provider_capability_unavailable, without a call', async (_name, operation, capability) => {
+  ];
+  it.each(operations)('%s: 409 provider_capability_unavailable, without a call', async (_name, operation, capability) => {
     const before = calls;
     const error = await operation().then(
       () => undefined,

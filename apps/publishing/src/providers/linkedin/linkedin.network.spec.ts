@@ -14,6 +14,14 @@ describe('LinkedIn settings', () => {
     expect(network.pkce).toBe(false);
   });
 
+  it('with linkedin_organization_pages on, also asks to post as and read the pages the member administers', () => {
+    expect(network.extensionSetting).toBe('linkedin_organization_pages');
+    const request = { redirectUri: 'https://app.example/cb', state: 'st' };
+    const scope = (extension: boolean) => new URL(network.authorizationUrl(client, request, { extension })).searchParams.get('scope');
+    expect(scope(true)).toBe('openid profile w_member_social w_organization_social r_organization_admin');
+    expect(scope(false)).toBe('openid profile w_member_social');
+  });
+
   it('posts the client secret in the form', () => {
     const request = network.tokenRequest(client, { code: 'c', redirectUri: 'https://app.example/cb' });
     expect(request.url).toBe('https://www.linkedin.com/oauth/v2/accessToken');

@@ -6,7 +6,19 @@ import { uploadTimeoutMs } from '../multipart-stream.js';
 import { ProviderError } from '../provider-error.js';
 import type { ProviderAnswer, ProviderHttp, ProviderRequest } from '../provider-http.js';
 import { DeliveryError } from '../social-provider.js';
-import type { OutgoingMedia, OutgoingPost, OutgoingPostPart, ProviderAccount, ProviderGrant, PublishedPost } from '../social-provider.js';
+import type {
+  AccountMetrics,
+  ConnectedIdentity,
+  ConnectOptions,
+  OAuthClient,
+  OutgoingMedia,
+  OutgoingPost,
+  OutgoingPostPart,
+  PostMetrics,
+  ProviderAccount,
+  ProviderGrant,
+  PublishedPost,
+} from '../social-provider.js';
 import { littleText, unescapeLittleText } from './little-text.js';
 import type { LinkedInNetwork } from './linkedin.network.js';
 
@@ -27,8 +39,20 @@ const RECONCILE_PAGE = 20;
 /** How far back of `since` a post may be dated (clock skew between us and LinkedIn). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-/** The URN a member's post is created under: members sign in with OpenID Connect, whose `sub` is the person id. */
-export const authorUrn = (account: ProviderAccount) => `urn:li:person:${account.externalId}`;
+/** Organization roles read per page when connecting (organizationAcls' `count`), and how many pages at most. */
+const ACL_PAGE = 100;
+const MAX_ACL_PAGES = 10;
+/** Posts named per organizationalEntityShareStatistics call. */
+const STATISTICS_BATCH = 20;
+
+const ORGANIZATION = 'urn:li:organization:';
+
+/** Organization pages are connected with their URN as the external id; members with their person id (OpenID Connect `sub`). */
+export const isOrganization = (account: Pick<ProviderAccount, 'externalId'>) => account.externalId.startsWith(ORGANIZATION);
+
+/** The URN the account's posts and media are created under: the page's own URN, or the member's person URN. */
+export const authorUrn = (account: Pick<ProviderAccount, 'externalId'>) =>
+  isOrganization(account) ? account.externalId : `urn:li:person:${account.externalId}`;
 
 /** Where a post is seen on LinkedIn. */
 export const postUrl = (urn: string) => `https://www.linkedin.com/feed/update/${urn}/`;
@@ -53,12 +77,13 @@ interface UploadInstruction {
 }
 
 /**
- * LinkedIn members' posts through the versioned REST Posts API: text (little text format, escaped), one image,
- * 2–20 images (multiImage) or one video, uploaded through the Images and Videos APIs first. No threads.
+ * Posts of LinkedIn members, and of the organization pages they administer (with `linkedin_organization_pages`
+ * on), through the versioned REST Posts API: text (little text format, escaped), one image, 2–20 images
+ * (multiImage) or one video, uploaded through the Images and Videos APIs first. No threads.
  *
  * Never twice: LinkedIn takes no idempotency key, so a create whose answer was lost is reconciled by reading the
- * author's latest posts (`findPost`). Member post statistics and follower counts are given only to approved
- * partners: metrics keep the inherited capability refusal.
+ * author's latest posts (`findPost`). Pages' follower counts and post statistics come from the Community
+ * Management API; a member's are given only to approved partners: members keep the inherited capability refusal.
  */
 export class LinkedInProvider extends OAuthProvider {
   constructor(
@@ -67,6 +92,73 @@ export class LinkedInProvider extends OAuthProvider {
     private readonly timeoutMs: number,
   ) {
     super(network, http);
+  }
+
+  /**
+   * Who the grant acts for: the member (OpenID Connect userinfo) and, with the organization-pages extension, each
+   * page the member administers (organizationAcls roleAssignee finder: APPROVED ADMINISTRATOR roles, in LinkedIn's
+   * order), named by its Organization lookup. Throws a ProviderError.
+   */
+  async fetchIdentities(
+    client: OAuthClient,
+    grant: ProviderGrant,
+    signal: AbortSignal,
+    options: ConnectOptions,
+  ): Promise<ConnectedIdentity[]> {
+    const member = await this.fetchIdentity(client, grant, signal);
+    if (!options.extension) return [member];
+    const organizations = await this.administeredOrganizations(grant, signal);
+    const pages = await Promise.all(organizations.map((urn) => this.organizationIdentity(grant, urn, signal)));
+    return [member, ...pages];
+  }
+
+  /** Page followers (networkSizes, COMPANY_FOLLOWED_BY_MEMBER); LinkedIn counts neither pages followed nor posts: 0. */
+  override async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
+    if (!isOrganization(account)) return super.fetchAccountMetrics(account);
+    const answer = await this.rest(openSession(account), {
+      method: 'GET',
+      url: `${REST}/networkSizes/${encodeURIComponent(account.externalId)}?edgeType=COMPANY_FOLLOWED_BY_MEMBER`,
+    });
+    return { followers: count(pick(answer.body, 'firstDegreeSize')), following: 0, posts: 0 };
+  }
+
+  /**
+   * A page's lifetime statistics of its posts (organizationalEntityShareStatistics, organic only): impressions as
+   * views, likes, comments, and shares as reposts. Shares and ugcPosts are asked in calls of their own (one list
+   * parameter each); a post LinkedIn does not answer for (older than its 12 months, not the page's) is left out.
+   */
+  override async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
+    if (!isOrganization(account)) return super.fetchPostMetrics(account, externalIds);
+    const session = openSession(account);
+    const wanted = [...new Set(externalIds)];
+    const metrics = new Map<string, PostMetrics>();
+    for (const { prefix, parameter, field } of STATISTICS_KINDS) {
+      const ids = wanted.filter((id) => id.startsWith(prefix));
+      for (let start = 0; start < ids.length; start += STATISTICS_BATCH) {
+        const batch = ids.slice(start, start + STATISTICS_BATCH);
+        const list = `List(${batch.map((id) => encodeURIComponent(id)).join(',')})`;
+        const answer = await this.rest(session, {
+          method: 'GET',
+          url:
+            `${REST}/organizationalEntityShareStatistics?q=organizationalEntity` +
+            `&organizationalEntity=${encodeURIComponent(account.externalId)}&${parameter}=${list}`,
+        });
+        const elements = pick(answer.body, 'elements');
+        for (const element of Array.isArray(elements) ? elements : []) {
+          const id = text(pick(element, field));
+          if (!batch.includes(id)) continue;
+          const totals = pick(element, 'totalShareStatistics');
+          metrics.set(id, {
+            externalId: id,
+            views: count(pick(totals, 'impressionCount')),
+            likes: count(pick(totals, 'likeCount')),
+            comments: count(pick(totals, 'commentCount')),
+            reposts: count(pick(totals, 'shareCount')),
+          });
+        }
+      }
+    }
+    return wanted.flatMap((id) => metrics.get(id) ?? []);
   }
 
   override async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
@@ -149,6 +241,46 @@ export class LinkedInProvider extends OAuthProvider {
     // Newest change first: a short page, or one whose last post was changed before the attempt, holds every post since.
     const reachesBack = elements.length < RECONCILE_PAGE || timeOf(elements.at(-1), 'lastModifiedAt') < earliest;
     return reachesBack ? null : 'unknown';
+  }
+
+  /** The organizations the member holds an approved ADMINISTRATOR role of, in LinkedIn's order, each once. */
+  private async administeredOrganizations(grant: ProviderGrant, signal: AbortSignal): Promise<string[]> {
+    const organizations: string[] = [];
+    for (let page = 0; page < MAX_ACL_PAGES; page++) {
+      const answer = await this.http.call(
+        this.platform,
+        {
+          method: 'GET',
+          url: `${REST}/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&start=${page * ACL_PAGE}&count=${ACL_PAGE}`,
+          headers: restHeaders(grant),
+          errorCodeOf: restliErrorCode,
+        },
+        signal,
+      );
+      const elements = pick(answer.body, 'elements');
+      if (!Array.isArray(elements)) throw new ProviderError('unavailable', 'linkedin answered the organization roles without their list.');
+      for (const element of elements) {
+        const urn = text(pick(element, 'organization'));
+        const approvedAdministrator = text(pick(element, 'role')) === 'ADMINISTRATOR' && text(pick(element, 'state')) === 'APPROVED';
+        if (approvedAdministrator && urn.startsWith(ORGANIZATION) && !organizations.includes(urn)) organizations.push(urn);
+      }
+      if (elements.length < ACL_PAGE) break;
+    }
+    return organizations;
+  }
+
+  /** A page as an account: its URN, its vanity name as the username (else its id), its localized name. */
+  private async organizationIdentity(grant: ProviderGrant, urn: string, signal: AbortSignal): Promise<ConnectedIdentity> {
+    const id = urn.slice(ORGANIZATION.length);
+    const answer = await this.http.call(
+      this.platform,
+      { method: 'GET', url: `${REST}/organizations/${encodeURIComponent(id)}`, headers: restHeaders(grant), errorCodeOf: restliErrorCode },
+      signal,
+    );
+    const vanityName = text(pick(answer.body, 'vanityName'));
+    const localizedName = text(pick(answer.body, 'localizedName'));
+    // The logo is a media URN, not an address we could show: no avatar.
+    return this.keepable({ externalId: urn, username: vanityName || id, displayName: localizedName || vanityName || id, avatarUrl: '' });
   }
 
   /** The media's URN once LinkedIn has it ready to attach (images: AVAILABLE; videos: finalized, then AVAILABLE). */
@@ -270,11 +402,7 @@ export class LinkedInProvider extends OAuthProvider {
 
   /** A call to the versioned REST API: its version and Rest.li protocol headers, the grant as a Bearer. */
   private rest(session: Session, request: Omit<ProviderRequest, 'headers'>): Promise<ProviderAnswer> {
-    return this.call(session, {
-      ...request,
-      headers: { authorization: `Bearer ${session.grant.accessToken}`, ...LINKEDIN_REST_HEADERS },
-      errorCodeOf: restliErrorCode,
-    });
+    return this.call(session, { ...request, headers: restHeaders(session.grant), errorCodeOf: restliErrorCode });
   }
 
   /**
@@ -320,14 +448,25 @@ export class LinkedInProvider extends OAuthProvider {
   }
 }
 
+/** A Rest.li error body's code (`{status, serviceErrorCode, code, message}`), else its first input error's (`DUPLICATE_POST`). */
+export const restliErrorCode = (body: unknown): unknown => pick(body, 'errorDetails', 'inputErrors', 0, 'code') ?? pick(body, 'code');
+
+/** Headers of a versioned REST call made with `grant`. */
+const restHeaders = (grant: ProviderGrant) => ({ authorization: `Bearer ${grant.accessToken}`, ...LINKEDIN_REST_HEADERS });
+
+/** The post URNs organizationalEntityShareStatistics takes, each in a list parameter of its own, and where an element names it. */
+const STATISTICS_KINDS = [
+  { prefix: 'urn:li:share:', parameter: 'shares', field: 'share' },
+  { prefix: 'urn:li:ugcPost:', parameter: 'ugcPosts', field: 'ugcPost' },
+] as const;
+
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
+
 /**
  * LinkedIn's refusals of a post that name their reason (its error body's `code`, as ProviderHttp reads it):
  * DUPLICATE_POST (422: the author posted the same content) → rejected `duplicate_content`; 426 (the pinned
  * version is no longer served) → rejected, naming it. Anything else is left to the common mapping.
  */
-/** A Rest.li error body's code (`{status, serviceErrorCode, code, message}`), else its first input error's (`DUPLICATE_POST`). */
-export const restliErrorCode = (body: unknown): unknown => pick(body, 'errorDetails', 'inputErrors', 0, 'code') ?? pick(body, 'code');
-
 export function refusalOf(error: unknown): unknown {
   if (!(error instanceof ProviderError) || error.failure !== 'refused') return error;
   const status = error.call?.status ?? 0;

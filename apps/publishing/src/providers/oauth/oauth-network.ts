@@ -1,7 +1,7 @@
-import type { SocialPlatform } from '@social/contracts';
+import type { SettingKey, SocialPlatform } from '@social/contracts';
 import { oauthErrorCode, ProviderError } from '../provider-error.js';
 import type { ProviderRequest } from '../provider-http.js';
-import type { ConnectedIdentity, OAuthClient, ProviderGrant } from '../social-provider.js';
+import type { ConnectedIdentity, ConnectOptions, OAuthClient, ProviderGrant } from '../social-provider.js';
 
 /**
  * The settings of one network's OAuth authorization-code grant: endpoints,
@@ -13,6 +13,10 @@ export abstract class OAuthNetwork {
   abstract readonly platform: SocialPlatform;
   /** What we ask for: enough to read the profile and publish. */
   abstract readonly scopes: readonly string[];
+  /** The boolean instance setting saying the app has the network's optional product; absent when it has none. */
+  readonly extensionSetting?: SettingKey;
+  /** What that product adds to `scopes` when the setting is on (ConnectOptions.extension). */
+  readonly extensionScopes: readonly string[] = [];
   /** How the network wants the scope list joined (RFC 6749 says spaces; Meta and TikTok use commas). */
   readonly scopeSeparator: ' ' | ',' = ' ';
   /** S256 PKCE challenge and verifier. */
@@ -36,12 +40,17 @@ export abstract class OAuthNetwork {
   /** The profile answer as our identity; throws ProviderError('unavailable') when it lacks the account id. */
   abstract readProfile(body: unknown, client: OAuthClient): ConnectedIdentity;
 
-  authorizationUrl(client: OAuthClient, request: { redirectUri: string; state: string; codeChallenge?: string }): string {
+  authorizationUrl(
+    client: OAuthClient,
+    request: { redirectUri: string; state: string; codeChallenge?: string },
+    options: ConnectOptions = { extension: false },
+  ): string {
     const url = new URL(this.authorizeEndpoint(client));
+    const scopes = options.extension ? [...this.scopes, ...this.extensionScopes] : this.scopes;
     url.searchParams.set('response_type', 'code');
     url.searchParams.set(this.clientIdParameter, client.clientId);
     url.searchParams.set('redirect_uri', request.redirectUri);
-    url.searchParams.set('scope', this.scopes.join(this.scopeSeparator));
+    url.searchParams.set('scope', scopes.join(this.scopeSeparator));
     url.searchParams.set('state', request.state);
     if (request.codeChallenge) {
       url.searchParams.set('code_challenge', request.codeChallenge);

@@ -4,6 +4,7 @@ import { DeliveryError } from '../social-provider.js';
 import type {
   AccountMetrics,
   ConnectedIdentity,
+  ConnectOptions,
   FollowOutcome,
   FollowRecommendation,
   OAuthClient,
@@ -55,8 +56,16 @@ export class OAuthProvider implements OAuthConnectProvider {
     return this.network.hasInstances;
   }
 
-  authorizationUrl(client: OAuthClient, request: { redirectUri: string; state: string; codeChallenge?: string }): string {
-    return this.network.authorizationUrl(client, request);
+  get extensionSetting() {
+    return this.network.extensionSetting;
+  }
+
+  authorizationUrl(
+    client: OAuthClient,
+    request: { redirectUri: string; state: string; codeChallenge?: string },
+    options?: ConnectOptions,
+  ): string {
+    return this.network.authorizationUrl(client, request, options);
   }
 
   async exchangeCode(
@@ -82,7 +91,11 @@ export class OAuthProvider implements OAuthConnectProvider {
       { method: 'GET', url: this.network.profileEndpoint(client), headers: { authorization: `Bearer ${grant.accessToken}` } },
       signal,
     );
-    const identity = this.network.readProfile(answer, client);
+    return this.keepable(this.network.readProfile(answer, client));
+  }
+
+  /** An identity as our rows can hold it (bounded, no U+0000); throws ProviderError('unavailable') for an id we cannot keep. */
+  protected keepable(identity: ConnectedIdentity): ConnectedIdentity {
     if (identity.externalId.length > MAX_NAME_LENGTH)
       throw new ProviderError('unavailable', `${this.platform} answered an account id we cannot keep.`);
     const avatarUrl = identity.avatarUrl.length <= MAX_URL_LENGTH ? identity.avatarUrl : '';
