@@ -65,8 +65,9 @@ const messageId = (message: unknown) => {
  * The Bot API cannot read a chat's history: a lost answer is never reconciled (findPost 'unknown'). Account
  * metrics are the chat's member count (getChatMemberCount); no post metrics, no follows.
  *
- * The bot token is in the URL path: every call names the path logs show instead (`/bot…/<method>`). Telegram names a rate limit's wait only in its error body
- * (`parameters.retry_after`): withRetryAfterOfBody hands it to ProviderHttp as Retry-After.
+ * The bot token is in the URL path: every call names the path logs show instead (`/bot…/<method>`). Telegram
+ * names a rate limit's wait only in its error body (`parameters.retry_after`): withRetryAfterOfBody hands it to
+ * ProviderHttp as Retry-After.
  */
 export class TelegramProvider implements DestinationConnectProvider {
   readonly platform = 'telegram';
