@@ -1,7 +1,7 @@
 import type { ConnectedIdentity, ProviderAccount, SocialProvider } from '../social-provider.js';
 
 /**
- * What every network adapter is held to, whatever its network (docs/decisions.md "Network adapters"): one spec
+ * What every network adapter is held to, whatever its network (docs/decisions.md "Delivery adapters"): one spec
  * (`provider-conformance.spec.ts`) runs the same cases over every network, each against its fake. A network's
  * folder holds its case as `<network>/<network>.conformance.ts`, exporting `conformance: ProviderConformanceCase`;
  * the spec finds it there, so adding a network adds no line here.
