@@ -339,22 +339,22 @@ describe('publishing: delivery to the sandbox network (docs/decisions.md "Delive
   it('a failed rendition beside a live one: the publication is failed, retry sends only the failed one', async () => {
     const { owner, workspaceId } = await createTenant();
     const sandbox = await connectSandboxAccount(owner.token, workspaceId);
-    // An account of a network whose publishing is not built: its rendition is rejected (capability).
-    const tiktok = randomUUID();
+    // An account of a network whose publishing is not built (facebook: text-only posts pass its rules): rejected (capability).
+    const facebook = randomUUID();
     await db.query(
       `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at,
          updated_at)
-       VALUES ($1, $2, 'tiktok', $3, 'tiktok_user', 'active', $4, now(), now())`,
-      [tiktok, workspaceId, `ext-${tiktok}`, owner.id],
+       VALUES ($1, $2, 'facebook', $3, 'facebook_user', 'active', $4, now(), now())`,
+      [facebook, workspaceId, `ext-${facebook}`, owner.id],
     );
     const publication = await createPublication(owner.token, workspaceId);
-    await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: [sandbox.id, tiktok] });
+    await publishNow(owner.token, publication.id, { expected_revision: 1, account_ids: [sandbox.id, facebook] });
     const done = await publicationWhen(owner.token, publication.id, settled);
     expect(done.status).toBe('failed');
     const [live, failed] = done.renditions;
     expect(live).toMatchObject({ platform: 'sandbox', status: 'published' });
     expect(failed).toMatchObject({
-      platform: 'tiktok',
+      platform: 'facebook',
       status: 'failed',
       error_code: 'provider_capability_unavailable',
       error_kind: 'capability',
