@@ -1,4 +1,5 @@
-import { deliveryCall } from '../delivery-failure.js';
+import { deliveryCall, rejected, requireGrant } from '../delivery-failure.js';
+import { partText } from '../outgoing-text.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { MissingScopes, ProviderError } from '../provider-error.js';
@@ -11,7 +12,6 @@ import type {
   FollowRecommendation,
   OutgoingMedia,
   OutgoingPost,
-  OutgoingPostPart,
   PostMetrics,
   ProviderAccount,
   PublishedPart,
@@ -80,7 +80,7 @@ export class MastodonProvider extends OAuthProvider {
       const answer = await deliveryCall(this.platform, true, () =>
         this.api(account, 'POST', '/api/v1/statuses', {
           json: {
-            status: statusText(part),
+            status: partText(part),
             visibility: 'public',
             ...(parent ? { in_reply_to_id: parent } : {}),
             ...(mediaIds.length ? { media_ids: mediaIds } : {}),
@@ -126,7 +126,7 @@ export class MastodonProvider extends OAuthProvider {
     const candidates = recent.filter((status) => !ownedElsewhere.has(text(pick(status, 'id'))));
     const found: PublishedPart[] = [];
     for (const part of post.parts) {
-      const wanted = normalize(statusText(part));
+      const wanted = normalize(partText(part));
       const parent = found.at(-1)?.externalId ?? null;
       const match = candidates.find(
         (status) =>
@@ -293,12 +293,6 @@ export class MastodonProvider extends OAuthProvider {
   }
 }
 
-/** The status of one part: title, text and link, each once (the renderer may have put the link in the text already). */
-export function statusText(part: OutgoingPostPart): string {
-  const link = part.link && !part.text.includes(part.link) ? part.link : '';
-  return [part.title, part.text, link].filter(Boolean).join('\n\n');
-}
-
 /** The marker of one part of a post: what the network deduplicates on. */
 export const partMarker = (marker: string, index: number) => `${marker}#${index}`;
 
@@ -307,18 +301,3 @@ const mediaCount = (status: unknown) => {
   const attachments = pick(status, 'media_attachments');
   return Array.isArray(attachments) ? attachments.length : 0;
 };
-
-function requireGrant(account: ProviderAccount): void {
-  if (!account.grant) {
-    throw new DeliveryError({
-      outcome: 'rejected',
-      kind: 'auth',
-      code: 'provider_auth_rejected',
-      message: 'The account holds no grant; connect it again.',
-      httpStatus: 0,
-    });
-  }
-}
-
-const rejected = (code: string, message: string) =>
-  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });

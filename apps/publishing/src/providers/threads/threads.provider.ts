@@ -1,3 +1,5 @@
+import { rejected, requireGrant } from '../delivery-failure.js';
+import { partText } from '../outgoing-text.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { ProviderError } from '../provider-error.js';
@@ -381,12 +383,6 @@ export class ThreadsProvider extends OAuthProvider {
   }
 }
 
-/** The text of one part: title, text and link, each once (the renderer may have put the link in the text already). */
-export function partText(part: OutgoingPostPart): string {
-  const link = part.link && !part.text.includes(part.link) ? part.link : '';
-  return [part.title, part.text, link].filter(Boolean).join('\n\n');
-}
-
 /** An image or video container's parameters: the library item's public URL, which Threads fetches, and its alt text. */
 async function mediaParameters(media: OutgoingMedia): Promise<Record<string, string>> {
   const url = await media.publicUrl();
@@ -414,18 +410,3 @@ function unknownObject(error: unknown): boolean {
 }
 
 const userId = (account: ProviderAccount) => encodeURIComponent(account.externalId);
-
-function requireGrant(account: ProviderAccount): void {
-  if (!account.grant) {
-    throw new DeliveryError({
-      outcome: 'rejected',
-      kind: 'auth',
-      code: 'provider_auth_rejected',
-      message: 'The account holds no grant; connect it again.',
-      httpStatus: 0,
-    });
-  }
-}
-
-const rejected = (code: string, message: string) =>
-  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });
