@@ -1,5 +1,6 @@
 import { deliveryCall, rejected, requireGrant } from '../delivery-failure.js';
 import { partText } from '../outgoing-text.js';
+import { readPostsMetrics } from '../post-metrics-reads.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { MissingScopes, ProviderError } from '../provider-error.js';
@@ -31,8 +32,6 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 const RECONCILE_PAGE = 40;
 /** Scopes that allow POST /api/v1/accounts/:id/follow (`follow` and `write` are Mastodon's older, wider ones). */
 const FOLLOW_SCOPES = ['write:follows', 'write', 'follow'];
-/** Statuses read at once for post metrics. */
-const POST_READS_IN_FLIGHT = 6;
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 /** Mastodon notes are HTML; a bio is shown as text (one pass over entities, so `&amp;lt;` stays `&lt;`). */
@@ -154,37 +153,27 @@ export class MastodonProvider extends OAuthProvider {
   }
 
   /**
-   * One GET /api/v1/statuses/:id per post, POST_READS_IN_FLIGHT at a time (insights asks up to 100 at once).
+   * One GET /api/v1/statuses/:id per post, a few at a time (readPostsMetrics).
    * Mastodon counts no views: `views` is 0. A status the server no longer has (404) is left out, as Bluesky's
    * getPosts does; any other failure fails the call.
    */
   override async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
-    const metrics: Array<PostMetrics | undefined> = new Array(externalIds.length);
-    let next = 0;
-    const read = async (): Promise<void> => {
-      while (next < externalIds.length) {
-        const index = next++;
-        const externalId = externalIds[index];
-        let answer: unknown;
-        try {
-          answer = (await this.api(account, 'GET', `/api/v1/statuses/${encodeURIComponent(externalId)}`)).body;
-        } catch (error) {
-          if (error instanceof ProviderError && error.call?.status === 404) continue;
-          // The others stop taking posts: the call has failed.
-          next = externalIds.length;
-          throw error;
-        }
-        metrics[index] = {
-          externalId,
-          views: 0,
-          likes: count(pick(answer, 'favourites_count')),
-          comments: count(pick(answer, 'replies_count')),
-          reposts: count(pick(answer, 'reblogs_count')),
-        };
+    return readPostsMetrics(externalIds, async (externalId) => {
+      let answer: unknown;
+      try {
+        answer = (await this.api(account, 'GET', `/api/v1/statuses/${encodeURIComponent(externalId)}`)).body;
+      } catch (error) {
+        if (error instanceof ProviderError && error.call?.status === 404) return undefined;
+        throw error;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(POST_READS_IN_FLIGHT, externalIds.length) }, read));
-    return metrics.filter((item): item is PostMetrics => item !== undefined);
+      return {
+        externalId,
+        views: 0,
+        likes: count(pick(answer, 'favourites_count')),
+        comments: count(pick(answer, 'replies_count')),
+        reposts: count(pick(answer, 'reblogs_count')),
+      };
+    });
   }
 
   /** POST /api/v1/accounts/:id/follow; the relationship says `requested` when the account approves its followers (locked). */
