@@ -161,6 +161,7 @@ export class DiscordProvider implements DestinationConnectProvider {
   /** One message: Execute Webhook with `wait=true`, so Discord answers the message it created. */
   private async execute(grant: DiscordGrant, part: OutgoingPostPart): Promise<PublishedPart> {
     const url = `${grant.accessToken}?wait=true`;
+    // Discord shows no link cards of ours: title and link go into the text.
     const payload: Record<string, unknown> = { content: partTextLinkOnce(part), allowed_mentions: { parse: [] } };
     let answer: unknown;
     if (part.media.length === 0) {
