@@ -4,6 +4,7 @@ import {
   answerUnlessLost,
   cidOf,
   cidOfDigest,
+  bearerToken,
   CONTROL_PREFIX,
   drain,
   FakeServer,
@@ -210,7 +211,7 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
 
   /** The DID a Bearer access token acts for, or the refusal already sent. */
   function authorize(req: IncomingMessage, res: ServerResponse, kind: Token['kind']): string | undefined {
-    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+    const bearer = bearerToken(req);
     const token = tokens.get(bearer);
     if (!token || token.kind !== kind) {
       sendJson(res, 401, { error: 'AuthenticationRequired', message: 'Authentication Required' });
@@ -255,7 +256,7 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
         const did = authorize(req, res, 'refresh');
         if (!did) return;
         // Refresh tokens rotate: the one used is spent.
-        tokens.get(req.headers.authorization!.slice(7))!.revoked = true;
+        tokens.get(bearerToken(req))!.revoked = true;
         sessions.refreshed += 1;
         return answer(200, session(byDid(did)!));
       }

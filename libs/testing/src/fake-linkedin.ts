@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  bearerToken,
   CONTROL_PREFIX,
   drain,
+  forward,
   FakeServer,
   readRaw,
   readStreamed,
@@ -242,7 +244,7 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
   async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname;
     const method = req.method ?? 'GET';
-    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+    const bearer = bearerToken(req);
     const member = members.get(bearer);
     // Uploads stream in (a large video is never held whole): read by their route, not here.
     if (method === 'PUT' && path.startsWith('/dms-uploads/')) return upload(req, res, path);
@@ -572,7 +574,7 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
       return sendJson(res, 404, error(404, 'Not Found'));
     }
     if (image) {
-      const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+      const bearer = bearerToken(req);
       if (!members.has(bearer)) {
         await drain(req);
         return sendJson(res, 401, error(401, 'Invalid access token', { serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN' }));
@@ -618,28 +620,4 @@ export async function startFakeLinkedIn(options: { upstream?: string } = {}): Pr
   );
   origin = server.origin;
   return server;
-}
-
-/** Passes a request on to `upstream` unchanged and its answer back (a dropped upstream connection drops this one). */
-async function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, upstream: string): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  let response: Response;
-  try {
-    response = await fetch(`${upstream}${url.pathname}${url.search}`, {
-      method: req.method,
-      headers,
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
-      redirect: 'manual',
-    });
-  } catch {
-    req.socket.destroy();
-    return;
-  }
-  const answer = Buffer.from(await response.arrayBuffer());
-  res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
-  res.end(answer);
 }

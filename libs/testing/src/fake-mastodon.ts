@@ -3,8 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import sharp from 'sharp';
 import {
   answerUnlessLost,
+  bearerToken,
   CONTROL_PREFIX,
   drain,
+  forward,
   FakeServer,
   readMultipart,
   readRaw,
@@ -266,7 +268,7 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
       res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length) });
       return void res.end(file.data);
     }
-    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+    const bearer = bearerToken(req);
     // Uploads stream in (a large video is never held whole): read by their route, not here.
     if (method === 'POST' && path === '/api/v2/media' && accounts.has(bearer)) return upload(req, res, accounts.get(bearer)!);
     const raw = await readRaw(req);
@@ -435,28 +437,4 @@ export async function startFakeMastodon(options: { upstream?: string } = {}): Pr
   );
   origin = server.origin;
   return { ...server, filesUrl: `${origin}/files` };
-}
-
-/** Passes a request on to `upstream` unchanged and its answer back (a dropped upstream connection drops this one). */
-async function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, upstream: string): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  let response: Response;
-  try {
-    response = await fetch(`${upstream}${url.pathname}${url.search}`, {
-      method: req.method,
-      headers,
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
-      redirect: 'manual',
-    });
-  } catch {
-    req.socket.destroy();
-    return;
-  }
-  const answer = Buffer.from(await response.arrayBuffer());
-  res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
-  res.end(answer);
 }

@@ -134,6 +134,34 @@ export function answerUnlessLost(
   sendJson(res, status, body);
 }
 
+/** The token of an `Authorization: Bearer` header; '' without one. */
+export const bearerToken = (req: IncomingMessage): string =>
+  req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+
+/** Passes a request on to `upstream` unchanged and its answer back (a dropped upstream connection drops this one). */
+export async function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, upstream: string): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${upstream}${url.pathname}${url.search}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+      redirect: 'manual',
+    });
+  } catch {
+    req.socket.destroy();
+    return;
+  }
+  const answer = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
+  res.end(answer);
+}
+
 /** Starts `handler` on 127.0.0.1 at a free port; a throw answers 400 (a fake must never hang its client). */
 export async function startFakeServer(
   handler: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>,

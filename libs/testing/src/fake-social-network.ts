@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONTROL_PREFIX, type FakeServer, readRaw, sendJson, startFakeServer } from './fake-network-kit.js';
+import { bearerToken, CONTROL_PREFIX, type FakeServer, readRaw, sendJson, startFakeServer } from './fake-network-kit.js';
 
 /** What the user "approved" at the network: the code it will redirect with, and what it answers for it. */
 export interface FakeGrantRequest {
@@ -181,7 +181,7 @@ export async function startFakeSocialNetwork(): Promise<FakeSocialNetwork> {
       const answer = tokenAnswer(form, req.headers.authorization);
       return sendJson(res, answer.status, answer.body);
     }
-    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : undefined;
+    const bearer = bearerToken(req);
     if (req.method === 'GET' && bearer) {
       const grant = [...grants.values()].find((candidate) => candidate.used && candidate.access_token === bearer);
       return grant ? sendJson(res, 200, grant.profile) : sendJson(res, 401, { error: 'invalid_token' });

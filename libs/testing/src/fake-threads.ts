@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerUnlessLost, CONTROL_PREFIX, FakeServer, readRaw, ScriptedFailures, sendJson, startFakeServer } from './fake-network-kit.js';
+import {
+  answerUnlessLost,
+  bearerToken,
+  CONTROL_PREFIX,
+  FakeServer,
+  forward,
+  readRaw,
+  ScriptedFailures,
+  sendJson,
+  startFakeServer,
+} from './fake-network-kit.js';
 
 /** An account of the fake Threads, reached with `access_token` (a parameter, or a Bearer). */
 export interface FakeThreadsAccountRequest {
@@ -293,7 +303,7 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
       .trim();
     const form = contentType === 'application/x-www-form-urlencoded' ? Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) : {};
     const query = Object.fromEntries(url.searchParams);
-    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+    const bearer = bearerToken(req);
     const token = form.access_token ?? query.access_token ?? bearer;
     requests.push({
       method,
@@ -596,28 +606,4 @@ function httpUrl(value: string | undefined): boolean {
   } catch {
     return false;
   }
-}
-
-/** Passes a request on to `upstream` unchanged and its answer back (a dropped upstream connection drops this one). */
-async function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, upstream: string): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  let response: Response;
-  try {
-    response = await fetch(`${upstream}${url.pathname}${url.search}`, {
-      method: req.method,
-      headers,
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
-      redirect: 'manual',
-    });
-  } catch {
-    req.socket.destroy();
-    return;
-  }
-  const answer = Buffer.from(await response.arrayBuffer());
-  res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
-  res.end(answer);
 }

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   answerUnlessLost,
+  bearerToken,
   CONTROL_PREFIX,
   drain,
+  forward,
   type FakeServer,
   readMultipart,
   readRaw,
@@ -251,7 +253,7 @@ export async function startFakeX(options: { upstream?: string } = {}): Promise<F
   async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname;
     const method = req.method ?? 'GET';
-    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : '';
+    const bearer = bearerToken(req);
     const account = accounts.get(bearer);
     const append = /^\/2\/media\/upload\/(\d+)\/append$/.exec(path);
     // Uploads stream in (a segment is read as it arrives, never buffered first): read by their route, not here.
@@ -491,28 +493,4 @@ export async function startFakeX(options: { upstream?: string } = {}): Promise<F
   return startFakeServer((req, res, url) =>
     url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? control(req, res, url.pathname.slice(CONTROL_PREFIX.length)) : api(req, res, url),
   );
-}
-
-/** Passes a request on to `upstream` unchanged and its answer back (a dropped upstream connection drops this one). */
-async function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, upstream: string): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  let response: Response;
-  try {
-    response = await fetch(`${upstream}${url.pathname}${url.search}`, {
-      method: req.method,
-      headers,
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
-      redirect: 'manual',
-    });
-  } catch {
-    req.socket.destroy();
-    return;
-  }
-  const answer = Buffer.from(await response.arrayBuffer());
-  res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
-  res.end(answer);
 }

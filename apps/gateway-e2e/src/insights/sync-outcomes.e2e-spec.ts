@@ -9,9 +9,9 @@ import {
   setMastodonStatusCounts,
   mastodonAppForSuite,
 } from '../support/fake-mastodon.js';
-import { approveAtNetwork } from '../support/fake-network.js';
 import { analyticsUrl, analyticsWhen, growthUrl, growthWhen, publishNowTo } from '../support/insights.js';
 import { accountEvents } from '../support/provider-insights.js';
+import { connectThroughOAuth } from '../support/oauth-account.js';
 import { createTenant, Tenant } from '../support/tenancy.js';
 
 /**
@@ -32,21 +32,13 @@ describe('insights: sync outcomes through a real network adapter (issue 15)', ()
     const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
     const username = `ada_${randomBytes(4).toString('hex')}`;
     const remote = await mastodonAccount({ access_token: tokens.access_token, username, display_name: 'Ada', ...counters });
-    const started = await call('POST', '/social-accounts/connect', {
-      token: tenant.owner.token,
-      body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
-    });
-    expect(started.status).toBe(200);
-    const code = await approveAtNetwork(started.body.authorization_url, {
-      client_secret: clientSecret,
-      ...tokens,
-      profile: { id: remote.id, username },
-    });
-    const connected = await call('GET', `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`, {
-      token: tenant.owner.token,
-    });
-    expect(connected.status).toBe(201);
-    return { account: connected.body as { id: string; username: string }, remote };
+    const { account } = await connectThroughOAuth(
+      tenant,
+      'mastodon',
+      { client_secret: clientSecret, ...tokens, profile: { id: remote.id, username } },
+      { instance_url: instanceUrl },
+    );
+    return { account: account as { id: string; username: string }, remote };
   }
 
   const refreshAnalytics = (tenant: Tenant, accountId: string) =>

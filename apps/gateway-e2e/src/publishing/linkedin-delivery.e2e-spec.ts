@@ -13,6 +13,7 @@ import {
   linkedinPosts,
 } from '../support/fake-linkedin.js';
 import { approveAtNetwork } from '../support/fake-network.js';
+import { connectThroughOAuth } from '../support/oauth-account.js';
 import { createPublication } from '../support/publishing.js';
 import { createTenant, Tenant } from '../support/tenancy.js';
 
@@ -38,23 +39,14 @@ describe('publishing: delivery to linkedin (engine + adapter against the fake Li
     const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
     const personId = `p${randomBytes(5).toString('hex')}`;
     const name = `Ada ${randomBytes(3).toString('hex')}`;
-    const started = await call('POST', '/social-accounts/connect', {
-      token: tenant.owner.token,
-      body: { workspace_id: tenant.workspaceId, provider: 'linkedin' },
-    });
-    expect(started.status).toBe(200);
-    const code = await approveAtNetwork(started.body.authorization_url, {
+    const { account } = await connectThroughOAuth(tenant, 'linkedin', {
       client_secret: clientSecret,
       ...tokens,
       profile: { sub: personId, name, picture: 'https://media.licdn.com/ada.jpg' },
     });
-    const connected = await call('GET', `/social-accounts/callback/linkedin?${new URLSearchParams({ code, state: started.body.state })}`, {
-      token: tenant.owner.token,
-    });
-    expect(connected.status).toBe(201);
-    expect(connected.body).toMatchObject({ platform: 'linkedin', username: name, display_name: name, status: 'active' });
+    expect(account).toMatchObject({ platform: 'linkedin', username: name, display_name: name, status: 'active' });
     await linkedinMember({ access_token: tokens.access_token, person_id: personId, name });
-    return { account: connected.body, author: `urn:li:person:${personId}` };
+    return { account, author: `urn:li:person:${personId}` };
   }
 
   async function publishTo(tenant: Tenant, publication: any, accountId: string, timeoutMs = 30_000) {

@@ -14,9 +14,9 @@ import {
   mastodonAppForSuite,
   mastodonStatuses,
 } from '../support/fake-mastodon.js';
-import { approveAtNetwork } from '../support/fake-network.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { makeMp4, mp4Bytes, uploadMedia } from '../support/media.js';
+import { connectThroughOAuth } from '../support/oauth-account.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
 import { createTenant, joinWorkspace, Tenant } from '../support/tenancy.js';
 
@@ -350,24 +350,14 @@ describe('publishing: delivery with media (sandbox, mastodon, bluesky)', () => {
       const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
       const username = `media_${randomBytes(4).toString('hex')}`;
       const remote = await mastodonAccount({ access_token: tokens.access_token, username });
-      const started = await call('POST', '/social-accounts/connect', {
-        token: tenant.owner.token,
-        body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
-      });
-      expect(started.status).toBe(200);
-      const code = await approveAtNetwork(started.body.authorization_url, {
-        client_secret: clientSecret,
-        ...tokens,
-        profile: { id: remote.id, username },
-      });
-      const connected = await call(
-        'GET',
-        `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`,
-        { token: tenant.owner.token },
+      const { account } = await connectThroughOAuth(
+        tenant,
+        'mastodon',
+        { client_secret: clientSecret, ...tokens, profile: { id: remote.id, username } },
+        { instance_url: instanceUrl },
       );
-      expect(connected.status).toBe(201);
-      expect(connected.body.username).toBe(`${username}@${server}`);
-      return { account: connected.body, remote };
+      expect(account.username).toBe(`${username}@${server}`);
+      return { account, remote };
     }
     const mediaOf = async (accountId: string): Promise<FakeMastodonMedia[]> =>
       (await mastodonControl('GET', '/media')).filter((item: FakeMastodonMedia) => item.account_id === accountId);

@@ -25,6 +25,7 @@ import {
   mastodonAppForSuite,
 } from '../support/fake-mastodon.js';
 import { approveAtNetwork, clearNetworkFailures, failNext, networkRequests } from '../support/fake-network.js';
+import { connectThroughOAuth } from '../support/oauth-account.js';
 import { createPublication } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, Tenant } from '../support/tenancy.js';
@@ -118,25 +119,19 @@ describe('publishing: delivery to mastodon and bluesky (engine + adapters agains
       const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
       const username = `ada_${randomBytes(4).toString('hex')}`;
       const remote = await mastodonAccount({ access_token: tokens.access_token, username, display_name: 'Ada' });
-      const started = await call('POST', '/social-accounts/connect', {
-        token: tenant.owner.token,
-        body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
-      });
-      expect(started.status).toBe(200);
-      const code = await approveAtNetwork(started.body.authorization_url, {
-        client_secret: clientSecret,
-        ...tokens,
-        profile: { id: remote.id, username },
-        ...(tokenResponse ? { token_response: tokenResponse(tokens) } : {}),
-      });
-      const connected = await call(
-        'GET',
-        `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`,
-        { token: tenant.owner.token },
+      const { account } = await connectThroughOAuth(
+        tenant,
+        'mastodon',
+        {
+          client_secret: clientSecret,
+          ...tokens,
+          profile: { id: remote.id, username },
+          ...(tokenResponse ? { token_response: tokenResponse(tokens) } : {}),
+        },
+        { instance_url: instanceUrl },
       );
-      expect(connected.status).toBe(201);
-      expect(connected.body).toMatchObject({ platform: 'mastodon', username: `${username}@${server}`, status: 'active' });
-      return { account: connected.body, remote, tokens, username };
+      expect(account).toMatchObject({ platform: 'mastodon', username: `${username}@${server}`, status: 'active' });
+      return { account, remote, tokens, username };
     }
 
     const statusesOf = async (remoteId: string) => (await mastodonStatuses()).filter((status) => status.account_id === remoteId);

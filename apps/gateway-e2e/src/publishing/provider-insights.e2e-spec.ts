@@ -27,8 +27,9 @@ import {
   setMastodonStatusCounts,
   mastodonAppForSuite,
 } from '../support/fake-mastodon.js';
-import { approveAtNetwork, clearNetworkFailures } from '../support/fake-network.js';
+import { clearNetworkFailures } from '../support/fake-network.js';
 import { accountEvents, publishingRpc, PublishingRpc } from '../support/provider-insights.js';
+import { connectThroughOAuth } from '../support/oauth-account.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
 import { createTenant, joinWorkspace, Tenant } from '../support/tenancy.js';
 
@@ -373,25 +374,14 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
       const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
       const username = `ada_${randomBytes(4).toString('hex')}`;
       const remote = await mastodonAccount({ access_token: tokens.access_token, username, display_name: 'Ada', ...counters });
-      const started = await call('POST', '/social-accounts/connect', {
-        token: tenant.owner.token,
-        body: { workspace_id: tenant.workspaceId, provider: 'mastodon', instance_url: instanceUrl },
-      });
-      expect(started.status).toBe(200);
       const tokenResponse = scope === undefined ? {} : { token_response: { ...tokens, token_type: 'bearer', expires_in: 7200, scope } };
-      const code = await approveAtNetwork(started.body.authorization_url, {
-        client_secret: clientSecret,
-        ...tokens,
-        profile: { id: remote.id, username },
-        ...tokenResponse,
-      });
-      const connected = await call(
-        'GET',
-        `/social-accounts/callback/mastodon?${new URLSearchParams({ code, state: started.body.state })}`,
-        { token: tenant.owner.token },
+      const { account } = await connectThroughOAuth(
+        tenant,
+        'mastodon',
+        { client_secret: clientSecret, ...tokens, profile: { id: remote.id, username }, ...tokenResponse },
+        { instance_url: instanceUrl },
       );
-      expect(connected.status).toBe(201);
-      return { account: connected.body, remote };
+      return { account, remote };
     }
 
     it('counters, post metrics, suggestions and follows come from the server', async () => {

@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import type { FakeThreadsContainer, FakeThreadsPost, ScriptedFailure } from '@social/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { adminCall, registerAdmin } from '../support/admin.js';
-import { call, type TestUser } from '../support/api.js';
+import { call } from '../support/api.js';
 import { deliveries, publicationWhen, publishNow, settled } from '../support/delivery.js';
 import { fakeControl } from '../support/fake-control.js';
-import { approveAtNetwork } from '../support/fake-network.js';
+import { connectThroughOAuth, providerAppForSuite } from '../support/oauth-account.js';
 import { createPublication } from '../support/publishing.js';
 import { createTenant, type Tenant } from '../support/tenancy.js';
 
@@ -22,32 +21,8 @@ const failNextAtThreads = (failure: ScriptedFailure) => threads('POST', '/failur
  * short-lived token traded at the fake Threads API for a long-lived one), then posts published through containers.
  */
 describe('publishing: delivery to threads (engine + adapter against the fake Threads API)', () => {
-  const clientId = `th-delivery-${randomUUID().slice(0, 8)}`;
   const clientSecret = `th-secret-${randomUUID()}`;
-  let admin: TestUser;
-  let appId = '';
-
-  beforeAll(async () => {
-    admin = await registerAdmin();
-    const saved = await adminCall('POST', '/admin/provider-apps', {
-      token: admin.token,
-      body: {
-        provider: 'threads',
-        client_id: clientId,
-        client_secret: clientSecret,
-        redirect_uri: '',
-        connection_mode: 'oauth',
-        is_active: true,
-      },
-    });
-    expect(saved.status).toBe(200);
-    appId = saved.body.app.id;
-  });
-
-  afterAll(async () => {
-    // The admin suites share this stack and expect the apps they create to be new.
-    if (appId) await adminCall('DELETE', `/admin/provider-apps/${appId}`, { token: admin.token });
-  });
+  providerAppForSuite('threads', { clientId: `th-delivery-${randomUUID().slice(0, 8)}`, clientSecret });
 
   afterEach(async () => {
     await threads('DELETE', '/failures');
@@ -58,23 +33,14 @@ describe('publishing: delivery to threads (engine + adapter against the fake Thr
     const shortLived = `th-short-${randomUUID()}`;
     const userId = String(17_841_400_000_000_000n + BigInt(randomBytes(4).readUInt32BE()));
     const username = `ada_${randomBytes(4).toString('hex')}`;
-    const started = await call('POST', '/social-accounts/connect', {
-      token: tenant.owner.token,
-      body: { workspace_id: tenant.workspaceId, provider: 'threads' },
-    });
-    expect(started.status).toBe(200);
-    const code = await approveAtNetwork(started.body.authorization_url, {
+    const { account } = await connectThroughOAuth(tenant, 'threads', {
       client_secret: clientSecret,
       access_token: shortLived,
       token_response: { access_token: shortLived, user_id: Number(userId) },
       profile: { id: userId, username, name: 'Ada', threads_profile_picture_url: 'https://scontent.example/ada.jpg' },
     });
-    const connected = await call('GET', `/social-accounts/callback/threads?${new URLSearchParams({ code, state: started.body.state })}`, {
-      token: tenant.owner.token,
-    });
-    expect(connected.status).toBe(201);
-    expect(connected.body).toMatchObject({ platform: 'threads', username, status: 'active' });
-    return { account: connected.body, userId, username };
+    expect(account).toMatchObject({ platform: 'threads', username, status: 'active' });
+    return { account, userId, username };
   }
 
   async function publishTo(tenant: Tenant, publication: { id: string; revision: number }, accountId: string) {

@@ -5,9 +5,9 @@ import sharp from 'sharp';
 import { call } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { deliveries, publicationWhen, publishNow, settled, startPublishingReplica, type PublishingReplica } from '../support/delivery.js';
-import { approveAtNetwork } from '../support/fake-network.js';
 import { clearXFailures, failNextAtX, setXProcessing, xAccount, xAppForSuite, xMedia, xTweets } from '../support/fake-x.js';
 import { mp4Bytes, uploadMedia } from '../support/media.js';
+import { connectThroughOAuth } from '../support/oauth-account.js';
 import { createPublication } from '../support/publishing.js';
 import { createTenant, type Tenant } from '../support/tenancy.js';
 
@@ -37,24 +37,16 @@ describe('publishing: delivery to X (OAuth connect, media, a replica killed mid-
     const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
     const username = `ada_${randomBytes(4).toString('hex')}`;
     const remote = await xAccount({ access_token: tokens.access_token, username, name: 'Ada' });
-    const started = await call('POST', '/social-accounts/connect', {
-      token: tenant.owner.token,
-      body: { workspace_id: tenant.workspaceId, provider: 'x' },
-    });
-    expect(started.status).toBe(200);
-    const authorization = new URL(started.body.authorization_url);
-    expect(authorization.searchParams.get('scope')).toBe('tweet.read tweet.write users.read media.write follows.write offline.access');
-    const code = await approveAtNetwork(started.body.authorization_url, {
+    const { authorizationUrl, account } = await connectThroughOAuth(tenant, 'x', {
       client_secret: app.clientSecret,
       ...tokens,
       profile: { data: { id: remote.id, username, name: 'Ada' } },
     });
-    const connected = await call('GET', `/social-accounts/callback/x?${new URLSearchParams({ code, state: started.body.state })}`, {
-      token: tenant.owner.token,
-    });
-    expect(connected.status).toBe(201);
-    expect(connected.body).toMatchObject({ platform: 'x', username, status: 'active' });
-    return { account: connected.body, remote, username };
+    expect(new URL(authorizationUrl).searchParams.get('scope')).toBe(
+      'tweet.read tweet.write users.read media.write follows.write offline.access',
+    );
+    expect(account).toMatchObject({ platform: 'x', username, status: 'active' });
+    return { account, remote, username };
   }
 
   /** A draft with this text and these media attached. */

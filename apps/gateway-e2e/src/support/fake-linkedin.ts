@@ -1,9 +1,7 @@
 import type { FakeLinkedInMemberRequest, FakeLinkedInOrganizationRequest, FakeLinkedInPost, ScriptedFailure } from '@social/testing';
-import { afterAll, beforeAll, expect } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { adminCall, registerAdmin } from './admin.js';
-import type { TestUser } from './api.js';
 import { fakeControl } from './fake-control.js';
+import { type OAuthApp, providerAppForSuite } from './oauth-account.js';
 
 /**
  * The fake LinkedIn global setup starts (E2E_FAKE_LINKEDIN_URL is its control API); publishing reaches it as
@@ -37,37 +35,9 @@ export async function clearLinkedInFailures(): Promise<void> {
   await control('DELETE', '/failures');
 }
 
-export interface LinkedInApp {
-  clientId: string;
-  clientSecret: string;
-}
-
-/**
- * The linkedin provider app (one per instance), saved by an admin before the suite's tests and deleted after them
- * (the admin suites share this stack and expect the apps they create to be new). Call it in a `describe`.
- */
-export function linkedinAppForSuite(tag: string): LinkedInApp {
-  const app: LinkedInApp = { clientId: `li-${tag}-${randomUUID().slice(0, 8)}`, clientSecret: `li-secret-${randomUUID()}` };
-  let admin: TestUser;
-  let appId = '';
-  beforeAll(async () => {
-    admin = await registerAdmin();
-    const saved = await adminCall('POST', '/admin/provider-apps', {
-      token: admin.token,
-      body: {
-        provider: 'linkedin',
-        client_id: app.clientId,
-        client_secret: app.clientSecret,
-        redirect_uri: '',
-        connection_mode: 'oauth',
-        is_active: true,
-      },
-    });
-    expect(saved.status).toBe(200);
-    appId = saved.body.app.id;
-  });
-  afterAll(async () => {
-    if (appId) await adminCall('DELETE', `/admin/provider-apps/${appId}`, { token: admin.token });
-  });
+/** The linkedin provider app (one per instance), saved for the suite's tests only (providerAppForSuite). Call it in a `describe`. */
+export function linkedinAppForSuite(tag: string): OAuthApp {
+  const app: OAuthApp = { clientId: `li-${tag}-${randomUUID().slice(0, 8)}`, clientSecret: `li-secret-${randomUUID()}` };
+  providerAppForSuite('linkedin', app);
   return app;
 }

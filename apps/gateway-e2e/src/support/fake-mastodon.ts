@@ -5,11 +5,9 @@ import type {
   FakeMastodonStatusCounts,
   ScriptedFailure,
 } from '@social/testing';
-import { afterAll, beforeAll, expect } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { adminCall, registerAdmin } from './admin.js';
-import type { TestUser } from './api.js';
 import { fakeControl } from './fake-control.js';
+import { type OAuthApp, providerAppForSuite } from './oauth-account.js';
 
 /**
  * The fake Mastodon server global setup starts (E2E_FAKE_MASTODON_URL is its
@@ -55,17 +53,15 @@ export function mastodonFollows(): Promise<FakeMastodonFollow[]> {
   return control('GET', '/follows');
 }
 
-export interface MastodonApp {
+export interface MastodonApp extends OAuthApp {
   /** The server's host name (`<tag>-<random>.example`): usernames read `<name>@<server>`. */
   server: string;
   instanceUrl: string;
-  clientId: string;
-  clientSecret: string;
 }
 
 /**
- * A mastodon provider app for one suite's own server, saved by an admin before the suite's tests and deleted after
- * them (the admin suites share this stack and expect the apps they create to be new). Call it in a `describe`.
+ * A mastodon provider app for one suite's own server, saved for the suite's tests only (providerAppForSuite).
+ * Call it in a `describe`.
  */
 export function mastodonAppForSuite(tag: string): MastodonApp {
   const server = `${tag}-${randomUUID().slice(0, 8)}.example`;
@@ -75,27 +71,6 @@ export function mastodonAppForSuite(tag: string): MastodonApp {
     clientId: `ma-${tag}-${randomUUID().slice(0, 8)}`,
     clientSecret: `ma-secret-${randomUUID()}`,
   };
-  let admin: TestUser;
-  let appId = '';
-  beforeAll(async () => {
-    admin = await registerAdmin();
-    const saved = await adminCall('POST', '/admin/provider-apps', {
-      token: admin.token,
-      body: {
-        provider: 'mastodon',
-        client_id: app.clientId,
-        client_secret: app.clientSecret,
-        instance_url: app.instanceUrl,
-        redirect_uri: '',
-        connection_mode: 'oauth',
-        is_active: true,
-      },
-    });
-    expect(saved.status).toBe(200);
-    appId = saved.body.app.id;
-  });
-  afterAll(async () => {
-    if (appId) await adminCall('DELETE', `/admin/provider-apps/${appId}`, { token: admin.token });
-  });
+  providerAppForSuite('mastodon', app);
   return app;
 }

@@ -1,9 +1,7 @@
 import type { FakeXAccountRequest, FakeXMedia, FakeXProcessing, FakeXTweet, ScriptedFailure } from '@social/testing';
-import { afterAll, beforeAll, expect } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { adminCall, registerAdmin } from './admin.js';
-import type { TestUser } from './api.js';
 import { fakeControl } from './fake-control.js';
+import { type OAuthApp, providerAppForSuite } from './oauth-account.js';
 
 /**
  * The fake X API global setup starts (E2E_FAKE_X_URL is its control API); publishing reaches it as api.x.com
@@ -42,37 +40,9 @@ export async function clearXFailures(): Promise<void> {
   await control('DELETE', '/failures');
 }
 
-export interface XApp {
-  clientId: string;
-  clientSecret: string;
-}
-
-/**
- * The X provider app, saved by an admin before the suite's tests and deleted after them (the admin suites share
- * this stack and expect the apps they create to be new). Call it in a `describe`.
- */
-export function xAppForSuite(): XApp {
-  const app: XApp = { clientId: `x-${randomUUID().slice(0, 8)}`, clientSecret: `x-secret-${randomUUID()}` };
-  let admin: TestUser;
-  let appId = '';
-  beforeAll(async () => {
-    admin = await registerAdmin();
-    const saved = await adminCall('POST', '/admin/provider-apps', {
-      token: admin.token,
-      body: {
-        provider: 'x',
-        client_id: app.clientId,
-        client_secret: app.clientSecret,
-        redirect_uri: '',
-        connection_mode: 'oauth',
-        is_active: true,
-      },
-    });
-    expect(saved.status).toBe(200);
-    appId = saved.body.app.id;
-  });
-  afterAll(async () => {
-    if (appId) await adminCall('DELETE', `/admin/provider-apps/${appId}`, { token: admin.token });
-  });
+/** The X provider app, saved for the suite's tests only (providerAppForSuite). Call it in a `describe`. */
+export function xAppForSuite(): OAuthApp {
+  const app: OAuthApp = { clientId: `x-${randomUUID().slice(0, 8)}`, clientSecret: `x-secret-${randomUUID()}` };
+  providerAppForSuite('x', app);
   return app;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { toDeliveryFailure } from './delivery-failure.js';
+import { rejected, requireGrant, toDeliveryFailure } from './delivery-failure.js';
 import { capabilityUnavailable, ProviderError } from './provider-error.js';
 import { ProviderHttp, retryAfterMs } from './provider-http.js';
 import { DeliveryError } from './social-provider.js';
@@ -129,5 +129,38 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(new Headers({ 'ratelimit-reset': String(now / 1000 + 60) }), now)).toBe(60_000);
     expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }), now)).toBeUndefined();
     expect(retryAfterMs(new Headers(), now)).toBeUndefined();
+  });
+});
+
+describe('requireGrant and rejected', () => {
+  const account = { id: 'a1', platform: 'mastodon' as const, externalId: '1', username: 'ada', instanceUrl: '', grant: null };
+
+  it("answers the account's grant, and without one throws a rejected auth failure (reconnect)", () => {
+    expect(requireGrant({ ...account, grant: { accessToken: 'token' } })).toEqual({ accessToken: 'token' });
+    let thrown: unknown;
+    try {
+      requireGrant(account);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(DeliveryError);
+    expect((thrown as DeliveryError).failure).toEqual({
+      outcome: 'rejected',
+      kind: 'auth',
+      code: 'provider_auth_rejected',
+      message: 'The account holds no grant; connect it again.',
+      httpStatus: 0,
+    });
+  });
+
+  it('makes a rejected validation failure, with HTTP status 0 unless one is given', () => {
+    expect(rejected('too_many_media', 'Too many.').failure).toEqual({
+      outcome: 'rejected',
+      kind: 'validation',
+      code: 'too_many_media',
+      message: 'Too many.',
+      httpStatus: 0,
+    });
+    expect(rejected('duplicate_content', 'A duplicate.', 422).failure.httpStatus).toBe(422);
   });
 });

@@ -1,6 +1,6 @@
 import { Problem } from '@social/platform';
 import { ProviderError } from './provider-error.js';
-import { DeliveryError, type DeliveryFailure } from './social-provider.js';
+import { DeliveryError, type DeliveryFailure, type ProviderAccount, type ProviderGrant } from './social-provider.js';
 
 /**
  * The one mapping from a failed network call to a DeliveryFailure (contract
@@ -108,3 +108,21 @@ export async function deliveryCall<T>(platform: string, creates: boolean, call: 
     throw new DeliveryError(toDeliveryFailure(error, platform, creates));
   }
 }
+
+/** The account's grant for a delivery; none is a rejected `auth` failure (the user connects the account again). */
+export function requireGrant(account: ProviderAccount): ProviderGrant {
+  if (!account.grant) {
+    throw new DeliveryError({
+      outcome: 'rejected',
+      kind: 'auth',
+      code: 'provider_auth_rejected',
+      message: 'The account holds no grant; connect it again.',
+      httpStatus: 0,
+    });
+  }
+  return account.grant;
+}
+
+/** A post the network cannot take as it is: a rejected `validation` failure, never tried again. */
+export const rejected = (code: string, message: string, httpStatus = 0) =>
+  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus });

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { callControl, startFakeBluesky, type FakeBlueskyRecord } from '@social/testing';
-import type { ConformanceFailure, ProviderConformanceCase } from '../conformance/provider-conformance.js';
+import { type ConformanceFailure, connectedAccount, type ProviderConformanceCase } from '../conformance/provider-conformance.js';
 import { ProviderHttp } from '../provider-http.js';
-import type { ProviderAccount } from '../social-provider.js';
 import { BlueskyProvider } from './bluesky.provider.js';
 
 const CREATE_RECORD = '/xrpc/com.atproto.repo.createRecord';
@@ -43,15 +42,7 @@ export const conformance: ProviderConformanceCase = {
           { instanceUrl: 'https://bsky.social', identifier: handle, password },
           AbortSignal.timeout(2_000),
         );
-        const account: ProviderAccount = {
-          id: randomUUID(),
-          platform: 'bluesky',
-          externalId: signedIn.identity.externalId,
-          username: signedIn.identity.username,
-          instanceUrl: signedIn.instanceUrl,
-          grant: signedIn.grant,
-        };
-        return { identity: signedIn.identity, account };
+        return connectedAccount('bluesky', signedIn.identity, signedIn.grant, signedIn.instanceUrl);
       },
       async posts() {
         const records = ((await control('GET', '/records')) as FakeBlueskyRecord[]).filter((record) => record.collection === POST);

@@ -1,7 +1,8 @@
 import { Agent, RichText, XRPCError } from '@atproto/api';
 import { readLimitedBytes } from '@social/platform';
 import type { Logger } from 'pino';
-import { deliveryCall } from '../delivery-failure.js';
+import { deliveryCall, rejected, requireGrant } from '../delivery-failure.js';
+import { partTextLinkOnce } from '../outgoing-text.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { ProviderApiOrigins, redirectOrigin } from '../provider-api-origins.js';
 import { ProviderError } from '../provider-error.js';
@@ -66,13 +67,8 @@ interface StoredPart {
 /** A link without images becomes a link card; otherwise the link goes into the text. */
 const isCard = (part: OutgoingPostPart) => Boolean(part.link) && part.media.length === 0;
 
-/** The text a part is posted with. */
-function postText(part: OutgoingPostPart): string {
-  let body = part.text;
-  if (!isCard(part) && part.title) body = [part.title, body].filter(Boolean).join('\n\n');
-  if (!isCard(part) && part.link && !body.includes(part.link)) body = [body, part.link].filter(Boolean).join('\n\n');
-  return body;
-}
+/** The text a part is posted with: a card shows the link (and no title), else title and link go into the text. */
+const postText = (part: OutgoingPostPart) => (isCard(part) ? part.text : partTextLinkOnce(part));
 
 /**
  * A record at our key is ours only if it says what we send: record keys come
@@ -82,13 +78,10 @@ function postText(part: OutgoingPostPart): string {
  */
 function ownPart(found: StoredPart, part: OutgoingPostPart): { uri: string; cid: string } {
   if (found.text !== postText(part)) {
-    throw new DeliveryError({
-      outcome: 'rejected',
-      kind: 'validation',
-      code: 'provider_record_key_taken',
-      message: "bluesky already holds another post under this post's record key; publish it again as a new publication.",
-      httpStatus: 0,
-    });
+    throw rejected(
+      'provider_record_key_taken',
+      "bluesky already holds another post under this post's record key; publish it again as a new publication.",
+    );
   }
   return { uri: found.uri, cid: found.cid };
 }
@@ -162,16 +155,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
   }
 
   async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
-    if (!account.grant) {
-      throw new DeliveryError({
-        outcome: 'rejected',
-        kind: 'auth',
-        code: 'provider_auth_rejected',
-        message: 'The account holds no grant; connect it again.',
-        httpStatus: 0,
-      });
-    }
-    const session = { grant: account.grant };
+    const session = { grant: requireGrant(account) };
     const refs: Array<{ uri: string; cid: string }> = [];
     for (const [index, part] of post.parts.entries()) {
       const rkey = recordKey(post.marker, index);
@@ -231,7 +215,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
   }
 
   async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
-    const profile = await this.call(account, { grant: requireGrant(account) }, (agent) =>
+    const profile = await this.call(account, { grant: grantOutsideDelivery(account) }, (agent) =>
       agent.app.bsky.actor.getProfile({ actor: account.externalId }),
     );
     return {
@@ -246,7 +230,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
    * reposts (a repost with words added). Bluesky counts no views: 0.
    */
   async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
-    const session = { grant: requireGrant(account) };
+    const session = { grant: grantOutsideDelivery(account) };
     const metrics: PostMetrics[] = [];
     for (let start = 0; start < externalIds.length; start += POSTS_PER_READ) {
       const uris = externalIds.slice(start, start + POSTS_PER_READ);
@@ -267,7 +251,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
 
   /** app.bsky.actor.getSuggestions, in Bluesky's order; the score falls with the rank. */
   async fetchFollowRecommendations(account: ProviderAccount, limit: number): Promise<FollowRecommendation[]> {
-    const answer = await this.call(account, { grant: requireGrant(account) }, (agent) =>
+    const answer = await this.call(account, { grant: grantOutsideDelivery(account) }, (agent) =>
       agent.app.bsky.actor.getSuggestions({ limit: Math.max(1, Math.min(limit, 100)) }),
     );
     const actors = pick(answer, 'actors');
@@ -294,7 +278,7 @@ export class BlueskyProvider implements CredentialsConnectProvider {
    * AppView has no profile for (400 "Profile not found") is a 404.
    */
   async follow(account: ProviderAccount, remoteAccountId: string): Promise<FollowOutcome> {
-    const session = { grant: requireGrant(account) };
+    const session = { grant: grantOutsideDelivery(account) };
     let profile: unknown;
     try {
       profile = await this.call(account, session, (agent) => agent.app.bsky.actor.getProfile({ actor: remoteAccountId }));
@@ -572,17 +556,15 @@ function pdsOf(didDoc: unknown): string | undefined {
 }
 
 function blueskyGrant(account: ProviderAccount): BlueskyGrant {
-  const grant = requireGrant(account) as Partial<BlueskyGrant> & ProviderGrant;
+  const grant = grantOutsideDelivery(account) as Partial<BlueskyGrant> & ProviderGrant;
   return { ...grant, appPassword: grant.appPassword ?? '', did: grant.did ?? account.externalId, pds: grant.pds ?? account.instanceUrl };
 }
 
-function requireGrant(account: ProviderAccount): ProviderGrant {
+/** Outside a delivery (reads, follows): a missing grant is the network's refusal (reconnect). */
+function grantOutsideDelivery(account: ProviderAccount): ProviderGrant {
   if (!account.grant) throw new ProviderError('refused', 'The account holds no grant; connect it again.');
   return account.grant;
 }
-
-const rejected = (code: string, message: string) =>
-  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });
 
 /** An embed's aspectRatio, when both sides are known (Bluesky lays the post out before the media loads). */
 function aspectRatio(media: OutgoingMedia): { aspectRatio?: { width: number; height: number } } {

@@ -1,4 +1,6 @@
-import type { ConnectedIdentity, ProviderAccount, SocialProvider } from '../social-provider.js';
+import type { SocialPlatform } from '@social/contracts';
+import { randomUUID } from 'node:crypto';
+import type { ConnectedIdentity, ProviderAccount, ProviderGrant, SocialProvider } from '../social-provider.js';
 
 /**
  * What every network adapter is held to, whatever its network (docs/decisions.md "Delivery adapters"): one spec
@@ -62,4 +64,18 @@ export interface ConformanceNetwork {
   posts(): Promise<ConformancePost[]>;
   fail(failure: ConformanceFailure): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * What a case's `connect` answers once the network connected `identity` with `grant`: the account as
+ * ProviderAccounts hands it to the adapter (`instanceUrl` only for a network with servers of its own).
+ */
+export function connectedAccount(
+  platform: SocialPlatform,
+  identity: ConnectedIdentity,
+  grant: ProviderGrant,
+  instanceUrl = '',
+): { identity: ConnectedIdentity; account: ProviderAccount } {
+  const account = { id: randomUUID(), platform, externalId: identity.externalId, username: identity.username, instanceUrl, grant };
+  return { identity, account };
 }

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { callControl, startFakeDiscord, type FakeDiscordMessage, type FakeDiscordWebhook } from '@social/testing';
-import type { ConformanceFailure, ProviderConformanceCase } from '../conformance/provider-conformance.js';
-import type { ProviderAccount } from '../social-provider.js';
+import { type ConformanceFailure, connectedAccount, type ProviderConformanceCase } from '../conformance/provider-conformance.js';
 import { DiscordProvider } from './discord.provider.js';
 
 /** Discord's documented answers (README.md beside this file: rate limits, JSON error codes), scripted at the fake. */
@@ -45,15 +43,7 @@ export const conformance: ProviderConformanceCase = {
       async connect() {
         webhook = (await control('POST', '/webhooks', { name: 'Release notes' })) as FakeDiscordWebhook;
         const connected = await provider.connect({ destination: webhook.url, botToken: '' }, AbortSignal.timeout(2_000));
-        const account: ProviderAccount = {
-          id: randomUUID(),
-          platform: 'discord',
-          externalId: connected.identity.externalId,
-          username: connected.identity.username,
-          instanceUrl: connected.instanceUrl,
-          grant: connected.grant,
-        };
-        return { identity: connected.identity, account };
+        return connectedAccount('discord', connected.identity, connected.grant, connected.instanceUrl);
       },
       async posts() {
         const messages = (await control('GET', '/messages')) as FakeDiscordMessage[];

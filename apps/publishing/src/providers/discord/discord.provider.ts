@@ -1,4 +1,5 @@
 import { deliveryCall } from '../delivery-failure.js';
+import { partTextLinkOnce } from '../outgoing-text.js';
 import { multipartFilesStream, uploadFilename, uploadTimeoutMs } from '../multipart-stream.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import type { ProviderApiOrigins } from '../provider-api-origins.js';
@@ -45,14 +46,6 @@ export interface DiscordGrant extends ProviderGrant {
 export function parseWebhookUrl(url: string): { id: string; token: string } | undefined {
   const [, id, token] = WEBHOOK_URL.exec(url.trim()) ?? [];
   return id && token ? { id, token } : undefined;
-}
-
-/** The text a part is posted with: Discord shows no link cards of ours, so title and link go into the text. */
-function messageText(part: OutgoingPostPart): string {
-  let body = part.text;
-  if (part.title) body = [part.title, body].filter(Boolean).join('\n\n');
-  if (part.link && !body.includes(part.link)) body = [body, part.link].filter(Boolean).join('\n\n');
-  return body;
 }
 
 /**
@@ -168,7 +161,8 @@ export class DiscordProvider implements DestinationConnectProvider {
   /** One message: Execute Webhook with `wait=true`, so Discord answers the message it created. */
   private async execute(grant: DiscordGrant, part: OutgoingPostPart): Promise<PublishedPart> {
     const url = `${grant.accessToken}?wait=true`;
-    const payload: Record<string, unknown> = { content: messageText(part), allowed_mentions: { parse: [] } };
+    // Discord shows no link cards of ours: title and link go into the text.
+    const payload: Record<string, unknown> = { content: partTextLinkOnce(part), allowed_mentions: { parse: [] } };
     let answer: unknown;
     if (part.media.length === 0) {
       answer = await this.create(() =>

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { callControl, startFakeLinkedIn, type FakeLinkedInPost } from '@social/testing';
-import type { ConformanceFailure, ProviderConformanceCase } from '../conformance/provider-conformance.js';
+import { type ConformanceFailure, connectedAccount, type ProviderConformanceCase } from '../conformance/provider-conformance.js';
 import { ProviderHttp } from '../provider-http.js';
-import type { ProviderAccount } from '../social-provider.js';
 import { LinkedInNetwork } from './linkedin.network.js';
 import { LinkedInProvider } from './linkedin.provider.js';
 
@@ -48,15 +47,7 @@ export const conformance: ProviderConformanceCase = {
         await control('POST', '/accounts', { access_token: accessToken, person_id: 'abc123XYZ', name: 'Ada Lovelace' });
         const client = { clientId: 'conformance', clientSecret: 'secret', instanceUrl: '' };
         const identity = await provider.fetchIdentity(client, { accessToken }, AbortSignal.timeout(2_000));
-        const account: ProviderAccount = {
-          id: randomUUID(),
-          platform: 'linkedin',
-          externalId: identity.externalId,
-          username: identity.username,
-          instanceUrl: '',
-          grant: { accessToken },
-        };
-        return { identity, account };
+        return connectedAccount('linkedin', identity, { accessToken });
       },
       async posts() {
         const posts = (await control('GET', '/posts')) as FakeLinkedInPost[];

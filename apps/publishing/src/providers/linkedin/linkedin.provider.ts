@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { deliveryCall } from '../delivery-failure.js';
+import { deliveryCall, rejected, requireGrant } from '../delivery-failure.js';
+import { partText } from '../outgoing-text.js';
 import { pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { uploadTimeoutMs } from '../multipart-stream.js';
@@ -13,7 +14,6 @@ import type {
   OAuthClient,
   OutgoingMedia,
   OutgoingPost,
-  OutgoingPostPart,
   PostMetrics,
   ProviderAccount,
   ProviderGrant,
@@ -56,12 +56,6 @@ export const authorUrn = (account: Pick<ProviderAccount, 'externalId'>) =>
 
 /** Where a post is seen on LinkedIn. */
 export const postUrl = (urn: string) => `https://www.linkedin.com/feed/update/${urn}/`;
-
-/** The commentary of a post: title, text and link, each once (the renderer may have put the link in the text already). */
-export function commentaryText(part: OutgoingPostPart): string {
-  const link = part.link && !part.text.includes(part.link) ? part.link : '';
-  return [part.title, part.text, link].filter(Boolean).join('\n\n');
-}
 
 /** One operation's view of the account's grant: renewed at most once when LinkedIn answers 401. */
 interface Session {
@@ -171,7 +165,7 @@ export class LinkedInProvider extends OAuthProvider {
     for (const media of part.media) ids.push(await this.upload(session, author, media));
     const body = {
       author,
-      commentary: littleText(commentaryText(part)),
+      commentary: littleText(partText(part)),
       visibility: 'PUBLIC',
       distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
       lifecycleState: 'PUBLISHED',
@@ -225,7 +219,7 @@ export class LinkedInProvider extends OAuthProvider {
     const earliest = since.getTime() - CLOCK_SKEW_MS;
     const ownedElsewhere = new Set(post.ownedElsewhere ?? []);
     const [part] = post.parts;
-    const wanted = normalize(commentaryText(part));
+    const wanted = normalize(partText(part));
     const match = elements.find(
       (element) =>
         timeOf(element, 'createdAt') >= earliest &&
@@ -353,13 +347,7 @@ export class LinkedInProvider extends OAuthProvider {
         uploadedPartIds.push(etag);
       }
       if (index !== instructions.length) {
-        throw new DeliveryError({
-          outcome: 'rejected',
-          kind: 'validation',
-          code: 'media_unavailable',
-          message: 'The video in storage is shorter than its recorded size.',
-          httpStatus: 0,
-        });
+        throw rejected('media_unavailable', 'The video in storage is shorter than its recorded size.');
       }
     } finally {
       stream.destroy();
@@ -471,13 +459,7 @@ export function refusalOf(error: unknown): unknown {
   if (!(error instanceof ProviderError) || error.failure !== 'refused') return error;
   const status = error.call?.status ?? 0;
   if (error.networkCode === 'DUPLICATE_POST') {
-    return new DeliveryError({
-      outcome: 'rejected',
-      kind: 'validation',
-      code: 'duplicate_content',
-      message: 'LinkedIn refused the post as a duplicate of one the account already published.',
-      httpStatus: status,
-    });
+    return rejected('duplicate_content', 'LinkedIn refused the post as a duplicate of one the account already published.', status);
   }
   if (status === 426) {
     return new DeliveryError({
@@ -492,16 +474,7 @@ export function refusalOf(error: unknown): unknown {
 }
 
 function openSession(account: ProviderAccount): Session {
-  if (!account.grant) {
-    throw new DeliveryError({
-      outcome: 'rejected',
-      kind: 'auth',
-      code: 'provider_auth_rejected',
-      message: 'The account holds no grant; connect it again.',
-      httpStatus: 0,
-    });
-  }
-  return { account, grant: account.grant, renewed: false };
+  return { account, grant: requireGrant(account), renewed: false };
 }
 
 /** One image or video as `content.media`; 2–20 images as `content.multiImage`; nothing for a text post. */
@@ -584,6 +557,3 @@ const unreadableUpload = (status: number) =>
     message: 'linkedin answered the upload without what it must name.',
     httpStatus: status,
   });
-
-const rejected = (code: string, message: string) =>
-  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });

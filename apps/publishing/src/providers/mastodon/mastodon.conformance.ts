@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { callControl, startFakeMastodon, type FakeMastodonStatus } from '@social/testing';
-import type { ConformanceFailure, ProviderConformanceCase } from '../conformance/provider-conformance.js';
+import { type ConformanceFailure, connectedAccount, type ProviderConformanceCase } from '../conformance/provider-conformance.js';
 import { ProviderHttp } from '../provider-http.js';
-import type { ProviderAccount } from '../social-provider.js';
 import { MastodonNetwork } from './mastodon.network.js';
 import { MastodonProvider } from './mastodon.provider.js';
 
@@ -42,15 +41,7 @@ export const conformance: ProviderConformanceCase = {
         await control('POST', '/accounts', { access_token: accessToken, username: 'ada' });
         const client = { clientId: 'conformance', clientSecret: 'secret', instanceUrl: fake.origin };
         const identity = await provider.fetchIdentity(client, { accessToken }, AbortSignal.timeout(2_000));
-        const account: ProviderAccount = {
-          id: randomUUID(),
-          platform: 'mastodon',
-          externalId: identity.externalId,
-          username: identity.username,
-          instanceUrl: fake.origin,
-          grant: { accessToken },
-        };
-        return { identity, account };
+        return connectedAccount('mastodon', identity, { accessToken }, fake.origin);
       },
       async posts() {
         const statuses = (await control('GET', '/statuses')) as FakeMastodonStatus[];

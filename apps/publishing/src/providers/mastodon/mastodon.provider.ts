@@ -1,4 +1,6 @@
-import { deliveryCall } from '../delivery-failure.js';
+import { deliveryCall, rejected, requireGrant } from '../delivery-failure.js';
+import { partText } from '../outgoing-text.js';
+import { readPostsMetrics } from '../post-metrics-reads.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { MissingScopes, ProviderError } from '../provider-error.js';
@@ -11,7 +13,6 @@ import type {
   FollowRecommendation,
   OutgoingMedia,
   OutgoingPost,
-  OutgoingPostPart,
   PostMetrics,
   ProviderAccount,
   PublishedPart,
@@ -31,8 +32,6 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 const RECONCILE_PAGE = 40;
 /** Scopes that allow POST /api/v1/accounts/:id/follow (`follow` and `write` are Mastodon's older, wider ones). */
 const FOLLOW_SCOPES = ['write:follows', 'write', 'follow'];
-/** Statuses read at once for post metrics. */
-const POST_READS_IN_FLIGHT = 6;
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 /** Mastodon notes are HTML; a bio is shown as text (one pass over entities, so `&amp;lt;` stays `&lt;`). */
@@ -80,7 +79,7 @@ export class MastodonProvider extends OAuthProvider {
       const answer = await deliveryCall(this.platform, true, () =>
         this.api(account, 'POST', '/api/v1/statuses', {
           json: {
-            status: statusText(part),
+            status: partText(part),
             visibility: 'public',
             ...(parent ? { in_reply_to_id: parent } : {}),
             ...(mediaIds.length ? { media_ids: mediaIds } : {}),
@@ -126,7 +125,7 @@ export class MastodonProvider extends OAuthProvider {
     const candidates = recent.filter((status) => !ownedElsewhere.has(text(pick(status, 'id'))));
     const found: PublishedPart[] = [];
     for (const part of post.parts) {
-      const wanted = normalize(statusText(part));
+      const wanted = normalize(partText(part));
       const parent = found.at(-1)?.externalId ?? null;
       const match = candidates.find(
         (status) =>
@@ -154,37 +153,27 @@ export class MastodonProvider extends OAuthProvider {
   }
 
   /**
-   * One GET /api/v1/statuses/:id per post, POST_READS_IN_FLIGHT at a time (insights asks up to 100 at once).
+   * One GET /api/v1/statuses/:id per post, a few at a time (readPostsMetrics).
    * Mastodon counts no views: `views` is 0. A status the server no longer has (404) is left out, as Bluesky's
    * getPosts does; any other failure fails the call.
    */
   override async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
-    const metrics: Array<PostMetrics | undefined> = new Array(externalIds.length);
-    let next = 0;
-    const read = async (): Promise<void> => {
-      while (next < externalIds.length) {
-        const index = next++;
-        const externalId = externalIds[index];
-        let answer: unknown;
-        try {
-          answer = (await this.api(account, 'GET', `/api/v1/statuses/${encodeURIComponent(externalId)}`)).body;
-        } catch (error) {
-          if (error instanceof ProviderError && error.call?.status === 404) continue;
-          // The others stop taking posts: the call has failed.
-          next = externalIds.length;
-          throw error;
-        }
-        metrics[index] = {
-          externalId,
-          views: 0,
-          likes: count(pick(answer, 'favourites_count')),
-          comments: count(pick(answer, 'replies_count')),
-          reposts: count(pick(answer, 'reblogs_count')),
-        };
+    return readPostsMetrics(externalIds, async (externalId) => {
+      let answer: unknown;
+      try {
+        answer = (await this.api(account, 'GET', `/api/v1/statuses/${encodeURIComponent(externalId)}`)).body;
+      } catch (error) {
+        if (error instanceof ProviderError && error.call?.status === 404) return undefined;
+        throw error;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(POST_READS_IN_FLIGHT, externalIds.length) }, read));
-    return metrics.filter((item): item is PostMetrics => item !== undefined);
+      return {
+        externalId,
+        views: 0,
+        likes: count(pick(answer, 'favourites_count')),
+        comments: count(pick(answer, 'replies_count')),
+        reposts: count(pick(answer, 'reblogs_count')),
+      };
+    });
   }
 
   /** POST /api/v1/accounts/:id/follow; the relationship says `requested` when the account approves its followers (locked). */
@@ -293,12 +282,6 @@ export class MastodonProvider extends OAuthProvider {
   }
 }
 
-/** The status of one part: title, text and link, each once (the renderer may have put the link in the text already). */
-export function statusText(part: OutgoingPostPart): string {
-  const link = part.link && !part.text.includes(part.link) ? part.link : '';
-  return [part.title, part.text, link].filter(Boolean).join('\n\n');
-}
-
 /** The marker of one part of a post: what the network deduplicates on. */
 export const partMarker = (marker: string, index: number) => `${marker}#${index}`;
 
@@ -307,18 +290,3 @@ const mediaCount = (status: unknown) => {
   const attachments = pick(status, 'media_attachments');
   return Array.isArray(attachments) ? attachments.length : 0;
 };
-
-function requireGrant(account: ProviderAccount): void {
-  if (!account.grant) {
-    throw new DeliveryError({
-      outcome: 'rejected',
-      kind: 'auth',
-      code: 'provider_auth_rejected',
-      message: 'The account holds no grant; connect it again.',
-      httpStatus: 0,
-    });
-  }
-}
-
-const rejected = (code: string, message: string) =>
-  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });

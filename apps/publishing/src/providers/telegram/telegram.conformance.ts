@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { callControl, startFakeTelegram, type FakeTelegramMessage } from '@social/testing';
-import type { ConformanceFailure, ProviderConformanceCase } from '../conformance/provider-conformance.js';
-import type { ProviderAccount } from '../social-provider.js';
+import { type ConformanceFailure, connectedAccount, type ProviderConformanceCase } from '../conformance/provider-conformance.js';
 import { TelegramProvider } from './telegram.provider.js';
 
 const CHANNEL_ID = -1001234567890;
@@ -42,16 +41,8 @@ export const conformance: ProviderConformanceCase = {
         });
         await control('POST', '/members', { chat_id: CHANNEL_ID, user_id: BOT.id, status: 'administrator', can_post_messages: true });
         const connected = await provider.connect({ destination: '@release_notes', botToken: BOT.token }, AbortSignal.timeout(2_000));
-        const account: ProviderAccount = {
-          id: randomUUID(),
-          platform: 'telegram',
-          externalId: connected.identity.externalId,
-          username: connected.identity.username,
-          instanceUrl: connected.instanceUrl,
-          // What ProviderAccounts hands the adapter: the sealed grant with the provider app's bot token.
-          grant: { ...connected.grant, accessToken: BOT.token },
-        };
-        return { identity: connected.identity, account };
+        // What ProviderAccounts hands the adapter: the sealed grant with the provider app's bot token.
+        return connectedAccount('telegram', connected.identity, { ...connected.grant, accessToken: BOT.token }, connected.instanceUrl);
       },
       async posts() {
         const messages = (await control('GET', '/messages')) as FakeTelegramMessage[];

@@ -1,4 +1,5 @@
-import { deliveryCall } from '../delivery-failure.js';
+import { deliveryCall, rejected } from '../delivery-failure.js';
+import { partTextLinkOnce } from '../outgoing-text.js';
 import { multipartFilesStream, type StreamedFile, uploadFilename, uploadTimeoutMs } from '../multipart-stream.js';
 import { pick, text } from '../oauth/oauth-network.js';
 import type { ProviderApiOrigins } from '../provider-api-origins.js';
@@ -15,7 +16,6 @@ import type {
   FollowRecommendation,
   OutgoingMedia,
   OutgoingPost,
-  OutgoingPostPart,
   PostMetrics,
   ProviderAccount,
   ProviderGrant,
@@ -35,14 +35,6 @@ export interface TelegramGrant extends ProviderGrant {
   /** The chat's public username (without "@"), for message links; "" for a private chat. */
   chatUsername: string;
   chatType: string;
-}
-
-/** The text a part is posted with (plain text: no parse_mode, so nothing needs escaping). */
-function messageText(part: OutgoingPostPart): string {
-  let body = part.text;
-  if (part.title) body = [part.title, body].filter(Boolean).join('\n\n');
-  if (part.link && !body.includes(part.link)) body = [body, part.link].filter(Boolean).join('\n\n');
-  return body;
 }
 
 /** A message the Bot API answered: its id; 0 when it answered none. */
@@ -134,7 +126,7 @@ export class TelegramProvider implements DestinationConnectProvider {
     const parts: PublishedPart[] = [];
     let sent = 0;
     for (const part of post.parts) {
-      const body = messageText(part);
+      const body = partTextLinkOnce(part);
       const captioned = body.length <= TELEGRAM_CAPTION_LIMIT;
       let first = 0;
       try {
@@ -191,13 +183,10 @@ export class TelegramProvider implements DestinationConnectProvider {
   /** One photo or video (sendPhoto / sendVideo), or an album of 2–10 (sendMediaGroup); the first message's id. */
   private async sendMedia(account: ProviderAccount, token: string, media: OutgoingMedia[], caption: string): Promise<number> {
     if (media.length > MEDIA_GROUP_MAX) {
-      throw new DeliveryError({
-        outcome: 'rejected',
-        kind: 'validation',
-        code: 'too_many_media',
-        message: `A telegram message carries at most ${MEDIA_GROUP_MAX} photos and videos; this one has ${media.length}.`,
-        httpStatus: 0,
-      });
+      throw rejected(
+        'too_many_media',
+        `A telegram message carries at most ${MEDIA_GROUP_MAX} photos and videos; this one has ${media.length}.`,
+      );
     }
     const size = media.reduce((total, item) => total + item.size, 0);
     const timeout = uploadTimeoutMs(this.timeoutMs, size);

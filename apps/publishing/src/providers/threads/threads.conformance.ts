@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { callControl, startFakeThreads, type FakeThreadsPost } from '@social/testing';
-import type { ConformanceFailure, ProviderConformanceCase } from '../conformance/provider-conformance.js';
+import { type ConformanceFailure, connectedAccount, type ProviderConformanceCase } from '../conformance/provider-conformance.js';
 import { ProviderHttp } from '../provider-http.js';
-import type { ProviderAccount } from '../social-provider.js';
 import { ThreadsNetwork } from './threads.network.js';
 import { THREADS_API_VERSION, ThreadsProvider } from './threads.provider.js';
 
@@ -43,15 +42,7 @@ export const conformance: ProviderConformanceCase = {
         const client = { clientId: 'conformance', clientSecret: 'secret', instanceUrl: '' };
         const identity = await provider.fetchIdentity(client, { accessToken }, AbortSignal.timeout(2_000));
         userId = identity.externalId;
-        const account: ProviderAccount = {
-          id: randomUUID(),
-          platform: 'threads',
-          externalId: identity.externalId,
-          username: identity.username,
-          instanceUrl: '',
-          grant: { accessToken },
-        };
-        return { identity, account };
+        return connectedAccount('threads', identity, { accessToken });
       },
       async posts() {
         const posts = (await control('GET', '/posts')) as FakeThreadsPost[];

@@ -1,3 +1,6 @@
+import { rejected, requireGrant } from '../delivery-failure.js';
+import { partText } from '../outgoing-text.js';
+import { readPostsMetrics } from '../post-metrics-reads.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { ProviderError } from '../provider-error.js';
@@ -42,8 +45,6 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 /** Posts read when reconciling: Graph's largest page; a full page means the listing may not reach back far enough. */
 const RECONCILE_PAGE = 100;
 const RECONCILE_FIELDS = 'id,text,timestamp,permalink,media_type,children,is_reply,replied_to,root_post';
-/** Insights read at once for post metrics. */
-const POST_READS_IN_FLIGHT = 6;
 /** Without this permission Threads will not tell reply quota (Threads "Reply management": rate limits). */
 const REPLY_QUOTA_SCOPE = 'threads_manage_replies';
 
@@ -158,44 +159,34 @@ export class ThreadsProvider extends OAuthProvider {
   }
 
   /**
-   * GET /{media-id}/insights?metric=views,likes,replies,reposts,quotes per post, POST_READS_IN_FLIGHT at a time:
+   * GET /{media-id}/insights?metric=views,likes,replies,reposts,quotes per post, a few at a time (readPostsMetrics):
    * comments are replies, reposts are reposts and quotes together. A post Threads does not know (or no longer
    * shows: 404, or 400 without a Graph code other than 100) is left out; any other failure fails the call.
    */
   override async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
-    const metrics: Array<PostMetrics | undefined> = new Array(externalIds.length);
-    let next = 0;
-    const read = async (): Promise<void> => {
-      while (next < externalIds.length) {
-        const index = next++;
-        const externalId = externalIds[index];
-        let answer: ProviderAnswer;
-        try {
-          answer = await this.graph(account, 'GET', `/${encodeURIComponent(externalId)}/insights`, {
-            metric: 'views,likes,replies,reposts,quotes',
-          });
-        } catch (error) {
-          if (unknownObject(error)) continue;
-          // The others stop taking posts: the call has failed.
-          next = externalIds.length;
-          throw error;
-        }
-        const value = (name: string) => {
-          const data = pick(answer.body, 'data');
-          const metric = Array.isArray(data) ? data.find((item) => pick(item, 'name') === name) : undefined;
-          return count(pick(metric, 'values', 0, 'value') ?? pick(metric, 'total_value', 'value'));
-        };
-        metrics[index] = {
-          externalId,
-          views: value('views'),
-          likes: value('likes'),
-          comments: value('replies'),
-          reposts: value('reposts') + value('quotes'),
-        };
+    return readPostsMetrics(externalIds, async (externalId) => {
+      let answer: ProviderAnswer;
+      try {
+        answer = await this.graph(account, 'GET', `/${encodeURIComponent(externalId)}/insights`, {
+          metric: 'views,likes,replies,reposts,quotes',
+        });
+      } catch (error) {
+        if (unknownObject(error)) return undefined;
+        throw error;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(POST_READS_IN_FLIGHT, externalIds.length) }, read));
-    return metrics.filter((item): item is PostMetrics => item !== undefined);
+      const value = (name: string) => {
+        const data = pick(answer.body, 'data');
+        const metric = Array.isArray(data) ? data.find((item) => pick(item, 'name') === name) : undefined;
+        return count(pick(metric, 'values', 0, 'value') ?? pick(metric, 'total_value', 'value'));
+      };
+      return {
+        externalId,
+        views: value('views'),
+        likes: value('likes'),
+        comments: value('replies'),
+        reposts: value('reposts') + value('quotes'),
+      };
+    });
   }
 
   /**
@@ -381,12 +372,6 @@ export class ThreadsProvider extends OAuthProvider {
   }
 }
 
-/** The text of one part: title, text and link, each once (the renderer may have put the link in the text already). */
-export function partText(part: OutgoingPostPart): string {
-  const link = part.link && !part.text.includes(part.link) ? part.link : '';
-  return [part.title, part.text, link].filter(Boolean).join('\n\n');
-}
-
 /** An image or video container's parameters: the library item's public URL, which Threads fetches, and its alt text. */
 async function mediaParameters(media: OutgoingMedia): Promise<Record<string, string>> {
   const url = await media.publicUrl();
@@ -414,18 +399,3 @@ function unknownObject(error: unknown): boolean {
 }
 
 const userId = (account: ProviderAccount) => encodeURIComponent(account.externalId);
-
-function requireGrant(account: ProviderAccount): void {
-  if (!account.grant) {
-    throw new DeliveryError({
-      outcome: 'rejected',
-      kind: 'auth',
-      code: 'provider_auth_rejected',
-      message: 'The account holds no grant; connect it again.',
-      httpStatus: 0,
-    });
-  }
-}
-
-const rejected = (code: string, message: string) =>
-  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus: 0 });

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { callControl, startFakeX, type FakeXTweet } from '@social/testing';
-import type { ConformanceFailure, ProviderConformanceCase } from '../conformance/provider-conformance.js';
+import { type ConformanceFailure, connectedAccount, type ProviderConformanceCase } from '../conformance/provider-conformance.js';
 import { ProviderHttp } from '../provider-http.js';
-import type { ProviderAccount } from '../social-provider.js';
 import { XNetwork } from './x.network.js';
 import { XProvider } from './x.provider.js';
 
@@ -52,15 +51,7 @@ export const conformance: ProviderConformanceCase = {
         await control('POST', '/accounts', { access_token: accessToken, username: 'ada' });
         const client = { clientId: 'conformance', clientSecret: 'secret', instanceUrl: '' };
         const identity = await provider.fetchIdentity(client, { accessToken }, AbortSignal.timeout(2_000));
-        const account: ProviderAccount = {
-          id: randomUUID(),
-          platform: 'x',
-          externalId: identity.externalId,
-          username: identity.username,
-          instanceUrl: '',
-          grant: { accessToken },
-        };
-        return { identity, account };
+        return connectedAccount('x', identity, { accessToken });
       },
       async posts() {
         const tweets = (await control('GET', '/tweets')) as FakeXTweet[];

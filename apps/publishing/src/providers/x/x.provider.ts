@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { deliveryCall } from '../delivery-failure.js';
+import { deliveryCall, rejected, requireGrant } from '../delivery-failure.js';
+import { partText } from '../outgoing-text.js';
 import { pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { uploadTimeoutMs } from '../multipart-stream.js';
@@ -84,7 +85,7 @@ export class XProvider extends OAuthProvider {
   }
 
   override async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
-    const session = requireSession(account);
+    const session = { grant: requireGrant(account) };
     const mediaIds: string[][] = [];
     for (const [index, part] of post.parts.entries()) {
       if (part.media.length > X_MAX_MEDIA) {
@@ -125,7 +126,7 @@ export class XProvider extends OAuthProvider {
     const candidates = posts.filter((candidate) => !ownedElsewhere.has(candidate.id));
     const found: PublishedPart[] = [];
     for (const part of post.parts) {
-      const wanted = comparable(postText(part));
+      const wanted = comparable(partText(part));
       const parent = found.at(-1)?.externalId ?? null;
       const match = candidates.find((candidate) => comparable(candidate.text) === wanted && candidate.repliedTo === parent);
       if (!match) break;
@@ -138,7 +139,10 @@ export class XProvider extends OAuthProvider {
 
   /** GET /2/users/me with `public_metrics`. */
   override async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
-    const answer = await this.api(account, requireGrant(account), { method: 'GET', path: '/2/users/me?user.fields=public_metrics' });
+    const answer = await this.api(account, sessionOutsideDelivery(account), {
+      method: 'GET',
+      path: '/2/users/me?user.fields=public_metrics',
+    });
     const metrics = pick(answer.body, 'data', 'public_metrics');
     return {
       followers: count(pick(metrics, 'followers_count')),
@@ -152,7 +156,7 @@ export class XProvider extends OAuthProvider {
    * reposts. A post X no longer has (named in `errors`) is left out.
    */
   override async fetchPostMetrics(account: ProviderAccount, externalIds: string[]): Promise<PostMetrics[]> {
-    const session = requireGrant(account);
+    const session = sessionOutsideDelivery(account);
     const metrics: PostMetrics[] = [];
     for (let start = 0; start < externalIds.length; start += LOOKUP_IDS) {
       const ids = externalIds
@@ -186,7 +190,7 @@ export class XProvider extends OAuthProvider {
         'The account was connected without permission to follow accounts; connect it again to grant it.',
       );
     }
-    const answer = await this.api(account, requireGrant(account), {
+    const answer = await this.api(account, sessionOutsideDelivery(account), {
       method: 'POST',
       path: `/2/users/${encodeURIComponent(account.externalId)}/following`,
       json: { target_user_id: remoteAccountId },
@@ -208,7 +212,7 @@ export class XProvider extends OAuthProvider {
     parent: string | undefined,
   ): Promise<PublishedPart> {
     const body = {
-      text: postText(part),
+      text: partText(part),
       ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}),
       ...(parent ? { reply: { in_reply_to_tweet_id: parent } } : {}),
     };
@@ -377,12 +381,6 @@ export class XProvider extends OAuthProvider {
   }
 }
 
-/** The text of one part: title, text and link, each once (the renderer may have put the link in the text already). */
-export function postText(part: OutgoingPostPart): string {
-  const link = part.link && !part.text.includes(part.link) ? part.link : '';
-  return [part.title, part.text, link].filter(Boolean).join('\n\n');
-}
-
 /**
  * A text as X shows it compared with one we sent: X answers `&`, `<` and `>` escaped, every link through
  * t.co, and a link to the media after the text; links are masked and trailing ones dropped on both sides.
@@ -425,27 +423,11 @@ export async function* segments(stream: Readable, size: number): AsyncGenerator<
   if (held > 0) yield Buffer.concat(pending);
 }
 
-function requireSession(account: ProviderAccount): Session {
-  if (!account.grant) {
-    throw new DeliveryError({
-      outcome: 'rejected',
-      kind: 'auth',
-      code: 'provider_auth_rejected',
-      message: 'The account holds no grant; connect it again.',
-      httpStatus: 0,
-    });
-  }
-  return { grant: account.grant };
-}
-
-/** For reads outside a delivery: a missing grant is the network's refusal (reconnect). */
-function requireGrant(account: ProviderAccount): Session {
+/** Outside a delivery (reads, follows): a missing grant is the network's refusal (reconnect). */
+function sessionOutsideDelivery(account: ProviderAccount): Session {
   if (!account.grant) throw new ProviderError('refused', 'The account holds no grant; connect it again.');
   return { grant: account.grant };
 }
-
-const rejected = (code: string, message: string, httpStatus = 0) =>
-  new DeliveryError({ outcome: 'rejected', kind: 'validation', code, message, httpStatus });
 
 const retryable = (code: string, message: string, httpStatus: number) =>
   new DeliveryError({ outcome: 'retryable', code, message, httpStatus });
