@@ -167,6 +167,7 @@ describe('admin service: its own authorization and internal patterns', () => {
           instance_url: '',
           client_id: 'boundary-tiktok',
           client_secret: secret,
+          bot_token: '',
           redirect_uri: '',
           connection_mode: 'oauth',
           source: 'database',
