@@ -67,7 +67,7 @@ describe('renderFor', () => {
         { segmentId: 's2', title: '', text: 'Second\n\nhttps://example.com/2', link: '', description: '', media: [] },
       ],
     });
-    expect(renderFor('discord', source({ segments }))).toEqual({
+    expect(renderFor('tiktok', source({ segments }))).toEqual({
       ok: true,
       parts: [{ segmentId: null, title: 'T', text: 'First\n\nSecond\n\nhttps://example.com/2', link: '', description: '', media: [] }],
     });
@@ -119,7 +119,7 @@ describe('renderFor', () => {
       ],
       [],
     ]);
-    const joined = renderFor('discord', source({ segments: segments.map((s) => ({ ...s, body: 'short' })), media: [media('p')] }));
+    const joined = renderFor('tiktok', source({ segments: segments.map((s) => ({ ...s, body: 'short' })), media: [media('p')] }));
     expect(joined.ok && joined.parts.map((part) => part.media.map((m) => m.media_id))).toEqual([['p', 'a', 'b', 'c']]);
   });
 });
@@ -139,9 +139,9 @@ describe('renderFor: the title counts where the network gets it in the text', ()
       parts: [{ text }],
     });
     // A network without threads refuses it, counting the title.
-    expect(renderFor('discord', source({ title: 'T', sourceText: 'a'.repeat(1_998) }))).toEqual({
+    expect(renderFor('tiktok', source({ title: 'T', sourceText: 'a'.repeat(2_198) }))).toEqual({
       ok: false,
-      reason: expect.stringContaining('2001 characters long with its title'),
+      reason: expect.stringContaining('2201 characters long with its title'),
     });
   });
 });

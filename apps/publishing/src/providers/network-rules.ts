@@ -51,7 +51,10 @@ export interface NetworkRules {
     /** Most characters of one post, counted as `counting` says. */
     maxLength: number;
     counting: TextCounting;
-    /** Whether a long text or several segments become a thread of replies (else one post, refused when too long). */
+    /**
+     * Whether a long text or several segments become several posts in order: a thread of replies, or consecutive
+     * messages where the network has no replies (Discord, Telegram); else one post, refused when too long.
+     */
     threads: boolean;
     /** Whether a link is given beside the text (a card) rather than appended to it. */
     linkCard: boolean;

@@ -119,7 +119,7 @@ export class DiscordProvider implements DestinationConnectProvider {
     };
   }
 
-  /** Each part as one message, in order (the delivery engine sends one part: Discord has no threads of replies). */
+  /** Each part as one message, in order: a long text or a thread's segments are consecutive messages (a webhook cannot reply). */
   async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
     const grant = discordGrant(account);
     const parts: PublishedPart[] = [];

@@ -120,7 +120,7 @@ export class TelegramProvider implements DestinationConnectProvider {
     };
   }
 
-  /** Each part as its messages, in order (the delivery engine sends one part: Telegram has no threads of replies). */
+  /** Each part as its messages, in order: a long text or a thread's segments are consecutive messages, not replies. */
   async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
     const token = botToken(account);
     const parts: PublishedPart[] = [];
