@@ -96,6 +96,10 @@ describe('renderFor', () => {
   it('counts as the network does: X weighs links 23 and CJK 2', () => {
     expect(countText('https://example.com/a/very/long/path/that/goes/on/and/on', 'weighted')).toBe(23);
     expect(countText('日本', 'weighted')).toBe(4);
+    // An emoji sequence counts 2 whatever its code points (a family joined by ZWJ, a skin tone, a flag).
+    expect(countText('👨‍👩‍👧 👍🏽 🇫🇷', 'weighted')).toBe(8);
+    // Combining marks are composed first (NFC): é as e + U+0301 counts 1.
+    expect(countText('e\u0301', 'weighted')).toBe(1);
     expect(countText('a👨‍👩‍👧b', 'utf16')).toBe(10);
     const result = renderFor('x', source({ sourceText: '日本語の文章です。'.repeat(20) }));
     expect(result.ok && result.parts.every((part) => countText(part.text, 'weighted') <= 280)).toBe(true);

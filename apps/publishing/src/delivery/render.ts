@@ -60,17 +60,28 @@ const URL_PATTERN = /https?:\/\/[^\s]+/g;
 /** X counts a link as 23 characters whatever its length. */
 const X_URL_WEIGHT = 23;
 
-/** X's weighted length: Latin-1, general punctuation and a few more count 1, every other code point (CJK, emoji) 2, a URL 23. */
+/** An emoji, however many code points make it (modifiers, joiners, flags): X counts the whole sequence as 2. */
+const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
+const lightCodePoint = (code: number) =>
+  code <= 4351 || (code >= 8192 && code <= 8205) || (code >= 8208 && code <= 8223) || (code >= 8242 && code <= 8247);
+
+/**
+ * X's weighted length (its counting-characters rules, as twitter-text applies them): the text in NFC; a URL 23;
+ * an emoji sequence 2; otherwise Latin-1, general punctuation and a few more count 1 per code point, every other
+ * code point (CJK…) 2.
+ */
 function weightedLength(text: string): number {
   let count = 0;
-  const withoutUrls = text.replace(URL_PATTERN, () => {
+  const withoutUrls = text.normalize('NFC').replace(URL_PATTERN, () => {
     count += X_URL_WEIGHT;
     return '';
   });
-  for (const char of withoutUrls) {
-    const code = char.codePointAt(0) ?? 0;
-    const light = code <= 4351 || (code >= 8192 && code <= 8205) || (code >= 8208 && code <= 8223) || (code >= 8242 && code <= 8247);
-    count += light ? 1 : 2;
+  for (const { segment } of segmenter.segment(withoutUrls)) {
+    if (EMOJI.test(segment)) {
+      count += 2;
+      continue;
+    }
+    for (const char of segment) count += lightCodePoint(char.codePointAt(0) ?? 0) ? 1 : 2;
   }
   return count;
 }
