@@ -155,7 +155,7 @@ describe('publishing: delivery to linkedin (engine + adapter against the fake Li
     /** Connects through OAuth as `personId`, known to the fake LinkedIn (with its pages) before the callback reads them. */
     async function connectAdministrator(tenant: Tenant, personId: string, name: string) {
       const { started, scopes } = await askedScopes(tenant);
-      expect(scopes).toBe('openid profile w_member_social w_organization_social r_organization_admin');
+      expect(scopes).toBe('openid profile w_member_social w_organization_social r_organization_admin r_organization_social');
       const tokens = { access_token: `at-${randomUUID()}`, refresh_token: `rt-${randomUUID()}` };
       const code = await approveAtNetwork(started.body.authorization_url, {
         client_secret: clientSecret,

@@ -18,7 +18,7 @@ describe('LinkedIn settings', () => {
     expect(network.extensionSetting).toBe('linkedin_organization_pages');
     const request = { redirectUri: 'https://app.example/cb', state: 'st' };
     const scope = (extension: boolean) => new URL(network.authorizationUrl(client, request, { extension })).searchParams.get('scope');
-    expect(scope(true)).toBe('openid profile w_member_social w_organization_social r_organization_admin');
+    expect(scope(true)).toBe('openid profile w_member_social w_organization_social r_organization_admin r_organization_social');
     expect(scope(false)).toBe('openid profile w_member_social');
   });
 

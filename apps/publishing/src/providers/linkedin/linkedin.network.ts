@@ -12,7 +12,7 @@ export class LinkedInNetwork extends OAuthNetwork {
   readonly platform = 'linkedin';
   readonly scopes = ['openid', 'profile', 'w_member_social'];
   override readonly extensionSetting = 'linkedin_organization_pages';
-  override readonly extensionScopes = ['w_organization_social', 'r_organization_admin'];
+  override readonly extensionScopes = ['w_organization_social', 'r_organization_admin', 'r_organization_social'];
 
   authorizeEndpoint(): string {
     return 'https://www.linkedin.com/oauth/v2/authorization';

@@ -171,6 +171,16 @@ describe('LinkedIn organization pages (against a fake LinkedIn)', () => {
       });
       expect(await provider.findPost(page('1001'), post('Lost'), new Date())).toBe('unknown');
     });
+
+    it("finds a page's post whose answer was lost among the page's posts (r_organization_social)", async () => {
+      await organization('1001');
+      const since = new Date();
+      const lost = post('Lost answer of a page');
+      await control('POST', '/failures', { path: '/rest/posts', method: 'POST', drop_after_handling: true });
+      await expect(provider.publish(page('1001'), lost)).rejects.toMatchObject({ failure: { outcome: 'ambiguous' } });
+      const [created] = await control('GET', '/posts');
+      expect(await provider.findPost(page('1001'), lost, since)).toMatchObject({ externalId: created.id });
+    });
   });
 
   describe('metrics', () => {
