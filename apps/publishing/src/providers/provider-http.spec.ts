@@ -97,4 +97,21 @@ describe('ProviderHttp', () => {
     expect(JSON.stringify(lines)).not.toContain('secret');
     expect(lines).toEqual([expect.objectContaining({ platform: 'telegram', path: '/bot…/getMe', status: 200 })]);
   });
+
+  it("takes a 429's wait from its body where the network names it only there (retryAfterOf), headers first", async () => {
+    const body = JSON.stringify({ ok: false, error_code: 429, parameters: { retry_after: 17 } });
+    const retryAfterOf = (answer: unknown) => (answer as { parameters?: { retry_after?: unknown } }).parameters?.retry_after;
+    const limited = (headers: Record<string, string>) =>
+      new ProviderHttp({}, undefined, async () => new Response(body, { status: 429, headers }));
+    await expect(limited({}).json('telegram', { ...request, retryAfterOf }, signal())).rejects.toMatchObject({
+      call: { status: 429, retryAfterMs: 17_000 },
+    });
+    await expect(limited({ 'retry-after': '3' }).json('telegram', { ...request, retryAfterOf }, signal())).rejects.toMatchObject({
+      call: { retryAfterMs: 3_000 },
+    });
+    const unnamed = await limited({})
+      .json('telegram', request, signal())
+      .catch((error: { call?: { retryAfterMs?: number } }) => error);
+    expect((unnamed as { call?: { retryAfterMs?: number } }).call?.retryAfterMs).toBeUndefined();
+  });
 });

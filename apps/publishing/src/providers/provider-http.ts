@@ -53,6 +53,11 @@ export interface ProviderRequest {
    * member (LinkedIn's `code`, Graph's `error.code`); only a short well-formed code is kept, never free text.
    */
   errorCodeOf?: (body: unknown) => unknown;
+  /**
+   * Where a 429's body names its wait, in seconds, for networks that say it only there (Telegram's
+   * `parameters.retry_after`); used when the answer's headers name none.
+   */
+  retryAfterOf?: (body: unknown) => unknown;
 }
 
 export interface ProviderAnswer {
@@ -139,7 +144,12 @@ export class ProviderHttp {
     }
     this.logger?.debug({ platform, method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'network answered');
     const parsed = parseJson(text);
-    const details: ProviderCallDetails = { status: response.status, sent: true, ...waitOf(response.headers, Date.now(), response.status) };
+    const details: ProviderCallDetails = {
+      status: response.status,
+      sent: true,
+      ...waitOf(response.headers, Date.now(), response.status),
+    };
+    if (response.status === 429 && details.retryAfterMs === undefined) Object.assign(details, bodyWait(parsed, request.retryAfterOf));
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
       throw new ProviderError(
         'refused',
@@ -257,6 +267,14 @@ export function retryAfterMs(headers: Headers, now = Date.now(), status = 429): 
     return Math.min(Math.max(0, Math.round(ms)), MAX_RETRY_AFTER_MS);
   }
   return undefined;
+}
+
+/** The wait a 429's body names (`retryAfterOf`, seconds), as waitOf answers it; {} when none. */
+function bodyWait(body: unknown, retryAfterOf?: (body: unknown) => unknown): Pick<ProviderCallDetails, 'retryAfterMs' | 'retryAt'> {
+  const seconds = retryAfterOf?.(body);
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return {};
+  const wait = Math.min(Math.ceil(seconds) * 1000, MAX_RETRY_AFTER_MS);
+  return { retryAfterMs: wait, retryAt: Date.now() + wait };
 }
 
 /** The wait a network's answer asks for, as a duration and as the time it ends; {} when none. */

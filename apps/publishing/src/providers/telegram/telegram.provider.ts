@@ -22,7 +22,6 @@ import type {
   PublishedPart,
   PublishedPost,
 } from '../social-provider.js';
-import { withRetryAfterOfBody } from './telegram-retry-after.js';
 
 const API = 'https://api.telegram.org';
 /** A media message's caption takes at most 1,024 characters (sendPhoto, sendVideo, sendMediaGroup). */
@@ -43,6 +42,9 @@ const messageId = (message: unknown) => {
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : 0;
 };
 
+/** A 429's wait as the Bot API names it: `{ok: false, error_code: 429, parameters: {retry_after}}` (seconds). */
+const retryAfterOf = (body: unknown) => pick(body, 'parameters', 'retry_after');
+
 /**
  * Telegram through the Bot API as the instance's bot (README.md beside this file): the bot token is the
  * telegram provider app's, read at connect and at each use, never kept with the account. Connecting checks the
@@ -58,8 +60,8 @@ const messageId = (message: unknown) => {
  * metrics are the chat's member count (getChatMemberCount); no post metrics, no follows.
  *
  * The bot token is in the URL path: every call names the path logs show instead (`/bot…/<method>`). Telegram
- * names a rate limit's wait only in its error body (`parameters.retry_after`): withRetryAfterOfBody hands it to
- * ProviderHttp as Retry-After.
+ * names a rate limit's wait only in its error body (`parameters.retry_after`): every call tells ProviderHttp
+ * where (`retryAfterOf`).
  */
 export class TelegramProvider implements DestinationConnectProvider {
   readonly platform = 'telegram';
@@ -75,7 +77,7 @@ export class TelegramProvider implements DestinationConnectProvider {
     streamFetchFn: FetchFunction = streamingFetch,
     logger?: Logger,
   ) {
-    this.http = new ProviderHttp(origins, logger, withRetryAfterOfBody(fetchFn), withRetryAfterOfBody(streamFetchFn));
+    this.http = new ProviderHttp(origins, logger, fetchFn, streamFetchFn);
   }
 
   async connect(request: { destination: string; botToken: string }, signal: AbortSignal): Promise<CredentialsSignIn> {
@@ -235,7 +237,7 @@ export class TelegramProvider implements DestinationConnectProvider {
   private async call(token: string, method: string, body: Pick<ProviderRequest, 'json' | 'stream'>, signal: AbortSignal): Promise<unknown> {
     const answer = await this.http.json(
       this.platform,
-      { method: 'POST', url: `${API}/bot${token}/${method}`, loggedPath: `/bot…/${method}`, ...body },
+      { method: 'POST', url: `${API}/bot${token}/${method}`, loggedPath: `/bot…/${method}`, retryAfterOf, ...body },
       signal,
     );
     if (pick(answer, 'ok') !== true)
