@@ -4,11 +4,22 @@ import { once } from 'node:events';
 
 /** A free TCP port on loopback, chosen by the OS. */
 export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
+  const [port] = await freePorts(1);
   return port;
+}
+
+/** `count` distinct free ports: all held open together while they are picked, so none is handed out twice. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = createServer().listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      return server;
+    }),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 /** SIGTERM, then SIGKILL if the process has not exited after `graceMs`. */

@@ -13,7 +13,7 @@ import {
   insightsTestEnvironment,
   notificationsTestEnvironment,
   findNatsServer,
-  freePort,
+  freePorts,
   NATS_INSTALL_HINT,
   generateSecrets,
   startFakeBluesky,
@@ -60,9 +60,6 @@ export default async function globalSetup() {
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `stack-${process.pid}.log`);
   const log = openSync(logFile, 'a');
-  const port = await freePort();
-  // Every app serves /metrics on a port of its own; the metrics suite scrapes them (E2E_METRICS_PORTS).
-  const metricsPorts = Object.fromEntries(await Promise.all(APPS.map(async (app) => [app, await freePort()] as const)));
   const secrets = generateSecrets();
   // A real SMTP server that keeps every mail; suites read and steer it through E2E_MAIL_URL.
   const mail = await startSmtpSink();
@@ -86,6 +83,11 @@ export default async function globalSetup() {
   // Discord's channel webhooks and Telegram's Bot API, scripted through E2E_FAKE_DISCORD_URL / E2E_FAKE_TELEGRAM_URL.
   const discord = await startFakeDiscord();
   const telegram = await startFakeTelegram();
+  // Ports the stack listens on are picked last, right before it starts: a port freePort found and released is
+  // free only until someone else binds it, and every fake above binds an ephemeral port of its own.
+  // Every app serves /metrics on a port of its own; the metrics suite scrapes them (E2E_METRICS_PORTS).
+  const [port, ...appPorts] = await freePorts(1 + APPS.length);
+  const metricsPorts = Object.fromEntries(APPS.map((app, index) => [app, appPorts[index]] as const));
   const stack = await startStack({
     databaseUrl: database.url,
     natsUrl: nats.url,
