@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { Inject, Injectable } from '@nestjs/common';
 import { MediaPatterns, type AttachedMedia, type PublicMediaUrl, type ResolvedMedia } from '@social/contracts';
-import { RpcClient, type MediaStorage } from '@social/platform';
+import { RpcClient, type ByteRange, type MediaStorage } from '@social/platform';
 import { fitImage } from '../media/image-fit.js';
 import { DeliveryError, type OutgoingMedia } from '../providers/social-provider.js';
 import { rulesFor } from '../providers/network-rules.js';
@@ -119,7 +119,7 @@ export class DeliveryMedia {
       width: fitted.width,
       height: fitted.height,
       durationMs: 0,
-      open: async () => Readable.from([bytes]),
+      open: async (range) => Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]),
       publicUrl: () => this.publicUrl(item),
     };
   }
@@ -134,7 +134,7 @@ export class DeliveryMedia {
       width: item.width,
       height: item.height,
       durationMs: Number(item.duration_ms),
-      open: () => this.read(item),
+      open: (range) => this.read(item, range),
       publicUrl: () => this.publicUrl(item),
     };
   }
@@ -158,11 +158,11 @@ export class DeliveryMedia {
     }
   }
 
-  /** The item's stored bytes as a stream. */
-  private async read(item: ResolvedMedia): Promise<Readable> {
+  /** The item's stored bytes (or the `range` of them) as a stream. */
+  private async read(item: ResolvedMedia, range?: ByteRange): Promise<Readable> {
     let stream: Readable | null;
     try {
-      stream = await this.storage.read(item.object_key);
+      stream = await this.storage.read(item.object_key, range);
     } catch {
       throw storageDown();
     }

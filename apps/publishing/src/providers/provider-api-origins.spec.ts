@@ -13,6 +13,16 @@ describe('PROVIDER_API_ORIGINS', () => {
     expect(parseProviderApiOrigins('')).toEqual({});
   });
 
+  it("serves instagram from facebook's origin unless instagram has one of its own", () => {
+    const graph = 'https://graph.instagram.com/me?fields=id';
+    expect(redirectOrigin({ facebook: 'http://127.0.0.1:9001' }, 'instagram', graph)).toBe('http://127.0.0.1:9001/me?fields=id');
+    const both = { facebook: 'http://127.0.0.1:9001', instagram: 'http://127.0.0.1:9002' };
+    expect(redirectOrigin(both, 'instagram', graph)).toBe('http://127.0.0.1:9002/me?fields=id');
+    expect(redirectOrigin({ instagram: 'http://127.0.0.1:9002' }, 'facebook', 'https://graph.facebook.com/me')).toBe(
+      'https://graph.facebook.com/me',
+    );
+  });
+
   it.each([
     ['[]', 'must be a JSON object'],
     ['not json', 'must be a JSON object'],

@@ -35,9 +35,16 @@ export function parseProviderApiOrigins(raw: string | undefined, name = 'PROVIDE
   return origins;
 }
 
-/** `url` with its origin replaced by the one configured for the network, if any. */
+/**
+ * Networks served by another network's servers when they have no origin of their own (contract: Instagram uses the
+ * `instagram` origin when given, else the `facebook` one; both are Meta's Graph API).
+ */
+const ORIGIN_FALLBACKS: Readonly<Record<string, string>> = { instagram: 'facebook' };
+
+/** `url` with its origin replaced by the one configured for the network (or the network it falls back to), if any. */
 export function redirectOrigin(origins: ProviderApiOrigins, platform: string, url: string): string {
-  const origin = origins[platform];
+  const fallback = ORIGIN_FALLBACKS[platform];
+  const origin = origins[platform] ?? (fallback ? origins[fallback] : undefined);
   if (!origin) return url;
   const target = new URL(url);
   return `${origin}${target.pathname}${target.search}`;

@@ -14,6 +14,11 @@ export interface ConnectedIdentity {
   username: string;
   displayName: string;
   avatarUrl: string;
+  /**
+   * The account's own grant where the network issues one per account from the user's grant (a Facebook Page's
+   * token, from fetchIdentities); absent: the account holds the grant of the connect.
+   */
+  grant?: ProviderGrant;
 }
 
 /** What we keep of a network's grant; sealed at rest, never returned. */
@@ -62,10 +67,11 @@ export interface OutgoingMedia {
   height: number;
   durationMs: number;
   /**
-   * A new stream of the bytes at each call (a retried upload reads them again). Throws a DeliveryError:
+   * A new stream of the bytes at each call (a retried upload reads them again); with `range`, only bytes
+   * `start`..`end` (inclusive), for an upload resumed where the network says it stopped. Throws a DeliveryError:
    * retryable when storage cannot answer now, rejected when the bytes are gone.
    */
-  open(): Promise<Readable>;
+  open(range?: { start: number; end: number }): Promise<Readable>;
   /**
    * A URL the network fetches the bytes from, for networks that take media by URL (Threads): the library item's
    * public copy (contract §4, valid 24 hours), as stored, not re-encoded. Issued at each call. Throws a

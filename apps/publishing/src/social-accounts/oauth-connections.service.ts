@@ -132,12 +132,13 @@ export class OAuthConnections {
     } catch (error) {
       throw connectionProblem(error, provider.platform, step);
     }
-    // Every account the grant covers holds it; the callback answers the first (who granted it), connected first.
+    // Every account the grant covers holds it (or the token the network issued for that account, as a Facebook Page's);
+    // the callback answers the first, connected first.
     const [first, ...others] = identities;
     if (!first)
       throw connectionProblem(new ProviderError('unavailable', `${provider.platform} named no account.`), provider.platform, step);
-    const reply = await this.upsert(state, principal.userId, first, grant);
-    for (const identity of others) await this.upsert(state, principal.userId, identity, grant);
+    const reply = await this.upsert(state, principal.userId, first, first.grant ?? grant);
+    for (const identity of others) await this.upsert(state, principal.userId, identity, identity.grant ?? grant);
     return reply;
   }
 

@@ -104,6 +104,7 @@ export class OAuthProvider implements OAuthConnectProvider {
       username: clean(identity.username, MAX_NAME_LENGTH),
       displayName: clean(identity.displayName, MAX_NAME_LENGTH),
       avatarUrl: clean(avatarUrl, MAX_URL_LENGTH),
+      ...(identity.grant ? { grant: identity.grant } : {}),
     };
   }
 

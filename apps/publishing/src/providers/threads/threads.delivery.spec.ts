@@ -15,7 +15,7 @@ import { outgoingMedia, outgoingPart } from '../outgoing-post.fixtures.js';
 import { ProviderError } from '../provider-error.js';
 import { ProviderHttp } from '../provider-http.js';
 import { DeliveryError, type OutgoingMedia, type OutgoingPost, type OutgoingPostPart, type ProviderAccount } from '../social-provider.js';
-import { DEFAULT_RATE_LIMIT_WAIT_MS, threadsFailure } from './graph-failure.js';
+import { DEFAULT_RATE_LIMIT_WAIT_MS, graphFailure } from '../graph/graph-failure.js';
 import { ThreadsNetwork } from './threads.network.js';
 import { ThreadsProvider } from './threads.provider.js';
 
@@ -446,7 +446,7 @@ describe('Graph error codes where the status is not enough', () => {
     });
 
   it.each([4, 17, 32, 613])('reads a 400 with code %i as a rate limit, retryable with a wait', (code) => {
-    expect(threadsFailure(refused(400, code), 'threads', true)).toMatchObject({
+    expect(graphFailure(refused(400, code), 'threads', true)).toMatchObject({
       outcome: 'retryable',
       code: 'provider_rate_limited',
       httpStatus: 400,
@@ -455,13 +455,13 @@ describe('Graph error codes where the status is not enough', () => {
   });
 
   it('reads codes 1 and 2 as temporary, 190 as auth, 100 as validation', () => {
-    expect(threadsFailure(refused(400, 2), 'threads', true)).toMatchObject({ outcome: 'retryable', code: 'provider_error' });
-    expect(threadsFailure(refused(400, 1), 'threads', false)).toMatchObject({ outcome: 'retryable', code: 'provider_error' });
-    expect(threadsFailure(refused(400, 190), 'threads', true)).toMatchObject({ outcome: 'rejected', kind: 'auth' });
-    expect(threadsFailure(refused(400, 100), 'threads', true)).toMatchObject({ outcome: 'rejected', kind: 'validation' });
+    expect(graphFailure(refused(400, 2), 'threads', true)).toMatchObject({ outcome: 'retryable', code: 'provider_error' });
+    expect(graphFailure(refused(400, 1), 'threads', false)).toMatchObject({ outcome: 'retryable', code: 'provider_error' });
+    expect(graphFailure(refused(400, 190), 'threads', true)).toMatchObject({ outcome: 'rejected', kind: 'auth' });
+    expect(graphFailure(refused(400, 100), 'threads', true)).toMatchObject({ outcome: 'rejected', kind: 'validation' });
   });
 
   it('keeps the wait a 429 names', () => {
-    expect(threadsFailure(refused(429, 4, 9_000), 'threads', true)).toMatchObject({ retryAfterMs: 9_000, httpStatus: 429 });
+    expect(graphFailure(refused(429, 4, 9_000), 'threads', true)).toMatchObject({ retryAfterMs: 9_000, httpStatus: 429 });
   });
 });

@@ -18,7 +18,7 @@ import type {
   PublishedPart,
   PublishedPost,
 } from '../social-provider.js';
-import { expiredToken, graphCode, graphErrorCode, threadsCall } from './graph-failure.js';
+import { expiredToken, graphCode, graphErrorCode, graphCall } from '../graph/graph-failure.js';
 import type { ThreadsNetwork } from './threads.network.js';
 
 /**
@@ -200,7 +200,7 @@ export class ThreadsProvider extends OAuthProvider {
     const scopes = account.grant?.scopes ?? [];
     const askReplies = replies > 0 && (scopes.length === 0 || scopes.includes(REPLY_QUOTA_SCOPE));
     const fields = askReplies ? 'quota_usage,config,reply_quota_usage,reply_config' : 'quota_usage,config';
-    const answer = await threadsCall(this.platform, false, () =>
+    const answer = await graphCall(this.platform, false, () =>
       this.graph(account, 'GET', `/${userId(account)}/threads_publishing_limit`, { fields }),
     );
     const limit = pick(answer.body, 'data', 0);
@@ -246,7 +246,7 @@ export class ThreadsProvider extends OAuthProvider {
       containerId = await this.createContainer(account, { media_type: 'CAROUSEL', children: children.join(','), ...common });
     }
     await this.waitUntilReady(account, containerId, deadline);
-    const answer = await threadsCall(this.platform, true, () =>
+    const answer = await graphCall(this.platform, true, () =>
       this.graph(account, 'POST', `/${userId(account)}/threads_publish`, { creation_id: containerId }),
     );
     const externalId = text(pick(answer.body, 'id'));
@@ -263,7 +263,7 @@ export class ThreadsProvider extends OAuthProvider {
 
   /** POST /{user-id}/threads: a container, which nobody sees until it is published (a failure here created nothing). */
   private async createContainer(account: ProviderAccount, parameters: Record<string, string>): Promise<string> {
-    const answer = await threadsCall(this.platform, false, () => this.graph(account, 'POST', `/${userId(account)}/threads`, parameters));
+    const answer = await graphCall(this.platform, false, () => this.graph(account, 'POST', `/${userId(account)}/threads`, parameters));
     const id = text(pick(answer.body, 'id'));
     if (!id) {
       throw new DeliveryError({
@@ -284,7 +284,7 @@ export class ThreadsProvider extends OAuthProvider {
    */
   private async waitUntilReady(account: ProviderAccount, containerId: string, deadline: number): Promise<void> {
     for (let wait = this.polling.firstWaitMs; ; wait = Math.min(wait * 2, this.polling.maxWaitMs)) {
-      const answer = await threadsCall(this.platform, false, () =>
+      const answer = await graphCall(this.platform, false, () =>
         this.graph(account, 'GET', `/${encodeURIComponent(containerId)}`, { fields: 'status,error_message' }),
       );
       const status = text(pick(answer.body, 'status'));

@@ -3,7 +3,7 @@ import { ProviderError } from '../provider-error.js';
 import { DeliveryError } from '../social-provider.js';
 
 /**
- * Graph API error codes (Graph API "Handling errors", README.md beside this file) whose HTTP status alone
+ * Graph API error codes (Graph API "Handling errors"; see threads/README.md) whose HTTP status alone
  * does not say what to do: Meta answers most of them with 400.
  */
 const RATE_LIMIT_CODES = new Set([4, 17, 32, 613]);
@@ -12,7 +12,7 @@ const TEMPORARY_CODES = new Set([1, 2]);
 /** "Access token has expired" (OAuthException): a new token, or reconnecting. */
 export const EXPIRED_TOKEN_CODE = 190;
 /**
- * How long to wait after a rate limit whose answer names no wait (Graph sends no Retry-After; Threads limits
+ * How long to wait after a rate limit whose answer names no wait (Graph sends no Retry-After; its limits
  * are counted over a rolling 24 hours): ours, long enough not to spend further calls on a limit just reached.
  */
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 10 * 60_000;
@@ -30,18 +30,18 @@ export function graphCode(error: unknown): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Whether Threads refused the access token (HTTP 401, or Graph code 190 whatever the status): worth one renewal. */
+/** Whether the network refused the access token (HTTP 401, or Graph code 190 whatever the status): worth one renewal. */
 export function expiredToken(error: unknown): boolean {
   return error instanceof ProviderError && (error.call?.status === 401 || graphCode(error) === EXPIRED_TOKEN_CODE);
 }
 
 /**
- * The delivery outcome of a failed Threads call: toDeliveryFailure's mapping by status, corrected by the Graph
+ * The delivery outcome of a failed Graph API call (Threads, Facebook, Instagram): toDeliveryFailure's mapping by status, corrected by the Graph
  * code where Meta's status is not enough — 4/17/32/613 are rate limits (retryable, with the answer's wait or
  * DEFAULT_RATE_LIMIT_WAIT_MS), 1/2 are temporary (retryable), 190 is an expired or revoked token (rejected auth);
  * a 429 that names no wait gets DEFAULT_RATE_LIMIT_WAIT_MS.
  */
-export function threadsFailure(error: unknown, platform: string, creates: boolean): DeliveryError['failure'] {
+export function graphFailure(error: unknown, platform: string, creates: boolean): DeliveryError['failure'] {
   const failure = toDeliveryFailure(error, platform, creates);
   if (!(error instanceof ProviderError) || !error.call) return failure;
   const status = error.call.status;
@@ -76,11 +76,11 @@ export function threadsFailure(error: unknown, platform: string, creates: boolea
   return failure;
 }
 
-/** Runs one Threads call of a delivery (like deliveryCall); its failure becomes a DeliveryError by threadsFailure. */
-export async function threadsCall<T>(platform: string, creates: boolean, call: () => Promise<T>): Promise<T> {
+/** Runs one Graph API call of a delivery (like deliveryCall); its failure becomes a DeliveryError by graphFailure. */
+export async function graphCall<T>(platform: string, creates: boolean, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw new DeliveryError(threadsFailure(error, platform, creates));
+    throw new DeliveryError(graphFailure(error, platform, creates));
   }
 }
