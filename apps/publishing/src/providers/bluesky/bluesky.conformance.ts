@@ -27,7 +27,7 @@ const uriOf = (record: FakeBlueskyRecord) => record.uri;
 /** Bluesky against the fake PDS (libs/testing), signed in with a handle and an app password. */
 export const conformance: ProviderConformanceCase = {
   platform: 'bluesky',
-  supports: { images: true, videos: true, threads: true, reconcile: 'finds', accountMetrics: true, postMetrics: true },
+  supports: { textOnly: true, images: true, videos: true, threads: true, reconcile: 'finds', accountMetrics: true, postMetrics: true },
   async start() {
     const fake = await startFakeBluesky();
     const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);

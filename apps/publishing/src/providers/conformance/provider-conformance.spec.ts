@@ -67,8 +67,24 @@ describe('provider conformance: every network adapter against its fake', () => {
       await network?.stop();
     });
 
-    it('publishes a text post once, answering its id', async () => {
+    /** The plainest post the network takes: the text alone, or with one image (else one video) on a media-first network. */
+    const plainPart = (text: string) => {
+      if (conformance.supports.textOnly) return outgoingPart(text);
+      const media = conformance.supports.images
+        ? outgoingMedia(png, 'image/png', 'A red square', { width: 64, height: 48 })
+        : { ...outgoingMedia(mp4, 'video/mp4', '', { width: 360, height: 640 }), durationMs: 3_000 };
+      return outgoingPart(text, { media: [media] });
+    };
+
+    it('publishes a text post once, answering its id (or refuses a text alone on a media-first network)', async () => {
       const before = (await network.posts()).length;
+      if (!conformance.supports.textOnly) {
+        const failure = await failureOf(network.provider.publish(account, post([outgoingPart(words('text alone'))])));
+        expect(failure).toMatchObject({ outcome: 'rejected' });
+        expect(failure.outcome === 'rejected' && ['validation', 'capability'].includes(failure.kind)).toBe(true);
+        expect(await network.posts()).toHaveLength(before);
+        return;
+      }
       const text = words('text');
       const published = await network.provider.publish(account, post([outgoingPart(text)]));
       const posts = await network.posts();
@@ -116,7 +132,7 @@ describe('provider conformance: every network adapter against its fake', () => {
       async (kind, expected) => {
         const before = (await network.posts()).length;
         await network.fail(kind);
-        const failure = await failureOf(network.provider.publish(account, post([outgoingPart(words(kind))])));
+        const failure = await failureOf(network.provider.publish(account, post([plainPart(words(kind))])));
         expect(failure).toMatchObject(expected);
         if (kind === 'rate_limited') expect(failure.outcome === 'retryable' && failure.retryAfterMs).toBeGreaterThan(0);
         expect(failure.message).not.toMatch(/token|Bearer/i);
@@ -127,7 +143,7 @@ describe('provider conformance: every network adapter against its fake', () => {
     it('leaves a lost answer ambiguous, then reconciles it without posting twice (or says it cannot tell)', async () => {
       const before = (await network.posts()).length;
       const since = new Date();
-      const lost = post([outgoingPart(words('lost answer'))]);
+      const lost = post([plainPart(words('lost answer'))]);
       await network.fail('answer_lost');
       expect((await failureOf(network.provider.publish(account, lost))).outcome).toBe('ambiguous');
       const posts = await network.posts();
@@ -143,7 +159,7 @@ describe('provider conformance: every network adapter against its fake', () => {
 
     it('answers that nothing was made when the network shows no such post (sending again is safe)', async () => {
       if (conformance.supports.reconcile !== 'finds') return;
-      expect(await network.provider.findPost(account, post([outgoingPart(words('never sent'))]), new Date(Date.now() - 60_000))).toBeNull();
+      expect(await network.provider.findPost(account, post([plainPart(words('never sent'))]), new Date(Date.now() - 60_000))).toBeNull();
     });
 
     it('reads account and post metrics, or refuses them as unavailable', async () => {

@@ -15,6 +15,12 @@ export interface ProviderConformanceCase {
   platform: string;
   /** What the network offers through its API; anything else must be refused the documented way. */
   supports: {
+    /**
+     * Whether a post may be text alone. Media-first networks (Instagram, YouTube, TikTok) take none: the cases that
+     * need any post send one with the first kind of media the network takes (an image, else a video), and a text
+     * alone must be refused as `validation` or `capability` without calling the network.
+     */
+    textOnly: boolean;
     /** Whether a post may carry an image / a video. */
     images: boolean;
     videos: boolean;

@@ -32,7 +32,7 @@ const failureAnswer = (failure: ConformanceFailure): Record<string, unknown> =>
 /** Discord's channel webhooks against the fake Discord API (libs/testing). */
 export const conformance: ProviderConformanceCase = {
   platform: 'discord',
-  supports: { images: true, videos: true, threads: false, reconcile: 'unknown', accountMetrics: false, postMetrics: false },
+  supports: { textOnly: true, images: true, videos: true, threads: false, reconcile: 'unknown', accountMetrics: false, postMetrics: false },
   async start() {
     const fake = await startFakeDiscord();
     const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);

@@ -35,7 +35,7 @@ const failureAnswer = (failure: ConformanceFailure): Record<string, unknown> =>
 /** LinkedIn members against the fake LinkedIn (libs/testing). */
 export const conformance: ProviderConformanceCase = {
   platform: 'linkedin',
-  supports: { images: true, videos: true, threads: false, reconcile: 'finds', accountMetrics: false, postMetrics: false },
+  supports: { textOnly: true, images: true, videos: true, threads: false, reconcile: 'finds', accountMetrics: false, postMetrics: false },
   async start() {
     const fake = await startFakeLinkedIn();
     const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);

@@ -29,7 +29,7 @@ const failureAnswer = (failure: ConformanceFailure): Record<string, unknown> =>
 /** Mastodon against the fake Mastodon server (libs/testing). */
 export const conformance: ProviderConformanceCase = {
   platform: 'mastodon',
-  supports: { images: true, videos: true, threads: true, reconcile: 'finds', accountMetrics: true, postMetrics: true },
+  supports: { textOnly: true, images: true, videos: true, threads: true, reconcile: 'finds', accountMetrics: true, postMetrics: true },
   async start() {
     const fake = await startFakeMastodon();
     const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);

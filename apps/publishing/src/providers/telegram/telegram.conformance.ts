@@ -23,7 +23,7 @@ const failureAnswer = (failure: ConformanceFailure): Record<string, unknown> =>
 /** Telegram's Bot API against the fake (libs/testing): a channel where the bot is an administrator allowed to post. */
 export const conformance: ProviderConformanceCase = {
   platform: 'telegram',
-  supports: { images: true, videos: true, threads: false, reconcile: 'unknown', accountMetrics: true, postMetrics: false },
+  supports: { textOnly: true, images: true, videos: true, threads: false, reconcile: 'unknown', accountMetrics: true, postMetrics: false },
   async start() {
     const fake = await startFakeTelegram();
     const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);

@@ -24,7 +24,7 @@ const failureAnswer = (failure: ConformanceFailure): Record<string, unknown> =>
  */
 export const conformance: ProviderConformanceCase = {
   platform: 'threads',
-  supports: { images: true, videos: true, threads: true, reconcile: 'finds', accountMetrics: true, postMetrics: true },
+  supports: { textOnly: true, images: true, videos: true, threads: true, reconcile: 'finds', accountMetrics: true, postMetrics: true },
   async start() {
     const fake = await startFakeThreads();
     const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);

@@ -37,7 +37,7 @@ const failureAnswer = (failure: ConformanceFailure): Record<string, unknown> =>
 /** X against the fake X API (libs/testing). */
 export const conformance: ProviderConformanceCase = {
   platform: 'x',
-  supports: { images: true, videos: true, threads: true, reconcile: 'finds', accountMetrics: true, postMetrics: true },
+  supports: { textOnly: true, images: true, videos: true, threads: true, reconcile: 'finds', accountMetrics: true, postMetrics: true },
   async start() {
     const fake = await startFakeX();
     const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);
