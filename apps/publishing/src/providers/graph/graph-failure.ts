@@ -36,8 +36,8 @@ export function expiredToken(error: unknown): boolean {
 }
 
 /**
- * The delivery outcome of a failed Graph API call (Threads, Facebook, Instagram): toDeliveryFailure's mapping by status, corrected by the Graph
- * code where Meta's status is not enough — 4/17/32/613 are rate limits (retryable, with the answer's wait or
+ * The delivery outcome of a failed Graph API call (Threads, Facebook, Instagram): toDeliveryFailure's mapping by
+ * status, corrected by the Graph code where Meta's status is not enough — 4/17/32/613 are rate limits (retryable, with the answer's wait or
  * DEFAULT_RATE_LIMIT_WAIT_MS), 1/2 are temporary (retryable), 190 is an expired or revoked token (rejected auth);
  * a 429 that names no wait gets DEFAULT_RATE_LIMIT_WAIT_MS.
  */
