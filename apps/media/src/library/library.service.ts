@@ -113,8 +113,11 @@ export class LibraryService {
       const item = await findMediaItem(db, id, true);
       if (!item) throw problems.notFound(NO_SUCH_ITEM);
       const posters = await changedRows<StoredObjectRow>(db, `DELETE FROM media_items WHERE poster_of = $1 RETURNING object_key`, [id]);
+      const copies = await changedRows<StoredObjectRow>(db, `DELETE FROM media_delivery_copies WHERE media_id = $1 RETURNING object_key`, [
+        id,
+      ]);
       await db.query(`DELETE FROM media_items WHERE id = $1`, [id]);
-      for (const poster of posters) await this.storage.delete(poster.object_key);
+      for (const stored of [...posters, ...copies]) await this.storage.delete(stored.object_key);
       await this.storage.delete(item.objectKey);
     });
   }

@@ -3,6 +3,7 @@ import { MergedMediaItems1764500000000 } from './1764500000000-merged-media-item
 import { ExpiredMediaSessions1764600000000 } from './1764600000000-expired-media-sessions.js';
 import { ProjectAssetMedia1764700000100 } from './1764700000100-project-asset-media.js';
 import { MediaAnalysis1764800000000 } from './1764800000000-media-analysis.js';
+import { MediaDeliveryCopies1764900000000 } from './1764900000000-media-delivery-copies.js';
 import { AddOutboxContext1799000000000 } from '@social/platform';
 
 /** Every migration of the media schema, oldest first. */
@@ -12,5 +13,6 @@ export const mediaMigrations = [
   ExpiredMediaSessions1764600000000,
   ProjectAssetMedia1764700000100,
   MediaAnalysis1764800000000,
+  MediaDeliveryCopies1764900000000,
   AddOutboxContext1799000000000,
 ];

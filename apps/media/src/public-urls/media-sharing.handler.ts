@@ -9,6 +9,7 @@ import {
   type PublicMediaUrl,
   ResolvedMediaList,
   ResolveMediaRequest,
+  ShareDeliveryCopyRequest,
 } from '@social/contracts';
 import { pathId, validateInput } from '@social/platform';
 import { MediaSharingService } from './media-sharing.service.js';
@@ -39,6 +40,12 @@ export class MediaSharingHandler {
   issue(@Payload() payload: unknown): Promise<PublicMediaUrl> {
     const { principal, body } = unwrap(payload);
     return this.sharing.issuePublicUrl(principal, validateInput(IssuePublicUrlRequest, body, 'body'));
+  }
+
+  /** Publishing, for networks that fetch media by URL: a public URL of the image it stored as the network receives it. */
+  @MessagePattern(MediaPatterns.shareDeliveryCopy)
+  shareDeliveryCopy(@Payload() payload: unknown): Promise<PublicMediaUrl> {
+    return this.sharing.shareDeliveryCopy(validateInput(ShareDeliveryCopyRequest, unwrap(payload).body, 'body'));
   }
 
   /** The gateway's public route, after it checked the URL's signature and expiry (no principal: the token is the credential). */

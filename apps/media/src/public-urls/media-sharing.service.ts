@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   IssuePublicUrlRequest,
   MediaContentTarget,
@@ -6,11 +6,13 @@ import {
   type PublicMediaUrl,
   ResolvedMediaList,
   ResolveMediaRequest,
+  ShareDeliveryCopyRequest,
 } from '@social/contracts';
-import { AccessControl, isUuid, problems } from '@social/platform';
+import { AccessControl, deliveryCopyKey, isUuid, type MediaStorage, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { toResolvedMedia } from '../analysis/resolved-media.js';
 import { findMediaItem, MEDIA_ITEM_COLUMNS, type MediaItemRow } from '../library/media-item.row.js';
+import { MEDIA_STORAGE } from '../storage/storage.module.js';
 import { PublicUrls } from './public-urls.js';
 
 const NO_SUCH_ITEM = 'No such media item.';
@@ -22,6 +24,7 @@ export class MediaSharingService {
     private readonly dataSource: DataSource,
     private readonly access: AccessControl,
     private readonly publicUrls: PublicUrls,
+    @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
   ) {}
 
   /**
@@ -53,10 +56,45 @@ export class MediaSharingService {
     return this.publicUrls.issue(item.id);
   }
 
-  /** Internal, for the gateway's public route (it checked the token): where a ready item's bytes are; gone items are 404. */
-  async publicContent(mediaId: string): Promise<MediaContentTarget> {
+  /**
+   * A public URL of an image as a network receives it (docs/decisions.md "Delivery with media"): the copy publishing
+   * stored at the item's deliveryCopyKey is recorded (once, whatever the number of deliveries asking) and signed like
+   * an item. The stored object must be there with the size named: a URL never points at nothing.
+   */
+  async shareDeliveryCopy(input: ShareDeliveryCopyRequest): Promise<PublicMediaUrl> {
+    const workspaceId = input.workspace_id.toLowerCase();
+    const mediaId = input.media_id.toLowerCase();
+    const copyId = input.copy_id.toLowerCase();
     const item = await findMediaItem(this.dataSource.manager, mediaId);
-    if (!item || item.status !== 'ready') throw problems.notFound('This media item no longer exists.');
-    return { object_key: item.objectKey, mime_type: item.mimeType, size: Number(item.size), filename: item.filename };
+    if (!item || item.workspaceId !== workspaceId) throw problems.notFound(NO_SUCH_ITEM);
+    if (item.status !== 'ready') throw problems.conflict('media_not_ready', 'The upload of this item has not been completed yet.');
+    const objectKey = deliveryCopyKey(workspaceId, mediaId, copyId);
+    const stored = await this.storage.stat(objectKey);
+    if (stored?.size !== input.size) throw problems.notFound('No delivery copy of this item is stored under that id.');
+    await this.dataSource.query(
+      `INSERT INTO media_delivery_copies (id, media_id, object_key, mime_type, size) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (id) DO NOTHING`,
+      [copyId, mediaId, objectKey, input.mime_type, input.size],
+    );
+    return this.publicUrls.issue(copyId);
+  }
+
+  /**
+   * Internal, for the gateway's public route (it checked the token): where the bytes of a ready item, or of a delivery
+   * copy of one, are; gone items (and their copies) are 404.
+   */
+  async publicContent(id: string): Promise<MediaContentTarget> {
+    const item = await findMediaItem(this.dataSource.manager, id);
+    if (item?.status === 'ready')
+      return { object_key: item.objectKey, mime_type: item.mimeType, size: Number(item.size), filename: item.filename };
+    const [copy] = await this.dataSource.query<Array<{ object_key: string; mime_type: string; size: string; filename: string }>>(
+      `SELECT c.object_key, c.mime_type, c.size, m.filename FROM media_delivery_copies c
+         JOIN media_items m ON m.id = c.media_id AND m.status = 'ready'
+        WHERE c.id = $1`,
+      [id],
+    );
+    if (!copy) throw problems.notFound('This media item no longer exists.');
+    const filename = `${copy.filename.replace(/\.[^.]*$/, '')}.${copy.mime_type.split('/')[1].replace('jpeg', 'jpg')}`;
+    return { object_key: copy.object_key, mime_type: copy.mime_type, size: Number(copy.size), filename };
   }
 }

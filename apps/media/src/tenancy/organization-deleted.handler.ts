@@ -31,7 +31,12 @@ export class OrganizationDeletedHandler implements DurableEventHandler {
         `SELECT id, object_key FROM media_items WHERE workspace_id = ANY($1::uuid[]) AND id > $2 ORDER BY id LIMIT ${OBJECT_BATCH}`,
         [workspaceIds, after],
       );
-      for (const row of rows) await this.storage.delete(row.object_key);
+      // An item's delivery copies (their rows go with it when the item's row is purged).
+      const copies = await this.dataSource.query<Array<{ object_key: string }>>(
+        `SELECT object_key FROM media_delivery_copies WHERE media_id = ANY($1::uuid[])`,
+        [rows.map((row) => row.id)],
+      );
+      for (const row of [...rows, ...copies]) await this.storage.delete(row.object_key);
       if (rows.length < OBJECT_BATCH) break;
       after = rows[rows.length - 1].id;
     }

@@ -1,8 +1,16 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
+import { v5 as uuidv5 } from 'uuid';
 import { Inject, Injectable } from '@nestjs/common';
-import { MediaPatterns, type AttachedMedia, type PublicMediaUrl, type ResolvedMedia } from '@social/contracts';
-import { RpcClient, type ByteRange, type MediaStorage } from '@social/platform';
+import {
+  MediaPatterns,
+  type AttachedMedia,
+  type PublicMediaUrl,
+  type ResolvedMedia,
+  type ShareDeliveryCopyRequest,
+} from '@social/contracts';
+import { deliveryCopyKey, RpcClient, type ByteRange, type MediaStorage } from '@social/platform';
 import { fitImage } from '../media/image-fit.js';
 import { DeliveryError, type OutgoingMedia } from '../providers/social-provider.js';
 import { rulesFor } from '../providers/network-rules.js';
@@ -25,8 +33,10 @@ export const stillAnalysing = (item: ResolvedMedia) => item.analysis_status === 
  * spreads each one over the cores anyway).
  */
 const IMAGE_FITS_IN_FLIGHT = 2;
-/** media.public-urls.issue signs a token from one indexed read. */
+/** media.public-urls.issue signs a token from one indexed read (media.delivery-copies.share: a stat and an insert more). */
 const PUBLIC_URL_TIMEOUT_MS = 5_000;
+/** Namespace of delivery copies' ids (UUIDv5 of the item and the copy's bytes): the same image delivered twice is one copy. */
+const DELIVERY_COPY_NAMESPACE = 'b3f1c2d4-6a7e-4f58-9c0d-1e2f3a4b5c6d';
 
 // libvips keeps recent operations (with their pixels) in a cache of up to 50 MB by default; delivery never
 // processes the same image twice in a row, so in this process that cache would only hold memory.
@@ -120,7 +130,8 @@ export class DeliveryMedia {
       height: fitted.height,
       durationMs: 0,
       open: async (range) => Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]),
-      publicUrl: () => this.publicUrl(item),
+      // What a network fetching by URL receives is these bytes too (converted, no metadata), never the stored original.
+      publicUrl: () => this.deliveryCopyUrl(item, bytes, fitted.mimeType),
     };
   }
 
@@ -139,15 +150,43 @@ export class DeliveryMedia {
     };
   }
 
-  /** The item's public copy (media.public-urls.issue): what networks that fetch media by URL are given. */
-  private async publicUrl(item: ResolvedMedia): Promise<string> {
-    try {
-      const issued = await this.rpc.send<PublicMediaUrl>(
+  /** The item's public copy (media.public-urls.issue): what networks that fetch videos by URL are given. */
+  private publicUrl(item: ResolvedMedia): Promise<string> {
+    return this.issued(item, () =>
+      this.rpc.send<PublicMediaUrl>(
         MediaPatterns.issuePublicUrl,
         { workspace_id: item.workspace_id, media_id: item.id },
         { timeoutMs: PUBLIC_URL_TIMEOUT_MS },
-      );
-      return issued.url;
+      ),
+    );
+  }
+
+  /**
+   * A public URL of an image as the network receives it (contract §4: converted where the network refuses the
+   * stored type, metadata stripped): the bytes stored as the item's delivery copy, shared by the media service.
+   */
+  private async deliveryCopyUrl(item: ResolvedMedia, bytes: Buffer, mimeType: string): Promise<string> {
+    const copyId = uuidv5(`${item.id}:${createHash('sha256').update(bytes).digest('hex')}`, DELIVERY_COPY_NAMESPACE);
+    try {
+      await this.storage.put(deliveryCopyKey(item.workspace_id, item.id, copyId), Readable.from([bytes]), bytes.length);
+    } catch {
+      throw storageDown();
+    }
+    const request: ShareDeliveryCopyRequest = {
+      workspace_id: item.workspace_id,
+      media_id: item.id,
+      copy_id: copyId,
+      mime_type: mimeType,
+      size: bytes.length,
+    };
+    return this.issued(item, () =>
+      this.rpc.send<PublicMediaUrl>(MediaPatterns.shareDeliveryCopy, request, { timeoutMs: PUBLIC_URL_TIMEOUT_MS }),
+    );
+  }
+
+  private async issued(item: ResolvedMedia, issue: () => Promise<PublicMediaUrl>): Promise<string> {
+    try {
+      return (await issue()).url;
     } catch {
       throw new DeliveryError({
         outcome: 'retryable',

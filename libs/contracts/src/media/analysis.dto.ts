@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsString, IsUUID, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, IsUUID, MaxLength, Min } from 'class-validator';
 
 /** At most this many ids per media.library.resolve request. */
 export const RESOLVE_MEDIA_MAX_IDS = 100;
@@ -67,6 +67,31 @@ export class IssuePublicUrlRequest {
 
   @IsUUID('all', UUID_MESSAGE)
   media_id: string;
+}
+
+/** Image types a delivery copy may have (what networks that fetch by URL take). */
+export const DELIVERY_COPY_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
+
+/**
+ * media.delivery-copies.share (service to service): publishing stored the bytes a network receives of an image at
+ * `deliveryCopyKey(workspace_id, media_id, copy_id)` and asks for a public URL of them.
+ */
+export class ShareDeliveryCopyRequest {
+  @IsUUID('all', UUID_MESSAGE)
+  workspace_id: string;
+
+  @IsUUID('all', UUID_MESSAGE)
+  media_id: string;
+
+  @IsUUID('all', UUID_MESSAGE)
+  copy_id: string;
+
+  @IsIn(DELIVERY_COPY_MIME_TYPES)
+  mime_type: string;
+
+  @IsInt()
+  @Min(1)
+  size: number;
 }
 
 /** `{base_url}/media/public/{token}`, no bearer token needed, until `expires_at` (RFC 3339, 24 h). */

@@ -7,6 +7,11 @@ export const MediaPatterns = {
 
   /** Service to service: a signed, expiring public URL of a ready item → PublicMediaUrl. */
   issuePublicUrl: 'media.public-urls.issue',
+  /**
+   * Service to service (publishing): a public URL of the copy of an item a network receives (an image converted and
+   * stripped of its metadata at delivery, stored under the item's key) → PublicMediaUrl.
+   */
+  shareDeliveryCopy: 'media.delivery-copies.share',
   /** Internal (gateway only, after it checked the public URL's token): where the item's bytes are → MediaContentTarget. */
   publicContent: 'media.public-urls.content',
 } as const;

@@ -50,6 +50,13 @@ export interface MediaStorage {
 export const mediaObjectKey = (workspaceId: string, mediaId: string): string => `workspaces/${workspaceId}/media/${mediaId}`;
 
 /**
+ * The key of a delivery copy of an item (an image as a network that fetches by URL receives it: converted and
+ * stripped of metadata), under the item's key so it goes with the item; the orphan sweep leaves it alone.
+ */
+export const deliveryCopyKey = (workspaceId: string, mediaId: string, copyId: string): string =>
+  `${mediaObjectKey(workspaceId, mediaId)}/delivered/${copyId}`;
+
+/**
  * A key of its own for one write of an item's bytes, under the item's key: every upload (and, with S3,
  * every completion's snapshot) writes a new object, so the bytes a ready item records never change.
  */
