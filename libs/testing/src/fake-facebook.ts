@@ -140,7 +140,8 @@ interface User {
  * parameter 400 code 100. Every answer carries `x-app-usage`.
  *
  * Control API (`/__control`): POST /users (FakeFacebookUserRequest), GET /posts, /photos, /videos, POST
- * /posts/:id/insights, POST /processing `{polls, fail?}`, POST /chunk `{bytes}` (the range size asked per transfer),
+ * /posts/:id/insights, POST /processing `{polls, fail?}`, POST /chunk `{bytes}` (the range size asked per transfer), POST /listing `{size}`
+ * (the most Pages one /me/accounts answer lists),
  * GET/DELETE /requests, POST/DELETE /failures (ScriptedFailure; `path` as sent, e.g. `/v27.0/<page>/feed`, or
  * `/v27.0/<page>/videos#finish` for one upload phase), DELETE /state.
  *
@@ -158,6 +159,8 @@ export async function startFakeFacebook(options: { upstream?: string } = {}): Pr
   let requests: FakeFacebookRequest[] = [];
   let processing = { polls: 1, fail: false };
   let chunk = DEFAULT_CHUNK;
+  /** The most Pages one /me/accounts answer lists, whatever `limit` asks (Graph may answer fewer). */
+  let listing = 100;
   const hashes = new Map<string, ReturnType<typeof createHash>>();
   const failures = new ScriptedFailures();
   let sequence = 100_000_000_000_000n;
@@ -208,6 +211,10 @@ export async function startFakeFacebook(options: { upstream?: string } = {}): Pr
       processing = { polls: Number(body.polls ?? 0), fail: body.fail === true };
       return sendJson(res, 200, processing);
     }
+    if (path === '/listing' && req.method === 'POST') {
+      listing = Math.max(1, Number(body.size ?? 100));
+      return sendJson(res, 200, { size: listing });
+    }
     if (path === '/chunk' && req.method === 'POST') {
       chunk = Math.max(1, Number(body.bytes ?? DEFAULT_CHUNK));
       return sendJson(res, 200, { bytes: chunk });
@@ -221,6 +228,7 @@ export async function startFakeFacebook(options: { upstream?: string } = {}): Pr
       requests = [];
       processing = { polls: 1, fail: false };
       chunk = DEFAULT_CHUNK;
+      listing = 100;
       failures.clear();
       return sendJson(res, 200, { deleted: true });
     }
@@ -311,7 +319,7 @@ export async function startFakeFacebook(options: { upstream?: string } = {}): Pr
       return answer(200, only({ id: user.id, name: user.name }, (params.fields ?? 'id,name').split(',')));
     if (node === 'me' && edge === 'accounts' && method === 'GET') {
       if (!user) return graphError(res, 400, 100, '(#100) Tried accessing nonexisting field (accounts) on node type (Page)');
-      const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
+      const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), listing);
       const from = params.after ? user.pages.findIndex((known) => cursor(known.id) === params.after) + 1 : 0;
       if (params.after && from === 0) return graphError(res, 400, 100, 'Invalid after cursor.');
       const slice = user.pages.slice(from, from + limit);
