@@ -172,7 +172,7 @@ describe('publishing: delivery to facebook pages (engine + adapter against the f
     });
   });
 
-  it("a Page rate limit (code 32, Retry-After) is waited out, then live; a lost answer is found in the Page's posts: one post each", async () => {
+  it('a Page rate limit is waited out; a lost answer is found among the Page posts; a revoked token fails: one post each', async () => {
     const tenant = await createTenant();
     const { pageIds, first } = await connectPages(tenant);
     const feed = `/${VERSION}/${pageIds[0]}/feed`;
