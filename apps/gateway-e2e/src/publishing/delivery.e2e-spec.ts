@@ -339,7 +339,7 @@ describe('publishing: delivery to the sandbox network (docs/decisions.md "Delive
   it('a failed rendition beside a live one: the publication is failed, retry sends only the failed one', async () => {
     const { owner, workspaceId } = await createTenant();
     const sandbox = await connectSandboxAccount(owner.token, workspaceId);
-    // An account of a network whose publishing is not built (facebook: text-only posts pass its rules): rejected (capability).
+    // A facebook Page account holding no grant (text-only posts pass its rules): refused before anything is sent (auth).
     const facebook = randomUUID();
     await db.query(
       `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, status, connected_by, created_at,
@@ -356,14 +356,15 @@ describe('publishing: delivery to the sandbox network (docs/decisions.md "Delive
     expect(failed).toMatchObject({
       platform: 'facebook',
       status: 'failed',
-      error_code: 'provider_capability_unavailable',
-      error_kind: 'capability',
-      error_action: 'choose_another_account',
+      error_code: 'provider_auth_rejected',
+      error_kind: 'auth',
+      error_action: 'reconnect_account',
     });
-    await retry(owner.token, publication.id, { expected_revision: done.revision });
-    const after = await publicationWhen(owner.token, publication.id, settled);
+    expect((await retry(owner.token, publication.id, { expected_revision: done.revision })).status).toBe(200);
+    const after = await publicationWhen(owner.token, publication.id, (current) => settled(current) && current.revision > done.revision);
     expect(after.renditions[0]).toEqual(live);
-    expect(after.renditions[1].delivery.current_attempt_number).toBe(2);
+    // The refusal marked the account for reconnecting: the retried rendition fails on that, and nothing else is sent.
+    expect(after.renditions[1]).toMatchObject({ status: 'failed', error_code: 'account_reconnect_required' });
     expect(await postsFor(live.id)).toBe(1);
   });
 

@@ -6,6 +6,7 @@ import { adminCall, locations, registerAdmin } from '../support/admin.js';
 import { ApiResponse, baseUrl, call, eventually, expectProblem, registerUser, schemaUrlFor, TestUser } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { Approval, approveAtNetwork, clearNetworkFailures, failNext, networkRequests } from '../support/fake-network.js';
+import { fakeControl } from '../support/fake-control.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
 import { createTenant, joinWorkspace } from '../support/tenancy.js';
@@ -502,6 +503,8 @@ describe('publishing: connecting accounts of OAuth networks', () => {
       profilePath: string;
       profile: unknown;
       tokenResponse?: (accessToken: string) => unknown;
+      /** Set up at a network's own fake before connecting (Facebook: the Pages the person manages). */
+      before?: () => Promise<unknown>;
       expected: { username: string; display_name: string; avatar_url: string };
       externalId: string;
       instanceUrl?: string;
@@ -546,16 +549,22 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         externalId: '7001',
       },
       {
+        // The person's Pages are accounts, never the person (the fake Graph API asks the OAuth fake who they are).
         provider: 'facebook',
         app: { client_id: 'fb-e2e', is_active: true, connection_mode: 'oauth' },
-        authorize: 'https://www.facebook.com/v23.0/dialog/oauth',
-        scope: 'public_profile,pages_show_list,pages_read_engagement,pages_manage_posts',
+        authorize: 'https://www.facebook.com/v27.0/dialog/oauth',
+        scope: 'public_profile,pages_show_list,pages_read_engagement,pages_manage_posts,publish_video,read_insights',
         pkce: false,
-        tokenPath: '/v23.0/oauth/access_token',
-        profilePath: '/v23.0/me',
+        tokenPath: '/v27.0/oauth/access_token',
+        profilePath: '/v27.0/me',
         profile: { id: '10158', name: 'Ada Lovelace', picture: { data: { url: 'https://scontent.example/f.jpg' } } },
-        expected: { username: 'Ada Lovelace', display_name: 'Ada Lovelace', avatar_url: 'https://scontent.example/f.jpg' },
-        externalId: '10158',
+        before: () =>
+          fakeControl('E2E_FAKE_FACEBOOK_URL', 'the fake Facebook Graph API')('POST', '/users', {
+            id: '10158',
+            pages: [{ id: '20531', name: 'Analytical Engines', username: 'engines', access_token: `page-${randomUUID()}` }],
+          }),
+        expected: { username: 'engines', display_name: 'Analytical Engines', avatar_url: 'https://scontent.example/20531.jpg' },
+        externalId: '20531',
       },
       {
         provider: 'instagram',
@@ -638,6 +647,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
 
       const tokens = freshTokens();
       secretsSeen.push(tokens.access_token, tokens.refresh_token, secret);
+      await network.before?.();
       const code = await approveAtNetwork(started.authorization_url, {
         client_secret: secret,
         ...tokens,

@@ -25,6 +25,7 @@ export interface E2eState {
   mastodon: FakeMastodon;
   linkedin: FakeLinkedIn;
   threads: FakeThreads;
+  facebook: FakeServer;
   x: FakeX;
   discord: FakeServer;
   telegram: FakeServer;

@@ -7,6 +7,7 @@ import type { PublishingConfig } from '../config.js';
 import { BlueskyProvider } from './bluesky/bluesky.provider.js';
 import { DiscordProvider } from './discord/discord.provider.js';
 import { FacebookNetwork } from './facebook/facebook.network.js';
+import { FacebookProvider } from './facebook/facebook.provider.js';
 import { InstagramNetwork } from './instagram/instagram.network.js';
 import { LinkedInNetwork } from './linkedin/linkedin.network.js';
 import { LinkedInProvider } from './linkedin/linkedin.provider.js';
@@ -46,7 +47,7 @@ export class ProviderRegistry {
     );
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
-    const oauthNetworks = [new FacebookNetwork(), new InstagramNetwork(), new TikTokNetwork(), new YouTubeNetwork()];
+    const oauthNetworks = [new InstagramNetwork(), new TikTokNetwork(), new YouTubeNetwork()];
     const providers: SocialProvider[] = [
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
@@ -54,6 +55,7 @@ export class ProviderRegistry {
       new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger, fetchFn),
       new LinkedInProvider(new LinkedInNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new ThreadsProvider(new ThreadsNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      new FacebookProvider(new FacebookNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new DiscordProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
       new TelegramProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
