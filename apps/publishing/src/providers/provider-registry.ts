@@ -8,6 +8,7 @@ import { BlueskyProvider } from './bluesky/bluesky.provider.js';
 import { DiscordProvider } from './discord/discord.provider.js';
 import { FacebookNetwork } from './facebook/facebook.network.js';
 import { InstagramNetwork } from './instagram/instagram.network.js';
+import { InstagramProvider } from './instagram/instagram.provider.js';
 import { LinkedInNetwork } from './linkedin/linkedin.network.js';
 import { LinkedInProvider } from './linkedin/linkedin.provider.js';
 import { MastodonNetwork } from './mastodon/mastodon.network.js';
@@ -46,7 +47,7 @@ export class ProviderRegistry {
     );
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
-    const oauthNetworks = [new FacebookNetwork(), new InstagramNetwork(), new TikTokNetwork(), new YouTubeNetwork()];
+    const oauthNetworks = [new FacebookNetwork(), new TikTokNetwork(), new YouTubeNetwork()];
     const providers: SocialProvider[] = [
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
@@ -54,6 +55,7 @@ export class ProviderRegistry {
       new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger, fetchFn),
       new LinkedInProvider(new LinkedInNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new ThreadsProvider(new ThreadsNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      new InstagramProvider(new InstagramNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new DiscordProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
       new TelegramProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
