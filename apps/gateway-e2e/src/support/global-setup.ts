@@ -22,6 +22,7 @@ import {
   startFakeMastodon,
   startFakeTelegram,
   startFakeThreads,
+  startFakeInstagram,
   startFakeX,
   startFakeSocialNetwork,
   natsAnswers,
@@ -78,6 +79,9 @@ export default async function globalSetup() {
   // Threads' API (containers, publishing), scripted through E2E_FAKE_THREADS_URL; it asks the OAuth fake whose
   // short-lived token it trades for a long-lived one, and passes it what it does not know.
   const threads = await startFakeThreads({ upstream: network.origin });
+  // The Instagram API (containers, media_publish, comments, insights), scripted through E2E_FAKE_INSTAGRAM_URL; it asks the
+  // OAuth fake whose short-lived token it trades for a long-lived one, and passes it what it does not know.
+  const instagram = await startFakeInstagram({ upstream: network.origin });
   // X's API v2 (posts, chunked media upload), scripted through E2E_FAKE_X_URL; OAuth and unknown tokens go to the OAuth fake.
   const x = await startFakeX({ upstream: network.origin });
   // Discord's channel webhooks and Telegram's Bot API, scripted through E2E_FAKE_DISCORD_URL / E2E_FAKE_TELEGRAM_URL.
@@ -117,6 +121,7 @@ export default async function globalSetup() {
         mastodon: mastodon.origin,
         linkedin: linkedin.origin,
         threads: threads.origin,
+        instagram: instagram.origin,
         x: x.origin,
         discord: discord.origin,
         telegram: telegram.origin,
@@ -143,6 +148,7 @@ export default async function globalSetup() {
     await mastodon.stop();
     await linkedin.stop();
     await threads.stop();
+    await instagram.stop();
     await x.stop();
     await discord.stop();
     await telegram.stop();
@@ -165,6 +171,7 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_MASTODON_URL = mastodon.controlUrl;
   process.env.E2E_FAKE_LINKEDIN_URL = linkedin.controlUrl;
   process.env.E2E_FAKE_THREADS_URL = threads.controlUrl;
+  process.env.E2E_FAKE_INSTAGRAM_URL = instagram.controlUrl;
   process.env.E2E_FAKE_X_URL = x.controlUrl;
   process.env.E2E_FAKE_DISCORD_URL = discord.controlUrl;
   process.env.E2E_FAKE_TELEGRAM_URL = telegram.controlUrl;
@@ -175,5 +182,6 @@ export default async function globalSetup() {
   // Gateways verify media upload URLs with a key derived from it; a second publishing replica unseals grants with it.
   process.env.E2E_SECRETS_KEY = secrets.secretsKey;
   const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin, threads, x, discord, telegram };
+  state.instagram = instagram;
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

@@ -13,6 +13,7 @@ export default async function globalTeardown() {
   await state.mastodon.stop();
   await state.linkedin.stop();
   await state.threads.stop();
+  await state.instagram?.stop();
   await state.x.stop();
   await state.discord.stop();
   await state.telegram.stop();

@@ -6,6 +6,7 @@ import type {
   FakeServer,
   FakeSocialNetwork,
   FakeThreads,
+  FakeInstagram,
   FakeX,
   PrivateNats,
   RunningStack,
@@ -25,6 +26,7 @@ export interface E2eState {
   mastodon: FakeMastodon;
   linkedin: FakeLinkedIn;
   threads: FakeThreads;
+  instagram?: FakeInstagram;
   x: FakeX;
   discord: FakeServer;
   telegram: FakeServer;
