@@ -56,10 +56,11 @@ describe('publishing: delivery to instagram (engine + adapter against the fake I
     return patched.body;
   }
 
-  async function publishTo(tenant: Tenant, publication: { id: string; revision: number }, accountId: string) {
+  /** Publish-now to the account (or, for a scheduled publication, to the targets it has: `accountId` undefined). */
+  async function publishTo(tenant: Tenant, publication: { id: string; revision: number }, accountId?: string) {
     const started = await publishNow(tenant.owner.token, publication.id, {
       expected_revision: publication.revision,
-      account_ids: [accountId],
+      ...(accountId ? { account_ids: [accountId] } : {}),
     });
     expect(started.status).toBe(200);
     const done = await publicationWhen(tenant.owner.token, publication.id, settled, 30_000);
@@ -73,7 +74,7 @@ describe('publishing: delivery to instagram (engine + adapter against the fake I
     const { publication, rendition } = await publishTo(tenant, await draftWithImages(tenant, text, 1), account.id);
     expect(publication.status).toBe('published');
     const posts = await postsOf(userId);
-    expect(posts).toEqual([expect.objectContaining({ caption: text, media_type: 'IMAGE', media_count: 1 })]);
+    expect(posts).toEqual([expect.objectContaining({ caption: `Hello\n\n${text}`, media_type: 'IMAGE', media_count: 1 })]);
     expect(posts[0].items).toEqual([expect.objectContaining({ fetched_type: 'image/jpeg', alt_text: 'Picture 1' })]);
     expect(posts[0].items[0].url).toContain('/media/public/');
     expect(rendition).toMatchObject({
@@ -91,7 +92,7 @@ describe('publishing: delivery to instagram (engine + adapter against the fake I
     const { publication, rendition } = await publishTo(tenant, await draftWithImages(tenant, text, 2), account.id);
     expect(publication.status).toBe('published');
     const posts = await postsOf(userId);
-    expect(posts).toEqual([expect.objectContaining({ caption: text, media_type: 'CAROUSEL_ALBUM', media_count: 2 })]);
+    expect(posts).toEqual([expect.objectContaining({ caption: `Hello\n\n${text}`, media_type: 'CAROUSEL_ALBUM', media_count: 2 })]);
     expect(rendition.external_id).toBe(posts[0].id);
     const containers = await containersOf(userId);
     expect(containers.filter((container) => container.status_code === 'ERROR')).toHaveLength(1);
@@ -115,7 +116,7 @@ describe('publishing: delivery to instagram (engine + adapter against the fake I
       settings: { first_comment: comment },
     });
     expect(patched.status).toBe(200);
-    const { publication } = await publishTo(tenant, patched.body, account.id);
+    const { publication } = await publishTo(tenant, patched.body);
     expect(publication.status).toBe('published');
     const [post] = await postsOf(userId);
     const comments = (await instagram('GET', '/comments')) as FakeInstagramComment[];
