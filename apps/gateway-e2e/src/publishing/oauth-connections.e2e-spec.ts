@@ -561,8 +561,12 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         provider: 'instagram',
         app: { client_id: 'ig-e2e' },
         authorize: 'https://www.instagram.com/oauth/authorize',
-        scope:
-          'instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights,instagram_business_manage_comments',
+        scope: [
+          'instagram_business_basic',
+          'instagram_business_content_publish',
+          'instagram_business_manage_insights',
+          'instagram_business_manage_comments',
+        ].join(','),
         pkce: false,
         tokenPath: '/oauth/access_token',
         // The fake Instagram API asks the OAuth fake whose short-lived token it trades (ig_exchange_token).

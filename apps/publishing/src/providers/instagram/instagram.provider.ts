@@ -380,10 +380,8 @@ function checkMedia(media: OutgoingMedia[]): void {
     const bounds = INSTAGRAM_ASPECT_RATIOS[item.kind];
     const ratio = item.width > 0 && item.height > 0 ? item.width / item.height : undefined;
     if (ratio !== undefined && (ratio < bounds.min - 0.005 || ratio > bounds.max + 0.005)) {
-      throw rejected(
-        'aspect_ratio_unsupported',
-        `Media ${index + 1} is ${item.width}×${item.height}; instagram takes ${item.kind === 'image' ? 'images from 4:5 to 1.91:1' : 'reels from 0.01:1 to 10:1'}.`,
-      );
+      const takes = item.kind === 'image' ? 'images from 4:5 to 1.91:1' : 'reels from 0.01:1 to 10:1';
+      throw rejected('aspect_ratio_unsupported', `Media ${index + 1} is ${item.width}×${item.height}; instagram takes ${takes}.`);
     }
     if (item.kind === 'video' && item.durationMs > 0 && item.durationMs < INSTAGRAM_MIN_VIDEO_MS) {
       throw rejected('video_too_short', `Video ${index + 1} lasts under 3 seconds; instagram reels last at least 3.`);
