@@ -570,10 +570,16 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         provider: 'instagram',
         app: { client_id: 'ig-e2e' },
         authorize: 'https://www.instagram.com/oauth/authorize',
-        scope: 'instagram_business_basic,instagram_business_content_publish',
+        scope: [
+          'instagram_business_basic',
+          'instagram_business_content_publish',
+          'instagram_business_manage_insights',
+          'instagram_business_manage_comments',
+        ].join(','),
         pkce: false,
         tokenPath: '/oauth/access_token',
-        profilePath: '/me',
+        // The fake Instagram API asks the OAuth fake whose short-lived token it trades (ig_exchange_token).
+        profilePath: '/v27.0/me',
         profile: {
           id: 'app-scoped-1',
           user_id: '17841400',

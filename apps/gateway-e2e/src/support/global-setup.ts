@@ -23,6 +23,7 @@ import {
   startFakeTelegram,
   startFakeThreads,
   startFakeFacebook,
+  startFakeInstagram,
   startFakeX,
   startFakeSocialNetwork,
   natsAnswers,
@@ -82,6 +83,9 @@ export default async function globalSetup() {
   // The Graph API for Facebook Pages (feed, photos, video upload phases), scripted through E2E_FAKE_FACEBOOK_URL; it asks the
   // OAuth fake whose short-lived token it trades for a long-lived one, and passes it the code exchange and what it does not know.
   const facebook = await startFakeFacebook({ upstream: network.origin });
+  // The Instagram API (containers, media_publish, comments, insights), scripted through E2E_FAKE_INSTAGRAM_URL; it asks the
+  // OAuth fake whose short-lived token it trades for a long-lived one, and passes it what it does not know.
+  const instagram = await startFakeInstagram({ upstream: network.origin });
   // X's API v2 (posts, chunked media upload), scripted through E2E_FAKE_X_URL; OAuth and unknown tokens go to the OAuth fake.
   const x = await startFakeX({ upstream: network.origin });
   // Discord's channel webhooks and Telegram's Bot API, scripted through E2E_FAKE_DISCORD_URL / E2E_FAKE_TELEGRAM_URL.
@@ -122,6 +126,7 @@ export default async function globalSetup() {
         linkedin: linkedin.origin,
         threads: threads.origin,
         facebook: facebook.origin,
+        instagram: instagram.origin,
         x: x.origin,
         discord: discord.origin,
         telegram: telegram.origin,
@@ -149,6 +154,7 @@ export default async function globalSetup() {
     await linkedin.stop();
     await threads.stop();
     await facebook.stop();
+    await instagram.stop();
     await x.stop();
     await discord.stop();
     await telegram.stop();
@@ -172,6 +178,7 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_LINKEDIN_URL = linkedin.controlUrl;
   process.env.E2E_FAKE_THREADS_URL = threads.controlUrl;
   process.env.E2E_FAKE_FACEBOOK_URL = facebook.controlUrl;
+  process.env.E2E_FAKE_INSTAGRAM_URL = instagram.controlUrl;
   process.env.E2E_FAKE_X_URL = x.controlUrl;
   process.env.E2E_FAKE_DISCORD_URL = discord.controlUrl;
   process.env.E2E_FAKE_TELEGRAM_URL = telegram.controlUrl;
@@ -193,6 +200,7 @@ export default async function globalSetup() {
     linkedin,
     threads,
     facebook,
+    instagram,
     x,
     discord,
     telegram,

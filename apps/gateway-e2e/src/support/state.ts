@@ -6,6 +6,7 @@ import type {
   FakeServer,
   FakeSocialNetwork,
   FakeThreads,
+  FakeInstagram,
   FakeX,
   PrivateNats,
   RunningStack,
@@ -26,6 +27,7 @@ export interface E2eState {
   linkedin: FakeLinkedIn;
   threads: FakeThreads;
   facebook: FakeServer;
+  instagram: FakeInstagram;
   x: FakeX;
   discord: FakeServer;
   telegram: FakeServer;

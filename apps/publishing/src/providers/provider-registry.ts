@@ -9,6 +9,7 @@ import { DiscordProvider } from './discord/discord.provider.js';
 import { FacebookNetwork } from './facebook/facebook.network.js';
 import { FacebookProvider } from './facebook/facebook.provider.js';
 import { InstagramNetwork } from './instagram/instagram.network.js';
+import { InstagramProvider } from './instagram/instagram.provider.js';
 import { LinkedInNetwork } from './linkedin/linkedin.network.js';
 import { LinkedInProvider } from './linkedin/linkedin.provider.js';
 import { MastodonNetwork } from './mastodon/mastodon.network.js';
@@ -47,7 +48,7 @@ export class ProviderRegistry {
     );
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
-    const oauthNetworks = [new InstagramNetwork(), new TikTokNetwork(), new YouTubeNetwork()];
+    const oauthNetworks = [new TikTokNetwork(), new YouTubeNetwork()];
     const providers: SocialProvider[] = [
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
@@ -56,6 +57,7 @@ export class ProviderRegistry {
       new LinkedInProvider(new LinkedInNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new ThreadsProvider(new ThreadsNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new FacebookProvider(new FacebookNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      new InstagramProvider(new InstagramNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new DiscordProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
       new TelegramProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),

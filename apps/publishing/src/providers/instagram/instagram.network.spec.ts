@@ -9,7 +9,9 @@ describe('Instagram settings', () => {
   it('asks Instagram Login for the business scopes', () => {
     const url = new URL(network.authorizationUrl(client, { redirectUri: 'https://app.example/cb', state: 'st' }));
     expect(`${url.origin}${url.pathname}`).toBe('https://www.instagram.com/oauth/authorize');
-    expect(url.searchParams.get('scope')).toBe('instagram_business_basic,instagram_business_content_publish');
+    expect(url.searchParams.get('scope')).toBe(
+      'instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights,instagram_business_manage_comments',
+    );
     expect(network.tokenRequest(client, { code: 'c', redirectUri: 'r' }).url).toBe('https://api.instagram.com/oauth/access_token');
   });
 
@@ -23,6 +25,25 @@ describe('Instagram settings', () => {
     });
     expect(network.readGrant({ access_token: 'flat', user_id: 1 }, now).accessToken).toBe('flat');
     expect(() => network.readGrant({ data: [{ error: 'x' }] }, now)).toThrow();
+  });
+
+  it('trades the short-lived token for a long-lived one with the app secret, and renews it with itself (pinned version elsewhere)', () => {
+    const exchange = new URL(network.longLivedTokenRequest(client, { accessToken: 'short' }).url);
+    expect(`${exchange.origin}${exchange.pathname}`).toBe('https://graph.instagram.com/access_token');
+    expect(Object.fromEntries(exchange.searchParams)).toEqual({
+      grant_type: 'ig_exchange_token',
+      client_secret: 'ig-secret',
+      access_token: 'short',
+    });
+    const refresh = new URL(network.refreshRequest(client, { accessToken: 'long' }).url);
+    expect(Object.fromEntries(refresh.searchParams)).toEqual({ grant_type: 'ig_refresh_token', access_token: 'long' });
+    const renewed = network.readRefreshedGrant(
+      { access_token: 'new', token_type: 'bearer', expires_in: 5_184_000 },
+      { accessToken: 'long', scopes: ['a'] },
+      now,
+    );
+    expect(renewed).toEqual({ accessToken: 'new', expiresAt: '2026-03-02T00:00:00.000Z', scopes: ['a'] });
+    expect(network.profileEndpoint()).toMatch(/^https:\/\/graph\.instagram\.com\/v23\.0\/me\?fields=/);
   });
 
   it("reads the professional account's Instagram id", () => {

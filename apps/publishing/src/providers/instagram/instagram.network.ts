@@ -4,13 +4,26 @@ import type { ProviderRequest } from '../provider-http.js';
 import type { ConnectedIdentity, OAuthClient, ProviderGrant } from '../social-provider.js';
 
 /**
+ * The Instagram API version every Graph call names (README.md beside this file, "API version"): pinned, so the
+ * shapes the adapter was checked against cannot change under it.
+ */
+export const INSTAGRAM_API_VERSION = 'v27.0';
+const GRAPH = 'https://graph.instagram.com';
+
+/**
  * Instagram professional accounts (Instagram API with Instagram Login). Its
  * token answer wraps the grant in `data[0]` and lists `permissions` rather
  * than `scope`; older apps got it unwrapped, which is read as well.
  */
 export class InstagramNetwork extends OAuthNetwork {
   readonly platform = 'instagram';
-  readonly scopes = ['instagram_business_basic', 'instagram_business_content_publish'];
+  /** Publishing, and what the adapter reads or writes besides: media insights (metrics) and comments (the first comment). */
+  readonly scopes = [
+    'instagram_business_basic',
+    'instagram_business_content_publish',
+    'instagram_business_manage_insights',
+    'instagram_business_manage_comments',
+  ];
   override readonly scopeSeparator = ',';
 
   authorizeEndpoint(): string {
@@ -21,14 +34,34 @@ export class InstagramNetwork extends OAuthNetwork {
     return 'https://api.instagram.com/oauth/access_token';
   }
 
+  /**
+   * The code exchange answers a short-lived token (one hour), which cannot be renewed: it is traded at once for a
+   * long-lived one (60 days) with `GET /access_token?grant_type=ig_exchange_token` and the app secret.
+   */
+  longLivedTokenRequest(client: OAuthClient, grant: ProviderGrant): ProviderRequest {
+    const query = new URLSearchParams({
+      grant_type: 'ig_exchange_token',
+      client_secret: client.clientSecret,
+      access_token: grant.accessToken,
+    });
+    return { method: 'GET', url: `${GRAPH}/access_token?${query}` };
+  }
+
   /** Long-lived tokens (60 days) are renewed with themselves: `GET /refresh_access_token?grant_type=ig_refresh_token`. */
   override refreshRequest(_client: OAuthClient, grant: ProviderGrant): ProviderRequest {
     const query = new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: grant.accessToken });
-    return { method: 'GET', url: `https://graph.instagram.com/refresh_access_token?${query}` };
+    return { method: 'GET', url: `${GRAPH}/refresh_access_token?${query}` };
+  }
+
+  /** The exchange and the refresh answer `{access_token, token_type, expires_in}` without permissions: the granted ones stay. */
+  override readRefreshedGrant(body: unknown, previous: ProviderGrant, now: Date): ProviderGrant {
+    const grant = super.readRefreshedGrant(body, previous, now);
+    const named = pick(body, 'scope') ?? pick(body, 'permissions');
+    return named !== undefined || !previous.scopes ? grant : { ...grant, scopes: previous.scopes };
   }
 
   profileEndpoint(): string {
-    return 'https://graph.instagram.com/me?fields=user_id,username,name,profile_picture_url';
+    return `${GRAPH}/${INSTAGRAM_API_VERSION}/me?fields=user_id,username,name,profile_picture_url`;
   }
 
   override readGrant(body: unknown, now: Date): ProviderGrant {

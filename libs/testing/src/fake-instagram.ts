@@ -1,0 +1,578 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  answerUnlessLost,
+  bearerToken,
+  CONTROL_PREFIX,
+  FakeServer,
+  forward,
+  readRaw,
+  ScriptedFailures,
+  sendJson,
+  startFakeServer,
+} from './fake-network-kit.js';
+
+/** An account of the fake Instagram (a professional account), reached with `access_token` (a parameter, or a Bearer). */
+export interface FakeInstagramAccountRequest {
+  access_token: string;
+  username: string;
+  name?: string;
+  followers_count?: number;
+  follows_count?: number;
+  /** The Instagram user id of an account made before: a second token of the same account. */
+  id?: string;
+}
+
+/** A published media object as the fake holds it. */
+export interface FakeInstagramMedia {
+  id: string;
+  account_id: string;
+  caption: string;
+  /** IMAGE, VIDEO or CAROUSEL_ALBUM. */
+  media_type: string;
+  /** FEED or REELS. */
+  media_product_type: string;
+  /** How many images and videos it carries. */
+  media_count: number;
+  /** What Instagram fetched for each item: its type and size, and an image's alt text. */
+  items: Array<{ media_type: string; url: string; fetched_type: string; fetched_size: number; alt_text: string }>;
+  timestamp: string;
+  container_id: string;
+}
+
+/** A media container (POST /{ig-user-id}/media) as the fake holds it. */
+export interface FakeInstagramContainer {
+  id: string;
+  account_id: string;
+  /** IMAGE (no media_type sent), REELS, VIDEO (carousel items only) or CAROUSEL. */
+  media_type: string;
+  caption: string;
+  image_url: string;
+  video_url: string;
+  alt_text: string;
+  is_carousel_item: boolean;
+  children: string[];
+  /** IN_PROGRESS, FINISHED, ERROR, EXPIRED or PUBLISHED (Instagram's `status_code`). */
+  status_code: string;
+  /** With ERROR, the reason and its subcode (Instagram's `status`). */
+  status: string;
+  polls_left: number;
+  fetched_type: string;
+  fetched_size: number;
+  created_at: string;
+}
+
+export interface FakeInstagramComment {
+  id: string;
+  media_id: string;
+  message: string;
+}
+
+/** Counters a test sets on a media object (GET /{ig-media-id}/insights answers them). */
+export type FakeInstagramInsights = Partial<Record<(typeof MEDIA_METRICS)[number], number>>;
+
+/** One request as received (for specs checking shapes): never the token itself, only where it came. */
+export interface FakeInstagramRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  form: Record<string, string>;
+  /** `query`, `form`, `bearer` or "" */
+  token_in: string;
+}
+
+const MAX_CAPTION = 2_200;
+const MAX_ALT_TEXT = 1_000;
+const CAROUSEL_MIN = 2;
+const CAROUSEL_MAX = 10;
+const IMAGE_TYPES = ['image/jpeg'];
+const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
+const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+const MAX_VIDEO_BYTES = 300 * 1024 * 1024;
+/** The current media metrics (v22.0 retired impressions, plays and video_views). */
+const MEDIA_METRICS = [
+  'views',
+  'reach',
+  'likes',
+  'comments',
+  'shares',
+  'saved',
+  'total_interactions',
+  'profile_visits',
+  'follows',
+] as const;
+const LONG_LIVED_SECONDS = 60 * 86_400;
+const FIXTURE_ORIGIN = 'https://media.invalid/';
+const VERSION = /^\/v\d+\.\d+(\/.*)$/;
+const PROFILE_FIELDS = 'user_id,username,name,profile_picture_url';
+
+/**
+ * A fake of the Instagram API with Instagram Login (graph.instagram.com) on a real HTTP server, following its
+ * published documents: containers (POST /{ig-user-id}/media: an image `image_url` with `alt_text`, a reel
+ * `media_type=REELS` `video_url`, carousel items `is_carousel_item=true` (images, or `media_type=VIDEO`), a CAROUSEL of
+ * 2 to 10 `children`; `caption`), whose media the fake FETCHES from the URL like Instagram (a failed fetch, or a type
+ * or size Instagram does not take — JPEG only for images — ends the container in ERROR with a subcode in `status`);
+ * GET /{container-id}?fields=status_code,status answering IN_PROGRESS for `polls` polls then FINISHED;
+ * POST /{ig-user-id}/media_publish `creation_id` (400 code 9007 / 2207027 when not ready, 400 code 9 / 2207042 past
+ * the publishing limit); GET /{ig-user-id}/content_publishing_limit; GET /{ig-user-id}/media (newest first, `limit`);
+ * GET /{id}?fields=… (profile with followers_count/follows_count/media_count, container, media with permalink);
+ * POST /{ig-media-id}/comments `message`; GET /{ig-media-id}/insights `metric` (current names only);
+ * GET /access_token (ig_exchange_token, with client_secret) and /refresh_access_token (ig_refresh_token). Errors are
+ * Graph error bodies: an unknown token 401 code 190, a bad parameter 400 code 100.
+ *
+ * `https://media.invalid/…` URLs are fixtures "fetched" without a request (1 KiB of image/jpeg, or video/mp4 for a
+ * video container), so the conformance spec's media need no server.
+ *
+ * Control API (`/__control`): POST /accounts, POST /files `{name, content_type, size}`, GET /posts (oldest first),
+ * GET /containers, GET /comments, POST /posts/:id/insights, POST /processing `{polls}`, POST /container-errors
+ * `{times, subcode?}` (the next `times` image or video containers end in ERROR), POST /quota `{quota_total}`,
+ * GET/DELETE /requests, POST/DELETE /failures (ScriptedFailure; paths as sent, e.g. `/v27.0/<id>/media_publish`),
+ * DELETE /state.
+ *
+ * With `upstream` (the fake OAuth network's origin), what this server does not know — `/oauth/*` and tokens that
+ * are not its accounts' — is passed to it as is; a short-lived token it issued is traded at GET /access_token.
+ */
+export async function startFakeInstagram(options: { upstream?: string } = {}): Promise<FakeInstagram> {
+  const accounts = new Map<string, Account>();
+  let posts: FakeInstagramMedia[] = [];
+  let containers = new Map<string, FakeInstagramContainer>();
+  let comments: FakeInstagramComment[] = [];
+  let insights = new Map<string, FakeInstagramInsights>();
+  let requests: FakeInstagramRequest[] = [];
+  let processingPolls = 1;
+  let containerErrors = { times: 0, subcode: 2207053 };
+  let quotaTotal = 50;
+  const files = new Map<string, { contentType: string; data: Buffer }>();
+  const failures = new ScriptedFailures();
+  const fetches = new Map<string, Promise<void>>();
+  let origin = '';
+  let sequence = 17_900_000_000_000_000n;
+  const newId = () => String((sequence += BigInt(1 + Math.floor(Math.random() * 1000))));
+
+  const ownerOf = (accountId: string) => [...accounts.values()].find((account) => account.id === accountId);
+  const permalink = (post: FakeInstagramMedia) =>
+    `https://www.instagram.com/${post.media_product_type === 'REELS' ? 'reel' : 'p'}/${shortcode(post.id)}/`;
+  const mediaJson = (post: FakeInstagramMedia): Record<string, unknown> => ({
+    id: post.id,
+    caption: post.caption || undefined,
+    media_type: post.media_type,
+    media_product_type: post.media_product_type,
+    permalink: permalink(post),
+    shortcode: shortcode(post.id),
+    timestamp: post.timestamp.replace(/\.\d{3}Z$/, '+0000'),
+    username: ownerOf(post.account_id)?.username ?? '',
+    like_count: insights.get(post.id)?.likes ?? 0,
+    comments_count: comments.filter((comment) => comment.media_id === post.id).length,
+  });
+  const profileJson = (account: Account): Record<string, unknown> => ({
+    id: account.id,
+    user_id: account.id,
+    username: account.username,
+    name: account.name ?? account.username,
+    profile_picture_url: `https://scontent.cdninstagram.com/v/${account.id}.jpg`,
+    account_type: 'BUSINESS',
+    followers_count: account.followers_count ?? 42,
+    follows_count: account.follows_count ?? 7,
+    media_count: posts.filter((post) => post.account_id === account.id).length,
+  });
+  const only = (value: Record<string, unknown>, fields: string | undefined) => {
+    if (!fields) return { id: value.id };
+    const wanted = new Set(['id', ...fields.split(',').map((field) => field.trim())]);
+    return Object.fromEntries(Object.entries(value).filter(([key]) => wanted.has(key) && value[key] !== undefined));
+  };
+
+  const fail = (container: FakeInstagramContainer, subcode: number, reason: string) => {
+    container.status_code = 'ERROR';
+    container.status = `Error: ${reason} (${subcode})`;
+  };
+
+  /** The container's status as GET answers it: settled once its fetch is done and its polls are spent. */
+  const settle = (container: FakeInstagramContainer) => {
+    if (container.status_code !== 'IN_PROGRESS') return;
+    if (container.media_type === 'CAROUSEL') {
+      const children = container.children.map((id) => containers.get(id)!);
+      children.forEach(settle);
+      const failed = children.find((child) => child.status_code === 'ERROR' || child.status_code === 'EXPIRED');
+      if (failed) fail(container, 2207032, 'a carousel item failed');
+      else if (children.every((child) => child.status_code === 'FINISHED') && container.polls_left === 0)
+        container.status_code = 'FINISHED';
+      return;
+    }
+    if (fetches.has(container.id) || container.polls_left > 0) return;
+    container.status_code = 'FINISHED';
+  };
+
+  /** Instagram cURLs the media itself; a fetch that fails, or a type or size it does not take, fails the container. */
+  const fetchMedia = async (container: FakeInstagramContainer) => {
+    const isVideo = container.media_type !== 'IMAGE';
+    const url = isVideo ? container.video_url : container.image_url;
+    try {
+      let contentType: string;
+      let size: number;
+      if (url.startsWith(FIXTURE_ORIGIN)) {
+        contentType = isVideo ? 'video/mp4' : 'image/jpeg';
+        size = 1024;
+      } else {
+        const response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(10_000) });
+        if (!response.ok) {
+          await response.body?.cancel();
+          return fail(container, 2207052, 'the media could not be fetched from this URI');
+        }
+        contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim();
+        size = (await response.arrayBuffer()).byteLength;
+      }
+      container.fetched_type = contentType;
+      container.fetched_size = size;
+      if (!(isVideo ? VIDEO_TYPES : IMAGE_TYPES).includes(contentType)) return fail(container, 2207026, 'unsupported media format');
+      if (size > (isVideo ? MAX_VIDEO_BYTES : MAX_IMAGE_BYTES)) return fail(container, 2207004, 'the media is too large');
+      if (containerErrors.times > 0) {
+        containerErrors.times -= 1;
+        return fail(container, containerErrors.subcode, 'unknown upload error');
+      }
+    } catch {
+      fail(container, 2207003, 'it takes too long to download the media');
+    }
+  };
+
+  const usedQuota = (account: Account) =>
+    posts.filter((post) => post.account_id === account.id && Date.parse(post.timestamp) > Date.now() - 86_400_000).length;
+
+  async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const body = req.method === 'POST' ? JSON.parse((await readRaw(req)).toString('utf8') || '{}') : undefined;
+    if (path === '/accounts' && req.method === 'POST') {
+      const request = body as FakeInstagramAccountRequest;
+      if (!request.access_token || !request.username) return sendJson(res, 400, { error: 'access_token and username are required' });
+      const account: Account = { ...request, id: request.id ?? newId() };
+      accounts.set(request.access_token, account);
+      return sendJson(res, 201, profileJson(account));
+    }
+    if (path === '/files' && req.method === 'POST') {
+      const { name, content_type, size } = body as { name: string; content_type: string; size: number };
+      files.set(name, { contentType: content_type, data: randomBytes(size) });
+      return sendJson(res, 201, { url: `${origin}/files/${name}` });
+    }
+    if (path === '/posts' && req.method === 'GET') return sendJson(res, 200, posts);
+    if (path === '/containers' && req.method === 'GET') return sendJson(res, 200, [...containers.values()]);
+    if (path === '/comments' && req.method === 'GET') return sendJson(res, 200, comments);
+    if (path === '/requests' && req.method === 'GET') return sendJson(res, 200, requests);
+    if (path === '/requests' && req.method === 'DELETE') {
+      requests = [];
+      return sendJson(res, 200, { deleted: true });
+    }
+    const insightsOf = /^\/posts\/([^/]+)\/insights$/.exec(path);
+    if (insightsOf && req.method === 'POST') {
+      if (!posts.some((post) => post.id === insightsOf[1])) return sendJson(res, 404, { error: 'unknown post' });
+      insights.set(insightsOf[1], { ...insights.get(insightsOf[1]), ...(body as FakeInstagramInsights) });
+      return sendJson(res, 200, insights.get(insightsOf[1]));
+    }
+    if (path === '/processing' && req.method === 'POST') {
+      processingPolls = Number((body as { polls?: number }).polls ?? 0);
+      return sendJson(res, 200, { polls: processingPolls });
+    }
+    if (path === '/container-errors' && req.method === 'POST') {
+      const { times, subcode } = body as { times?: number; subcode?: number };
+      containerErrors = { times: Number(times ?? 1), subcode: Number(subcode ?? 2207053) };
+      return sendJson(res, 200, containerErrors);
+    }
+    if (path === '/quota' && req.method === 'POST') {
+      quotaTotal = Number((body as { quota_total?: number }).quota_total ?? 50);
+      return sendJson(res, 200, { quota_total: quotaTotal });
+    }
+    if (failures.control(path, req.method, body, res)) return;
+    if (path === '/state' && req.method === 'DELETE') {
+      posts = [];
+      containers = new Map();
+      comments = [];
+      insights = new Map();
+      requests = [];
+      failures.clear();
+      processingPolls = 1;
+      containerErrors = { times: 0, subcode: 2207053 };
+      quotaTotal = 50;
+      return sendJson(res, 200, { deleted: true });
+    }
+    return sendJson(res, 404, { error: 'not found' });
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? 'GET';
+    if (method === 'GET' && url.pathname.startsWith('/files/')) {
+      const file = files.get(decodeURIComponent(url.pathname.slice('/files/'.length)));
+      if (!file) return sendJson(res, 404, { error: 'not found' });
+      res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length) });
+      return void res.end(file.data);
+    }
+    const raw = await readRaw(req);
+    const contentType = String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim();
+    const form = contentType === 'application/x-www-form-urlencoded' ? Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) : {};
+    const query = Object.fromEntries(url.searchParams);
+    const bearer = bearerToken(req);
+    const token = form.access_token ?? query.access_token ?? bearer;
+    requests.push({
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'access_token' && key !== 'client_secret')),
+      form: Object.fromEntries(Object.entries(form).filter(([key]) => key !== 'access_token')),
+      token_in: form.access_token ? 'form' : query.access_token ? 'query' : bearer ? 'bearer' : '',
+    });
+    // A short-lived token the OAuth fake issued is traded here: the fake asks it whose token it is, as Instagram knows.
+    if (options.upstream && url.pathname === '/access_token' && token && !accounts.has(token)) {
+      const profile = await upstreamProfile(options.upstream, token);
+      if (profile) accounts.set(token, { access_token: token, username: text(profile.username), id: text(profile.user_id), profile });
+    }
+    if (options.upstream && (url.pathname.startsWith('/oauth/') || !accounts.has(token)))
+      return forward(req, res, url, raw, options.upstream);
+    const failure = failures.take(method, url.pathname);
+    if (await failures.before(failure, req, res)) return;
+    const answer = (status: number, body: unknown) => answerUnlessLost(failure, req, res, status, body);
+    const params = { ...query, ...form };
+
+    if (method === 'GET' && (url.pathname === '/refresh_access_token' || url.pathname === '/access_token')) {
+      const grantType = url.pathname === '/access_token' ? 'ig_exchange_token' : 'ig_refresh_token';
+      if (params.grant_type !== grantType) return graphError(res, 400, 100, `Invalid grant_type; expected ${grantType}.`);
+      if (grantType === 'ig_exchange_token' && !params.client_secret) return graphError(res, 400, 100, 'Missing client_secret.');
+      const account = accounts.get(params.access_token ?? '');
+      if (!account) return graphError(res, 400, 190, 'Error validating access token: the session is invalid.');
+      const renewed = `${params.access_token.replace(/~[0-9a-f]+$/, '')}~${randomBytes(4).toString('hex')}`;
+      accounts.set(renewed, account);
+      return answer(200, { access_token: renewed, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS });
+    }
+    const versioned = VERSION.exec(url.pathname);
+    if (!versioned) return graphError(res, 400, 2500, 'Unknown path components.');
+    if (!token) return graphError(res, 400, 2500, 'An active access token must be used to query information about the current user.');
+    const account = accounts.get(token);
+    if (!account) return graphError(res, 401, 190, 'Invalid OAuth access token - Cannot parse access token');
+    const [node, edge, extra] = versioned[1].slice(1).split('/');
+    if (extra !== undefined) return graphError(res, 400, 2500, 'Unknown path components.');
+    const isSelf = node === 'me' || node === account.id;
+    const notOwn = () => graphError(res, 403, 10, 'Application does not have permission for this action');
+
+    if (edge === undefined && method === 'GET') {
+      if (isSelf) return answer(200, only({ ...profileJson(account), ...account.profile }, params.fields));
+      const container = containers.get(node);
+      if (container && container.account_id === account.id) {
+        if (container.polls_left > 0) container.polls_left -= 1;
+        else settle(container);
+        return answer(200, only({ id: container.id, status_code: container.status_code, status: container.status }, params.fields));
+      }
+      const post = posts.find((candidate) => candidate.id === node && candidate.account_id === account.id);
+      if (post) return answer(200, only(mediaJson(post), params.fields));
+      return unsupported(res, node);
+    }
+    if (edge === 'media' && method === 'POST') return isSelf ? createContainer(account, params, answer, res) : notOwn();
+    if (edge === 'media_publish' && method === 'POST') return isSelf ? publish(account, params, answer, res) : notOwn();
+    if (edge === 'media' && method === 'GET') {
+      if (!isSelf) return notOwn();
+      const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
+      const mine = posts.filter((post) => post.account_id === account.id).reverse();
+      const page = mine.slice(0, limit);
+      const cursors = page.length ? { before: page[0].id, after: page.at(-1)!.id } : {};
+      return answer(200, {
+        data: page.map((post) => only(mediaJson(post), params.fields)),
+        paging: { cursors, ...(mine.length > limit ? { next: `${origin}${url.pathname}?after=${page.at(-1)!.id}` } : {}) },
+      });
+    }
+    if (edge === 'content_publishing_limit' && method === 'GET') {
+      if (!isSelf) return notOwn();
+      const all: Record<string, unknown> = { quota_usage: usedQuota(account), config: { quota_total: quotaTotal, quota_duration: 86_400 } };
+      const wanted = (params.fields ?? 'quota_usage').split(',').map((field) => field.trim());
+      return answer(200, { data: [Object.fromEntries(Object.entries(all).filter(([key]) => wanted.includes(key)))] });
+    }
+    if (edge === 'comments' && method === 'POST') {
+      const post = posts.find((candidate) => candidate.id === node);
+      if (!post) return unsupported(res, node);
+      const message = params.message ?? '';
+      if (!message) return graphError(res, 400, 100, 'Param message is required.');
+      if (message.length > MAX_CAPTION) return graphError(res, 400, 100, `Param message must be at most ${MAX_CAPTION} characters long.`);
+      const comment = { id: newId(), media_id: post.id, message };
+      comments.push(comment);
+      return answer(200, { id: comment.id });
+    }
+    if (edge === 'insights' && method === 'GET') {
+      const post = posts.find((candidate) => candidate.id === node && candidate.account_id === account.id);
+      if (!post) return unsupported(res, node);
+      const metrics = (params.metric ?? '').split(',').filter(Boolean);
+      if (metrics.length === 0 || metrics.some((metric) => !(MEDIA_METRICS as readonly string[]).includes(metric)))
+        return graphError(res, 400, 100, `Param metric must be one of ${MEDIA_METRICS.join(', ')}.`);
+      const counts = insights.get(post.id) ?? {};
+      return answer(200, {
+        data: metrics.map((metric) => ({
+          name: metric,
+          period: 'lifetime',
+          values: [{ value: counts[metric as keyof FakeInstagramInsights] ?? 0 }],
+          title: metric,
+          description: '',
+          id: `${post.id}/insights/${metric}/lifetime`,
+        })),
+      });
+    }
+    return unsupported(res, node);
+  }
+
+  function createContainer(account: Account, params: Record<string, string>, answer: Answer, res: ServerResponse): void {
+    const mediaType = params.media_type ?? 'IMAGE';
+    const isCarouselItem = params.is_carousel_item === 'true';
+    const caption = params.caption ?? '';
+    if (!['IMAGE', 'REELS', 'VIDEO', 'CAROUSEL'].includes(mediaType))
+      return graphError(res, 400, 100, 'Param media_type must be one of {REELS, VIDEO, CAROUSEL, STORIES}.');
+    if (caption.length > MAX_CAPTION) return graphError(res, 400, 100, `Param caption must be at most ${MAX_CAPTION} characters long.`);
+    if ((params.alt_text ?? '').length > MAX_ALT_TEXT)
+      return graphError(res, 400, 100, `Param alt_text must be at most ${MAX_ALT_TEXT} characters long.`);
+    if (params.alt_text && mediaType !== 'IMAGE') return graphError(res, 400, 100, 'Param alt_text is only supported for images.');
+    if (mediaType === 'IMAGE' && !httpUrl(params.image_url)) return graphError(res, 400, 100, 'Param image_url is required.');
+    if ((mediaType === 'REELS' || mediaType === 'VIDEO') && !httpUrl(params.video_url))
+      return graphError(res, 400, 100, 'Param video_url is required for media_type REELS or VIDEO.');
+    if (mediaType === 'VIDEO' && !isCarouselItem)
+      return graphError(res, 400, 100, 'The VIDEO media type is only for carousel items; single videos are REELS.');
+    if (isCarouselItem && (mediaType === 'CAROUSEL' || mediaType === 'REELS'))
+      return graphError(res, 400, 100, 'Only images and VIDEO containers can be carousel items.');
+    if (isCarouselItem && caption) return graphError(res, 400, 100, 'Carousel items take no caption; the carousel does.');
+    const children = mediaType === 'CAROUSEL' ? (params.children ?? '').split(',').filter(Boolean) : [];
+    if (mediaType === 'CAROUSEL') {
+      if (children.length < CAROUSEL_MIN || children.length > CAROUSEL_MAX)
+        return graphError(res, 400, 100, `Param children must name ${CAROUSEL_MIN} to ${CAROUSEL_MAX} carousel items.`);
+      for (const id of children) {
+        const child = containers.get(id);
+        if (!child || child.account_id !== account.id || !child.is_carousel_item)
+          return graphError(res, 400, 100, 'Param children must name carousel item containers of this user.');
+        if (child.status_code !== 'FINISHED')
+          return graphError(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment.', 2207027);
+      }
+    }
+    const container: FakeInstagramContainer = {
+      id: newId(),
+      account_id: account.id,
+      media_type: mediaType,
+      caption,
+      image_url: params.image_url ?? '',
+      video_url: params.video_url ?? '',
+      alt_text: params.alt_text ?? '',
+      is_carousel_item: isCarouselItem,
+      children,
+      status_code: 'IN_PROGRESS',
+      status: '',
+      polls_left: processingPolls,
+      fetched_type: '',
+      fetched_size: 0,
+      created_at: new Date().toISOString(),
+    };
+    containers.set(container.id, container);
+    if (mediaType !== 'CAROUSEL') {
+      const fetching = fetchMedia(container).finally(() => fetches.delete(container.id));
+      fetches.set(container.id, fetching);
+    }
+    settle(container);
+    return answer(200, { id: container.id });
+  }
+
+  function publish(account: Account, params: Record<string, string>, answer: Answer, res: ServerResponse): void {
+    const container = containers.get(params.creation_id ?? '');
+    if (!container || container.account_id !== account.id)
+      return graphError(res, 400, 100, 'Param creation_id must name a media container of this user.', 33);
+    settle(container);
+    if (container.is_carousel_item) return graphError(res, 400, 100, 'A carousel item is published through its carousel.');
+    if (container.status_code === 'IN_PROGRESS')
+      return graphError(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment.', 2207027);
+    if (container.status_code === 'EXPIRED')
+      return graphError(res, 400, -2, 'The media you are trying to access has expired. Please try to upload again.', 2207020);
+    if (container.status_code !== 'FINISHED')
+      return graphError(res, 400, 100, `The media container cannot be published (${container.status_code}).`);
+    if (usedQuota(account) >= quotaTotal)
+      return graphError(
+        res,
+        400,
+        9,
+        'You reached maximum number of posts that is allowed to be published by Content Publishing API.',
+        2207042,
+      );
+    const items = (container.media_type === 'CAROUSEL' ? container.children.map((id) => containers.get(id)!) : [container]).map((item) => ({
+      media_type: item.media_type === 'IMAGE' ? 'IMAGE' : 'VIDEO',
+      url: item.image_url || item.video_url,
+      fetched_type: item.fetched_type,
+      fetched_size: item.fetched_size,
+      alt_text: item.alt_text,
+    }));
+    const post: FakeInstagramMedia = {
+      id: newId(),
+      account_id: account.id,
+      caption: container.caption,
+      media_type: container.media_type === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : container.media_type === 'REELS' ? 'VIDEO' : 'IMAGE',
+      media_product_type: container.media_type === 'REELS' ? 'REELS' : 'FEED',
+      media_count: items.length,
+      items,
+      timestamp: new Date().toISOString(),
+      container_id: container.id,
+    };
+    posts.push(post);
+    container.status_code = 'PUBLISHED';
+    return answer(200, { id: post.id });
+  }
+
+  const server = await startFakeServer((req, res, url) =>
+    url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? control(req, res, url.pathname.slice(CONTROL_PREFIX.length)) : api(req, res, url),
+  );
+  origin = server.origin;
+  return { ...server, filesUrl: `${origin}/files` };
+}
+
+export interface FakeInstagram extends FakeServer {
+  /** Media files served by the fake itself: `${filesUrl}/<name>`, created with POST /__control/files. */
+  filesUrl: string;
+}
+
+interface Account extends FakeInstagramAccountRequest {
+  id: string;
+  /** The profile the OAuth fake answered for an account it connected (answered as is by GET /me). */
+  profile?: Record<string, unknown>;
+}
+
+type Answer = (status: number, body: unknown) => void;
+
+const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+/** An 11-character shortcode of an id, as permalinks carry. */
+const shortcode = (id: string) => BigInt(id).toString(36).padStart(11, 'C').slice(-11);
+
+/** The profile the OAuth fake answers for `token` (its GET /v27.0/me), or undefined when it does not know the token. */
+async function upstreamProfile(upstream: string, token: string): Promise<Record<string, unknown> | undefined> {
+  const response = await fetch(`${upstream}/v27.0/me?fields=${PROFILE_FIELDS}`, { headers: { authorization: `Bearer ${token}` } }).catch(
+    () => undefined,
+  );
+  if (!response?.ok) return undefined;
+  const profile = (await response.json()) as Record<string, unknown>;
+  return text(profile.user_id) && text(profile.username) ? profile : undefined;
+}
+
+/** A Graph API error body: never the caller's token. */
+function graphError(res: ServerResponse, status: number, code: number, message: string, subcode?: number): void {
+  sendJson(res, status, {
+    error: {
+      message,
+      type: 'OAuthException',
+      code,
+      ...(subcode === undefined ? {} : { error_subcode: subcode }),
+      fbtrace_id: randomBytes(8).toString('base64url'),
+    },
+  });
+}
+
+/** Graph's answer for an id it does not know (or may not show): code 100, subcode 33. */
+const unsupported = (res: ServerResponse, node: string) =>
+  graphError(
+    res,
+    400,
+    100,
+    `Unsupported request - method type: get. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, ` +
+      'or does not support this operation.',
+    33,
+  );
+
+function httpUrl(value: string | undefined): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value ?? '').protocol);
+  } catch {
+    return false;
+  }
+}
