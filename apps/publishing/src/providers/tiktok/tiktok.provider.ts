@@ -106,7 +106,6 @@ export class TikTokProvider extends OAuthProvider {
     const session: Session = { grant: account.grant, renewed: false };
     const part = post.parts[0];
     const isVideo = part.media.some((media) => media.kind === 'video');
-    const wanted = new Set([isVideo ? partText(part) : partText({ ...part, title: '' }), part.title].map(normalize).filter(Boolean));
     const after = (since.getTime() - CLOCK_SKEW_MS) / 1000;
     const ownedElsewhere = new Set(post.ownedElsewhere ?? []);
     let cursor: unknown;
@@ -121,7 +120,7 @@ export class TikTokProvider extends OAuthProvider {
         (video) =>
           count(pick(video, 'create_time')) >= after &&
           !ownedElsewhere.has(text(pick(video, 'id'))) &&
-          [text(pick(video, 'title')), text(pick(video, 'video_description'))].some((caption) => wanted.has(normalize(caption))),
+          sameCaption(part, text(pick(video, 'title')), text(pick(video, 'video_description'))),
       );
       if (match) {
         const externalId = text(pick(match, 'id'));
@@ -371,6 +370,19 @@ function onePart(post: OutgoingPost): OutgoingPostPart {
   if (videos > 1) throw rejected('too_many_media', 'tiktok takes one video a post.');
   if (images > TIKTOK_MAX_PHOTOS) throw rejected('too_many_media', `tiktok takes at most ${TIKTOK_MAX_PHOTOS} photos a post.`);
   return part;
+}
+
+/**
+ * Whether a listed post carries the part's caption: a video's is the whole part (its title, or description), a photo
+ * post's the part's title and the rest as description. Reconciliation may not know the media's kind (it passes
+ * stand-ins), so either shape matches.
+ */
+function sameCaption(part: OutgoingPostPart, title: string, description: string): boolean {
+  const whole = normalize(partText(part));
+  const rest = normalize(partText({ ...part, title: '' }));
+  const [listedTitle, listedDescription] = [normalize(title), normalize(description)];
+  if (whole && (listedTitle === whole || listedDescription === whole)) return true;
+  return listedTitle === normalize(part.title) && listedDescription === rest && (listedTitle !== '' || rest !== '');
 }
 
 /** A read outside delivery: its failures stay ProviderErrors (insights records them). */
