@@ -22,6 +22,7 @@ import {
   startFakeMastodon,
   startFakeTelegram,
   startFakeThreads,
+  startFakeTikTok,
   startFakeX,
   startFakeSocialNetwork,
   natsAnswers,
@@ -83,6 +84,9 @@ export default async function globalSetup() {
   // Discord's channel webhooks and Telegram's Bot API, scripted through E2E_FAKE_DISCORD_URL / E2E_FAKE_TELEGRAM_URL.
   const discord = await startFakeDiscord();
   const telegram = await startFakeTelegram();
+  // TikTok's Content Posting and Display APIs (chunked uploads, photo pulls, post status), scripted through
+  // E2E_FAKE_TIKTOK_URL; the code exchange and tokens it was not told about go to the OAuth fake.
+  const tiktok = await startFakeTikTok({ upstream: network.origin });
   // Ports the stack listens on are picked last, right before it starts: a port freePort found and released is
   // free only until someone else binds it, and every fake above binds an ephemeral port of its own.
   // Every app serves /metrics on a port of its own; the metrics suite scrapes them (E2E_METRICS_PORTS).
@@ -120,6 +124,7 @@ export default async function globalSetup() {
         x: x.origin,
         discord: discord.origin,
         telegram: telegram.origin,
+        tiktok: tiktok.origin,
       }),
       // Expired upload sessions are swept every second (suites expire them by hand).
       MEDIA_SWEEP_INTERVAL_MS: '1000',
@@ -146,6 +151,7 @@ export default async function globalSetup() {
     await x.stop();
     await discord.stop();
     await telegram.stop();
+    await tiktok.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -168,12 +174,13 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_X_URL = x.controlUrl;
   process.env.E2E_FAKE_DISCORD_URL = discord.controlUrl;
   process.env.E2E_FAKE_TELEGRAM_URL = telegram.controlUrl;
+  process.env.E2E_FAKE_TIKTOK_URL = tiktok.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
   // Replicas sign the caller tokens of their NATS requests; suites talking to services over raw NATS sign theirs.
   process.env.E2E_JWT_PRIVATE_KEY = secrets.jwtPrivateKey;
   // Gateways verify media upload URLs with a key derived from it; a second publishing replica unseals grants with it.
   process.env.E2E_SECRETS_KEY = secrets.secretsKey;
-  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin, threads, x, discord, telegram };
+  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin, threads, x, discord, telegram, tiktok };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

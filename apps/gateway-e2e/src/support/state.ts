@@ -6,6 +6,7 @@ import type {
   FakeServer,
   FakeSocialNetwork,
   FakeThreads,
+  FakeTikTok,
   FakeX,
   PrivateNats,
   RunningStack,
@@ -28,4 +29,5 @@ export interface E2eState {
   x: FakeX;
   discord: FakeServer;
   telegram: FakeServer;
+  tiktok: FakeTikTok;
 }
