@@ -147,7 +147,8 @@ const FIXTURE_ORIGIN = 'https://media.invalid/';
  * invalid_params, an unknown or expired token 401 access_token_invalid, a missing scope 401 scope_not_authorized.
  *
  * Control API (`/__control`): POST /accounts, POST /accounts/:open_id/expire-token, POST /files `{name,
- * content_type, size}`, GET /posts (oldest first; `?settle=true` first publishes what finished arriving), GET /tasks, GET/DELETE /requests, POST /posts/:id/counts,
+ * content_type, size}`, GET /posts (oldest first; `?settle=true` first publishes what finished arriving), GET /tasks,
+ * GET/DELETE /requests, POST /posts/:id/counts,
  * POST /processing `{polls, fail_next?}`, POST /verified-prefixes `{prefixes}` (PULL_FROM_URL outside them is
  * url_ownership_unverified; default: every URL), POST/DELETE /failures (ScriptedFailure; paths as sent, e.g.
  * `/v2/post/publish/video/init/`, or `/upload` for every chunk PUT), DELETE /state.

@@ -139,7 +139,7 @@ describe('TikTok delivery against the fake TikTok', () => {
     });
   });
 
-  it('defaults to PUBLIC_TO_EVERYONE when the creator may use it, else to the first level TikTok lists; keeps comments off when the creator did', async () => {
+  it('defaults to PUBLIC_TO_EVERYONE when allowed, else to the first level listed; keeps comments off when the creator did', async () => {
     const open = await connect();
     await provider.publish(open, post([photo()]));
     const closed = await connect({ privacy_level_options: ['FOLLOWER_OF_CREATOR', 'SELF_ONLY'], comment_disabled: true });
@@ -280,6 +280,23 @@ describe('TikTok delivery against the fake TikTok', () => {
     expect(found).toMatchObject({ externalId: made.id, externalUrl: `https://www.tiktok.com/@ada/photo/${made.id}` });
     expect(await provider.findPost(account, { ...lost, ownedElsewhere: [made.id] }, since)).toBe('unknown');
     expect(await provider.findPost(account, post([photo()]), since)).toBe('unknown');
+  });
+
+  it("finds a titled video whose last chunk's answer was lost, from reconciliation's media stand-ins", async () => {
+    const account = await connect();
+    const since = new Date();
+    const sent: OutgoingPost = {
+      marker: randomUUID(),
+      parts: [outgoingPart(`Body ${randomUUID()}`, { title: 'Release notes', media: [video(randomBytes(4096))] })],
+    };
+    await control('POST', '/failures', { path: '/upload', method: 'PUT', drop_after_handling: true });
+    expect((await failureOf(provider.publish(account, sent))).outcome).toBe('ambiguous');
+    // The engine reconciles with stand-ins that say nothing of the media's kind (delivery-media.ts countedMedia).
+    const standIns = { ...sent, parts: [{ ...sent.parts[0], media: [photo()] }] };
+    const found = await provider.findPost(account, standIns, since);
+    const [made] = (await control('GET', '/posts')) as FakeTikTokPost[];
+    expect(made.title).toBe(`Release notes\n\n${sent.parts[0].text}`);
+    expect(found).toMatchObject({ externalId: made.id, externalUrl: `https://www.tiktok.com/@ada/video/${made.id}` });
   });
 
   it('refuses a text alone, mixed media and more than 35 photos without calling TikTok', async () => {
