@@ -20,3 +20,4 @@ export * from './fake-s3.js';
 export * from './supervisor.js';
 export * from './fake-x.js';
 export * from './fake-facebook.js';
+export * from './fake-tiktok.js';

@@ -598,7 +598,7 @@ describe('publishing: connecting accounts of OAuth networks', () => {
         app: { client_id: 'tt-e2e-key', name: 'tiktok', redirect_uri: '', connection_mode: 'oauth', is_active: true },
         authorize: 'https://www.tiktok.com/v2/auth/authorize/',
         clientParameter: 'client_key',
-        scope: 'user.info.basic,user.info.profile,video.publish',
+        scope: 'user.info.basic,user.info.profile,user.info.stats,video.publish,video.list',
         pkce: false,
         tokenPath: '/v2/oauth/token/',
         profilePath: '/v2/user/info/',

@@ -341,7 +341,7 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     });
   });
 
-  it('networks whose adapters offer none of this (OAuth networks) answer unsupported for every call, never pretending', async () => {
+  it('what an adapter does not offer (TikTok follows no one) answers unsupported for every such call, never pretending', async () => {
     const tenant = await createTenant();
     // A TikTok account as the OAuth connect stores it (its grant does not matter: nothing is asked of TikTok).
     const id = randomUUID();
@@ -353,8 +353,6 @@ describe('publishing: provider calls for insights (internal NATS)', () => {
     );
     const ref = { workspace_id: tenant.workspaceId, account_id: id };
     const requests: Array<[string, Record<string, unknown>, string]> = [
-      [P.accountMetrics, {}, 'Account metrics'],
-      [P.postMetrics, { external_ids: ['1'] }, 'Post metrics'],
       [P.recommendations, { limit: 3 }, 'Follow recommendations'],
       [P.follow, { remote_account_id: '12' }, 'Following accounts'],
     ];

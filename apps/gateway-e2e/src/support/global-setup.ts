@@ -24,6 +24,7 @@ import {
   startFakeThreads,
   startFakeFacebook,
   startFakeInstagram,
+  startFakeTikTok,
   startFakeX,
   startFakeSocialNetwork,
   natsAnswers,
@@ -91,6 +92,9 @@ export default async function globalSetup() {
   // Discord's channel webhooks and Telegram's Bot API, scripted through E2E_FAKE_DISCORD_URL / E2E_FAKE_TELEGRAM_URL.
   const discord = await startFakeDiscord();
   const telegram = await startFakeTelegram();
+  // TikTok's Content Posting and Display APIs (chunked uploads, photo pulls, post status), scripted through
+  // E2E_FAKE_TIKTOK_URL; the code exchange and tokens it was not told about go to the OAuth fake.
+  const tiktok = await startFakeTikTok({ upstream: network.origin });
   // Ports the stack listens on are picked last, right before it starts: a port freePort found and released is
   // free only until someone else binds it, and every fake above binds an ephemeral port of its own.
   // Every app serves /metrics on a port of its own; the metrics suite scrapes them (E2E_METRICS_PORTS).
@@ -130,6 +134,7 @@ export default async function globalSetup() {
         x: x.origin,
         discord: discord.origin,
         telegram: telegram.origin,
+        tiktok: tiktok.origin,
       }),
       // Expired upload sessions are swept every second (suites expire them by hand).
       MEDIA_SWEEP_INTERVAL_MS: '1000',
@@ -158,6 +163,7 @@ export default async function globalSetup() {
     await x.stop();
     await discord.stop();
     await telegram.stop();
+    await tiktok.stop();
     await nats.stop();
     await database.drop();
     throw new Error(`${String(error)} (app logs: ${logFile})`);
@@ -182,6 +188,7 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_X_URL = x.controlUrl;
   process.env.E2E_FAKE_DISCORD_URL = discord.controlUrl;
   process.env.E2E_FAKE_TELEGRAM_URL = telegram.controlUrl;
+  process.env.E2E_FAKE_TIKTOK_URL = tiktok.controlUrl;
   // For suites that start a second gateway replica of their own.
   process.env.E2E_JWT_PUBLIC_KEY = secrets.jwtPublicKey;
   // Replicas sign the caller tokens of their NATS requests; suites talking to services over raw NATS sign theirs.
@@ -204,6 +211,7 @@ export default async function globalSetup() {
     x,
     discord,
     telegram,
+    tiktok,
   };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

@@ -18,4 +18,5 @@ export default async function globalTeardown() {
   await state.x.stop();
   await state.discord.stop();
   await state.telegram.stop();
+  await state.tiktok.stop();
 }

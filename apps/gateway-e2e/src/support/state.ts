@@ -7,6 +7,7 @@ import type {
   FakeSocialNetwork,
   FakeThreads,
   FakeInstagram,
+  FakeTikTok,
   FakeX,
   PrivateNats,
   RunningStack,
@@ -31,4 +32,5 @@ export interface E2eState {
   x: FakeX;
   discord: FakeServer;
   telegram: FakeServer;
+  tiktok: FakeTikTok;
 }

@@ -58,6 +58,11 @@ export interface ProviderRequest {
    * `parameters.retry_after`); used when the answer's headers name none.
    */
   retryAfterOf?: (body: unknown) => unknown;
+  /**
+   * Integers beyond Number.MAX_SAFE_INTEGER in the answer are kept as their decimal strings, for networks whose ids
+   * are int64 JSON numbers (TikTok's public post ids), which a double would round.
+   */
+  exactIntegers?: boolean;
 }
 
 export interface ProviderAnswer {
@@ -143,7 +148,7 @@ export class ProviderHttp {
       throw new ProviderError('unavailable', `${platform} could not be reached.`, undefined, details);
     }
     this.logger?.debug({ platform, method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'network answered');
-    const parsed = parseJson(text);
+    const parsed = parseJson(text, request.exactIntegers);
     const details: ProviderCallDetails = {
       status: response.status,
       sent: true,
@@ -290,9 +295,14 @@ function networkErrorCode(body: unknown, errorCodeOf?: (body: unknown) => unknow
   return typeof code === 'string' && /^[a-z0-9_.-]{1,64}$/i.test(code) ? code : oauthErrorCode(body);
 }
 
-function parseJson(text: string): unknown {
+/** JSON.parse's reviver with the source text of each value (ES2025 JSON.parse source text access). */
+type SourceReviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
+const keepLargeIntegers: SourceReviver = (_key, value, context) =>
+  typeof value === 'number' && !Number.isSafeInteger(value) && context?.source && /^-?\d+$/.test(context.source) ? context.source : value;
+
+function parseJson(text: string, exactIntegers = false): unknown {
   try {
-    return JSON.parse(text);
+    return exactIntegers ? JSON.parse(text, keepLargeIntegers as Parameters<typeof JSON.parse>[1]) : JSON.parse(text);
   } catch {
     return undefined;
   }

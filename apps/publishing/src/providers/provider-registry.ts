@@ -23,6 +23,7 @@ import { TelegramProvider } from './telegram/telegram.provider.js';
 import { ThreadsNetwork } from './threads/threads.network.js';
 import { ThreadsProvider } from './threads/threads.provider.js';
 import { TikTokNetwork } from './tiktok/tiktok.network.js';
+import { TikTokProvider } from './tiktok/tiktok.provider.js';
 import { XNetwork } from './x/x.network.js';
 import { XProvider } from './x/x.provider.js';
 import { YouTubeNetwork } from './youtube/youtube.network.js';
@@ -48,7 +49,7 @@ export class ProviderRegistry {
     );
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
-    const oauthNetworks = [new TikTokNetwork(), new YouTubeNetwork()];
+    const oauthNetworks = [new YouTubeNetwork()];
     const providers: SocialProvider[] = [
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
@@ -60,6 +61,7 @@ export class ProviderRegistry {
       new InstagramProvider(new InstagramNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new DiscordProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
       new TelegramProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
+      new TikTokProvider(new TikTokNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
     ];
     for (const provider of providers) this.providers.set(provider.platform, provider);

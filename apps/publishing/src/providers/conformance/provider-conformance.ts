@@ -28,9 +28,11 @@ export interface ProviderConformanceCase {
     threads: boolean;
     /**
      * `finds`: after an answer was lost, `findPost` finds the post the network made (no second one is sent);
-     * `unknown`: the API cannot be asked, so `findPost` answers 'unknown' and the rendition goes to manual resolution.
+     * `unknown`: the API cannot be asked, so `findPost` answers 'unknown' and the rendition goes to manual resolution;
+     * `finds_or_unknown`: `findPost` finds the post once the network lists it, and answers 'unknown' (never null) when it
+     * does not, because the listing cannot prove a post absent (TikTok lists no post in moderation or not public).
      */
-    reconcile: 'finds' | 'unknown';
+    reconcile: 'finds' | 'unknown' | 'finds_or_unknown';
     accountMetrics: boolean;
     postMetrics: boolean;
   };

@@ -11,7 +11,7 @@ describe('TikTok settings', () => {
     expect(`${url.origin}${url.pathname}`).toBe('https://www.tiktok.com/v2/auth/authorize/');
     expect(url.searchParams.get('client_key')).toBe('tt-key');
     expect(url.searchParams.has('client_id')).toBe(false);
-    expect(url.searchParams.get('scope')).toBe('user.info.basic,user.info.profile,video.publish');
+    expect(url.searchParams.get('scope')).toBe('user.info.basic,user.info.profile,user.info.stats,video.publish,video.list');
     const request = network.tokenRequest(client, { code: 'c', redirectUri: 'r' });
     expect(request.url).toBe('https://open.tiktokapis.com/v2/oauth/token/');
     expect(request.form!.get('client_key')).toBe('tt-key');

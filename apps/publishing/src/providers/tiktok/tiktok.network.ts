@@ -8,7 +8,12 @@ import type { ConnectedIdentity } from '../social-provider.js';
  */
 export class TikTokNetwork extends OAuthNetwork {
   readonly platform = 'tiktok';
-  readonly scopes = ['user.info.basic', 'user.info.profile', 'video.publish'];
+  /**
+   * Profile (basic, profile), the creator's counts (stats), Direct Post of videos and photos (video.publish), and the
+   * creator's videos for reconciliation and metrics (video.list). Access tokens live 24 hours; the refresh token
+   * (365 days) renews them through RFC 6749's refresh grant at the token endpoint, and TikTok may answer a new one.
+   */
+  readonly scopes = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.list'];
   override readonly scopeSeparator = ',';
   override readonly clientIdParameter = 'client_key';
 
