@@ -43,7 +43,7 @@ describe('Instagram settings', () => {
       now,
     );
     expect(renewed).toEqual({ accessToken: 'new', expiresAt: '2026-03-02T00:00:00.000Z', scopes: ['a'] });
-    expect(network.profileEndpoint()).toMatch(/^https:\/\/graph\.instagram\.com\/v23\.0\/me\?fields=/);
+    expect(network.profileEndpoint()).toMatch(/^https:\/\/graph\.instagram\.com\/v27\.0\/me\?fields=/);
   });
 
   it("reads the professional account's Instagram id", () => {
