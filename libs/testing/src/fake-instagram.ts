@@ -34,8 +34,8 @@ export interface FakeInstagramMedia {
   media_product_type: string;
   /** How many images and videos it carries. */
   media_count: number;
-  /** What Instagram fetched for each item: its type and size, and an image's alt text. */
-  items: Array<{ media_type: string; url: string; fetched_type: string; fetched_size: number; alt_text: string }>;
+  /** What Instagram fetched for each item: its type and size, whether it carried EXIF metadata, and an image's alt text. */
+  items: Array<{ media_type: string; url: string; fetched_type: string; fetched_size: number; fetched_exif: boolean; alt_text: string }>;
   timestamp: string;
   container_id: string;
 }
@@ -59,6 +59,8 @@ export interface FakeInstagramContainer {
   polls_left: number;
   fetched_type: string;
   fetched_size: number;
+  /** Whether the fetched bytes carry an EXIF block (an `Exif\0\0` APP1 segment or PNG eXIf chunk). */
+  fetched_exif: boolean;
   created_at: string;
 }
 
@@ -209,6 +211,7 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
     try {
       let contentType: string;
       let size: number;
+      let exif = false;
       if (url.startsWith(FIXTURE_ORIGIN)) {
         contentType = isVideo ? 'video/mp4' : 'image/jpeg';
         size = 1024;
@@ -219,10 +222,13 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
           return fail(container, 2207052, 'the media could not be fetched from this URI');
         }
         contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim();
-        size = (await response.arrayBuffer()).byteLength;
+        const bytes = Buffer.from(await response.arrayBuffer());
+        size = bytes.length;
+        exif = !isVideo && (bytes.includes(Buffer.from('Exif\0\0', 'latin1')) || bytes.includes(Buffer.from('eXIf', 'latin1')));
       }
       container.fetched_type = contentType;
       container.fetched_size = size;
+      container.fetched_exif = exif;
       if (!(isVideo ? VIDEO_TYPES : IMAGE_TYPES).includes(contentType)) return fail(container, 2207026, 'unsupported media format');
       if (size > (isVideo ? MAX_VIDEO_BYTES : MAX_IMAGE_BYTES)) return fail(container, 2207004, 'the media is too large');
       if (containerErrors.times > 0) {
@@ -456,6 +462,7 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
       polls_left: processingPolls,
       fetched_type: '',
       fetched_size: 0,
+      fetched_exif: false,
       created_at: new Date().toISOString(),
     };
     containers.set(container.id, container);
@@ -492,6 +499,7 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
       url: item.image_url || item.video_url,
       fetched_type: item.fetched_type,
       fetched_size: item.fetched_size,
+      fetched_exif: item.fetched_exif,
       alt_text: item.alt_text,
     }));
     const post: FakeInstagramMedia = {

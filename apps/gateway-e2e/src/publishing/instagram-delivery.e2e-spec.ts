@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { FakeInstagramComment, FakeInstagramContainer, FakeInstagramMedia } from '@social/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { expectProblem } from '../support/api.js';
 import { inMs, publicationWhen, publishNow, schedule, settled } from '../support/delivery.js';
 import { fakeControl } from '../support/fake-control.js';
@@ -8,6 +9,7 @@ import { connectThroughOAuth, providerAppForSuite } from '../support/oauth-accou
 import { patchPublication, patchRendition, uploadImage } from '../support/publication-media.js';
 import { createPublication } from '../support/publishing.js';
 import { createTenant, type Tenant } from '../support/tenancy.js';
+import { uploadMedia } from '../support/media.js';
 
 /** The fake Instagram API global setup starts (E2E_FAKE_INSTAGRAM_URL is its control API). */
 const instagram = fakeControl('E2E_FAKE_INSTAGRAM_URL', 'the fake Instagram API');
@@ -67,7 +69,7 @@ describe('publishing: delivery to instagram (engine + adapter against the fake I
     return { publication: done, rendition: done.renditions[0] };
   }
 
-  it('an image post goes live once: the public copy fetched as JPEG, caption and alt text, the permalink on the rendition', async () => {
+  it('an image post goes live once: its delivered copy fetched as JPEG without EXIF, caption and alt text, the permalink on the rendition', async () => {
     const tenant = await createTenant();
     const { account, userId } = await connectInstagram(tenant);
     const text = `Shipping to Instagram ${randomUUID()}`;
@@ -75,13 +77,35 @@ describe('publishing: delivery to instagram (engine + adapter against the fake I
     expect(publication.status).toBe('published');
     const posts = await postsOf(userId);
     expect(posts).toEqual([expect.objectContaining({ caption: `Hello\n\n${text}`, media_type: 'IMAGE', media_count: 1 })]);
-    expect(posts[0].items).toEqual([expect.objectContaining({ fetched_type: 'image/jpeg', alt_text: 'Picture 1' })]);
+    // The library's JPEG carries EXIF with GPS tags: what Instagram fetched is the delivered copy, without them.
+    expect(posts[0].items).toEqual([expect.objectContaining({ fetched_type: 'image/jpeg', fetched_exif: false, alt_text: 'Picture 1' })]);
     expect(posts[0].items[0].url).toContain('/media/public/');
     expect(rendition).toMatchObject({
       status: 'published',
       external_id: posts[0].id,
       external_url: expect.stringMatching(/^https:\/\/www\.instagram\.com\/p\/\w+\/$/),
     });
+  });
+
+  it('a PNG from the library reaches Instagram as a JPEG (Instagram takes no other image type)', async () => {
+    const tenant = await createTenant();
+    const { account, userId } = await connectInstagram(tenant);
+    const draft = await createPublication(tenant.owner.token, tenant.workspaceId, { source_text: `PNG ${randomUUID()}` });
+    const png = await sharp({ create: { width: 900, height: 900, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
+    const image = await uploadMedia(tenant.owner.token, tenant.workspaceId, png, 'diagram.png');
+    expect(image.mime_type).toBe('image/png');
+    const patched = await patchPublication(tenant.owner.token, draft.id, {
+      expected_revision: draft.revision,
+      media: [{ media_id: image.id }],
+    });
+    expect(patched.status).toBe(200);
+    const { publication } = await publishTo(tenant, patched.body, account.id);
+    expect(publication.status).toBe('published');
+    const [post] = await postsOf(userId);
+    expect(post.items).toEqual([expect.objectContaining({ fetched_type: 'image/jpeg', fetched_exif: false })]);
+    expect(post.items[0].url).toContain('/media/public/');
   });
 
   it('a carousel whose child container processing fails once: that child is made again, and the carousel publishes once', async () => {
