@@ -18,3 +18,4 @@ export * from './fake-telegram.js';
 export * from './fake-s3.js';
 export * from './supervisor.js';
 export * from './fake-x.js';
+export * from './fake-youtube.js';

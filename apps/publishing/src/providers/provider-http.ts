@@ -58,6 +58,11 @@ export interface ProviderRequest {
    * `parameters.retry_after`); used when the answer's headers name none.
    */
   retryAfterOf?: (body: unknown) => unknown;
+  /**
+   * Statuses outside 2xx that are an answer, not a failure, for this call (YouTube's `308 Resume Incomplete`
+   * with its `Range` header): answered as they are, with their headers.
+   */
+  acceptStatuses?: readonly number[];
 }
 
 export interface ProviderAnswer {
@@ -149,6 +154,8 @@ export class ProviderHttp {
       sent: true,
       ...waitOf(response.headers, Date.now(), response.status),
     };
+    if (request.acceptStatuses?.includes(response.status))
+      return { status: response.status, body: parsed ?? null, headers: response.headers };
     if (response.status === 429 && details.retryAfterMs === undefined) Object.assign(details, bodyWait(parsed, request.retryAfterOf));
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
       throw new ProviderError(

@@ -24,6 +24,7 @@ import { TikTokNetwork } from './tiktok/tiktok.network.js';
 import { XNetwork } from './x/x.network.js';
 import { XProvider } from './x/x.provider.js';
 import { YouTubeNetwork } from './youtube/youtube.network.js';
+import { YouTubeProvider } from './youtube/youtube.provider.js';
 
 /** Networks without an adapter yet, and why. */
 const NOT_YET_CONNECTABLE: Readonly<Record<string, string>> = {};
@@ -46,11 +47,12 @@ export class ProviderRegistry {
     );
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
     // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
-    const oauthNetworks = [new FacebookNetwork(), new InstagramNetwork(), new TikTokNetwork(), new YouTubeNetwork()];
+    const oauthNetworks = [new FacebookNetwork(), new InstagramNetwork(), new TikTokNetwork()];
     const providers: SocialProvider[] = [
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new XProvider(new XNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      new YouTubeProvider(new YouTubeNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger, fetchFn),
       new LinkedInProvider(new LinkedInNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new ThreadsProvider(new ThreadsNetwork(), http, config.PROVIDER_TIMEOUT_MS),
