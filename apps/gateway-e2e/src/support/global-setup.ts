@@ -23,6 +23,7 @@ import {
   startFakeTelegram,
   startFakeThreads,
   startFakeX,
+  startFakeYouTube,
   startFakeSocialNetwork,
   natsAnswers,
   PrivateNats,
@@ -80,6 +81,8 @@ export default async function globalSetup() {
   const threads = await startFakeThreads({ upstream: network.origin });
   // X's API v2 (posts, chunked media upload), scripted through E2E_FAKE_X_URL; OAuth and unknown tokens go to the OAuth fake.
   const x = await startFakeX({ upstream: network.origin });
+  // YouTube's Data API (channels, resumable uploads), scripted through E2E_FAKE_YOUTUBE_URL; OAuth and unknown tokens go to the OAuth fake.
+  const youtube = await startFakeYouTube({ upstream: network.origin });
   // Discord's channel webhooks and Telegram's Bot API, scripted through E2E_FAKE_DISCORD_URL / E2E_FAKE_TELEGRAM_URL.
   const discord = await startFakeDiscord();
   const telegram = await startFakeTelegram();
@@ -118,6 +121,7 @@ export default async function globalSetup() {
         linkedin: linkedin.origin,
         threads: threads.origin,
         x: x.origin,
+        youtube: youtube.origin,
         discord: discord.origin,
         telegram: telegram.origin,
       }),
@@ -144,6 +148,7 @@ export default async function globalSetup() {
     await linkedin.stop();
     await threads.stop();
     await x.stop();
+    await youtube.stop();
     await discord.stop();
     await telegram.stop();
     await nats.stop();
@@ -166,6 +171,7 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_LINKEDIN_URL = linkedin.controlUrl;
   process.env.E2E_FAKE_THREADS_URL = threads.controlUrl;
   process.env.E2E_FAKE_X_URL = x.controlUrl;
+  process.env.E2E_FAKE_YOUTUBE_URL = youtube.controlUrl;
   process.env.E2E_FAKE_DISCORD_URL = discord.controlUrl;
   process.env.E2E_FAKE_TELEGRAM_URL = telegram.controlUrl;
   // For suites that start a second gateway replica of their own.
@@ -174,6 +180,6 @@ export default async function globalSetup() {
   process.env.E2E_JWT_PRIVATE_KEY = secrets.jwtPrivateKey;
   // Gateways verify media upload URLs with a key derived from it; a second publishing replica unseals grants with it.
   process.env.E2E_SECRETS_KEY = secrets.secretsKey;
-  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin, threads, x, discord, telegram };
+  const state: E2eState = { stack, nats, database, mail, ai, network, bluesky, mastodon, linkedin, threads, x, discord, telegram, youtube };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

@@ -14,6 +14,7 @@ export default async function globalTeardown() {
   await state.linkedin.stop();
   await state.threads.stop();
   await state.x.stop();
+  await state.youtube.stop();
   await state.discord.stop();
   await state.telegram.stop();
 }

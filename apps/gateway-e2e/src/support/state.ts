@@ -7,6 +7,7 @@ import type {
   FakeSocialNetwork,
   FakeThreads,
   FakeX,
+  FakeYouTube,
   PrivateNats,
   RunningStack,
   SmtpSink,
@@ -28,4 +29,5 @@ export interface E2eState {
   x: FakeX;
   discord: FakeServer;
   telegram: FakeServer;
+  youtube: FakeYouTube;
 }
