@@ -8,7 +8,7 @@ import {
   failNextAtYouTube,
   interruptYouTubeUploadAt,
   youtubeAccount,
-  youtubeAppForSuite,
+  youtubeApp,
   youtubeSessions,
   youtubeVideos,
 } from '../support/fake-youtube.js';
@@ -29,7 +29,7 @@ const MIB = 1024 * 1024;
  * halfway resumed in its own session (one video, the same bytes), and a spent quota held as a rate limit.
  */
 describe('publishing: delivery to YouTube (OAuth connect, channels, resumable upload)', () => {
-  const app = youtubeAppForSuite();
+  const app = youtubeApp();
 
   afterEach(async () => {
     await clearYouTubeFailures();

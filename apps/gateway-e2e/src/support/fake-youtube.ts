@@ -1,7 +1,12 @@
-import type { FakeYouTubeAccountRequest, FakeYouTubeSession, FakeYouTubeVideo, ScriptedFailure } from '@social/testing';
-import { randomUUID } from 'node:crypto';
+import {
+  ENVIRONMENT_PROVIDER_APPS,
+  type FakeYouTubeAccountRequest,
+  type FakeYouTubeSession,
+  type FakeYouTubeVideo,
+  type ScriptedFailure,
+} from '@social/testing';
 import { fakeControl } from './fake-control.js';
-import { type OAuthApp, providerAppForSuite } from './oauth-account.js';
+import type { OAuthApp } from './oauth-account.js';
 
 /**
  * The fake YouTube Data API global setup starts (E2E_FAKE_YOUTUBE_URL is its control API); publishing reaches it as
@@ -39,9 +44,11 @@ export async function clearYouTubeFailures(): Promise<void> {
   await control('DELETE', '/failures');
 }
 
-/** The YouTube provider app, saved for the suite's tests only (providerAppForSuite). Call it in a `describe`. */
-export function youtubeAppForSuite(): OAuthApp {
-  const app: OAuthApp = { clientId: `yt-${randomUUID().slice(0, 8)}`, clientSecret: `yt-secret-${randomUUID()}` };
-  providerAppForSuite('youtube', app);
-  return app;
+/**
+ * The YouTube provider app: the e2e stack configures it through the environment (PROVIDER_APPS, for the admin
+ * suites), so it cannot be saved per suite; the suites connect through that one.
+ */
+export function youtubeApp(): OAuthApp {
+  const app = ENVIRONMENT_PROVIDER_APPS.find((candidate) => candidate.provider === 'youtube')!;
+  return { clientId: app.client_id, clientSecret: app.client_secret };
 }
