@@ -1,0 +1,191 @@
+/**
+ * A 1 GiB video (BENCH_YOUTUBE_VIDEO_MIB) delivered to the fake YouTube Data API through the real platform (issue 27):
+ * the resumable upload in 8 MiB chunks, each read from the media storage by range as it is sent. Measured: the
+ * publishing service's RSS growth during the delivery (target < 64 MiB: streamed, never buffered) and the delivery's
+ * throughput against reading the same object from storage directly in the same run (target ≥ 0.7).
+ *
+ * Like posts-media, it runs a platform of its own (private nats-server, temporary database, the built apps) with
+ * PROVIDER_API_ORIGINS sending youtube's calls to the fake.
+ */
+import {
+  createTemporaryDatabase,
+  freePort,
+  generateSecrets,
+  startFakeYouTube,
+  startPrivateNats,
+  startStack,
+  type FakeYouTube,
+  type FakeYouTubeVideo,
+} from '@social/testing';
+import { connectNats, NatsObjectStorage, SecretBox } from '@social/platform';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { v7 as uuidv7 } from 'uuid';
+import { mp4Stream, release, sampleRss, scheduledRendition, upload, waitPublished } from './posts-media.js';
+import { createBenchWorkspace } from './seeding.js';
+
+const MIB = 1024 * 1024;
+export const YOUTUBE_VIDEO_MIB = Number(process.env.BENCH_YOUTUBE_VIDEO_MIB ?? 1024);
+export const YOUTUBE_RSS_TARGET_MIB = 64;
+export const YOUTUBE_THROUGHPUT_TARGET = 0.7;
+
+export interface YouTubeUploadFigures {
+  videoMiB: number;
+  deliverySeconds: number;
+  deliveryMiBPerS: number;
+  storageReadSeconds: number;
+  storageReadMiBPerS: number;
+  throughputRatio: number;
+  rssBeforeMiB: number;
+  rssPeakMiB: number;
+  rssGrowthMiB: number;
+  /** One video at the fake, of the stored size and SHA-256. */
+  delivered: boolean;
+  met: boolean;
+}
+
+/** A YouTube channel of the fake, stored as a connection would store it (its grant sealed with the stack's key). */
+async function youtubeAccount(db: pg.Client, fake: FakeYouTube, secretsKey: string, workspaceId: string, userId: string): Promise<string> {
+  const accessToken = `ya29.bench-${randomBytes(12).toString('hex')}`;
+  const { channels } = (await (
+    await fetch(`${fake.controlUrl}/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ access_token: accessToken, channels: [{ title: 'Bench', handle: '@bench' }] }),
+    })
+  ).json()) as { channels: string[] };
+  const id = uuidv7();
+  const sealed = SecretBox.fromBase64Key(secretsKey).seal(JSON.stringify({ accessToken }), `social_accounts:${id}`);
+  await db.query(
+    `INSERT INTO publishing.social_accounts (id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url,
+       status, credentials, connected_by, created_at, updated_at)
+     VALUES ($1, $2, 'youtube', $3, '@bench', 'Bench', '', '', 'active', $4, $5, now(), now())`,
+    [id, workspaceId, channels[0], sealed, userId],
+  );
+  return id;
+}
+
+/** Reads the whole object from the object store the platform uses (same client library): seconds taken. */
+async function storageRead(natsUrl: string, key: string, expected: number): Promise<number> {
+  const nc = await connectNats(natsUrl, 'bench-youtube-read');
+  try {
+    const storage = new NatsObjectStorage(nc);
+    const started = process.hrtime.bigint();
+    const stream = await storage.read(key);
+    let size = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) size += chunk.length;
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (size !== expected) throw new Error(`storage answered ${size} bytes of ${expected}`);
+    return seconds;
+  } finally {
+    await nc.drain();
+  }
+}
+
+export async function benchYouTubeUpload(): Promise<YouTubeUploadFigures> {
+  console.log(
+    `\nyoutube-upload: a ${YOUTUBE_VIDEO_MIB} MiB video → fake YouTube (resumable, 8 MiB chunks); targets: publishing RSS growth ` +
+      `< ${YOUTUBE_RSS_TARGET_MIB} MiB, throughput ≥ ${YOUTUBE_THROUGHPUT_TARGET} of a direct storage read`,
+  );
+  const nats = await startPrivateNats();
+  const database = await createTemporaryDatabase(
+    process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    'bench_youtube_upload',
+  );
+  const youtube = await startFakeYouTube();
+  const secrets = generateSecrets();
+  const logFile = join(tmpdir(), `bench-youtube-upload-${process.pid}.log`);
+  const log = createWriteStream(logFile);
+  await new Promise((resolve) => log.once('open', resolve));
+  let stack: Awaited<ReturnType<typeof startStack>> | undefined;
+  const db = new pg.Client({ connectionString: database.url });
+  try {
+    stack = await startStack({
+      databaseUrl: database.url,
+      natsUrl: nats.url,
+      port: await freePort(),
+      secrets,
+      logLevel: 'warn',
+      env: {
+        PROVIDER_API_ORIGINS: JSON.stringify({ youtube: youtube.origin }),
+        TOKEN_RATE_LIMIT_PER_MINUTE: '100000000',
+        DELIVERY_POLL_MS: '200',
+        MALLOC_ARENA_MAX: '2',
+      },
+      stdio: ['ignore', log, log],
+      readyTimeoutMs: 300_000,
+    });
+    await db.connect();
+    const baseUrl = stack.baseUrl;
+    const publishingPid = stack.pids.publishing!;
+    const registered = (await (
+      await fetch(`${baseUrl}/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: `bench-${randomBytes(6).toString('hex')}@example.com`,
+          password: randomBytes(16).toString('base64url'),
+        }),
+      })
+    ).json()) as { access_token: string; user: { id: string } };
+    const token = registered.access_token;
+    const workspace = await createBenchWorkspace(baseUrl, token, 'Bench YouTube');
+    const accountId = await youtubeAccount(db, youtube, secrets.secretsKey, workspace.id, registered.user.id);
+    const videoBytes = YOUTUBE_VIDEO_MIB * MIB;
+    console.log(`  uploading the ${YOUTUBE_VIDEO_MIB} MiB video to the library …`);
+    const videoId = await upload(baseUrl, token, workspace.id, 'bench.mp4', videoBytes, () => mp4Stream(videoBytes));
+    const [{ sha256: storedSha, object_key: objectKey }] = (
+      await db.query<{ sha256: string; object_key: string }>(`SELECT sha256, object_key FROM media.media_items WHERE id = $1`, [videoId])
+    ).rows;
+    // The same object read straight from storage, before the delivery (one warm read, so the first is not timed cold).
+    await storageRead(nats.url, objectKey, videoBytes);
+    const storageReadSeconds = await storageRead(nats.url, objectKey, videoBytes);
+    const { renditionId } = await scheduledRendition(baseUrl, token, workspace.id, accountId, 'Bench video for YouTube', [videoId]);
+    const rss = sampleRss(publishingPid);
+    const started = Date.now();
+    await release(db, [renditionId]);
+    const outcome = await waitPublished(db, [renditionId], 1_800_000);
+    const deliverySeconds = (Date.now() - started) / 1000;
+    const memory = rss.stop();
+    const videos = (await (await fetch(`${youtube.controlUrl}/videos`)).json()) as FakeYouTubeVideo[];
+    const delivered = outcome.published === 1 && videos.length === 1 && videos[0].size === videoBytes && videos[0].sha256 === storedSha;
+    const deliveryMiBPerS = YOUTUBE_VIDEO_MIB / deliverySeconds;
+    const storageReadMiBPerS = YOUTUBE_VIDEO_MIB / storageReadSeconds;
+    const throughputRatio = deliveryMiBPerS / storageReadMiBPerS;
+    const figures: YouTubeUploadFigures = {
+      videoMiB: YOUTUBE_VIDEO_MIB,
+      deliverySeconds,
+      deliveryMiBPerS,
+      storageReadSeconds,
+      storageReadMiBPerS,
+      throughputRatio,
+      rssBeforeMiB: memory.before,
+      rssPeakMiB: memory.peak,
+      rssGrowthMiB: memory.peak - memory.before,
+      delivered,
+      met: false,
+    };
+    const rssMet = figures.rssGrowthMiB < YOUTUBE_RSS_TARGET_MIB;
+    const throughputMet = throughputRatio >= YOUTUBE_THROUGHPUT_TARGET;
+    figures.met = rssMet && throughputMet && delivered;
+    console.log(
+      `  delivered: ${delivered} in ${deliverySeconds.toFixed(1)} s (${deliveryMiBPerS.toFixed(1)} MiB/s); storage read ` +
+        `${storageReadSeconds.toFixed(1)} s (${storageReadMiBPerS.toFixed(1)} MiB/s)\n` +
+        `  ${rssMet ? 'MET    ' : 'NOT MET'} publishing RSS ${memory.before.toFixed(0)} → peak ${memory.peak.toFixed(0)} MiB ` +
+        `(growth ${figures.rssGrowthMiB.toFixed(0)} < ${YOUTUBE_RSS_TARGET_MIB})\n` +
+        `  ${throughputMet ? 'MET    ' : 'NOT MET'} throughput ${throughputRatio.toFixed(2)} of the storage read ` +
+        `(≥ ${YOUTUBE_THROUGHPUT_TARGET}) (app logs: ${logFile})`,
+    );
+    return figures;
+  } finally {
+    await db.end().catch(() => undefined);
+    await stack?.stop();
+    await youtube.stop();
+    await nats.stop();
+    await database.drop();
+    log.end();
+  }
+}
