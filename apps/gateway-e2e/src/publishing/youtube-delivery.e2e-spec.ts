@@ -18,7 +18,7 @@ import { patchRendition } from '../support/publication-media.js';
 import { createPublication } from '../support/publishing.js';
 import { createTenant, type Tenant } from '../support/tenancy.js';
 
-// Videos of several MiB are uploaded, analysed and delivered in 8 MiB chunks here.
+// Videos of several MiB are uploaded, analysed and delivered in 16 MiB chunks here.
 jest.setTimeout(120_000);
 
 const MIB = 1024 * 1024;
@@ -115,7 +115,7 @@ describe('publishing: delivery to YouTube (OAuth connect, channels, resumable up
     const { account } = await connectYouTube(tenant);
     const bytes = mp4Bytes(30_000, 20 * MIB);
     const clip = await uploadMedia(tenant.owner.token, tenant.workspaceId, bytes, 'long.mp4');
-    // Halfway through the second 8 MiB chunk: the fake keeps whole 256 KiB units and closes the connection.
+    // Halfway through the first 16 MiB chunk: the fake keeps whole 256 KiB units and closes the connection.
     await interruptYouTubeUploadAt(Math.floor(bytes.length / 2) + 100_000);
     const title = `Interrupted ${randomUUID().slice(0, 8)}`;
     const done = await publishVideo(tenant, account.id, title, 'Resumed, not restarted', clip.id, {});

@@ -14,8 +14,8 @@ import { DeliveryError, type OutgoingMedia } from '../social-provider.js';
 
 /** Non-final chunks must be a multiple of 256 KiB. */
 export const CHUNK_UNIT = 256 * 1024;
-/** 8 MiB: one chunk's request is cheap to redo after an interruption, and the number of requests stays small. */
-export const DEFAULT_CHUNK_BYTES = 32 * CHUNK_UNIT;
+/** 16 MiB: one chunk's request is cheap to redo after an interruption, and the number of requests stays small. */
+export const DEFAULT_CHUNK_BYTES = 64 * CHUNK_UNIT;
 
 export interface UploadTuning {
   /** A multiple of CHUNK_UNIT. */
