@@ -63,6 +63,8 @@ export interface FakeYouTubeSession {
   status_queries: number;
   interruptions: number;
   video_id: string | null;
+  /** When the session was opened (RFC 3339 with milliseconds). */
+  created_at: string;
 }
 
 /** POST /__control/interruptions: the next chunk that carries byte `at_offset` is cut there (after receiving that far). */
@@ -379,6 +381,7 @@ export async function startFakeYouTube(options: { upstream?: string } = {}): Pro
       status_queries: 0,
       interruptions: 0,
       video_id: null,
+      created_at: new Date().toISOString(),
       token,
       resource,
       hash: createHash('sha256'),
@@ -483,20 +486,26 @@ export async function startFakeYouTube(options: { upstream?: string } = {}): Pro
     const socket = req.socket;
     const interruption = interruptions.find((candidate) => candidate.left > 0 && candidate.at_offset > start && candidate.at_offset <= end);
     const cutAt = interruption ? interruption.at_offset - start : Infinity;
+    // Bytes up to the last whole 256 KiB unit of what arrived are hashed at once; the tail after it (less than a unit)
+    // waits for the rest of its unit. Nothing is copied: the tail is a view of the piece it came in.
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let read = 0;
     let kept = 0;
     const keep = (bytes: Buffer) => {
-      pending.push(bytes);
-      pendingBytes += bytes.length;
-      while (pendingBytes >= YOUTUBE_CHUNK_UNIT) {
-        const all = Buffer.concat(pending);
-        session.hash.update(all.subarray(0, YOUTUBE_CHUNK_UNIT));
-        kept += YOUTUBE_CHUNK_UNIT;
-        pending = [all.subarray(YOUTUBE_CHUNK_UNIT)];
-        pendingBytes -= YOUTUBE_CHUNK_UNIT;
+      const total = pendingBytes + bytes.length;
+      if (total < YOUTUBE_CHUNK_UNIT) {
+        pending.push(bytes);
+        pendingBytes = total;
+        return;
       }
+      const whole = total - (total % YOUTUBE_CHUNK_UNIT);
+      for (const held of pending) session.hash.update(held);
+      session.hash.update(bytes.subarray(0, whole - pendingBytes));
+      kept += whole;
+      const tail = bytes.subarray(whole - pendingBytes);
+      pending = tail.length ? [tail] : [];
+      pendingBytes = tail.length;
     };
     let cut = false;
     try {
