@@ -160,7 +160,8 @@ export async function benchYouTubeUpload(): Promise<YouTubeUploadFigures> {
     if ((await waitPublished(db, [warm.renditionId], 300_000)).published !== 1) throw new Error('the warm-up video was not delivered');
     const warmMemory = warmRss.stop();
     console.log(
-      `  warm-up: a ${WARM_UP_MIB} MiB video delivered; publishing RSS ${warmMemory.before.toFixed(0)} → peak ${warmMemory.peak.toFixed(0)} MiB`,
+      `  warm-up: a ${WARM_UP_MIB} MiB video delivered; ` +
+        `publishing RSS ${warmMemory.before.toFixed(0)} → peak ${warmMemory.peak.toFixed(0)} MiB`,
     );
     const { renditionId } = await scheduledRendition(baseUrl, token, workspace.id, accountId, 'Bench video for YouTube', [videoId]);
     const rss = sampleRss(publishingPid);
