@@ -21,3 +21,4 @@ export * from './supervisor.js';
 export * from './fake-x.js';
 export * from './fake-facebook.js';
 export * from './fake-tiktok.js';
+export * from './fake-youtube.js';

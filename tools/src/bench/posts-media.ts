@@ -70,7 +70,7 @@ function rssMiB(pid: number): number {
 }
 
 /** Samples a process's RSS every 20 ms until stopped: its value before and its peak. */
-function sampleRss(pid: number): { before: number; stop: () => { before: number; peak: number } } {
+export function sampleRss(pid: number): { before: number; stop: () => { before: number; peak: number } } {
   const before = rssMiB(pid);
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
@@ -92,7 +92,7 @@ const cameraPhoto = () =>
     .toBuffer();
 
 /** An MP4 of `size` bytes (ftyp, one mdat of one random MiB repeated, moov), produced as it is read: never held whole. */
-function mp4Stream(size: number): Readable {
+export function mp4Stream(size: number): Readable {
   const box = (type: string, content: Buffer) => {
     const header = Buffer.alloc(8);
     header.writeUInt32BE(8 + content.length, 0);
@@ -127,7 +127,7 @@ function mp4Stream(size: number): Readable {
 }
 
 /** Opens an upload session, PUTs the bytes (streamed), completes it and waits until the item is ready: its id. */
-async function upload(
+export async function upload(
   baseUrl: string,
   token: string,
   workspaceId: string,
@@ -172,7 +172,7 @@ async function upload(
 }
 
 /** A draft with these media attached (alt texts numbered), scheduled to one account an hour ahead (not due yet): the rendition's id. */
-async function scheduledRendition(
+export async function scheduledRendition(
   baseUrl: string,
   token: string,
   workspaceId: string,
@@ -209,11 +209,15 @@ async function scheduledRendition(
 }
 
 /** Makes the renditions due at once (as if their hour had come). */
-async function release(db: pg.Client, renditionIds: string[]): Promise<void> {
+export async function release(db: pg.Client, renditionIds: string[]): Promise<void> {
   await db.query(`UPDATE publishing.renditions SET next_action_at = now() WHERE id = ANY($1::uuid[])`, [renditionIds]);
 }
 
-async function waitPublished(db: pg.Client, renditionIds: string[], timeoutMs: number): Promise<{ published: number; failed: number }> {
+export async function waitPublished(
+  db: pg.Client,
+  renditionIds: string[],
+  timeoutMs: number,
+): Promise<{ published: number; failed: number }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await db.query<{ published: number; failed: number }>(

@@ -22,6 +22,7 @@ import { benchMediaUploads, MediaUploadFigures, RSS_GROWTH_TARGET_MIB, seedMedia
 import { benchInsightsAnalytics, benchInsightsSync, type InsightsFigures } from './insights.js';
 import { benchNotifications, type NotificationFigures } from './notifications.js';
 import { benchPostsMedia } from './posts-media.js';
+import { benchYouTubeUpload } from './youtube-upload.js';
 import { benchProviderInsights, type ProviderInsightsRow } from './provider-insights.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
 import { benchCreativeVideo, type CreativeVideoFigures } from './creative-video.js';
@@ -41,7 +42,9 @@ const MAX_P99_MS = 50;
 // `creative-export` (1080×1080 PNG exports), `provider-insights` (insights' internal requests to publishing only),
 // `insights-analytics` (E24 over 50 accounts and 5,000 renditions), `insights-sync` (a metrics sync of 1,000 sandbox accounts)
 // or `posts-media` (publications with four 4000×3000 JPEGs to the sandbox and a 500 MiB video to a fake Mastodon, on a
-// platform of its own: no `npm start` needed; BENCH_POSTS_MEDIA_PUBLICATIONS and BENCH_POSTS_MEDIA_VIDEO_MIB scale it down).
+// platform of its own: no `npm start` needed; BENCH_POSTS_MEDIA_PUBLICATIONS and BENCH_POSTS_MEDIA_VIDEO_MIB scale it down),
+// or `youtube-upload` (a 1 GiB video to the fake YouTube through the resumable upload, on a platform of its own:
+// publishing's RSS growth and its throughput against a direct storage read; BENCH_YOUTUBE_VIDEO_MIB scales it).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -247,6 +250,17 @@ async function main(): Promise<void> {
     const postsMedia = await benchPostsMedia();
     writeResults({ machine, idleBefore: idle, postsMedia });
     if (!postsMedia.met) process.exitCode = 1;
+    return;
+  }
+  if (ONLY === 'youtube-upload') {
+    // Its own platform too (PROVIDER_API_ORIGINS on the fake YouTube), its publishing process sampled.
+    const idle = await idleShare();
+    console.log(
+      `machine: ${machine.cpus} CPUs, node ${machine.node}, ${machine.platform}; idle before the run: ${(idle * 100).toFixed(0)}%`,
+    );
+    const youtubeUpload = await benchYouTubeUpload();
+    writeResults({ machine, idleBefore: idle, youtubeUpload });
+    if (!youtubeUpload.met) process.exitCode = 1;
     return;
   }
   const { baseUrl, databaseUrl, natsUrl, gatewayPid } = stackCoordinates();

@@ -26,6 +26,7 @@ import {
   startFakeInstagram,
   startFakeTikTok,
   startFakeX,
+  startFakeYouTube,
   startFakeSocialNetwork,
   natsAnswers,
   PrivateNats,
@@ -89,6 +90,8 @@ export default async function globalSetup() {
   const instagram = await startFakeInstagram({ upstream: network.origin });
   // X's API v2 (posts, chunked media upload), scripted through E2E_FAKE_X_URL; OAuth and unknown tokens go to the OAuth fake.
   const x = await startFakeX({ upstream: network.origin });
+  // YouTube's Data API (channels, resumable uploads), scripted through E2E_FAKE_YOUTUBE_URL; OAuth and unknown tokens go to the OAuth fake.
+  const youtube = await startFakeYouTube({ upstream: network.origin });
   // Discord's channel webhooks and Telegram's Bot API, scripted through E2E_FAKE_DISCORD_URL / E2E_FAKE_TELEGRAM_URL.
   const discord = await startFakeDiscord();
   const telegram = await startFakeTelegram();
@@ -132,6 +135,7 @@ export default async function globalSetup() {
         facebook: facebook.origin,
         instagram: instagram.origin,
         x: x.origin,
+        youtube: youtube.origin,
         discord: discord.origin,
         telegram: telegram.origin,
         tiktok: tiktok.origin,
@@ -161,6 +165,7 @@ export default async function globalSetup() {
     await facebook.stop();
     await instagram.stop();
     await x.stop();
+    await youtube.stop();
     await discord.stop();
     await telegram.stop();
     await tiktok.stop();
@@ -186,6 +191,7 @@ export default async function globalSetup() {
   process.env.E2E_FAKE_FACEBOOK_URL = facebook.controlUrl;
   process.env.E2E_FAKE_INSTAGRAM_URL = instagram.controlUrl;
   process.env.E2E_FAKE_X_URL = x.controlUrl;
+  process.env.E2E_FAKE_YOUTUBE_URL = youtube.controlUrl;
   process.env.E2E_FAKE_DISCORD_URL = discord.controlUrl;
   process.env.E2E_FAKE_TELEGRAM_URL = telegram.controlUrl;
   process.env.E2E_FAKE_TIKTOK_URL = tiktok.controlUrl;
@@ -212,6 +218,7 @@ export default async function globalSetup() {
     discord,
     telegram,
     tiktok,
+    youtube,
   };
   (globalThis as { __E2E__?: E2eState }).__E2E__ = state;
 }

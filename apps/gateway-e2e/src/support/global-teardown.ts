@@ -16,6 +16,7 @@ export default async function globalTeardown() {
   await state.facebook.stop();
   await state.instagram.stop();
   await state.x.stop();
+  await state.youtube.stop();
   await state.discord.stop();
   await state.telegram.stop();
   await state.tiktok.stop();

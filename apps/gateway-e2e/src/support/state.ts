@@ -9,6 +9,7 @@ import type {
   FakeInstagram,
   FakeTikTok,
   FakeX,
+  FakeYouTube,
   PrivateNats,
   RunningStack,
   SmtpSink,
@@ -33,4 +34,5 @@ export interface E2eState {
   discord: FakeServer;
   telegram: FakeServer;
   tiktok: FakeTikTok;
+  youtube: FakeYouTube;
 }

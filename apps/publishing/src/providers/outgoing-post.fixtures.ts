@@ -28,6 +28,7 @@ export const outgoingMedia = (
   size: bytes.length,
   ...sides,
   durationMs: 0,
+  // A range (a resumed upload) reads only bytes start..end, inclusive, as storage does.
   open: async (range?: { start: number; end: number }) => Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]),
   publicUrl: async () => publicUrl,
 });

@@ -63,6 +63,11 @@ export interface ProviderRequest {
    * are int64 JSON numbers (TikTok's public post ids), which a double would round.
    */
   exactIntegers?: boolean;
+  /**
+   * Statuses outside 2xx that are an answer, not a failure, for this call (YouTube's `308 Resume Incomplete`
+   * with its `Range` header): answered as they are, with their headers.
+   */
+  acceptStatuses?: readonly number[];
 }
 
 export interface ProviderAnswer {
@@ -154,6 +159,8 @@ export class ProviderHttp {
       sent: true,
       ...waitOf(response.headers, Date.now(), response.status),
     };
+    if (request.acceptStatuses?.includes(response.status))
+      return { status: response.status, body: parsed ?? null, headers: response.headers };
     if (response.status === 429 && details.retryAfterMs === undefined) Object.assign(details, bodyWait(parsed, request.retryAfterOf));
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
       throw new ProviderError(

@@ -14,7 +14,6 @@ import { LinkedInNetwork } from './linkedin/linkedin.network.js';
 import { LinkedInProvider } from './linkedin/linkedin.provider.js';
 import { MastodonNetwork } from './mastodon/mastodon.network.js';
 import { MastodonProvider } from './mastodon/mastodon.provider.js';
-import { OAuthProvider } from './oauth/oauth-provider.js';
 import { ProviderHttp } from './provider-http.js';
 import { networkFetches } from './public-destination.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
@@ -27,6 +26,7 @@ import { TikTokProvider } from './tiktok/tiktok.provider.js';
 import { XNetwork } from './x/x.network.js';
 import { XProvider } from './x/x.provider.js';
 import { YouTubeNetwork } from './youtube/youtube.network.js';
+import { YouTubeProvider } from './youtube/youtube.provider.js';
 
 /** Networks without an adapter yet, and why. */
 const NOT_YET_CONNECTABLE: Readonly<Record<string, string>> = {};
@@ -48,12 +48,11 @@ export class ProviderRegistry {
       config.PROVIDER_ALLOW_PRIVATE_ADDRESSES === 'true',
     );
     const http = new ProviderHttp(config.PROVIDER_API_ORIGINS, logger, fetchFn, uploadFetchFn);
-    // Networks whose operations after connecting are not built yet refuse them (409 provider_capability_unavailable).
-    const oauthNetworks = [new YouTubeNetwork()];
     const providers: SocialProvider[] = [
       new SandboxProvider(dataSource),
       new MastodonProvider(new MastodonNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new XProvider(new XNetwork(), http, config.PROVIDER_TIMEOUT_MS),
+      new YouTubeProvider(new YouTubeNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new BlueskyProvider(config.PROVIDER_API_ORIGINS, http, config.PROVIDER_TIMEOUT_MS, logger, fetchFn),
       new LinkedInProvider(new LinkedInNetwork(), http, config.PROVIDER_TIMEOUT_MS),
       new ThreadsProvider(new ThreadsNetwork(), http, config.PROVIDER_TIMEOUT_MS),
@@ -62,7 +61,6 @@ export class ProviderRegistry {
       new DiscordProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
       new TelegramProvider(config.PROVIDER_API_ORIGINS, config.PROVIDER_TIMEOUT_MS, fetchFn, uploadFetchFn, logger),
       new TikTokProvider(new TikTokNetwork(), http, config.PROVIDER_TIMEOUT_MS),
-      ...oauthNetworks.map((network) => new OAuthProvider(network, http)),
     ];
     for (const provider of providers) this.providers.set(provider.platform, provider);
   }
