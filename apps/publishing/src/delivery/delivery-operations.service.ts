@@ -56,7 +56,9 @@ export class DeliveryOperations {
       throw problems.invalid('body.scheduled_at', 'is in the past', input.scheduled_at);
     if (scheduledAt.getTime() > now + SCHEDULE_MAX_AHEAD_MS)
       throw problems.invalid('body.scheduled_at', 'is more than 2 years ahead', input.scheduled_at);
-    await this.dataSource.transaction(async (db) => {
+    // Every transition answers the publication as its transaction leaves it: a worker woken at commit may already be
+    // sending it by the time a later read would run.
+    return this.dataSource.transaction(async (db) => {
       const targets = await this.resolveTargets(db, found, input);
       const publication = await this.transition(db, id, input.expected_revision, 'schedule', {
         status: 'scheduled',
@@ -66,8 +68,8 @@ export class DeliveryOperations {
       await this.render(db, publication, targets, scheduledAt, publication.randomDelayMinutes);
       // Every scheduler looks again at its next due time (this one may be sooner than what it sleeps until).
       await notifyDue(db);
+      return this.publications.read(id, db);
     });
-    return this.publications.read(id);
   }
 
   async publishNow(principal: Principal, id: string, input: PublishNowRequest): Promise<Publication> {
@@ -82,7 +84,7 @@ export class DeliveryOperations {
         'cannot be sent for a scheduled publication: publish-now keeps its renditions (cancel to change the targets)',
       );
     }
-    await this.dataSource.transaction(async (db) => {
+    return this.dataSource.transaction(async (db) => {
       const targets = await this.resolveTargets(db, found, input);
       const now = new Date();
       const publication = await this.transition(db, id, input.expected_revision, 'publish-now', {
@@ -93,24 +95,24 @@ export class DeliveryOperations {
       // Due at once: no random delay.
       await this.render(db, publication, targets, now, 0);
       await notifyDue(db);
+      return this.publications.read(id, db);
     });
-    return this.publications.read(id);
   }
 
   /** Back to draft; its renditions go (none was delivered: the publication would be publishing). */
   async cancel(principal: Principal, id: string, input: PublicationTransitionRequest): Promise<Publication> {
     await this.findVisible(principal, id, 'editor');
-    await this.dataSource.transaction(async (db) => {
+    return this.dataSource.transaction(async (db) => {
       await this.transition(db, id, input.expected_revision, 'cancel', { status: 'draft', scheduledAt: null });
       await db.query(`DELETE FROM renditions WHERE publication_id = $1`, [id]);
+      return this.publications.read(id, db);
     });
-    return this.publications.read(id);
   }
 
   /** The failed renditions only go again, each with a new round of attempts; the others keep what they have. */
   async retry(principal: Principal, id: string, input: PublicationTransitionRequest): Promise<Publication> {
     await this.findVisible(principal, id, 'editor');
-    await this.dataSource.transaction(async (db) => {
+    return this.dataSource.transaction(async (db) => {
       await this.transition(db, id, input.expected_revision, 'retry', { status: 'publishing' });
       const retried = await changedRows(
         db,
@@ -126,8 +128,8 @@ export class DeliveryOperations {
       // A published publication without failed renditions has nothing to retry: refused, and the UPDATE above rolls back.
       if (retried.length === 0) throw this.invalidTransition('retry', 'published', 'it has no failed renditions');
       await notifyDue(db);
+      return this.publications.read(id, db);
     });
-    return this.publications.read(id);
   }
 
   /** Every attempt of every rendition, oldest first. */

@@ -148,10 +148,11 @@ export class PublicationsService {
   }
 
   /** The publication as it is now, for an operation that already checked access. */
-  async read(id: string): Promise<Publication> {
-    const publication = await this.dataSource.getRepository(PublicationEntity).findOneBy({ id });
+  /** The publication as the API shows it; within `db`'s transaction, as that transaction sees it. */
+  async read(id: string, db: EntityManager = this.dataSource.manager): Promise<Publication> {
+    const publication = await db.getRepository(PublicationEntity).findOneBy({ id });
     if (!publication) throw problems.notFound('No such publication.');
-    const [answer] = await this.withChildren(this.dataSource.manager, [publication]);
+    const [answer] = await this.withChildren(db, [publication]);
     return answer;
   }
 
