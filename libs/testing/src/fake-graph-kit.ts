@@ -103,6 +103,42 @@ export async function readGraphCall(req: IncomingMessage, url: URL): Promise<Gra
 export const withoutSecrets = (parameters: Record<string, string>, secrets: string[] = ['access_token']) =>
   Object.fromEntries(Object.entries(parameters).filter(([key]) => !secrets.includes(key)));
 
+/**
+ * One page of a listing (`items` newest first) as Graph answers it: `limit` items (25 unless asked, 100 at most), its
+ * cursors, and a `next` link (`nextUrl?after=…`) when more remain.
+ */
+export function listingPage<T extends { id: string }>(
+  items: T[],
+  limit: string | undefined,
+  nextUrl: string,
+  json: (item: T) => Record<string, unknown>,
+): { data: Array<Record<string, unknown>>; paging: Record<string, unknown> } {
+  const size = Math.min(Math.max(Number(limit ?? 25) || 25, 1), 100);
+  const page = items.slice(0, size);
+  const cursors = page.length ? { before: page[0].id, after: page.at(-1)!.id } : {};
+  return { data: page.map(json), paging: { cursors, ...(items.length > size ? { next: `${nextUrl}?after=${page.at(-1)!.id}` } : {}) } };
+}
+
+/** A publishing-limit answer (`threads_publishing_limit`, `content_publishing_limit`): the `fields` asked of `all`. */
+export function publishingLimit(all: Record<string, unknown>, fields: string | undefined): { data: Array<Record<string, unknown>> } {
+  const wanted = (fields ?? 'quota_usage').split(',').map((field) => field.trim());
+  return { data: [Object.fromEntries(Object.entries(all).filter(([key]) => wanted.includes(key)))] };
+}
+
+/** A media object's insights (GET /{media-id}/insights): one lifetime value a metric asked, 0 unless a spec set it. */
+export function lifetimeInsights(objectId: string, metrics: string[], counts: Record<string, number | undefined>) {
+  return {
+    data: metrics.map((metric) => ({
+      name: metric,
+      period: 'lifetime',
+      values: [{ value: counts[metric] ?? 0 }],
+      title: metric,
+      description: '',
+      id: `${objectId}/insights/${metric}/lifetime`,
+    })),
+  };
+}
+
 /** A long-lived token lives 60 days (Threads and Instagram "Long-lived tokens"). */
 const LONG_LIVED_SECONDS = 60 * 86_400;
 
@@ -164,6 +200,9 @@ export class FakeMediaFiles {
   }
 }
 
+/** Graph's answer for a container still processing (code 9007, subcode 2207027). */
+export const NOT_READY = 'The media is not ready for publishing, please wait for a moment.';
+
 /** URLs the fakes treat as fetched fixtures (the conformance spec's media name no server): 1 KiB of the kind expected. */
 export const FIXTURE_ORIGIN = 'https://media.invalid/';
 
@@ -186,7 +225,9 @@ export async function fetchMediaUrl(url: string, fixtureType: string): Promise<{
 /** The part of a media container the processing needs (Threads and Instagram name its state differently). */
 export interface FakeGraphContainer {
   id: string;
+  account_id: string;
   media_type: string;
+  is_carousel_item: boolean;
   children: string[];
   /** GET /{container-id} answers IN_PROGRESS this many more times before settling. */
   polls_left: number;
@@ -238,6 +279,42 @@ export class FakeContainers<C extends FakeGraphContainer> {
     }
     if (this.fetches.has(container.id) || container.polls_left > 0) return;
     this.states.finish(container);
+  }
+
+  /**
+   * The carousel items a CAROUSEL container names in `children` (a comma-separated list): `min` to `max` of the
+   * account's carousel item containers; else the refusal Graph answers (400 code 100), written to `res`.
+   */
+  carouselChildren(res: ServerResponse, accountId: string, children: string, bounds: { min: number; max: number }): C[] | undefined {
+    const ids = children.split(',').filter(Boolean);
+    if (ids.length < bounds.min || ids.length > bounds.max) {
+      graphError(res, 400, 100, `Param children must name ${bounds.min} to ${bounds.max} carousel items.`);
+      return undefined;
+    }
+    const items = ids.map((id) => this.all.get(id));
+    if (items.some((child) => !child || child.account_id !== accountId || !child.is_carousel_item)) {
+      graphError(res, 400, 100, 'Param children must name carousel item containers of this user.');
+      return undefined;
+    }
+    return items as C[];
+  }
+
+  /**
+   * The container `creation_id` names, settled, when the account may publish it now; else the refusal Graph answers
+   * (not its container: code 100; a carousel item: code 100; still processing: 9007 / 2207027), written to `res`.
+   * What a settled container that is not FINISHED answers is the network's.
+   */
+  publishable(res: ServerResponse, accountId: string, creationId: string | undefined): C | undefined {
+    const container = this.all.get(creationId ?? '');
+    if (!container || container.account_id !== accountId) {
+      graphError(res, 400, 100, 'Param creation_id must name a media container of this user.', 33);
+      return undefined;
+    }
+    this.settle(container);
+    if (container.is_carousel_item) graphError(res, 400, 100, 'A carousel item is published through its carousel.');
+    else if (this.states.state(container) === 'IN_PROGRESS') graphError(res, 400, 9007, NOT_READY, 2207027);
+    else return container;
+    return undefined;
   }
 
   clear(): void {

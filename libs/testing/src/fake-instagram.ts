@@ -6,7 +6,11 @@ import {
   graphError,
   graphNode,
   httpUrl,
+  lifetimeInsights,
+  listingPage,
+  NOT_READY,
   only,
+  publishingLimit,
   readGraphCall,
   text,
   tradeToken,
@@ -99,8 +103,7 @@ export interface FakeInstagramRequest {
 
 const MAX_CAPTION = 2_200;
 const MAX_ALT_TEXT = 1_000;
-const CAROUSEL_MIN = 2;
-const CAROUSEL_MAX = 10;
+const CAROUSEL = { min: 2, max: 10 };
 const IMAGE_TYPES = ['image/jpeg'];
 const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
 const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -327,20 +330,16 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
     if (edge === 'media_publish' && method === 'POST') return isSelf ? publish(account, params, answer, res) : notOwn();
     if (edge === 'media' && method === 'GET') {
       if (!isSelf) return notOwn();
-      const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
       const mine = posts.filter((post) => post.account_id === account.id).reverse();
-      const page = mine.slice(0, limit);
-      const cursors = page.length ? { before: page[0].id, after: page.at(-1)!.id } : {};
-      return answer(200, {
-        data: page.map((post) => only(mediaJson(post), params.fields)),
-        paging: { cursors, ...(mine.length > limit ? { next: `${origin}${url.pathname}?after=${page.at(-1)!.id}` } : {}) },
-      });
+      return answer(
+        200,
+        listingPage(mine, params.limit, `${origin}${url.pathname}`, (post) => only(mediaJson(post), params.fields)),
+      );
     }
     if (edge === 'content_publishing_limit' && method === 'GET') {
       if (!isSelf) return notOwn();
       const all: Record<string, unknown> = { quota_usage: usedQuota(account), config: { quota_total: quotaTotal, quota_duration: 86_400 } };
-      const wanted = (params.fields ?? 'quota_usage').split(',').map((field) => field.trim());
-      return answer(200, { data: [Object.fromEntries(Object.entries(all).filter(([key]) => wanted.includes(key)))] });
+      return answer(200, publishingLimit(all, params.fields));
     }
     if (edge === 'comments' && method === 'POST') {
       const post = posts.find((candidate) => candidate.id === node);
@@ -358,17 +357,7 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
       const metrics = (params.metric ?? '').split(',').filter(Boolean);
       if (metrics.length === 0 || metrics.some((metric) => !(MEDIA_METRICS as readonly string[]).includes(metric)))
         return graphError(res, 400, 100, `Param metric must be one of ${MEDIA_METRICS.join(', ')}.`);
-      const counts = insights.get(post.id) ?? {};
-      return answer(200, {
-        data: metrics.map((metric) => ({
-          name: metric,
-          period: 'lifetime',
-          values: [{ value: counts[metric as keyof FakeInstagramInsights] ?? 0 }],
-          title: metric,
-          description: '',
-          id: `${post.id}/insights/${metric}/lifetime`,
-        })),
-      });
+      return answer(200, lifetimeInsights(post.id, metrics, { ...insights.get(post.id) }));
     }
     return unsupported(res, node);
   }
@@ -391,18 +380,11 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
     if (isCarouselItem && (mediaType === 'CAROUSEL' || mediaType === 'REELS'))
       return graphError(res, 400, 100, 'Only images and VIDEO containers can be carousel items.');
     if (isCarouselItem && caption) return graphError(res, 400, 100, 'Carousel items take no caption; the carousel does.');
-    const children = mediaType === 'CAROUSEL' ? (params.children ?? '').split(',').filter(Boolean) : [];
-    if (mediaType === 'CAROUSEL') {
-      if (children.length < CAROUSEL_MIN || children.length > CAROUSEL_MAX)
-        return graphError(res, 400, 100, `Param children must name ${CAROUSEL_MIN} to ${CAROUSEL_MAX} carousel items.`);
-      for (const id of children) {
-        const child = containers.all.get(id);
-        if (!child || child.account_id !== account.id || !child.is_carousel_item)
-          return graphError(res, 400, 100, 'Param children must name carousel item containers of this user.');
-        if (child.status_code !== 'FINISHED')
-          return graphError(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment.', 2207027);
-      }
-    }
+    const items = mediaType === 'CAROUSEL' ? containers.carouselChildren(res, account.id, params.children ?? '', CAROUSEL) : [];
+    if (!items) return;
+    // Instagram makes a carousel only of items already FINISHED.
+    if (items.some((child) => child.status_code !== 'FINISHED')) return graphError(res, 400, 9007, NOT_READY, 2207027);
+    const children = items.map((child) => child.id);
     const container: FakeInstagramContainer = {
       id: newId(),
       account_id: account.id,
@@ -426,13 +408,8 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
   }
 
   function publish(account: Account, params: Record<string, string>, answer: Answer, res: ServerResponse): void {
-    const container = containers.all.get(params.creation_id ?? '');
-    if (!container || container.account_id !== account.id)
-      return graphError(res, 400, 100, 'Param creation_id must name a media container of this user.', 33);
-    containers.settle(container);
-    if (container.is_carousel_item) return graphError(res, 400, 100, 'A carousel item is published through its carousel.');
-    if (container.status_code === 'IN_PROGRESS')
-      return graphError(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment.', 2207027);
+    const container = containers.publishable(res, account.id, params.creation_id);
+    if (!container) return;
     if (container.status_code === 'EXPIRED')
       return graphError(res, 400, -2, 'The media you are trying to access has expired. Please try to upload again.', 2207020);
     if (container.status_code !== 'FINISHED')

@@ -6,7 +6,10 @@ import {
   graphError,
   graphNode,
   httpUrl,
+  lifetimeInsights,
+  listingPage,
   only,
+  publishingLimit,
   readGraphCall,
   text,
   timeParameter,
@@ -114,8 +117,7 @@ export interface FakeThreads extends FakeServer {
 /** What Threads documents: 500 characters, carousels of 2 to 20 items, alt text up to 1,000 characters. */
 const MAX_TEXT = 500;
 const MAX_ALT_TEXT = 1_000;
-const CAROUSEL_MIN = 2;
-const CAROUSEL_MAX = 20;
+const CAROUSEL = { min: 2, max: 20 };
 const IMAGE_TYPES = ['image/jpeg', 'image/png'];
 const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
 const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -334,17 +336,14 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
       const until = params.until ? timeParameter(params.until) : Infinity;
       if (Number.isNaN(since) || Number.isNaN(until))
         return graphError(res, 400, 100, 'Param since or until must be a Unix timestamp or a date.');
-      const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
       const mine = posts
         .filter((post) => post.account_id === account.id && (post.reply_to_id !== null) === (edge === 'replies'))
         .filter((post) => Date.parse(post.timestamp) >= since && Date.parse(post.timestamp) <= until)
         .reverse();
-      const page = mine.slice(0, limit);
-      const cursors = page.length ? { before: page[0].id, after: page.at(-1)!.id } : {};
-      return answer(200, {
-        data: page.map((post) => only(postJson(post), params.fields ?? null)),
-        paging: { cursors, ...(mine.length > limit ? { next: `${origin}${url.pathname}?after=${page.at(-1)!.id}` } : {}) },
-      });
+      return answer(
+        200,
+        listingPage(mine, params.limit, `${origin}${url.pathname}`, (post) => only(postJson(post), params.fields)),
+      );
     }
     if (edge === 'threads_publishing_limit' && method === 'GET') {
       if (!isSelf) return graphError(res, 403, 10, 'Application does not have permission for this action');
@@ -354,8 +353,7 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
         reply_quota_usage: within(account, true),
         reply_config: { quota_total: quota.reply_quota_total, quota_duration: quota.quota_duration },
       };
-      const wanted = (params.fields ?? 'quota_usage').split(',').map((field) => field.trim());
-      return answer(200, { data: [Object.fromEntries(Object.entries(all).filter(([key]) => wanted.includes(key)))] });
+      return answer(200, publishingLimit(all, params.fields));
     }
     if (edge === 'threads_insights' && method === 'GET') {
       if (!isSelf) return graphError(res, 403, 10, 'Application does not have permission for this action');
@@ -392,17 +390,7 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
       const known = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
       if (metrics.length === 0 || metrics.some((metric) => !known.includes(metric)))
         return graphError(res, 400, 100, 'Param metric must be one of views, likes, replies, reposts, quotes, shares.');
-      const counts = insights.get(post.id) ?? {};
-      return answer(200, {
-        data: metrics.map((metric) => ({
-          name: metric,
-          period: 'lifetime',
-          values: [{ value: counts[metric as keyof FakeThreadsInsights] ?? 0 }],
-          title: metric,
-          description: '',
-          id: `${post.id}/insights/${metric}/lifetime`,
-        })),
-      });
+      return answer(200, lifetimeInsights(post.id, metrics, { ...insights.get(post.id) }));
     }
     return unsupported(res, node);
   }
@@ -424,16 +412,9 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
     if (isCarouselItem && (mediaType === 'TEXT' || mediaType === 'CAROUSEL'))
       return graphError(res, 400, 100, 'Only IMAGE and VIDEO containers can be carousel items.');
     if (isCarouselItem && params.reply_to_id) return graphError(res, 400, 100, 'A carousel item cannot be a reply.');
-    const children = mediaType === 'CAROUSEL' ? (params.children ?? '').split(',').filter(Boolean) : [];
-    if (mediaType === 'CAROUSEL') {
-      if (children.length < CAROUSEL_MIN || children.length > CAROUSEL_MAX)
-        return graphError(res, 400, 100, `Param children must name ${CAROUSEL_MIN} to ${CAROUSEL_MAX} carousel items.`);
-      for (const id of children) {
-        const child = containers.all.get(id);
-        if (!child || child.account_id !== account.id || !child.is_carousel_item)
-          return graphError(res, 400, 100, 'Param children must name carousel item containers of this user.');
-      }
-    }
+    const items = mediaType === 'CAROUSEL' ? containers.carouselChildren(res, account.id, params.children ?? '', CAROUSEL) : [];
+    if (!items) return;
+    const children = items.map((child) => child.id);
     if (params.reply_to_id && !posts.some((post) => post.id === params.reply_to_id))
       return graphError(res, 400, 100, 'Param reply_to_id must name an existing post.', 33);
     const container: FakeThreadsContainer = {
@@ -459,13 +440,8 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
   }
 
   function publish(account: Account, params: Record<string, string>, answer: Answer, res: ServerResponse): void {
-    const container = containers.all.get(params.creation_id ?? '');
-    if (!container || container.account_id !== account.id)
-      return graphError(res, 400, 100, 'Param creation_id must name a media container of this user.', 33);
-    containers.settle(container);
-    if (container.is_carousel_item) return graphError(res, 400, 100, 'A carousel item is published through its carousel.');
-    if (container.status === 'IN_PROGRESS')
-      return graphError(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment.', 2207027);
+    const container = containers.publishable(res, account.id, params.creation_id);
+    if (!container) return;
     if (container.status !== 'FINISHED') return graphError(res, 400, 100, `The media container cannot be published (${container.status}).`);
     const reply = container.reply_to_id !== '';
     const usage = within(account, reply);
