@@ -69,7 +69,7 @@ describe('publishing: delivery to instagram (engine + adapter against the fake I
     return { publication: done, rendition: done.renditions[0] };
   }
 
-  it('an image post goes live once: its delivered copy fetched as JPEG without EXIF, caption and alt text, the permalink on the rendition', async () => {
+  it('an image post goes live once: its copy fetched as JPEG without EXIF, caption, alt text, permalink on the rendition', async () => {
     const tenant = await createTenant();
     const { account, userId } = await connectInstagram(tenant);
     const text = `Shipping to Instagram ${randomUUID()}`;
