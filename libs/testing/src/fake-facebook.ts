@@ -13,6 +13,7 @@ import {
   sendJson,
   startFakeServer,
 } from './fake-network-kit.js';
+import { graphError as graphErrorBody, httpUrl, only, timeParameter, unversioned } from './fake-graph-kit.js';
 
 /** A Page a fake user manages: its own Page token is what publishing to it needs. */
 export interface FakeFacebookPageRequest {
@@ -105,7 +106,6 @@ export interface FakeFacebookRequest {
   content_type: string;
 }
 
-const VERSION = /^\/v\d+\.\d+(\/.*)$/;
 const MAX_MESSAGE = 63_206;
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'];
 const MAX_PHOTO_BYTES = 4 * 1024 * 1024;
@@ -276,8 +276,8 @@ export async function startFakeFacebook(options: { upstream?: string } = {}): Pr
       token_of: holder ? `${holder.kind}:${holder.id}` : '',
       content_type: contentType,
     });
-    const versioned = VERSION.exec(url.pathname);
-    const path = versioned?.[1] ?? url.pathname;
+    const versioned = unversioned(url.pathname);
+    const path = versioned ?? url.pathname;
     const exchange = path === '/oauth/access_token' && params.grant_type === 'fb_exchange_token';
     if (options.upstream && !exchange && (path.startsWith('/oauth/') || (!holder && token)))
       return forward(req, res, url, raw, options.upstream);
@@ -293,7 +293,7 @@ export async function startFakeFacebook(options: { upstream?: string } = {}): Pr
       if (!user && options.upstream && params.fb_exchange_token) {
         const profile = await upstreamProfile(
           options.upstream,
-          versioned ? url.pathname.slice(0, -'/oauth/access_token'.length) : '',
+          versioned !== undefined ? url.pathname.slice(0, -'/oauth/access_token'.length) : '',
           params.fb_exchange_token,
         );
         if (profile) {
@@ -306,7 +306,7 @@ export async function startFakeFacebook(options: { upstream?: string } = {}): Pr
       tokens.set(longLived, { kind: 'user', id: user.id, longLived: true });
       return answer(200, { access_token: longLived, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS });
     }
-    if (!versioned) return graphError(res, 400, 2500, 'Unknown path components.');
+    if (versioned === undefined) return graphError(res, 400, 2500, 'Unknown path components.');
     if (!token) return graphError(res, 400, 2500, 'An active access token must be used to query information about the current user.');
     if (!holder) return graphError(res, 400, 190, 'Invalid OAuth access token - Cannot parse access token');
     const [node, edge, extra] = path.slice(1).split('/');
@@ -622,11 +622,6 @@ const cursor = (id: string) => Buffer.from(`page:${id}`).toString('base64url');
 
 const graphTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, '+0000');
 
-function only(value: Record<string, unknown>, fields: string[]): Record<string, unknown> {
-  const wanted = new Set(['id', ...fields.map((field) => field.trim().split(/[.{]/)[0])]);
-  return Object.fromEntries(Object.entries(value).filter(([key, item]) => wanted.has(key) && item !== undefined));
-}
-
 /** The profile the OAuth fake answers for `token` (the person's id and name), or undefined when it does not know it. */
 async function upstreamProfile(upstream: string, version: string, token: string): Promise<{ id: string; name: string } | undefined> {
   const response = await fetch(`${upstream}${version}/me?fields=id,name`, { headers: { authorization: `Bearer ${token}` } }).catch(
@@ -639,18 +634,9 @@ async function upstreamProfile(upstream: string, version: string, token: string)
     : undefined;
 }
 
-/** A Graph API error body (Graph API "Handling errors"): never the caller's token. */
-function graphError(res: ServerResponse, status: number, code: number, message: string, subcode?: number): void {
-  sendJson(res, status, {
-    error: {
-      message,
-      type: code === 190 ? 'OAuthException' : 'GraphMethodException',
-      code,
-      ...(subcode === undefined ? {} : { error_subcode: subcode }),
-      fbtrace_id: randomBytes(8).toString('base64url'),
-    },
-  });
-}
+/** A Graph API error body as the Pages API types it: OAuthException for a token refused, GraphMethodException otherwise. */
+const graphError = (res: ServerResponse, status: number, code: number, message: string, subcode?: number) =>
+  graphErrorBody(res, status, code, message, subcode, code === 190 ? 'OAuthException' : 'GraphMethodException');
 
 const unsupported = (res: ServerResponse, node: string, method: string) =>
   graphError(
@@ -668,17 +654,4 @@ function sniff(head: Buffer): string {
   if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (head.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
   return '';
-}
-
-/** `since`: a Unix timestamp, or a date strtotime() reads (ISO 8601 here). */
-function timeParameter(value: string): number {
-  return /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
-}
-
-function httpUrl(value: string | undefined): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(value ?? '').protocol);
-  } catch {
-    return false;
-  }
 }

@@ -1,8 +1,26 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  FakeContainers,
+  FakeMediaFiles,
+  fetchMediaUrl,
+  graphError,
+  graphNode,
+  httpUrl,
+  lifetimeInsights,
+  listingPage,
+  NOT_READY,
+  only,
+  publishingLimit,
+  readGraphCall,
+  text,
+  tradeToken,
+  unsupportedObject as unsupported,
+  unversioned,
+  upstreamProfile,
+  withoutSecrets,
+} from './fake-graph-kit.js';
+import {
   answerUnlessLost,
-  bearerToken,
   CONTROL_PREFIX,
   FakeServer,
   forward,
@@ -85,8 +103,7 @@ export interface FakeInstagramRequest {
 
 const MAX_CAPTION = 2_200;
 const MAX_ALT_TEXT = 1_000;
-const CAROUSEL_MIN = 2;
-const CAROUSEL_MAX = 10;
+const CAROUSEL = { min: 2, max: 10 };
 const IMAGE_TYPES = ['image/jpeg'];
 const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
 const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -103,9 +120,6 @@ const MEDIA_METRICS = [
   'profile_visits',
   'follows',
 ] as const;
-const LONG_LIVED_SECONDS = 60 * 86_400;
-const FIXTURE_ORIGIN = 'https://media.invalid/';
-const VERSION = /^\/v\d+\.\d+(\/.*)$/;
 const PROFILE_FIELDS = 'user_id,username,name,profile_picture_url';
 
 /**
@@ -137,16 +151,21 @@ const PROFILE_FIELDS = 'user_id,username,name,profile_picture_url';
 export async function startFakeInstagram(options: { upstream?: string } = {}): Promise<FakeInstagram> {
   const accounts = new Map<string, Account>();
   let posts: FakeInstagramMedia[] = [];
-  let containers = new Map<string, FakeInstagramContainer>();
+  const containers = new FakeContainers<FakeInstagramContainer>({
+    state: (container) => container.status_code,
+    finish: (container) => {
+      container.status_code = 'FINISHED';
+    },
+    failCarousel: (container) => fail(container, 2207032, 'a carousel item failed'),
+  });
   let comments: FakeInstagramComment[] = [];
   let insights = new Map<string, FakeInstagramInsights>();
   let requests: FakeInstagramRequest[] = [];
   let processingPolls = 1;
   let containerErrors = { times: 0, subcode: 2207053 };
   let quotaTotal = 50;
-  const files = new Map<string, { contentType: string; data: Buffer }>();
+  const files = new FakeMediaFiles();
   const failures = new ScriptedFailures();
-  const fetches = new Map<string, Promise<void>>();
   let origin = '';
   let sequence = 17_900_000_000_000_000n;
   const newId = () => String((sequence += BigInt(1 + Math.floor(Math.random() * 1000))));
@@ -177,55 +196,21 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
     follows_count: account.follows_count ?? 7,
     media_count: posts.filter((post) => post.account_id === account.id).length,
   });
-  const only = (value: Record<string, unknown>, fields: string | undefined) => {
-    if (!fields) return { id: value.id };
-    const wanted = new Set(['id', ...fields.split(',').map((field) => field.trim())]);
-    return Object.fromEntries(Object.entries(value).filter(([key]) => wanted.has(key) && value[key] !== undefined));
-  };
-
-  const fail = (container: FakeInstagramContainer, subcode: number, reason: string) => {
+  function fail(container: FakeInstagramContainer, subcode: number, reason: string): void {
     container.status_code = 'ERROR';
     container.status = `Error: ${reason} (${subcode})`;
-  };
-
-  /** The container's status as GET answers it: settled once its fetch is done and its polls are spent. */
-  const settle = (container: FakeInstagramContainer) => {
-    if (container.status_code !== 'IN_PROGRESS') return;
-    if (container.media_type === 'CAROUSEL') {
-      const children = container.children.map((id) => containers.get(id)!);
-      children.forEach(settle);
-      const failed = children.find((child) => child.status_code === 'ERROR' || child.status_code === 'EXPIRED');
-      if (failed) fail(container, 2207032, 'a carousel item failed');
-      else if (children.every((child) => child.status_code === 'FINISHED') && container.polls_left === 0)
-        container.status_code = 'FINISHED';
-      return;
-    }
-    if (fetches.has(container.id) || container.polls_left > 0) return;
-    container.status_code = 'FINISHED';
-  };
+  }
 
   /** Instagram cURLs the media itself; a fetch that fails, or a type or size it does not take, fails the container. */
   const fetchMedia = async (container: FakeInstagramContainer) => {
     const isVideo = container.media_type !== 'IMAGE';
     const url = isVideo ? container.video_url : container.image_url;
     try {
-      let contentType: string;
-      let size: number;
-      let exif = false;
-      if (url.startsWith(FIXTURE_ORIGIN)) {
-        contentType = isVideo ? 'video/mp4' : 'image/jpeg';
-        size = 1024;
-      } else {
-        const response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(10_000) });
-        if (!response.ok) {
-          await response.body?.cancel();
-          return fail(container, 2207052, 'the media could not be fetched from this URI');
-        }
-        contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim();
-        const bytes = Buffer.from(await response.arrayBuffer());
-        size = bytes.length;
-        exif = !isVideo && (bytes.includes(Buffer.from('Exif\0\0', 'latin1')) || bytes.includes(Buffer.from('eXIf', 'latin1')));
-      }
+      const fetched = await fetchMediaUrl(url, isVideo ? 'video/mp4' : 'image/jpeg');
+      if (!fetched) return fail(container, 2207052, 'the media could not be fetched from this URI');
+      const { contentType, bytes } = fetched;
+      const size = bytes.length;
+      const exif = !isVideo && (bytes.includes(Buffer.from('Exif\0\0', 'latin1')) || bytes.includes(Buffer.from('eXIf', 'latin1')));
       container.fetched_type = contentType;
       container.fetched_size = size;
       container.fetched_exif = exif;
@@ -252,13 +237,9 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
       accounts.set(request.access_token, account);
       return sendJson(res, 201, profileJson(account));
     }
-    if (path === '/files' && req.method === 'POST') {
-      const { name, content_type, size } = body as { name: string; content_type: string; size: number };
-      files.set(name, { contentType: content_type, data: randomBytes(size) });
-      return sendJson(res, 201, { url: `${origin}/files/${name}` });
-    }
+    if (path === '/files' && req.method === 'POST') return sendJson(res, 201, files.add(origin, body));
     if (path === '/posts' && req.method === 'GET') return sendJson(res, 200, posts);
-    if (path === '/containers' && req.method === 'GET') return sendJson(res, 200, [...containers.values()]);
+    if (path === '/containers' && req.method === 'GET') return sendJson(res, 200, [...containers.all.values()]);
     if (path === '/comments' && req.method === 'GET') return sendJson(res, 200, comments);
     if (path === '/requests' && req.method === 'GET') return sendJson(res, 200, requests);
     if (path === '/requests' && req.method === 'DELETE') {
@@ -287,7 +268,7 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
     if (failures.control(path, req.method, body, res)) return;
     if (path === '/state' && req.method === 'DELETE') {
       posts = [];
-      containers = new Map();
+      containers.clear();
       comments = [];
       insights = new Map();
       requests = [];
@@ -302,30 +283,18 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
 
   async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
-    if (method === 'GET' && url.pathname.startsWith('/files/')) {
-      const file = files.get(decodeURIComponent(url.pathname.slice('/files/'.length)));
-      if (!file) return sendJson(res, 404, { error: 'not found' });
-      res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length) });
-      return void res.end(file.data);
-    }
-    const raw = await readRaw(req);
-    const contentType = String(req.headers['content-type'] ?? '')
-      .split(';')[0]
-      .trim();
-    const form = contentType === 'application/x-www-form-urlencoded' ? Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) : {};
-    const query = Object.fromEntries(url.searchParams);
-    const bearer = bearerToken(req);
-    const token = form.access_token ?? query.access_token ?? bearer;
+    if (files.serve(req, res, url)) return;
+    const { raw, form, query, token, tokenIn } = await readGraphCall(req, url);
     requests.push({
       method,
       path: url.pathname,
-      query: Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'access_token' && key !== 'client_secret')),
-      form: Object.fromEntries(Object.entries(form).filter(([key]) => key !== 'access_token')),
-      token_in: form.access_token ? 'form' : query.access_token ? 'query' : bearer ? 'bearer' : '',
+      query: withoutSecrets(query, ['access_token', 'client_secret']),
+      form: withoutSecrets(form),
+      token_in: tokenIn,
     });
     // A short-lived token the OAuth fake issued is traded here: the fake asks it whose token it is, as Instagram knows.
     if (options.upstream && url.pathname === '/access_token' && token && !accounts.has(token)) {
-      const profile = await upstreamProfile(options.upstream, token);
+      const profile = await instagramProfile(options.upstream, token);
       if (profile) accounts.set(token, { access_token: token, username: text(profile.username), id: text(profile.user_id), profile });
     }
     if (options.upstream && (url.pathname.startsWith('/oauth/') || !accounts.has(token)))
@@ -335,32 +304,22 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
     const answer = (status: number, body: unknown) => answerUnlessLost(failure, req, res, status, body);
     const params = { ...query, ...form };
 
-    if (method === 'GET' && (url.pathname === '/refresh_access_token' || url.pathname === '/access_token')) {
-      const grantType = url.pathname === '/access_token' ? 'ig_exchange_token' : 'ig_refresh_token';
-      if (params.grant_type !== grantType) return graphError(res, 400, 100, `Invalid grant_type; expected ${grantType}.`);
-      if (grantType === 'ig_exchange_token' && !params.client_secret) return graphError(res, 400, 100, 'Missing client_secret.');
-      const account = accounts.get(params.access_token ?? '');
-      if (!account) return graphError(res, 400, 190, 'Error validating access token: the session is invalid.');
-      const renewed = `${params.access_token.replace(/~[0-9a-f]+$/, '')}~${randomBytes(4).toString('hex')}`;
-      accounts.set(renewed, account);
-      return answer(200, { access_token: renewed, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS });
-    }
-    const versioned = VERSION.exec(url.pathname);
-    if (!versioned) return graphError(res, 400, 2500, 'Unknown path components.');
+    if (tradeToken({ method, pathname: url.pathname, params }, accounts, 'ig', res, answer)) return;
+    const versioned = unversioned(url.pathname);
+    if (versioned === undefined) return graphError(res, 400, 2500, 'Unknown path components.');
     if (!token) return graphError(res, 400, 2500, 'An active access token must be used to query information about the current user.');
     const account = accounts.get(token);
     if (!account) return graphError(res, 401, 190, 'Invalid OAuth access token - Cannot parse access token');
-    const [node, edge, extra] = versioned[1].slice(1).split('/');
+    const { node, edge, extra } = graphNode(versioned);
     if (extra !== undefined) return graphError(res, 400, 2500, 'Unknown path components.');
     const isSelf = node === 'me' || node === account.id;
     const notOwn = () => graphError(res, 403, 10, 'Application does not have permission for this action');
 
     if (edge === undefined && method === 'GET') {
       if (isSelf) return answer(200, only({ ...profileJson(account), ...account.profile }, params.fields));
-      const container = containers.get(node);
+      const container = containers.all.get(node);
       if (container && container.account_id === account.id) {
-        if (container.polls_left > 0) container.polls_left -= 1;
-        else settle(container);
+        containers.poll(container);
         return answer(200, only({ id: container.id, status_code: container.status_code, status: container.status }, params.fields));
       }
       const post = posts.find((candidate) => candidate.id === node && candidate.account_id === account.id);
@@ -371,20 +330,16 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
     if (edge === 'media_publish' && method === 'POST') return isSelf ? publish(account, params, answer, res) : notOwn();
     if (edge === 'media' && method === 'GET') {
       if (!isSelf) return notOwn();
-      const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
       const mine = posts.filter((post) => post.account_id === account.id).reverse();
-      const page = mine.slice(0, limit);
-      const cursors = page.length ? { before: page[0].id, after: page.at(-1)!.id } : {};
-      return answer(200, {
-        data: page.map((post) => only(mediaJson(post), params.fields)),
-        paging: { cursors, ...(mine.length > limit ? { next: `${origin}${url.pathname}?after=${page.at(-1)!.id}` } : {}) },
-      });
+      return answer(
+        200,
+        listingPage(mine, params.limit, `${origin}${url.pathname}`, (post) => only(mediaJson(post), params.fields)),
+      );
     }
     if (edge === 'content_publishing_limit' && method === 'GET') {
       if (!isSelf) return notOwn();
       const all: Record<string, unknown> = { quota_usage: usedQuota(account), config: { quota_total: quotaTotal, quota_duration: 86_400 } };
-      const wanted = (params.fields ?? 'quota_usage').split(',').map((field) => field.trim());
-      return answer(200, { data: [Object.fromEntries(Object.entries(all).filter(([key]) => wanted.includes(key)))] });
+      return answer(200, publishingLimit(all, params.fields));
     }
     if (edge === 'comments' && method === 'POST') {
       const post = posts.find((candidate) => candidate.id === node);
@@ -402,17 +357,7 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
       const metrics = (params.metric ?? '').split(',').filter(Boolean);
       if (metrics.length === 0 || metrics.some((metric) => !(MEDIA_METRICS as readonly string[]).includes(metric)))
         return graphError(res, 400, 100, `Param metric must be one of ${MEDIA_METRICS.join(', ')}.`);
-      const counts = insights.get(post.id) ?? {};
-      return answer(200, {
-        data: metrics.map((metric) => ({
-          name: metric,
-          period: 'lifetime',
-          values: [{ value: counts[metric as keyof FakeInstagramInsights] ?? 0 }],
-          title: metric,
-          description: '',
-          id: `${post.id}/insights/${metric}/lifetime`,
-        })),
-      });
+      return answer(200, lifetimeInsights(post.id, metrics, { ...insights.get(post.id) }));
     }
     return unsupported(res, node);
   }
@@ -435,18 +380,11 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
     if (isCarouselItem && (mediaType === 'CAROUSEL' || mediaType === 'REELS'))
       return graphError(res, 400, 100, 'Only images and VIDEO containers can be carousel items.');
     if (isCarouselItem && caption) return graphError(res, 400, 100, 'Carousel items take no caption; the carousel does.');
-    const children = mediaType === 'CAROUSEL' ? (params.children ?? '').split(',').filter(Boolean) : [];
-    if (mediaType === 'CAROUSEL') {
-      if (children.length < CAROUSEL_MIN || children.length > CAROUSEL_MAX)
-        return graphError(res, 400, 100, `Param children must name ${CAROUSEL_MIN} to ${CAROUSEL_MAX} carousel items.`);
-      for (const id of children) {
-        const child = containers.get(id);
-        if (!child || child.account_id !== account.id || !child.is_carousel_item)
-          return graphError(res, 400, 100, 'Param children must name carousel item containers of this user.');
-        if (child.status_code !== 'FINISHED')
-          return graphError(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment.', 2207027);
-      }
-    }
+    const items = mediaType === 'CAROUSEL' ? containers.carouselChildren(res, account.id, params.children ?? '', CAROUSEL) : [];
+    if (!items) return;
+    // Instagram makes a carousel only of items already FINISHED.
+    if (items.some((child) => child.status_code !== 'FINISHED')) return graphError(res, 400, 9007, NOT_READY, 2207027);
+    const children = items.map((child) => child.id);
     const container: FakeInstagramContainer = {
       id: newId(),
       account_id: account.id,
@@ -465,23 +403,13 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
       fetched_exif: false,
       created_at: new Date().toISOString(),
     };
-    containers.set(container.id, container);
-    if (mediaType !== 'CAROUSEL') {
-      const fetching = fetchMedia(container).finally(() => fetches.delete(container.id));
-      fetches.set(container.id, fetching);
-    }
-    settle(container);
+    containers.add(container, mediaType !== 'CAROUSEL' ? () => fetchMedia(container) : undefined);
     return answer(200, { id: container.id });
   }
 
   function publish(account: Account, params: Record<string, string>, answer: Answer, res: ServerResponse): void {
-    const container = containers.get(params.creation_id ?? '');
-    if (!container || container.account_id !== account.id)
-      return graphError(res, 400, 100, 'Param creation_id must name a media container of this user.', 33);
-    settle(container);
-    if (container.is_carousel_item) return graphError(res, 400, 100, 'A carousel item is published through its carousel.');
-    if (container.status_code === 'IN_PROGRESS')
-      return graphError(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment.', 2207027);
+    const container = containers.publishable(res, account.id, params.creation_id);
+    if (!container) return;
     if (container.status_code === 'EXPIRED')
       return graphError(res, 400, -2, 'The media you are trying to access has expired. Please try to upload again.', 2207020);
     if (container.status_code !== 'FINISHED')
@@ -494,14 +422,16 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
         'You reached maximum number of posts that is allowed to be published by Content Publishing API.',
         2207042,
       );
-    const items = (container.media_type === 'CAROUSEL' ? container.children.map((id) => containers.get(id)!) : [container]).map((item) => ({
-      media_type: item.media_type === 'IMAGE' ? 'IMAGE' : 'VIDEO',
-      url: item.image_url || item.video_url,
-      fetched_type: item.fetched_type,
-      fetched_size: item.fetched_size,
-      fetched_exif: item.fetched_exif,
-      alt_text: item.alt_text,
-    }));
+    const items = (container.media_type === 'CAROUSEL' ? container.children.map((id) => containers.all.get(id)!) : [container]).map(
+      (item) => ({
+        media_type: item.media_type === 'IMAGE' ? 'IMAGE' : 'VIDEO',
+        url: item.image_url || item.video_url,
+        fetched_type: item.fetched_type,
+        fetched_size: item.fetched_size,
+        fetched_exif: item.fetched_exif,
+        alt_text: item.alt_text,
+      }),
+    );
     const post: FakeInstagramMedia = {
       id: newId(),
       account_id: account.id,
@@ -538,49 +468,11 @@ interface Account extends FakeInstagramAccountRequest {
 
 type Answer = (status: number, body: unknown) => void;
 
-const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
-
 /** An 11-character shortcode of an id, as permalinks carry. */
 const shortcode = (id: string) => BigInt(id).toString(36).padStart(11, 'C').slice(-11);
 
 /** The profile the OAuth fake answers for `token` (its GET /v27.0/me), or undefined when it does not know the token. */
-async function upstreamProfile(upstream: string, token: string): Promise<Record<string, unknown> | undefined> {
-  const response = await fetch(`${upstream}/v27.0/me?fields=${PROFILE_FIELDS}`, { headers: { authorization: `Bearer ${token}` } }).catch(
-    () => undefined,
-  );
-  if (!response?.ok) return undefined;
-  const profile = (await response.json()) as Record<string, unknown>;
-  return text(profile.user_id) && text(profile.username) ? profile : undefined;
-}
-
-/** A Graph API error body: never the caller's token. */
-function graphError(res: ServerResponse, status: number, code: number, message: string, subcode?: number): void {
-  sendJson(res, status, {
-    error: {
-      message,
-      type: 'OAuthException',
-      code,
-      ...(subcode === undefined ? {} : { error_subcode: subcode }),
-      fbtrace_id: randomBytes(8).toString('base64url'),
-    },
-  });
-}
-
-/** Graph's answer for an id it does not know (or may not show): code 100, subcode 33. */
-const unsupported = (res: ServerResponse, node: string) =>
-  graphError(
-    res,
-    400,
-    100,
-    `Unsupported request - method type: get. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, ` +
-      'or does not support this operation.',
-    33,
-  );
-
-function httpUrl(value: string | undefined): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(value ?? '').protocol);
-  } catch {
-    return false;
-  }
+async function instagramProfile(upstream: string, token: string): Promise<Record<string, unknown> | undefined> {
+  const profile = await upstreamProfile(upstream, `/v27.0/me?fields=${PROFILE_FIELDS}`, token);
+  return profile && text(profile.user_id) && text(profile.username) ? profile : undefined;
 }

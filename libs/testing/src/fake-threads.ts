@@ -1,8 +1,26 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  FakeContainers,
+  FakeMediaFiles,
+  fetchMediaUrl,
+  graphError,
+  graphNode,
+  httpUrl,
+  lifetimeInsights,
+  listingPage,
+  only,
+  publishingLimit,
+  readGraphCall,
+  text,
+  timeParameter,
+  tradeToken,
+  unsupportedObject as unsupported,
+  unversioned,
+  upstreamProfile,
+  withoutSecrets,
+} from './fake-graph-kit.js';
+import {
   answerUnlessLost,
-  bearerToken,
   CONTROL_PREFIX,
   FakeServer,
   forward,
@@ -99,18 +117,12 @@ export interface FakeThreads extends FakeServer {
 /** What Threads documents: 500 characters, carousels of 2 to 20 items, alt text up to 1,000 characters. */
 const MAX_TEXT = 500;
 const MAX_ALT_TEXT = 1_000;
-const CAROUSEL_MIN = 2;
-const CAROUSEL_MAX = 20;
+const CAROUSEL = { min: 2, max: 20 };
 const IMAGE_TYPES = ['image/jpeg', 'image/png'];
 const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
 const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 const MAX_VIDEO_BYTES = 1024 * 1024 * 1024;
 const DEFAULT_QUOTA: FakeThreadsQuota = { quota_total: 250, reply_quota_total: 1_000, quota_duration: 86_400 };
-/** A long-lived token lives 60 days (Threads "Long-lived tokens"). */
-const LONG_LIVED_SECONDS = 60 * 86_400;
-/** URLs the fake treats as fetched fixtures (the conformance spec's media name no server): a 1 KiB body of the declared kind. */
-const FIXTURE_ORIGIN = 'https://media.invalid/';
-const VERSION = /^\/v\d+\.\d+(\/.*)$/;
 
 /**
  * A fake of Meta's Threads API (graph.threads.net) on a real HTTP server, following its published documents:
@@ -139,14 +151,22 @@ const VERSION = /^\/v\d+\.\d+(\/.*)$/;
 export async function startFakeThreads(options: { upstream?: string } = {}): Promise<FakeThreads> {
   const accounts = new Map<string, Account>();
   let posts: FakeThreadsPost[] = [];
-  let containers = new Map<string, FakeThreadsContainer>();
+  const containers = new FakeContainers<FakeThreadsContainer>({
+    state: (container) => container.status,
+    finish: (container) => {
+      if (!container.error_message) container.status = 'FINISHED';
+    },
+    failCarousel: (container, children) => {
+      container.status = 'ERROR';
+      container.error_message = children.find((child) => child.error_message)?.error_message ?? 'UNKNOWN';
+    },
+  });
   let insights = new Map<string, FakeThreadsInsights>();
   let requests: FakeThreadsRequest[] = [];
   let processingPolls = 1;
   let quota = { ...DEFAULT_QUOTA };
-  const files = new Map<string, { contentType: string; data: Buffer }>();
+  const files = new FakeMediaFiles();
   const failures = new ScriptedFailures();
-  const fetches = new Map<string, Promise<void>>();
   let origin = '';
   let sequence = 17_841_000_000_000_000n;
   const newId = () => String((sequence += BigInt(1 + Math.floor(Math.random() * 1000))));
@@ -169,27 +189,6 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
     ...(post.media_count > 1 ? { children: { data: Array.from({ length: post.media_count }, (_, i) => ({ id: `${post.id}${i}` })) } } : {}),
     username: [...accounts.values()].find((account) => account.id === post.account_id)?.username ?? '',
   });
-  const only = (value: Record<string, unknown>, fields: string | null) => {
-    if (!fields) return { id: value.id };
-    const wanted = new Set(['id', ...fields.split(',').map((field) => field.trim())]);
-    return Object.fromEntries(Object.entries(value).filter(([key]) => wanted.has(key)));
-  };
-
-  /** The container's status as GET answers it, settling a pending fetch or processing first. */
-  const settle = (container: FakeThreadsContainer) => {
-    if (container.status !== 'IN_PROGRESS') return;
-    if (container.media_type === 'CAROUSEL') {
-      const children = container.children.map((id) => containers.get(id)!);
-      children.forEach(settle);
-      if (children.some((child) => child.status === 'ERROR' || child.status === 'EXPIRED')) {
-        container.status = 'ERROR';
-        container.error_message = children.find((child) => child.error_message)?.error_message ?? 'UNKNOWN';
-      } else if (children.every((child) => child.status === 'FINISHED') && container.polls_left === 0) container.status = 'FINISHED';
-      return;
-    }
-    if (fetches.has(container.id) || container.polls_left > 0) return;
-    if (!container.error_message) container.status = 'FINISHED';
-  };
 
   /** Threads downloads the media itself ("we will cURL your image using the URL provided"); a failure fails the container. */
   const fetchMedia = async (container: FakeThreadsContainer) => {
@@ -200,20 +199,10 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
       container.error_message = message;
     };
     try {
-      let contentType: string;
-      let size: number;
-      if (url.startsWith(FIXTURE_ORIGIN)) {
-        contentType = isVideo || url.endsWith('.mp4') ? 'video/mp4' : 'image/png';
-        size = 1024;
-      } else {
-        const response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(10_000) });
-        if (!response.ok) {
-          await response.body?.cancel();
-          return fail(isVideo ? 'FAILED_DOWNLOADING_VIDEO' : 'UNKNOWN');
-        }
-        contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim();
-        size = (await response.arrayBuffer()).byteLength;
-      }
+      const fetched = await fetchMediaUrl(url, isVideo || url.endsWith('.mp4') ? 'video/mp4' : 'image/png');
+      if (!fetched) return fail(isVideo ? 'FAILED_DOWNLOADING_VIDEO' : 'UNKNOWN');
+      const { contentType } = fetched;
+      const size = fetched.bytes.length;
       container.fetched_type = contentType;
       container.fetched_size = size;
       const types = isVideo ? VIDEO_TYPES : IMAGE_TYPES;
@@ -242,13 +231,9 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
       accounts.set(request.access_token, account);
       return sendJson(res, 201, profileJson(account));
     }
-    if (path === '/files' && req.method === 'POST') {
-      const { name, content_type, size } = body as { name: string; content_type: string; size: number };
-      files.set(name, { contentType: content_type, data: randomBytes(size) });
-      return sendJson(res, 201, { url: `${origin}/files/${name}` });
-    }
+    if (path === '/files' && req.method === 'POST') return sendJson(res, 201, files.add(origin, body));
     if (path === '/posts' && req.method === 'GET') return sendJson(res, 200, posts);
-    if (path === '/containers' && req.method === 'GET') return sendJson(res, 200, [...containers.values()]);
+    if (path === '/containers' && req.method === 'GET') return sendJson(res, 200, [...containers.all.values()]);
     if (path === '/requests' && req.method === 'GET') return sendJson(res, 200, requests);
     if (path === '/requests' && req.method === 'DELETE') {
       requests = [];
@@ -262,7 +247,7 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
     }
     const expire = /^\/containers\/([^/]+)\/expire$/.exec(path);
     if (expire && req.method === 'POST') {
-      const container = containers.get(expire[1]);
+      const container = containers.all.get(expire[1]);
       if (!container) return sendJson(res, 404, { error: 'unknown container' });
       container.status = 'EXPIRED';
       return sendJson(res, 200, container);
@@ -278,7 +263,7 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
     if (failures.control(path, req.method, body, res)) return;
     if (path === '/state' && req.method === 'DELETE') {
       posts = [];
-      containers = new Map();
+      containers.clear();
       insights = new Map();
       requests = [];
       failures.clear();
@@ -291,31 +276,19 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
 
   async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
-    if (method === 'GET' && url.pathname.startsWith('/files/')) {
-      const file = files.get(decodeURIComponent(url.pathname.slice('/files/'.length)));
-      if (!file) return sendJson(res, 404, { error: 'not found' });
-      res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length) });
-      return void res.end(file.data);
-    }
-    const raw = await readRaw(req);
-    const contentType = String(req.headers['content-type'] ?? '')
-      .split(';')[0]
-      .trim();
-    const form = contentType === 'application/x-www-form-urlencoded' ? Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) : {};
-    const query = Object.fromEntries(url.searchParams);
-    const bearer = bearerToken(req);
-    const token = form.access_token ?? query.access_token ?? bearer;
+    if (files.serve(req, res, url)) return;
+    const { raw, contentType, form, query, token, tokenIn } = await readGraphCall(req, url);
     requests.push({
       method,
       path: url.pathname,
-      query: Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'access_token')),
-      form: Object.fromEntries(Object.entries(form).filter(([key]) => key !== 'access_token')),
-      token_in: form.access_token ? 'form' : query.access_token ? 'query' : bearer ? 'bearer' : '',
+      query: withoutSecrets(query),
+      form: withoutSecrets(form),
+      token_in: tokenIn,
       content_type: contentType,
     });
     // A short-lived token the OAuth fake issued is traded here: the fake asks it who the token belongs to, as Threads knows.
     if (options.upstream && url.pathname === '/access_token' && token && !accounts.has(token)) {
-      const profile = await upstreamProfile(options.upstream, token);
+      const profile = await threadsProfile(options.upstream, token);
       if (profile) accounts.set(token, { access_token: token, username: text(profile.username), id: text(profile.id), profile });
     }
     if (options.upstream && (url.pathname.startsWith('/oauth/') || !accounts.has(token)))
@@ -325,31 +298,21 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
     const answer = (status: number, body: unknown) => answerUnlessLost(failure, req, res, status, body);
     const params = { ...query, ...form };
 
-    if (method === 'GET' && (url.pathname === '/refresh_access_token' || url.pathname === '/access_token')) {
-      const grantType = url.pathname === '/access_token' ? 'th_exchange_token' : 'th_refresh_token';
-      if (params.grant_type !== grantType) return graphError(res, 400, 100, `Invalid grant_type; expected ${grantType}.`);
-      if (grantType === 'th_exchange_token' && !params.client_secret) return graphError(res, 400, 100, 'Missing client_secret.');
-      const account = accounts.get(params.access_token ?? '');
-      if (!account) return graphError(res, 400, 190, 'Error validating access token: the session is invalid.');
-      const renewed = `${params.access_token.replace(/~\d+$/, '')}~${randomBytes(4).toString('hex')}`;
-      accounts.set(renewed, account);
-      return answer(200, { access_token: renewed, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS });
-    }
-    const versioned = VERSION.exec(url.pathname);
-    if (!versioned) return graphError(res, 400, 2500, 'Unknown path components.');
+    if (tradeToken({ method, pathname: url.pathname, params }, accounts, 'th', res, answer)) return;
+    const versioned = unversioned(url.pathname);
+    if (versioned === undefined) return graphError(res, 400, 2500, 'Unknown path components.');
     const account = accounts.get(token);
     if (!token) return graphError(res, 400, 2500, 'An active access token must be used to query information about the current user.');
     if (!account) return graphError(res, 401, 190, 'Invalid OAuth access token - Cannot parse access token');
-    const [node, edge, extra] = versioned[1].slice(1).split('/');
+    const { node, edge, extra } = graphNode(versioned);
     if (extra !== undefined) return graphError(res, 400, 2500, 'Unknown path components.');
     const isSelf = node === 'me' || node === account.id;
 
     if (edge === undefined && method === 'GET') {
       if (isSelf) return answer(200, only(profileJson(account), params.fields ?? null));
-      const container = containers.get(node);
+      const container = containers.all.get(node);
       if (container && container.account_id === account.id) {
-        if (container.polls_left > 0) container.polls_left -= 1;
-        else settle(container);
+        containers.poll(container);
         return answer(
           200,
           only({ id: container.id, status: container.status, error_message: container.error_message || undefined }, params.fields ?? null),
@@ -373,17 +336,14 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
       const until = params.until ? timeParameter(params.until) : Infinity;
       if (Number.isNaN(since) || Number.isNaN(until))
         return graphError(res, 400, 100, 'Param since or until must be a Unix timestamp or a date.');
-      const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
       const mine = posts
         .filter((post) => post.account_id === account.id && (post.reply_to_id !== null) === (edge === 'replies'))
         .filter((post) => Date.parse(post.timestamp) >= since && Date.parse(post.timestamp) <= until)
         .reverse();
-      const page = mine.slice(0, limit);
-      const cursors = page.length ? { before: page[0].id, after: page.at(-1)!.id } : {};
-      return answer(200, {
-        data: page.map((post) => only(postJson(post), params.fields ?? null)),
-        paging: { cursors, ...(mine.length > limit ? { next: `${origin}${url.pathname}?after=${page.at(-1)!.id}` } : {}) },
-      });
+      return answer(
+        200,
+        listingPage(mine, params.limit, `${origin}${url.pathname}`, (post) => only(postJson(post), params.fields)),
+      );
     }
     if (edge === 'threads_publishing_limit' && method === 'GET') {
       if (!isSelf) return graphError(res, 403, 10, 'Application does not have permission for this action');
@@ -393,8 +353,7 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
         reply_quota_usage: within(account, true),
         reply_config: { quota_total: quota.reply_quota_total, quota_duration: quota.quota_duration },
       };
-      const wanted = (params.fields ?? 'quota_usage').split(',').map((field) => field.trim());
-      return answer(200, { data: [Object.fromEntries(Object.entries(all).filter(([key]) => wanted.includes(key)))] });
+      return answer(200, publishingLimit(all, params.fields));
     }
     if (edge === 'threads_insights' && method === 'GET') {
       if (!isSelf) return graphError(res, 403, 10, 'Application does not have permission for this action');
@@ -431,17 +390,7 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
       const known = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
       if (metrics.length === 0 || metrics.some((metric) => !known.includes(metric)))
         return graphError(res, 400, 100, 'Param metric must be one of views, likes, replies, reposts, quotes, shares.');
-      const counts = insights.get(post.id) ?? {};
-      return answer(200, {
-        data: metrics.map((metric) => ({
-          name: metric,
-          period: 'lifetime',
-          values: [{ value: counts[metric as keyof FakeThreadsInsights] ?? 0 }],
-          title: metric,
-          description: '',
-          id: `${post.id}/insights/${metric}/lifetime`,
-        })),
-      });
+      return answer(200, lifetimeInsights(post.id, metrics, { ...insights.get(post.id) }));
     }
     return unsupported(res, node);
   }
@@ -463,16 +412,9 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
     if (isCarouselItem && (mediaType === 'TEXT' || mediaType === 'CAROUSEL'))
       return graphError(res, 400, 100, 'Only IMAGE and VIDEO containers can be carousel items.');
     if (isCarouselItem && params.reply_to_id) return graphError(res, 400, 100, 'A carousel item cannot be a reply.');
-    const children = mediaType === 'CAROUSEL' ? (params.children ?? '').split(',').filter(Boolean) : [];
-    if (mediaType === 'CAROUSEL') {
-      if (children.length < CAROUSEL_MIN || children.length > CAROUSEL_MAX)
-        return graphError(res, 400, 100, `Param children must name ${CAROUSEL_MIN} to ${CAROUSEL_MAX} carousel items.`);
-      for (const id of children) {
-        const child = containers.get(id);
-        if (!child || child.account_id !== account.id || !child.is_carousel_item)
-          return graphError(res, 400, 100, 'Param children must name carousel item containers of this user.');
-      }
-    }
+    const items = mediaType === 'CAROUSEL' ? containers.carouselChildren(res, account.id, params.children ?? '', CAROUSEL) : [];
+    if (!items) return;
+    const children = items.map((child) => child.id);
     if (params.reply_to_id && !posts.some((post) => post.id === params.reply_to_id))
       return graphError(res, 400, 100, 'Param reply_to_id must name an existing post.', 33);
     const container: FakeThreadsContainer = {
@@ -493,30 +435,20 @@ export async function startFakeThreads(options: { upstream?: string } = {}): Pro
       fetched_size: 0,
       created_at: new Date().toISOString(),
     };
-    containers.set(container.id, container);
-    if (mediaType === 'IMAGE' || mediaType === 'VIDEO') {
-      const fetching = fetchMedia(container).finally(() => fetches.delete(container.id));
-      fetches.set(container.id, fetching);
-    }
-    settle(container);
+    containers.add(container, mediaType === 'IMAGE' || mediaType === 'VIDEO' ? () => fetchMedia(container) : undefined);
     return answer(200, { id: container.id });
   }
 
   function publish(account: Account, params: Record<string, string>, answer: Answer, res: ServerResponse): void {
-    const container = containers.get(params.creation_id ?? '');
-    if (!container || container.account_id !== account.id)
-      return graphError(res, 400, 100, 'Param creation_id must name a media container of this user.', 33);
-    settle(container);
-    if (container.is_carousel_item) return graphError(res, 400, 100, 'A carousel item is published through its carousel.');
-    if (container.status === 'IN_PROGRESS')
-      return graphError(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment.', 2207027);
+    const container = containers.publishable(res, account.id, params.creation_id);
+    if (!container) return;
     if (container.status !== 'FINISHED') return graphError(res, 400, 100, `The media container cannot be published (${container.status}).`);
     const reply = container.reply_to_id !== '';
     const usage = within(account, reply);
     if (usage >= (reply ? quota.reply_quota_total : quota.quota_total))
       return graphError(res, 429, 4, 'Application request limit reached', undefined, 'OAuthException');
     const parent = posts.find((post) => post.id === container.reply_to_id);
-    const children = container.children.map((id) => containers.get(id)!);
+    const children = container.children.map((id) => containers.all.get(id)!);
     const post: FakeThreadsPost = {
       id: newId(),
       account_id: account.id,
@@ -548,16 +480,10 @@ interface Account extends FakeThreadsAccountRequest {
   profile?: Record<string, unknown>;
 }
 
-const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
-
 /** The profile the OAuth fake answers for `token` (its GET /v1.0/me), or undefined when it does not know the token. */
-async function upstreamProfile(upstream: string, token: string): Promise<Record<string, unknown> | undefined> {
-  const response = await fetch(`${upstream}/v1.0/me?fields=id,username,name,threads_profile_picture_url`, {
-    headers: { authorization: `Bearer ${token}` },
-  }).catch(() => undefined);
-  if (!response?.ok) return undefined;
-  const profile = (await response.json()) as Record<string, unknown>;
-  return text(profile.id) && text(profile.username) ? profile : undefined;
+async function threadsProfile(upstream: string, token: string): Promise<Record<string, unknown> | undefined> {
+  const profile = await upstreamProfile(upstream, '/v1.0/me?fields=id,username,name,threads_profile_picture_url', token);
+  return profile && text(profile.id) && text(profile.username) ? profile : undefined;
 }
 
 type Answer = (status: number, body: unknown) => void;
@@ -570,40 +496,3 @@ const profileJson = (account: Account): Record<string, unknown> =>
     threads_profile_picture_url: `https://scontent.cdninstagram.com/v/${account.id}.jpg`,
     threads_biography: '',
   };
-
-/** A Graph API error body (Graph API "Handling errors"): never the caller's token. */
-function graphError(res: ServerResponse, status: number, code: number, message: string, subcode?: number, type = 'OAuthException'): void {
-  sendJson(res, status, {
-    error: {
-      message,
-      type,
-      code,
-      ...(subcode === undefined ? {} : { error_subcode: subcode }),
-      fbtrace_id: randomBytes(8).toString('base64url'),
-    },
-  });
-}
-
-/** Graph's answer for an id it does not know (or may not show): code 100, subcode 33. */
-const unsupported = (res: ServerResponse, node: string) =>
-  graphError(
-    res,
-    400,
-    100,
-    `Unsupported request - method type: get. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, ` +
-      'or does not support this operation.',
-    33,
-  );
-
-/** `since` / `until`: a Unix timestamp, or a date strtotime() reads (ISO 8601 here). */
-function timeParameter(value: string): number {
-  return /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
-}
-
-function httpUrl(value: string | undefined): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(value ?? '').protocol);
-  } catch {
-    return false;
-  }
-}

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { callControl, type FakeFacebookPost, startFakeFacebook } from '@social/testing';
 import { type ConformanceFailure, connectedAccount, type ProviderConformanceCase } from '../conformance/provider-conformance.js';
+import { graphErrorBody as graphError, SPEC_POLLING } from '../graph/graph-profile.conformance.js';
 import { ProviderHttp } from '../provider-http.js';
 import { FACEBOOK_GRAPH_VERSION, FacebookNetwork } from './facebook.network.js';
 import { FacebookProvider } from './facebook.provider.js';
 
 /** Graph API error bodies (README.md beside this file: "Handling errors"), as Graph answers a Page's /feed. */
-const graphError = (code: number, message: string, subcode?: number) => ({
-  error: { message, type: 'OAuthException', code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: 'AbCdEfGh123' },
-});
 const failureAnswer = (failure: ConformanceFailure): Record<string, unknown> =>
   ({
     rate_limited: { status: 429, body: graphError(32, 'Page request limit reached'), headers: { 'retry-after': '3' } },
@@ -26,11 +24,7 @@ export const conformance: ProviderConformanceCase = {
     const fake = await startFakeFacebook();
     const control = (method: string, path: string, body?: unknown) => callControl(fake.controlUrl, method, path, body);
     await control('POST', '/chunk', { bytes: 16 * 1024 });
-    const provider = new FacebookProvider(new FacebookNetwork(), new ProviderHttp({ facebook: fake.origin }), 2_000, {
-      firstWaitMs: 20,
-      maxWaitMs: 100,
-      limitMs: 5_000,
-    });
+    const provider = new FacebookProvider(new FacebookNetwork(), new ProviderHttp({ facebook: fake.origin }), 2_000, SPEC_POLLING);
     const userToken = `user-${randomUUID()}`;
     let pageId = '';
     return {

@@ -1,3 +1,4 @@
+import { normalize } from '../graph/graph-answers.js';
 import { DEFAULT_RATE_LIMIT_WAIT_MS, graphCode, graphFailure } from '../graph/graph-failure.js';
 import { pick, text } from '../oauth/oauth-network.js';
 import { ProviderError } from '../provider-error.js';
@@ -35,8 +36,6 @@ export async function facebookCall<T>(creates: boolean, call: () => Promise<T>):
     throw new DeliveryError(graphFailure(error, 'facebook', creates));
   }
 }
-
-const normalize = (value: string) => value.replace(/\s+/g, ' ').trim();
 
 /**
  * Whether a listed post (a Page post, or with `video` a Page video) is the one sent: same message (a video's

@@ -1,5 +1,7 @@
 import { rejected, requireGrant } from '../delivery-failure.js';
-import { graphCode, graphErrorCode } from '../graph/graph-failure.js';
+import { count, insightValue } from '../graph/graph-answers.js';
+import { GraphClient } from '../graph/graph-client.js';
+import { graphErrorCode, unknownObject } from '../graph/graph-failure.js';
 import { multipartStream, uploadFilename, uploadTimeoutMs } from '../multipart-stream.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
@@ -43,7 +45,6 @@ export interface VideoPolling {
 }
 const DEFAULT_POLLING: VideoPolling = { firstWaitMs: 1_000, maxWaitMs: 5_000, limitMs: 2 * 60_000 };
 
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -59,6 +60,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Page's published posts (or videos) since the attempt, by its message and media count. Never sent twice blindly.
  */
 export class FacebookProvider extends OAuthProvider {
+  /** Page tokens are never renewed (they do not expire; a refused one means reconnecting): no `tokenRefused`. */
+  private readonly client: GraphClient;
+
   constructor(
     private readonly facebook: FacebookNetwork,
     http: ProviderHttp,
@@ -66,6 +70,11 @@ export class FacebookProvider extends OAuthProvider {
     private readonly polling: VideoPolling = DEFAULT_POLLING,
   ) {
     super(facebook, http);
+    this.client = new GraphClient(
+      http,
+      { platform: facebook.platform, origin: GRAPH_ORIGIN, version: FACEBOOK_GRAPH_VERSION, errorCodeOf: graphErrorCode },
+      timeoutMs,
+    );
   }
 
   /**
@@ -201,9 +210,7 @@ export class FacebookProvider extends OAuthProvider {
     const metric = video ? 'total_video_views' : 'post_media_view';
     try {
       const answer = await this.graph(account, 'GET', path, { metric });
-      const data = pick(answer.body, 'data');
-      const item = Array.isArray(data) ? data.find((entry) => pick(entry, 'name') === metric) : undefined;
-      return count(pick(item, 'values', 0, 'value') ?? pick(item, 'total_value', 'value'));
+      return insightValue(answer.body, metric);
     } catch (error) {
       if (unknownObject(error)) return 0;
       throw error;
@@ -368,8 +375,8 @@ export class FacebookProvider extends OAuthProvider {
   }
 
   /**
-   * One Graph API call as its documents show it: `access_token` a query parameter of a GET, a form field of a POST.
-   * A Page token is never renewed (it does not expire; a refused one means reconnecting): 190 is a rejected auth.
+   * One Graph API call with the Page's token (graph-video host for `video`). A Page token is never renewed (it does not
+   * expire; a refused one means reconnecting): 190 is a rejected auth.
    */
   private graph(
     account: ProviderAccount,
@@ -378,9 +385,7 @@ export class FacebookProvider extends OAuthProvider {
     parameters: Record<string, string>,
     video = false,
   ): Promise<ProviderAnswer> {
-    const params = new URLSearchParams({ ...parameters, access_token: token(account) });
-    const url = `${video ? GRAPH_VIDEO_ORIGIN : GRAPH_ORIGIN}/${FACEBOOK_GRAPH_VERSION}${path}`;
-    return this.send(method === 'GET' ? { method, url: `${url}?${params}`, loggedPath: path } : { method, url, form: params });
+    return this.client.send(method, path, parameters, token(account), video ? GRAPH_VIDEO_ORIGIN : GRAPH_ORIGIN);
   }
 
   private send(request: ProviderRequest & { timeoutMs?: number }): Promise<ProviderAnswer> {
@@ -450,10 +455,3 @@ const unreadable = (status: number, creates: boolean) =>
           httpStatus: status,
         },
   );
-
-/** Graph's answer for an id it does not know or no longer shows: 404, or 400 with code 100 (or no Graph code to tell). */
-function unknownObject(error: unknown): boolean {
-  if (!(error instanceof ProviderError)) return false;
-  const code = graphCode(error);
-  return error.call?.status === 404 || (error.call?.status === 400 && (code === undefined || code === 100));
-}

@@ -84,3 +84,10 @@ export async function graphCall<T>(platform: string, creates: boolean, call: () 
     throw new DeliveryError(graphFailure(error, platform, creates));
   }
 }
+
+/** Graph's answer for an id it does not know or no longer shows: 404, or 400 with code 100 (or no Graph code to tell). */
+export function unknownObject(error: unknown): boolean {
+  if (!(error instanceof ProviderError)) return false;
+  const code = graphCode(error);
+  return error.call?.status === 404 || (error.call?.status === 400 && (code === undefined || code === 100));
+}

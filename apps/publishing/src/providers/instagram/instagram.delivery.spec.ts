@@ -10,8 +10,9 @@ import {
 } from '@social/testing';
 import { randomUUID } from 'node:crypto';
 import { outgoingMedia, outgoingPart } from '../outgoing-post.fixtures.js';
+import { failureOf, fakeProfileAccount } from '../graph/graph-profile.conformance.js';
 import { ProviderHttp } from '../provider-http.js';
-import { DeliveryError, type OutgoingMedia, type OutgoingPost, type OutgoingPostPart, type ProviderAccount } from '../social-provider.js';
+import { type OutgoingMedia, type OutgoingPost, type OutgoingPostPart, type ProviderAccount } from '../social-provider.js';
 import { INSTAGRAM_API_VERSION, InstagramNetwork } from './instagram.network.js';
 import { InstagramProvider } from './instagram.provider.js';
 
@@ -22,7 +23,6 @@ import { InstagramProvider } from './instagram.provider.js';
 describe('Instagram delivery (against the fake Instagram API)', () => {
   let fake: FakeInstagram;
   let account: ProviderAccount;
-  let token: string;
   let userId: string;
   let http: ProviderHttp;
   const polling = { firstWaitMs: 10, maxWaitMs: 40, limitMs: 3_000 };
@@ -44,14 +44,6 @@ describe('Instagram delivery (against the fake Instagram API)', () => {
     const media = outgoingMedia(Buffer.alloc(2_048), contentType, contentType.startsWith('image/') ? `Alt of ${name}` : '', sides, url);
     return contentType.startsWith('video/') ? { ...media, durationMs: 8_000 } : media;
   };
-  const failureOf = async (promise: Promise<unknown>) => {
-    const error = await promise.then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    expect(error).toBeInstanceOf(DeliveryError);
-    return (error as DeliveryError).failure;
-  };
 
   beforeAll(async () => {
     fake = await startFakeInstagram();
@@ -60,17 +52,7 @@ describe('Instagram delivery (against the fake Instagram API)', () => {
 
   beforeEach(async () => {
     await control('DELETE', '/state');
-    token = `tok-${randomUUID()}`;
-    const created = (await control('POST', '/accounts', { access_token: token, username: 'ada.ig' })) as { id: string };
-    userId = created.id;
-    account = {
-      id: randomUUID(),
-      platform: 'instagram',
-      externalId: userId,
-      username: 'ada.ig',
-      instanceUrl: '',
-      grant: { accessToken: token },
-    };
+    ({ account, userId } = await fakeProfileAccount(control, 'instagram', 'ada.ig'));
   });
 
   afterAll(async () => {

@@ -16,20 +16,15 @@ import type {
   ProviderGrant,
   PublishedPost,
 } from '../social-provider.js';
+import { count, insightValue, normalize } from '../graph/graph-answers.js';
+import { GraphClient } from '../graph/graph-client.js';
+import { type ContainerPolling, GraphContainers, userId } from '../graph/graph-containers.js';
 import { instagramCall, instagramCodes, instagramErrorCode, instagramExpiredToken } from './instagram-failure.js';
 import { INSTAGRAM_API_VERSION, type InstagramNetwork } from './instagram.network.js';
 import { INSTAGRAM_ASPECT_RATIOS, INSTAGRAM_CAROUSEL_MAX, INSTAGRAM_COMMENT_MAX, INSTAGRAM_MIN_VIDEO_MS } from './instagram.rules.js';
 
 const GRAPH_ORIGIN = 'https://graph.instagram.com';
 
-/** How often and how long a container is asked whether it is ready to publish. */
-export interface ContainerPolling {
-  /** The wait before the second look, doubling up to `maxWaitMs`. */
-  firstWaitMs: number;
-  maxWaitMs: number;
-  /** Past this, a container still IN_PROGRESS is given up for now (retryable `media_processing_timeout`). */
-  limitMs: number;
-}
 /** Once a second at first, for at most 5 minutes (Instagram advises polling about once a minute, for at most 5 minutes). */
 const DEFAULT_POLLING: ContainerPolling = { firstWaitMs: 1_000, maxWaitMs: 10_000, limitMs: 5 * 60_000 };
 /** How many times one media container is made in all when its processing ends in ERROR (Instagram: "generate a new container"). */
@@ -43,10 +38,6 @@ const LIMIT_FALLBACK_WAIT_MS = 60 * 60_000;
 /** A moment past the window's end, so the retry finds the place free. */
 const LIMIT_MARGIN_MS = 60_000;
 
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
-const normalize = (value: string) => value.replace(/\s+/g, ' ').trim();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Instagram professional accounts (Instagram API with Instagram Login, README.md beside this file): an image, a reel
  * or a carousel of 2 to 10 images and videos, with its caption, fetched by Instagram from each library item's public
@@ -58,13 +49,38 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * since the attempt began, matching caption and media type.
  */
 export class InstagramProvider extends OAuthProvider {
+  private readonly graph: GraphClient;
+  private readonly containers: GraphContainers;
+
   constructor(
     private readonly instagram: InstagramNetwork,
     http: ProviderHttp,
-    private readonly timeoutMs: number,
-    private readonly polling: ContainerPolling = DEFAULT_POLLING,
+    timeoutMs: number,
+    polling: ContainerPolling = DEFAULT_POLLING,
   ) {
     super(instagram, http);
+    this.graph = new GraphClient(
+      http,
+      {
+        platform: instagram.platform,
+        origin: GRAPH_ORIGIN,
+        version: INSTAGRAM_API_VERSION,
+        errorCodeOf: instagramErrorCode,
+        tokenRefused: instagramExpiredToken,
+      },
+      timeoutMs,
+    );
+    this.containers = new GraphContainers(
+      this.graph,
+      {
+        create: 'media',
+        publish: 'media_publish',
+        statusField: 'status_code',
+        statusFields: 'status_code,status',
+        deliveryCall: instagramCall,
+      },
+      polling,
+    );
   }
 
   /** The code's short-lived token (an hour), traded at once for a long-lived one (60 days) that can be renewed. */
@@ -73,9 +89,7 @@ export class InstagramProvider extends OAuthProvider {
     request: { code: string; redirectUri: string; codeVerifier?: string },
     signal: AbortSignal,
   ): Promise<ProviderGrant> {
-    const shortLived = await super.exchangeCode(client, request, signal);
-    const answer = await this.http.json(this.platform, this.instagram.longLivedTokenRequest(client, shortLived), signal);
-    return this.instagram.readRefreshedGrant(answer, shortLived, new Date());
+    return this.graph.longLived(this.instagram, client, await super.exchangeCode(client, request, signal), signal);
   }
 
   override async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
@@ -89,32 +103,21 @@ export class InstagramProvider extends OAuthProvider {
     // Every public URL before any container: storage failing now fails nothing halfway.
     const inCarousel = part.media.length > 1;
     const items = await Promise.all(part.media.map((media) => mediaParameters(media, inCarousel)));
-    const deadline = Date.now() + this.polling.limitMs;
+    const deadline = Date.now() + this.containers.polling.limitMs;
     let containerId: string;
     if (!inCarousel) {
       containerId = await this.readyContainer(account, { ...items[0], ...(caption ? { caption } : {}) }, deadline);
     } else {
       const children: string[] = [];
-      for (const item of items) children.push(await this.createContainer(account, item));
+      for (const item of items) children.push(await this.containers.create(account, item));
       for (const [index, child] of children.entries()) children[index] = await this.readyContainer(account, items[index], deadline, child);
       const carousel = { media_type: 'CAROUSEL', children: children.join(','), ...(caption ? { caption } : {}) };
-      containerId = await this.createContainer(account, carousel);
+      containerId = await this.containers.create(account, carousel);
       await this.waitUntilReady(account, containerId, deadline);
     }
-    const answer = await instagramCall(true, () =>
-      this.graph(account, 'POST', `/${userId(account)}/media_publish`, { creation_id: containerId }),
-    );
-    const externalId = text(pick(answer.body, 'id'));
-    if (!externalId) {
-      throw new DeliveryError({
-        outcome: 'ambiguous',
-        code: 'provider_answer_unreadable',
-        message: 'instagram answered the publish without its id.',
-        httpStatus: answer.status,
-      });
-    }
+    const externalId = await this.containers.publish(account, containerId);
     if (firstComment) await this.comment(account, externalId, firstComment);
-    const externalUrl = await this.permalink(account, externalId);
+    const externalUrl = await this.graph.permalink(account, externalId);
     return { externalId, externalUrl, parts: [{ externalId, externalUrl }] };
   }
 
@@ -126,7 +129,7 @@ export class InstagramProvider extends OAuthProvider {
   override async findPost(account: ProviderAccount, post: OutgoingPost, since: Date): Promise<PublishedPost | null | 'unknown'> {
     if (!account.grant) return 'unknown';
     const cutoff = since.getTime() - CLOCK_SKEW_MS;
-    const answer = await this.graph(account, 'GET', `/${userId(account)}/media`, {
+    const answer = await this.graph.call(account, 'GET', `/${userId(account)}/media`, {
       fields: 'id,caption,media_type,timestamp,permalink',
       limit: String(RECONCILE_PAGE),
     });
@@ -154,7 +157,7 @@ export class InstagramProvider extends OAuthProvider {
 
   /** GET /{ig-user-id}?fields=followers_count,follows_count,media_count. */
   override async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
-    const answer = await this.graph(account, 'GET', `/${userId(account)}`, { fields: 'followers_count,follows_count,media_count' });
+    const answer = await this.graph.call(account, 'GET', `/${userId(account)}`, { fields: 'followers_count,follows_count,media_count' });
     return {
       followers: count(pick(answer.body, 'followers_count')),
       following: count(pick(answer.body, 'follows_count')),
@@ -171,18 +174,14 @@ export class InstagramProvider extends OAuthProvider {
     return readPostsMetrics(externalIds, async (externalId) => {
       let answer: ProviderAnswer;
       try {
-        answer = await this.graph(account, 'GET', `/${encodeURIComponent(externalId)}/insights`, {
+        answer = await this.graph.call(account, 'GET', `/${encodeURIComponent(externalId)}/insights`, {
           metric: 'views,likes,comments,shares,saved',
         });
       } catch (error) {
         if (unknownObject(error)) return undefined;
         throw error;
       }
-      const value = (name: string) => {
-        const data = pick(answer.body, 'data');
-        const metric = Array.isArray(data) ? data.find((item) => pick(item, 'name') === name) : undefined;
-        return count(pick(metric, 'values', 0, 'value') ?? pick(metric, 'total_value', 'value'));
-      };
+      const value = (name: string) => insightValue(answer.body, name);
       return { externalId, views: value('views'), likes: value('likes'), comments: value('comments'), reposts: value('shares') };
     });
   }
@@ -194,7 +193,7 @@ export class InstagramProvider extends OAuthProvider {
    */
   private async checkPublishingLimit(account: ProviderAccount): Promise<void> {
     const answer = await instagramCall(false, () =>
-      this.graph(account, 'GET', `/${userId(account)}/content_publishing_limit`, { fields: 'config,quota_usage' }),
+      this.graph.call(account, 'GET', `/${userId(account)}/content_publishing_limit`, { fields: 'config,quota_usage' }),
     );
     const limit = pick(answer.body, 'data', 0);
     const usage = pick(limit, 'quota_usage');
@@ -217,7 +216,7 @@ export class InstagramProvider extends OAuthProvider {
    */
   private async untilWindowFrees(account: ProviderAccount, total: number, windowMs: number): Promise<number> {
     try {
-      const answer = await this.graph(account, 'GET', `/${userId(account)}/media`, {
+      const answer = await this.graph.call(account, 'GET', `/${userId(account)}/media`, {
         fields: 'id,timestamp',
         limit: String(Math.min(Math.max(total, 1), 100)),
       });
@@ -244,73 +243,19 @@ export class InstagramProvider extends OAuthProvider {
     deadline: number,
     existing?: string,
   ): Promise<string> {
-    let containerId = existing ?? (await this.createContainer(account, parameters));
+    let containerId = existing ?? (await this.containers.create(account, parameters));
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.waitUntilReady(account, containerId, deadline, attempt < CONTAINER_ATTEMPTS);
-      if (outcome === 'ready') return containerId;
-      containerId = await this.createContainer(account, parameters);
+      const outcome = await this.containers.untilProcessed(account, containerId, deadline);
+      if (outcome.state === 'FINISHED') return containerId;
+      if (attempt >= CONTAINER_ATTEMPTS) throw processingFailure(outcome.answer);
+      containerId = await this.containers.create(account, parameters);
     }
   }
 
-  /** POST /{ig-user-id}/media: a container, which nobody sees until it is published (a failure here created nothing). */
-  private async createContainer(account: ProviderAccount, parameters: Record<string, string>): Promise<string> {
-    const answer = await instagramCall(false, () => this.graph(account, 'POST', `/${userId(account)}/media`, parameters));
-    const id = text(pick(answer.body, 'id'));
-    if (!id) {
-      throw new DeliveryError({
-        outcome: 'retryable',
-        code: 'provider_error',
-        message: 'instagram answered the container without its id.',
-        httpStatus: answer.status,
-      });
-    }
-    return id;
-  }
-
-  /**
-   * Asks GET /{container-id}?fields=status_code,status until FINISHED: at once, then with a growing wait until
-   * `deadline`. ERROR answers 'failed' when `mayRetry` (a new container is made), else rejects the post with the reason
-   * Instagram names in `status`; EXPIRED and a container still processing at the deadline are tried again later.
-   */
-  private async waitUntilReady(
-    account: ProviderAccount,
-    containerId: string,
-    deadline: number,
-    mayRetry = false,
-  ): Promise<'ready' | 'failed'> {
-    for (let wait = this.polling.firstWaitMs; ; wait = Math.min(wait * 2, this.polling.maxWaitMs)) {
-      const answer = await instagramCall(false, () =>
-        this.graph(account, 'GET', `/${encodeURIComponent(containerId)}`, { fields: 'status_code,status' }),
-      );
-      const status = text(pick(answer.body, 'status_code'));
-      if (status === 'FINISHED') return 'ready';
-      if (status === 'ERROR') {
-        if (mayRetry) return 'failed';
-        const reason = /\b(\d{7})\b/.exec(text(pick(answer.body, 'status')))?.[1];
-        throw rejected(
-          reason ? `media_processing_failed_${reason}` : 'media_processing_failed',
-          "instagram could not process the post's media.",
-          answer.status,
-        );
-      }
-      if (status === 'EXPIRED') {
-        throw new DeliveryError({
-          outcome: 'retryable',
-          code: 'container_expired',
-          message: 'instagram let the media container expire; trying again with a new one.',
-          httpStatus: answer.status,
-        });
-      }
-      if (Date.now() + wait > deadline) {
-        throw new DeliveryError({
-          outcome: 'retryable',
-          code: 'media_processing_timeout',
-          message: 'instagram was still processing the media; trying again later.',
-          httpStatus: answer.status,
-        });
-      }
-      await sleep(wait);
-    }
+  /** The carousel's own container, polled until FINISHED; ERROR rejects the post (it is not made again). */
+  private async waitUntilReady(account: ProviderAccount, containerId: string, deadline: number): Promise<void> {
+    const outcome = await this.containers.untilProcessed(account, containerId, deadline);
+    if (outcome.state === 'ERROR') throw processingFailure(outcome.answer);
   }
 
   /**
@@ -319,49 +264,9 @@ export class InstagramProvider extends OAuthProvider {
    */
   private async comment(account: ProviderAccount, mediaId: string, message: string): Promise<void> {
     try {
-      await this.graph(account, 'POST', `/${encodeURIComponent(mediaId)}/comments`, { message });
+      await this.graph.call(account, 'POST', `/${encodeURIComponent(mediaId)}/comments`, { message });
     } catch {
       // The post is live: a first comment that did not go out does not fail it.
-    }
-  }
-
-  /** The post's permalink, or "" when it cannot be read now (the post is live: a failed read must not fail the delivery). */
-  private async permalink(account: ProviderAccount, externalId: string): Promise<string> {
-    try {
-      const answer = await this.graph(account, 'GET', `/${encodeURIComponent(externalId)}`, { fields: 'permalink' });
-      return httpUrl(pick(answer.body, 'permalink'));
-    } catch {
-      return '';
-    }
-  }
-
-  /**
-   * One call to the Instagram API as its documents show it: `access_token` a query parameter of a GET, a form field
-   * of a POST. A refused token (401, or code 190) is renewed once through `account.renewGrant` and the call repeated.
-   */
-  private async graph(
-    account: ProviderAccount,
-    method: 'GET' | 'POST',
-    path: string,
-    parameters: Record<string, string>,
-  ): Promise<ProviderAnswer> {
-    const send = (accessToken: string) => {
-      const params = new URLSearchParams({ ...parameters, access_token: accessToken });
-      const url = `${GRAPH_ORIGIN}/${INSTAGRAM_API_VERSION}${path}`;
-      return this.http.call(
-        this.platform,
-        method === 'GET'
-          ? { method, url: `${url}?${params}`, loggedPath: `/${INSTAGRAM_API_VERSION}${path}`, errorCodeOf: instagramErrorCode }
-          : { method, url, form: params, errorCodeOf: instagramErrorCode },
-        AbortSignal.timeout(this.timeoutMs),
-      );
-    };
-    if (!account.grant) throw new ProviderError('refused', 'The account holds no grant; connect it again.');
-    try {
-      return await send(account.grant.accessToken);
-    } catch (error) {
-      if (!instagramExpiredToken(error) || !account.renewGrant) throw error;
-      return send((await account.renewGrant()).accessToken);
     }
   }
 }
@@ -410,11 +315,22 @@ async function mediaParameters(media: OutgoingMedia, inCarousel: boolean): Promi
   return { image_url: url, ...item, ...(media.altText ? { alt_text: media.altText } : {}) };
 }
 
+/**
+ * A container whose processing ended in ERROR (asked with `status_code,status`): the post is rejected, its code naming
+ * the 7-digit error Instagram gives in `status` when it gives one.
+ */
+function processingFailure(answer: ProviderAnswer): DeliveryError {
+  const reason = /\b(\d{7})\b/.exec(text(pick(answer.body, 'status')))?.[1];
+  return rejected(
+    reason ? `media_processing_failed_${reason}` : 'media_processing_failed',
+    "instagram could not process the post's media.",
+    answer.status,
+  );
+}
+
 /** Graph's answer for an id it does not know or shows no insights for: 404, 400 with code 100, or code 10. */
 function unknownObject(error: unknown): boolean {
   if (!(error instanceof ProviderError)) return false;
   const { code } = instagramCodes(error);
   return error.call?.status === 404 || (error.call?.status === 400 && (code === undefined || code === 100 || code === 10));
 }
-
-const userId = (account: ProviderAccount) => encodeURIComponent(account.externalId);

@@ -13,6 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { outgoingMedia, outgoingPart } from '../outgoing-post.fixtures.js';
 import { ProviderError } from '../provider-error.js';
+import { failureOf, fakeProfileAccount } from '../graph/graph-profile.conformance.js';
 import { ProviderHttp } from '../provider-http.js';
 import { DeliveryError, type OutgoingMedia, type OutgoingPost, type OutgoingPostPart, type ProviderAccount } from '../social-provider.js';
 import { DEFAULT_RATE_LIMIT_WAIT_MS, graphFailure } from '../graph/graph-failure.js';
@@ -43,14 +44,6 @@ describe('Threads delivery (against the fake Threads API)', () => {
     const { url } = (await control('POST', '/files', { name, content_type: contentType, size })) as { url: string };
     return outgoingMedia(Buffer.alloc(size), contentType, contentType.startsWith('image/') ? `Alt of ${name}` : '', undefined, url);
   };
-  const failureOf = async (promise: Promise<unknown>) => {
-    const error = await promise.then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    expect(error).toBeInstanceOf(DeliveryError);
-    return (error as DeliveryError).failure;
-  };
 
   beforeAll(async () => {
     fake = await startFakeThreads();
@@ -59,17 +52,7 @@ describe('Threads delivery (against the fake Threads API)', () => {
 
   beforeEach(async () => {
     await control('DELETE', '/state');
-    token = `tok-${randomUUID()}`;
-    const me = (await control('POST', '/accounts', { access_token: token, username: 'ada' })) as { id: string };
-    userId = me.id;
-    account = {
-      id: randomUUID(),
-      platform: 'threads',
-      externalId: userId,
-      username: 'ada',
-      instanceUrl: '',
-      grant: { accessToken: token },
-    };
+    ({ account, token, userId } = await fakeProfileAccount(control, 'threads', 'ada'));
   });
 
   afterAll(async () => {

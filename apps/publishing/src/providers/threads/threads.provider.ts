@@ -18,7 +18,10 @@ import type {
   PublishedPart,
   PublishedPost,
 } from '../social-provider.js';
-import { expiredToken, graphCode, graphErrorCode, graphCall } from '../graph/graph-failure.js';
+import { count, insightValue, normalize } from '../graph/graph-answers.js';
+import { GraphClient } from '../graph/graph-client.js';
+import { type ContainerPolling, GraphContainers, userId } from '../graph/graph-containers.js';
+import { expiredToken, graphErrorCode, graphCall, unknownObject } from '../graph/graph-failure.js';
 import type { ThreadsNetwork } from './threads.network.js';
 
 /**
@@ -30,14 +33,6 @@ export const THREADS_API_VERSION = 'v1.0';
 const GRAPH_ORIGIN = 'https://graph.threads.net';
 /** A carousel holds 2 to 20 images and videos (Threads "Posts": carousel posts). */
 export const THREADS_MAX_MEDIA = 20;
-/** How often and how long a container is asked whether it is ready to publish. */
-export interface ContainerPolling {
-  /** The wait before the second look (the first is at once: a text container is ready at once), doubling up to `maxWaitMs`. */
-  firstWaitMs: number;
-  maxWaitMs: number;
-  /** Past this, a container still IN_PROGRESS is given up for now (retryable `media_processing_timeout`). */
-  limitMs: number;
-}
 /** Every few seconds, for at most the 5 minutes Threads' troubleshooting document advises. */
 const DEFAULT_POLLING: ContainerPolling = { firstWaitMs: 1_000, maxWaitMs: 5_000, limitMs: 5 * 60_000 };
 /** How far back of `since` a post may be dated (clock skew between us and Threads). */
@@ -47,10 +42,6 @@ const RECONCILE_PAGE = 100;
 const RECONCILE_FIELDS = 'id,text,timestamp,permalink,media_type,children,is_reply,replied_to,root_post';
 /** Without this permission Threads will not tell reply quota (Threads "Reply management": rate limits). */
 const REPLY_QUOTA_SCOPE = 'threads_manage_replies';
-
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
-const normalize = (value: string) => value.replace(/\s+/g, ' ').trim();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Threads' operations (Meta's Threads API, README.md beside this file): text, image, video and carousel posts
@@ -64,13 +55,38 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * attempt began and matches text, media count and reply chain.
  */
 export class ThreadsProvider extends OAuthProvider {
+  private readonly graph: GraphClient;
+  private readonly containers: GraphContainers;
+
   constructor(
     private readonly threads: ThreadsNetwork,
     http: ProviderHttp,
-    private readonly timeoutMs: number,
-    private readonly polling: ContainerPolling = DEFAULT_POLLING,
+    timeoutMs: number,
+    polling: ContainerPolling = DEFAULT_POLLING,
   ) {
     super(threads, http);
+    this.graph = new GraphClient(
+      http,
+      {
+        platform: threads.platform,
+        origin: GRAPH_ORIGIN,
+        version: THREADS_API_VERSION,
+        errorCodeOf: graphErrorCode,
+        tokenRefused: expiredToken,
+      },
+      timeoutMs,
+    );
+    this.containers = new GraphContainers(
+      this.graph,
+      {
+        create: 'threads',
+        publish: 'threads_publish',
+        statusField: 'status',
+        statusFields: 'status,error_message',
+        deliveryCall: (creates, call) => graphCall(this.platform, creates, call),
+      },
+      polling,
+    );
   }
 
   /**
@@ -82,9 +98,7 @@ export class ThreadsProvider extends OAuthProvider {
     request: { code: string; redirectUri: string; codeVerifier?: string },
     signal: AbortSignal,
   ): Promise<ProviderGrant> {
-    const shortLived = await super.exchangeCode(client, request, signal);
-    const answer = await this.http.json(this.platform, this.threads.longLivedTokenRequest(client, shortLived), signal);
-    return this.threads.readRefreshedGrant(answer, shortLived, new Date());
+    return this.graph.longLived(this.threads, client, await super.exchangeCode(client, request, signal), signal);
   }
 
   override async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
@@ -152,7 +166,7 @@ export class ThreadsProvider extends OAuthProvider {
 
   /** GET /{user-id}/threads_insights?metric=followers_count; Threads tells neither following nor post counts (0). */
   override async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
-    const answer = await this.graph(account, 'GET', `/${userId(account)}/threads_insights`, { metric: 'followers_count' });
+    const answer = await this.graph.call(account, 'GET', `/${userId(account)}/threads_insights`, { metric: 'followers_count' });
     const data = pick(answer.body, 'data');
     const followers = Array.isArray(data) ? data.find((metric) => pick(metric, 'name') === 'followers_count') : undefined;
     return { followers: count(pick(followers, 'total_value', 'value')), following: 0, posts: 0 };
@@ -167,18 +181,14 @@ export class ThreadsProvider extends OAuthProvider {
     return readPostsMetrics(externalIds, async (externalId) => {
       let answer: ProviderAnswer;
       try {
-        answer = await this.graph(account, 'GET', `/${encodeURIComponent(externalId)}/insights`, {
+        answer = await this.graph.call(account, 'GET', `/${encodeURIComponent(externalId)}/insights`, {
           metric: 'views,likes,replies,reposts,quotes',
         });
       } catch (error) {
         if (unknownObject(error)) return undefined;
         throw error;
       }
-      const value = (name: string) => {
-        const data = pick(answer.body, 'data');
-        const metric = Array.isArray(data) ? data.find((item) => pick(item, 'name') === name) : undefined;
-        return count(pick(metric, 'values', 0, 'value') ?? pick(metric, 'total_value', 'value'));
-      };
+      const value = (name: string) => insightValue(answer.body, name);
       return {
         externalId,
         views: value('views'),
@@ -201,7 +211,7 @@ export class ThreadsProvider extends OAuthProvider {
     const askReplies = replies > 0 && (scopes.length === 0 || scopes.includes(REPLY_QUOTA_SCOPE));
     const fields = askReplies ? 'quota_usage,config,reply_quota_usage,reply_config' : 'quota_usage,config';
     const answer = await graphCall(this.platform, false, () =>
-      this.graph(account, 'GET', `/${userId(account)}/threads_publishing_limit`, { fields }),
+      this.graph.call(account, 'GET', `/${userId(account)}/threads_publishing_limit`, { fields }),
     );
     const limit = pick(answer.body, 'data', 0);
     const over = (usage: unknown, config: unknown, adding: number) => {
@@ -231,97 +241,35 @@ export class ThreadsProvider extends OAuthProvider {
     media: Array<Record<string, string>>,
     replyTo: string | undefined,
   ): Promise<PublishedPart> {
-    const deadline = Date.now() + this.polling.limitMs;
+    const deadline = Date.now() + this.containers.polling.limitMs;
     const body = partText(part);
     const common = { ...(body ? { text: body } : {}), ...(replyTo ? { reply_to_id: replyTo } : {}) };
     let containerId: string;
     if (media.length === 0) {
-      containerId = await this.createContainer(account, { media_type: 'TEXT', ...common });
+      containerId = await this.containers.create(account, { media_type: 'TEXT', ...common });
     } else if (media.length === 1) {
-      containerId = await this.createContainer(account, { ...media[0], ...common });
+      containerId = await this.containers.create(account, { ...media[0], ...common });
     } else {
       const children: string[] = [];
-      for (const item of media) children.push(await this.createContainer(account, { ...item, is_carousel_item: 'true' }));
+      for (const item of media) children.push(await this.containers.create(account, { ...item, is_carousel_item: 'true' }));
       for (const child of children) await this.waitUntilReady(account, child, deadline);
-      containerId = await this.createContainer(account, { media_type: 'CAROUSEL', children: children.join(','), ...common });
+      containerId = await this.containers.create(account, { media_type: 'CAROUSEL', children: children.join(','), ...common });
     }
     await this.waitUntilReady(account, containerId, deadline);
-    const answer = await graphCall(this.platform, true, () =>
-      this.graph(account, 'POST', `/${userId(account)}/threads_publish`, { creation_id: containerId }),
-    );
-    const externalId = text(pick(answer.body, 'id'));
-    if (!externalId) {
-      throw new DeliveryError({
-        outcome: 'ambiguous',
-        code: 'provider_answer_unreadable',
-        message: 'threads answered the publish without its id.',
-        httpStatus: answer.status,
-      });
-    }
-    return { externalId, externalUrl: await this.permalink(account, externalId) };
-  }
-
-  /** POST /{user-id}/threads: a container, which nobody sees until it is published (a failure here created nothing). */
-  private async createContainer(account: ProviderAccount, parameters: Record<string, string>): Promise<string> {
-    const answer = await graphCall(this.platform, false, () => this.graph(account, 'POST', `/${userId(account)}/threads`, parameters));
-    const id = text(pick(answer.body, 'id'));
-    if (!id) {
-      throw new DeliveryError({
-        outcome: 'retryable',
-        code: 'provider_error',
-        message: 'threads answered the container without its id.',
-        httpStatus: answer.status,
-      });
-    }
-    return id;
+    const externalId = await this.containers.publish(account, containerId);
+    return { externalId, externalUrl: await this.graph.permalink(account, externalId) };
   }
 
   /**
-   * Asks GET /{container-id}?fields=status,error_message until FINISHED (Threads "Troubleshooting": publishing
-   * status): at once, then every few seconds until `deadline`. ERROR rejects the post with the error_message
-   * Threads names (FAILED_DOWNLOADING_VIDEO, INVALID_DURATION…); EXPIRED (not published within 24 hours) and a
-   * container still processing at the deadline are tried again later with new containers.
+   * The container, polled until FINISHED (Threads "Troubleshooting": publishing status). ERROR rejects the post with
+   * the error_message Threads names (FAILED_DOWNLOADING_VIDEO, INVALID_DURATION…).
    */
   private async waitUntilReady(account: ProviderAccount, containerId: string, deadline: number): Promise<void> {
-    for (let wait = this.polling.firstWaitMs; ; wait = Math.min(wait * 2, this.polling.maxWaitMs)) {
-      const answer = await graphCall(this.platform, false, () =>
-        this.graph(account, 'GET', `/${encodeURIComponent(containerId)}`, { fields: 'status,error_message' }),
-      );
-      const status = text(pick(answer.body, 'status'));
-      if (status === 'FINISHED') return;
-      if (status === 'ERROR') {
-        const reason = text(pick(answer.body, 'error_message'));
-        const code = /^[A-Z][A-Z_]{0,63}$/.test(reason) ? reason.toLowerCase() : 'media_processing_failed';
-        throw rejected(code, `threads could not process the post's media${reason ? ` (${code})` : ''}.`);
-      }
-      if (status === 'EXPIRED') {
-        throw new DeliveryError({
-          outcome: 'retryable',
-          code: 'container_expired',
-          message: 'threads let the media container expire; trying again with a new one.',
-          httpStatus: answer.status,
-        });
-      }
-      if (Date.now() + wait > deadline) {
-        throw new DeliveryError({
-          outcome: 'retryable',
-          code: 'media_processing_timeout',
-          message: 'threads was still processing the media; trying again later.',
-          httpStatus: answer.status,
-        });
-      }
-      await sleep(wait);
-    }
-  }
-
-  /** The post's permalink, or "" when it cannot be read now (the post is live: a failed read must not fail the delivery). */
-  private async permalink(account: ProviderAccount, externalId: string): Promise<string> {
-    try {
-      const answer = await this.graph(account, 'GET', `/${encodeURIComponent(externalId)}`, { fields: 'permalink' });
-      return httpUrl(pick(answer.body, 'permalink'));
-    } catch {
-      return '';
-    }
+    const outcome = await this.containers.untilProcessed(account, containerId, deadline);
+    if (outcome.state === 'FINISHED') return;
+    const reason = text(pick(outcome.answer.body, 'error_message'));
+    const code = /^[A-Z][A-Z_]{0,63}$/.test(reason) ? reason.toLowerCase() : 'media_processing_failed';
+    throw rejected(code, `threads could not process the post's media${reason ? ` (${code})` : ''}.`);
   }
 
   /** The account's posts (or replies) since `after` (Unix seconds), newest first; `complete` when the page holds them all. */
@@ -330,7 +278,7 @@ export class ThreadsProvider extends OAuthProvider {
     edge: 'threads' | 'replies',
     after: number,
   ): Promise<{ items: unknown[]; complete: boolean }> {
-    const answer = await this.graph(account, 'GET', `/${userId(account)}/${edge}`, {
+    const answer = await this.graph.call(account, 'GET', `/${userId(account)}/${edge}`, {
       fields: RECONCILE_FIELDS,
       since: String(after),
       limit: String(RECONCILE_PAGE),
@@ -338,37 +286,6 @@ export class ThreadsProvider extends OAuthProvider {
     const data = pick(answer.body, 'data');
     if (!Array.isArray(data)) throw new ProviderError('unavailable', `threads answered its ${edge} listing without data.`);
     return { items: data, complete: data.length < RECONCILE_PAGE && !pick(answer.body, 'paging', 'next') };
-  }
-
-  /**
-   * One call to the Threads API as its documents show it: `access_token` a query parameter of a GET, a form
-   * field of a POST (with the other parameters). A refused token (401, or Graph code 190) is renewed once
-   * through `account.renewGrant` and the call repeated: nothing was done with the refused one.
-   */
-  private async graph(
-    account: ProviderAccount,
-    method: 'GET' | 'POST',
-    path: string,
-    parameters: Record<string, string>,
-  ): Promise<ProviderAnswer> {
-    const send = (accessToken: string) => {
-      const params = new URLSearchParams({ ...parameters, access_token: accessToken });
-      const url = `${GRAPH_ORIGIN}/${THREADS_API_VERSION}${path}`;
-      return this.http.call(
-        this.platform,
-        method === 'GET'
-          ? { method, url: `${url}?${params}`, errorCodeOf: graphErrorCode }
-          : { method, url, form: params, errorCodeOf: graphErrorCode },
-        AbortSignal.timeout(this.timeoutMs),
-      );
-    };
-    if (!account.grant) throw new ProviderError('refused', 'The account holds no grant; connect it again.');
-    try {
-      return await send(account.grant.accessToken);
-    } catch (error) {
-      if (!expiredToken(error) || !account.renewGrant) throw error;
-      return send((await account.renewGrant()).accessToken);
-    }
   }
 }
 
@@ -390,12 +307,3 @@ function carries(item: unknown, media: number): boolean {
   if (type === 'IMAGE' || type === 'VIDEO') return media === 1;
   return media === 0;
 }
-
-/** Graph's answer for an id it does not know or no longer shows: 404, or 400 with code 100 (or no Graph code to tell). */
-function unknownObject(error: unknown): boolean {
-  if (!(error instanceof ProviderError)) return false;
-  const code = graphCode(error);
-  return error.call?.status === 404 || (error.call?.status === 400 && (code === undefined || code === 100));
-}
-
-const userId = (account: ProviderAccount) => encodeURIComponent(account.externalId);
