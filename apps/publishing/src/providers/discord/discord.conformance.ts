@@ -42,7 +42,7 @@ export const conformance: ProviderConformanceCase = {
       provider,
       async connect() {
         webhook = (await control('POST', '/webhooks', { name: 'Release notes' })) as FakeDiscordWebhook;
-        const connected = await provider.connect({ destination: webhook.url, botToken: '' }, AbortSignal.timeout(2_000));
+        const connected = await provider.connect({ destination: webhook.url }, AbortSignal.timeout(2_000));
         return connectedAccount('discord', connected.identity, connected.grant, connected.instanceUrl);
       },
       async posts() {
