@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import sharp from 'sharp';
 import { fitImage, fittedSize } from './image-fit.js';
 import type { ImageRules } from '../providers/network-rules.js';
