@@ -1,3 +1,4 @@
+import { ChunkedReader } from '../chunked-reader.js';
 import { rejected, requireGrant } from '../delivery-failure.js';
 import { uploadTimeoutMs } from '../multipart-stream.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
@@ -213,17 +214,23 @@ export class TikTokProvider extends OAuthProvider {
         httpStatus: init.status,
       });
     }
-    for (const [index, chunk] of plan.chunks.entries()) {
-      const last = index === plan.chunks.length - 1;
-      await tiktokCall(last, () => this.putChunk(uploadUrl, video, chunk));
+    // One storage read runs on from chunk to chunk (ChunkedReader).
+    const source = new ChunkedReader(video);
+    try {
+      for (const [index, chunk] of plan.chunks.entries()) {
+        const last = index === plan.chunks.length - 1;
+        await tiktokCall(last, () => this.putChunk(uploadUrl, video, source, chunk));
+      }
+    } finally {
+      source.close();
     }
     return publishId;
   }
 
   /** PUT of one chunk (Media Transfer Guide): Content-Range and Content-Length named, the bytes streamed as storage reads them. */
-  private async putChunk(uploadUrl: string, video: OutgoingMedia, chunk: ChunkRange): Promise<ProviderAnswer> {
+  private async putChunk(uploadUrl: string, video: OutgoingMedia, source: ChunkedReader, chunk: ChunkRange): Promise<ProviderAnswer> {
     const length = chunk.end - chunk.start + 1;
-    const body = await video.open(chunk);
+    const body = await source.take(chunk.start, length);
     try {
       return await this.http.call(
         this.platform,
@@ -237,8 +244,9 @@ export class TikTokProvider extends OAuthProvider {
         },
         AbortSignal.timeout(uploadTimeoutMs(this.timeoutMs, length)),
       );
-    } finally {
-      body.destroy();
+    } catch (error) {
+      source.close();
+      throw error;
     }
   }
 

@@ -1,12 +1,13 @@
 import { toDeliveryFailure } from '../delivery-failure.js';
 import { ProviderError } from '../provider-error.js';
 import type { ProviderAnswer } from '../provider-http.js';
+import { ChunkedReader } from '../chunked-reader.js';
 import { DeliveryError, type OutgoingMedia } from '../social-provider.js';
 
 /**
  * The bytes of one video through YouTube's resumable upload protocol (README.md beside this file), once its session
  * is open: `PUT`s of `chunkBytes` each, `Content-Range: bytes a-b/total`, every chunk read from storage as it is sent
- * (`media.open({start, end})`, never the whole video). `308 Resume Incomplete` with `Range: bytes=0-N` says the server
+ * (one read running on from chunk to chunk, ChunkedReader; never the whole video). `308 Resume Incomplete` with `Range: bytes=0-N` says the server
  * holds bytes 0..N. After an interrupted chunk (no answer, 5xx, 429, a timeout, a 401 once the grant is renewed) the
  * session is asked how far it got (`Content-Range: bytes *\/total`, empty body) and the upload goes on from N+1 in the
  * same session: a second video is never started. The answer to the last byte is the video resource.
@@ -147,42 +148,51 @@ export async function uploadInSession(
     }
   };
 
-  while (offset < total) {
-    const end = Math.min(offset + tuning.chunkBytes, total) - 1;
-    const last = end === total - 1;
-    const stream = await media.open({ start: offset, end });
-    try {
-      const answer = await transport.put(sessionUri, {
-        headers: { 'content-range': `bytes ${offset}-${end}/${total}` },
-        body: stream,
-        contentType: media.mimeType,
-        size: end - offset + 1,
-      });
-      if (DONE.has(answer.status)) return answer.body;
-      if (answer.status !== RESUME_INCOMPLETE) {
-        throw new ProviderError('unavailable', `youtube answered a chunk with HTTP ${answer.status}.`, undefined, {
-          status: answer.status,
-          sent: true,
+  // One storage read runs on from chunk to chunk; it is reopened only where the server says it stopped.
+  const source = new ChunkedReader(media);
+  try {
+    while (offset < total) {
+      const end = Math.min(offset + tuning.chunkBytes, total) - 1;
+      const last = end === total - 1;
+      const body = await source.take(offset, end - offset + 1);
+      try {
+        const answer = await transport.put(sessionUri, {
+          headers: { 'content-range': `bytes ${offset}-${end}/${total}` },
+          body,
+          contentType: media.mimeType,
+          size: end - offset + 1,
         });
+        if (DONE.has(answer.status)) return answer.body;
+        if (answer.status !== RESUME_INCOMPLETE) {
+          throw new ProviderError('unavailable', `youtube answered a chunk with HTTP ${answer.status}.`, undefined, {
+            status: answer.status,
+            sent: true,
+          });
+        }
+        offset = nextOffset(answer.headers);
+      } catch (error) {
+        source.close();
+        if (error instanceof DeliveryError) throw error;
+        const failure = failureOf(error);
+        // Only a request that may have carried the last byte without a refusal can have made the video.
+        if (last && failure === 'interrupted') lastByteInDoubt = true;
+        const recovered = await recover(error, failure);
+        if ('done' in recovered) return recovered.done;
+        offset = recovered.offset;
       }
-      offset = nextOffset(answer.headers);
-    } catch (error) {
-      stream.destroy();
-      if (error instanceof DeliveryError) throw error;
-      const failure = failureOf(error);
-      // Only a request that may have carried the last byte without a refusal can have made the video.
-      if (last && failure === 'interrupted') lastByteInDoubt = true;
-      const recovered = await recover(error, failure);
-      if ('done' in recovered) return recovered.done;
-      offset = recovered.offset;
     }
+    // The server says it holds every byte but answered no video: ask again (the answer is the resource).
+    lastByteInDoubt = true;
+    const recovered = await recover(
+      new ProviderError('unavailable', 'youtube holds the whole video but answered no resource.', undefined, { status: 0, sent: true }),
+      'interrupted',
+    );
+    if ('done' in recovered) return recovered.done;
+    throw giveUp(
+      new ProviderError('unavailable', 'youtube did not finish the upload.', undefined, { status: 0, sent: true }),
+      'interrupted',
+    );
+  } finally {
+    source.close();
   }
-  // The server says it holds every byte but answered no video: ask again (the answer is the resource).
-  lastByteInDoubt = true;
-  const recovered = await recover(
-    new ProviderError('unavailable', 'youtube holds the whole video but answered no resource.', undefined, { status: 0, sent: true }),
-    'interrupted',
-  );
-  if ('done' in recovered) return recovered.done;
-  throw giveUp(new ProviderError('unavailable', 'youtube did not finish the upload.', undefined, { status: 0, sent: true }), 'interrupted');
 }
