@@ -8,8 +8,8 @@ import { DeliveryError, type OutgoingMedia } from '../social-provider.js';
  * The bytes of one video through YouTube's resumable upload protocol (README.md beside this file), once its session
  * is open: `PUT`s of `chunkBytes` each, `Content-Range: bytes a-b/total`, every chunk read from storage as it is sent
  * (one read running on from chunk to chunk, ChunkedReader; never the whole video). `308 Resume Incomplete` with
- * `Range: bytes=0-N` says the server holds bytes 0..N. After an interrupted chunk (no answer, 5xx, 429, a timeout, a 401 once the grant is renewed) the
- * session is asked how far it got (`Content-Range: bytes *\/total`, empty body) and the upload goes on from N+1 in the
+ * `Range: bytes=0-N` says the server holds bytes 0..N. After an interrupted chunk (no answer, 5xx, 429, a timeout,
+ * a 401 once the grant is renewed) the session is asked how far it got (`Content-Range: bytes *\/total`, empty body) and the upload goes on from N+1 in the
  * same session: a second video is never started. The answer to the last byte is the video resource.
  */
 
