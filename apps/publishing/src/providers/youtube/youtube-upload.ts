@@ -9,8 +9,9 @@ import { DeliveryError, type OutgoingMedia } from '../social-provider.js';
  * is open: `PUT`s of `chunkBytes` each, `Content-Range: bytes a-b/total`, every chunk read from storage as it is sent
  * (one read running on from chunk to chunk, ChunkedReader; never the whole video). `308 Resume Incomplete` with
  * `Range: bytes=0-N` says the server holds bytes 0..N. After an interrupted chunk (no answer, 5xx, 429, a timeout,
- * a 401 once the grant is renewed) the session is asked how far it got (`Content-Range: bytes *\/total`, empty body) and the upload goes on from N+1 in the
- * same session: a second video is never started. The answer to the last byte is the video resource.
+ * a 401 once the grant is renewed) the session is asked how far it got (`Content-Range: bytes *\/total`, empty body)
+ * and the upload goes on from N+1 in the same session: a second video is never started. The answer to the last byte
+ * is the video resource.
  */
 
 /** Non-final chunks must be a multiple of 256 KiB. */
