@@ -10,27 +10,17 @@
  * publishing reaches the fake Mastodon server through PROVIDER_API_ORIGINS and its process can be sampled.
  * Publications are seeded an hour ahead with their media attached (PATCH), then made due at one instant.
  */
-import {
-  createTemporaryDatabase,
-  freePort,
-  generateSecrets,
-  startFakeMastodon,
-  startPrivateNats,
-  startStack,
-  type FakeMastodon,
-  type FakeMastodonMedia,
-} from '@social/testing';
+import { startFakeMastodon, type FakeMastodon, type FakeMastodonMedia } from '@social/testing';
 import { SecretBox } from '@social/platform';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import sharp from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
-import { api, inParallel, createBenchWorkspace } from './seeding.js';
+import { api, inParallel } from './seeding.js';
+import { type BenchPlatform, withBenchPlatform } from './private-platform.js';
 
 const MIB = 1024 * 1024;
 export const POSTS_MEDIA_PUBLICATIONS = Number(process.env.BENCH_POSTS_MEDIA_PUBLICATIONS ?? 200);
@@ -263,183 +253,144 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
       `4000×3000 → sandbox (target publishing RSS growth < ${IMAGES_RSS_TARGET_MIB} MiB), ` +
       `then a ${POSTS_MEDIA_VIDEO_MIB} MiB video → fake Mastodon (target < ${VIDEO_RSS_TARGET_MIB} MiB)`,
   );
-  const nats = await startPrivateNats();
-  const database = await createTemporaryDatabase(
-    process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    'bench_posts_media',
-  );
   const mastodon = await startFakeMastodon();
-  const secrets = generateSecrets();
-  const logFile = join(tmpdir(), `bench-posts-media-${process.pid}.log`);
-  const log = createWriteStream(logFile);
-  await new Promise((resolve) => log.once('open', resolve));
-  let stack: Awaited<ReturnType<typeof startStack>> | undefined;
-  const db = new pg.Client({ connectionString: database.url });
   try {
-    stack = await startStack({
-      databaseUrl: database.url,
-      natsUrl: nats.url,
-      port: await freePort(),
-      secrets,
-      logLevel: 'warn',
-      // MALLOC_ARENA_MAX as the container image sets it (glibc's per-thread arenas hold on to sharp's freed memory).
-      env: {
-        PROVIDER_API_ORIGINS: JSON.stringify({ mastodon: mastodon.origin }),
-        TOKEN_RATE_LIMIT_PER_MINUTE: '100000000',
-        DELIVERY_POLL_MS: '200',
-        MALLOC_ARENA_MAX: '2',
-      },
-      stdio: ['ignore', log, log],
-      readyTimeoutMs: 300_000,
-    });
-    await db.connect();
-    const baseUrl = stack.baseUrl;
-    const publishingPid = stack.pids.publishing!;
-    const registered = (await (
-      await fetch(`${baseUrl}/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          email: `bench-${randomBytes(6).toString('hex')}@example.com`,
-          password: randomBytes(16).toString('base64url'),
-        }),
-      })
-    ).json()) as { access_token: string; user: { id: string } };
-    const token = registered.access_token;
-    const workspace = await createBenchWorkspace(baseUrl, token, 'Bench media');
-    const sandbox = await api<{ id: string }>(
-      baseUrl,
-      token,
-      'POST',
-      '/social-accounts/connect',
-      { workspace_id: workspace.id, provider: 'sandbox' },
-      201,
-    );
+    return await withBenchPlatform('posts-media', { mastodon: mastodon.origin }, (platform) => deliverPostsMedia(platform, mastodon));
+  } finally {
+    await mastodon.stop();
+  }
+}
 
-    // Images: four photos in the library, attached to every publication.
-    const photoIds: string[] = [];
-    for (let index = 0; index < IMAGES_PER_POST; index++) {
-      const photo = await cameraPhoto();
-      photoIds.push(await upload(baseUrl, token, workspace.id, `photo-${index}.jpg`, photo.length, () => Readable.from([photo])));
-    }
-    const renditions: string[] = new Array(POSTS_MEDIA_PUBLICATIONS);
-    await inParallel(POSTS_MEDIA_PUBLICATIONS, SEED_CONCURRENCY, async (index) => {
-      renditions[index] = (
-        await scheduledRendition(baseUrl, token, workspace.id, sandbox.id, `Bench post ${index} with four photos`, photoIds)
-      ).renditionId;
-    });
-    console.log(`  seeded ${POSTS_MEDIA_PUBLICATIONS} scheduled publications; releasing them at once`);
-    const imagesRss = sampleRss(publishingPid);
-    const imagesStarted = Date.now();
-    await release(db, renditions);
-    const imagesOutcome = await waitPublished(db, renditions, 1_800_000);
-    const imagesSeconds = (Date.now() - imagesStarted) / 1000;
-    const imagesMemory = imagesRss.stop();
-    const { rows: received } = await db.query<{ bad: number }>(
-      `SELECT count(*)::int AS bad FROM publishing.sandbox_posts p, jsonb_array_elements(p.content) part,
-         jsonb_array_elements(part->'media') m
-        WHERE p.marker = ANY($1::text[]) AND ((m->>'width')::int > 2000 OR (m->>'height')::int > 2000 OR (m->>'size')::int > 1000000
-          OR (m->>'exif')::boolean)`,
-      [renditions],
-    );
-    const { rows: counted } = await db.query<{ images: number }>(
-      `SELECT count(*)::int AS images FROM publishing.sandbox_posts p, jsonb_array_elements(p.content) part,
-         jsonb_array_elements(part->'media') m WHERE p.marker = ANY($1::text[])`,
-      [renditions],
-    );
-    const imagesDelivered =
-      imagesOutcome.published === POSTS_MEDIA_PUBLICATIONS &&
-      received[0].bad === 0 &&
-      counted[0].images === POSTS_MEDIA_PUBLICATIONS * IMAGES_PER_POST;
-    const renditionsPerS = imagesOutcome.published / Math.max(0.001, imagesSeconds);
-    console.log(
-      `  images: ${imagesOutcome.published}/${POSTS_MEDIA_PUBLICATIONS} published (${imagesOutcome.failed} failed) ` +
-        `in ${imagesSeconds.toFixed(1)} s = ${renditionsPerS.toFixed(2)} renditions/s; ` +
-        `${counted[0].images} images received, ${received[0].bad} over the limits or with EXIF; ` +
-        `publishing RSS ${imagesMemory.before.toFixed(0)} → peak ${imagesMemory.peak.toFixed(0)} MiB`,
-    );
+async function deliverPostsMedia(
+  { baseUrl, db, secretsKey, token, userId, workspaceId, publishingPid, logFile }: BenchPlatform,
+  mastodon: FakeMastodon,
+): Promise<PostsMediaFigures> {
+  const workspace = { id: workspaceId };
+  const sandbox = await api<{ id: string }>(
+    baseUrl,
+    token,
+    'POST',
+    '/social-accounts/connect',
+    { workspace_id: workspace.id, provider: 'sandbox' },
+    201,
+  );
 
-    const figures: PostsMediaFigures = {
-      publications: POSTS_MEDIA_PUBLICATIONS,
-      images: counted[0].images,
-      imagesSeconds,
-      renditionsPerS,
-      imagesRssBeforeMiB: imagesMemory.before,
-      imagesRssPeakMiB: imagesMemory.peak,
-      imagesRssGrowthMiB: imagesMemory.peak - imagesMemory.before,
-      imagesRssMet: imagesMemory.peak - imagesMemory.before < IMAGES_RSS_TARGET_MIB,
-      imagesDelivered,
-      videoMiB: POSTS_MEDIA_VIDEO_MIB,
-      videoSeconds: 0,
-      videoRssBeforeMiB: 0,
-      videoRssPeakMiB: 0,
-      videoRssGrowthMiB: 0,
-      videoRssMet: false,
-      videoDelivered: false,
-      met: false,
-    };
-    if (POSTS_MEDIA_VIDEO_MIB <= 0) {
-      figures.met = figures.imagesRssMet && figures.imagesDelivered;
-      console.log(
-        `  ${figures.imagesRssMet ? 'MET    ' : 'NOT MET'} images: ` +
-          `RSS growth ${figures.imagesRssGrowthMiB.toFixed(0)} MiB < ${IMAGES_RSS_TARGET_MIB}; ` +
-          'video skipped (BENCH_POSTS_MEDIA_VIDEO_MIB=0)',
-      );
-      return figures;
-    }
+  // Images: four photos in the library, attached to every publication.
+  const photoIds: string[] = [];
+  for (let index = 0; index < IMAGES_PER_POST; index++) {
+    const photo = await cameraPhoto();
+    photoIds.push(await upload(baseUrl, token, workspace.id, `photo-${index}.jpg`, photo.length, () => Readable.from([photo])));
+  }
+  const renditions: string[] = new Array(POSTS_MEDIA_PUBLICATIONS);
+  await inParallel(POSTS_MEDIA_PUBLICATIONS, SEED_CONCURRENCY, async (index) => {
+    renditions[index] = (
+      await scheduledRendition(baseUrl, token, workspace.id, sandbox.id, `Bench post ${index} with four photos`, photoIds)
+    ).renditionId;
+  });
+  console.log(`  seeded ${POSTS_MEDIA_PUBLICATIONS} scheduled publications; releasing them at once`);
+  const imagesRss = sampleRss(publishingPid);
+  const imagesStarted = Date.now();
+  await release(db, renditions);
+  const imagesOutcome = await waitPublished(db, renditions, 1_800_000);
+  const imagesSeconds = (Date.now() - imagesStarted) / 1000;
+  const imagesMemory = imagesRss.stop();
+  const { rows: received } = await db.query<{ bad: number }>(
+    `SELECT count(*)::int AS bad FROM publishing.sandbox_posts p, jsonb_array_elements(p.content) part,
+       jsonb_array_elements(part->'media') m
+      WHERE p.marker = ANY($1::text[]) AND ((m->>'width')::int > 2000 OR (m->>'height')::int > 2000 OR (m->>'size')::int > 1000000
+        OR (m->>'exif')::boolean)`,
+    [renditions],
+  );
+  const { rows: counted } = await db.query<{ images: number }>(
+    `SELECT count(*)::int AS images FROM publishing.sandbox_posts p, jsonb_array_elements(p.content) part,
+       jsonb_array_elements(part->'media') m WHERE p.marker = ANY($1::text[])`,
+    [renditions],
+  );
+  const imagesDelivered =
+    imagesOutcome.published === POSTS_MEDIA_PUBLICATIONS &&
+    received[0].bad === 0 &&
+    counted[0].images === POSTS_MEDIA_PUBLICATIONS * IMAGES_PER_POST;
+  const renditionsPerS = imagesOutcome.published / Math.max(0.001, imagesSeconds);
+  console.log(
+    `  images: ${imagesOutcome.published}/${POSTS_MEDIA_PUBLICATIONS} published (${imagesOutcome.failed} failed) ` +
+      `in ${imagesSeconds.toFixed(1)} s = ${renditionsPerS.toFixed(2)} renditions/s; ` +
+      `${counted[0].images} images received, ${received[0].bad} over the limits or with EXIF; ` +
+      `publishing RSS ${imagesMemory.before.toFixed(0)} → peak ${imagesMemory.peak.toFixed(0)} MiB`,
+  );
 
-    // Video: 500 MiB streamed from storage to the fake Mastodon server.
-    const videoBytes = POSTS_MEDIA_VIDEO_MIB * MIB;
-    await fetch(`${mastodon.controlUrl}/limits`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ video_bytes: videoBytes + MIB }),
-    });
-    const mastodonAccountId = await mastodonAccount(db, mastodon, secrets.secretsKey, workspace.id, registered.user.id);
-    console.log(`  uploading the ${POSTS_MEDIA_VIDEO_MIB} MiB video to the library …`);
-    const videoId = await upload(baseUrl, token, workspace.id, 'bench.mp4', videoBytes, () => mp4Stream(videoBytes));
-    const { renditionId: videoRendition } = await scheduledRendition(baseUrl, token, workspace.id, mastodonAccountId, 'Bench video', [
-      videoId,
-    ]);
-    const videoRss = sampleRss(publishingPid);
-    const videoStarted = Date.now();
-    await release(db, [videoRendition]);
-    const videoOutcome = await waitPublished(db, [videoRendition], 1_800_000);
-    const videoSeconds = (Date.now() - videoStarted) / 1000;
-    const videoMemory = videoRss.stop();
-    const media = (await (await fetch(`${mastodon.controlUrl}/media`)).json()) as FakeMastodonMedia[];
-    const [{ sha256: storedSha }] = (await db.query<{ sha256: string }>(`SELECT sha256 FROM media.media_items WHERE id = $1`, [videoId]))
-      .rows;
-    const videoDelivered =
-      videoOutcome.published === 1 &&
-      media.some((item) => item.type === 'video' && item.size === videoBytes && item.sha256 === storedSha && item.status_id !== '');
-    console.log(
-      `  video: ${videoOutcome.published ? 'published' : 'NOT published'} in ` +
-        `${videoSeconds.toFixed(1)} s (${(POSTS_MEDIA_VIDEO_MIB / videoSeconds).toFixed(1)} MiB/s), ` +
-        `received whole: ${videoDelivered}; publishing RSS ${videoMemory.before.toFixed(0)} → peak ${videoMemory.peak.toFixed(0)} MiB`,
-    );
-    Object.assign(figures, {
-      videoSeconds,
-      videoRssBeforeMiB: videoMemory.before,
-      videoRssPeakMiB: videoMemory.peak,
-      videoRssGrowthMiB: videoMemory.peak - videoMemory.before,
-      videoRssMet: videoMemory.peak - videoMemory.before < VIDEO_RSS_TARGET_MIB,
-      videoDelivered,
-    });
-    figures.met = figures.imagesRssMet && figures.imagesDelivered && figures.videoRssMet && figures.videoDelivered;
+  const figures: PostsMediaFigures = {
+    publications: POSTS_MEDIA_PUBLICATIONS,
+    images: counted[0].images,
+    imagesSeconds,
+    renditionsPerS,
+    imagesRssBeforeMiB: imagesMemory.before,
+    imagesRssPeakMiB: imagesMemory.peak,
+    imagesRssGrowthMiB: imagesMemory.peak - imagesMemory.before,
+    imagesRssMet: imagesMemory.peak - imagesMemory.before < IMAGES_RSS_TARGET_MIB,
+    imagesDelivered,
+    videoMiB: POSTS_MEDIA_VIDEO_MIB,
+    videoSeconds: 0,
+    videoRssBeforeMiB: 0,
+    videoRssPeakMiB: 0,
+    videoRssGrowthMiB: 0,
+    videoRssMet: false,
+    videoDelivered: false,
+    met: false,
+  };
+  if (POSTS_MEDIA_VIDEO_MIB <= 0) {
+    figures.met = figures.imagesRssMet && figures.imagesDelivered;
     console.log(
       `  ${figures.imagesRssMet ? 'MET    ' : 'NOT MET'} images: ` +
         `RSS growth ${figures.imagesRssGrowthMiB.toFixed(0)} MiB < ${IMAGES_RSS_TARGET_MIB}; ` +
-        `${figures.videoRssMet ? 'MET    ' : 'NOT MET'} video: ` +
-        `RSS growth ${figures.videoRssGrowthMiB.toFixed(0)} MiB < ${VIDEO_RSS_TARGET_MIB} (app logs: ${logFile})`,
+        'video skipped (BENCH_POSTS_MEDIA_VIDEO_MIB=0)',
     );
     return figures;
-  } finally {
-    await db.end().catch(() => undefined);
-    await stack?.stop();
-    await mastodon.stop();
-    await nats.stop();
-    await database.drop();
-    log.end();
   }
+
+  // Video: 500 MiB streamed from storage to the fake Mastodon server.
+  const videoBytes = POSTS_MEDIA_VIDEO_MIB * MIB;
+  await fetch(`${mastodon.controlUrl}/limits`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ video_bytes: videoBytes + MIB }),
+  });
+  const mastodonAccountId = await mastodonAccount(db, mastodon, secretsKey, workspace.id, userId);
+  console.log(`  uploading the ${POSTS_MEDIA_VIDEO_MIB} MiB video to the library …`);
+  const videoId = await upload(baseUrl, token, workspace.id, 'bench.mp4', videoBytes, () => mp4Stream(videoBytes));
+  const { renditionId: videoRendition } = await scheduledRendition(baseUrl, token, workspace.id, mastodonAccountId, 'Bench video', [
+    videoId,
+  ]);
+  const videoRss = sampleRss(publishingPid);
+  const videoStarted = Date.now();
+  await release(db, [videoRendition]);
+  const videoOutcome = await waitPublished(db, [videoRendition], 1_800_000);
+  const videoSeconds = (Date.now() - videoStarted) / 1000;
+  const videoMemory = videoRss.stop();
+  const media = (await (await fetch(`${mastodon.controlUrl}/media`)).json()) as FakeMastodonMedia[];
+  const [{ sha256: storedSha }] = (await db.query<{ sha256: string }>(`SELECT sha256 FROM media.media_items WHERE id = $1`, [videoId]))
+    .rows;
+  const videoDelivered =
+    videoOutcome.published === 1 &&
+    media.some((item) => item.type === 'video' && item.size === videoBytes && item.sha256 === storedSha && item.status_id !== '');
+  console.log(
+    `  video: ${videoOutcome.published ? 'published' : 'NOT published'} in ` +
+      `${videoSeconds.toFixed(1)} s (${(POSTS_MEDIA_VIDEO_MIB / videoSeconds).toFixed(1)} MiB/s), ` +
+      `received whole: ${videoDelivered}; publishing RSS ${videoMemory.before.toFixed(0)} → peak ${videoMemory.peak.toFixed(0)} MiB`,
+  );
+  Object.assign(figures, {
+    videoSeconds,
+    videoRssBeforeMiB: videoMemory.before,
+    videoRssPeakMiB: videoMemory.peak,
+    videoRssGrowthMiB: videoMemory.peak - videoMemory.before,
+    videoRssMet: videoMemory.peak - videoMemory.before < VIDEO_RSS_TARGET_MIB,
+    videoDelivered,
+  });
+  figures.met = figures.imagesRssMet && figures.imagesDelivered && figures.videoRssMet && figures.videoDelivered;
+  console.log(
+    `  ${figures.imagesRssMet ? 'MET    ' : 'NOT MET'} images: ` +
+      `RSS growth ${figures.imagesRssGrowthMiB.toFixed(0)} MiB < ${IMAGES_RSS_TARGET_MIB}; ` +
+      `${figures.videoRssMet ? 'MET    ' : 'NOT MET'} video: ` +
+      `RSS growth ${figures.videoRssGrowthMiB.toFixed(0)} MiB < ${VIDEO_RSS_TARGET_MIB} (app logs: ${logFile})`,
+  );
+  return figures;
 }

@@ -7,26 +7,13 @@
  * Like posts-media, it runs a platform of its own (private nats-server, temporary database, the built apps) with
  * PROVIDER_API_ORIGINS sending youtube's calls to the fake.
  */
-import {
-  createTemporaryDatabase,
-  freePort,
-  generateSecrets,
-  startFakeYouTube,
-  startPrivateNats,
-  startStack,
-  type FakeYouTube,
-  type FakeYouTubeSession,
-  type FakeYouTubeVideo,
-} from '@social/testing';
+import { startFakeYouTube, type FakeYouTube, type FakeYouTubeSession, type FakeYouTubeVideo } from '@social/testing';
 import { connectNats, NatsObjectStorage, SecretBox } from '@social/platform';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
+import { type BenchPlatform, withBenchPlatform } from './private-platform.js';
 import { mp4Stream, release, sampleRss, scheduledRendition, upload, waitPublished } from './posts-media.js';
-import { createBenchWorkspace } from './seeding.js';
 
 const MIB = 1024 * 1024;
 export const YOUTUBE_VIDEO_MIB = Number(process.env.BENCH_YOUTUBE_VIDEO_MIB ?? 1024);
@@ -97,123 +84,85 @@ export async function benchYouTubeUpload(): Promise<YouTubeUploadFigures> {
     `\nyoutube-upload: a ${YOUTUBE_VIDEO_MIB} MiB video → fake YouTube (resumable, 16 MiB chunks); targets: publishing RSS growth ` +
       `< ${YOUTUBE_RSS_TARGET_MIB} MiB, throughput ≥ ${YOUTUBE_THROUGHPUT_TARGET} of a direct storage read`,
   );
-  const nats = await startPrivateNats();
-  const database = await createTemporaryDatabase(
-    process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    'bench_youtube_upload',
-  );
   const youtube = await startFakeYouTube();
-  const secrets = generateSecrets();
-  const logFile = join(tmpdir(), `bench-youtube-upload-${process.pid}.log`);
-  const log = createWriteStream(logFile);
-  await new Promise((resolve) => log.once('open', resolve));
-  let stack: Awaited<ReturnType<typeof startStack>> | undefined;
-  const db = new pg.Client({ connectionString: database.url });
   try {
-    stack = await startStack({
-      databaseUrl: database.url,
-      natsUrl: nats.url,
-      port: await freePort(),
-      secrets,
-      logLevel: 'warn',
-      env: {
-        PROVIDER_API_ORIGINS: JSON.stringify({ youtube: youtube.origin }),
-        TOKEN_RATE_LIMIT_PER_MINUTE: '100000000',
-        DELIVERY_POLL_MS: '200',
-        MALLOC_ARENA_MAX: '2',
-      },
-      stdio: ['ignore', log, log],
-      readyTimeoutMs: 300_000,
-    });
-    await db.connect();
-    const baseUrl = stack.baseUrl;
-    const publishingPid = stack.pids.publishing!;
-    const registered = (await (
-      await fetch(`${baseUrl}/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          email: `bench-${randomBytes(6).toString('hex')}@example.com`,
-          password: randomBytes(16).toString('base64url'),
-        }),
-      })
-    ).json()) as { access_token: string; user: { id: string } };
-    const token = registered.access_token;
-    const workspace = await createBenchWorkspace(baseUrl, token, 'Bench YouTube');
-    const accountId = await youtubeAccount(db, youtube, secrets.secretsKey, workspace.id, registered.user.id);
-    const videoBytes = YOUTUBE_VIDEO_MIB * MIB;
-    console.log(`  uploading the ${YOUTUBE_VIDEO_MIB} MiB video to the library …`);
-    const videoId = await upload(baseUrl, token, workspace.id, 'bench.mp4', videoBytes, () => mp4Stream(videoBytes));
-    const [{ sha256: storedSha, object_key: objectKey }] = (
-      await db.query<{ sha256: string; object_key: string }>(`SELECT sha256, object_key FROM media.media_items WHERE id = $1`, [videoId])
-    ).rows;
-    // The same object read straight from storage, before the delivery (one warm read, so the first is not timed cold).
-    await storageRead(nats.url, objectKey, videoBytes);
-    const storageReadSeconds = await storageRead(nats.url, objectKey, videoBytes);
-    // A first, small delivery warms the publishing process up (code paths, pools, connections), so the figures below
-    // are the large video's own, as posts-media's video comes after its images.
-    const warmBytes = WARM_UP_MIB * MIB;
-    const warmId = await upload(baseUrl, token, workspace.id, 'warm-up.mp4', warmBytes, () => mp4Stream(warmBytes));
-    const warm = await scheduledRendition(baseUrl, token, workspace.id, accountId, 'Warm-up video', [warmId]);
-    const warmRss = sampleRss(publishingPid);
-    await release(db, [warm.renditionId]);
-    if ((await waitPublished(db, [warm.renditionId], 300_000)).published !== 1) throw new Error('the warm-up video was not delivered');
-    const warmMemory = warmRss.stop();
-    console.log(
-      `  warm-up: a ${WARM_UP_MIB} MiB video delivered; ` +
-        `publishing RSS ${warmMemory.before.toFixed(0)} → peak ${warmMemory.peak.toFixed(0)} MiB`,
-    );
-    const { renditionId } = await scheduledRendition(baseUrl, token, workspace.id, accountId, 'Bench video for YouTube', [videoId]);
-    const rss = sampleRss(publishingPid);
-    const started = Date.now();
-    await release(db, [renditionId]);
-    const outcome = await waitPublished(db, [renditionId], 1_800_000);
-    const deliverySeconds = (Date.now() - started) / 1000;
-    const memory = rss.stop();
-    const videos = (await (await fetch(`${youtube.controlUrl}/videos`)).json()) as FakeYouTubeVideo[];
-    const big = videos.filter((video) => video.title === 'Bench video for YouTube');
-    const delivered = outcome.published === 1 && big.length === 1 && big[0].size === videoBytes && big[0].sha256 === storedSha;
-    const deliveryMiBPerS = YOUTUBE_VIDEO_MIB / deliverySeconds;
-    // The upload alone, as the fake saw it (session opened → video made): the rest is scheduling and preparation.
-    const sessions = (await (await fetch(`${youtube.controlUrl}/sessions`)).json()) as FakeYouTubeSession[];
-    const session = sessions.find((candidate) => big[0] && candidate.video_id === big[0].id);
-    const uploadSeconds = session && big[0] ? (Date.parse(big[0].published_at) - Date.parse(session.created_at)) / 1000 : 0;
-    const storageReadMiBPerS = YOUTUBE_VIDEO_MIB / storageReadSeconds;
-    const throughputRatio = deliveryMiBPerS / storageReadMiBPerS;
-    const figures: YouTubeUploadFigures = {
-      videoMiB: YOUTUBE_VIDEO_MIB,
-      deliverySeconds,
-      deliveryMiBPerS,
-      uploadSeconds,
-      storageReadSeconds,
-      storageReadMiBPerS,
-      throughputRatio,
-      rssBeforeMiB: memory.before,
-      rssPeakMiB: memory.peak,
-      rssGrowthMiB: memory.peak - memory.before,
-      warmUpRssGrowthMiB: warmMemory.peak - warmMemory.before,
-      delivered,
-      met: false,
-    };
-    const rssMet = figures.rssGrowthMiB < YOUTUBE_RSS_TARGET_MIB;
-    const throughputMet = throughputRatio >= YOUTUBE_THROUGHPUT_TARGET;
-    figures.met = rssMet && throughputMet && delivered;
-    console.log(
-      `  delivered: ${delivered} in ${deliverySeconds.toFixed(1)} s (${deliveryMiBPerS.toFixed(1)} MiB/s; the upload itself ` +
-        `${uploadSeconds.toFixed(1)} s); storage read ` +
-        `${storageReadSeconds.toFixed(1)} s (${storageReadMiBPerS.toFixed(1)} MiB/s)\n` +
-        `  ${rssMet ? 'MET    ' : 'NOT MET'} publishing RSS ${memory.before.toFixed(0)} → peak ${memory.peak.toFixed(0)} MiB ` +
-        `(growth ${figures.rssGrowthMiB.toFixed(0)} < ${YOUTUBE_RSS_TARGET_MIB})\n` +
-        `  ${throughputMet ? 'MET    ' : 'NOT MET'} throughput ${throughputRatio.toFixed(2)} of the storage read ` +
-        `(≥ ${YOUTUBE_THROUGHPUT_TARGET}) (app logs: ${logFile})`,
-    );
-    return figures;
+    return await withBenchPlatform('youtube-upload', { youtube: youtube.origin }, (platform) => deliverToYouTube(platform, youtube));
   } finally {
-    await db.end().catch(() => undefined);
-    await stack?.stop();
     await youtube.stop();
-    await nats.stop();
-    await database.drop();
-    log.end();
   }
+}
+
+async function deliverToYouTube(
+  { baseUrl, natsUrl, db, secretsKey, token, userId, workspaceId, publishingPid, logFile }: BenchPlatform,
+  youtube: FakeYouTube,
+): Promise<YouTubeUploadFigures> {
+  const workspace = { id: workspaceId };
+  const accountId = await youtubeAccount(db, youtube, secretsKey, workspace.id, userId);
+  const videoBytes = YOUTUBE_VIDEO_MIB * MIB;
+  console.log(`  uploading the ${YOUTUBE_VIDEO_MIB} MiB video to the library …`);
+  const videoId = await upload(baseUrl, token, workspace.id, 'bench.mp4', videoBytes, () => mp4Stream(videoBytes));
+  const [{ sha256: storedSha, object_key: objectKey }] = (
+    await db.query<{ sha256: string; object_key: string }>(`SELECT sha256, object_key FROM media.media_items WHERE id = $1`, [videoId])
+  ).rows;
+  // The same object read straight from storage, before the delivery (one warm read, so the first is not timed cold).
+  await storageRead(natsUrl, objectKey, videoBytes);
+  const storageReadSeconds = await storageRead(natsUrl, objectKey, videoBytes);
+  // A first, small delivery warms the publishing process up (code paths, pools, connections), so the figures below
+  // are the large video's own, as posts-media's video comes after its images.
+  const warmBytes = WARM_UP_MIB * MIB;
+  const warmId = await upload(baseUrl, token, workspace.id, 'warm-up.mp4', warmBytes, () => mp4Stream(warmBytes));
+  const warm = await scheduledRendition(baseUrl, token, workspace.id, accountId, 'Warm-up video', [warmId]);
+  const warmRss = sampleRss(publishingPid);
+  await release(db, [warm.renditionId]);
+  if ((await waitPublished(db, [warm.renditionId], 300_000)).published !== 1) throw new Error('the warm-up video was not delivered');
+  const warmMemory = warmRss.stop();
+  console.log(
+    `  warm-up: a ${WARM_UP_MIB} MiB video delivered; ` +
+      `publishing RSS ${warmMemory.before.toFixed(0)} → peak ${warmMemory.peak.toFixed(0)} MiB`,
+  );
+  const { renditionId } = await scheduledRendition(baseUrl, token, workspace.id, accountId, 'Bench video for YouTube', [videoId]);
+  const rss = sampleRss(publishingPid);
+  const started = Date.now();
+  await release(db, [renditionId]);
+  const outcome = await waitPublished(db, [renditionId], 1_800_000);
+  const deliverySeconds = (Date.now() - started) / 1000;
+  const memory = rss.stop();
+  const videos = (await (await fetch(`${youtube.controlUrl}/videos`)).json()) as FakeYouTubeVideo[];
+  const big = videos.filter((video) => video.title === 'Bench video for YouTube');
+  const delivered = outcome.published === 1 && big.length === 1 && big[0].size === videoBytes && big[0].sha256 === storedSha;
+  const deliveryMiBPerS = YOUTUBE_VIDEO_MIB / deliverySeconds;
+  // The upload alone, as the fake saw it (session opened → video made): the rest is scheduling and preparation.
+  const sessions = (await (await fetch(`${youtube.controlUrl}/sessions`)).json()) as FakeYouTubeSession[];
+  const session = sessions.find((candidate) => big[0] && candidate.video_id === big[0].id);
+  const uploadSeconds = session && big[0] ? (Date.parse(big[0].published_at) - Date.parse(session.created_at)) / 1000 : 0;
+  const storageReadMiBPerS = YOUTUBE_VIDEO_MIB / storageReadSeconds;
+  const throughputRatio = deliveryMiBPerS / storageReadMiBPerS;
+  const figures: YouTubeUploadFigures = {
+    videoMiB: YOUTUBE_VIDEO_MIB,
+    deliverySeconds,
+    deliveryMiBPerS,
+    uploadSeconds,
+    storageReadSeconds,
+    storageReadMiBPerS,
+    throughputRatio,
+    rssBeforeMiB: memory.before,
+    rssPeakMiB: memory.peak,
+    rssGrowthMiB: memory.peak - memory.before,
+    warmUpRssGrowthMiB: warmMemory.peak - warmMemory.before,
+    delivered,
+    met: false,
+  };
+  const rssMet = figures.rssGrowthMiB < YOUTUBE_RSS_TARGET_MIB;
+  const throughputMet = throughputRatio >= YOUTUBE_THROUGHPUT_TARGET;
+  figures.met = rssMet && throughputMet && delivered;
+  console.log(
+    `  delivered: ${delivered} in ${deliverySeconds.toFixed(1)} s (${deliveryMiBPerS.toFixed(1)} MiB/s; the upload itself ` +
+      `${uploadSeconds.toFixed(1)} s); storage read ` +
+      `${storageReadSeconds.toFixed(1)} s (${storageReadMiBPerS.toFixed(1)} MiB/s)\n` +
+      `  ${rssMet ? 'MET    ' : 'NOT MET'} publishing RSS ${memory.before.toFixed(0)} → peak ${memory.peak.toFixed(0)} MiB ` +
+      `(growth ${figures.rssGrowthMiB.toFixed(0)} < ${YOUTUBE_RSS_TARGET_MIB})\n` +
+      `  ${throughputMet ? 'MET    ' : 'NOT MET'} throughput ${throughputRatio.toFixed(2)} of the storage read ` +
+      `(≥ ${YOUTUBE_THROUGHPUT_TARGET}) (app logs: ${logFile})`,
+  );
+  return figures;
 }
