@@ -1,0 +1,278 @@
+import { readFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import { PlatformProblem, unwrap, type PlatformClient, type Schema } from '@social/sdk';
+import { CliError, usageError } from '../cli-error.js';
+import type { CliContext } from '../context.js';
+import type { Actions } from '../cli.js';
+import { ExitCode } from '../exit-codes.js';
+import { accountNames, getPublication as get } from '../lookups.js';
+import { publicationDetail, publicationsTable, previewText } from '../format.js';
+import { IdempotencyKeys } from '../idempotency.js';
+import { parseLimit, parseList, parseSeconds, parseTime } from '../options.js';
+import { uploadFile } from '../upload.js';
+import { watchPublication, type WatchOptions } from '../watch.js';
+
+type Publication = Schema<'PublicationResponse'>;
+type MediaRole = Schema<'AttachedMediaInput'>['role'];
+
+const PROFILES = ['short_text', 'thread', 'link_share', 'image_post', 'carousel', 'story', 'short_video', 'long_video'];
+const STATUSES = ['draft', 'ready', 'scheduled', 'publishing', 'published', 'failed'];
+
+interface Targets {
+  accounts?: string[];
+  socialSet?: string;
+}
+
+export function registerPublicationCommands(program: Command, act: Actions): void {
+  const publications = program
+    .command('publications')
+    .alias('pub')
+    .description('list, create, attach media, preview, schedule, publish, watch');
+  const keyOption = () => new Option('--idempotency-key <key>', 'run again with the same key to be sure nothing is created twice');
+  const targetOptions = (command: Command) =>
+    command
+      .addOption(new Option('--accounts <ids>', 'target accounts, comma-separated (see `social accounts list`)').argParser(parseList))
+      .addOption(new Option('--social-set <id>', "a social set's accounts as the targets").conflicts('accounts'));
+
+  publications
+    .command('list')
+    .description("the workspace's publications, newest first")
+    .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
+    .option('--limit <n>', 'how many (1–100)', parseLimit, 50)
+    .option('--cursor <cursor>', 'the page after this one (printed under the table)')
+    .action(act(list));
+
+  publications.command('show').description('one publication, with its renditions').argument('<id>').action(act(show));
+
+  publications
+    .command('create')
+    .description('a draft, from text or a file (- reads stdin)')
+    .addOption(new Option('--text <text>', 'the text').conflicts('file'))
+    .addOption(new Option('--file <path>', 'read the text from this file'))
+    .option('--title <title>', 'a title (YouTube uses it; others ignore it)', '')
+    .addOption(new Option('--profile <profile>', 'the content profile').choices(PROFILES).default('short_text'))
+    .addOption(keyOption())
+    .action(act(create));
+
+  publications
+    .command('attach')
+    .description('upload files to the media library and attach them, after the media already attached')
+    .argument('<id>', 'the publication')
+    .argument('<files...>', 'images or videos')
+    .option('--alt <text>', 'alt text for every file attached now')
+    .addOption(keyOption())
+    .action(act(attach));
+
+  targetOptions(
+    publications.command('preview').description('what each network would receive, and what breaks its rules').argument('<id>'),
+  ).action(act(preview));
+
+  targetOptions(
+    publications
+      .command('schedule')
+      .description('schedule (or reschedule) for a time')
+      .argument('<id>')
+      .requiredOption('--at <time>', 'when, RFC 3339 (e.g. 2026-05-01T09:00:00Z)', parseTime),
+  )
+    .option('--watch', 'then watch the delivery until it ends')
+    .addOption(keyOption())
+    .action(act(schedule));
+
+  targetOptions(publications.command('publish').description('publish now').argument('<id>'))
+    .option('--watch', 'then watch the delivery until it ends')
+    .addOption(keyOption())
+    .action(act(publish));
+
+  publications
+    .command('watch')
+    .description('follow the delivery until every rendition is live or failed (exit 0: all live, 1: one failed)')
+    .argument('<id>')
+    .option('--interval <seconds>', 'between polls', parseSeconds, 2)
+    .option('--timeout <seconds>', 'give up after (0: never)', parseSeconds, 900)
+    .action(act(watch));
+}
+
+async function list(context: CliContext, options: { status?: Publication['status']; limit: number; cursor?: string }): Promise<void> {
+  const query = { workspace_id: context.workspaceId(), limit: options.limit, status: options.status, cursor: options.cursor };
+  const page = await unwrap(context.client().GET('/publications', { params: { query } }));
+  if (context.json) return context.printJson(page);
+  context.print(page.publications.length ? publicationsTable(page.publications) : 'No publications.');
+  if (page.next_cursor) context.print(`\nMore: --cursor ${page.next_cursor}`);
+}
+
+async function show(context: CliContext, _options: unknown, id: string): Promise<void> {
+  const client = context.client();
+  const publication = await get(client, id);
+  if (context.json) return context.printJson(publication);
+  context.print(publicationDetail(publication, await accountNames(client, publication.workspace_id)));
+}
+
+async function create(
+  context: CliContext,
+  options: { text?: string; file?: string; title: string; profile: string; idempotencyKey?: string },
+) {
+  if (options.text === undefined && options.file === undefined) throw usageError('give the text with --text or --file');
+  const text = options.text ?? (await readText(options.file!));
+  const keys = new IdempotencyKeys(options.idempotencyKey);
+  const { data, response, error } = await context.client().POST('/publications', {
+    params: { header: { 'Idempotency-Key': keys.main() } },
+    body: {
+      workspace_id: context.workspaceId(),
+      content_profile: options.profile as Publication['content_profile'],
+      title: options.title,
+      source_text: text,
+    },
+  });
+  if (!response.ok || !data) throw PlatformProblem.fromResponse(response, error);
+  if (context.json) return context.printJson(data);
+  const replayed = response.headers.get('idempotent-replayed') === 'true';
+  context.print(`${replayed ? 'Already created (same idempotency key)' : 'Created'} draft ${data.id} (revision ${data.revision}).`);
+}
+
+async function attach(context: CliContext, options: { alt?: string; idempotencyKey?: string }, id: string, files: string[]) {
+  const client = context.client();
+  const keys = new IdempotencyKeys(options.idempotencyKey);
+  const publication = await get(client, id);
+  const attached: string[] = [];
+  for (const [index, file] of files.entries()) {
+    const item = await uploadFile(context, client, publication.workspace_id, file, keys.step(`upload:${index}`));
+    if (!context.json) context.note(`uploaded ${file} → media ${item.id}${'deduped' in item ? ' (already in the library)' : ''}`);
+    attached.push(item.id);
+  }
+  // After what is attached already; a file attached before (a retried command) is not attached twice.
+  const media = [
+    ...publication.media.map((m) => ({ media_id: m.id, alt_text: m.alt_text, role: m.role as MediaRole })),
+    ...attached
+      .filter((mediaId) => !publication.media.some((m) => m.id === mediaId))
+      .map((mediaId) => ({ media_id: mediaId, alt_text: options.alt ?? '', role: 'attachment' as const })),
+  ];
+  const updated = await unwrap(
+    client.PATCH(
+      '/publications/{id}',
+      withKey(keys, { params: { path: { id } }, body: { expected_revision: publication.revision, media } }),
+    ),
+  );
+  if (context.json) return context.printJson(updated);
+  context.print(
+    `Attached ${files.length} file${files.length === 1 ? '' : 's'} to ${id} (now ${updated.media.length} media, revision ${updated.revision}).`,
+  );
+}
+
+async function preview(context: CliContext, options: Targets, id: string): Promise<void> {
+  const client = context.client();
+  const answer = await unwrap(client.POST('/publications/{id}/preview', { params: { path: { id } }, body: targetsOf(options) }));
+  if (context.json) return context.printJson(answer);
+  const publication = await get(client, id);
+  context.print(previewText(answer, await accountNames(client, publication.workspace_id)));
+}
+
+async function schedule(context: CliContext, options: Targets & { at: string; watch?: boolean; idempotencyKey?: string }, id: string) {
+  const keys = new IdempotencyKeys(options.idempotencyKey);
+  const client = context.client();
+  const scheduled = await transition(
+    context,
+    client,
+    id,
+    (revision) =>
+      client.POST(
+        '/publications/{id}/schedule',
+        withKey(keys, { params: { path: { id } }, body: { expected_revision: revision, scheduled_at: options.at, ...targetsOf(options) } }),
+      ),
+    (p) => p.status === 'scheduled' && p.scheduled_at === options.at,
+  );
+  return afterTransition(
+    context,
+    client,
+    scheduled,
+    options.watch,
+    `Scheduled ${id} for ${scheduled.scheduled_at} (${scheduled.renditions.length} renditions).`,
+  );
+}
+
+async function publish(context: CliContext, options: Targets & { watch?: boolean; idempotencyKey?: string }, id: string) {
+  const keys = new IdempotencyKeys(options.idempotencyKey);
+  const client = context.client();
+  const publishing = await transition(
+    context,
+    client,
+    id,
+    (revision) =>
+      client.POST(
+        '/publications/{id}/publish-now',
+        withKey(keys, { params: { path: { id } }, body: { expected_revision: revision, ...targetsOf(options) } }),
+      ),
+    (p) => ['publishing', 'published', 'failed'].includes(p.status),
+  );
+  return afterTransition(context, client, publishing, options.watch, `Publishing ${id} now (${publishing.renditions.length} renditions).`);
+}
+
+async function watch(context: CliContext, options: { interval: number; timeout: number }, id: string): Promise<number> {
+  return watchPublication(context, context.client(), id, { intervalMs: options.interval * 1000, timeoutMs: options.timeout * 1000 });
+}
+
+const WATCH_AFTER_TRANSITION: WatchOptions = { intervalMs: 2000, timeoutMs: 900_000 };
+
+async function afterTransition(
+  context: CliContext,
+  client: PlatformClient,
+  publication: Publication,
+  thenWatch: boolean | undefined,
+  summary: string,
+) {
+  if (thenWatch) {
+    if (!context.json) context.print(summary);
+    return watchPublication(context, client, publication.id, WATCH_AFTER_TRANSITION);
+  }
+  if (context.json) return context.printJson(publication);
+  context.print(summary);
+}
+
+/**
+ * A revisioned change (`expected_revision`) of the latest revision. Retried after a lost answer, it may meet its own
+ * success as 409 `revision_conflict`: then the publication is read, and if it is where the change leads, that is the
+ * answer (nothing was done twice: the revision guarded it).
+ */
+async function transition(
+  context: CliContext,
+  client: PlatformClient,
+  id: string,
+  call: (revision: number) => Promise<{ data?: Publication; error?: unknown; response: Response }>,
+  landed: (publication: Publication) => boolean,
+): Promise<Publication> {
+  const before = await get(client, id);
+  const retriesBefore = context.retries;
+  try {
+    return await unwrap(call(before.revision));
+  } catch (error) {
+    if (!(error instanceof PlatformProblem) || error.code !== 'revision_conflict' || context.retries === retriesBefore) throw error;
+    const now = await get(client, id);
+    if (now.revision === before.revision + 1 && landed(now)) return now;
+    throw error;
+  }
+}
+
+/** Every write carries an Idempotency-Key; where the API declares none, the header is sent all the same. */
+function withKey<T extends { params: object }>(keys: IdempotencyKeys, init: T): T & { headers: Record<string, string> } {
+  return { ...init, headers: { 'Idempotency-Key': keys.main() } };
+}
+
+function targetsOf(options: Targets): { account_ids?: string[]; social_set_id?: string } {
+  if (options.socialSet) return { social_set_id: options.socialSet };
+  if (options.accounts) return { account_ids: options.accounts };
+  return {};
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, ExitCode.usage);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
