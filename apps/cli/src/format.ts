@@ -29,7 +29,7 @@ export function publicationDetail(publication: Publication, accountNames: Map<st
     `title:      ${p.title}`,
     `text:       ${p.source_text.replace(/\n/g, '\n            ')}`,
     `scheduled:  ${p.scheduled_at || '-'}`,
-    `media:      ${p.media.length ? p.media.map((m) => `${m.original_filename} (${m.mime_type}, ${m.width}×${m.height})`).join(', ') : '-'}`,
+    `media:      ${p.media.map((m) => `${m.original_filename} (${m.mime_type}, ${m.width}×${m.height})`).join(', ') || '-'}`,
   ];
   if (p.renditions.length) lines.push('', renditionsTable(p.renditions, accountNames));
   return lines.join('\n');

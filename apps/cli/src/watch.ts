@@ -57,6 +57,8 @@ export class LineProgress implements Progress {
   finish(): void {}
 }
 
+const due = (publication: Publication) => (publication.scheduled_at ? `, due ${shortTime(publication.scheduled_at)}` : '');
+
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** A line per rendition, redrawn in place each poll, with a spinner on those still going. */
@@ -80,7 +82,7 @@ export class TerminalProgress implements Progress {
 
   private draw(publication: Publication): void {
     const lines = [
-      `publication ${publication.id}: ${publication.status}${publication.scheduled_at ? `, due ${shortTime(publication.scheduled_at)}` : ''}`,
+      `publication ${publication.id}: ${publication.status}${due(publication)}`,
       ...publication.renditions.map((r) => `${this.mark(r)} ${renditionLine(r, this.accountNames)}`),
     ];
     // Up over what was drawn before, then each line cleared and rewritten.

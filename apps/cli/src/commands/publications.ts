@@ -114,10 +114,11 @@ async function create(
   if (options.text === undefined && options.file === undefined) throw usageError('give the text with --text or --file');
   const text = options.text ?? (await readText(options.file!));
   const keys = new IdempotencyKeys(options.idempotencyKey);
+  const workspaceId = context.workspaceId();
   const { data, response, error } = await context.client().POST('/publications', {
     params: { header: { 'Idempotency-Key': keys.main() } },
     body: {
-      workspace_id: context.workspaceId(),
+      workspace_id: workspaceId,
       content_profile: options.profile as Publication['content_profile'],
       title: options.title,
       source_text: text,
@@ -153,9 +154,7 @@ async function attach(context: CliContext, options: { alt?: string; idempotencyK
     ),
   );
   if (context.json) return context.printJson(updated);
-  context.print(
-    `Attached ${files.length} file${files.length === 1 ? '' : 's'} to ${id} (now ${updated.media.length} media, revision ${updated.revision}).`,
-  );
+  context.print(`Attached ${plural(files.length, 'file')} to ${id} (now ${updated.media.length} media, revision ${updated.revision}).`);
 }
 
 async function preview(context: CliContext, options: Targets, id: string): Promise<void> {
@@ -185,7 +184,7 @@ async function schedule(context: CliContext, options: Targets & { at: string; wa
     client,
     scheduled,
     options.watch,
-    `Scheduled ${id} for ${scheduled.scheduled_at} (${scheduled.renditions.length} renditions).`,
+    `Scheduled ${id} for ${scheduled.scheduled_at} (${plural(scheduled.renditions.length, 'rendition')}).`,
   );
 }
 
@@ -203,7 +202,13 @@ async function publish(context: CliContext, options: Targets & { watch?: boolean
       ),
     (p) => ['publishing', 'published', 'failed'].includes(p.status),
   );
-  return afterTransition(context, client, publishing, options.watch, `Publishing ${id} now (${publishing.renditions.length} renditions).`);
+  return afterTransition(
+    context,
+    client,
+    publishing,
+    options.watch,
+    `Publishing ${id} now (${plural(publishing.renditions.length, 'rendition')}).`,
+  );
 }
 
 async function watch(context: CliContext, options: { interval: number; timeout: number }, id: string): Promise<number> {
@@ -276,3 +281,5 @@ async function readStdin(): Promise<string> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
