@@ -241,7 +241,7 @@ describe('social (run against a fake API)', () => {
       'sandbox @alice  scheduled  queued',
       'sandbox @alice  publishing  submitted',
       'sandbox @alice  published  live  https://sandbox.test/p/1',
-      'All 1 renditions are live.',
+      'All live (1 rendition).',
     ]);
 
     const failed = rendition('failed', 'rejected', { error_code: 'sandbox_rejected', error_message: 'Rejected by the sandbox.' });

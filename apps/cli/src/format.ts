@@ -94,3 +94,6 @@ export function accountNamesOf(accounts: Schema<'SocialAccount'>[]): Map<string,
 }
 
 const firstLine = (text: string) => text.split('\n', 1)[0];
+
+/** `1 rendition`, `2 renditions`. */
+export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;

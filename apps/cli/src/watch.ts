@@ -3,7 +3,7 @@ import { CliError } from './cli-error.js';
 import { accountNames, getPublication } from './lookups.js';
 import type { CliContext } from './context.js';
 import { ExitCode } from './exit-codes.js';
-import { shortTime, resultOf } from './format.js';
+import { plural, shortTime, resultOf } from './format.js';
 
 type Publication = Schema<'PublicationResponse'>;
 type Rendition = Schema<'Rendition'>;
@@ -138,7 +138,7 @@ export async function watchPublication(context: CliContext, client: PlatformClie
   progress?.finish(publication);
   const failed = failedRenditions(publication);
   if (context.json) context.printJson(publication);
-  else if (failed.length) context.print(`${failed.length} of ${publication.renditions.length} renditions failed.`);
-  else context.print(`All ${publication.renditions.length} renditions are live.`);
+  else if (failed.length) context.print(`Failed: ${failed.length} of ${plural(publication.renditions.length, 'rendition')}.`);
+  else context.print(`All live (${plural(publication.renditions.length, 'rendition')}).`);
   return failed.length ? ExitCode.failed : ExitCode.ok;
 }

@@ -6,7 +6,7 @@ import type { CliContext } from '../context.js';
 import type { Actions } from '../cli.js';
 import { ExitCode } from '../exit-codes.js';
 import { accountNames, getPublication as get } from '../lookups.js';
-import { publicationDetail, publicationsTable, previewText } from '../format.js';
+import { plural, publicationDetail, publicationsTable, previewText } from '../format.js';
 import { IdempotencyKeys } from '../idempotency.js';
 import { parseLimit, parseList, parseSeconds, parseTime } from '../options.js';
 import { uploadFile } from '../upload.js';
@@ -281,5 +281,3 @@ async function readStdin(): Promise<string> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
