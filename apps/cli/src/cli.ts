@@ -23,7 +23,7 @@ export function buildProgram(io: Io, act: Actions): Command {
     .description("the social publishing platform's command line: sign in, choose a workspace, draft, attach, schedule and watch")
     .version(VERSION)
     .option('--api-url <url>', 'the API (else SOCIAL_API_URL, the one you signed in to, or http://localhost:8080)')
-    .option('--token <token>', 'an API token (spt_…) instead of the stored session (else SOCIAL_TOKEN)')
+    .option('--token <token>', 'an API token (spk_…) instead of the stored session (else SOCIAL_TOKEN)')
     .option('-w, --workspace <id>', 'the workspace to act in (else SOCIAL_WORKSPACE or `social workspace use`)')
     .option('--json', "print the API's objects as JSON, for scripts")
     .showHelpAfterError('(run with --help for usage)')
