@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { PlatformProblem, unwrap, type PlatformClient, type Schema } from '@social/sdk';
+import { PlatformProblem, unwrap, type Schema } from '@social/sdk';
 import { CliError, usageError } from '../cli-error.js';
 import type { CliContext } from '../context.js';
 import type { Actions } from '../cli.js';
@@ -8,20 +8,15 @@ import { ExitCode } from '../exit-codes.js';
 import { accountNames, getPublication as get } from '../lookups.js';
 import { plural, publicationDetail, publicationsTable, previewText } from '../format.js';
 import { IdempotencyKeys } from '../idempotency.js';
+import { publish, schedule, targetsOf, watch, withKey, type Targets } from './delivery.js';
 import { parseLimit, parseList, parseSeconds, parseTime } from '../options.js';
 import { uploadFile } from '../upload.js';
-import { watchPublication, type WatchOptions } from '../watch.js';
 
 type Publication = Schema<'PublicationResponse'>;
 type MediaRole = Schema<'AttachedMediaInput'>['role'];
 
 const PROFILES = ['short_text', 'thread', 'link_share', 'image_post', 'carousel', 'story', 'short_video', 'long_video'];
 const STATUSES = ['draft', 'ready', 'scheduled', 'publishing', 'published', 'failed'];
-
-interface Targets {
-  accounts?: string[];
-  socialSet?: string;
-}
 
 export function registerPublicationCommands(program: Command, act: Actions): void {
   const publications = program
@@ -49,7 +44,7 @@ export function registerPublicationCommands(program: Command, act: Actions): voi
     .description('a draft, from text or a file (- reads stdin)')
     .addOption(new Option('--text <text>', 'the text').conflicts('file'))
     .addOption(new Option('--file <path>', 'read the text from this file'))
-    .option('--title <title>', 'a title (YouTube uses it; others ignore it)', '')
+    .option('--title <title>', 'a title (for networks whose posts have one, e.g. YouTube)', '')
     .addOption(new Option('--profile <profile>', 'the content profile').choices(PROFILES).default('short_text'))
     .addOption(keyOption())
     .action(act(create));
@@ -163,108 +158,6 @@ async function preview(context: CliContext, options: Targets, id: string): Promi
   if (context.json) return context.printJson(answer);
   const publication = await get(client, id);
   context.print(previewText(answer, await accountNames(client, publication.workspace_id)));
-}
-
-async function schedule(context: CliContext, options: Targets & { at: string; watch?: boolean; idempotencyKey?: string }, id: string) {
-  const keys = new IdempotencyKeys(options.idempotencyKey);
-  const client = context.client();
-  const scheduled = await transition(
-    context,
-    client,
-    id,
-    (revision) =>
-      client.POST(
-        '/publications/{id}/schedule',
-        withKey(keys, { params: { path: { id } }, body: { expected_revision: revision, scheduled_at: options.at, ...targetsOf(options) } }),
-      ),
-    (p) => p.status === 'scheduled' && p.scheduled_at === options.at,
-  );
-  return afterTransition(
-    context,
-    client,
-    scheduled,
-    options.watch,
-    `Scheduled ${id} for ${scheduled.scheduled_at} (${plural(scheduled.renditions.length, 'rendition')}).`,
-  );
-}
-
-async function publish(context: CliContext, options: Targets & { watch?: boolean; idempotencyKey?: string }, id: string) {
-  const keys = new IdempotencyKeys(options.idempotencyKey);
-  const client = context.client();
-  const publishing = await transition(
-    context,
-    client,
-    id,
-    (revision) =>
-      client.POST(
-        '/publications/{id}/publish-now',
-        withKey(keys, { params: { path: { id } }, body: { expected_revision: revision, ...targetsOf(options) } }),
-      ),
-    (p) => ['publishing', 'published', 'failed'].includes(p.status),
-  );
-  return afterTransition(
-    context,
-    client,
-    publishing,
-    options.watch,
-    `Publishing ${id} now (${plural(publishing.renditions.length, 'rendition')}).`,
-  );
-}
-
-async function watch(context: CliContext, options: { interval: number; timeout: number }, id: string): Promise<number> {
-  return watchPublication(context, context.client(), id, { intervalMs: options.interval * 1000, timeoutMs: options.timeout * 1000 });
-}
-
-const WATCH_AFTER_TRANSITION: WatchOptions = { intervalMs: 2000, timeoutMs: 900_000 };
-
-async function afterTransition(
-  context: CliContext,
-  client: PlatformClient,
-  publication: Publication,
-  thenWatch: boolean | undefined,
-  summary: string,
-) {
-  if (thenWatch) {
-    if (!context.json) context.print(summary);
-    return watchPublication(context, client, publication.id, WATCH_AFTER_TRANSITION);
-  }
-  if (context.json) return context.printJson(publication);
-  context.print(summary);
-}
-
-/**
- * A revisioned change (`expected_revision`) of the latest revision. Retried after a lost answer, it may meet its own
- * success as 409 `revision_conflict`: then the publication is read, and if it is where the change leads, that is the
- * answer (nothing was done twice: the revision guarded it).
- */
-async function transition(
-  context: CliContext,
-  client: PlatformClient,
-  id: string,
-  call: (revision: number) => Promise<{ data?: Publication; error?: unknown; response: Response }>,
-  landed: (publication: Publication) => boolean,
-): Promise<Publication> {
-  const before = await get(client, id);
-  const retriesBefore = context.retries;
-  try {
-    return await unwrap(call(before.revision));
-  } catch (error) {
-    if (!(error instanceof PlatformProblem) || error.code !== 'revision_conflict' || context.retries === retriesBefore) throw error;
-    const now = await get(client, id);
-    if (now.revision === before.revision + 1 && landed(now)) return now;
-    throw error;
-  }
-}
-
-/** Every write carries an Idempotency-Key; where the API declares none, the header is sent all the same. */
-function withKey<T extends { params: object }>(keys: IdempotencyKeys, init: T): T & { headers: Record<string, string> } {
-  return { ...init, headers: { 'Idempotency-Key': keys.main() } };
-}
-
-function targetsOf(options: Targets): { account_ids?: string[]; social_set_id?: string } {
-  if (options.socialSet) return { social_set_id: options.socialSet };
-  if (options.accounts) return { account_ids: options.accounts };
-  return {};
 }
 
 async function readText(file: string): Promise<string> {
