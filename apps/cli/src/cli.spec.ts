@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './cli.js';
@@ -72,8 +72,13 @@ describe('social (run against a fake API)', () => {
       stderr: { write: (text: string) => (stderr += text) },
       env: { XDG_CONFIG_HOME: home, SOCIAL_API_URL: 'http://api.test', ...env },
       retryPolicy: { attempts: 3, baseDelayMs: 1, maxDelayMs: 10, sleep: async () => undefined },
-      fetch: (async (input: Request) => {
+      fetch: (async (target: Request | string, init?: RequestInit) => {
+        const input = new Request(target, init); // API calls come as a Request, uploads as a URL and init
         const url = new URL(input.url);
+        if (input.method === 'PUT') {
+          seen.push({ method: 'PUT', path: url.pathname, headers: input.headers, body: Buffer.from(await input.arrayBuffer()) });
+          return routes[`PUT ${url.pathname}`]!(seen[seen.length - 1]);
+        }
         const text = await input.text();
         const request = {
           method: input.method,
@@ -224,6 +229,57 @@ describe('social (run against a fake API)', () => {
     expect(stdout).toMatch(
       /^ID\s+NETWORK\s+USERNAME\s+NAME\s+STATUS\n0199a000-0000-7000-8000-0000000000a1\s+sandbox\s+alice\s+Alice\s+active\n$/,
     );
+  });
+
+  it('attach uploads each file through an upload session (size, SHA-256, Idempotency-Key), then appends it to the media', async () => {
+    const photo = join(home, 'photo.jpg');
+    writeFileSync(photo, Buffer.from('not really a jpeg'));
+    routes['GET /publications/p1'] = () => json(200, publication({ media: [{ id: 'm0', alt_text: 'first', role: 'attachment' }] }));
+    routes['POST /media/upload-session'] = () =>
+      json(201, {
+        media_id: 'm1',
+        deduped: false,
+        upload: {
+          method: 'PUT',
+          url: 'http://api.test/media/upload-session/m1/content?token=t',
+          headers: { 'content-type': 'image/jpeg' },
+        },
+      });
+    routes['PUT /media/upload-session/m1/content'] = () => new Response(null, { status: 204 });
+    routes['POST /media/upload-session/m1/complete'] = () => json(200, { id: 'm1', status: 'ready' });
+    routes['PATCH /publications/p1'] = (request) => json(200, publication({ revision: 2, media: request.body.media }));
+    expect(await social(['pub', 'attach', 'p1', photo, '--alt', 'A photo', '--idempotency-key', 'k1'], { SOCIAL_TOKEN: 'spt_x' })).toBe(0);
+
+    const [, session, put, complete, patch] = seen;
+    expect(session.body).toEqual({
+      workspace_id: WORKSPACE,
+      filename: 'photo.jpg',
+      size: 17,
+      sha256: '21ac2586e213d1f490778a07bf0025a98fc57595863a282372bac594b398322b',
+      mime_type: 'image/jpeg',
+    });
+    expect(session.headers.get('idempotency-key')).toBe('k1:upload:0');
+    expect(put.headers.get('authorization')).toBeNull(); // the signed URL needs no bearer token
+    expect(put.headers.get('content-type')).toBe('image/jpeg');
+    expect(put.body.toString()).toBe('not really a jpeg');
+    expect(complete.body).toEqual({ workspace_id: WORKSPACE });
+    expect(patch.body).toEqual({
+      expected_revision: 1,
+      media: [
+        { media_id: 'm0', alt_text: 'first', role: 'attachment' },
+        { media_id: 'm1', alt_text: 'A photo', role: 'attachment' },
+      ],
+    });
+    expect(stdout).toMatch(/Attached 1 file to p1 \(now 2 media, revision 2\)/);
+    expect(await social(['pub', 'attach', 'p1', join(home, 'nope.png')], { SOCIAL_TOKEN: 'spt_x' })).toBe(2);
+    expect(stderr).toMatch(/cannot read .*nope\.png: no such file/);
+  });
+
+  it('a damaged config file is exit 1 naming the file, not a JSON stack', async () => {
+    mkdirSync(join(home, 'social'));
+    writeFileSync(join(home, 'social', 'config.json'), '{"session": ');
+    expect(await social(['pub', 'list', '-w', WORKSPACE])).toBe(1);
+    expect(stderr).toMatch(/social\/config\.json is not valid: .*\n {2}Fix or delete it, then sign in again\.\n$/);
   });
 
   it('watch prints a line per change and exits 0 when every rendition is live, 1 when one failed', async () => {
