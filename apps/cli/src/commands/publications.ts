@@ -132,7 +132,7 @@ async function attach(context: CliContext, options: { alt?: string; idempotencyK
   const attached: string[] = [];
   for (const [index, file] of files.entries()) {
     const item = await uploadFile(context, client, publication.workspace_id, file, keys.step(`upload:${index}`));
-    if (!context.json) context.note(`uploaded ${file} → media ${item.id}${'deduped' in item ? ' (already in the library)' : ''}`);
+    context.note(`uploaded ${file} → media ${item.id}${'deduped' in item ? ' (already in the library)' : ''}`);
     attached.push(item.id);
   }
   // After what is attached already; a file attached before (a retried command) is not attached twice.

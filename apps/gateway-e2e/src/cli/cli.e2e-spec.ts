@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,15 @@ function social(home: string, args: string[], env: Record<string, string> = {}):
       (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
     );
   });
+}
+
+/** A local port nobody listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** No stack trace, no internal names: what a person sees on a failure. */
@@ -186,9 +196,10 @@ describe('apps/cli: the social command line against the running platform', () =>
     );
     expectCleanFailure(await social(home, ['workspace', 'use', randomUUID(), '--token', token]), 4, /404 not_found/);
     expectCleanFailure(await social(home, ['pub', 'list', '-w', tenant.workspaceId]), 3, /not signed in/);
-    const down = await social(home, ['pub', 'show', randomUUID(), '--token', token, '--api-url', 'http://127.0.0.1:1']);
+    const closed = await closedPort();
+    const down = await social(home, ['pub', 'show', randomUUID(), '--token', token, '--api-url', `http://127.0.0.1:${closed}`]);
     expect(down.code).toBe(6);
-    expect(down.stderr).toMatch(/error: cannot reach http:\/\/127\.0\.0\.1:1: connection refused/);
+    expect(down.stderr).toContain(`error: cannot reach http://127.0.0.1:${closed}: connection refused`);
     expectCleanFailure(await social(home, ['pub', 'schedule', randomUUID(), '--at', 'next week', '--token', token]), 2, /--at <time>/);
   });
 });
