@@ -34,7 +34,8 @@ export function registerPublicationCommands(program: Command, act: Actions): voi
     .description("the workspace's publications, newest first")
     .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
     .option('--limit <n>', 'how many (1–100)', parseLimit, 50)
-    .option('--cursor <cursor>', 'the page after this one (printed under the table)')
+    .addOption(new Option('--cursor <cursor>', 'the page after this one (printed under the table)').conflicts('all'))
+    .option('--all', 'every page, not just the first')
     .action(act(list));
 
   publications.command('show').description('one publication, with its renditions').argument('<id>').action(act(show));
@@ -87,9 +88,23 @@ export function registerPublicationCommands(program: Command, act: Actions): voi
     .action(act(watch));
 }
 
-async function list(context: CliContext, options: { status?: Publication['status']; limit: number; cursor?: string }): Promise<void> {
+interface ListOptions {
+  status?: Publication['status'];
+  limit: number;
+  cursor?: string;
+  all?: boolean;
+}
+
+async function list(context: CliContext, options: ListOptions): Promise<void> {
+  const client = context.client();
   const query = { workspace_id: context.workspaceId(), limit: options.limit, status: options.status, cursor: options.cursor };
-  const page = await unwrap(context.client().GET('/publications', { params: { query } }));
+  const page = await unwrap(client.GET('/publications', { params: { query } }));
+  // --all follows the cursors to the last page and answers them as one list (its next_cursor "").
+  while (options.all && page.next_cursor) {
+    const next = await unwrap(client.GET('/publications', { params: { query: { ...query, cursor: page.next_cursor } } }));
+    page.publications.push(...next.publications);
+    page.next_cursor = next.next_cursor;
+  }
   if (context.json) return context.printJson(page);
   context.print(page.publications.length ? publicationsTable(page.publications) : 'No publications.');
   if (page.next_cursor) context.print(`\nMore: --cursor ${page.next_cursor}`);

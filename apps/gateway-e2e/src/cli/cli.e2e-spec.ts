@@ -77,6 +77,10 @@ describe('apps/cli: the social command line against the running platform', () =>
     const table = await social(own, ['workspace', 'list']);
     expect(table.stdout).toMatch(new RegExp(`^\\*\\s+${tenant.workspaceId}\\s+Main\\s+admin`, 'm'));
 
+    const logout = await social(own, ['logout']);
+    expect(logout).toMatchObject({ code: 0, stdout: `Signed out ${tenant.owner.email}.\n` });
+    expectCleanFailure(await social(own, ['workspace', 'list']), 3, /not signed in/);
+
     const wrong = await social(own, ['login', '--email', tenant.owner.email, '--password', 'not the password']);
     expectCleanFailure(wrong, 3, /401 invalid_credentials/);
   });
@@ -156,7 +160,7 @@ describe('apps/cli: the social command line against the running platform', () =>
     const shown = await social(home, ['pub', 'show', draft.id], env);
     expect(shown.stdout).toMatch(new RegExp(`^${draft.id}  published  revision \\d+`));
     const listed = await social(home, ['pub', 'list', '--status', 'published', '--json'], env);
-    expect(JSON.parse(listed.stdout).publications.map((p: { id: string }) => p.id)).toContain(draft.id);
+    expect(JSON.parse(listed.stdout).publications.map((p: { id: string }) => p.id)).toEqual([draft.id]);
   });
 
   it('publish --watch exits 1 when the network rejects the post, and says which rendition failed', async () => {
@@ -179,8 +183,11 @@ describe('apps/cli: the social command line against the running platform', () =>
     expect(again.code).toBe(0);
     const id = JSON.parse(first.stdout).id;
     expect(again.stdout).toContain(`Already created (same idempotency key) draft ${id}`);
-    const all = await call('GET', `/publications?workspace_id=${tenant.workspaceId}&limit=100`, { token: tenant.owner.token });
-    expect(all.body.publications.filter((p: { source_text: string }) => p.source_text === text)).toHaveLength(1);
+    // Every page, one publication a page: the three of this suite's tenant so far, this text once.
+    const all = JSON.parse((await social(home, ['pub', 'list', '--limit', '1', '--all', '--json'], env)).stdout);
+    expect(all).toMatchObject({ next_cursor: '' });
+    expect(all.publications).toHaveLength(3);
+    expect(all.publications.filter((p: { source_text: string }) => p.source_text === text)).toHaveLength(1);
   });
 
   it('a bad token is exit 3, an unknown workspace exit 4, an unreachable API exit 6: a clear message, no stack trace', async () => {
