@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +64,7 @@ describe('apps/cli: the social command line against the running platform', () =>
 
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-  it('signs in with email and password, keeps the session in a 0600 file, and chooses the only workspace', async () => {
+  it('signs in, keeps the session in a 0600 file, chooses the only workspace, refreshes an expiring token, signs out', async () => {
     const own = mkdtempSync(join(home, 'login-'));
     const login = await social(own, ['login', '--email', tenant.owner.email], { SOCIAL_PASSWORD: tenant.owner.password });
     expect(login).toMatchObject({ code: 0, stderr: '' });
@@ -76,6 +76,19 @@ describe('apps/cli: the social command line against the running platform', () =>
     expect(JSON.parse(workspaces.stdout).workspaces.map((w: { id: string }) => w.id)).toEqual([tenant.workspaceId]);
     const table = await social(own, ['workspace', 'list']);
     expect(table.stdout).toMatch(new RegExp(`^\\*\\s+${tenant.workspaceId}\\s+Main\\s+admin`, 'm'));
+
+    // An access token about to expire is refreshed first: the rotated pair is kept, the command just works.
+    const file = join(own, 'social', 'config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(
+      file,
+      JSON.stringify({ ...config, session: { ...config.session, expires_at: new Date(Date.now() - 1_000).toISOString() } }),
+    );
+    expect((await social(own, ['accounts', 'list'])).code).toBe(0);
+    const refreshed = JSON.parse(readFileSync(file, 'utf8')).session;
+    expect(refreshed.refresh_token).not.toBe(config.session.refresh_token);
+    expect(Date.parse(refreshed.expires_at)).toBeGreaterThan(Date.now() + 60_000);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
 
     const logout = await social(own, ['logout']);
     expect(logout).toMatchObject({ code: 0, stdout: `Signed out ${tenant.owner.email}.\n` });
