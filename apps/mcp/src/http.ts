@@ -32,7 +32,7 @@ export function createMcpHttpServer(options: HttpOptions): HttpServer {
   const sessions = new Map<string, Session>();
   const idleMs = options.idleMs ?? 30 * 60_000;
   const sweep = setInterval(() => {
-    for (const [id, session] of sessions) if (Date.now() - session.usedAt > idleMs) void session.transport.close();
+    for (const session of sessions.values()) if (Date.now() - session.usedAt > idleMs) void session.transport.close();
   }, 60_000).unref();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
