@@ -8,7 +8,10 @@ const INSTRUCTIONS =
   'an idempotency_key (new per change, the same when retrying). Before schedule_publication or publish_now, call ' +
   'preview_publication with the same targets, show the preview to the person, and pass the revision it names.';
 
-/** An MCP server (one per session) whose tools are the session's platform operations. */
+/**
+ * An MCP server (one per session) whose tools are the session's platform operations. The SDK's low-level `Server`
+ * (its docs keep it for such cases): `McpServer` takes Zod schemas, and ours are JSON Schemas from the OpenAPI document.
+ */
 export function createMcpServer(session: ToolSession, version: string): Server {
   const server = new Server({ name: 'social-publishing', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: session.list() }));

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,7 +122,7 @@ describe('libs/sdk as an installable package', () => {
     dir = mkdtempSync(join(tmpdir(), 'sdk-package-'));
     [packed] = JSON.parse(await npm(SDK, 'pack', '--json', '--pack-destination', dir));
     project = join(dir, 'project');
-    await run('mkdir', [project]);
+    mkdirSync(project);
     await npm(project, 'init', '-y');
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
     writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }, null, 2));

@@ -36,8 +36,12 @@ async function stdioSession(token: string): Promise<Client> {
     env: { PATH: process.env.PATH ?? '', SOCIAL_API_URL: baseUrl(), SOCIAL_TOKEN: token },
     stderr: 'pipe',
   });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'e2e', version: '1.0.0' });
-  await client.connect(transport);
+  await client.connect(transport).catch((error: Error) => {
+    throw new Error(`the MCP server did not start: ${error.message}; its stderr: ${stderr}`);
+  });
   return client;
 }
 
@@ -85,7 +89,9 @@ describe('apps/mcp: the MCP server over the platform API', () => {
       ]),
     );
     const required = (name: string) => (DOCUMENT.components.schemas[name].required as string[]).slice().sort();
-    expect(byName.get('create_draft')!.inputSchema.required!.slice().sort()).toEqual([...required('CreatePublicationRequest'), 'idempotency_key'].sort());
+    expect(byName.get('create_draft')!.inputSchema.required!.slice().sort()).toEqual(
+      [...required('CreatePublicationRequest'), 'idempotency_key'].sort(),
+    );
     expect(byName.get('schedule_publication')!.inputSchema.required!.slice().sort()).toEqual(
       ['id', 'idempotency_key', ...required('SchedulePublicationRequest')].sort(),
     );
@@ -113,20 +119,34 @@ describe('apps/mcp: the MCP server over the platform API', () => {
     expect(text(retried)).toMatch(/^Replayed by the platform: nothing new\./);
     expect(data(retried).id).toBe(draft.id);
 
-    const at = inMs(2_000);
-    const scheduleArguments = { id: draft.id, expected_revision: 1, scheduled_at: at, account_ids: [account.id], idempotency_key: randomUUID() };
+    const at = inMs(5_000);
+    const scheduleArguments = {
+      id: draft.id,
+      expected_revision: 1,
+      scheduled_at: at,
+      account_ids: [account.id],
+      idempotency_key: randomUUID(),
+    };
     const unpreviewed = (await client.callTool({ name: 'schedule_publication', arguments: scheduleArguments })) as CallToolResult;
     expect(unpreviewed.isError).toBe(true);
     expect(text(unpreviewed)).toMatch(/^Not previewed: Only after preview_publication of the same publication at the same revision/);
 
     const preview = data(await client.callTool({ name: 'preview_publication', arguments: { id: draft.id, account_ids: [account.id] } }));
-    expect(preview).toMatchObject({ publication_id: draft.id, revision: 1, renditions: [expect.objectContaining({ social_account_id: account.id })] });
+    expect(preview).toMatchObject({
+      publication_id: draft.id,
+      revision: 1,
+      renditions: [expect.objectContaining({ social_account_id: account.id })],
+    });
 
     const scheduled = data(await client.callTool({ name: 'schedule_publication', arguments: scheduleArguments }));
     expect(scheduled).toMatchObject({ id: draft.id, status: 'scheduled', revision: 2, scheduled_at: at });
 
     const seen = await call('GET', `/publications/${draft.id}`, { token: tenant.owner.token });
-    expect(seen.body).toMatchObject({ status: 'scheduled', scheduled_at: at, renditions: [expect.objectContaining({ social_account_id: account.id })] });
+    expect(seen.body).toMatchObject({
+      status: 'scheduled',
+      scheduled_at: at,
+      renditions: [expect.objectContaining({ social_account_id: account.id })],
+    });
     const list = await call('GET', `/publications?workspace_id=${tenant.workspaceId}`, { token: tenant.owner.token });
     expect(list.body.publications.filter((p: any) => p.title === 'Drafted by an agent')).toHaveLength(1);
     const published = await publicationWhen(tenant.owner.token, draft.id, (p) => p.status === 'published' || p.status === 'failed');
@@ -158,7 +178,13 @@ describe('apps/mcp: the MCP server over the platform API', () => {
     const draft = data(
       await client.callTool({
         name: 'create_draft',
-        arguments: { workspace_id: tenant.workspaceId, content_profile: 'short_text', title: 'Private', source_text: '', idempotency_key: randomUUID() },
+        arguments: {
+          workspace_id: tenant.workspaceId,
+          content_profile: 'short_text',
+          title: 'Private',
+          source_text: '',
+          idempotency_key: randomUUID(),
+        },
       }),
     );
     const other = await stdioSession(await apiToken(await createTenant()));
@@ -166,7 +192,10 @@ describe('apps/mcp: the MCP server over the platform API', () => {
       const shown = (await other.callTool({ name: 'get_publication', arguments: { id: draft.id } })) as CallToolResult;
       expect(shown.isError).toBe(true);
       expect(text(shown)).toMatch(/^404 not_found: /);
-      const listed = (await other.callTool({ name: 'list_publications', arguments: { workspace_id: tenant.workspaceId } })) as CallToolResult;
+      const listed = (await other.callTool({
+        name: 'list_publications',
+        arguments: { workspace_id: tenant.workspaceId },
+      })) as CallToolResult;
       expect(listed.isError).toBe(true);
       expect(text(listed)).toMatch(/^403 /);
       expect(text(listed)).not.toContain('Private');
