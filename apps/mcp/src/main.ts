@@ -31,7 +31,11 @@ async function main(mode: string) {
       const port = typeof address === 'object' && address ? address.port : config.MCP_PORT;
       process.stderr.write(`social-mcp: streamable HTTP on http://${config.MCP_HOST}:${port}/mcp\n`);
     });
-    const stop = () => server.close(() => process.exit(0));
+    const stop = () => {
+      // Open event streams would hold close() forever: a client reconnects and opens a new session.
+      server.close(() => process.exit(0));
+      server.closeAllConnections();
+    };
     process.once('SIGTERM', stop).once('SIGINT', stop);
     return;
   }

@@ -204,6 +204,27 @@ describe('apps/mcp: the MCP server over the platform API', () => {
     }
   }, 60_000);
 
+  it('refuses to start without its settings, saying which, with no stack trace', async () => {
+    const start = (env: Record<string, string>, mode = 'stdio') =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [MAIN, mode], {
+          env: { PATH: process.env.PATH ?? '', ...env },
+          stdio: ['pipe', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on('exit', (code) => resolve({ code, stderr }));
+      });
+    expect(await start({})).toEqual({ code: 1, stderr: 'social-mcp: invalid configuration:\n  - SOCIAL_API_URL is required\n' });
+    expect(await start({ SOCIAL_API_URL: baseUrl() })).toEqual({
+      code: 1,
+      stderr: 'social-mcp: SOCIAL_TOKEN is required for stdio: an API token (spk_…) of the platform\n',
+    });
+    expect((await start({ SOCIAL_API_URL: baseUrl(), SOCIAL_TOKEN: token }, 'http')).stderr).toMatch(
+      /^social-mcp: SOCIAL_TOKEN is for stdio only/,
+    );
+  });
+
   describe('over streamable HTTP', () => {
     let server: ChildProcess;
     let url: URL;
@@ -224,8 +245,11 @@ describe('apps/mcp: the MCP server over the platform API', () => {
       });
     }, 30_000);
 
-    afterAll(() => {
-      server?.kill('SIGTERM');
+    afterAll(async () => {
+      if (!server || server.exitCode !== null) return;
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
     });
 
     const initialize = (authorization?: string) =>
