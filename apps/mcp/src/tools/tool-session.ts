@@ -95,7 +95,9 @@ export class ToolSession {
       if (revision === undefined)
         return toolAnswer(data, isIdempotentReplay(response) ? 'Replayed by the platform: nothing new.' : undefined);
       this.previews.add(previewKey(args, revision));
-      const note = `Preview of publication ${String(args.id)} at revision ${revision}: to schedule or publish it, pass expected_revision ${revision} and the same targets.`;
+      const note =
+        `Preview of publication ${String(args.id)} at revision ${revision}: ` +
+        `to schedule or publish it, pass expected_revision ${revision} and the same targets.`;
       return toolAnswer({ publication_id: args.id, revision, ...(data as Arguments) }, note);
     } catch (error) {
       return failure(error, this.baseUrl);
