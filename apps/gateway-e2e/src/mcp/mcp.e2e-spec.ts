@@ -10,8 +10,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { baseUrl, call } from '../support/api.js';
 import { inMs, publicationWhen } from '../support/delivery.js';
+import { uploadImage } from '../support/publication-media.js';
 import { connectSandboxAccount } from '../support/publishing.js';
-import { createTenant, type Tenant } from '../support/tenancy.js';
+import { createTenant, joinWorkspace, type Tenant } from '../support/tenancy.js';
 
 // The MCP server as a client such as an agent's runs it: the built apps/mcp spawned over stdio (and once over
 // streamable HTTP), with an API token, against the e2e stack. Needs `npm run build`.
@@ -20,9 +21,9 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const MAIN = join(ROOT, 'apps/mcp/dist/main.js');
 const DOCUMENT = JSON.parse(readFileSync(join(ROOT, 'libs/sdk/openapi.json'), 'utf8'));
 
-/** A new API token of the tenant's owner (what a person hands to an agent). */
-async function apiToken(tenant: Tenant): Promise<string> {
-  const response = await call('POST', '/api-tokens', { token: tenant.owner.token, body: { name: `mcp ${randomUUID()}` } });
+/** A new API token of the tenant's owner, or of `user` (what a person hands to an agent). */
+async function apiToken(tenant: Tenant, user = tenant.owner): Promise<string> {
+  const response = await call('POST', '/api-tokens', { token: user.token, body: { name: `mcp ${randomUUID()}` } });
   expect(response.status).toBe(201);
   return response.body.token;
 }
@@ -201,6 +202,57 @@ describe('apps/mcp: the MCP server over the platform API', () => {
       expect(text(listed)).not.toContain('Private');
     } finally {
       await other.close();
+    }
+  }, 60_000);
+
+  it('lists the media library and attaches an item to a draft by its id', async () => {
+    const image = await uploadImage(tenant.owner.token, tenant.workspaceId);
+    const library = data(await client.callTool({ name: 'list_media', arguments: { workspace_id: tenant.workspaceId } }));
+    expect(library.items.map((item: any) => item.id)).toContain(image.id);
+    const draft = data(
+      await client.callTool({
+        name: 'create_draft',
+        arguments: {
+          workspace_id: tenant.workspaceId,
+          content_profile: 'image_post',
+          title: 'Pictured',
+          source_text: 'Look.',
+          idempotency_key: randomUUID(),
+        },
+      }),
+    );
+    const media = [{ media_id: image.id, alt_text: 'A test picture' }];
+    const attached = data(
+      await client.callTool({
+        name: 'attach_media',
+        arguments: { id: draft.id, expected_revision: 1, media, idempotency_key: randomUUID() },
+      }),
+    );
+    expect(attached).toMatchObject({ revision: 2, media: [expect.objectContaining({ id: image.id, alt_text: 'A test picture' })] });
+    const seen = await call('GET', `/publications/${draft.id}`, { token: tenant.owner.token });
+    expect(seen.body.media).toEqual([expect.objectContaining({ id: image.id, alt_text: 'A test picture', display_order: 0 })]);
+  }, 60_000);
+
+  it("a viewer's token reads through the tools but every write is refused as the API refuses it (403)", async () => {
+    const viewer = await joinWorkspace(tenant.owner, tenant.workspaceId, 'viewer');
+    const session = await stdioSession(await apiToken(tenant, viewer));
+    try {
+      const listed = data(await session.callTool({ name: 'list_publications', arguments: { workspace_id: tenant.workspaceId } }));
+      expect(listed.publications.length).toBeGreaterThan(0);
+      const refused = (await session.callTool({
+        name: 'create_draft',
+        arguments: {
+          workspace_id: tenant.workspaceId,
+          content_profile: 'short_text',
+          title: 'Viewer',
+          source_text: '',
+          idempotency_key: randomUUID(),
+        },
+      })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/^403 \w+: /);
+    } finally {
+      await session.close();
     }
   }, 60_000);
 
