@@ -9,4 +9,9 @@ export const mcpSettings = {
   /** streamable HTTP only: where to listen (loopback unless a proxy in front needs otherwise). */
   MCP_HOST: setting.ipAddress('127.0.0.1'),
   MCP_PORT: setting.int(0, 65535, 8090),
+  /**
+   * streamable HTTP only: browser origins allowed to call it, comma-separated. A request carrying any other Origin
+   * is refused (a web page cannot drive the server through the person's browser); clients that are not browsers send none.
+   */
+  MCP_ALLOWED_ORIGINS: setting.optionalString(),
 };

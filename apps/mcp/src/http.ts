@@ -10,6 +10,8 @@ export interface HttpOptions {
   apiUrl: string;
   tools: ReadonlyMap<string, PlatformTool>;
   version: string;
+  /** Browser origins allowed (exactly, e.g. `https://agent.example.com`); any other Origin header is refused. */
+  allowedOrigins?: readonly string[];
   /** A session unused this long is closed (its previews and keys forgotten). */
   idleMs?: number;
 }
@@ -37,6 +39,10 @@ export function createMcpHttpServer(options: HttpOptions): HttpServer {
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (new URL(request.url ?? '/', 'http://mcp').pathname !== '/mcp') return refuse(response, 404, 'Not found: the MCP endpoint is /mcp.');
+    const origin = request.headers.origin;
+    if (origin !== undefined && !(options.allowedOrigins ?? []).includes(origin)) {
+      return refuse(response, 403, `Origin ${origin} is not allowed (MCP_ALLOWED_ORIGINS).`);
+    }
     const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!token) return refuse(response, 401, 'An API token is required: Authorization: Bearer spk_…');
     const sessionId = request.headers['mcp-session-id'];

@@ -25,7 +25,11 @@ async function main(mode: string) {
 
   if (mode === 'http') {
     if (config.SOCIAL_TOKEN) throw new UsageError('SOCIAL_TOKEN is for stdio only: over HTTP every request brings its own bearer token');
-    const server = createMcpHttpServer({ apiUrl: config.SOCIAL_API_URL, tools, version });
+    const allowedOrigins = (config.MCP_ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean);
+    const server = createMcpHttpServer({ apiUrl: config.SOCIAL_API_URL, tools, version, allowedOrigins });
     server.listen(config.MCP_PORT, config.MCP_HOST, () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : config.MCP_PORT;

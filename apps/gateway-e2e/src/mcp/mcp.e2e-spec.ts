@@ -304,13 +304,14 @@ describe('apps/mcp: the MCP server over the platform API', () => {
       await exited;
     });
 
-    const initialize = (authorization?: string) =>
+    const initialize = (authorization?: string, headers: Record<string, string> = {}) =>
       fetch(url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
           ...(authorization ? { authorization } : {}),
+          ...headers,
         },
         body: JSON.stringify({
           jsonrpc: '2.0',
@@ -338,6 +339,14 @@ describe('apps/mcp: the MCP server over the platform API', () => {
       const bad = await initialize('Bearer spk_not-a-token');
       expect(bad.status).toBe(401);
       expect(await bad.json()).toMatchObject({ error: { message: 'The platform refused this token (unknown, expired or revoked).' } });
+    });
+
+    it('refuses a request from a web page of another origin, even with a valid token (403)', async () => {
+      const fromPage = await initialize(`Bearer ${token}`, { origin: 'https://evil.example' });
+      expect(fromPage.status).toBe(403);
+      expect(await fromPage.json()).toMatchObject({
+        error: { message: 'Origin https://evil.example is not allowed (MCP_ALLOWED_ORIGINS).' },
+      });
     });
 
     it("refuses a session's requests made with another token (403)", async () => {
