@@ -82,6 +82,7 @@ export class ToolSession {
     }
     const result = this.perform(tool, args);
     this.writes.set(key, { fingerprint, result });
+    forgetOldest(this.writes);
     // A refusal or no answer is not kept: the same key may try again (expected_revision keeps it from applying twice).
     if ((await result).isError) this.writes.delete(key);
     return result;
@@ -95,6 +96,7 @@ export class ToolSession {
       if (revision === undefined)
         return toolAnswer(data, isIdempotentReplay(response) ? 'Replayed by the platform: nothing new.' : undefined);
       this.previews.add(previewKey(args, revision));
+      forgetOldest(this.previews);
       const note =
         `Preview of publication ${String(args.id)} at revision ${revision}: ` +
         `to schedule or publish it, pass expected_revision ${revision} and the same targets.`;
@@ -131,4 +133,13 @@ function previewKey(args: Arguments, revision: number): string {
   const accounts = Array.isArray(args.account_ids) ? [...(args.account_ids as string[])].sort().join(',') : '';
   const targets = args.social_set_id ? `set:${String(args.social_set_id)}` : accounts ? `accounts:${accounts}` : 'current';
   return `${String(args.id)}@${revision}/${targets}`;
+}
+
+/** What a session remembers is bounded: past this many entries the oldest go (a long session cannot grow without end). */
+const REMEMBERED = 1_000;
+function forgetOldest(entries: Set<string> | Map<string, unknown>): void {
+  for (const key of entries.keys()) {
+    if (entries.size <= REMEMBERED) return;
+    entries.delete(key);
+  }
 }
