@@ -19,6 +19,8 @@ export default tseslint.config(
           depConstraints: [
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            // Clients of the HTTP API that people run beside their tools (apps/mcp), not deployed with the platform.
+            { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
           ],

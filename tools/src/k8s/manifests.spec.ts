@@ -43,8 +43,13 @@ const CONTRACT_ENV = [
   'LOG_LEVEL',
 ];
 
-/** Apps that can run: a directory under apps/ with a src/main.ts. */
-const runnableApps = readdirSync(join(root, 'apps')).filter((app) => existsSync(join(root, 'apps', app, 'src/main.ts')));
+/**
+ * Apps the platform runs: a directory under apps/ with a src/main.ts, except clients of the API that people run
+ * beside their own tools (Nx tag `type:client`, e.g. apps/mcp), which are not deployed with it.
+ */
+const isClient = (app: string) =>
+  JSON.parse(readFileSync(join(root, 'apps', app, 'package.json'), 'utf8')).nx?.tags?.includes('type:client') === true;
+const runnableApps = readdirSync(join(root, 'apps')).filter((app) => existsSync(join(root, 'apps', app, 'src/main.ts')) && !isClient(app));
 
 /**
  * Names the apps' config.ts files declare (`NAME: setting.x(...)`), read from

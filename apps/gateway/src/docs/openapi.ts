@@ -6,6 +6,12 @@ import { problemResponse } from './problem-responses.js';
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * The API's version (semver; the major is the `/api/v1` prefix). The SDK package (libs/sdk/package.json) carries the
+ * same version, so a client's version says which API it speaks: tools/src/sdk/package.spec.ts keeps them equal.
+ */
+export const API_VERSION = '1.0.0';
+
 /** The problem body every failure answers with (docs/decisions.md). */
 const ERROR_MODEL: JsonSchema = {
   type: 'object',
@@ -52,7 +58,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
       'Every path also answers under /api/v1. Errors are RFC 9457 application/problem+json (ErrorModel). ' +
         'Named response objects carry `$schema`, the URL of their JSON Schema under /api/v1/schemas/.',
     )
-    .setVersion('1')
+    .setVersion(API_VERSION)
     .setOpenAPIVersion('3.1.0')
     .addBearerAuth()
     .build();
