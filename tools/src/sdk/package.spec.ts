@@ -158,7 +158,9 @@ describe('libs/sdk as an installable package', () => {
   it('packs the built code, its types, the OpenAPI document and README, and nothing else', () => {
     const files = packed.files.map((file) => file.path).sort();
     expect(packed.name).toBe('@social/sdk');
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'dist/index.d.ts', 'dist/index.js', 'openapi.json', 'package.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['LICENSE', 'README.md', 'dist/index.d.ts', 'dist/index.js', 'openapi.json', 'package.json']),
+    );
     expect(files).toEqual(expect.arrayContaining(['dist/generated/openapi.d.ts', 'dist/client.js', 'dist/problem.js']));
     expect(files.filter((file) => !/^(dist\/.*\.(js|d\.ts)|openapi\.json|README\.md|package\.json|LICENSE)$/.test(file))).toEqual([]);
   });
