@@ -35,7 +35,7 @@ describe('Instagram settings', () => {
       client_secret: 'ig-secret',
       access_token: 'short',
     });
-    const refresh = new URL(network.refreshRequest(client, { accessToken: 'long' }).url);
+    const refresh = new URL(network.refreshRequest(client, { accessToken: 'long' })!.url);
     expect(Object.fromEntries(refresh.searchParams)).toEqual({ grant_type: 'ig_refresh_token', access_token: 'long' });
     const renewed = network.readRefreshedGrant(
       { access_token: 'new', token_type: 'bearer', expires_in: 5_184_000 },
