@@ -60,7 +60,7 @@ describe('Instagram settings', () => {
 describe('Instagram settings with instagram_facebook_login', () => {
   const request = { redirectUri: 'https://app.example/cb', state: 'st' };
 
-  it("is the extension setting: on, the dialog is Facebook's (pinned version) with the Instagram API with Facebook Login permissions", () => {
+  it("is the extension setting: on, Facebook's dialog (pinned version) with Instagram API with Facebook Login's permissions", () => {
     expect(network.extensionSetting).toBe('instagram_facebook_login');
     const url = new URL(network.authorizationUrl(client, request, { extension: true }));
     expect(`${url.origin}${url.pathname}`).toBe('https://www.facebook.com/v27.0/dialog/oauth');
