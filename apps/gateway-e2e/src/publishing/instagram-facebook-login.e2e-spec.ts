@@ -78,7 +78,7 @@ describe('publishing: instagram through facebook login (instagram_facebook_login
       });
     }
 
-    it('connects the accounts linked to two Pages (not the Page without one), posts with its Page token, reconnects to the same ids', async () => {
+    it('connects the accounts of two Pages (not the third, unlinked), posts with its Page token, reconnects to the same ids', async () => {
       const tenant = await createTenant();
       const personId = String(20_000_000 + randomBytes(3).readUIntBE(0, 3));
       const tag = randomBytes(4).toString('hex');
