@@ -29,6 +29,7 @@ import {
   sendJson,
   startFakeServer,
 } from './fake-network-kit.js';
+import { FakeFacebookLogin } from './fake-instagram-facebook-login.js';
 
 /** An account of the fake Instagram (a professional account), reached with `access_token` (a parameter, or a Bearer). */
 export interface FakeInstagramAccountRequest {
@@ -99,6 +100,8 @@ export interface FakeInstagramRequest {
   form: Record<string, string>;
   /** `query`, `form`, `bearer` or "" */
   token_in: string;
+  /** Whose token it was: `instagram:<ig-user-id>` (Instagram Login), `page:<page-id>` or `user:<id>` (Facebook Login), or "". */
+  token_of: string;
 }
 
 const MAX_CAPTION = 2_200;
@@ -136,11 +139,16 @@ const PROFILE_FIELDS = 'user_id,username,name,profile_picture_url';
  * GET /access_token (ig_exchange_token, with client_secret) and /refresh_access_token (ig_refresh_token). Errors are
  * Graph error bodies: an unknown token 401 code 190, a bad parameter 400 code 100.
  *
+ * Instagram API with Facebook Login on the same paths (graph.facebook.com's, which PROVIDER_API_ORIGINS sends here too):
+ * the fb_exchange_token trade and GET /me/accounts (fake-instagram-facebook-login.ts); a Page token acts for the
+ * Instagram account linked to its Page only (another account's edges: 403 code 10; a Page without one: code 100).
+ *
  * `https://media.invalid/…` URLs are fixtures "fetched" without a request (1 KiB of image/jpeg, or video/mp4 for a
  * video container), so the conformance spec's media need no server.
  *
  * Control API (`/__control`): POST /accounts, POST /files `{name, content_type, size}`, GET /posts (oldest first),
- * GET /containers, GET /comments, POST /posts/:id/insights, POST /processing `{polls}`, POST /container-errors
+ * GET /containers, GET /comments, POST /posts/:id/insights, POST /processing `{polls}`, POST /facebook-users, POST /listing
+ * `{size}` (Facebook Login), POST /container-errors
  * `{times, subcode?}` (the next `times` image or video containers end in ERROR), POST /quota `{quota_total}`,
  * GET/DELETE /requests, POST/DELETE /failures (ScriptedFailure; paths as sent, e.g. `/v27.0/<id>/media_publish`),
  * DELETE /state.
@@ -169,6 +177,12 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
   let origin = '';
   let sequence = 17_900_000_000_000_000n;
   const newId = () => String((sequence += BigInt(1 + Math.floor(Math.random() * 1000))));
+  const facebookLogin = new FakeFacebookLogin(accounts, newId, options.upstream);
+  const tokenOf = (token: string) => {
+    const account = accounts.get(token);
+    if (account && !account.page_id) return `instagram:${account.id}`;
+    return facebookLogin.tokenOf(token);
+  };
 
   const ownerOf = (accountId: string) => [...accounts.values()].find((account) => account.id === accountId);
   const permalink = (post: FakeInstagramMedia) =>
@@ -266,6 +280,7 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
       return sendJson(res, 200, { quota_total: quotaTotal });
     }
     if (failures.control(path, req.method, body, res)) return;
+    if (facebookLogin.control(path, req.method, body, res)) return;
     if (path === '/state' && req.method === 'DELETE') {
       posts = [];
       containers.clear();
@@ -276,6 +291,7 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
       processingPolls = 1;
       containerErrors = { times: 0, subcode: 2207053 };
       quotaTotal = 50;
+      facebookLogin.resetListing();
       return sendJson(res, 200, { deleted: true });
     }
     return sendJson(res, 404, { error: 'not found' });
@@ -291,28 +307,36 @@ export async function startFakeInstagram(options: { upstream?: string } = {}): P
       query: withoutSecrets(query, ['access_token', 'client_secret']),
       form: withoutSecrets(form),
       token_in: tokenIn,
+      token_of: tokenOf(token),
     });
     // A short-lived token the OAuth fake issued is traded here: the fake asks it whose token it is, as Instagram knows.
     if (options.upstream && url.pathname === '/access_token' && token && !accounts.has(token)) {
       const profile = await instagramProfile(options.upstream, token);
       if (profile) accounts.set(token, { access_token: token, username: text(profile.username), id: text(profile.user_id), profile });
     }
-    if (options.upstream && (url.pathname.startsWith('/oauth/') || !accounts.has(token)))
+    const params = { ...query, ...form };
+    const versioned = unversioned(url.pathname);
+    // Facebook Login's token trade names the user token as `fb_exchange_token`, not as the access token.
+    const exchange = versioned === '/oauth/access_token' && params.grant_type === 'fb_exchange_token';
+    const known = accounts.has(token) || facebookLogin.knows(token);
+    if (options.upstream && !exchange && (url.pathname.startsWith('/oauth/') || versioned === '/oauth/access_token' || !known))
       return forward(req, res, url, raw, options.upstream);
     const failure = failures.take(method, url.pathname);
     if (await failures.before(failure, req, res)) return;
     const answer = (status: number, body: unknown) => answerUnlessLost(failure, req, res, status, body);
-    const params = { ...query, ...form };
+    if (await facebookLogin.api({ method, pathname: url.pathname, versioned, params, token }, res, answer)) return;
 
     if (tradeToken({ method, pathname: url.pathname, params }, accounts, 'ig', res, answer)) return;
-    const versioned = unversioned(url.pathname);
     if (versioned === undefined) return graphError(res, 400, 2500, 'Unknown path components.');
     if (!token) return graphError(res, 400, 2500, 'An active access token must be used to query information about the current user.');
     const account = accounts.get(token);
-    if (!account) return graphError(res, 401, 190, 'Invalid OAuth access token - Cannot parse access token');
     const { node, edge, extra } = graphNode(versioned);
+    // A Facebook user token, or a Page token of a Page without a linked account, reaches no Instagram account.
+    if (!account && facebookLogin.knows(token)) return unsupported(res, node);
+    if (!account) return graphError(res, 401, 190, 'Invalid OAuth access token - Cannot parse access token');
     if (extra !== undefined) return graphError(res, 400, 2500, 'Unknown path components.');
-    const isSelf = node === 'me' || node === account.id;
+    // With a Page token, `me` is the Page, not the Instagram account: it is named by its id.
+    const isSelf = (node === 'me' && !account.page_id) || node === account.id;
     const notOwn = () => graphError(res, 403, 10, 'Application does not have permission for this action');
 
     if (edge === undefined && method === 'GET') {
@@ -462,6 +486,8 @@ export interface FakeInstagram extends FakeServer {
 
 interface Account extends FakeInstagramAccountRequest {
   id: string;
+  /** Set for a Page token (Facebook Login): the Page whose linked account it acts for. */
+  page_id?: string;
   /** The profile the OAuth fake answered for an account it connected (answered as is by GET /me). */
   profile?: Record<string, unknown>;
 }

@@ -14,6 +14,7 @@ export * from './fake-bluesky.js';
 export * from './fake-linkedin.js';
 export * from './fake-threads.js';
 export * from './fake-instagram.js';
+export * from './fake-instagram-facebook-login.js';
 export * from './fake-discord.js';
 export * from './fake-telegram.js';
 export * from './fake-s3.js';

@@ -28,6 +28,11 @@ export interface ProviderGrant {
   /** RFC 3339; absent when the token does not expire. */
   expiresAt?: string;
   scopes?: string[];
+  /**
+   * Which of Meta's Graph hosts the token is for, when a network has two (Instagram: absent for Instagram Login,
+   * `facebook` for an account connected through Facebook Login, whose Page token works at graph.facebook.com only).
+   */
+  graphHost?: 'facebook';
 }
 
 /** The connected account an adapter acts for. */
@@ -254,11 +259,15 @@ export interface OAuthConnectProvider extends SocialProviderOperations {
     request: { redirectUri: string; state: string; codeChallenge?: string },
     options?: ConnectOptions,
   ): string;
-  /** Trades the authorization code for a grant; throws a ProviderError. `signal` bounds the time spent. */
+  /**
+   * Trades the authorization code for a grant; throws a ProviderError. `signal` bounds the time spent. `options`: the
+   * instance's settings at the callback (Instagram trades the code where its extension setting says it was issued).
+   */
   exchangeCode(
     client: OAuthClient,
     request: { code: string; redirectUri: string; codeVerifier?: string },
     signal: AbortSignal,
+    options?: ConnectOptions,
   ): Promise<ProviderGrant>;
   /**
    * Trades a refresh token for a new grant before the old one expires; absent

@@ -123,11 +123,14 @@ export class OAuthConnections {
     let step: 'exchange' | 'profile' = 'exchange';
     let grant: ProviderGrant;
     let identities: ConnectedIdentity[];
+    // Read again here, not kept from the connect: a setting changed meanwhile makes the exchange fail cleanly (the code
+    // was issued for the other login), and the person connects again.
+    const options = this.connectOptions(provider);
     try {
-      grant = await provider.exchangeCode(client, { code: query.code, redirectUri: state.redirect_uri, codeVerifier }, signal);
+      grant = await provider.exchangeCode(client, { code: query.code, redirectUri: state.redirect_uri, codeVerifier }, signal, options);
       step = 'profile';
       identities = provider.fetchIdentities
-        ? await provider.fetchIdentities(client, grant, signal, this.connectOptions(provider))
+        ? await provider.fetchIdentities(client, grant, signal, options)
         : [await provider.fetchIdentity(client, grant, signal)];
     } catch (error) {
       throw connectionProblem(error, provider.platform, step);

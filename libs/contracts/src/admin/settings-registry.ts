@@ -279,6 +279,22 @@ export const SETTINGS_REGISTRY = [
     applied_by: 'publishing',
   },
   {
+    key: 'instagram_facebook_login',
+    group: 'providers',
+    label: 'Instagram through Facebook Login',
+    description:
+      'Instagram connects through Facebook Login (the app has the "Instagram API with Facebook Login" product) instead of ' +
+      'Instagram Login: the person signs in with Facebook and every professional Instagram account linked to one of their ' +
+      'Pages becomes an account of its own, published to with its Page token. Off: Instagram Login, one account per sign-in.',
+    type: 'boolean',
+    optional: false,
+    environment_variables: ['INSTAGRAM_FACEBOOK_LOGIN'],
+    default: 'false',
+    // Read at each connect and callback, nothing kept: a change applies to the next connection.
+    live: true,
+    applied_by: 'publishing',
+  },
+  {
     key: 'rate_limit_login_per_email',
     group: 'rate_limits',
     label: 'Sign-in attempts per email',

@@ -1,3 +1,4 @@
+import type { SocialPlatform } from '@social/contracts';
 import { httpUrl, OAuthNetwork, pick, requireAccountId, text } from '../oauth/oauth-network.js';
 import type { ProviderRequest } from '../provider-http.js';
 import type { ConnectedIdentity, OAuthClient, ProviderGrant } from '../social-provider.js';
@@ -18,7 +19,8 @@ export const PAGES_PAGE_SIZE = 100;
  * it through the API): every Page the grant covers becomes an account holding its own Page token.
  */
 export class FacebookNetwork extends OAuthNetwork {
-  readonly platform = 'facebook';
+  /** Facebook's, unless Facebook Login is used on another network's behalf (Instagram's InstagramFacebookLoginNetwork). */
+  readonly platform: SocialPlatform = 'facebook';
   /**
    * Listing the person's Pages and their tokens (pages_show_list), publishing as them (pages_manage_posts, and
    * publish_video for videos), reading their posts back (pages_read_engagement) and insights (read_insights).
@@ -53,10 +55,13 @@ export class FacebookNetwork extends OAuthNetwork {
     return { method: 'GET', url: `${this.tokenEndpoint()}?${query}`, loggedPath: `/${FACEBOOK_GRAPH_VERSION}/oauth/access_token` };
   }
 
+  /** The fields read of each Page /me/accounts lists: what readPage needs. */
+  readonly pageFields: string = 'id,name,username,access_token,picture';
+
   /** One page of the Pages the user token covers (`after`: the previous page's cursor), each with its Page token. */
   pagesRequest(userToken: string, after?: string): ProviderRequest {
     const query = new URLSearchParams({
-      fields: 'id,name,username,access_token,picture',
+      fields: this.pageFields,
       limit: String(PAGES_PAGE_SIZE),
       ...(after ? { after } : {}),
       access_token: userToken,

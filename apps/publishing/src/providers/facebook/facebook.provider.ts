@@ -23,12 +23,11 @@ import type {
   PublishedPost,
 } from '../social-provider.js';
 import { FACEBOOK_GRAPH_VERSION, type FacebookNetwork, GRAPH_ORIGIN, GRAPH_VIDEO_ORIGIN } from './facebook.network.js';
+import { connectedPages } from './facebook-pages.js';
 import { facebookCall, matchesPost, postUrl, videoUrl } from './facebook.posts.js';
 
 /** A post carries at most this many photos (our rules table; Graph documents no lower bound for attached_media). */
 export const FACEBOOK_MAX_PHOTOS = 10;
-/** /me/accounts pages read when connecting, at most (100 Pages each). */
-const MAX_PAGE_LISTINGS = 10;
 /** Posts read when reconciling; a full page means the listing may not reach back far enough. */
 const RECONCILE_PAGE = 100;
 /** How far back of `since` a post may be dated (clock skew between us and Facebook). */
@@ -87,26 +86,7 @@ export class FacebookProvider extends OAuthProvider {
     signal: AbortSignal,
     _options: ConnectOptions,
   ): Promise<ConnectedIdentity[]> {
-    const exchanged = await this.http.json(this.platform, this.facebook.longLivedTokenRequest(client, grant), signal);
-    const userGrant = this.facebook.readGrant(exchanged, new Date());
-    const pages: ConnectedIdentity[] = [];
-    let after: string | undefined;
-    for (let listing = 0; listing < MAX_PAGE_LISTINGS; listing++) {
-      const answer = await this.http.call(
-        this.platform,
-        { ...this.facebook.pagesRequest(userGrant.accessToken, after), errorCodeOf: graphErrorCode },
-        signal,
-      );
-      const data = pick(answer.body, 'data');
-      if (!Array.isArray(data)) throw new ProviderError('unavailable', 'facebook answered the Pages listing without data.');
-      for (const item of data) {
-        const page = this.facebook.readPage(item);
-        if (!page || pages.some((known) => known.externalId === page.externalId)) continue;
-        pages.push(this.keepable({ ...page, grant: { accessToken: page.grant!.accessToken, scopes: userGrant.scopes } }));
-      }
-      after = text(pick(answer.body, 'paging', 'cursors', 'after')) || undefined;
-      if (!pick(answer.body, 'paging', 'next') || !after) break;
-    }
+    const pages = (await connectedPages(this.http, this.facebook, client, grant, signal)).map((page) => this.keepable(page));
     if (pages.length === 0) {
       throw new ProviderError(
         'no_account',

@@ -1,7 +1,8 @@
 import { ProviderError } from '../provider-error.js';
 import { httpUrl, OAuthNetwork, pick, requireAccountId, text } from '../oauth/oauth-network.js';
 import type { ProviderRequest } from '../provider-http.js';
-import type { ConnectedIdentity, OAuthClient, ProviderGrant } from '../social-provider.js';
+import type { ConnectedIdentity, ConnectOptions, OAuthClient, ProviderGrant } from '../social-provider.js';
+import { InstagramFacebookLoginNetwork } from './instagram-facebook-login.js';
 
 /**
  * The Instagram API version every Graph call names (README.md beside this file, "API version"): pinned, so the
@@ -25,6 +26,19 @@ export class InstagramNetwork extends OAuthNetwork {
     'instagram_business_manage_comments',
   ];
   override readonly scopeSeparator = ',';
+  /** On: the app has "Instagram API with Facebook Login", and the person signs in with Facebook instead (`facebookLogin`). */
+  override readonly extensionSetting = 'instagram_facebook_login';
+  /** Facebook Login on Instagram's behalf: its dialog, code exchange and Pages listing. */
+  readonly facebookLogin = new InstagramFacebookLoginNetwork();
+
+  /** Instagram Login's authorization URL; Facebook's dialog with Instagram's permissions when the extension setting is on. */
+  override authorizationUrl(
+    client: OAuthClient,
+    request: { redirectUri: string; state: string; codeChallenge?: string },
+    options: ConnectOptions = { extension: false },
+  ): string {
+    return options.extension ? this.facebookLogin.authorizationUrl(client, request) : super.authorizationUrl(client, request);
+  }
 
   authorizeEndpoint(): string {
     return 'https://www.instagram.com/oauth/authorize';
@@ -47,8 +61,12 @@ export class InstagramNetwork extends OAuthNetwork {
     return { method: 'GET', url: `${GRAPH}/access_token?${query}` };
   }
 
-  /** Long-lived tokens (60 days) are renewed with themselves: `GET /refresh_access_token?grant_type=ig_refresh_token`. */
-  override refreshRequest(_client: OAuthClient, grant: ProviderGrant): ProviderRequest {
+  /**
+   * Long-lived tokens (60 days) are renewed with themselves: `GET /refresh_access_token?grant_type=ig_refresh_token`.
+   * A Page token (Facebook Login) does not expire and cannot be renewed: undefined (a refused one means reconnecting).
+   */
+  override refreshRequest(_client: OAuthClient, grant: ProviderGrant): ProviderRequest | undefined {
+    if (grant.graphHost === 'facebook') return undefined;
     const query = new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: grant.accessToken });
     return { method: 'GET', url: `${GRAPH}/refresh_access_token?${query}` };
   }

@@ -8,6 +8,8 @@ import type { ProviderAnswer, ProviderHttp } from '../provider-http.js';
 import { DeliveryError } from '../social-provider.js';
 import type {
   AccountMetrics,
+  ConnectedIdentity,
+  ConnectOptions,
   OAuthClient,
   OutgoingMedia,
   OutgoingPost,
@@ -20,6 +22,8 @@ import { count, insightValue, normalize } from '../graph/graph-answers.js';
 import { GraphClient } from '../graph/graph-client.js';
 import { type ContainerPolling, GraphContainers, userId } from '../graph/graph-containers.js';
 import { instagramCall, instagramCodes, instagramErrorCode, instagramExpiredToken } from './instagram-failure.js';
+import { FACEBOOK_GRAPH_VERSION, GRAPH_ORIGIN as FACEBOOK_GRAPH_ORIGIN } from '../facebook/facebook.network.js';
+import { connectedPages } from '../facebook/facebook-pages.js';
 import { INSTAGRAM_API_VERSION, type InstagramNetwork } from './instagram.network.js';
 import { INSTAGRAM_ASPECT_RATIOS, INSTAGRAM_CAROUSEL_MAX, INSTAGRAM_COMMENT_MAX, INSTAGRAM_MIN_VIDEO_MS } from './instagram.rules.js';
 
@@ -39,7 +43,9 @@ const LIMIT_FALLBACK_WAIT_MS = 60 * 60_000;
 const LIMIT_MARGIN_MS = 60_000;
 
 /**
- * Instagram professional accounts (Instagram API with Instagram Login, README.md beside this file): an image, a reel
+ * Instagram professional accounts (Instagram API with Instagram Login, or with Facebook Login when the instance setting
+ * `instagram_facebook_login` is on: then each account holds its Page's token and is called at graph.facebook.com,
+ * same paths; README.md beside this file): an image, a reel
  * or a carousel of 2 to 10 images and videos, with its caption, fetched by Instagram from each library item's public
  * copy; a first comment where the rendition's settings ask for one; followers and media insights.
  *
@@ -49,8 +55,12 @@ const LIMIT_MARGIN_MS = 60_000;
  * since the attempt began, matching caption and media type.
  */
 export class InstagramProvider extends OAuthProvider {
+  /** graph.instagram.com, with the account's Instagram Login token (renewed once when refused). */
   private readonly graph: GraphClient;
   private readonly containers: GraphContainers;
+  /** graph.facebook.com, with the Page token of an account connected through Facebook Login (never renewed). */
+  private readonly facebookGraph: GraphClient;
+  private readonly facebookContainers: GraphContainers;
 
   constructor(
     private readonly instagram: InstagramNetwork,
@@ -59,37 +69,61 @@ export class InstagramProvider extends OAuthProvider {
     polling: ContainerPolling = DEFAULT_POLLING,
   ) {
     super(instagram, http);
+    const api = { platform: instagram.platform, errorCodeOf: instagramErrorCode };
     this.graph = new GraphClient(
       http,
-      {
-        platform: instagram.platform,
-        origin: GRAPH_ORIGIN,
-        version: INSTAGRAM_API_VERSION,
-        errorCodeOf: instagramErrorCode,
-        tokenRefused: instagramExpiredToken,
-      },
+      { ...api, origin: GRAPH_ORIGIN, version: INSTAGRAM_API_VERSION, tokenRefused: instagramExpiredToken },
       timeoutMs,
     );
-    this.containers = new GraphContainers(
-      this.graph,
-      {
-        create: 'media',
-        publish: 'media_publish',
-        statusField: 'status_code',
-        statusFields: 'status_code,status',
-        deliveryCall: instagramCall,
-      },
-      polling,
-    );
+    this.facebookGraph = new GraphClient(http, { ...api, origin: FACEBOOK_GRAPH_ORIGIN, version: FACEBOOK_GRAPH_VERSION }, timeoutMs);
+    const edges = {
+      create: 'media',
+      publish: 'media_publish',
+      statusField: 'status_code',
+      statusFields: 'status_code,status',
+      deliveryCall: instagramCall,
+    };
+    this.containers = new GraphContainers(this.graph, edges, polling);
+    this.facebookContainers = new GraphContainers(this.facebookGraph, edges, polling);
   }
 
-  /** The code's short-lived token (an hour), traded at once for a long-lived one (60 days) that can be renewed. */
+  /**
+   * Instagram Login: the code's short-lived token (an hour), traded at once for a long-lived one (60 days) that can be
+   * renewed. Facebook Login (`options.extension`): the code traded at Facebook; connectedPages trades the user token.
+   */
   override async exchangeCode(
     client: OAuthClient,
     request: { code: string; redirectUri: string; codeVerifier?: string },
     signal: AbortSignal,
+    options?: ConnectOptions,
   ): Promise<ProviderGrant> {
+    if (options?.extension) {
+      const { facebookLogin } = this.instagram;
+      return facebookLogin.readGrant(await this.http.json(this.platform, facebookLogin.tokenRequest(client, request), signal), new Date());
+    }
     return this.graph.longLived(this.instagram, client, await super.exchangeCode(client, request, signal), signal);
+  }
+
+  /**
+   * Instagram Login: the account that signed in. Facebook Login: every professional account linked to one of the
+   * person's Pages (a Page without one is skipped), each holding its Page's token; none is ProviderError('no_account').
+   */
+  async fetchIdentities(
+    client: OAuthClient,
+    grant: ProviderGrant,
+    signal: AbortSignal,
+    options: ConnectOptions,
+  ): Promise<ConnectedIdentity[]> {
+    if (!options.extension) return [await this.fetchIdentity(client, grant, signal)];
+    const accounts = await connectedPages(this.http, this.instagram.facebookLogin, client, grant, signal);
+    if (accounts.length === 0) {
+      throw new ProviderError(
+        'no_account',
+        'None of the Pages this Facebook login covers has a professional Instagram account linked to it. Link the Instagram ' +
+          'account to a Facebook Page (in its settings), then connect again.',
+      );
+    }
+    return accounts.map((account) => this.keepable(account));
   }
 
   override async publish(account: ProviderAccount, post: OutgoingPost): Promise<PublishedPost> {
@@ -103,21 +137,22 @@ export class InstagramProvider extends OAuthProvider {
     // Every public URL before any container: storage failing now fails nothing halfway.
     const inCarousel = part.media.length > 1;
     const items = await Promise.all(part.media.map((media) => mediaParameters(media, inCarousel)));
-    const deadline = Date.now() + this.containers.polling.limitMs;
+    const containers = this.containersOf(account);
+    const deadline = Date.now() + containers.polling.limitMs;
     let containerId: string;
     if (!inCarousel) {
       containerId = await this.readyContainer(account, { ...items[0], ...(caption ? { caption } : {}) }, deadline);
     } else {
       const children: string[] = [];
-      for (const item of items) children.push(await this.containers.create(account, item));
+      for (const item of items) children.push(await containers.create(account, item));
       for (const [index, child] of children.entries()) children[index] = await this.readyContainer(account, items[index], deadline, child);
       const carousel = { media_type: 'CAROUSEL', children: children.join(','), ...(caption ? { caption } : {}) };
-      containerId = await this.containers.create(account, carousel);
+      containerId = await containers.create(account, carousel);
       await this.waitUntilReady(account, containerId, deadline);
     }
-    const externalId = await this.containers.publish(account, containerId);
+    const externalId = await containers.publish(account, containerId);
     if (firstComment) await this.comment(account, externalId, firstComment);
-    const externalUrl = await this.graph.permalink(account, externalId);
+    const externalUrl = await this.graphOf(account).permalink(account, externalId);
     return { externalId, externalUrl, parts: [{ externalId, externalUrl }] };
   }
 
@@ -129,7 +164,7 @@ export class InstagramProvider extends OAuthProvider {
   override async findPost(account: ProviderAccount, post: OutgoingPost, since: Date): Promise<PublishedPost | null | 'unknown'> {
     if (!account.grant) return 'unknown';
     const cutoff = since.getTime() - CLOCK_SKEW_MS;
-    const answer = await this.graph.call(account, 'GET', `/${userId(account)}/media`, {
+    const answer = await this.graphOf(account).call(account, 'GET', `/${userId(account)}/media`, {
       fields: 'id,caption,media_type,timestamp,permalink',
       limit: String(RECONCILE_PAGE),
     });
@@ -157,7 +192,9 @@ export class InstagramProvider extends OAuthProvider {
 
   /** GET /{ig-user-id}?fields=followers_count,follows_count,media_count. */
   override async fetchAccountMetrics(account: ProviderAccount): Promise<AccountMetrics> {
-    const answer = await this.graph.call(account, 'GET', `/${userId(account)}`, { fields: 'followers_count,follows_count,media_count' });
+    const answer = await this.graphOf(account).call(account, 'GET', `/${userId(account)}`, {
+      fields: 'followers_count,follows_count,media_count',
+    });
     return {
       followers: count(pick(answer.body, 'followers_count')),
       following: count(pick(answer.body, 'follows_count')),
@@ -174,7 +211,7 @@ export class InstagramProvider extends OAuthProvider {
     return readPostsMetrics(externalIds, async (externalId) => {
       let answer: ProviderAnswer;
       try {
-        answer = await this.graph.call(account, 'GET', `/${encodeURIComponent(externalId)}/insights`, {
+        answer = await this.graphOf(account).call(account, 'GET', `/${encodeURIComponent(externalId)}/insights`, {
           metric: 'views,likes,comments,shares,saved',
         });
       } catch (error) {
@@ -186,6 +223,15 @@ export class InstagramProvider extends OAuthProvider {
     });
   }
 
+  /** The Graph host the account's token is for: graph.facebook.com for a Page token (Facebook Login), else graph.instagram.com. */
+  private graphOf(account: ProviderAccount): GraphClient {
+    return account.grant?.graphHost === 'facebook' ? this.facebookGraph : this.graph;
+  }
+
+  private containersOf(account: ProviderAccount): GraphContainers {
+    return account.grant?.graphHost === 'facebook' ? this.facebookContainers : this.containers;
+  }
+
   /**
    * GET /{ig-user-id}/content_publishing_limit?fields=config,quota_usage: at the limit, nothing is made and the delivery
    * waits until the oldest post of the moving window leaves it (read from the account's newest media; an hour when they
@@ -193,7 +239,7 @@ export class InstagramProvider extends OAuthProvider {
    */
   private async checkPublishingLimit(account: ProviderAccount): Promise<void> {
     const answer = await instagramCall(false, () =>
-      this.graph.call(account, 'GET', `/${userId(account)}/content_publishing_limit`, { fields: 'config,quota_usage' }),
+      this.graphOf(account).call(account, 'GET', `/${userId(account)}/content_publishing_limit`, { fields: 'config,quota_usage' }),
     );
     const limit = pick(answer.body, 'data', 0);
     const usage = pick(limit, 'quota_usage');
@@ -216,7 +262,7 @@ export class InstagramProvider extends OAuthProvider {
    */
   private async untilWindowFrees(account: ProviderAccount, total: number, windowMs: number): Promise<number> {
     try {
-      const answer = await this.graph.call(account, 'GET', `/${userId(account)}/media`, {
+      const answer = await this.graphOf(account).call(account, 'GET', `/${userId(account)}/media`, {
         fields: 'id,timestamp',
         limit: String(Math.min(Math.max(total, 1), 100)),
       });
@@ -243,18 +289,18 @@ export class InstagramProvider extends OAuthProvider {
     deadline: number,
     existing?: string,
   ): Promise<string> {
-    let containerId = existing ?? (await this.containers.create(account, parameters));
+    let containerId = existing ?? (await this.containersOf(account).create(account, parameters));
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.containers.untilProcessed(account, containerId, deadline);
+      const outcome = await this.containersOf(account).untilProcessed(account, containerId, deadline);
       if (outcome.state === 'FINISHED') return containerId;
       if (attempt >= CONTAINER_ATTEMPTS) throw processingFailure(outcome.answer);
-      containerId = await this.containers.create(account, parameters);
+      containerId = await this.containersOf(account).create(account, parameters);
     }
   }
 
   /** The carousel's own container, polled until FINISHED; ERROR rejects the post (it is not made again). */
   private async waitUntilReady(account: ProviderAccount, containerId: string, deadline: number): Promise<void> {
-    const outcome = await this.containers.untilProcessed(account, containerId, deadline);
+    const outcome = await this.containersOf(account).untilProcessed(account, containerId, deadline);
     if (outcome.state === 'ERROR') throw processingFailure(outcome.answer);
   }
 
@@ -264,7 +310,7 @@ export class InstagramProvider extends OAuthProvider {
    */
   private async comment(account: ProviderAccount, mediaId: string, message: string): Promise<void> {
     try {
-      await this.graph.call(account, 'POST', `/${encodeURIComponent(mediaId)}/comments`, { message });
+      await this.graphOf(account).call(account, 'POST', `/${encodeURIComponent(mediaId)}/comments`, { message });
     } catch {
       // The post is live: a first comment that did not go out does not fail it.
     }

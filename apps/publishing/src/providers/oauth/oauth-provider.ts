@@ -72,6 +72,7 @@ export class OAuthProvider implements OAuthConnectProvider {
     client: OAuthClient,
     request: { code: string; redirectUri: string; codeVerifier?: string },
     signal: AbortSignal,
+    _options?: ConnectOptions,
   ): Promise<ProviderGrant> {
     const answer = await this.http.json(this.platform, this.network.tokenRequest(client, request), signal);
     return this.network.readGrant(answer, new Date());
