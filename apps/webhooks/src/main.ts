@@ -4,6 +4,7 @@ import { AccessModule, runService } from '@social/platform';
 import { webhooksSettings } from './config.js';
 import { EventIntake } from './events/event-intake.js';
 import { webhooksMigrations } from './migrations/index.js';
+import { webhooksSealedColumns } from './subscriptions/webhook-secrets.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 import { WebhooksModule } from './webhooks.module.js';
 
@@ -17,6 +18,8 @@ void runService({
   entities: [],
   migrations: webhooksMigrations,
   imports: [AccessModule, WebhooksModule],
+  // Re-sealed by `main.js reseal` after a SECRETS_KEY rotation.
+  sealedColumns: webhooksSealedColumns,
   eventConsumers: [
     { durable: 'webhooks-organization-deleted', subjects: [ORGANIZATION_DELETED_SUBJECT], handler: OrganizationDeletedHandler },
     // Every publishing event through one consumer (one filter: nats-server 2.9), so one publication's come in stream order.
