@@ -88,8 +88,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
 
   private claim(limit: number): Promise<ClaimedDelivery[]> {
     const lease = `${this.claims.owner}:${Date.now()}`;
-    return changedRows<ClaimedDelivery>(
-      this.dataSource.manager,
+    // A CTE ending in SELECT: TypeORM answers its rows alone.
+    return this.dataSource.query<ClaimedDelivery[]>(
       `WITH due AS (
          SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.active
           WHERE d.status = 'pending' AND d.next_attempt_at <= now()
