@@ -254,7 +254,7 @@ describe('webhooks (contract §10): subscriptions, signed deliveries, retries, r
   it('gives up on a hanging receiver after the timeout, and on a redirect (3xx is a failure, not followed)', async () => {
     const tenant = await createTenant();
     const hanging = await subscribe(tenant, ['hang']);
-    const redirecting = await subscribe(tenant, ['redirect', 'redirect']);
+    const redirecting = await subscribe(tenant, Array<ReceiverStep>(5).fill('redirect'));
     await sendTest(tenant, hanging.webhook.id);
     await sendTest(tenant, redirecting.webhook.id);
     await eventually(async () => {
