@@ -15,7 +15,8 @@ export interface DeliveryRow {
   created_at: Date;
 }
 
-export const DELIVERY_COLUMNS = `id, webhook_id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at`;
+export const DELIVERY_COLUMNS = `id, webhook_id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at,
+  created_at`;
 
 export function toWebhookDelivery(row: DeliveryRow): WebhookDelivery {
   return {
