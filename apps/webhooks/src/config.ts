@@ -1,4 +1,4 @@
-import { ConfigOf, serviceSettings, setting } from '@social/platform';
+import { ConfigOf, serviceSettings, setting as platformSetting } from '@social/platform';
 
 /** The retry delays after each failed attempt (contract §10): 8 attempts in all, then the delivery is `failed`. */
 export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 10_800_000, 28_800_000];
@@ -37,14 +37,21 @@ export function parseRetrySchedule(raw: string | undefined, name: string): numbe
   return DEFAULT_RETRY_SCHEDULE_MS.map((fallback, index) => given[index] ?? fallback);
 }
 
+/** The platform's setting readers and the two of webhooks (every `NAME: setting.x()` is a declared setting). */
+const setting = {
+  ...platformSetting,
+  origins: () => parseAllowedOrigins,
+  retrySchedule: () => parseRetrySchedule,
+};
+
 export const webhooksSettings = {
   ...serviceSettings,
   /** Seals webhook secrets at rest (SecretBox) and keys the deliveries' list cursors. */
   SECRETS_KEY: setting.secretsKeyring(),
   /** Origins a webhook may point at although they are private or plain http (local tools, tests). */
-  WEBHOOK_ALLOWED_ORIGINS: parseAllowedOrigins,
+  WEBHOOK_ALLOWED_ORIGINS: setting.origins(),
   /** Retry delays after failed attempts (see parseRetrySchedule). */
-  WEBHOOK_RETRY_SCHEDULE_MS: parseRetrySchedule,
+  WEBHOOK_RETRY_SCHEDULE_MS: setting.retrySchedule(),
   /** A webhook whose attempts have failed without a success for this long is deactivated (3 days). */
   WEBHOOK_DEACTIVATE_AFTER_MS: setting.int(1_000, 30 * 86_400_000, 3 * 86_400_000),
   /** A receiver must answer within this (10 s). */
