@@ -9,7 +9,7 @@ import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handl
 import { WebhooksModule } from './webhooks.module.js';
 
 /** Events one replica turns into deliveries at once (one publication's stay in order: see EventIntake). */
-const INTAKE_CONCURRENCY = 8;
+const INTAKE_CONCURRENCY = 32;
 
 void runService({
   name: WEBHOOKS_SERVICE,

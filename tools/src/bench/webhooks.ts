@@ -35,6 +35,11 @@ export interface WebhooksFigures {
   latencyP50Ms: number;
   latencyP99Ms: number;
   latencyMaxMs: number;
+  /** Where the time goes: event → webhooks took it in (read the resource, wrote the deliveries), then → receiver. */
+  intakeP50Ms: number;
+  intakeP99Ms: number;
+  dispatchP50Ms: number;
+  dispatchP99Ms: number;
   met: boolean;
 }
 
@@ -45,6 +50,7 @@ interface Arrival {
   path: string;
   eventId: string;
   latencyMs: number;
+  occurredMs: number;
 }
 
 /** The receivers: one path per subscription, every request verified and timed. */
@@ -60,7 +66,8 @@ async function startReceiver(port: number, secrets: Map<string, string>) {
       const path = req.url ?? '/';
       try {
         const payload = new Webhook(secrets.get(path) ?? '').verify(body, req.headers as Record<string, string>) as { timestamp: string };
-        arrivals.push({ path, eventId: String(req.headers['webhook-id']), latencyMs: at - Date.parse(payload.timestamp) });
+        const occurredMs = Date.parse(payload.timestamp);
+        arrivals.push({ path, eventId: String(req.headers['webhook-id']), latencyMs: at - occurredMs, occurredMs });
       } catch {
         badSignatures += 1;
       }
@@ -153,6 +160,15 @@ export async function benchWebhooks(): Promise<WebhooksFigures> {
     const seconds = (Date.now() - started) / 1000;
     const distinct = new Set(receiver.arrivals.map((arrival) => `${arrival.path} ${arrival.eventId}`));
     const latencies = receiver.arrivals.map((arrival) => arrival.latencyMs).sort((a, b) => a - b);
+    const { rows: events } = await db.query<{ id: string; taken_ms: number; occurred_ms: number }>(
+      `SELECT id, extract(epoch FROM created_at) * 1000 AS taken_ms, extract(epoch FROM (body::json->>'timestamp')::timestamptz) * 1000 AS occurred_ms
+         FROM webhooks.webhook_events`,
+    );
+    const takenAt = new Map(events.map((event) => [event.id, Number(event.taken_ms)]));
+    const intake = events.map((event) => Math.round(Number(event.taken_ms) - Number(event.occurred_ms))).sort((a, b) => a - b);
+    const dispatch = receiver.arrivals
+      .map((arrival) => Math.round(arrival.latencyMs - ((takenAt.get(arrival.eventId) ?? 0) - arrival.occurredMs)))
+      .sort((a, b) => a - b);
     const figures: WebhooksFigures = {
       renditions: outcome.published,
       subscriptions: SUBSCRIPTIONS,
@@ -164,6 +180,10 @@ export async function benchWebhooks(): Promise<WebhooksFigures> {
       latencyP50Ms: percentile(latencies, 50),
       latencyP99Ms: percentile(latencies, 99),
       latencyMaxMs: latencies[latencies.length - 1] ?? 0,
+      intakeP50Ms: percentile(intake, 50),
+      intakeP99Ms: percentile(intake, 99),
+      dispatchP50Ms: percentile(dispatch, 50),
+      dispatchP99Ms: percentile(dispatch, 99),
       met: false,
     };
     figures.met =
@@ -176,6 +196,10 @@ export async function benchWebhooks(): Promise<WebhooksFigures> {
       `  ${figures.received}/${expected} deliveries in ${seconds.toFixed(1)} s: event → receiver p50 ${figures.latencyP50Ms} ms, ` +
         `p99 ${figures.latencyP99Ms} ms, max ${figures.latencyMaxMs} ms; lost ${figures.lost}, duplicated ${figures.duplicated}, ` +
         `bad signatures ${figures.badSignatures} ${figures.met ? '(met)' : '(NOT MET)'}`,
+    );
+    console.log(
+      `  event → taken in p50 ${figures.intakeP50Ms} ms, p99 ${figures.intakeP99Ms} ms; ` +
+        `taken in → receiver p50 ${figures.dispatchP50Ms} ms, p99 ${figures.dispatchP99Ms} ms`,
     );
     return figures;
   } finally {

@@ -74,19 +74,17 @@ describe('webhook intake and dispatch', () => {
   })();
   let seq = 0;
   const event = (subject: string, extra: Record<string, unknown> = {}, eventId = uuidv7()) =>
-    intake
-      .get()
-      .handle(
-        subject,
-        {
-          workspace_id: workspaceId,
-          publication_id: publicationId,
-          rendition_id: uuidv7(),
-          occurred_at: new Date().toISOString(),
-          ...extra,
-        },
-        { eventId, seq: ++seq },
-      );
+    intake.get().handle(
+      subject,
+      {
+        workspace_id: workspaceId,
+        publication_id: publicationId,
+        rendition_id: uuidv7(),
+        occurred_at: new Date().toISOString(),
+        ...extra,
+      },
+      { eventId, seq: ++seq },
+    );
 
   const requestsTo = (path: string) => received.filter((request) => request.path === path);
   async function until(check: () => boolean | Promise<boolean>, timeoutMs = 8_000): Promise<void> {

@@ -117,33 +117,39 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     // A new timestamp per attempt (receivers refuse old ones); the id and the body stay the same.
     const headers = signedHeaders(secrets, delivery.event_id, new Date(), delivery.body);
     const result = await this.sender.send(delivery.url, headers, delivery.body);
-    await this.dataSource.transaction((db) => this.record(db, delivery, result));
+    if (result.ok) await this.recordSuccess(delivery, result);
+    else await this.dataSource.transaction((db) => this.recordFailure(db, delivery, result));
     this.logger.info(
       { delivery_id: delivery.id, webhook_id: delivery.webhook_id, status_code: result.statusCode, ok: result.ok, error: result.error },
       'webhook delivery attempted',
     );
   }
 
-  /** The attempt's outcome, if the lease is still ours; the webhook's failure streak, and its deactivation after 3 days of it. */
-  private async record(db: EntityManager, delivery: ClaimedDelivery, result: AttemptResult): Promise<void> {
+  /** Succeeded (if the lease is still ours), and the webhook's failure streak over: one statement, the hot path. */
+  private async recordSuccess(delivery: ClaimedDelivery, result: AttemptResult): Promise<void> {
+    await this.dataSource.query(
+      `WITH d AS (
+         UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, last_status_code = $3, last_error = '',
+                next_attempt_at = NULL, lease = NULL, lease_expires_at = NULL
+          WHERE id = $1 AND lease = $2 RETURNING webhook_id)
+       UPDATE webhooks SET failing_since = NULL WHERE id IN (SELECT webhook_id FROM d) AND failing_since IS NOT NULL`,
+      [delivery.id, delivery.lease, result.statusCode],
+    );
+  }
+
+  /** The failed attempt (if the lease is still ours), its retry or its end; the failure streak, and deactivation after 3 days of it. */
+  private async recordFailure(db: EntityManager, delivery: ClaimedDelivery, result: AttemptResult): Promise<void> {
     const attempt = delivery.attempts + 1;
-    const delay = result.ok
-      ? null
-      : retryDelayMs(this.config.WEBHOOK_RETRY_SCHEDULE_MS, attempt, delivery.max_attempts, result.retryAfterMs);
-    const status = result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+    const delay = retryDelayMs(this.config.WEBHOOK_RETRY_SCHEDULE_MS, attempt, delivery.max_attempts, result.retryAfterMs);
     const updated = await changedRows<{ id: string }>(
       db,
       `UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, last_status_code = $4, last_error = $5,
               next_attempt_at = CASE WHEN $6::bigint IS NULL THEN NULL ELSE now() + $6 * interval '1 millisecond' END,
               lease = NULL, lease_expires_at = NULL
         WHERE id = $1 AND lease = $2 RETURNING id`,
-      [delivery.id, delivery.lease, status, result.statusCode, result.error, delay],
+      [delivery.id, delivery.lease, delay === null ? 'failed' : 'pending', result.statusCode, result.error, delay],
     );
     if (updated.length === 0) return;
-    if (result.ok) {
-      await db.query(`UPDATE webhooks SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [delivery.webhook_id]);
-      return;
-    }
     const [streak] = await changedRows<FailureStreakRow>(
       db,
       `UPDATE webhooks SET failing_since = coalesce(failing_since, now()) WHERE id = $1 AND active RETURNING failing_since, url`,

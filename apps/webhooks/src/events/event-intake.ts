@@ -38,13 +38,13 @@ export class EventIntake implements DurableEventHandler {
   }
 
   private async intake(event: WebhookEventSource, sequence: number): Promise<void> {
-    const subscribed = await this.dataSource.query<Array<{ id: string }>>(`SELECT id FROM webhooks WHERE ${SUBSCRIBED} LIMIT 1`, [
-      event.workspaceId,
-      event.type,
-    ]);
-    if (subscribed.length === 0) return;
-    const known = await this.dataSource.query<unknown[]>(`SELECT 1 FROM webhook_events WHERE dedupe_key = $1`, [event.dedupeKey]);
-    if (known.length > 0) return;
+    // One round trip: nobody subscribed (most events) or already taken in (a redelivery) ends it here.
+    const [check] = await this.dataSource.query<Array<{ subscribed: boolean; known: boolean }>>(
+      `SELECT EXISTS (SELECT 1 FROM webhooks WHERE ${SUBSCRIBED}) AS subscribed,
+              EXISTS (SELECT 1 FROM webhook_events WHERE dedupe_key = $3) AS known`,
+      [event.workspaceId, event.type, event.dedupeKey],
+    );
+    if (!check.subscribed || check.known) return;
     const data = await this.read(event.workspaceId, event.resource);
     if (!data) {
       this.logger.info({ type: event.type, resource: event.resource }, 'the resource of a webhook event is gone; nothing to send');
