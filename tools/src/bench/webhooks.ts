@@ -105,6 +105,8 @@ export async function benchWebhooks(): Promise<WebhooksFigures> {
       secrets: generateSecrets(),
       logLevel: 'warn',
       env: { WEBHOOK_ALLOWED_ORIGINS: origin, TOKEN_RATE_LIMIT_PER_MINUTE: '100000000', DELIVERY_POLL_MS: '200' },
+      // Each attempt of webhooks is logged (info), so a slow tail can be explained from the log.
+      appEnv: { webhooks: { LOG_LEVEL: 'info' } },
       stdio: ['ignore', log, log],
       readyTimeoutMs: 300_000,
     });
@@ -164,6 +166,12 @@ export async function benchWebhooks(): Promise<WebhooksFigures> {
       `SELECT id, extract(epoch FROM created_at) * 1000 AS taken_ms, extract(epoch FROM (body::json->>'timestamp')::timestamptz) * 1000 AS occurred_ms
          FROM webhooks.webhook_events`,
     );
+    const { rows: retried } = await db.query<{ attempts: number; last_error: string; count: number }>(
+      `SELECT attempts, last_error, count(*)::int AS count FROM webhooks.webhook_deliveries WHERE attempts <> 1
+        GROUP BY attempts, last_error ORDER BY count DESC LIMIT 5`,
+    );
+    for (const row of retried)
+      console.log(`  ${row.count} deliveries took ${row.attempts} attempts (last error: ${row.last_error || 'none'})`);
     const takenAt = new Map(events.map((event) => [event.id, Number(event.taken_ms)]));
     const intake = events.map((event) => Math.round(Number(event.taken_ms) - Number(event.occurred_ms))).sort((a, b) => a - b);
     const dispatch = receiver.arrivals
@@ -197,6 +205,7 @@ export async function benchWebhooks(): Promise<WebhooksFigures> {
         `p99 ${figures.latencyP99Ms} ms, max ${figures.latencyMaxMs} ms; lost ${figures.lost}, duplicated ${figures.duplicated}, ` +
         `bad signatures ${figures.badSignatures} ${figures.met ? '(met)' : '(NOT MET)'}`,
     );
+    console.log(`  log: ${logFile}`);
     console.log(
       `  event → taken in p50 ${figures.intakeP50Ms} ms, p99 ${figures.intakeP99Ms} ms; ` +
         `taken in → receiver p50 ${figures.dispatchP50Ms} ms, p99 ${figures.dispatchP99Ms} ms`,

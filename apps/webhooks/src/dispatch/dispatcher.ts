@@ -69,7 +69,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
 
   private async pass(): Promise<number | null> {
     const free = this.config.WEBHOOK_CONCURRENCY - this.claims.inFlight.size;
-    if (free <= 0) return this.config.WEBHOOK_POLL_MS;
+    // Claimed in batches (a quarter of the slots at least) while work is in flight: one claim per finished delivery
+    // would spend the loop on claims under load. A finished delivery wakes the loop to look again.
+    if (free <= 0 || (free < Math.ceil(this.config.WEBHOOK_CONCURRENCY / 4) && this.claims.inFlight.size > 0)) {
+      return this.config.WEBHOOK_POLL_MS;
+    }
     const claimed = await this.claim(free);
     for (const delivery of claimed) {
       this.claims.run(delivery.id, { lease: delivery.lease }, () =>

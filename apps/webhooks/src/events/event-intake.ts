@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MediaPatterns, PublishingPatterns, type ResourceAnswer } from '@social/contracts';
+import { MAX_WEBHOOKS_PER_WORKSPACE, MediaPatterns, PublishingPatterns, type ResourceAnswer } from '@social/contracts';
 import { DurableEventHandler, DurableEventMeta, RpcClient, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { eventBody, wakeDispatchers } from '../deliveries/delivery.row.js';
+import { deliveriesChannel, eventBody } from '../deliveries/delivery.row.js';
 import { MAX_ATTEMPTS } from '../dispatch/retry-schedule.js';
 import { KeyedSerial } from './keyed-serial.js';
 import { type ResourceRef, type WebhookEventSource, webhookEventOf } from './webhook-events.js';
@@ -54,36 +54,34 @@ export class EventIntake implements DurableEventHandler {
     if (Buffer.byteLength(body) > MAX_BODY_BYTES) {
       body = eventBody(event.type, event.workspaceId, { id: event.resource.id, truncated: true }, event.occurredAt);
     }
-    await this.dataSource.transaction(async (db) => {
-      const eventId = uuidv7();
-      const inserted = await db.query<unknown[]>(
-        `INSERT INTO webhook_events (id, dedupe_key, workspace_id, type, ordering_key, sequence, body, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, now()) ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
-        [eventId, event.dedupeKey, event.workspaceId, event.type, event.orderingKey, sequence, body],
-      );
-      if (inserted.length === 0) return;
-      const webhooks = await db.query<Array<{ id: string }>>(`SELECT id FROM webhooks WHERE ${SUBSCRIBED}`, [
+    // One statement (atomic on its own): the event, unless a redelivery got there first, and a delivery per subscription.
+    await this.dataSource.query(
+      `WITH e AS (
+         INSERT INTO webhook_events (id, dedupe_key, workspace_id, type, ordering_key, sequence, body, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, now()) ON CONFLICT (dedupe_key) DO NOTHING RETURNING id),
+       w AS (
+         SELECT id, row_number() OVER (ORDER BY id) AS n FROM webhooks
+          WHERE workspace_id = $3 AND active AND events && ARRAY[$4, '*']::text[]),
+       d AS (
+         INSERT INTO webhook_deliveries (id, webhook_id, event_id, workspace_id, event_type, ordering_key, sequence, max_attempts,
+           next_attempt_at, created_at)
+         SELECT ($8::uuid[])[w.n], w.id, e.id, $3, $4, $5, $6, $9, now(), now() FROM e CROSS JOIN w
+         RETURNING 1)
+       SELECT pg_notify($10 || current_schema(), '') FROM (SELECT count(*) AS made FROM d) made WHERE made.made > 0`,
+      [
+        uuidv7(),
+        event.dedupeKey,
         event.workspaceId,
         event.type,
-      ]);
-      await db.query(
-        `INSERT INTO webhook_deliveries (id, webhook_id, event_id, workspace_id, event_type, ordering_key, sequence, max_attempts,
-           next_attempt_at, created_at)
-         SELECT d.id, d.webhook_id, $3, $4, $5, $6, $7, $8, now(), now() FROM unnest($1::uuid[], $2::uuid[]) AS d (id, webhook_id)
-         ON CONFLICT (event_id, webhook_id) DO NOTHING`,
-        [
-          webhooks.map(() => uuidv7()),
-          webhooks.map((webhook) => webhook.id),
-          eventId,
-          event.workspaceId,
-          event.type,
-          event.orderingKey,
-          sequence,
-          MAX_ATTEMPTS,
-        ],
-      );
-      await wakeDispatchers(db);
-    });
+        event.orderingKey,
+        sequence,
+        body,
+        // An id for each subscription a workspace may have; those not needed are dropped.
+        Array.from({ length: MAX_WEBHOOKS_PER_WORKSPACE }, () => uuidv7()),
+        MAX_ATTEMPTS,
+        deliveriesChannel(''),
+      ],
+    );
   }
 
   private async read(workspaceId: string, resource: ResourceRef): Promise<object | null> {
