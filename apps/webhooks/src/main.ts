@@ -8,8 +8,11 @@ import { webhooksSealedColumns } from './subscriptions/webhook-secrets.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 import { WebhooksModule } from './webhooks.module.js';
 
-/** Events one replica turns into deliveries at once (one publication's stay in order: see EventIntake). */
-const INTAKE_CONCURRENCY = 32;
+/**
+ * Events one replica turns into deliveries at once (one publication's stay in order: see EventIntake). Each mostly
+ * waits for the owner's read of the resource: 64 keep up with a burst of 1,000 renditions (docs/performance.md).
+ */
+const INTAKE_CONCURRENCY = 64;
 
 void runService({
   name: WEBHOOKS_SERVICE,

@@ -105,8 +105,8 @@ export async function benchWebhooks(): Promise<WebhooksFigures> {
       secrets: generateSecrets(),
       logLevel: 'warn',
       env: { WEBHOOK_ALLOWED_ORIGINS: origin, TOKEN_RATE_LIMIT_PER_MINUTE: '100000000', DELIVERY_POLL_MS: '200' },
-      // Each attempt of webhooks is logged (info), so a slow tail can be explained from the log.
-      appEnv: { webhooks: { LOG_LEVEL: 'info' } },
+      // Each event taken in and each attempt is logged (debug), so a slow tail can be explained from the log.
+      appEnv: { webhooks: { LOG_LEVEL: 'debug' } },
       stdio: ['ignore', log, log],
       readyTimeoutMs: 300_000,
     });

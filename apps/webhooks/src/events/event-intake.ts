@@ -34,7 +34,12 @@ export class EventIntake implements DurableEventHandler {
   async handle(subject: string, payload: unknown, meta: DurableEventMeta): Promise<void> {
     const event = webhookEventOf(subject, payload, meta.eventId);
     if (!event) return;
+    const started = Date.now();
     await this.serial.run(event.orderingKey, () => this.intake(event, meta.seq));
+    this.logger.debug(
+      { type: event.type, arrived_after_ms: started - event.occurredAt.getTime(), took_ms: Date.now() - started },
+      'webhook event taken in',
+    );
   }
 
   private async intake(event: WebhookEventSource, sequence: number): Promise<void> {
