@@ -163,7 +163,8 @@ export async function benchWebhooks(): Promise<WebhooksFigures> {
     const distinct = new Set(receiver.arrivals.map((arrival) => `${arrival.path} ${arrival.eventId}`));
     const latencies = receiver.arrivals.map((arrival) => arrival.latencyMs).sort((a, b) => a - b);
     const { rows: events } = await db.query<{ id: string; taken_ms: number; occurred_ms: number }>(
-      `SELECT id, extract(epoch FROM created_at) * 1000 AS taken_ms, extract(epoch FROM (body::json->>'timestamp')::timestamptz) * 1000 AS occurred_ms
+      `SELECT id, extract(epoch FROM created_at) * 1000 AS taken_ms,
+              extract(epoch FROM (body::json->>'timestamp')::timestamptz) * 1000 AS occurred_ms
          FROM webhooks.webhook_events`,
     );
     const { rows: retried } = await db.query<{ attempts: number; last_error: string; count: number }>(

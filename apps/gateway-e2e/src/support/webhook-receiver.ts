@@ -29,14 +29,14 @@ export class WebhookReceiver {
   static async start(): Promise<WebhookReceiver> {
     const port = Number(process.env.E2E_WEBHOOK_RECEIVER_PORT);
     if (!port) throw new Error('E2E_WEBHOOK_RECEIVER_PORT is not set: run the e2e suites through jest (global setup).');
-    let receiver: WebhookReceiver | undefined;
-    const server = createServer((req, res) => {
+    const server = createServer();
+    const receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}`);
+    server.on('request', (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => receiver!.answer(req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
+      req.on('end', () => receiver.answer(req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
     });
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}`);
     return receiver;
   }
 
