@@ -4,6 +4,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call, eventually, expectProblem, locations, RFC3339_MS, schemaUrlFor } from '../support/api.js';
 import { publicationWhen, publishNow, settled } from '../support/delivery.js';
 import { expectTenantIsolation } from '../support/isolation.js';
+import { pngBytes, uploadMedia } from '../support/media.js';
 import { waitForNotification } from '../support/notifications.js';
 import { connectSandboxAccount, createPublication } from '../support/publishing.js';
 import { expectMatchesOwnSchema } from '../support/schemas.js';
@@ -233,6 +234,21 @@ describe('webhooks (contract §10): subscriptions, signed deliveries, retries, r
     expect((await publicationWhen(tenant.owner.token, draft.id, settled)).status).toBe('failed');
     const requests = await received(url, 2, [secret]);
     expect(requests.map((request) => JSON.parse(request.body).type)).toEqual(['rendition.failed', 'publication.failed']);
+  });
+
+  it('sends media.ready once an uploaded image is ready, with the MediaItem as the API shows it', async () => {
+    const tenant = await createTenant();
+    const { url, secret } = await subscribe(tenant, [], ['media.ready']);
+    const item = await uploadMedia(tenant.owner.token, tenant.workspaceId, pngBytes(64, 48));
+    const [request] = await received(url, 1, [secret]);
+    const body = JSON.parse(request.body);
+    expect(body).toMatchObject({ type: 'media.ready', workspace_id: tenant.workspaceId, data: { id: item.id, filename: 'picture.png' } });
+    const shown = await call('GET', `/media/${item.id}`, { token: tenant.owner.token });
+    expect(Object.keys(body.data).sort()).toEqual(
+      Object.keys(shown.body)
+        .filter((key) => key !== '$schema')
+        .sort(),
+    );
   });
 
   it('retries a receiver answering 500, honours a longer Retry-After, and logs each attempt', async () => {
