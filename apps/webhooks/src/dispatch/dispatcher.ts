@@ -1,6 +1,15 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { WEBHOOK_DEACTIVATED_SUBJECT, type WebhookDeactivatedEvent } from '@social/contracts';
-import { changedRows, ClaimLoop, enqueueEvent, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
+import {
+  changedRows,
+  ClaimLoop,
+  enqueueEvent,
+  Metrics,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  untilNextDue,
+  watchJobQueue,
+} from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import type { WebhooksConfig } from '../config.js';
@@ -47,7 +56,17 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     private readonly secrets: WebhookSecrets,
     @Inject(SERVICE_CONFIG) private readonly config: WebhooksConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(Metrics) metrics?: Metrics,
   ) {
+    // Deliveries due now, waiting or being sent (through webhook_deliveries_due_idx).
+    if (metrics) {
+      watchJobQueue(
+        metrics,
+        'webhook_deliveries',
+        dataSource,
+        `SELECT count(*)::int AS depth FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()`,
+      );
+    }
     this.sender = new WebhookSender(config.WEBHOOK_ALLOWED_ORIGINS, config.WEBHOOK_TIMEOUT_MS);
     this.claims = new ClaimLoop(dataSource, {
       channelOf: deliveriesChannel,
