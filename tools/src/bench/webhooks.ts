@@ -173,6 +173,13 @@ export async function benchWebhooks(): Promise<WebhooksFigures> {
     );
     for (const row of retried)
       console.log(`  ${row.count} deliveries took ${row.attempts} attempts (last error: ${row.last_error || 'none'})`);
+    // The producer's share: how long publishing's outbox rows waited for its relay to publish them to JetStream.
+    const { rows: relayed } = await db.query<{ p50: number; p99: number }>(
+      `SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY ms)::int AS p50, percentile_disc(0.99) WITHIN GROUP (ORDER BY ms)::int AS p99
+         FROM (SELECT extract(epoch FROM published_at - created_at) * 1000 AS ms FROM publishing.outbox_events
+                WHERE subject = 'durable.publishing.rendition.published' AND published_at IS NOT NULL) r`,
+    );
+    console.log(`  publishing's outbox → JetStream p50 ${relayed[0]?.p50 ?? 0} ms, p99 ${relayed[0]?.p99 ?? 0} ms`);
     const takenAt = new Map(events.map((event) => [event.id, Number(event.taken_ms)]));
     const intake = events.map((event) => Math.round(Number(event.taken_ms) - Number(event.occurred_ms))).sort((a, b) => a - b);
     const dispatch = receiver.arrivals
