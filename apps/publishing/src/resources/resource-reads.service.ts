@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ReadResourceRequest } from '@social/contracts';
 import { DataSource } from 'typeorm';
-import { PublicationEntity } from '../publications/publication.entity.js';
 import { PublicationsService } from '../publications/publications.service.js';
 import { SocialAccountsService } from '../social-accounts/social-accounts.service.js';
 
@@ -22,15 +21,16 @@ export class ResourceReads {
     const workspaceId = input.workspace_id.toLowerCase();
     const id = input.id.toLowerCase();
     if (input.kind === 'social_account') return await this.accounts.read(id, workspaceId);
-    const publicationId =
+    // The publication the resource belongs to, if it is the workspace's: one query.
+    const [owner] = await this.dataSource.query<Array<{ publication_id: string }>>(
       input.kind === 'publication'
-        ? id
-        : ((await this.dataSource.query<Array<{ publication_id: string }>>(`SELECT publication_id FROM renditions WHERE id = $1`, [id]))[0]
-            ?.publication_id ?? null);
-    if (!publicationId) return null;
-    const owned = await this.dataSource.getRepository(PublicationEntity).existsBy({ id: publicationId, workspaceId });
-    if (!owned) return null;
-    const publication = await this.publications.read(publicationId);
+        ? `SELECT id AS publication_id FROM publications WHERE id = $1 AND workspace_id = $2`
+        : `SELECT r.publication_id FROM renditions r JOIN publications p ON p.id = r.publication_id
+            WHERE r.id = $1 AND p.workspace_id = $2`,
+      [id, workspaceId],
+    );
+    if (!owner) return null;
+    const publication = await this.publications.read(owner.publication_id);
     if (input.kind === 'publication') return publication;
     return publication.renditions.find((rendition) => rendition.id === id) ?? null;
   }
