@@ -105,8 +105,8 @@ export async function benchWebhooks(): Promise<WebhooksFigures> {
       secrets: generateSecrets(),
       logLevel: 'warn',
       env: { WEBHOOK_ALLOWED_ORIGINS: origin, TOKEN_RATE_LIMIT_PER_MINUTE: '100000000', DELIVERY_POLL_MS: '200' },
-      // Each event taken in and each attempt is logged (debug), so a slow tail can be explained from the log.
-      appEnv: { webhooks: { LOG_LEVEL: 'debug' } },
+      // BENCH_WEBHOOKS_LOG_LEVEL=debug logs each event taken in and each attempt (a slow tail explained; it costs CPU).
+      appEnv: { webhooks: { LOG_LEVEL: process.env.BENCH_WEBHOOKS_LOG_LEVEL ?? 'warn' } },
       stdio: ['ignore', log, log],
       readyTimeoutMs: 300_000,
     });

@@ -149,10 +149,10 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     const result = await this.sender.send(delivery.url, headers, delivery.body);
     if (result.ok) await this.recordSuccess(delivery, result);
     else await this.dataSource.transaction((db) => this.recordFailure(db, delivery, result));
-    this.logger.info(
-      { delivery_id: delivery.id, webhook_id: delivery.webhook_id, status_code: result.statusCode, ok: result.ok, error: result.error },
-      'webhook delivery attempted',
-    );
+    // Failures are worth a line (a receiver down shows in the logs); successes only when debugging.
+    const line = { delivery_id: delivery.id, webhook_id: delivery.webhook_id, status_code: result.statusCode, error: result.error };
+    if (result.ok) this.logger.debug(line, 'webhook delivered');
+    else this.logger.info(line, 'webhook delivery attempt failed');
   }
 
   /** Succeeded (if the lease is still ours), and the webhook's failure streak over: one statement, the hot path. */
