@@ -45,6 +45,7 @@ import { VideoProjectsController } from './creative/video-projects.controller.js
 import { InvitationsController } from './tenancy/invitations.controller.js';
 import { OrganizationsController } from './tenancy/organizations.controller.js';
 import { WorkspacesController } from './tenancy/workspaces.controller.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 @Module({})
 export class GatewayModule {
@@ -94,6 +95,7 @@ export class GatewayModule {
         ThemesController,
         DesignsController,
         TemplatesController,
+        WebhooksController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

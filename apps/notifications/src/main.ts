@@ -8,6 +8,7 @@ import {
   RENDITION_PUBLISHED_SUBJECT,
   ROLE_CHANGED_SUBJECT,
   SECURITY_ACTION_SUBJECT,
+  WEBHOOK_DEACTIVATED_SUBJECT,
 } from '@social/contracts';
 import { AccessModule, runService } from '@social/platform';
 import { notificationsSettings } from './config.js';
@@ -21,6 +22,7 @@ import {
   RenditionNeedsAttentionSource,
   RenditionPublishedSource,
 } from './sources/publishing.sources.js';
+import { WebhookDeactivatedSource } from './sources/webhooks.sources.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 
 /** Events one replica turns into notifications at once, per source. */
@@ -75,5 +77,6 @@ void runService({
       handler: RoleChangedSource,
       concurrency: SOURCE_CONCURRENCY,
     },
+    { durable: 'notifications-webhook-deactivated', subjects: [WEBHOOK_DEACTIVATED_SUBJECT], handler: WebhookDeactivatedSource },
   ],
 });

@@ -17,6 +17,7 @@ import {
   RenditionPublishedSource,
 } from './sources/publishing.sources.js';
 import { RoleChangedSource, SecurityActionSource } from './sources/accounts.sources.js';
+import { WebhookDeactivatedSource } from './sources/webhooks.sources.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 
 /** Every event source: one handler each, named in main.ts's eventConsumers. */
@@ -27,6 +28,7 @@ export const EVENT_SOURCES = [
   AccountNeedsAttentionSource,
   SecurityActionSource,
   RoleChangedSource,
+  WebhookDeactivatedSource,
 ];
 
 @Module({

@@ -28,6 +28,8 @@ import { ProviderAccounts } from './social-accounts/provider-accounts.js';
 import { secretBoxProvider } from './social-accounts/secret-box.provider.js';
 import { ReportingHandler } from './reporting/reporting.handler.js';
 import { ReportingService } from './reporting/reporting.service.js';
+import { ResourceReadsHandler } from './resources/resource-reads.handler.js';
+import { ResourceReads } from './resources/resource-reads.service.js';
 import { SocialAccountsHandler } from './social-accounts/social-accounts.handler.js';
 import { SocialAccountsService } from './social-accounts/social-accounts.service.js';
 import { SocialSetsHandler } from './social-sets/social-sets.handler.js';
@@ -49,6 +51,7 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     ReportingHandler,
     ProviderInsightsHandler,
     SandboxPostsHandler,
+    ResourceReadsHandler,
   ],
   providers: [
     ProviderRegistry,
@@ -76,6 +79,7 @@ import { VoiceProfilesService } from './voice-profiles/voice-profiles.service.js
     MediaAnalysedHandler,
     RenditionOverrides,
     PublicationPreviews,
+    ResourceReads,
   ],
 })
 export class PublishingModule {}

@@ -7,4 +7,5 @@ export * from './publishing/index.js';
 export * from './media/index.js';
 export * from './creative/index.js';
 export * from './insights/index.js';
+export * from './webhooks/index.js';
 export * from './services.js';

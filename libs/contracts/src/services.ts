@@ -5,6 +5,7 @@ import { INSIGHTS_SERVICE } from './insights/patterns.js';
 import { MEDIA_SERVICE } from './media/patterns.js';
 import { NOTIFICATIONS_SERVICE } from './notifications/patterns.js';
 import { PUBLISHING_SERVICE } from './publishing/patterns.js';
+import { WEBHOOKS_SERVICE } from './webhooks/patterns.js';
 
 /** Every domain service behind the gateway: /ready waits for each, the stack launcher starts each. */
 export const BACKEND_SERVICES = [
@@ -15,4 +16,5 @@ export const BACKEND_SERVICES = [
   MEDIA_SERVICE,
   CREATIVE_SERVICE,
   INSIGHTS_SERVICE,
+  WEBHOOKS_SERVICE,
 ] as const;

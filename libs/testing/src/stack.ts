@@ -92,6 +92,18 @@ export const notificationsTestEnvironment = (): Record<string, string> => ({
   NOTIFICATIONS_EMAIL_RETRY_BASE_MS: '300',
 });
 
+/**
+ * Webhooks tuned for tests: receivers at `allowedOrigins` (local, plain http) are allowed, retries come after
+ * 0.3 s, 0.6 s, 1 s… instead of minutes, a receiver has 2 s to answer, and 3 s of failures deactivate a webhook.
+ */
+export const webhooksTestEnvironment = (allowedOrigins: string[]): Record<string, string> => ({
+  WEBHOOK_ALLOWED_ORIGINS: allowedOrigins.join(','),
+  WEBHOOK_RETRY_SCHEDULE_MS: '300,600,1000,1500,2000,2500,3000',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_DEACTIVATE_AFTER_MS: '3000',
+  WEBHOOK_POLL_MS: '200',
+});
+
 /** Starts every app as its own process and waits until the gateway's /ready says 200. */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const env = environmentFor(options);

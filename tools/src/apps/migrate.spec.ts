@@ -82,8 +82,8 @@ describe('runService migrate mode', () => {
     await concurrentDb?.drop();
   });
 
-  it('finds the seven services', () => {
-    expect(services.sort()).toEqual(['accounts', 'admin', 'creative', 'insights', 'media', 'notifications', 'publishing']);
+  it('finds the eight services', () => {
+    expect(services.sort()).toEqual(['accounts', 'admin', 'creative', 'insights', 'media', 'notifications', 'publishing', 'webhooks']);
   });
 
   it('applies every service’s migrations to a fresh database with NATS unreachable and no other setting, then exits 0', async () => {

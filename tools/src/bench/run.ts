@@ -26,6 +26,7 @@ import { benchYouTubeUpload } from './youtube-upload.js';
 import { benchProviderInsights, type ProviderInsightsRow } from './provider-insights.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
 import { benchCreativeVideo, type CreativeVideoFigures } from './creative-video.js';
+import { benchWebhooks } from './webhooks.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
@@ -44,7 +45,9 @@ const MAX_P99_MS = 50;
 // or `posts-media` (publications with four 4000×3000 JPEGs to the sandbox and a 500 MiB video to a fake Mastodon, on a
 // platform of its own: no `npm start` needed; BENCH_POSTS_MEDIA_PUBLICATIONS and BENCH_POSTS_MEDIA_VIDEO_MIB scale it down),
 // or `youtube-upload` (a 1 GiB video to the fake YouTube through the resumable upload, on a platform of its own:
-// publishing's RSS growth and its throughput against a direct storage read; BENCH_YOUTUBE_VIDEO_MIB scales it).
+// publishing's RSS growth and its throughput against a direct storage read; BENCH_YOUTUBE_VIDEO_MIB scales it),
+// or `webhooks` (1,000 sandbox renditions with 3 subscriptions on a local receiver, on a platform of its own: event → receiver
+// p50/p99, lost and duplicated deliveries; BENCH_WEBHOOKS_RENDITIONS scales it).
 const ONLY = process.env.BENCH_TARGETS ?? 'all';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -261,6 +264,17 @@ async function main(): Promise<void> {
     const youtubeUpload = await benchYouTubeUpload();
     writeResults({ machine, idleBefore: idle, youtubeUpload });
     if (!youtubeUpload.met) process.exitCode = 1;
+    return;
+  }
+  if (ONLY === 'webhooks') {
+    // Its own platform too (WEBHOOK_ALLOWED_ORIGINS on the local receiver).
+    const idle = await idleShare();
+    console.log(
+      `machine: ${machine.cpus} CPUs, node ${machine.node}, ${machine.platform}; idle before the run: ${(idle * 100).toFixed(0)}%`,
+    );
+    const webhooks = await benchWebhooks();
+    writeResults({ machine, idleBefore: idle, webhooks });
+    if (!webhooks.met) process.exitCode = 1;
     return;
   }
   const { baseUrl, databaseUrl, natsUrl, gatewayPid } = stackCoordinates();

@@ -23,9 +23,9 @@ import type { EventLoad, WriteLoad } from './load.js';
 const run = promisify(execFile);
 
 /** Restart order: the services, then the gateway (it holds the one public port, so it is stopped before its replacement starts). */
-const APPS = ['accounts', 'notifications', 'admin', 'publishing', 'media', 'creative', 'insights', 'gateway'];
+const APPS = ['accounts', 'notifications', 'admin', 'publishing', 'media', 'creative', 'insights', 'webhooks', 'gateway'];
 /** The services with sealed columns (`sealedColumns` in their main.ts). */
-const RESEALED = ['admin', 'publishing'];
+const RESEALED = ['admin', 'publishing', 'webhooks'];
 
 interface Keys {
   JWT_PUBLIC_KEY: string;

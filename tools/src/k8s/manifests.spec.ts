@@ -465,7 +465,7 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
       const base = ['53/UDP', '53/TCP', '4222/TCP'];
       const database = [...base, '5432/TCP'];
       const smtp = ['587/TCP', '465/TCP', '25/TCP'];
-      // k8s/README.md, "Network policies": S3 from the apps opening media storage, HTTPS from publishing, SMTP for mail.
+      // k8s/README.md, "Network policies": S3 from the apps opening media storage, HTTPS from publishing and webhooks, SMTP for mail.
       const expected: Record<string, string[]> = {
         gateway: [...base, '443/TCP'],
         accounts: [...database, ...smtp],
@@ -475,6 +475,7 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
         media: [...database, '443/TCP'],
         creative: [...database, '443/TCP'],
         insights: database,
+        webhooks: [...database, '443/TCP'],
       };
       for (const [app, pod] of podsByApp) {
         const open = candidates

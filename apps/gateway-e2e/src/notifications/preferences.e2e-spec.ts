@@ -9,6 +9,7 @@ const TOPICS = [
   'new_engagement',
   'new_message',
   'reply_failed',
+  'webhook_deactivated',
   'workspace_invite',
   'ownership_transfer',
   'security_action',

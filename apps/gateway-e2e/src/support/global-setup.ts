@@ -12,6 +12,7 @@ import {
   deliveryTestEnvironment,
   insightsTestEnvironment,
   notificationsTestEnvironment,
+  webhooksTestEnvironment,
   findNatsServer,
   freePorts,
   NATS_INSTALL_HINT,
@@ -102,6 +103,8 @@ export default async function globalSetup() {
   // free only until someone else binds it, and every fake above binds an ephemeral port of its own.
   // Every app serves /metrics on a port of its own; the metrics suite scrapes them (E2E_METRICS_PORTS).
   const [port, ...appPorts] = await freePorts(1 + APPS.length);
+  // The webhooks suite's receiver listens here (it starts in the suite): WEBHOOK_ALLOWED_ORIGINS lets it be loopback and http.
+  const [webhookReceiverPort] = await freePorts(1);
   const metricsPorts = Object.fromEntries(APPS.map((app, index) => [app, appPorts[index]] as const));
   const stack = await startStack({
     databaseUrl: database.url,
@@ -151,6 +154,8 @@ export default async function globalSetup() {
       ...insightsTestEnvironment(),
       // Digests checked twice a second, mail retried after 0.3 s doubling: notification suites wait seconds.
       ...notificationsTestEnvironment(),
+      // Retries after fractions of a second, a 2 s receiver timeout, deactivation after 3 s of failures.
+      ...webhooksTestEnvironment([`http://127.0.0.1:${webhookReceiverPort}`]),
     },
     stdio: ['ignore', log, log],
     metricsPorts,
@@ -175,6 +180,7 @@ export default async function globalSetup() {
   });
   process.env.E2E_BASE_URL = stack.baseUrl;
   process.env.E2E_METRICS_PORTS = JSON.stringify(stack.metricsPorts);
+  process.env.E2E_WEBHOOK_RECEIVER_PORT = String(webhookReceiverPort);
   process.env.E2E_NATS_URL_IN_USE = nats.url;
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_LOG_FILE = logFile;

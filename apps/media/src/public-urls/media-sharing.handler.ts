@@ -7,6 +7,8 @@ import {
   type Principal,
   type PublicContentRequest,
   type PublicMediaUrl,
+  ReadMediaItemRequest,
+  type ResourceAnswer,
   ResolvedMediaList,
   ResolveMediaRequest,
   ShareDeliveryCopyRequest,
@@ -34,6 +36,12 @@ export class MediaSharingHandler {
   resolve(@Payload() payload: unknown): Promise<ResolvedMediaList> {
     const { principal, body } = unwrap(payload);
     return this.sharing.resolve(principal, validateInput(ResolveMediaRequest, body, 'body'));
+  }
+
+  /** Webhooks, for `media.ready` bodies: the library item as the API shows it, or null. */
+  @MessagePattern(MediaPatterns.readItem)
+  async readItem(@Payload() payload: unknown): Promise<ResourceAnswer> {
+    return { resource: await this.sharing.readItem(validateInput(ReadMediaItemRequest, unwrap(payload).body, 'body')) };
   }
 
   @MessagePattern(MediaPatterns.issuePublicUrl)

@@ -3,7 +3,9 @@ import {
   IssuePublicUrlRequest,
   MediaContentTarget,
   type Principal,
+  type MediaItem,
   type PublicMediaUrl,
+  ReadMediaItemRequest,
   ResolvedMediaList,
   ResolveMediaRequest,
   ShareDeliveryCopyRequest,
@@ -11,7 +13,7 @@ import {
 import { AccessControl, deliveryCopyKey, isUuid, type MediaStorage, problems } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { toResolvedMedia } from '../analysis/resolved-media.js';
-import { findMediaItem, MEDIA_ITEM_COLUMNS, type MediaItemRow } from '../library/media-item.row.js';
+import { findMediaItem, MEDIA_ITEM_COLUMNS, type MediaItemRow, toMediaItem } from '../library/media-item.row.js';
 import { MEDIA_STORAGE } from '../storage/storage.module.js';
 import { PublicUrls } from './public-urls.js';
 
@@ -45,6 +47,14 @@ export class MediaSharingService {
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     return { items: ids.filter((id) => byId.has(id)).map((id) => toResolvedMedia(byId.get(id)!, this.publicUrls)) };
+  }
+
+  /** A ready library item of the workspace as the API shows it (not a poster or a project asset's), or null. */
+  async readItem(input: ReadMediaItemRequest): Promise<MediaItem | null> {
+    const item = await findMediaItem(this.dataSource.manager, input.media_id.toLowerCase());
+    const shown =
+      item?.workspaceId === input.workspace_id.toLowerCase() && item.status === 'ready' && !item.projectAssetId && !item.posterOf;
+    return shown ? toMediaItem(item) : null;
   }
 
   /** A public URL of a ready item of the workspace (posters included: a network may fetch a video's thumbnail). */

@@ -19,6 +19,7 @@ const TOPICS: TopicSpec[] = [
   { id: 'new_engagement', group: 'engagement', defaultEmail: 'off' },
   { id: 'new_message', group: 'engagement', defaultEmail: 'off' },
   { id: 'reply_failed', group: 'engagement', defaultEmail: 'immediate', criticalInApp: true },
+  { id: 'webhook_deactivated', group: 'integrations', defaultEmail: 'immediate', criticalInApp: true },
   { id: 'workspace_invite', group: 'workspace', defaultEmail: 'immediate', transactional: true },
   { id: 'ownership_transfer', group: 'workspace', defaultEmail: 'immediate', transactional: true },
   { id: 'security_action', group: 'security', defaultEmail: 'immediate', transactional: true },

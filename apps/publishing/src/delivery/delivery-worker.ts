@@ -561,12 +561,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         ],
       );
       if (live === 0) throw new NotOurs();
-      await deriveStatus(db, row.publication_id, true);
+      // The rendition's event first: the publication's outcome (if this was its last rendition) follows it in the outbox.
       await enqueueEvent(db, RENDITION_PUBLISHED_SUBJECT, {
         ...this.eventBase(row, workspaceId),
         external_id: published.externalId,
         external_url: published.externalUrl,
       } satisfies RenditionPublishedEvent);
+      await deriveStatus(db, row.publication_id, true);
     });
     if (live) this.counted('published');
   }
@@ -655,8 +656,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       await db.query(`UPDATE rendition_segments SET status = $2 WHERE rendition_id = $1`, [row.id, outcome.segments]);
       await outcome.also?.(db);
       if (!outcome.event) return;
-      await deriveStatus(db, row.publication_id, true);
       await enqueueEvent(db, outcome.event.subject, { ...this.eventBase(row, workspaceId), ...outcome.event.payload });
+      await deriveStatus(db, row.publication_id, true);
     });
     if (settled) this.counted(outcome.counted);
   }

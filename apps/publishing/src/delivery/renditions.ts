@@ -1,6 +1,6 @@
-import { SANDBOX_PROVIDER } from '@social/contracts';
-import type { AttachedMedia, FieldError, PreviewProblem, PublicationStatus } from '@social/contracts';
-import { Problem } from '@social/platform';
+import { PUBLICATION_FAILED_SUBJECT, PUBLICATION_PUBLISHED_SUBJECT, SANDBOX_PROVIDER } from '@social/contracts';
+import type { AttachedMedia, FieldError, PreviewProblem, PublicationOutcomeEvent, PublicationStatus } from '@social/contracts';
+import { changedRows, enqueueEvent, Problem } from '@social/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { PublicationSegmentEntity, type PublicationEntity } from '../publications/publication.entity.js';
@@ -332,7 +332,8 @@ export async function deriveStatus(db: EntityManager, publicationId: string, del
     ? ['scheduled', 'publishing', 'published', 'failed']
     : ['publishing', 'published', 'failed'];
   // Hand-written SQL, not TypeORM: the status follows from every rendition in one statement, on the scheduler's measured hot path.
-  await db.query(
+  const [changed] = await changedRows<DerivedStatusRow>(
+    db,
     `UPDATE publications p SET status = d.status, updated_at = now()
        FROM (SELECT CASE
                       WHEN count(*) FILTER (WHERE status IN ('draft', 'ready', 'scheduled', 'publishing')) > 0 THEN 'publishing'
@@ -342,9 +343,25 @@ export async function deriveStatus(db: EntityManager, publicationId: string, del
                FROM renditions WHERE publication_id = $1) d
       WHERE p.id = $1 AND p.status = ANY($2::text[]) AND p.status <> d.status
         -- A published publication whose renditions all went (their accounts disconnected) stays published: its posts are live.
-        AND NOT (p.status = 'published' AND d.status = 'draft')`,
+        AND NOT (p.status = 'published' AND d.status = 'draft')
+      RETURNING p.workspace_id, p.status`,
     [publicationId, from],
   );
+  // Reaching an outcome is an event of its own (webhooks' publication.published / .failed), in the same transaction.
+  const subject =
+    changed?.status === 'published' ? PUBLICATION_PUBLISHED_SUBJECT : changed?.status === 'failed' ? PUBLICATION_FAILED_SUBJECT : null;
+  if (!subject) return;
+  await enqueueEvent(db, subject, {
+    workspace_id: changed.workspace_id,
+    publication_id: publicationId,
+    status: changed.status,
+    occurred_at: new Date().toISOString(),
+  } satisfies PublicationOutcomeEvent);
+}
+
+interface DerivedStatusRow {
+  workspace_id: string;
+  status: PublicationStatus;
 }
 
 /** The accounts of the publication's renditions, with the renditions' own settings, in their order. */

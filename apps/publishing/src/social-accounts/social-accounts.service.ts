@@ -62,6 +62,14 @@ export class SocialAccountsService {
     return toSocialAccount(account, posts.get(account.id) ?? 0);
   }
 
+  /** Service to service (webhooks' event bodies): the account as the API shows it, or null when gone or another workspace's. */
+  async read(id: string, workspaceId: string): Promise<SocialAccount | null> {
+    const account = await this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id, workspaceId });
+    if (!account) return null;
+    const posts = await this.postsPublished([account]);
+    return toSocialAccount(account, posts.get(account.id) ?? 0);
+  }
+
   /** The sandbox network's count of posts per sandbox account (docs/decisions.md `posts_published`); other networks: none. */
   private async postsPublished(accounts: SocialAccountEntity[]): Promise<Map<string, number>> {
     const sandbox = this.providers.get(SANDBOX_PROVIDER);

@@ -85,7 +85,9 @@ export const PROBLEM_CATALOGUE = {
   too_many_social_sets: { status: 409, meaning: 'The workspace has as many social sets as allowed.' },
   too_many_templates: { status: 409, meaning: 'The workspace has as many templates as allowed.' },
   too_many_voice_profiles: { status: 409, meaning: 'The workspace has as many voice profiles as allowed.' },
+  too_many_webhooks: { status: 409, meaning: 'The workspace has as many webhooks as allowed.' },
   too_many_workspaces: { status: 409, meaning: 'The organization has as many workspaces as allowed.' },
+  webhook_inactive: { status: 409, meaning: 'The webhook is not active (paused or deactivated): activate it first.' },
 
   // 410, 413–416
   public_url_expired: { status: 410, meaning: 'The public media link expired.' },

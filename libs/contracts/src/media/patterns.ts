@@ -4,6 +4,8 @@ export const MEDIA_SERVICE = 'media';
 export const MediaPatterns = {
   /** Service to service (publishing): the items of a workspace's library among some ids → ResolvedMediaList. */
   resolveMedia: 'media.library.resolve',
+  /** Service to service (webhooks): one library item as the API shows it (a MediaItem) → ResourceAnswer. */
+  readItem: 'media.library.read',
 
   /** Service to service: a signed, expiring public URL of a ready item → PublicMediaUrl. */
   issuePublicUrl: 'media.public-urls.issue',

@@ -93,6 +93,20 @@ export class DeliveryAttemptList {
 export const RENDITION_PUBLISHED_SUBJECT = 'durable.publishing.rendition.published';
 export const RENDITION_FAILED_SUBJECT = 'durable.publishing.rendition.failed';
 export const RENDITION_NEEDS_ATTENTION_SUBJECT = 'durable.publishing.rendition.needs-attention';
+/** The publication's derived status became `published` (every rendition live), in the transaction of the last outcome. */
+export const PUBLICATION_PUBLISHED_SUBJECT = 'durable.publishing.publication.published';
+/** The publication's derived status became `failed` (nothing left to deliver, at least one rendition failed). */
+export const PUBLICATION_FAILED_SUBJECT = 'durable.publishing.publication.failed';
+
+/** Payload of PUBLICATION_PUBLISHED_SUBJECT and PUBLICATION_FAILED_SUBJECT. */
+export interface PublicationOutcomeEvent {
+  workspace_id: string;
+  publication_id: string;
+  /** `published` or `failed`. */
+  status: string;
+  /** RFC 3339. */
+  occurred_at: string;
+}
 
 /** What every rendition event carries. */
 export interface RenditionEventBase {

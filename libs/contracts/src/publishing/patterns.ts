@@ -4,4 +4,6 @@ export const PUBLISHING_SERVICE = 'publishing';
 export const PublishingPatterns = {
   /** Service to service (media, before DELETE /media/{id}): MediaUsageRequest → MediaUsage. */
   mediaUsage: 'publishing.media.usage',
+  /** Service to service (webhooks): a publication, rendition or social account as the API shows it → ResourceAnswer. */
+  readResource: 'publishing.resources.read',
 } as const;

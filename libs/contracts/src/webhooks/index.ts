@@ -1,0 +1,3 @@
+export * from './patterns.js';
+export * from './webhooks.dto.js';
+export * from './webhooks.operations.js';
