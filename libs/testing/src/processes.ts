@@ -22,6 +22,27 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
+/**
+ * A free port below Linux's ephemeral range (32768+), for a server that starts long after its port was picked (a
+ * suite's own receiver): outgoing connections and port-0 listeners take their ports from that range, so none of them
+ * can take this one meanwhile.
+ */
+export async function freePortOutsideEphemeralRange(low = 20_000, high = 32_000): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${low} and ${high}`);
+}
+
 /** SIGTERM, then SIGKILL if the process has not exited after `graceMs`. */
 export async function stopProcess(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

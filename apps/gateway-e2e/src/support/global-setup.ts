@@ -15,6 +15,7 @@ import {
   webhooksTestEnvironment,
   findNatsServer,
   freePorts,
+  freePortOutsideEphemeralRange,
   NATS_INSTALL_HINT,
   generateSecrets,
   startFakeBluesky,
@@ -103,8 +104,9 @@ export default async function globalSetup() {
   // free only until someone else binds it, and every fake above binds an ephemeral port of its own.
   // Every app serves /metrics on a port of its own; the metrics suite scrapes them (E2E_METRICS_PORTS).
   const [port, ...appPorts] = await freePorts(1 + APPS.length);
-  // The webhooks suite's receiver listens here (it starts in the suite): WEBHOOK_ALLOWED_ORIGINS lets it be loopback and http.
-  const [webhookReceiverPort] = await freePorts(1);
+  // The webhooks suite's receiver listens here (it starts in the suite, minutes later: a port outside the ephemeral
+  // range, which no connection made meanwhile can take); WEBHOOK_ALLOWED_ORIGINS lets it be loopback and http.
+  const webhookReceiverPort = await freePortOutsideEphemeralRange();
   const metricsPorts = Object.fromEntries(APPS.map((app, index) => [app, appPorts[index]] as const));
   const stack = await startStack({
     databaseUrl: database.url,
