@@ -255,7 +255,9 @@ export async function benchPostsMedia(): Promise<PostsMediaFigures> {
   );
   const mastodon = await startFakeMastodon();
   try {
-    return await withBenchPlatform('posts-media', { mastodon: mastodon.origin }, (platform) => deliverPostsMedia(platform, mastodon));
+    return await withBenchPlatform('posts-media', { providerOrigins: { mastodon: mastodon.origin } }, (platform) =>
+      deliverPostsMedia(platform, mastodon),
+    );
   } finally {
     await mastodon.stop();
   }

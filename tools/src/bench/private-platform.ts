@@ -1,10 +1,10 @@
 /**
- * A platform of the bench's own (a private nats-server, a temporary database, the built apps) for targets that point
- * publishing at a fake network through PROVIDER_API_ORIGINS and sample its process: posts-media (a fake Mastodon),
- * youtube-upload (a fake YouTube). A user is registered and a workspace created; everything is stopped and dropped
- * after `work`, whatever it throws.
+ * A platform of the bench's own (a private nats-server, a temporary database, the built apps) for targets that need
+ * settings of their own or sample a service's process: posts-media (publishing pointed at a fake Mastodon),
+ * youtube-upload (a fake YouTube), webhooks (a local receiver allowed). A user is registered and a workspace created;
+ * everything is stopped and dropped after `work`, whatever it throws.
  */
-import { createTemporaryDatabase, freePort, generateSecrets, startPrivateNats, startStack } from '@social/testing';
+import { createTemporaryDatabase, freePort, generateSecrets, startPrivateNats, startStack, type StackOptions } from '@social/testing';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,10 +26,17 @@ export interface BenchPlatform {
   logFile: string;
 }
 
+export interface BenchPlatformOptions {
+  /** network → the fake's origin (PROVIDER_API_ORIGINS). */
+  providerOrigins?: Record<string, string>;
+  /** Settings for every service, and for one service alone. */
+  env?: Record<string, string>;
+  appEnv?: StackOptions['appEnv'];
+}
+
 export async function withBenchPlatform<T>(
   name: string,
-  /** network → the fake's origin (PROVIDER_API_ORIGINS). */
-  providerOrigins: Record<string, string>,
+  options: BenchPlatformOptions,
   work: (platform: BenchPlatform) => Promise<T>,
 ): Promise<T> {
   const nats = await startPrivateNats();
@@ -52,11 +59,13 @@ export async function withBenchPlatform<T>(
       logLevel: 'warn',
       // MALLOC_ARENA_MAX as the container image sets it (glibc's per-thread arenas hold on to sharp's freed memory).
       env: {
-        PROVIDER_API_ORIGINS: JSON.stringify(providerOrigins),
+        PROVIDER_API_ORIGINS: JSON.stringify(options.providerOrigins ?? {}),
         TOKEN_RATE_LIMIT_PER_MINUTE: '100000000',
         DELIVERY_POLL_MS: '200',
         MALLOC_ARENA_MAX: '2',
+        ...options.env,
       },
+      ...(options.appEnv ? { appEnv: options.appEnv } : {}),
       stdio: ['ignore', log, log],
       readyTimeoutMs: 300_000,
     });

@@ -86,7 +86,9 @@ export async function benchYouTubeUpload(): Promise<YouTubeUploadFigures> {
   );
   const youtube = await startFakeYouTube();
   try {
-    return await withBenchPlatform('youtube-upload', { youtube: youtube.origin }, (platform) => deliverToYouTube(platform, youtube));
+    return await withBenchPlatform('youtube-upload', { providerOrigins: { youtube: youtube.origin } }, (platform) =>
+      deliverToYouTube(platform, youtube),
+    );
   } finally {
     await youtube.stop();
   }
