@@ -1,5 +1,8 @@
 import type { PostMetrics } from './social-provider.js';
 
+/** A count a network answered: a non-negative number, else 0 (a metric it has no data for yet is absent or null). */
+export const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
+
 /** Posts whose metrics are read at once (insights asks for up to 100 posts in one call). */
 const POST_READS_IN_FLIGHT = 6;
 

@@ -27,6 +27,7 @@ import type {
   PublishedPost,
 } from '../social-provider.js';
 import { recordKey } from './record-key.js';
+import { count } from '../post-metrics-reads.js';
 
 /** Bluesky's own entryway: where accounts sign in when the connect names no PDS. */
 export const BLUESKY_DEFAULT_SERVICE = 'https://bsky.social';
@@ -54,8 +55,6 @@ export interface BlueskyGrant extends ProviderGrant {
   did: string;
   pds: string;
 }
-
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 
 /** A post record found at a part's key. */
 interface StoredPart {

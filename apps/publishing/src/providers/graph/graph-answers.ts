@@ -1,7 +1,8 @@
 import { pick } from '../oauth/oauth-network.js';
+import { count } from '../post-metrics-reads.js';
 
-/** A count Graph answered: a non-negative number, else 0 (a metric it has no data for yet is absent). */
-export const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
+/** A count Graph answered (the networks' one definition, re-exported for the Graph adapters). */
+export { count };
 
 /** Text as a network may have reflowed it: runs of white space one space, no edges (for matching a post to what was sent). */
 export const normalize = (value: string) => value.replace(/\s+/g, ' ').trim();

@@ -21,6 +21,7 @@ import type {
 } from '../social-provider.js';
 import { littleText, unescapeLittleText } from './little-text.js';
 import type { LinkedInNetwork } from './linkedin.network.js';
+import { count } from '../post-metrics-reads.js';
 
 /**
  * The LinkedIn API version every versioned call names (`LinkedIn-Version: YYYYMM`). LinkedIn serves each monthly
@@ -447,8 +448,6 @@ const STATISTICS_KINDS = [
   { prefix: 'urn:li:share:', parameter: 'shares', field: 'share' },
   { prefix: 'urn:li:ugcPost:', parameter: 'ugcPosts', field: 'ugcPost' },
 ] as const;
-
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 
 /**
  * LinkedIn's refusals of a post that name their reason (its error body's `code`, as ProviderHttp reads it):

@@ -1,6 +1,6 @@
 import { deliveryCall, rejected, requireGrant } from '../delivery-failure.js';
 import { partText } from '../outgoing-text.js';
-import { readPostsMetrics } from '../post-metrics-reads.js';
+import { count, readPostsMetrics } from '../post-metrics-reads.js';
 import { httpUrl, pick, text } from '../oauth/oauth-network.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { MissingScopes, ProviderError } from '../provider-error.js';
@@ -32,7 +32,6 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 const RECONCILE_PAGE = 40;
 /** Scopes that allow POST /api/v1/accounts/:id/follow (`follow` and `write` are Mastodon's older, wider ones). */
 const FOLLOW_SCOPES = ['write:follows', 'write', 'follow'];
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 /** Mastodon notes are HTML; a bio is shown as text (one pass over entities, so `&amp;lt;` stays `&lt;`). */
 const plainText = (html: string) =>

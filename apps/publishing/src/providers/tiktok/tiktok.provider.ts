@@ -21,6 +21,7 @@ import { chunkPlan, type ChunkRange } from './tiktok-chunks.js';
 import { failReasonFailure, tiktokCall, tiktokErrorCode, tiktokFailure } from './tiktok-failure.js';
 import { type CreatorInfo, photoPostInfo, readCreatorInfo, videoPostInfo } from './tiktok-post-info.js';
 import type { TikTokNetwork } from './tiktok.network.js';
+import { count } from '../post-metrics-reads.js';
 
 const API = 'https://open.tiktokapis.com';
 /** A photo post carries up to 35 images (Photo: `photo_images`). */
@@ -43,7 +44,6 @@ const RECONCILE_PAGES = 5;
 const CLOCK_SKEW_MS = 5 * 60_000;
 const JSON_UTF8 = 'application/json; charset=UTF-8';
 
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 const normalize = (value: string) => value.replace(/\s+/g, ' ').trim();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -20,6 +20,7 @@ import type {
   PublishedPost,
 } from '../social-provider.js';
 import type { XNetwork } from './x.network.js';
+import { count } from '../post-metrics-reads.js';
 
 const API = 'https://api.x.com';
 
@@ -49,8 +50,6 @@ const LOOKUP_IDS = 100;
 /** POST /2/users/:id/following needs it (the older grants were asked without). */
 const FOLLOW_SCOPE = 'follows.write';
 const TIMELINE_FIELDS = 'tweet.fields=created_at,conversation_id,referenced_tweets';
-
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 
 /** The grant an operation uses; replaced when X refused the access token and it was renewed. */
 interface Session {
