@@ -27,6 +27,7 @@ import { benchProviderInsights, type ProviderInsightsRow } from './provider-insi
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
 import { benchCreativeVideo, type CreativeVideoFigures } from './creative-video.js';
 import { benchWebhooks } from './webhooks.js';
+import { type CpuByRole, cpuByRole, cpuPerRequest } from './process-cpu.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
@@ -77,6 +78,8 @@ interface Row {
   errors: number;
   statusCodes: Record<string, number>;
   ratio?: number;
+  /** CPU milliseconds one request cost in each part of the stack (Linux): which process the path saturates. */
+  cpuMsPerRequest?: CpuByRole;
 }
 
 /** Env first (for a stack started by hand), then what `npm start` wrote. */
@@ -177,8 +180,11 @@ async function measure(target: Target): Promise<Row> {
   const probeBody = await probe.text();
   console.log(`${target.name}: probe ${probe.status} (${probeBody.length} bytes)${probe.ok ? '' : ` ${probeBody.slice(0, 200)}`}`);
   if (WARMUP_S > 0) await autocannon({ ...options, duration: WARMUP_S });
+  const cpuBefore = cpuByRole();
   const r: Result = await autocannon({ ...options, duration: DURATION_S });
+  const cpuMsPerRequest = cpuPerRequest(cpuBefore, cpuByRole(), r.requests.total);
   return {
+    cpuMsPerRequest,
     target: target.name,
     reqPerSec: r.requests.mean,
     p50Ms: r.latency.p50,
@@ -209,7 +215,28 @@ function medianRow(samples: Row[]): Row {
     errors: samples.reduce((sum, r) => sum + r.errors, 0),
     statusCodes,
     ratio: samples[0].ratio === undefined ? undefined : median(samples.map((r) => r.ratio ?? 0)),
+    cpuMsPerRequest: medianCpu(samples.map((r) => r.cpuMsPerRequest)),
   };
+}
+
+function medianCpu(samples: Array<CpuByRole | undefined>): CpuByRole | undefined {
+  const measured = samples.filter((sample): sample is CpuByRole => sample !== undefined);
+  if (measured.length === 0) return undefined;
+  const roles = new Set(measured.flatMap((sample) => Object.keys(sample)));
+  return Object.fromEntries([...roles].map((role) => [role, median(measured.map((sample) => sample[role] ?? 0))]));
+}
+
+/** Each target's CPU per request by process, largest first: where a path's time goes. */
+function printCpu(rows: Row[]): void {
+  if (!rows.some((r) => r.cpuMsPerRequest)) return;
+  console.log('\nCPU ms per request (median of the rounds; the load generator included):');
+  for (const r of rows) {
+    if (!r.cpuMsPerRequest) continue;
+    const parts = Object.entries(r.cpuMsPerRequest)
+      .sort((a, b) => b[1] - a[1])
+      .map(([role, ms]) => `${role} ${ms.toFixed(2)}`);
+    console.log(`  ${r.target}: ${parts.join(', ')}`);
+  }
 }
 
 function printTable(rows: Row[]): void {
@@ -399,6 +426,10 @@ async function main(): Promise<void> {
       },
     ];
 
+    // BENCH_PATHS=me,preferences keeps the baseline and the targets whose name contains one of them (e.g. to profile one path).
+    const onlyPaths = process.env.BENCH_PATHS?.split(',').filter(Boolean);
+    if (onlyPaths) targets.splice(1, targets.length, ...targets.slice(1).filter((t) => onlyPaths.some((p) => t.name.includes(p))));
+
     // The user must be in DATABASE_URL, or the baseline measures 404s: a wrong
     // DATABASE_URL, or another stack's accounts service on the same NATS took the registration.
     const check = await fetch(targets[0].url);
@@ -418,6 +449,7 @@ async function main(): Promise<void> {
     }
     const rows = targets.map((_, i) => medianRow(rounds.map((round) => round[i])));
     printTable(rows);
+    printCpu(rows);
 
     // A fast path that answers 503 is not fast: any failure voids the figures.
     const failed = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
