@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, DataSourceOptions, EntityTarget, ObjectLiteral } from 'typeorm';
+import { DataSource, DataSourceOptions, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { Logger } from 'pino';
 
 export interface ServiceDatabaseOptions {
@@ -104,15 +104,37 @@ export class DatabaseModule {
   }
 }
 
+interface PgQueryable {
+  query(statement: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
 /**
- * Runs a hot read as a named (prepared) statement: PostgreSQL parses and plans
- * it once per connection, about half the server CPU of the unnamed statements
- * TypeORM sends (measured with `npm run bench`). Use it only where a benchmark shows it.
+ * Runs a statement as a named (prepared) one: PostgreSQL parses and plans it once per connection instead of on
+ * every call, as it does for the unnamed statements TypeORM sends. Planning is most of the server's CPU for a short
+ * statement with a CTE or many columns (docs/performance.md). `db`: the pool, or a transaction's manager (the
+ * statement then runs on the transaction's connection). Use it where a benchmark shows it.
  */
-export async function preparedQuery<Row>(dataSource: DataSource, name: string, text: string, values: unknown[]): Promise<Row[]> {
-  const pool = (dataSource.driver as unknown as { master: { query: (q: object) => Promise<{ rows: Row[] }> } }).master;
-  const result = await pool.query({ name, text, values });
-  return result.rows;
+export async function preparedStatement<Row>(
+  db: DataSource | EntityManager,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<{ rows: Row[]; rowCount: number }> {
+  let connection: PgQueryable;
+  if (db instanceof DataSource || !db.queryRunner) {
+    const dataSource = db instanceof DataSource ? db : db.connection;
+    connection = (dataSource.driver as unknown as { master: PgQueryable }).master;
+  } else {
+    // TypeORM's PostgresQueryRunner answers connect() with the pg client its transaction holds.
+    connection = (await db.queryRunner.connect()) as PgQueryable;
+  }
+  const result = await connection.query({ name, text, values });
+  return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+}
+
+/** A read as a named statement (`preparedStatement`): its rows. */
+export async function preparedQuery<Row>(db: DataSource | EntityManager, name: string, text: string, values: unknown[]): Promise<Row[]> {
+  return (await preparedStatement<Row>(db, name, text, values)).rows;
 }
 
 /**

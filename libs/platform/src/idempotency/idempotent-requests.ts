@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpReply, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from '@social/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
-import { changedCount } from '../database/changed-rows.js';
+import { preparedQuery, preparedStatement } from '../database/database.js';
 import { fingerprintOf } from '../crypto/canonical-json.js';
 import { Problem, problems } from '../problems/problem.js';
 
@@ -140,10 +140,11 @@ export class IdempotentRequests {
         // The claim's own lock (its token's), held until this transaction ends, also when this process dies
         // (PostgreSQL ends the dead session): a claim whose lock nobody holds was abandoned and is taken over
         // without waiting for the lease. Per claim, not per key: a holder that took over never waits for the old one.
-        await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [claim.token]);
+        await preparedQuery(db, 'idempotency.lock-claim', 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [claim.token]);
         const reply = await work(db);
-        const stored = await changedCount(
+        const { rowCount: stored } = await preparedStatement(
           db,
+          'idempotency.complete',
           `UPDATE idempotency_keys
            SET state = 'completed', response_status = $5, response_body = $6, claim_token = NULL, locked_until = NULL
            WHERE user_id = $1 AND workspace_id = $2 AND operation = $3 AND key = $4 AND claim_token = $7 AND state = 'in_flight'`,
@@ -155,13 +156,13 @@ export class IdempotentRequests {
       });
     } catch (error) {
       // Nothing was stored: the key is free for a retry at once (a failed release just waits for the lease).
-      await this.dataSource
-        .query(
-          `DELETE FROM idempotency_keys
-           WHERE user_id = $1 AND workspace_id = $2 AND operation = $3 AND key = $4 AND claim_token = $5 AND state = 'in_flight'`,
-          [...id, claim.token],
-        )
-        .catch(() => undefined);
+      await preparedStatement(
+        this.dataSource,
+        'idempotency.release',
+        `DELETE FROM idempotency_keys
+         WHERE user_id = $1 AND workspace_id = $2 AND operation = $3 AND key = $4 AND claim_token = $5 AND state = 'in_flight'`,
+        [...id, claim.token],
+      ).catch(() => undefined);
       throw error;
     }
   }
@@ -172,7 +173,10 @@ export class IdempotentRequests {
       const token = randomUUID();
       // One round trip claims the key and prunes a few expired keys (skipping rows another request holds):
       // bounded work on every new claim, more than one row each, so no sweeper is needed.
-      const inserted: unknown[] = await this.dataSource.query(
+      // Named: planning this statement cost PostgreSQL more CPU than running it (docs/performance.md).
+      const inserted = await preparedQuery(
+        this.dataSource,
+        'idempotency.claim',
         `WITH pruned AS (
            DELETE FROM idempotency_keys WHERE (workspace_id, user_id, operation, key) IN (
              SELECT workspace_id, user_id, operation, key FROM idempotency_keys
@@ -184,7 +188,9 @@ export class IdempotentRequests {
         [...id, fingerprint, token, this.leaseSeconds, this.retentionSeconds, this.pruneBatch],
       );
       if (inserted.length === 1) return { kind: 'claimed', token };
-      const [row]: StoredKey[] = await this.dataSource.query(
+      const [row] = await preparedQuery<StoredKey>(
+        this.dataSource,
+        'idempotency.read',
         `SELECT fingerprint, state, response_status, response_body, expires_at <= now() AS expired, locked_until <= now() AS lease_over
          FROM idempotency_keys WHERE user_id = $1 AND workspace_id = $2 AND operation = $3 AND key = $4`,
         id,
@@ -211,8 +217,9 @@ export class IdempotentRequests {
    * second effect.
    */
   private async takeOver(id: string[], fingerprint: string, token: string): Promise<boolean> {
-    const taken = await changedCount(
+    const { rowCount: taken } = await preparedStatement(
       this.dataSource,
+      'idempotency.take-over',
       `UPDATE idempotency_keys
        SET fingerprint = $5, state = 'in_flight', claim_token = $6, locked_until = now() + make_interval(secs => $7),
            response_status = NULL, response_body = NULL, created_at = now(), expires_at = now() + make_interval(secs => $8)
