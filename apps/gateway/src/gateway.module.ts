@@ -18,6 +18,7 @@ import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { RevokedSessions } from './auth/revoked-sessions.js';
 import { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import { GATEWAY_CONFIG, GatewayConfig } from './config.js';
+import { Forwarder } from './rpc/forwarder.js';
 import { DesignsController } from './creative/designs.controller.js';
 import { TemplatesController } from './creative/templates.controller.js';
 import { HealthController } from './health/health.controller.js';
@@ -101,6 +102,7 @@ export class GatewayModule {
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: GATEWAY_LOGGER, useValue: logger },
         { provide: GATEWAY_MEDIA_STORAGE, useValue: mediaStorage },
+        Forwarder,
         RevokedSessions,
         Probes,
         TokenRateLimiter,

@@ -1,9 +1,12 @@
 /**
  * CPU seconds spent by each part of the stack while a target runs, read from /proc (Linux only): which process a path
  * saturates, and how much CPU one request costs in each. Processes are grouped by role (a service's `apps/<name>`,
- * postgres, nats-server, the load generator); elsewhere the figures are simply absent.
+ * postgres, nats-server, the load generator); elsewhere the figures are simply absent. Only this checkout's
+ * processes count (their working directory is in it; PostgreSQL's is its data directory under `.data/`): a test
+ * stack of another checkout on the same machine runs the same programs. The machine's nats-server is shared.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { REPO_ROOT } from '@social/testing';
 
 const TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux this runs on.
 
@@ -32,7 +35,7 @@ export function cpuByRole(): CpuByRole | undefined {
   for (const pid of pids) {
     try {
       const role = roleOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
-      if (!role) continue;
+      if (!role || (role !== 'nats-server' && !`${readlinkSync(`/proc/${pid}/cwd`)}/`.startsWith(REPO_ROOT))) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, then cutime and cstime
       // (children reaped). PostgreSQL's backends come and go with the pools: the postmaster's reaped share keeps theirs.

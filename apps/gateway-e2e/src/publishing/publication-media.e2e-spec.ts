@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { baseUrl, call, eventually, expectProblem, locations, schemaUrlFor } from '../support/api.js';
+import { baseUrl, call, eventually, expectProblem, locations, schemaUrlFor, withoutSchema } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { inMs, schedule } from '../support/delivery.js';
 import { expectTenantIsolation } from '../support/isolation.js';
@@ -134,6 +134,17 @@ describe('publishing: publications carry media (docs/decisions.md "Attaching", P
         ],
         [true, [[video.id, 'attachment', 0]]],
       ]);
+      // The list is passed on as publishing wrote it: the same publication, every media URL absolute, `$schema` first.
+      const [single, page] = await Promise.all([
+        call('GET', `/publications/${publication.id}`, { token: owner.token }),
+        call('GET', `/publications?workspace_id=${workspaceId}`, { token: owner.token }),
+      ]);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(Object.keys(page.body)[0]).toBe('$schema');
+      await expectMatchesOwnSchema(page.body, 'PublicationList');
+      expect(page.body.publications).toEqual([withoutSchema(single.body)]);
+      expect(page.body.publications[0].renditions[0].segments[0].media[0].url).toBe(`${baseUrl()}/media/${portrait.id}/content`);
     },
   );
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { call, expectProblem, registerUser, RFC3339_MS, schemaUrlFor } from '../support/api.js';
+import { call, expectProblem, registerUser, RFC3339_MS, schemaUrlFor, withoutSchema } from '../support/api.js';
 import { testDatabase } from '../support/database.js';
 import { expectTenantIsolation } from '../support/isolation.js';
 import { ODD_VALUES } from '../support/odd-values.js';
@@ -33,7 +33,6 @@ const patch = (token: string, id: string, body: unknown) => call('PATCH', `/publ
 const list = (token: string, query: string) => call('GET', `/publications?${query}`, { token });
 /** Each location once (a value may break several rules of one member). */
 const locations = (problem: { errors: Array<{ location: string }> }) => [...new Set(problem.errors.map((e) => e.location))].sort();
-const withoutSchema = ({ $schema: _ignored, ...rest }: Record<string, unknown>) => rest;
 
 describe('publishing: publications', () => {
   const db = testDatabase();

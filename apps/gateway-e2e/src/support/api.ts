@@ -68,6 +68,9 @@ export async function registerUser(extra: Record<string, unknown> = {}): Promise
 
 export const schemaUrlFor = (name: string) => `${baseUrl()}/api/v1/schemas/${name}.json`;
 
+/** An answer's members but `$schema`: the same resource as it appears inside a list. */
+export const withoutSchema = ({ $schema: _ignored, ...rest }: Record<string, unknown>) => rest;
+
 /** Contract §1 problem shape, with the status and code expected. */
 export function expectProblem(response: ApiResponse, status: number, code?: string) {
   expect(response.status).toBe(status);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FastifyReply } from 'fastify';
 import { unwrapHttpReply } from './http-reply.js';
-import { SplicedJson } from './spliced-json.js';
+import { PassedOnJson, SplicedJson } from './spliced-json.js';
 
 function reply() {
   const applied: { status?: number; headers: Record<string, string> } = { headers: {} };
@@ -52,5 +52,24 @@ describe('SplicedJson', () => {
 
   it('escapes the member name', () => {
     expect(JSON.parse(new SplicedJson({}, 'a"b', '1').text())).toEqual({ 'a"b': 1 });
+  });
+});
+
+describe('PassedOnJson', () => {
+  const passed = (json: string) => new PassedOnJson(Buffer.from(json));
+
+  it("puts the gateway's members in front of the service's bytes", () => {
+    const $schema = 'https://x/PublicationList.json';
+    expect(JSON.parse(passed('{"publications":[{"title":"Café ✓"}],"next_cursor":""}').bytes({ $schema }).toString())).toEqual({
+      $schema,
+      publications: [{ title: 'Café ✓' }],
+      next_cursor: '',
+    });
+    expect(JSON.parse(passed('{}').bytes({ $schema }).toString())).toEqual({ $schema });
+    expect(JSON.parse(passed('{"a":1}').bytes({}).toString())).toEqual({ a: 1 });
+  });
+
+  it('passes anything but an object on as it came', () => {
+    expect(passed('[1,2]').bytes({ $schema: 'x' }).toString()).toBe('[1,2]');
   });
 });

@@ -5,7 +5,7 @@ import { map, Observable } from 'rxjs';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config.js';
 import { baseUrlOf, schemaUrl } from './base-url.js';
 import { RESPONSE_SCHEMA } from './returns.decorator.js';
-import { SplicedJson } from './spliced-json.js';
+import { PassedOnJson, SplicedJson } from './spliced-json.js';
 
 /** Puts `$schema` first on every named top-level response object (docs/decisions.md), spliced answers included. */
 @Injectable()
@@ -22,9 +22,9 @@ export class SchemaInterceptor implements NestInterceptor {
     const $schema = schemaUrl(baseUrlOf(request, this.config.PUBLIC_BASE_URL), name);
     return next.handle().pipe(
       map((body) => {
-        if (body instanceof SplicedJson) {
+        if (body instanceof SplicedJson || body instanceof PassedOnJson) {
           context.switchToHttp().getResponse<FastifyReply>().type('application/json; charset=utf-8');
-          return body.text({ $schema });
+          return body instanceof SplicedJson ? body.text({ $schema }) : body.bytes({ $schema });
         }
         return body && typeof body === 'object' && !Array.isArray(body) ? { $schema, ...body } : body;
       }),

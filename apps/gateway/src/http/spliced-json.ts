@@ -16,3 +16,21 @@ export class SplicedJson {
     return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}${JSON.stringify(this.member)}:${this.json}}`;
   }
 }
+
+const OPENING_BRACE = 0x7b;
+
+/**
+ * An answer object's JSON bytes as a service wrote them, passed on to the client unparsed (Forwarder.passOn). The
+ * schema interceptor writes it out with `$schema` put first.
+ */
+export class PassedOnJson {
+  constructor(readonly json: Uint8Array) {}
+
+  /** The answer with `first`'s members in front of the service's (the answer must be a JSON object). */
+  bytes(first: Record<string, unknown>): Buffer {
+    if (this.json[0] !== OPENING_BRACE) return Buffer.from(this.json);
+    const head = JSON.stringify(first);
+    const empty = this.json.length === 2; // `{}`
+    return Buffer.concat([Buffer.from(`${head.slice(0, -1)}${empty || head.length === 2 ? '' : ','}`), this.json.subarray(1)]);
+  }
+}

@@ -1,7 +1,6 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { CallerTokenSigner, type Metrics, RpcClient, rpcClientMetrics } from '@social/platform';
-import { Forwarder } from './forwarder.js';
 
 export const GATEWAY_NATS = Symbol('GATEWAY_NATS');
 
@@ -31,10 +30,9 @@ export class RpcModule {
             CallerTokenSigner.fromPem(jwtPrivateKey, 'gateway'),
           ),
         },
-        Forwarder,
         NatsDrainer,
       ],
-      exports: [GATEWAY_NATS, RpcClient, Forwarder],
+      exports: [GATEWAY_NATS, RpcClient],
     };
   }
 }

@@ -6,6 +6,7 @@ import {
   type PublicationList,
   PublicationOperations,
   type PublicationPreview,
+  publicationListWithBase,
 } from '@social/contracts';
 import { Handles, Input } from '@social/platform';
 import { PublicationPreviews } from './publication-previews.service.js';
@@ -26,9 +27,11 @@ export class PublicationsHandler {
     return this.publications.create(principal, body, idempotencyKey);
   }
 
+  /** The gateway passes this page on unparsed (Forwarder.passOn): its media URLs are made absolute here. */
   @Handles(PublicationOperations.list)
-  list(@Input() { principal, query }: InputOf<typeof PublicationOperations.list>): Promise<PublicationList> {
-    return this.publications.list(principal, query);
+  async list(@Input() { principal, query, baseUrl }: InputOf<typeof PublicationOperations.list>): Promise<PublicationList> {
+    const list = await this.publications.list(principal, query);
+    return baseUrl === null ? list : publicationListWithBase(baseUrl, list);
   }
 
   @Handles(PublicationOperations.get)

@@ -103,6 +103,8 @@ export interface OperationInput<Caller extends CallerRule, Params extends string
   idempotencyKey: string | null;
   /** The caller's address as the gateway saw it. */
   clientIp: string;
+  /** `{base_url}` as the client addressed the API; null for a service's own request (see RpcRequest). */
+  baseUrl: string | null;
 }
 
 /** The checked input of operation `O`: `@Input() { principal, params, body }: InputOf<typeof Operations.x>`. */

@@ -20,6 +20,11 @@ export interface RpcRequest<Body = unknown, Query = Record<string, unknown>, Par
   idempotencyKey: string | null;
   /** The caller's address as the gateway saw it (for per-IP rate limits). */
   clientIp: string;
+  /**
+   * `{base_url}` as the client addressed the API (the gateway sets it): a service whose answer the gateway passes on
+   * unparsed makes its URLs absolute with it. Absent from services' requests to each other.
+   */
+  baseUrl?: string;
 }
 
 /** NATS header carrying the gateway's request id across the hop. */

@@ -18,3 +18,4 @@ export * from './rendition-overrides.dto.js';
 export * from './publication-preview.dto.js';
 export * from './media-usage.js';
 export * from './sandbox-posts.dto.js';
+export * from './publication-urls.js';

@@ -32,6 +32,7 @@ export function checkInput(
     body: operation.body ? validateInput(operation.body, request.body, 'body') : null,
     idempotencyKey: operation.idempotent ? idempotencyKeyOf(request.idempotencyKey) : null,
     clientIp: request.clientIp,
+    baseUrl: request.baseUrl ?? null,
   } as OperationInput<never, string, unknown, unknown>;
 }
 

@@ -5,6 +5,12 @@ import { requestContext } from '../logging/logger.js';
 import type { RpcClientMetrics, RpcClientOutcome } from '../metrics/rpc-metrics.js';
 import { Problem, problems } from '../problems/problem.js';
 import { inRpcClientSpan } from '../tracing/rpc-tracing.js';
+import { responseBytes } from './reply-envelope.js';
+
+export interface RpcSendOptions {
+  requestId?: string;
+  timeoutMs?: number;
+}
 
 interface NestReply {
   response?: unknown;
@@ -29,17 +35,30 @@ export class RpcClient {
   ) {}
 
   /** `requestId` defaults to the one of the request being served (services asking each other). */
-  send<T>(pattern: string, data: RpcRequest | object, options: { requestId?: string; timeoutMs?: number } = {}): Promise<T> {
+  send<T>(pattern: string, data: RpcRequest | object, options: RpcSendOptions = {}): Promise<T> {
+    return this.exchange(pattern, data, options, (reply) => this.answerOf<T>(reply));
+  }
+
+  /**
+   * Like `send`, for an answer the caller only passes on: the answer's JSON bytes as the service wrote them, not
+   * parsed (a page of publications is ~50 KB: parsing and serializing it again was a tenth of the gateway's CPU).
+   */
+  sendForBytes(pattern: string, data: RpcRequest | object, options: RpcSendOptions = {}): Promise<Uint8Array> {
+    return this.exchange(pattern, data, options, (reply) => responseBytes(reply) ?? Buffer.from(JSON.stringify(this.answerOf(reply))));
+  }
+
+  private exchange<T>(pattern: string, data: RpcRequest | object, options: RpcSendOptions, read: (reply: Uint8Array) => T): Promise<T> {
     const h = natsHeaders();
     // A CLIENT span around the request; its traceparent rides in the headers.
-    return inRpcClientSpan(pattern, h, () => this.request<T>(pattern, data, h, options));
+    return inRpcClientSpan(pattern, h, () => this.request<T>(pattern, data, h, options, read));
   }
 
   private async request<T>(
     pattern: string,
     data: RpcRequest | object,
     h: ReturnType<typeof natsHeaders>,
-    options: { requestId?: string; timeoutMs?: number },
+    options: RpcSendOptions,
+    read: (reply: Uint8Array) => T,
   ): Promise<T> {
     const requestId = options.requestId ?? requestContext.getStore()?.requestId ?? 'internal';
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
@@ -47,24 +66,33 @@ export class RpcClient {
     const started = performance.now();
     if (this.signer) h.set(CALLER_TOKEN_HEADER, await this.signer.tokenFor(principalOfPayload(data)));
     const done = (outcome: RpcClientOutcome) => this.metrics?.observe(pattern, outcome, (performance.now() - started) / 1000);
-    let reply: NestReply;
+    let reply: Uint8Array;
     try {
       const msg = await this.nc.request(pattern, JSON.stringify({ pattern, data, id: requestId }), {
         timeout: timeoutMs,
         headers: h,
       });
-      reply = msg.json<NestReply>();
+      reply = msg.data;
     } catch (error) {
       const problem = this.transportProblem(error);
       done(problem.status === 504 ? 'timeout' : problem.status === 503 ? 'unavailable' : 'problem');
       throw problem;
     }
-    if (reply.err !== undefined && reply.err !== null) {
+    try {
+      const answer = read(reply);
+      done('ok');
+      return answer;
+    } catch (error) {
       done('problem');
-      throw Problem.isPayload(reply.err) ? Problem.fromPayload(reply.err) : problems.internal();
+      throw error;
     }
-    done('ok');
-    return reply.response as T;
+  }
+
+  /** The reply's `response`, or the service's problem thrown. */
+  private answerOf<T>(reply: Uint8Array): T {
+    const { response, err } = JSON.parse(Buffer.from(reply.buffer, reply.byteOffset, reply.length).toString()) as NestReply;
+    if (err !== undefined && err !== null) throw Problem.isPayload(err) ? Problem.fromPayload(err) : problems.internal();
+    return response as T;
   }
 
   private transportProblem(error: unknown): Problem {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { problems } from '../problems/problem.js';
+import { serializeReply } from '../rpc/reply-envelope.js';
 
 /** Room kept for the NATS headers of a reply. */
 const HEADER_RESERVE_BYTES = 4 * 1024;
@@ -13,7 +14,8 @@ interface ReplyPacket {
 }
 
 /**
- * Nest's NATS replies as JSON (what its NatsRecordSerializer writes for plain values), except that a reply
+ * Nest's NATS replies as JSON (what its NatsRecordSerializer writes for plain values, `response` last: see
+ * reply-envelope.ts), except that a reply
  * larger than the server's `max_payload` becomes a 500 problem at once, logged naming `max_payload`:
  * NATS would refuse to send it and the caller would wait for its timeout (a 504 ten seconds later).
  * The platform's caps keep every reply within its 8 MiB; this guards a server configured with less.
@@ -25,7 +27,7 @@ export class SizedReplySerializer {
   ) {}
 
   serialize(packet: ReplyPacket): { data: string; headers?: undefined } {
-    const data = JSON.stringify(packet);
+    const data = serializeReply(packet);
     const max = this.maxPayload();
     const bytes = Buffer.byteLength(data);
     if (!max || bytes + HEADER_RESERVE_BYTES <= max) return { data };

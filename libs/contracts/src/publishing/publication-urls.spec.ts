@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Publication, PublicationList, PublicationMedia } from '@social/contracts';
+import type { Publication, PublicationList, PublicationMedia } from './publications.dto.js';
 import { publicationListWithBase, publicationWithBase } from './publication-urls.js';
 
 const BASE = 'https://api.example.com';

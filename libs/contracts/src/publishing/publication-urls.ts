@@ -1,4 +1,4 @@
-import type { Publication, PublicationList, PublicationMedia } from '@social/contracts';
+import type { Publication, PublicationList, PublicationMedia } from './publications.dto.js';
 
 /** A URL the publishing service answers relative to {base_url} (`/media/{id}/content`), made absolute. */
 const absolute = (baseUrl: string, url: string): string => (url.startsWith('/') ? `${baseUrl}${url}` : url);
