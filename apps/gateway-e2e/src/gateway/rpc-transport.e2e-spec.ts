@@ -66,4 +66,42 @@ describe('RPC client over real NATS', () => {
     expect(problem.status).toBe(409);
     expect(problem.options.extensions).toEqual({ current_revision: 3 });
   });
+
+  it('matches each reply to its request on the one inbox: concurrent requests, and a late reply dropped', async () => {
+    let delayFirst = true;
+    const service = nc.subscribe('numbers.service.double', {
+      callback: (_error, msg) => {
+        const { id, data } = msg.json<{ id: string; data: { n: number } }>();
+        const answer = () => msg.respond(JSON.stringify({ id, isDisposed: true, response: { doubled: data.n * 2 } }));
+        if (data.n === -1 && delayFirst) {
+          delayFirst = false;
+          setTimeout(answer, 500); // past the client's 300 ms
+        } else setTimeout(answer, Math.random() * 20);
+      },
+    });
+    const late = await failure(client.send('numbers.service.double', { n: -1 }, { requestId: 'late' }));
+    expect(late.status).toBe(504);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => client.send<{ doubled: number }>('numbers.service.double', { n }, { requestId: `n${n}` })),
+    );
+    // The late reply (to -1) arrived meanwhile and went to nobody.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await client.send('numbers.service.double', { n: 21 }, { requestId: 'after' })).toEqual({ doubled: 42 });
+    service.unsubscribe();
+    expect(answers.map((answer) => answer.doubled)).toEqual(Array.from({ length: 50 }, (_, n) => n * 2));
+  });
+
+  it('a closed connection is 503 at once, never a hang', async () => {
+    const own = await connect({ servers: process.env.E2E_NATS_URL_IN_USE });
+    const ownClient = new RpcClient(own, 5_000);
+    const silent = own.subscribe('silent.until.closed', { callback: () => undefined });
+    const waiting = failure(ownClient.send('silent.until.closed', {}, { requestId: 'c1' }));
+    await own.flush();
+    const started = Date.now();
+    await own.close();
+    expect((await waiting).status).toBe(503);
+    expect((await failure(ownClient.send('silent.until.closed', {}, { requestId: 'c2' }))).status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(silent.isClosed()).toBe(true);
+  });
 });

@@ -260,12 +260,17 @@ export class PublicationsService {
   private async withChildren(db: EntityManager, publications: PublicationEntity[]): Promise<Publication[]> {
     if (publications.length === 0) return [];
     const ids = publications.map((publication) => publication.id);
+    // Named statements: with their long select lists, planning cost PostgreSQL more than running them.
     const [segments, renditions] = await Promise.all([
-      db.query<PublicationSegmentEntity[]>(
+      preparedQuery<PublicationSegmentEntity>(
+        db,
+        'publishing.publications.segments',
         `SELECT ${this.columns.segment} FROM publication_segments s WHERE s.publication_id = ANY($1::uuid[]) ORDER BY s.position`,
         [ids],
       ),
-      db.query<RenditionEntity[]>(
+      preparedQuery<RenditionEntity>(
+        db,
+        'publishing.publications.renditions',
         `SELECT ${this.columns.rendition} FROM renditions r WHERE r.publication_id = ANY($1::uuid[]) ORDER BY r.created_at, r.id`,
         [ids],
       ),
@@ -273,7 +278,9 @@ export class PublicationsService {
     const renditionSegments =
       renditions.length === 0
         ? []
-        : await db.query<RenditionSegmentEntity[]>(
+        : await preparedQuery<RenditionSegmentEntity>(
+            db,
+            'publishing.publications.rendition-segments',
             `SELECT ${this.columns.renditionSegment} FROM rendition_segments rs WHERE rs.rendition_id = ANY($1::uuid[])
              ORDER BY rs.position`,
             [renditions.map((rendition) => rendition.id)],

@@ -6,6 +6,7 @@ import type { RpcClientMetrics, RpcClientOutcome } from '../metrics/rpc-metrics.
 import { Problem, problems } from '../problems/problem.js';
 import { inRpcClientSpan } from '../tracing/rpc-tracing.js';
 import { responseBytes } from './reply-envelope.js';
+import { ReplyInbox } from './reply-inbox.js';
 
 export interface RpcSendOptions {
   requestId?: string;
@@ -19,20 +20,24 @@ interface NestReply {
 
 /**
  * Request/reply over NATS in the wire format of Nest's NATS transport
- * (`{pattern, data, id}` → `{response | err, id}`), with one plain
- * `request()` per call: no per-request subscription as Nest's client makes.
+ * (`{pattern, data, id}` → `{response | err, id}`), every reply on one inbox
+ * subscription (ReplyInbox): no per-request subscription as Nest's client makes.
  * Service problems come back as `Problem`s; a missing service is 503 and a slow
  * one 504, so a caller never hangs.
  */
 export class RpcClient {
+  private readonly replies: ReplyInbox;
+
   constructor(
-    private readonly nc: NatsConnection,
+    nc: NatsConnection,
     private readonly defaultTimeoutMs: number,
     /** Latency by pattern and outcome (`rpcClientMetrics`); none in tests and tools. */
     private readonly metrics?: RpcClientMetrics,
     /** Signs the caller token every request carries (services refuse requests without one). */
     private readonly signer?: CallerTokenSigner,
-  ) {}
+  ) {
+    this.replies = new ReplyInbox(nc);
+  }
 
   /** `requestId` defaults to the one of the request being served (services asking each other). */
   send<T>(pattern: string, data: RpcRequest | object, options: RpcSendOptions = {}): Promise<T> {
@@ -68,7 +73,7 @@ export class RpcClient {
     const done = (outcome: RpcClientOutcome) => this.metrics?.observe(pattern, outcome, (performance.now() - started) / 1000);
     let reply: Uint8Array;
     try {
-      const msg = await this.nc.request(pattern, JSON.stringify({ pattern, data, id: requestId }), {
+      const msg = await this.replies.request(pattern, JSON.stringify({ pattern, data, id: requestId }), {
         timeout: timeoutMs,
         headers: h,
       });
