@@ -25,6 +25,7 @@ import { benchPostsMedia } from './posts-media.js';
 import { benchYouTubeUpload } from './youtube-upload.js';
 import { benchProviderInsights, type ProviderInsightsRow } from './provider-insights.js';
 import { benchScheduler, type SchedulerRow } from './scheduler.js';
+import { benchSchedulingPrecision, type SchedulingPrecisionFigures } from './scheduling-precision.js';
 import { benchCreativeVideo, type CreativeVideoFigures } from './creative-video.js';
 import { benchWebhooks } from './webhooks.js';
 import { type CpuByRole, cpuByRole, cpuPerRequest } from './process-cpu.js';
@@ -39,7 +40,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
 // `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only),
-// `scheduler` (delivery of 10,000 renditions only), `notifications` (event → in-app latency and GET /notifications),
+// `scheduler` (delivery of 10,000 renditions only), `scheduling-precision` (50 renditions falling due a second for 60 s:
+// how late each went live; BENCH_DUE_PER_SECOND and BENCH_DUE_SECONDS change them), `notifications` (event → in-app latency and GET /notifications),
 // `creative-video` (PUT /video-projects/{id} with a 200 KB document only), `creative-templates` (E22 under load),
 // `creative-export` (1080×1080 PNG exports), `provider-insights` (insights' internal requests to publishing only),
 // `insights-analytics` (E24 over 50 accounts and 5,000 renditions), `insights-sync` (a metrics sync of 1,000 sandbox accounts)
@@ -319,6 +321,12 @@ async function main(): Promise<void> {
     if (!scheduler.met) process.exitCode = 1;
     return;
   }
+  if (ONLY === 'scheduling-precision') {
+    const schedulingPrecision = await benchSchedulingPrecision(baseUrl, databaseUrl, (await register(baseUrl)).token);
+    writeResults({ machine, idleBefore: idle, schedulingPrecision });
+    if (!schedulingPrecision.met) process.exitCode = 1;
+    return;
+  }
   if (ONLY === 'notifications') {
     const notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
     writeResults({ machine, idleBefore: idle, notifications });
@@ -476,12 +484,14 @@ async function main(): Promise<void> {
     let insights: InsightsFigures | undefined;
     let creativeVideo: CreativeVideoFigures | undefined;
     let notifications: NotificationFigures | undefined;
+    let schedulingPrecision: SchedulingPrecisionFigures | undefined;
     let creative: Awaited<ReturnType<typeof creativeImage>> | undefined;
     if (ONLY === 'all') {
       creativeVideo = await videoProjectWrites(baseUrl, token, publications.writeTo);
       directory = await benchDirectory(baseUrl, databaseUrl);
       media = await mediaUploads(baseUrl, natsUrl, gatewayPid, token, publications.writeTo);
       scheduler = await benchScheduler(baseUrl, databaseUrl, natsUrl, token);
+      schedulingPrecision = await benchSchedulingPrecision(baseUrl, databaseUrl, (await register(baseUrl)).token);
       // A user of its own: the inbox's 1,000 items must not mix with the scheduler's post_published ones.
       notifications = await benchNotifications(baseUrl, natsUrl, (await register(baseUrl)).token);
       creative = await creativeImage(baseUrl, token, publications.writeTo, ONLY);
@@ -502,6 +512,7 @@ async function main(): Promise<void> {
       directory,
       media,
       scheduler,
+      schedulingPrecision,
       notifications,
       creativeVideo,
       creative,

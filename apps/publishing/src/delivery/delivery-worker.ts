@@ -12,7 +12,16 @@ import {
   type RenditionPublishedEvent,
   type ResolvedMedia,
 } from '@social/contracts';
-import { changedRows, ClaimLoop, enqueueEvent, Metrics, SERVICE_CONFIG, SERVICE_LOGGER, untilNextDue } from '@social/platform';
+import {
+  changedRows,
+  ClaimLoop,
+  enqueueEvent,
+  Metrics,
+  preparedQuery,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  untilNextDue,
+} from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -192,8 +201,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    */
   private async claim(limit: number): Promise<Claimed[]> {
     if (limit <= 0) return [];
-    return changedRows<Claimed>(
+    // Named: every pass runs it (a finished delivery wakes the loop), and planning it cost more than running it.
+    return preparedQuery<Claimed>(
       this.dataSource,
+      'publishing.delivery.claim',
       `WITH due AS (
          SELECT id FROM renditions
           WHERE next_action_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now()) AND NOT (id = ANY($4::uuid[]))
@@ -217,8 +228,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   /** How long to sleep: until the next future due time, at most one poll interval. */
   private async untilNextDue(poll: number): Promise<number> {
-    const [next] = await this.dataSource.query<DueRow[]>(
+    const [next] = await preparedQuery<DueRow>(
+      this.dataSource,
+      'publishing.delivery.next-due',
       `SELECT next_action_at AS at FROM renditions WHERE next_action_at > now() ORDER BY next_action_at LIMIT 1`,
+      [],
     );
     return untilNextDue(next?.at, poll);
   }
