@@ -41,7 +41,8 @@ const MIN_RATIO = 0.4;
 const MAX_P99_MS = 50;
 // `all` (default), `throughput` (the ratio runs only), `admin-users` (E9 only), `media-uploads` (the upload figures only),
 // `scheduler` (delivery of 10,000 renditions only), `scheduling-precision` (50 renditions falling due a second for 60 s:
-// how late each went live; BENCH_DUE_PER_SECOND and BENCH_DUE_SECONDS change them), `notifications` (event → in-app latency and GET /notifications),
+// how late each went live; BENCH_DUE_PER_SECOND and BENCH_DUE_SECONDS change them),
+// `notifications` (event → in-app latency and GET /notifications),
 // `creative-video` (PUT /video-projects/{id} with a 200 KB document only), `creative-templates` (E22 under load),
 // `creative-export` (1080×1080 PNG exports), `provider-insights` (insights' internal requests to publishing only),
 // `insights-analytics` (E24 over 50 accounts and 5,000 renditions), `insights-sync` (a metrics sync of 1,000 sandbox accounts)

@@ -37,7 +37,8 @@ export async function benchSchedulingPrecision(baseUrl: string, databaseUrl: str
   const spacingMs = 1000 / (RENDITIONS_PER_SECOND / ACCOUNTS_PER_PUBLICATION);
   console.log(
     `\nscheduling precision: ${RENDITIONS_PER_SECOND} renditions due a second for ${DURATION_S} s ` +
-      `(${publications} publications × ${ACCOUNTS_PER_PUBLICATION} sandbox accounts, one due every ${spacingMs} ms); target p99 ≤ ${TARGET_P99_S} s`,
+      `(${publications} publications × ${ACCOUNTS_PER_PUBLICATION} sandbox accounts, one due every ${spacingMs} ms); ` +
+      `target p99 ≤ ${TARGET_P99_S} s`,
   );
   const workspace = await createBenchWorkspace(baseUrl, token, 'Bench precision');
   const accountIds: string[] = [];
