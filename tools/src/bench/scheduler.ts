@@ -15,7 +15,8 @@ import { api, inParallel, createBenchWorkspace } from './seeding.js';
 
 export const SCHEDULER_RENDITIONS = Number(process.env.BENCH_RENDITIONS ?? 10_000);
 const ACCOUNTS_PER_PUBLICATION = 10;
-const TARGET_S = 60;
+// The hot-path issue: 10,000 live within 40 s with one replica (the first goal was 60 s).
+const TARGET_S = 40;
 /** Requests in flight while seeding. */
 const SEED_CONCURRENCY = 16;
 
