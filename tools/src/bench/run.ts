@@ -529,6 +529,8 @@ async function main(): Promise<void> {
     const insightsFailed = (providerInsights && !providerInsights.met) || (insights?.analytics && !insights.analytics.met);
     if (
       failed.length > 0 ||
+      verdicts.some((verdict) => !verdict.met) ||
+      (schedulingPrecision && !schedulingPrecision.met) ||
       (directory && !directory.met) ||
       mediaMissed ||
       (scheduler && !scheduler.met) ||

@@ -97,8 +97,9 @@ async function runOnce(baseUrl: string, token: string, db: pg.Client, replicas: 
   const seeded = Date.now();
   const { accountIds, publicationIds } = await seed(baseUrl, token, renditions);
   const createS = (Date.now() - seeded) / 1000;
-  // Schedule calls take about as long as the creates did: the shared due time leaves room for them.
-  const dueAt = new Date(Date.now() + Math.ceil(createS * 1.5 + 5) * 1000);
+  // Each schedule call writes ten renditions: it takes several times as long as a create (measured 2.2 s of creates, 10.3 s
+  // of schedules). The shared due time leaves room for them.
+  const dueAt = new Date(Date.now() + Math.ceil(createS * 6 + 5) * 1000);
   const scheduled = Date.now();
   await inParallel(publicationIds.length, SEED_CONCURRENCY, async (index) => {
     await api(
