@@ -30,6 +30,12 @@ export const routes: PageRoute[] = [
     nav: 'main',
     page: lazy(() => import('./pages/publications/publications.page')),
   },
+  {
+    path: '/publications/:id',
+    title: 'Publication',
+    access: 'workspace',
+    page: lazy(() => import('./pages/publications/publication.page')),
+  },
   { path: '/accounts', title: 'Accounts', access: 'workspace', nav: 'main', page: lazy(() => import('./pages/accounts/accounts.page')) },
   {
     // The OAuth networks send the person back here (`{public_app_url}/social-accounts/callback/{provider}`).
