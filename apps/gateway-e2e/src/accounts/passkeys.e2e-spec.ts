@@ -9,7 +9,12 @@ import { CreationOptions, softwareAttestation } from '../support/webauthn.js';
 /** Passkey registration with real WebAuthn verification, against a software authenticator. */
 describe('accounts: passkeys', () => {
   let db: pg.Client;
-  const origin = () => new URL(baseUrl()).origin;
+  // The stack's relying party is `localhost` (global setup: WebAuthn takes no IP address), at the stack's port.
+  const origin = () => {
+    const url = new URL(baseUrl());
+    url.hostname = 'localhost';
+    return url.origin;
+  };
 
   beforeAll(async () => {
     db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
