@@ -38,9 +38,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       adopt: (tokens) => store.adopt(tokens),
       updateUser: (user) => store.updateUser(user),
       async signOut() {
-        // Revoking is best effort: the person is signed out of this tab whatever the server answers.
-        await client.POST('/auth/logout').catch(() => undefined);
+        // Signed out of this tab at once; revoking the session on the server is best effort after that.
+        const token = await store.accessToken();
         store.clear();
+        if (token) await client.POST('/auth/logout', { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
       },
     }),
     [session, client, store],
