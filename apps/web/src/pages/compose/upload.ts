@@ -1,4 +1,5 @@
 import { PlatformProblem, unwrap, type PlatformClient, type Schema } from '@social/sdk';
+import { apiOrigin } from '../../api/origin';
 
 export type MediaItem = Schema<'MediaItem'>;
 
@@ -38,7 +39,7 @@ async function digest(file: File): Promise<string> {
 function put(target: Schema<'MediaUploadTarget'>, file: File, onProgress: (fraction: number) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open(target.method || 'PUT', target.url);
+    request.open(target.method || 'PUT', uploadAddress(target.url));
     for (const [name, value] of Object.entries(target.headers ?? {})) {
       // The browser sets these itself and refuses to be told.
       if (!['content-length', 'host'].includes(name.toLowerCase())) request.setRequestHeader(name, String(value));
@@ -56,6 +57,16 @@ function put(target: Schema<'MediaUploadTarget'>, file: File, onProgress: (fract
     request.onerror = () => reject(new TypeError('The upload could not reach the server.'));
     request.send(file);
   });
+}
+
+/**
+ * The gateway's own upload route is signed with its configured public address, which may name the same gateway
+ * differently than the console was opened by (127.0.0.1 or localhost): that route is sent to the API origin the
+ * console already talks to, so no cross-origin request is needed. Any other URL (object storage) is used as given.
+ */
+function uploadAddress(signed: string): string {
+  const url = new URL(signed, apiOrigin());
+  return /^\/media\/upload-session\/[^/]+\/content$/.test(url.pathname) ? `${apiOrigin()}${url.pathname}${url.search}` : url.toString();
 }
 
 function problemOf(request: XMLHttpRequest): Error {
