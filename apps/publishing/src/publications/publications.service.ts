@@ -134,7 +134,12 @@ export class PublicationsService {
     if (after) conditions.push(`(p.created_at, p.id) < ($${values.push(after.at)}::timestamptz, $${values.push(after.id)}::uuid)`);
     const rows = await preparedQuery<PublicationEntity>(
       this.dataSource,
-      `publishing.publications.page.${query.status === undefined ? 'all' : 'status'}.${range ? 'range' : 'any'}.${after ? 'after' : 'first'}`,
+      [
+        'publishing.publications.page',
+        query.status === undefined ? 'all' : 'status',
+        range ? 'range' : 'any',
+        after ? 'after' : 'first',
+      ].join('.'),
       `SELECT ${this.columns.publication} FROM publications p WHERE ${conditions.join(' AND ')}
        ORDER BY p.created_at DESC, p.id DESC LIMIT $${values.push(limit + 1)}`,
       values,

@@ -166,7 +166,9 @@ export class ListPublicationsQuery {
 
   @ApiPropertyOptional({
     format: 'date-time',
-    description: `with \`from\`: only publications whose time is before this RFC 3339 time, later than \`from\` by at most ${PUBLICATIONS_RANGE_MAX_DAYS} days`,
+    description:
+      'with `from`: only publications whose time is before this RFC 3339 time, ' +
+      `later than \`from\` by at most ${PUBLICATIONS_RANGE_MAX_DAYS} days`,
   })
   @Optional()
   @IsRfc3339DateTime()

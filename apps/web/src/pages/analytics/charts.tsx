@@ -7,7 +7,7 @@ export interface Point {
 
 const WIDTH = 600;
 const HEIGHT = 200;
-const PAD = { top: 12, right: 12, bottom: 28, left: 48 };
+const PAD = { top: 12, right: 12, bottom: 28, left: 72 };
 const format = (value: number) => value.toLocaleString(undefined, { maximumFractionDigits: 1 });
 
 /**
@@ -29,7 +29,7 @@ function Chart({ title, points, kind }: { title: string; points: Point[]; kind: 
     <figure className="chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-table`}>
         <title id={`${id}-title`}>{title}</title>
-        {[min, (min + max) / 2, max].map((tick) => (
+        {[...new Set([min, Math.round((min + max) / 2), max])].map((tick) => (
           <g key={tick}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} className="chart-grid" />
             <text x={PAD.left - 6} y={y(tick) + 4} textAnchor="end" className="chart-label">

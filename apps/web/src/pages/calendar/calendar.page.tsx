@@ -108,7 +108,9 @@ export default function CalendarPage() {
           return (
             <li
               key={key}
-              className={`calendar-day${outside ? ' outside' : ''}${items.length === 0 ? ' empty-day' : ''}${key === today ? ' today' : ''}`}
+              className={['calendar-day', outside && 'outside', items.length === 0 && 'empty-day', key === today && 'today']
+                .filter(Boolean)
+                .join(' ')}
               data-day={key}
               onDragOver={canEdit ? (event) => event.preventDefault() : undefined}
               onDragEnter={canEdit ? (event) => event.currentTarget.classList.add('drop-target') : undefined}
