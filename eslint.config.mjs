@@ -7,7 +7,7 @@ export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '.nx/**', 'coverage/**', 'libs/sdk/src/generated/**'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
@@ -32,7 +32,7 @@ export default tseslint.config(
     // Production code never pulls in the test harness; specs beside it may (network adapters are specified against
     // the fake networks of libs/testing, libs/platform against real servers it starts). Checked per import, not
     // through Nx's graph, which counts a spec's imports as the whole project's and would make every app depend on it.
-    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    files: ['apps/*/src/**/*.ts', 'apps/*/src/**/*.tsx', 'libs/*/src/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.conformance.ts', '**/*.e2e-spec.ts', 'apps/gateway-e2e/**', 'libs/testing/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: '@social/testing', message: 'The test harness is for specs only.' }] }],

@@ -37,6 +37,11 @@ export const gatewaySettings = {
    * §1: 5 MiB); lowered at start-up to what NATS's `max_payload` carries.
    */
   DOCUMENT_BODY_LIMIT_BYTES: setting.int(1024, 64 * 1024 * 1024, 5 * 1024 * 1024),
+  /**
+   * The built web console served at the origin root (README, "Web console"); default: the repository's
+   * apps/web/dist when it was built. Absent in the gateway's container, whose console has a container of its own.
+   */
+  WEB_CONSOLE_DIR: setting.optionalString(),
   ...observabilitySettings(),
   ...shutdownSettings(),
   ...jetStreamSettings(),

@@ -22,6 +22,7 @@ import { documentBodyLimit } from './http/body-limits.js';
 import { configureFastify, fastifyOptions } from './http/fastify-options.js';
 import { closeGatewayOnSignals } from './http/graceful-close.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
+import { mountWebConsole, webConsoleDir } from './http/web-console.js';
 
 async function main() {
   let config;
@@ -65,6 +66,9 @@ async function main() {
     recordHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
     closeGatewayOnSignals(app, { logger, graceMs: config.SHUTDOWN_GRACE_MS });
     mountDocs(app, config.PUBLIC_BASE_URL);
+    const consoleDir = webConsoleDir(config.WEB_CONSOLE_DIR);
+    if (consoleDir) mountWebConsole(app.getHttpAdapter().getInstance(), consoleDir, logger);
+    else if (config.WEB_CONSOLE_DIR) logger.warn({ dir: config.WEB_CONSOLE_DIR }, 'WEB_CONSOLE_DIR has no index.html: no web console');
     const metricsPort = config.METRICS_PORT;
     if (metricsPort > 0) {
       // On a port of its own: /metrics is never served on the API port.

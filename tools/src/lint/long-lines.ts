@@ -1,5 +1,5 @@
 /**
- * `node tools/dist/lint/long-lines.js [skip...]`: every line of the tracked .ts, .mjs and .js files longer than
+ * `node tools/dist/lint/long-lines.js [skip...]`: every line of the tracked .ts, .tsx, .mjs and .js files longer than
  * 140 characters, as `file:line (N chars)`, and exit 1 when there is one. Prettier wraps code at 140 columns but
  * leaves strings, template literals and comments as they are; this catches those. Each `skip` is a path prefix
  * (`apps/gateway/src`) or a glob (`*` and `?` within one path segment, `**` across any number of them; quoted so
@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 /** Prettier's printWidth (.prettierrc.json). */
 export const MAX_LINE_LENGTH = 140;
 
-const CHECKED_EXTENSIONS = ['.ts', '.mjs', '.js'];
+const CHECKED_EXTENSIONS = ['.ts', '.tsx', '.mjs', '.js'];
 const GENERATED = ['libs/sdk/src/generated'];
 
 export interface LongLine {

@@ -9,7 +9,12 @@ import { CreationOptions, softwareAttestation } from '../support/webauthn.js';
 /** Passkey registration with real WebAuthn verification, against a software authenticator. */
 describe('accounts: passkeys', () => {
   let db: pg.Client;
-  const origin = () => new URL(baseUrl()).origin;
+  // The stack's relying party is `localhost` (global setup: WebAuthn takes no IP address), at the stack's port.
+  const origin = () => {
+    const url = new URL(baseUrl());
+    url.hostname = 'localhost';
+    return url.origin;
+  };
 
   beforeAll(async () => {
     db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
@@ -41,7 +46,7 @@ describe('accounts: passkeys', () => {
     await expectMatchesOwnSchema(response.body, 'PasskeyRegistrationOptions');
     expect(response.body.challenge_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     const options = response.body.options;
-    expect(options.rp).toEqual({ id: new URL(baseUrl()).hostname, name: expect.any(String) });
+    expect(options.rp).toEqual({ id: new URL(origin()).hostname, name: expect.any(String) });
     expect(options.user).toEqual({ id: expect.any(String), name: user.email, displayName: expect.any(String) });
     expect(options.challenge).toMatch(/^[A-Za-z0-9_-]{32,}$/);
     expect(options.attestation).toBe('none');

@@ -158,6 +158,10 @@ export default async function globalSetup() {
       ...notificationsTestEnvironment(),
       // Retries after fractions of a second, a 2 s receiver timeout, deactivation after 3 s of failures.
       ...webhooksTestEnvironment([`http://127.0.0.1:${webhookReceiverPort}`]),
+      // Passkeys need a domain as relying party, never an IP address: the browser suites open the console at
+      // localhost (support/browser.ts), the API suites sign for the same origin (accounts/passkeys.e2e-spec.ts).
+      WEBAUTHN_RP_ID: 'localhost',
+      WEBAUTHN_ORIGIN: `http://localhost:${port}`,
     },
     stdio: ['ignore', log, log],
     metricsPorts,

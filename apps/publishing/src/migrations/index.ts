@@ -13,6 +13,7 @@ import { AddRenditionPublishedAt1764300010000 } from './1764300010000-add-rendit
 import { IndexSocialAccountsByWorkspace1764300011000 } from './1764300011000-index-social-accounts-by-workspace.js';
 import { CreateMediaFacts1764300012200 } from './1764300012200-create-media-facts.js';
 import { AddDeliveryMedia1764300031000 } from './1764300031000-add-delivery-media.js';
+import { IndexPublicationsByTime1764300032000 } from './1764300032000-index-publications-by-time.js';
 import { AddOutboxContext1799000000000 } from '@social/platform';
 
 /** Every migration of the publishing schema, oldest first. */
@@ -32,5 +33,6 @@ export const publishingMigrations = [
   IndexSocialAccountsByWorkspace1764300011000,
   CreateMediaFacts1764300012200,
   AddDeliveryMedia1764300031000,
+  IndexPublicationsByTime1764300032000,
   AddOutboxContext1799000000000,
 ];

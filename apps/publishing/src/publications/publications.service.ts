@@ -116,7 +116,9 @@ export class PublicationsService {
   /** Newest first, resumed after the cursor's position: one index range scan per page, however many rows. */
   async list(principal: Principal, query: ListPublicationsQuery): Promise<PublicationList> {
     const workspace = await this.access.requireWorkspace(principal, query.workspace_id, 'viewer', 'query');
-    const filters = { workspace_id: workspace.workspace_id, status: query.status ?? '' };
+    const range = query.from !== undefined && query.to !== undefined ? { from: query.from, to: query.to } : undefined;
+    // A cursor works only with the filters it was issued for; lists without a range keep their cursors' filters as they were.
+    const filters = { workspace_id: workspace.workspace_id, status: query.status ?? '', ...range };
     // `cursor=` (the last page's empty next_cursor passed back) means the first page.
     const after = query.cursor ? this.cursors.decode(query.cursor, filters, isCreatedAtPosition) : undefined;
     const limit = query.limit ?? PUBLICATIONS_PAGE_DEFAULT;
@@ -124,10 +126,20 @@ export class PublicationsService {
     const values: unknown[] = [workspace.workspace_id];
     const conditions = ['p.workspace_id = $1'];
     if (query.status !== undefined) conditions.push(`p.status = $${values.push(query.status)}`);
+    if (range) {
+      // A publication's time on a calendar: when it went out, else when it is due (publications_workspace_time_idx).
+      conditions.push(`COALESCE(p.actual_run_at, p.scheduled_at) >= $${values.push(range.from)}::timestamptz`);
+      conditions.push(`COALESCE(p.actual_run_at, p.scheduled_at) < $${values.push(range.to)}::timestamptz`);
+    }
     if (after) conditions.push(`(p.created_at, p.id) < ($${values.push(after.at)}::timestamptz, $${values.push(after.id)}::uuid)`);
     const rows = await preparedQuery<PublicationEntity>(
       this.dataSource,
-      `publishing.publications.page.${query.status === undefined ? 'all' : 'status'}.${after ? 'after' : 'first'}`,
+      [
+        'publishing.publications.page',
+        query.status === undefined ? 'all' : 'status',
+        range ? 'range' : 'any',
+        after ? 'after' : 'first',
+      ].join('.'),
       `SELECT ${this.columns.publication} FROM publications p WHERE ${conditions.join(' AND ')}
        ORDER BY p.created_at DESC, p.id DESC LIMIT $${values.push(limit + 1)}`,
       values,

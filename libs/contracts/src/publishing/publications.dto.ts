@@ -4,6 +4,7 @@ import { Optional } from '../common/optional.js';
 import { IsQueryInteger } from '../common/query-integer.js';
 import { IsObjectList } from '../common/object-list.js';
 import { SchemaName } from '../common/schema-name.js';
+import { isRfc3339DateTime, IsRfc3339DateTime } from '../common/time.js';
 import { MAX_REVISION } from './voice-profiles.dto.js';
 import { AttachedMediaInput, MAX_ATTACHED_MEDIA } from './publication-media.dto.js';
 
@@ -58,6 +59,8 @@ export const JSON_MAP_MAX_LENGTH = 65_536;
 export const JSON_MAP_MAX_DEPTH = 16;
 export const PUBLICATIONS_PAGE_MAX = 100;
 export const PUBLICATIONS_PAGE_DEFAULT = 50;
+/** Widest `from`…`to` a list may ask for: a calendar's month view (six weeks) with room to spare. */
+export const PUBLICATIONS_RANGE_MAX_DAYS = 92;
 
 const TIME_STRING = '"" when unset, else an RFC 3339 UTC time with milliseconds';
 const UUID_MESSAGE = { message: '$property must be a UUID' };
@@ -116,6 +119,30 @@ export class CreatePublicationRequest {
   source_text: string;
 }
 
+/**
+ * `from` and `to` come together, `to` after `from` and at most PUBLICATIONS_RANGE_MAX_DAYS later: one unbounded or
+ * huge range would read a workspace's whole history in one answer.
+ */
+function IsTimeRangeEnd(end: 'start' | 'end'): PropertyDecorator {
+  const problem = (query: ListPublicationsQuery): string | undefined => {
+    if (end === 'start') return query.to === undefined ? '$property needs to' : undefined;
+    if (query.from === undefined) return '$property needs from';
+    if (!isRfc3339DateTime(query.from) || !isRfc3339DateTime(query.to)) return undefined; // each says so on its own
+    const span = Date.parse(query.to as string) - Date.parse(query.from);
+    if (span <= 0) return '$property must be after from';
+    return span > PUBLICATIONS_RANGE_MAX_DAYS * 86_400_000
+      ? `$property must be at most ${PUBLICATIONS_RANGE_MAX_DAYS} days after from`
+      : undefined;
+  };
+  return ValidateBy({
+    name: 'isTimeRangeEnd',
+    validator: {
+      validate: (_value, args) => problem(args!.object as ListPublicationsQuery) === undefined,
+      defaultMessage: (args) => problem(args!.object as ListPublicationsQuery) ?? '$property is invalid',
+    },
+  });
+}
+
 export class ListPublicationsQuery {
   @ApiProperty({ format: 'uuid' })
   @IsUUID('all', UUID_MESSAGE)
@@ -126,7 +153,29 @@ export class ListPublicationsQuery {
   @IsIn(PUBLICATION_STATUSES)
   status?: string;
 
-  @ApiPropertyOptional({ maxLength: 500, description: "the previous page's next_cursor, with the same workspace_id and status" })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description:
+      'with `to`: only publications whose time (when they went out, else when they are scheduled for) is at or after this ' +
+      'RFC 3339 time; publications with neither (drafts) are left out',
+  })
+  @Optional()
+  @IsRfc3339DateTime()
+  @IsTimeRangeEnd('start')
+  from?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description:
+      'with `from`: only publications whose time is before this RFC 3339 time, ' +
+      `later than \`from\` by at most ${PUBLICATIONS_RANGE_MAX_DAYS} days`,
+  })
+  @Optional()
+  @IsRfc3339DateTime()
+  @IsTimeRangeEnd('end')
+  to?: string;
+
+  @ApiPropertyOptional({ maxLength: 500, description: "the previous page's next_cursor, with the same workspace_id, status, from and to" })
   @Optional()
   @IsString()
   @MaxLength(500)
