@@ -60,7 +60,7 @@ function SettingRow({ setting, onSaved }: { setting: Setting; onSaved(answer: Se
         : 'default';
   return (
     <li className="row">
-      <form className="row-main stack" onSubmit={submit} aria-label={setting.label}>
+      <form className="row-main stack" onSubmit={submit}>
         <div className="field">
           <label htmlFor={id}>{setting.label}</label>
           <SettingInput id={id} setting={setting} value={value} onChange={setValue} />
