@@ -46,6 +46,8 @@ export default function MembersPage() {
         <ul className="rows" aria-label="Members">
           {members.data?.members.map((member) => {
             const name = member.display_name || member.email;
+            // Names repeat; the email tells two people apart for those who cannot see the row.
+            const who = member.display_name ? `${member.display_name} (${member.email})` : member.email;
             return (
               <li key={member.user_id} className="row">
                 <div className="row-main">
@@ -59,7 +61,7 @@ export default function MembersPage() {
                 <div className="row-actions">
                   {canAdminister ? (
                     <SelectField
-                      label={`Role of ${name}`}
+                      label={`Role of ${who}`}
                       name="role"
                       value={member.role}
                       disabled={changeRole.pending}
@@ -75,7 +77,7 @@ export default function MembersPage() {
                     <span className="badge">{roleName(member.role)}</span>
                   )}
                   {(canAdminister || member.user_id === user.id) && (
-                    <ConfirmButton confirmLabel={`Confirm: remove ${name}`} onConfirm={() => remove.run(member.user_id)}>
+                    <ConfirmButton confirmLabel={`Confirm: remove ${who}`} onConfirm={() => remove.run(member.user_id)}>
                       {member.user_id === user.id ? 'Leave' : 'Remove'}
                     </ConfirmButton>
                   )}

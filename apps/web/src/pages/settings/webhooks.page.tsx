@@ -173,7 +173,7 @@ function WebhookRow({
         </p>
       </div>
       <div className="row-actions">
-        <button type="button" onClick={() => test.run()} disabled={test.pending} aria-label={`Send a test to ${webhook.url}`}>
+        <button type="button" onClick={() => test.run()} disabled={test.pending} aria-label={`Send test to ${webhook.url}`}>
           Send test
         </button>
         <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} aria-label={`Deliveries of ${webhook.url}`}>
