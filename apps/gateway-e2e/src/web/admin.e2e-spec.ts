@@ -53,6 +53,7 @@ describe('web console: administration', () => {
         await page.getByRole('heading', { level: 2, name: section }).waitFor();
         await expectNoAxeViolations(page);
       }
+      await page.getByRole('button', { name: 'Users' }).click();
       await page.getByLabel('Search by email or name').fill(admin.email);
       await page.getByRole('button', { name: 'Search' }).click();
       await page.getByRole('cell', { name: admin.email }).first().waitFor();
