@@ -39,9 +39,8 @@ export function ProviderApps() {
     // Empty members stay out: a secret left empty keeps the stored one.
     const filled = Object.fromEntries(Object.entries(fields).filter(([, value]) => value.trim() !== ''));
     const answer = await unwrap(api.POST('/admin/provider-apps', { body: { provider, client_id: fields.client_id, ...filled } }));
-    setSaved(
-      `${humanize(answer.app.provider)} ${answer.existed ? 'updated' : 'added'}${answer.requires_restart ? '; restart the services to use it' : ''}.`,
-    );
+    const restart = answer.requires_restart ? '; restart the services to use it' : '';
+    setSaved(`${humanize(answer.app.provider)} ${answer.existed ? 'updated' : 'added'}${restart}.`);
     setFields(EMPTY);
     apps.reload();
   });
