@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { RouterProvider } from './router/router';
 import { SessionProvider } from './session/session';
+import { ErrorBoundary } from './ui/error-boundary';
 import './styles/base.css';
 import './styles/shell.css';
 
@@ -10,7 +11,10 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <SessionProvider>
       <RouterProvider>
-        <App />
+        {/* The frames have their own boundary around the page; this one keeps even a failing frame from a blank screen. */}
+        <ErrorBoundary>
+          <App />
+        </ErrorBoundary>
       </RouterProvider>
     </SessionProvider>
   </StrictMode>,

@@ -46,7 +46,7 @@ describe('accounts: passkeys', () => {
     await expectMatchesOwnSchema(response.body, 'PasskeyRegistrationOptions');
     expect(response.body.challenge_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     const options = response.body.options;
-    expect(options.rp).toEqual({ id: new URL(baseUrl()).hostname, name: expect.any(String) });
+    expect(options.rp).toEqual({ id: new URL(origin()).hostname, name: expect.any(String) });
     expect(options.user).toEqual({ id: expect.any(String), name: user.email, displayName: expect.any(String) });
     expect(options.challenge).toMatch(/^[A-Za-z0-9_-]{32,}$/);
     expect(options.attestation).toBe('none');

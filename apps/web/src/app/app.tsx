@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { nextPath } from './next-path';
 import { PublicFrame, Shell } from '../layout/shell';
 import { routes, redirects, type PageRoute } from '../routes';
-import { matchPath, navigate, useLocation } from '../router/router';
+import { matchPath, navigate, ParamsProvider, useLocation } from '../router/router';
 import { useSession } from '../session/session';
 import { ProblemMessage } from '../ui/problem-message';
 import { EmptyState, Loading } from '../ui/states';
@@ -58,7 +58,11 @@ function Guarded({ route }: { route: PageRoute }) {
     }
     return <Onboarding />;
   }
-  return <route.page />;
+  return (
+    <ParamsProvider value={matchPath(route.path, window.location.pathname) ?? {}}>
+      <route.page />
+    </ParamsProvider>
+  );
 }
 
 function NotFound() {

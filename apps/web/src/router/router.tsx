@@ -1,4 +1,12 @@
-import { createContext, useContext, useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useMemo,
+  useSyncExternalStore,
+  type AnchorHTMLAttributes,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 
 /** The browser's address as the console reads it: the path and its query. */
 export interface Location {
@@ -8,8 +16,9 @@ export interface Location {
 
 const LocationContext = createContext<Location>(readLocation());
 
-function readLocation(): Location {
-  return { path: window.location.pathname, query: new URLSearchParams(window.location.search) };
+function readLocation(address = window.location.pathname + window.location.search): Location {
+  const url = new URL(address, window.location.origin);
+  return { path: url.pathname, query: url.searchParams };
 }
 
 /** Moves to `to` (a path with an optional query) without reloading; `replace` keeps the history entry count. */
@@ -19,15 +28,19 @@ export function navigate(to: string, { replace = false } = {}) {
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
-/** Re-renders its children whenever the address changes (links, back and forward). */
+/**
+ * Re-renders its children whenever the address changes (links, back and forward). An external store, so a
+ * navigation made before the listener is attached (a child's effect runs before its parent's) is still seen.
+ */
 export function RouterProvider({ children }: { children: ReactNode }) {
-  const [location, setLocation] = useState(readLocation);
-  useEffect(() => {
-    const update = () => setLocation(readLocation());
-    window.addEventListener('popstate', update);
-    return () => window.removeEventListener('popstate', update);
-  }, []);
+  const address = useSyncExternalStore(subscribe, () => window.location.pathname + window.location.search);
+  const location = useMemo(() => readLocation(address), [address]);
   return <LocationContext.Provider value={location}>{children}</LocationContext.Provider>;
+}
+
+function subscribe(listener: () => void): () => void {
+  window.addEventListener('popstate', listener);
+  return () => window.removeEventListener('popstate', listener);
 }
 
 export function useLocation(): Location {
@@ -57,4 +70,14 @@ export function matchPath(pattern: string, path: string): Record<string, string>
     else if (want[i] !== have[i]) return null;
   }
   return params;
+}
+
+const ParamsContext = createContext<Record<string, string>>({});
+
+/** Provides the named segments of the matched route (`:id` in `/publications/:id`) to its page. */
+export const ParamsProvider = ParamsContext.Provider;
+
+/** The current route's named segments: `useParams().id` on `/publications/:id`. */
+export function useParams(): Record<string, string> {
+  return useContext(ParamsContext);
 }
