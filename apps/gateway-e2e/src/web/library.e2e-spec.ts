@@ -89,11 +89,12 @@ describe('web console: media library', () => {
     await page.context().close();
   });
 
-  it('a file the API refuses is reported beside its upload', async () => {
-    const page = await openConsoleAs(browser, tenant.owner, '/media', 'Media');
+  it("a file the API refuses is reported beside its upload; an editor's library fits 360 px", async () => {
+    const page = await openConsoleAs(browser, tenant.owner, '/media', 'Media', PHONE);
     const markup = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     await page.getByLabel('Upload files').setInputFiles({ name: 'drawing.png', mimeType: 'image/png', buffer: markup });
     await page.getByRole('alert').filter({ hasText: 'drawing.png was not uploaded' }).waitFor();
+    await expectNoSideScrolling(page);
     await expectNoAxeViolations(page);
     await page.context().close();
   });
