@@ -11,6 +11,7 @@ import type { AccountsConfig } from './config.js';
 import { EmailChangeHandler } from './email-change/email-change.handler.js';
 import { EmailChangeService } from './email-change/email-change.service.js';
 import { PasskeysHandler } from './passkeys/passkeys.handler.js';
+import { PasskeySignInService } from './passkeys/passkey-sign-in.service.js';
 import { PasskeysService } from './passkeys/passkeys.service.js';
 import { DirectoryHandler } from './directory/directory.handler.js';
 import { DirectoryService } from './directory/directory.service.js';
@@ -28,6 +29,7 @@ import { ReauthService } from './reauth/reauth.service.js';
     ProfileService,
     ReauthService,
     PasskeysService,
+    PasskeySignInService,
     EmailChangeService,
     {
       provide: MailSettings,

@@ -42,6 +42,11 @@ export const gatewaySettings = {
    * apps/web/dist when it was built. Absent in the gateway's container, whose console has a container of its own.
    */
   WEB_CONSOLE_DIR: setting.optionalString(),
+  /**
+   * Origins whose pages may call the API from a browser (CORS), comma-separated: the web console's own host when it
+   * is served by its container (README, "Web console"). Default none: the console at this origin needs none.
+   */
+  CORS_ALLOWED_ORIGINS: setting.optionalString(),
   ...observabilitySettings(),
   ...shutdownSettings(),
   ...jetStreamSettings(),

@@ -8,6 +8,7 @@ import { ApiTokensController } from './accounts/api-tokens.controller.js';
 import { AuthController } from './accounts/auth.controller.js';
 import { EmailChangeController } from './accounts/email-change.controller.js';
 import { MeController } from './accounts/me.controller.js';
+import { PasskeySignInController } from './accounts/passkey-sign-in.controller.js';
 import { PasskeysController } from './accounts/passkeys.controller.js';
 import { ReauthController } from './accounts/reauth.controller.js';
 import { AiPromptsController } from './admin/ai-prompts.controller.js';
@@ -72,6 +73,7 @@ export class GatewayModule {
         InboxController,
         ReauthController,
         PasskeysController,
+        PasskeySignInController,
         EmailChangeController,
         ApiTokensController,
         OrganizationsController,

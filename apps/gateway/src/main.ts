@@ -21,6 +21,7 @@ import { GatewayModule } from './gateway.module.js';
 import { documentBodyLimit } from './http/body-limits.js';
 import { configureFastify, fastifyOptions } from './http/fastify-options.js';
 import { closeGatewayOnSignals } from './http/graceful-close.js';
+import { applyCors, parseAllowedOrigins } from './http/cors.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
 import { mountWebConsole, webConsoleDir } from './http/web-console.js';
 
@@ -63,6 +64,7 @@ async function main() {
       { bodyParser: false, logger: new NestPinoLogger(logger) },
     );
     configureFastify(app.getHttpAdapter().getInstance(), logger, documentLimit.bytes);
+    applyCors(app.getHttpAdapter().getInstance(), parseAllowedOrigins(config.CORS_ALLOWED_ORIGINS));
     recordHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
     closeGatewayOnSignals(app, { logger, graceMs: config.SHUTDOWN_GRACE_MS });
     mountDocs(app, config.PUBLIC_BASE_URL);

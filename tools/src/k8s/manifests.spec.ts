@@ -62,7 +62,9 @@ function declaredSettings(): string[] {
   ].filter((file) => existsSync(file));
   return files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/^\s*([A-Z][A-Z0-9_]*):\s*setting\./gm)].map((m) => m[1]));
 }
-const allowedEnv = new Set([...CONTRACT_ENV, ...declaredSettings()]);
+/** The web console's container reads one setting of its own (docker/Dockerfile.web): the gateway's origin. */
+const CONSOLE_ENV = ['API_ORIGIN'];
+const allowedEnv = new Set([...CONTRACT_ENV, ...declaredSettings(), ...CONSOLE_ENV]);
 
 interface Probe {
   httpGet?: { path?: string; port: number | string };
@@ -234,18 +236,38 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
     }
   });
 
-  it('routes the Ingress to the gateway Service’s http port, and only there', () => {
+  it('routes the API host to the gateway Service’s http port and the console host to the web Service’s, and nothing else', () => {
     type Ingress = K8sObject & {
-      spec: { rules: Array<{ http: { paths: Array<{ backend: { service: { name: string; port: { name?: string } } } }> } }> };
+      spec: {
+        rules: Array<{ host?: string; http: { paths: Array<{ backend: { service: { name: string; port: { name?: string } } } }> } }>;
+      };
     };
     const ingresses = byKind(objects, 'Ingress') as Ingress[];
-    expect(ingresses.map((i) => i.metadata.name)).toEqual(['gateway']);
-    const backends = ingresses[0].spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend.service));
-    const gateway = (byKind(objects, 'Service') as Service[]).find((svc) => svc.metadata.name === 'gateway')!;
-    for (const backend of backends) {
-      expect(backend.name).toBe('gateway');
-      expect(gateway.spec.ports.map((p) => p.name)).toContain(backend.port.name);
+    expect(ingresses.map((i) => i.metadata.name).sort()).toEqual(['gateway', 'web']);
+    const services = byKind(objects, 'Service') as Service[];
+    for (const ingress of ingresses) {
+      const target = services.find((svc) => svc.metadata.name === ingress.metadata.name)!;
+      for (const backend of ingress.spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend.service))) {
+        expect(backend.name).toBe(ingress.metadata.name);
+        expect(target.spec.ports.map((p) => p.name)).toContain(backend.port.name);
+      }
     }
+    // The console calls the API from its own origin: the gateway allows it, and links point people there.
+    const [console] = ingresses.filter((i) => i.metadata.name === 'web').map((i) => `https://${i.spec.rules[0].host}`);
+    const config = byKind(objects, 'ConfigMap').find((o) => o.metadata.name === 'platform-config')!.data as Record<string, string>;
+    expect({ cors: config.CORS_ALLOWED_ORIGINS, app: config.PUBLIC_APP_URL }).toEqual({ cors: console, app: console });
+  });
+
+  it('runs the web console as the other pods, with a disruption budget, and only its page reachable', () => {
+    expect(consoles.map((d) => d.metadata.name)).toEqual(['web']);
+    const budgets = (byKind(objects, 'PodDisruptionBudget') as Selecting[]).filter((b) =>
+      selectorMatches({ matchLabels: b.spec.selector.matchLabels ?? {} }, consoles[0].spec.template.metadata.labels),
+    );
+    expect(budgets.map((b) => b.metadata.name)).toEqual(['web']);
+    const pod = podOf(consoles[0]);
+    const policies = byKind(objects, 'NetworkPolicy') as NetworkPolicy[];
+    const open = [8080, METRICS_PORT, 22, 80, 443].filter((port) => mayConnect(policies, EXTERNAL, pod, port));
+    expect(open).toEqual([8080]);
   });
 
   it('alerts on outbox backlog, dead letters, consumer lag, late renditions and the 5xx rate, on metrics the apps export', () => {
@@ -324,7 +346,10 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
     }
   });
 
-  const apps = deploymentsOf(objects);
+  /** The web console (base/web.yaml) is static files: no metrics, autoscaler, database or NATS; checked on its own. */
+  const isConsole = (d: Workload) => d.spec.template.metadata.labels['app.kubernetes.io/component'] === 'console';
+  const apps = deploymentsOf(objects).filter((d) => !isConsole(d));
+  const consoles = deploymentsOf(objects).filter(isConsole);
   const selects = (selector: Record<string, string> | undefined, d: Workload) =>
     selectorMatches({ matchLabels: selector ?? {} }, d.spec.template.metadata.labels);
 

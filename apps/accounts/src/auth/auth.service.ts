@@ -170,7 +170,8 @@ export class AuthService implements OnModuleInit, OnApplicationShutdown {
     return sessions.map((s) => this.revocationEvent(s));
   }
 
-  private async openSession(user: UserEntity): Promise<AuthTokens> {
+  /** A new session and its first token pair: after a password, a registration or a passkey (passkey-sign-in.service.ts). */
+  async openSession(user: UserEntity): Promise<AuthTokens> {
     return this.dataSource.transaction(async (db) => {
       const now = new Date();
       const session = await db.getRepository(SessionEntity).save({

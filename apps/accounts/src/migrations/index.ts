@@ -4,6 +4,7 @@ import { CreateAccountSecurity1763769600100 } from './1763769600100-create-accou
 import { CreateTenancy1763769600200 } from './1763769600200-create-tenancy.js';
 import { CreateOutbox1763769600201 } from './1763769600201-create-outbox.js';
 import { UserDirectory1763769600300 } from './1763769600300-user-directory.js';
+import { PasskeySignIn1763769600400 } from './1763769600400-passkey-sign-in.js';
 import { AddOutboxContext1799000000000 } from '@social/platform';
 
 /** Every migration of the accounts schema, oldest first. */
@@ -14,5 +15,6 @@ export const accountsMigrations = [
   CreateTenancy1763769600200,
   CreateOutbox1763769600201,
   UserDirectory1763769600300,
+  PasskeySignIn1763769600400,
   AddOutboxContext1799000000000,
 ];

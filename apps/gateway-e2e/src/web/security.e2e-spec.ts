@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { expectNoAxeViolations, launchBrowser, newPage, PHONE, signUpThroughUi } from '../support/browser.js';
 
-/** Passkeys on the Security page, registered by Chromium's virtual authenticator (WebAuthn over CDP). */
+/** Passkeys on the Security page and on the sign-in page, with Chromium's virtual authenticator (WebAuthn over CDP). */
 describe('web console: security', () => {
   let browser: Browser;
 
@@ -35,7 +35,7 @@ describe('web console: security', () => {
     await page.getByRole('heading', { level: 1, name: 'Security' }).waitFor();
   }
 
-  it('adds a passkey after confirming the password, lists it, and removes it', async () => {
+  it('adds a passkey after confirming the password, signs in with it, and removes it', async () => {
     const page = await newPage(browser);
     await addVirtualAuthenticator(page);
     const user = await signUpThroughUi(page);
@@ -57,6 +57,13 @@ describe('web console: security', () => {
     await expect(page.getByText('Sign-in methods').locator('xpath=following-sibling::p[1]').textContent()).resolves.toContain('Passkey');
     await expectNoAxeViolations(page);
 
+    // Signed out, the passkey signs the person in: no email, no password.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Calendar' }).waitFor();
+
+    await openSecurity(page);
     await passkeys.getByRole('button', { name: 'Remove the passkey Laptop' }).click();
     await page.getByText('No passkey yet.').waitFor();
     await page.context().close();

@@ -35,3 +35,25 @@ export class FinishPasskeyRequest {
   @MaxLength(120)
   name: string;
 }
+
+export class PasskeySignInOptions {
+  @ApiProperty({ format: 'uuid', description: 'send back to /auth/passkeys/sign-in/finish within 10 minutes' })
+  challenge_id: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'PublicKeyCredentialRequestOptionsJSON, for navigator.credentials.get() (any of your passkeys: no account is named)',
+  })
+  options: Record<string, unknown>;
+}
+
+export class FinishPasskeySignInRequest {
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @MaxLength(200)
+  challenge_id: string;
+
+  @ApiProperty({ description: 'AuthenticationResponseJSON from the browser (any JSON value; verified by the server)' })
+  @IsDefined()
+  credential: unknown;
+}

@@ -1,5 +1,5 @@
 import { unwrap, type Schema } from '@social/sdk';
-import { startRegistration, WebAuthnError } from '@simplewebauthn/browser';
+import { startRegistration } from '@simplewebauthn/browser';
 import { useState, type FormEvent } from 'react';
 import { useAction } from '../../api/use-action';
 import { useQuery } from '../../api/use-query';
@@ -7,6 +7,7 @@ import { useApi } from '../../session/session';
 import { Field } from '../../ui/field';
 import { ProblemMessage } from '../../ui/problem-message';
 import { Loading } from '../../ui/states';
+import { webAuthnFailure } from '../../ui/webauthn';
 
 type Passkey = Schema<'Passkey'>;
 
@@ -135,15 +136,4 @@ function AddPasskey({ onAdded }: { onAdded: (status: Schema<'SecurityStatusOutpu
       </div>
     </form>
   );
-}
-
-/** The browser's refusal in words: cancelled, not supported, or already registered. */
-export function webAuthnFailure(error: unknown): string {
-  if (error instanceof WebAuthnError) {
-    if (error.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return 'This device already holds a passkey for your account.';
-    if (error.code === 'ERROR_CEREMONY_ABORTED') return 'The passkey request was cancelled.';
-  }
-  if (error instanceof Error && error.name === 'NotAllowedError') return 'The passkey request was cancelled or timed out.';
-  if (error instanceof Error && error.message.includes('does not support WebAuthn')) return 'This browser does not support passkeys.';
-  return `Your device could not create a passkey${error instanceof Error ? `: ${error.message}` : '.'}`;
 }

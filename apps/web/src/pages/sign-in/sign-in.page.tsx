@@ -5,6 +5,7 @@ import { Link, navigate, useLocation } from '../../router/router';
 import { useSession } from '../../session/session';
 import { Field } from '../../ui/field';
 import { ProblemMessage } from '../../ui/problem-message';
+import { usePasskeySignIn } from './passkey-sign-in';
 
 export default function SignInPage() {
   const { signIn } = useSession();
@@ -12,6 +13,7 @@ export default function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const action = useAction(signIn);
+  const passkey = usePasskeySignIn();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if ((await action.run(email, password)).ok) navigate(nextPath(query), { replace: true });
@@ -45,6 +47,16 @@ export default function SignInPage() {
           {action.pending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <div className="or">
+        <ProblemMessage error={passkey.error} />
+        <button
+          type="button"
+          disabled={passkey.pending}
+          onClick={async () => (await passkey.run()).ok && navigate(nextPath(query), { replace: true })}
+        >
+          {passkey.pending ? 'Waiting for your device…' : 'Sign in with a passkey'}
+        </button>
+      </div>
       <p>
         New here? <Link href={`/sign-up${query.size ? `?${query}` : ''}`}>Create an account</Link>
       </p>
