@@ -5,7 +5,7 @@ import { useApi } from '../../session/session';
 import { ProblemMessage } from '../../ui/problem-message';
 import { Loading } from '../../ui/states';
 import { useWorkspace } from '../../workspace/workspace';
-import { uploadToLibrary } from './upload';
+import { uploadToLibrary } from '../../api/signed-upload';
 
 /** A media item of the post: the library item, what the author says it shows, and a name to recognise it by. */
 export interface Attachment {

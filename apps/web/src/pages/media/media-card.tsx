@@ -5,7 +5,7 @@ import { ConfirmButton } from '../../ui/confirm-button';
 import { formatBytes, formatDateTime } from '../../ui/format';
 import { ProblemMessage } from '../../ui/problem-message';
 import { Thumbnail } from './thumbnail';
-import type { MediaItem } from './upload';
+import type { MediaItem } from '../../api/signed-upload';
 
 /** One library item: its picture and facts, its tags as checkboxes (editors), delete. */
 export function MediaCard({

@@ -10,7 +10,7 @@ import { ProblemMessage } from '../../ui/problem-message';
 import { EmptyState, Loading } from '../../ui/states';
 import { useWorkspace } from '../../workspace/workspace';
 import { MediaCard } from './media-card';
-import { uploadFile, type MediaItem } from './upload';
+import { uploadToLibrary, type MediaItem } from '../../api/signed-upload';
 
 type MediaTag = Schema<'MediaTag'>;
 
@@ -57,7 +57,7 @@ export default function MediaPage() {
     await Promise.all(
       started.map(async ({ file, key }) => {
         try {
-          await uploadFile(api, workspace.id, file, (progress) => track(key, { progress }));
+          await uploadToLibrary(api, workspace.id, file, (progress) => track(key, { progress }));
           setUploads((list) => list.filter((item) => item.key !== key));
         } catch (error) {
           track(key, { error });

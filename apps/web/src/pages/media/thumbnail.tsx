@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useApi } from '../../session/session';
-import type { MediaItem } from './upload';
+import type { MediaItem } from '../../api/signed-upload';
 
 /**
  * An image item's picture. Its bytes need the bearer token, which an <img src> cannot send: they are fetched

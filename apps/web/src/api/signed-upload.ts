@@ -1,18 +1,19 @@
 import { PlatformProblem, unwrap, type PlatformClient, type Schema } from '@social/sdk';
-import { apiOrigin } from '../../api/origin';
+import { apiOrigin } from './origin';
 
 export type MediaItem = Schema<'MediaItem'>;
 
 /**
- * Puts a dropped or picked file into the workspace's library through the signed upload: open a session (its SHA-256
- * lets the library reuse a file it already has), PUT the bytes to the signed URL with progress, complete it.
+ * Puts a dropped or picked file into the workspace's library through the signed upload (the composer and the media
+ * library both): open a session (its SHA-256 lets the library reuse a file it already has), PUT the bytes to the
+ * signed URL with progress (no bearer token: the URL is the credential), complete it. Answers the library item.
  */
 export async function uploadToLibrary(
   api: PlatformClient,
   workspaceId: string,
   file: File,
   onProgress: (fraction: number) => void,
-): Promise<{ id: string }> {
+): Promise<MediaItem> {
   const sha256 = await digest(file);
   const session = await unwrap(
     api.POST('/media/upload-session', {
@@ -22,7 +23,7 @@ export async function uploadToLibrary(
   );
   if (session.deduped) {
     onProgress(1);
-    return { id: session.media_id };
+    return unwrap(api.GET('/media/{id}', { params: { path: { id: session.media_id } } }));
   }
   await put(session.upload, file, onProgress);
   return unwrap(
