@@ -15,6 +15,9 @@ describe('security: documented statuses', () => {
       'POST /auth/register',
       'POST /auth/login',
       'POST /auth/refresh',
+      // Signing in with a passkey: the assertion is the credential.
+      'POST /auth/passkeys/sign-in/begin',
+      'POST /auth/passkeys/sign-in/finish',
       'PUT /media/upload-session/{id}/content',
       'GET /media/public/{token}',
     ];

@@ -80,6 +80,20 @@ describe('web console: the shell', () => {
     await page.context().close();
   });
 
+  it('loads the sign-in page, a first visit, within the budget: under 300 KB over the wire (gzipped)', async () => {
+    const page = await newPage(browser);
+    await page.goto(consoleUrl('/sign-in'));
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    const load = (await page.evaluate(`(() => {
+      const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+      return { bytes: entries.reduce((sum, entry) => sum + entry.transferSize, 0), ms: Math.round(performance.now()) };
+    })()`)) as { bytes: number; ms: number };
+    console.log(`web console first load: ${Math.round(load.bytes / 1024)} KB over the wire, sign-in form shown after ${load.ms} ms`);
+    expect(load.bytes).toBeGreaterThan(0);
+    expect(load.bytes).toBeLessThan(300 * 1024);
+    await page.context().close();
+  });
+
   it('serves the console to browsers and the API to API clients on the same path', async () => {
     const page = await call('GET', '/publications', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(page.status).toBe(200);
