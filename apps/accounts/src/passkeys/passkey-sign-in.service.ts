@@ -10,7 +10,7 @@ import { AuthService } from '../auth/auth.service.js';
 import type { AccountsConfig } from '../config.js';
 import { UserEntity } from '../users/user.entity.js';
 import { PasskeyEntity } from './passkey.entity.js';
-import { relyingPartyFrom, RelyingParty } from './relying-party.js';
+import { hasCredentialMembers, relyingPartyFrom, RelyingParty, requireRelyingParty } from './relying-party.js';
 
 const CHALLENGE_TTL_MS = 10 * 60_000;
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
@@ -39,7 +39,7 @@ export class PasskeySignInService {
   }
 
   async begin(): Promise<PasskeySignInOptions> {
-    const rp = this.requireRelyingParty();
+    const rp = requireRelyingParty(this.relyingParty);
     const options = await generateAuthenticationOptions({ rpID: rp.id, timeout: CHALLENGE_TTL_MS, userVerification: 'preferred' });
     const id = uuidv7();
     const now = new Date();
@@ -53,7 +53,7 @@ export class PasskeySignInService {
   }
 
   async finish(input: FinishPasskeySignInRequest): Promise<AuthTokens> {
-    const rp = this.requireRelyingParty();
+    const rp = requireRelyingParty(this.relyingParty);
     const refused = () => problems.unauthorized('invalid_credentials', 'This passkey is not registered here, or it could not be verified.');
     const user = await this.dataSource.transaction(async (db) => {
       const [challenge] = isUuid(input.challenge_id)
@@ -104,28 +104,8 @@ export class PasskeySignInService {
     if (user.error) throw user.error;
     return this.auth.openSession(user.user!);
   }
-
-  private requireRelyingParty(): RelyingParty {
-    if (!this.relyingParty) {
-      throw problems.unavailable('passkeys_unavailable', 'Passkeys are not configured (WEBAUTHN_ORIGIN or PUBLIC_BASE_URL).');
-    }
-    return this.relyingParty;
-  }
 }
 
-/** The members verification reads, so a malformed value is refused plainly rather than by a TypeError deep inside. */
 function looksLikeAssertion(value: unknown): value is AuthenticationResponseJSON {
-  const credential = value as { id?: unknown; rawId?: unknown; type?: unknown; response?: Record<string, unknown> } | null;
-  return (
-    !!credential &&
-    typeof credential === 'object' &&
-    typeof credential.id === 'string' &&
-    typeof credential.rawId === 'string' &&
-    typeof credential.type === 'string' &&
-    !!credential.response &&
-    typeof credential.response === 'object' &&
-    typeof credential.response.clientDataJSON === 'string' &&
-    typeof credential.response.authenticatorData === 'string' &&
-    typeof credential.response.signature === 'string'
-  );
+  return hasCredentialMembers(value, ['clientDataJSON', 'authenticatorData', 'signature']);
 }

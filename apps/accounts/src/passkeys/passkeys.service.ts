@@ -11,7 +11,7 @@ import { toUserProfile } from '../profile/user-profile.mapper.js';
 import { ReauthService } from '../reauth/reauth.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { PasskeyChallengeEntity, PasskeyEntity } from './passkey.entity.js';
-import { relyingPartyFrom, RelyingParty } from './relying-party.js';
+import { hasCredentialMembers, relyingPartyFrom, RelyingParty, requireRelyingParty } from './relying-party.js';
 import { accountGone } from '../users/users.js';
 import { enqueueSecurityAction } from '../users/security-events.js';
 
@@ -34,7 +34,7 @@ export class PasskeysService {
 
   /** Consumes a reauth grant and opens a 10-minute registration ceremony for this user and session. */
   async begin(principal: Principal, reauthGrant: string): Promise<PasskeyRegistrationOptions> {
-    const rp = this.requireRelyingParty();
+    const rp = requireRelyingParty(this.relyingParty);
     return this.dataSource.transaction(async (db) => {
       await this.reauth.consume(db, principal, reauthGrant);
       const user = await db.getRepository(UserEntity).findOneBy({ id: principal.userId });
@@ -71,7 +71,7 @@ export class PasskeysService {
    * credential that fails verification (422) may be retried until expiry.
    */
   async finish(principal: Principal, input: FinishPasskeyRequest): Promise<SecurityStatus> {
-    const rp = this.requireRelyingParty();
+    const rp = requireRelyingParty(this.relyingParty);
     await this.dataSource.transaction(async (db) => {
       const challenge = isUuid(input.challenge_id)
         ? await db.getRepository(PasskeyChallengeEntity).findOne({
@@ -171,29 +171,10 @@ export class PasskeysService {
       user: toUserProfile(user),
     };
   }
-
-  private requireRelyingParty(): RelyingParty {
-    if (!this.relyingParty) {
-      throw problems.unavailable('passkeys_unavailable', 'Passkeys are not configured (WEBAUTHN_ORIGIN or PUBLIC_BASE_URL).');
-    }
-    return this.relyingParty;
-  }
 }
 
-/** The members verification reads, so a malformed value is refused plainly rather than by a TypeError deep inside. */
 function looksLikeRegistration(value: unknown): value is RegistrationResponseJSON {
-  const credential = value as { id?: unknown; rawId?: unknown; type?: unknown; response?: Record<string, unknown> } | null;
-  return (
-    !!credential &&
-    typeof credential === 'object' &&
-    typeof credential.id === 'string' &&
-    typeof credential.rawId === 'string' &&
-    typeof credential.type === 'string' &&
-    !!credential.response &&
-    typeof credential.response === 'object' &&
-    typeof credential.response.clientDataJSON === 'string' &&
-    typeof credential.response.attestationObject === 'string'
-  );
+  return hasCredentialMembers(value, ['clientDataJSON', 'attestationObject']);
 }
 
 /** The library's reason (about the client's own data), kept short. */

@@ -1,3 +1,4 @@
+import { problems } from '@social/platform';
 import type { AccountsConfig } from '../config.js';
 
 export interface RelyingParty {
@@ -14,4 +15,29 @@ export function relyingPartyFrom(config: AccountsConfig): RelyingParty | undefin
   if (!origin) return undefined;
   const url = new URL(origin);
   return { id: config.WEBAUTHN_RP_ID ?? url.hostname, origin: url.origin };
+}
+
+/** The relying party, or 503 when the instance does not say where clients live. */
+export function requireRelyingParty(relyingParty: RelyingParty | undefined): RelyingParty {
+  if (!relyingParty)
+    throw problems.unavailable('passkeys_unavailable', 'Passkeys are not configured (WEBAUTHN_ORIGIN or PUBLIC_BASE_URL).');
+  return relyingParty;
+}
+
+/**
+ * Whether a credential sent by a browser has the members verification reads (`id`, `rawId`, `type`, and the named
+ * strings of its `response`): a malformed value is then refused plainly rather than by a TypeError deep inside.
+ */
+export function hasCredentialMembers(value: unknown, responseMembers: string[]): boolean {
+  const credential = value as { id?: unknown; rawId?: unknown; type?: unknown; response?: Record<string, unknown> } | null;
+  return (
+    !!credential &&
+    typeof credential === 'object' &&
+    typeof credential.id === 'string' &&
+    typeof credential.rawId === 'string' &&
+    typeof credential.type === 'string' &&
+    !!credential.response &&
+    typeof credential.response === 'object' &&
+    responseMembers.every((member) => typeof credential.response![member] === 'string')
+  );
 }
