@@ -10,7 +10,7 @@ type JsonSchema = Record<string, unknown>;
  * The API's version (semver; the major is the `/api/v1` prefix). The SDK package (libs/sdk/package.json) carries the
  * same version, so a client's version says which API it speaks: tools/src/sdk/package.spec.ts keeps them equal.
  */
-export const API_VERSION = '1.0.0';
+export const API_VERSION = '1.1.0';
 
 /** The problem body every failure answers with (docs/decisions.md). */
 const ERROR_MODEL: JsonSchema = {
