@@ -121,12 +121,13 @@ export async function preparedStatement<Row>(
   values: unknown[],
 ): Promise<{ rows: Row[]; rowCount: number }> {
   let connection: PgQueryable;
-  if (db instanceof DataSource || !db.queryRunner) {
-    const dataSource = db instanceof DataSource ? db : db.connection;
-    connection = (dataSource.driver as unknown as { master: PgQueryable }).master;
-  } else {
+  if ('queryRunner' in db && db.queryRunner) {
     // TypeORM's PostgresQueryRunner answers connect() with the pg client its transaction holds.
     connection = (await db.queryRunner.connect()) as PgQueryable;
+  } else {
+    // A data source (it has the driver), or a manager outside any transaction (its data source's pool).
+    const dataSource = 'driver' in db ? db : db.connection;
+    connection = (dataSource.driver as unknown as { master: PgQueryable }).master;
   }
   const result = await connection.query({ name, text, values });
   return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };

@@ -121,15 +121,18 @@ describe('InstanceSettings live refresh', () => {
     'load with no admin answering returns within its bound, ' + 'from environment and defaults, and ignores malformed change events',
     async () => {
       let callback: ((error: Error | null, msg: unknown) => void) | undefined;
+      let replies: typeof callback;
       let requests = 0;
+      // A server where nobody serves the settings: each request is answered on its reply inbox with an empty 503.
       const nats = {
-        request: async () => {
+        publish: (_subject: string, _data: unknown, options: { reply: string }) => {
           requests++;
-          throw new Error('no responders');
+          setImmediate(() => replies!(null, { subject: options.reply, data: new Uint8Array(0), headers: { code: 503 } }));
         },
-        subscribe: (_subject: string, options: { callback: typeof callback }) => {
-          callback = options.callback;
-          return { unsubscribe: () => undefined };
+        subscribe: (subject: string, options: { callback: typeof callback }) => {
+          if (subject.startsWith('_INBOX.')) replies = options.callback;
+          else callback = options.callback;
+          return { unsubscribe: () => undefined, closed: new Promise(() => undefined), isClosed: () => false };
         },
       } as unknown as NatsConnection;
       const started = Date.now();
