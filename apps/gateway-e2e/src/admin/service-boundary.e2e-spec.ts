@@ -151,10 +151,13 @@ describe('admin service: its own authorization and internal patterns', () => {
       const secret = `tt-secret-${randomUUID()}`;
       const save = (body: Record<string, unknown>) => adminCall('POST', '/admin/provider-apps', { token: admin.token, body });
       const resolve = async (request: unknown) => (await ask(AdminPatterns.resolveProviderApp, request)).response.app;
+      // Every member this test reads is sent: a save keeps the members it is not sent, and other suites on the same
+      // stack (the malformed-input sweep) leave a tiktok app with odd values behind.
       const saved = await save({
         provider: 'tiktok',
         client_id: 'boundary-tiktok',
         client_secret: secret,
+        bot_token: '',
         redirect_uri: '',
         connection_mode: 'oauth',
         is_active: true,
