@@ -61,7 +61,7 @@ export function startProcess(command: string, args: string[], options: SpawnOpti
 export class StopWaiting extends Error {}
 
 /** Polls until `check` resolves true, or fails after `timeoutMs` naming what it waited for. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, intervalMs = 200): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const ok = await check().catch((error: unknown) => {
@@ -69,7 +69,7 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
       return false;
     });
     if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }

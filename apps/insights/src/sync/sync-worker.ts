@@ -4,6 +4,7 @@ import {
   ClaimLoop,
   type LeasedWork,
   Metrics,
+  preparedQuery,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
   untilNextDue,
@@ -78,12 +79,21 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
 
   private async claim(limit: number): Promise<ClaimedJobRow[]> {
     if (limit <= 0) return [];
-    return changedRows<ClaimedJobRow>(
+    // Named: every pass runs it, and planning it cost more than running it.
+    return preparedQuery<ClaimedJobRow>(
       this.dataSource,
-      `WITH due AS (
-         SELECT id FROM sync_jobs
-          WHERE (state = 'queued' AND run_at <= now()) OR (state = 'running' AND lease_expires_at < now() AND NOT (id = ANY($4::uuid[])))
-          ORDER BY run_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+      'insights.sync.claim',
+      // Two index walks that stop where the due rows end (a single OR walked every future job), then locked and checked
+      // again; twice the limit of candidates, so another replica's locks leave some to take.
+      `WITH candidates AS (
+         (SELECT id FROM sync_jobs WHERE state = 'queued' AND run_at <= now() ORDER BY run_at LIMIT $1 * 2)
+         UNION ALL
+         (SELECT id FROM sync_jobs WHERE state = 'running' AND lease_expires_at < now() AND NOT (id = ANY($4::uuid[]))
+           ORDER BY lease_expires_at LIMIT $1 * 2)),
+       due AS (
+         SELECT j.id FROM sync_jobs j JOIN candidates c ON c.id = j.id
+          WHERE (j.state = 'queued' AND j.run_at <= now()) OR (j.state = 'running' AND j.lease_expires_at < now())
+          ORDER BY j.run_at LIMIT $1 FOR UPDATE OF j SKIP LOCKED)
        UPDATE sync_jobs j SET state = 'running', lease_owner = $2 || '/' || gen_random_uuid(),
               lease_expires_at = now() + make_interval(secs => $3::int / 1000.0), attempts = j.attempts + 1
          FROM due WHERE j.id = due.id
@@ -93,8 +103,11 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   private async untilNextDue(poll: number): Promise<number> {
-    const [next] = await this.dataSource.query<SyncJobDueRow[]>(
+    const [next] = await preparedQuery<SyncJobDueRow>(
+      this.dataSource,
+      'insights.sync.next-due',
       `SELECT run_at AS at FROM sync_jobs WHERE state = 'queued' AND run_at > now() ORDER BY run_at LIMIT 1`,
+      [],
     );
     return untilNextDue(next?.at, poll);
   }
