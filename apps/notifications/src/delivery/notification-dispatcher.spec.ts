@@ -25,28 +25,40 @@ interface Decision {
 }
 
 /**
+ * A transaction's manager whose every statement `answer` answers: those sent through TypeORM (`query`) and the named
+ * ones sent on the transaction's own connection (`preparedQuery`).
+ */
+function transactionManager(answer: (sql: string, params: unknown[]) => Promise<unknown[]>) {
+  const client = {
+    query: async (statement: { text: string; values: unknown[] }) => ({
+      rows: await answer(statement.text, statement.values),
+      rowCount: 0,
+    }),
+  };
+  return { query: answer, queryRunner: { connect: async () => client } };
+}
+
+/**
  * A transaction in which the recipients' settings are `recipients`; every item is new unless its user is in
  * `alreadyDelivered` (a redelivered event).
  */
 async function dispatch(message: Partial<OutgoingNotification>, recipients: Recipient[], alreadyDelivered: string[] = []) {
   const decision: Decision = { items: [], mailedTo: [] };
   let statement = 0;
-  const db = {
-    query: async (_sql: string, params: unknown[] = []) => {
-      statement += 1;
-      if (statement === 1) return recipients;
-      if (statement === 2) {
-        const [ids, userIds, inApp, digest, createdAt] = params.slice(7) as [string[], string[], boolean[], boolean[], string[]];
-        decision.items = userIds.map((userId, i) => ({ userId, inApp: inApp[i], digest: digest[i], createdAt: createdAt[i] }));
-        return ids.filter((_, i) => !alreadyDelivered.includes(userIds[i])).map((id) => ({ id }));
-      }
-      if (statement === 3) {
-        decision.mailedTo = params[6] as string[];
-        decision.mail = { subject: params[2], text: params[3] };
-      }
-      return [];
-    },
-  };
+  const db = transactionManager(async (_sql: string, params: unknown[] = []) => {
+    statement += 1;
+    if (statement === 1) return recipients;
+    if (statement === 2) {
+      const [ids, userIds, inApp, digest, createdAt] = params.slice(7) as [string[], string[], boolean[], boolean[], string[]];
+      decision.items = userIds.map((userId, i) => ({ userId, inApp: inApp[i], digest: digest[i], createdAt: createdAt[i] }));
+      return ids.filter((_, i) => !alreadyDelivered.includes(userIds[i])).map((id) => ({ id }));
+    }
+    if (statement === 3) {
+      decision.mailedTo = params[6] as string[];
+      decision.mail = { subject: params[2], text: params[3] };
+    }
+    return [];
+  });
   const dataSource = { transaction: async (work: (manager: unknown) => unknown) => work(db) } as unknown as DataSource;
   const dispatcher = new NotificationDispatcher(dataSource, { publicAppUrl: 'https://app.example' } as NotificationsMailSettings);
   const created = await dispatcher.dispatch('event-1', {
@@ -135,12 +147,10 @@ describe('dispatching a notification', () => {
 
   it('addresses each recipient once, whatever the case of their id', async () => {
     let asked: unknown;
-    const db = {
-      query: async (_sql: string, params: unknown[]) => {
-        asked ??= params[0];
-        return [];
-      },
-    };
+    const db = transactionManager(async (_sql: string, params: unknown[]) => {
+      asked ??= params[0];
+      return [];
+    });
     const dataSource = { transaction: async (work: (manager: unknown) => unknown) => work(db) } as unknown as DataSource;
     const dispatcher = new NotificationDispatcher(dataSource, { publicAppUrl: '' } as NotificationsMailSettings);
     await dispatcher.dispatch('e', {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TopicPreference } from '@social/contracts';
+import { preparedQuery } from '@social/platform';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { renderImmediateMail } from '../email/mail-content.js';
@@ -54,7 +55,11 @@ export class NotificationDispatcher {
     if (recipients.length === 0) return 0;
     const occurredAt = message.occurredAt && !Number.isNaN(Date.parse(message.occurredAt)) ? new Date(message.occurredAt) : new Date();
     return this.dataSource.transaction(async (db) => {
-      const settings = (await db.query(RECIPIENT_SETTINGS, [recipients, message.workspaceId])) as RecipientSettings[];
+      // Named statements: every published rendition comes through here (the scheduler's burst, docs/performance.md).
+      const settings = await preparedQuery<RecipientSettings>(db, 'notifications.recipient-settings', RECIPIENT_SETTINGS, [
+        recipients,
+        message.workspaceId,
+      ]);
       const items: Array<{ id: string; userId: string; inApp: boolean; email: string; createdAt: Date }> = [];
       for (const recipient of settings) {
         const preference = effectivePreferences(recipient.topics ?? {})[definition.id];
@@ -67,7 +72,7 @@ export class NotificationDispatcher {
       }
       if (items.length === 0) return 0;
       const inserted = (
-        (await db.query(INSERT_ITEMS, [
+        await preparedQuery<{ id: string }>(db, 'notifications.insert-items', INSERT_ITEMS, [
           eventId,
           definition.id,
           message.workspaceId,
@@ -80,7 +85,7 @@ export class NotificationDispatcher {
           items.map((i) => i.inApp),
           items.map((i) => i.email === 'daily'),
           items.map((i) => i.createdAt.toISOString()),
-        ])) as Array<{ id: string }>
+        ])
       ).map((row) => row.id);
       const fresh = new Set(inserted);
       const mails = items.filter((i) => fresh.has(i.id) && i.email === 'immediate');

@@ -345,9 +345,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const attemptId = uuidv7();
     const attempt = row.delivery_current_attempt_number + 1;
     const startedAt = new Date();
-    const submitted = await this.inTransaction(row, async (db) => {
+    const submitted = await this.submitInTransaction(row, async (db) => {
       // One statement: the rendition (only while it is ours and queued), its attempt, its segments, the publication's start.
-      const [{ submitted: ok }] = await db.query<SubmittedRow[]>(
+      const [{ submitted: ok }] = await preparedQuery<SubmittedRow>(
+        db,
+        'publishing.delivery.submit',
         `WITH r AS (
            UPDATE renditions SET status = 'publishing', delivery_state = 'submitted', delivery_recovery_action = 'none',
                   delivery_current_attempt_id = $3, delivery_current_attempt_number = $4, delivery_current_attempt_created_at = $5,
@@ -546,7 +548,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async goLive(row: Claimed, attemptId: string | null, published: PublishedPost, reconciled: boolean): Promise<void> {
     const live = await this.inTransaction(row, async (db, workspaceId) => {
       const parts = published.parts.length > 0 ? published.parts : [published];
-      const [{ live }] = await db.query<LiveRow[]>(
+      const [{ live }] = await preparedQuery<LiveRow>(
+        db,
+        'publishing.delivery.go-live',
         `WITH r AS (
            UPDATE renditions SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
                 external_id = $3, external_url = $4, delivery_terminal_reason = '', published_at = now(),
@@ -685,20 +689,52 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async inTransaction(row: Claimed, work: (db: EntityManager, workspaceId: string) => Promise<void>): Promise<boolean> {
     try {
       await this.dataSource.transaction(async (db) => {
-        const [publication] = await db.query<LockedPublicationRow[]>(`SELECT workspace_id FROM publications WHERE id = $1 FOR UPDATE`, [
-          row.publication_id,
-        ]);
+        const [publication] = await preparedQuery<LockedPublicationRow>(
+          db,
+          'publishing.delivery.lock-publication',
+          `SELECT workspace_id FROM publications WHERE id = $1 FOR UPDATE`,
+          [row.publication_id],
+        );
         if (!publication) throw new NotOurs();
         await work(db, publication.workspace_id);
       });
       return true;
     } catch (error) {
-      if (error instanceof NotOurs) {
-        this.logger.info({ rendition_id: row.id }, 'rendition no longer ours (cancelled, re-rendered or its account removed); left alone');
-        return false;
-      }
-      throw error;
+      return this.leftAlone(row, error);
     }
+  }
+
+  /**
+   * The submit's transaction. It locks the publication only while the publication has yet to be marked as publishing
+   * (its first rendition's submit, which writes it): the renditions of one publication are delivered side by side and
+   * queued on that lock for every submit before. A later submit writes only its rendition's rows, and its statement
+   * skips the publication (already publishing) without waiting for it, so it cannot deadlock with a cancel that holds
+   * the publication and waits for the rendition.
+   */
+  private async submitInTransaction(row: Claimed, work: (db: EntityManager) => Promise<void>): Promise<boolean> {
+    try {
+      await this.dataSource.transaction(async (db) => {
+        await preparedQuery(
+          db,
+          'publishing.delivery.lock-unstarted-publication',
+          `SELECT 1 FROM publications WHERE id = $1 AND (status <> 'publishing' OR actual_run_at IS NULL) FOR UPDATE`,
+          [row.publication_id],
+        );
+        await work(db);
+      });
+      return true;
+    } catch (error) {
+      return this.leftAlone(row, error);
+    }
+  }
+
+  /** False when the rendition is no longer ours (nothing was written); anything else is thrown again. */
+  private leftAlone(row: Claimed, error: unknown): false {
+    if (error instanceof NotOurs) {
+      this.logger.info({ rendition_id: row.id }, 'rendition no longer ours (cancelled, re-rendered or its account removed); left alone');
+      return false;
+    }
+    throw error;
   }
 
   private async finishAttempt(

@@ -1,6 +1,6 @@
 import { PUBLICATION_FAILED_SUBJECT, PUBLICATION_PUBLISHED_SUBJECT, SANDBOX_PROVIDER } from '@social/contracts';
 import type { AttachedMedia, FieldError, PreviewProblem, PublicationOutcomeEvent, PublicationStatus } from '@social/contracts';
-import { changedRows, enqueueEvent, Problem } from '@social/platform';
+import { enqueueEvent, preparedQuery, Problem } from '@social/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { PublicationSegmentEntity, type PublicationEntity } from '../publications/publication.entity.js';
@@ -332,8 +332,10 @@ export async function deriveStatus(db: EntityManager, publicationId: string, del
     ? ['scheduled', 'publishing', 'published', 'failed']
     : ['publishing', 'published', 'failed'];
   // Hand-written SQL, not TypeORM: the status follows from every rendition in one statement, on the scheduler's measured hot path.
-  const [changed] = await changedRows<DerivedStatusRow>(
+  // Named: every delivery outcome runs it while holding the publication's lock.
+  const [changed] = await preparedQuery<DerivedStatusRow>(
     db,
+    'publishing.publications.derive-status',
     `UPDATE publications p SET status = d.status, updated_at = now()
        FROM (SELECT CASE
                       WHEN count(*) FILTER (WHERE status IN ('draft', 'ready', 'scheduled', 'publishing')) > 0 THEN 'publishing'

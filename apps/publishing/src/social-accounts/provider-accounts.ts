@@ -5,7 +5,7 @@ import {
   type AccountNeedsAttentionEvent,
   type SocialAccountStatus,
 } from '@social/contracts';
-import { changedRows, enqueueEvent, SecretBox, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
+import { changedRows, enqueueEvent, entityColumns, preparedQuery, SecretBox, SERVICE_CONFIG, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PublishingConfig } from '../config.js';
@@ -60,9 +60,19 @@ export class ProviderAccounts {
    * it is gone; throws a DeliveryError when the grant cannot be renewed.
    */
   async find(accountId: string): Promise<ProviderAccount | null> {
-    const row = await this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id: accountId });
+    // A named statement: every delivery reads its account (the scheduler's burst, docs/performance.md).
+    this.accountColumns ??= entityColumns(this.dataSource, SocialAccountEntity, 'a');
+    const [row] = await preparedQuery<SocialAccountEntity>(
+      this.dataSource,
+      'publishing.accounts.find',
+      `SELECT ${this.accountColumns} FROM social_accounts a WHERE a.id = $1`,
+      [accountId],
+    );
     return row ? this.ready(row) : null;
   }
+
+  /** The account row's select list (`find`), made once. */
+  private accountColumns?: string;
 
   /** `find` for a row the caller has read already (one read less per call). */
   async ready(row: SocialAccountEntity): Promise<ProviderAccount> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MAX_WEBHOOKS_PER_WORKSPACE, MediaPatterns, PublishingPatterns, type ResourceAnswer } from '@social/contracts';
-import { DurableEventHandler, DurableEventMeta, RpcClient, SERVICE_LOGGER } from '@social/platform';
+import { DurableEventHandler, DurableEventMeta, preparedQuery, RpcClient, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -44,7 +44,10 @@ export class EventIntake implements DurableEventHandler {
 
   private async intake(event: WebhookEventSource, sequence: number): Promise<void> {
     // One round trip: nobody subscribed (most events) or already taken in (a redelivery) ends it here.
-    const [check] = await this.dataSource.query<Array<{ subscribed: boolean; known: boolean }>>(
+    // Named: every durable event of the platform comes through here.
+    const [check] = await preparedQuery<{ subscribed: boolean; known: boolean }>(
+      this.dataSource,
+      'webhooks.intake.check',
       `SELECT EXISTS (SELECT 1 FROM webhooks WHERE ${SUBSCRIBED}) AS subscribed,
               EXISTS (SELECT 1 FROM webhook_events WHERE dedupe_key = $3) AS known`,
       [event.workspaceId, event.type, event.dedupeKey],
