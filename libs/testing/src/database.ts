@@ -30,3 +30,17 @@ export async function createTemporaryDatabase(adminUrl: string, prefix = 'platfo
     },
   };
 }
+
+/**
+ * A stand-in for a transaction's EntityManager whose every statement `answer` answers: those sent through TypeORM
+ * (`query`) and the named ones `preparedQuery` sends on the transaction's own connection (`queryRunner.connect()`).
+ */
+export function fakeTransactionManager(answer: (sql: string, params: unknown[]) => Promise<unknown[]>) {
+  const connection = {
+    query: async (statement: { text: string; values: unknown[] }) => ({
+      rows: await answer(statement.text, statement.values),
+      rowCount: 0,
+    }),
+  };
+  return { query: answer, queryRunner: { connect: async () => connection } };
+}

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { ProviderCallResult } from '@social/contracts';
 import { Problem } from '@social/platform';
+import { fakeTransactionManager } from '@social/testing';
 import type { DataSource } from 'typeorm';
 import { JobRunner } from './job-runner.js';
 import type { ClaimedJobRow } from './sync-job.row.js';
@@ -44,16 +45,16 @@ function runner(answer: ProviderCallResult<unknown> | Error, leaseHeld = true) {
     query: async () => [{ remote_account_id: 'remote-1' }],
     transaction: async (work: (db: unknown) => Promise<unknown>) => {
       let first = true;
-      return work({
-        query: async (_sql: string, params: unknown[]) => {
+      return work(
+        fakeTransactionManager(async (_sql: string, params: unknown[]) => {
           if (first) {
             first = false;
             return leaseHeld ? [{ '?column?': 1 }] : [];
           }
           writes.push(params);
           return [];
-        },
-      });
+        }),
+      );
     },
   } as unknown as DataSource;
   return { jobs: new JobRunner(dataSource, provider), writes };

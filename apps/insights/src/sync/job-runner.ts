@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GROWTH_RECOMMENDATIONS_LIMIT, type ProviderCallResult, type PublishedRenditionSummary } from '@social/contracts';
-import { Problem } from '@social/platform';
+import { preparedQuery, Problem } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { rememberAccounts } from '../accounts/account-directory.js';
@@ -85,7 +85,10 @@ export class JobRunner {
   /** Runs `write` only while the job is still ours (its row locked meanwhile). */
   private ours(job: ClaimedJobRow, write: (db: EntityManager) => Promise<void>): Promise<boolean> {
     return this.dataSource.transaction(async (db) => {
-      const rows = await db.query<Array<Pick<ClaimedJobRow, 'id'>>>(
+      // Named statements here and in `measure`: every rendition that goes live is measured at once.
+      const rows = await preparedQuery<Pick<ClaimedJobRow, 'id'>>(
+        db,
+        'insights.sync.lock-job',
         `SELECT id FROM sync_jobs WHERE id = $1 AND lease_owner = $2 FOR UPDATE`,
         [job.id, job.lease],
       );
@@ -289,12 +292,16 @@ export class JobRunner {
           );
           continue;
         }
-        await db.query(
+        await preparedQuery(
+          db,
+          'insights.sync.insert-rendition-metrics',
           `INSERT INTO rendition_metrics (rendition_id, workspace_id, collected_at, views, likes, comments, reposts)
            SELECT id, workspace_id, now(), $2, $3, $4, $5 FROM renditions WHERE id = $1 ON CONFLICT DO NOTHING`,
           [rendition.id, m.views, m.likes, m.comments, m.reposts],
         );
-        await db.query(
+        await preparedQuery(
+          db,
+          'insights.sync.update-rendition-metrics',
           `UPDATE renditions SET status = 'ok', error_code = '', error_message = '', views = $2, likes = $3, comments = $4, reposts = $5,
                   collected_at = now(), last_attempted_at = now() WHERE id = $1`,
           [rendition.id, m.views, m.likes, m.comments, m.reposts],
@@ -305,9 +312,12 @@ export class JobRunner {
   }
 
   private async renditionMetrics(job: ClaimedJobRow): Promise<JobEnd> {
-    const [rendition] = await this.dataSource.query<MeasuredRenditionRow[]>(`SELECT id, external_id FROM renditions WHERE id = $1`, [
-      job.rendition_id,
-    ]);
+    const [rendition] = await preparedQuery<MeasuredRenditionRow>(
+      this.dataSource,
+      'insights.sync.measured-rendition',
+      `SELECT id, external_id FROM renditions WHERE id = $1`,
+      [job.rendition_id],
+    );
     if (!rendition) return { outcome: 'not_found' };
     return (await this.measure(job, [rendition])) ?? { outcome: 'ok' };
   }

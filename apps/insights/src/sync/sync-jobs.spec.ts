@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
-import { MEASUREMENT_OFFSETS_MS, scheduleMeasurements } from '../renditions/rendition-store.js';
+import { MEASUREMENT_OFFSETS_MS, measurementJobs } from '../renditions/rendition-store.js';
 import { backoffAt } from './job-runner.js';
-import { dedupeKey, enqueueJob, syncChannel } from './sync-jobs.js';
+import { dedupeKey, enqueueJob, type JobSpec, syncChannel } from './sync-jobs.js';
 
 const HOUR = 3_600_000;
 const NOW = new Date('2030-06-01T12:00:00.000Z');
@@ -77,34 +77,36 @@ describe('measurement schedule of a published rendition', () => {
     social_account_id: 'a1',
     published_at: publishedAt.toISOString(),
   });
-  const dueTimes = (inserted: unknown[][]) => inserted.map((params) => (params[7] as Date).toISOString());
+  const dueTimes = (jobs: JobSpec[]) => jobs.map((job) => job.runAt!.toISOString());
 
   it('measures at once, then after an hour, a day and a week', async () => {
     atNow();
-    const { db, inserted } = jobsTable();
-    await scheduleMeasurements(db, rendition(NOW), true);
+    const jobs = measurementJobs(rendition(NOW), true);
     expect(MEASUREMENT_OFFSETS_MS).toEqual([0, HOUR, 24 * HOUR, 7 * 24 * HOUR]);
-    expect(dueTimes(inserted)).toEqual([
+    expect(dueTimes(jobs)).toEqual([
       '2030-06-01T12:00:00.000Z',
       '2030-06-01T13:00:00.000Z',
       '2030-06-02T12:00:00.000Z',
       '2030-06-08T12:00:00.000Z',
     ]);
-    expect(inserted.map((params) => params[3])).toEqual(dueTimes(inserted).map((at) => `rendition_metrics:r1:${at}`));
+    expect(jobs.map(dedupeKey)).toEqual(dueTimes(jobs).map((at) => `rendition_metrics:r1:${at}`));
   });
 
   it('folds the measurements long past of a backfilled rendition into the immediate one', async () => {
     atNow();
-    const { db, inserted } = jobsTable();
-    await scheduleMeasurements(db, rendition(new Date(NOW.getTime() - 2 * 24 * HOUR)), true);
-    expect(dueTimes(inserted)).toEqual(['2030-05-30T12:00:00.000Z', '2030-06-06T12:00:00.000Z']);
+    expect(dueTimes(measurementJobs(rendition(new Date(NOW.getTime() - 2 * 24 * HOUR)), true))).toEqual([
+      '2030-05-30T12:00:00.000Z',
+      '2030-06-06T12:00:00.000Z',
+    ]);
   });
 
   it('leaves the immediate measurement to a caller that measures itself', async () => {
     atNow();
-    const { db, inserted } = jobsTable();
-    await scheduleMeasurements(db, rendition(NOW), false);
-    expect(dueTimes(inserted)).toEqual(['2030-06-01T13:00:00.000Z', '2030-06-02T12:00:00.000Z', '2030-06-08T12:00:00.000Z']);
+    expect(dueTimes(measurementJobs(rendition(NOW), false))).toEqual([
+      '2030-06-01T13:00:00.000Z',
+      '2030-06-02T12:00:00.000Z',
+      '2030-06-08T12:00:00.000Z',
+    ]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { preparedQuery } from '@social/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { JobKind, SyncJobIdRow } from './sync-job.row.js';
@@ -58,6 +59,35 @@ export async function enqueueJob(db: EntityManager, spec: JobSpec): Promise<{ id
     // Claimed between the two statements: queue a new one.
     if (existing) return { id: existing.id, created: false };
   }
+}
+
+/**
+ * Queues several jobs in one named statement and wakes the workers once: a job whose key is queued already is covered
+ * by that one. For callers that need no job back (each published rendition's measurements).
+ */
+export async function enqueueJobs(db: EntityManager, specs: JobSpec[]): Promise<void> {
+  if (specs.length === 0) return;
+  await preparedQuery(
+    db,
+    'insights.sync.enqueue-jobs',
+    `WITH queued AS (
+       INSERT INTO sync_jobs (id, workspace_id, kind, dedupe_key, account_id, rendition_id, growth_item_id, state, run_at, created_at)
+       SELECT id, workspace_id, kind, dedupe_key, account_id, rendition_id, growth_item_id, 'queued', run_at, now()
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::uuid[], $7::uuid[], $8::timestamptz[])
+              AS j (id, workspace_id, kind, dedupe_key, account_id, rendition_id, growth_item_id, run_at)
+       ON CONFLICT (dedupe_key) WHERE state = 'queued' DO NOTHING RETURNING 1)
+     SELECT pg_notify(current_schema() || '_sync_jobs', '') WHERE EXISTS (SELECT 1 FROM queued)`,
+    [
+      specs.map(() => uuidv7()),
+      specs.map((spec) => spec.workspaceId),
+      specs.map((spec) => spec.kind),
+      specs.map(dedupeKey),
+      specs.map((spec) => spec.accountId),
+      specs.map((spec) => spec.renditionId ?? null),
+      specs.map((spec) => spec.growthItemId ?? null),
+      specs.map((spec) => spec.runAt ?? new Date()),
+    ],
+  );
 }
 
 /**

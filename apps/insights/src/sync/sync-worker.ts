@@ -144,7 +144,9 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
       if (requeued.length === 1) return;
     }
     const state: SyncJobState = end.outcome === 'ok' ? 'done' : 'failed';
-    await this.dataSource.query(
+    await preparedQuery(
+      this.dataSource,
+      'insights.sync.finish',
       `UPDATE sync_jobs SET state = $3, outcome = $4, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
        WHERE id = $1 AND lease_owner = $2`,
       [job.id, job.lease, state, end.outcome],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TopicPreference } from '@social/contracts';
+import { fakeTransactionManager } from '@social/testing';
 import type { DataSource } from 'typeorm';
 import type { NotificationsMailSettings } from '../email/notifications-mail-settings.js';
 import { NotificationDispatcher } from './notification-dispatcher.js';
@@ -25,27 +26,13 @@ interface Decision {
 }
 
 /**
- * A transaction's manager whose every statement `answer` answers: those sent through TypeORM (`query`) and the named
- * ones sent on the transaction's own connection (`preparedQuery`).
- */
-function transactionManager(answer: (sql: string, params: unknown[]) => Promise<unknown[]>) {
-  const client = {
-    query: async (statement: { text: string; values: unknown[] }) => ({
-      rows: await answer(statement.text, statement.values),
-      rowCount: 0,
-    }),
-  };
-  return { query: answer, queryRunner: { connect: async () => client } };
-}
-
-/**
  * A transaction in which the recipients' settings are `recipients`; every item is new unless its user is in
  * `alreadyDelivered` (a redelivered event).
  */
 async function dispatch(message: Partial<OutgoingNotification>, recipients: Recipient[], alreadyDelivered: string[] = []) {
   const decision: Decision = { items: [], mailedTo: [] };
   let statement = 0;
-  const db = transactionManager(async (_sql: string, params: unknown[] = []) => {
+  const db = fakeTransactionManager(async (_sql: string, params: unknown[] = []) => {
     statement += 1;
     if (statement === 1) return recipients;
     if (statement === 2) {
@@ -147,7 +134,7 @@ describe('dispatching a notification', () => {
 
   it('addresses each recipient once, whatever the case of their id', async () => {
     let asked: unknown;
-    const db = transactionManager(async (_sql: string, params: unknown[]) => {
+    const db = fakeTransactionManager(async (_sql: string, params: unknown[]) => {
       asked ??= params[0];
       return [];
     });

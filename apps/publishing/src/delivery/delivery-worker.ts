@@ -345,30 +345,37 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const attemptId = uuidv7();
     const attempt = row.delivery_current_attempt_number + 1;
     const startedAt = new Date();
-    const submitted = await this.submitInTransaction(row, async (db) => {
-      // One statement: the rendition (only while it is ours and queued), its attempt, its segments, the publication's start.
-      const [{ submitted: ok }] = await preparedQuery<SubmittedRow>(
-        db,
-        'publishing.delivery.submit',
-        `WITH r AS (
-           UPDATE renditions SET status = 'publishing', delivery_state = 'submitted', delivery_recovery_action = 'none',
-                  delivery_current_attempt_id = $3, delivery_current_attempt_number = $4, delivery_current_attempt_created_at = $5,
-                  round_attempts = round_attempts + 1, updated_at = now()
-            WHERE id = $1 AND lease_owner = $2 AND delivery_state = 'queued' RETURNING id, publication_id),
-         a AS (
-           INSERT INTO delivery_attempts (id, rendition_id, publication_id, attempt, started_at, outcome)
-           SELECT $3, id, publication_id, $4, $5, 'submitted' FROM r RETURNING id),
-         s AS (UPDATE rendition_segments SET status = 'publishing' WHERE rendition_id IN (SELECT id FROM r) RETURNING id),
-         p AS (
-           UPDATE publications SET status = 'publishing', actual_run_at = coalesce(actual_run_at, $5), updated_at = now()
-            WHERE id IN (SELECT publication_id FROM r) AND (status <> 'publishing' OR actual_run_at IS NULL) RETURNING id)
-         SELECT (SELECT count(*) FROM r)::int AS submitted, (SELECT count(*) FROM a) AS attempts, (SELECT count(*) FROM s) AS segments,
-                (SELECT count(*) FROM p) AS publications`,
-        [row.id, row.lease, attemptId, attempt, startedAt],
-      );
-      if (ok === 0) throw new NotOurs();
-    });
-    if (!submitted) return;
+    // One statement, atomic on its own: the rendition (only while it is ours and queued), its attempt, its segments and
+    // the publication's start. Locks as cancel and go-live take them, publication before rendition, so none of them
+    // deadlock: `shared` and `unstarted` are evaluated before any rendition row is touched (r's condition reads them).
+    // Every submit holds the publication FOR KEY SHARE (the attempt's foreign key takes it anyway): submits of one
+    // publication go side by side, and a go-live or cancel of the publication waits for them. Only its first rendition's
+    // submit, which marks the publication publishing, also holds it FOR NO KEY UPDATE (the lock of that UPDATE).
+    const [{ submitted }] = await preparedQuery<SubmittedRow>(
+      this.dataSource,
+      'publishing.delivery.submit',
+      `WITH shared AS (SELECT id FROM publications WHERE id = $6 FOR KEY SHARE),
+       unstarted AS (
+         SELECT id FROM publications WHERE id = $6 AND (status <> 'publishing' OR actual_run_at IS NULL) FOR NO KEY UPDATE),
+       r AS (
+         UPDATE renditions SET status = 'publishing', delivery_state = 'submitted', delivery_recovery_action = 'none',
+                delivery_current_attempt_id = $3, delivery_current_attempt_number = $4, delivery_current_attempt_created_at = $5,
+                round_attempts = round_attempts + 1, updated_at = now()
+          WHERE id = $1 AND lease_owner = $2 AND delivery_state = 'queued'
+            AND (SELECT count(*) FROM shared) + (SELECT count(*) FROM unstarted) >= 0
+          RETURNING id, publication_id),
+       a AS (
+         INSERT INTO delivery_attempts (id, rendition_id, publication_id, attempt, started_at, outcome)
+         SELECT $3, id, publication_id, $4, $5, 'submitted' FROM r RETURNING id),
+       s AS (UPDATE rendition_segments SET status = 'publishing' WHERE rendition_id IN (SELECT id FROM r) RETURNING id),
+       p AS (
+         UPDATE publications SET status = 'publishing', actual_run_at = coalesce(actual_run_at, $5), updated_at = now()
+          WHERE id IN (SELECT id FROM unstarted) AND id IN (SELECT publication_id FROM r) RETURNING id)
+       SELECT (SELECT count(*) FROM r)::int AS submitted, (SELECT count(*) FROM a) AS attempts, (SELECT count(*) FROM s) AS segments,
+              (SELECT count(*) FROM p) AS publications`,
+      [row.id, row.lease, attemptId, attempt, startedAt, row.publication_id],
+    );
+    if (submitted === 0) return this.logLeftAlone(row);
     const current: Claimed = {
       ...row,
       delivery_state: 'submitted',
@@ -700,41 +707,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       });
       return true;
     } catch (error) {
-      return this.leftAlone(row, error);
-    }
-  }
-
-  /**
-   * The submit's transaction. It locks the publication only while the publication has yet to be marked as publishing
-   * (its first rendition's submit, which writes it): the renditions of one publication are delivered side by side and
-   * queued on that lock for every submit before. A later submit writes only its rendition's rows, and its statement
-   * skips the publication (already publishing) without waiting for it, so it cannot deadlock with a cancel that holds
-   * the publication and waits for the rendition.
-   */
-  private async submitInTransaction(row: Claimed, work: (db: EntityManager) => Promise<void>): Promise<boolean> {
-    try {
-      await this.dataSource.transaction(async (db) => {
-        await preparedQuery(
-          db,
-          'publishing.delivery.lock-unstarted-publication',
-          `SELECT 1 FROM publications WHERE id = $1 AND (status <> 'publishing' OR actual_run_at IS NULL) FOR UPDATE`,
-          [row.publication_id],
-        );
-        await work(db);
-      });
-      return true;
-    } catch (error) {
-      return this.leftAlone(row, error);
-    }
-  }
-
-  /** False when the rendition is no longer ours (nothing was written); anything else is thrown again. */
-  private leftAlone(row: Claimed, error: unknown): false {
-    if (error instanceof NotOurs) {
-      this.logger.info({ rendition_id: row.id }, 'rendition no longer ours (cancelled, re-rendered or its account removed); left alone');
+      if (!(error instanceof NotOurs)) throw error;
+      this.logLeftAlone(row);
       return false;
     }
-    throw error;
+  }
+
+  private logLeftAlone(row: Claimed): void {
+    this.logger.info({ rendition_id: row.id }, 'rendition no longer ours (cancelled, re-rendered or its account removed); left alone');
   }
 
   private async finishAttempt(

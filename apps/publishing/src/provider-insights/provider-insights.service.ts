@@ -15,7 +15,7 @@ import type {
   PublishedRenditionPage,
   PublishedRenditionSummary,
 } from '@social/contracts';
-import { Problem, SERVICE_LOGGER } from '@social/platform';
+import { preparedQuery, Problem, SERVICE_LOGGER } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ProviderRegistry } from '../providers/provider-registry.js';
@@ -28,6 +28,11 @@ import { toFailedCall } from './call-result.js';
 export const DEFAULT_PAGE = 500;
 /** Characters of what was sent that a published rendition's summary carries. */
 export const EXCERPT_LENGTH = 200;
+
+/** Which of `filters` a request sets (1 or 0 each), as a name suffix: one named statement per shape of the SQL built from them. */
+function shapeOf<Input extends object>(input: Input, filters: Array<keyof Input & string>): string {
+  return filters.map((filter) => (input[filter] === undefined ? '0' : '1')).join('');
+}
 
 /** A summary as PostgreSQL hands it over (its time still a Date). */
 type RenditionRow = Omit<PublishedRenditionSummary, 'published_at'> & { published_at: Date };
@@ -57,7 +62,10 @@ export class ProviderInsightsService {
     if (input.workspace_id !== undefined) where.push(`workspace_id = ${param(input.workspace_id.toLowerCase())}`);
     if (input.account_ids !== undefined) where.push(`id = ANY(${param(input.account_ids.map((id) => id.toLowerCase()))}::uuid[])`);
     if (input.after_id !== undefined) where.push(`id > ${param(input.after_id.toLowerCase())}`);
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    // Named per shape of filter (a handful): insights asks for one account with every rendition that goes live.
+    const rows = await preparedQuery<Record<string, unknown>>(
+      this.dataSource,
+      `publishing.provider-insights.accounts:${shapeOf(input, ['workspace_id', 'account_ids', 'after_id'])}`,
       `SELECT id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url, status, credentials, connected_by,
          created_at, updated_at
          FROM social_accounts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ${param(limit + 1)}`,
@@ -82,7 +90,10 @@ export class ProviderInsightsService {
           `${param(input.after.rendition_id.toLowerCase())}::uuid)`,
       );
     }
-    const rows: RenditionRow[] = await this.dataSource.query(
+    // Named per shape of filter, as accounts: insights asks for every rendition that goes live.
+    const rows = await preparedQuery<RenditionRow>(
+      this.dataSource,
+      `publishing.provider-insights.renditions:${shapeOf(input, ['workspace_id', 'social_account_id', 'rendition_ids', 'after'])}`,
       `SELECT r.id AS rendition_id, r.publication_id, p.workspace_id, r.social_account_id, r.platform,
               COALESCE(NULLIF(r.title, ''), p.title) AS title, p.content_profile,
               left(COALESCE(NULLIF(r.body, ''),
@@ -162,7 +173,7 @@ export class ProviderInsightsService {
     run: (provider: SocialProviderOperations, account: ProviderAccount) => Promise<T>,
   ): Promise<ProviderCallResult<T>> {
     const accountId = request.account_id.toLowerCase();
-    const row = await this.dataSource.getRepository(SocialAccountEntity).findOneBy({ id: accountId });
+    const row = await this.accounts.row(accountId);
     if (!row || row.workspaceId !== request.workspace_id.toLowerCase()) {
       throw new Problem(404, 'account_not_found', 'No such social account in this workspace.');
     }

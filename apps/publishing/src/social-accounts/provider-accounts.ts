@@ -60,7 +60,12 @@ export class ProviderAccounts {
    * it is gone; throws a DeliveryError when the grant cannot be renewed.
    */
   async find(accountId: string): Promise<ProviderAccount | null> {
-    // A named statement: every delivery reads its account (the scheduler's burst, docs/performance.md).
+    const row = await this.row(accountId);
+    return row ? this.ready(row) : null;
+  }
+
+  /** The account's row, or null: a named statement, as every delivery and every insights call reads one (docs/performance.md). */
+  async row(accountId: string): Promise<SocialAccountEntity | null> {
     this.accountColumns ??= entityColumns(this.dataSource, SocialAccountEntity, 'a');
     const [row] = await preparedQuery<SocialAccountEntity>(
       this.dataSource,
@@ -68,10 +73,10 @@ export class ProviderAccounts {
       `SELECT ${this.accountColumns} FROM social_accounts a WHERE a.id = $1`,
       [accountId],
     );
-    return row ? this.ready(row) : null;
+    return row ?? null;
   }
 
-  /** The account row's select list (`find`), made once. */
+  /** The account row's select list (`row`), made once. */
   private accountColumns?: string;
 
   /** `find` for a row the caller has read already (one read less per call). */

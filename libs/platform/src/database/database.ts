@@ -107,6 +107,9 @@ export class DatabaseModule {
   }
 }
 
+/** PostgreSQL's identifier length (NAMEDATALEN - 1), statement names included. */
+const MAX_STATEMENT_NAME_LENGTH = 63;
+
 interface PgQueryable {
   query(statement: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
@@ -123,6 +126,8 @@ export async function preparedStatement<Row>(
   text: string,
   values: unknown[],
 ): Promise<{ rows: Row[]; rowCount: number }> {
+  // PostgreSQL cuts longer names: two statements would then share one (pg only warns).
+  if (name.length > MAX_STATEMENT_NAME_LENGTH) throw new Error(`statement name over ${MAX_STATEMENT_NAME_LENGTH} characters: ${name}`);
   let connection: PgQueryable;
   if ('queryRunner' in db && db.queryRunner) {
     // TypeORM's PostgresQueryRunner answers connect() with the pg client its transaction holds.
