@@ -116,9 +116,10 @@ interface PgQueryable {
 
 /**
  * Runs a statement as a named (prepared) one: PostgreSQL parses and plans it once per connection (a generic plan:
- * `plan_cache_mode` in `serviceDataSource`) instead of on every call, as it does for the unnamed statements TypeORM sends. Planning is most of the server's CPU for a short
- * statement with a CTE or many columns (docs/performance.md). `db`: the pool, or a transaction's manager (the
- * statement then runs on the transaction's connection). Use it where a benchmark shows it.
+ * `plan_cache_mode` in `serviceDataSource`) instead of on every call, as it does for the unnamed statements TypeORM
+ * sends. Planning is most of the server's CPU for a short statement with a CTE or many columns (docs/performance.md).
+ * `db`: the pool, or a transaction's manager (the statement then runs on the transaction's connection). Use it where
+ * a benchmark shows it. `name`: at most 63 characters, one per statement text.
  */
 export async function preparedStatement<Row>(
   db: DataSource | EntityManager,
