@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import type {
   ListProviderAccountsInput,
   ListPublishedRenditionsInput,
@@ -29,9 +30,9 @@ export const DEFAULT_PAGE = 500;
 /** Characters of what was sent that a published rendition's summary carries. */
 export const EXCERPT_LENGTH = 200;
 
-/** Which of `filters` a request sets (1 or 0 each), as a name suffix: one named statement per shape of the SQL built from them. */
-function shapeOf<Input extends object>(input: Input, filters: Array<keyof Input & string>): string {
-  return filters.map((filter) => (input[filter] === undefined ? '0' : '1')).join('');
+/** The name of SQL built from optional filters: one named statement per text they make (a handful), told by its hash. */
+function statementName(kind: 'accounts' | 'renditions', text: string): string {
+  return `publishing.provider-insights.${kind}:${createHash('sha1').update(text).digest('base64url').slice(0, 12)}`;
 }
 
 /** A summary as PostgreSQL hands it over (its time still a Date). */
@@ -62,15 +63,11 @@ export class ProviderInsightsService {
     if (input.workspace_id !== undefined) where.push(`workspace_id = ${param(input.workspace_id.toLowerCase())}`);
     if (input.account_ids !== undefined) where.push(`id = ANY(${param(input.account_ids.map((id) => id.toLowerCase()))}::uuid[])`);
     if (input.after_id !== undefined) where.push(`id > ${param(input.after_id.toLowerCase())}`);
-    // Named per shape of filter (a handful): insights asks for one account with every rendition that goes live.
-    const rows = await preparedQuery<Record<string, unknown>>(
-      this.dataSource,
-      `publishing.provider-insights.accounts:${shapeOf(input, ['workspace_id', 'account_ids', 'after_id'])}`,
-      `SELECT id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url, status, credentials, connected_by,
-         created_at, updated_at
-         FROM social_accounts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ${param(limit + 1)}`,
-      params,
-    );
+    const text = `SELECT id, workspace_id, platform, external_id, username, display_name, avatar_url, instance_url, status, credentials,
+         connected_by, created_at, updated_at
+         FROM social_accounts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ${param(limit + 1)}`;
+    // Named: insights asks for an account it meets for the first time as its renditions go live.
+    const rows = await preparedQuery<Record<string, unknown>>(this.dataSource, statementName('accounts', text), text, params);
     const page = rows.slice(0, limit).map((row) => this.summary(row));
     return { accounts: page, next_after_id: rows.length > limit ? page[page.length - 1].id : '' };
   }
@@ -90,11 +87,7 @@ export class ProviderInsightsService {
           `${param(input.after.rendition_id.toLowerCase())}::uuid)`,
       );
     }
-    // Named per shape of filter, as accounts: insights asks for every rendition that goes live.
-    const rows = await preparedQuery<RenditionRow>(
-      this.dataSource,
-      `publishing.provider-insights.renditions:${shapeOf(input, ['workspace_id', 'social_account_id', 'rendition_ids', 'after'])}`,
-      `SELECT r.id AS rendition_id, r.publication_id, p.workspace_id, r.social_account_id, r.platform,
+    const text = `SELECT r.id AS rendition_id, r.publication_id, p.workspace_id, r.social_account_id, r.platform,
               COALESCE(NULLIF(r.title, ''), p.title) AS title, p.content_profile,
               left(COALESCE(NULLIF(r.body, ''),
                             (SELECT s.body FROM rendition_segments s WHERE s.rendition_id = r.id ORDER BY s.position LIMIT 1),
@@ -104,9 +97,9 @@ export class ProviderInsightsService {
          FROM renditions r JOIN publications p ON p.id = r.publication_id
         WHERE ${where.join(' AND ')}
         ORDER BY r.published_at, r.id
-        LIMIT ${param(limit + 1)}`,
-      params,
-    );
+        LIMIT ${param(limit + 1)}`;
+    // Named: insights asks for every rendition that goes live.
+    const rows = await preparedQuery<RenditionRow>(this.dataSource, statementName('renditions', text), text, params);
     const page: PublishedRenditionSummary[] = rows.slice(0, limit).map((row) => ({ ...row, published_at: row.published_at.toISOString() }));
     const last = page[page.length - 1];
     return {
