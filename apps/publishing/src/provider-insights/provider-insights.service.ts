@@ -1,5 +1,4 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import type {
   ListProviderAccountsInput,
   ListPublishedRenditionsInput,
@@ -16,7 +15,7 @@ import type {
   PublishedRenditionPage,
   PublishedRenditionSummary,
 } from '@social/contracts';
-import { preparedQuery, Problem, SERVICE_LOGGER } from '@social/platform';
+import { preparedQuery, Problem, SERVICE_LOGGER, statementNameFor } from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ProviderRegistry } from '../providers/provider-registry.js';
@@ -29,11 +28,6 @@ import { toFailedCall } from './call-result.js';
 export const DEFAULT_PAGE = 500;
 /** Characters of what was sent that a published rendition's summary carries. */
 export const EXCERPT_LENGTH = 200;
-
-/** The name of SQL built from optional filters: one named statement per text they make (a handful), told by its hash. */
-function statementName(kind: 'accounts' | 'renditions', text: string): string {
-  return `publishing.provider-insights.${kind}:${createHash('sha1').update(text).digest('base64url').slice(0, 12)}`;
-}
 
 /** A summary as PostgreSQL hands it over (its time still a Date). */
 type RenditionRow = Omit<PublishedRenditionSummary, 'published_at'> & { published_at: Date };
@@ -67,7 +61,12 @@ export class ProviderInsightsService {
          connected_by, created_at, updated_at
          FROM social_accounts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ${param(limit + 1)}`;
     // Named: insights asks for an account it meets for the first time as its renditions go live.
-    const rows = await preparedQuery<Record<string, unknown>>(this.dataSource, statementName('accounts', text), text, params);
+    const rows = await preparedQuery<Record<string, unknown>>(
+      this.dataSource,
+      statementNameFor('publishing.provider-insights.accounts', text),
+      text,
+      params,
+    );
     const page = rows.slice(0, limit).map((row) => this.summary(row));
     return { accounts: page, next_after_id: rows.length > limit ? page[page.length - 1].id : '' };
   }
@@ -99,7 +98,12 @@ export class ProviderInsightsService {
         ORDER BY r.published_at, r.id
         LIMIT ${param(limit + 1)}`;
     // Named: insights asks for every rendition that goes live.
-    const rows = await preparedQuery<RenditionRow>(this.dataSource, statementName('renditions', text), text, params);
+    const rows = await preparedQuery<RenditionRow>(
+      this.dataSource,
+      statementNameFor('publishing.provider-insights.renditions', text),
+      text,
+      params,
+    );
     const page: PublishedRenditionSummary[] = rows.slice(0, limit).map((row) => ({ ...row, published_at: row.published_at.toISOString() }));
     const last = page[page.length - 1];
     return {

@@ -46,6 +46,9 @@ type Renewal = { kind: 'renewed'; grant: ProviderGrant } | { kind: 'refused' } |
  */
 @Injectable()
 export class ProviderAccounts {
+  /** The account row's select list (`row`), made once. */
+  private accountColumns?: string;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly secrets: SecretBox,
@@ -75,9 +78,6 @@ export class ProviderAccounts {
     );
     return row ?? null;
   }
-
-  /** The account row's select list (`row`), made once. */
-  private accountColumns?: string;
 
   /** `find` for a row the caller has read already (one read less per call). */
   async ready(row: SocialAccountEntity): Promise<ProviderAccount> {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTemporaryDatabase, TemporaryDatabase } from '@social/testing';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { openServiceDatabase } from '../index.js';
+import { openServiceDatabase, preparedQuery, statementNameFor } from '../index.js';
 
 // The spec of libs/platform/src/database (here for the harness, see durable-events.spec.ts).
 describe('service database sessions', () => {
@@ -33,5 +33,28 @@ describe('service database sessions', () => {
       [1, 2, 3].map(() => dataSource.query<Array<{ zone: string }>>(`SELECT current_setting('TimeZone') AS zone`)),
     );
     expect(answers.map(([row]) => row.zone)).toEqual(['UTC', 'UTC', 'UTC']);
+  });
+
+  it('plan a named statement once per connection (generic plans), however cheap a fresh plan looks', async () => {
+    const [row] = await preparedQuery<{ mode: string }>(
+      dataSource,
+      'database-spec.plan-cache-mode',
+      `SELECT current_setting('plan_cache_mode') AS mode`,
+      [],
+    );
+    expect(row.mode).toBe('force_generic_plan');
+  });
+
+  it('refuse a statement name PostgreSQL would cut, where two statements could end up sharing it', async () => {
+    const long = `database-spec.${'x'.repeat(50)}`;
+    await expect(preparedQuery(dataSource, long, 'SELECT 1', [])).rejects.toThrow(/over 63 characters/);
+  });
+
+  it('name a statement built at run time after its text: one name per text, the same name for the same text', () => {
+    const withCursor = statementNameFor('publishing.provider-insights.renditions', 'SELECT 1 WHERE $1 > 0');
+    const without = statementNameFor('publishing.provider-insights.renditions', 'SELECT 1');
+    expect(withCursor).not.toBe(without);
+    expect(statementNameFor('publishing.provider-insights.renditions', 'SELECT 1')).toBe(without);
+    expect(withCursor.length).toBeLessThanOrEqual(63);
   });
 });

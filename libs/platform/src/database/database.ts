@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, DataSourceOptions, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { Logger } from 'pino';
+import { createHash } from 'node:crypto';
 
 export interface ServiceDatabaseOptions {
   url: string;
@@ -140,6 +141,15 @@ export async function preparedStatement<Row>(
   }
   const result = await connection.query({ name, text, values });
   return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+}
+
+/**
+ * The name of a statement whose text is built at run time (optional filters): `prefix` and a hash of the text, so
+ * each text the builder can make gets its own name. Naming such a statement after the request's inputs instead let
+ * two texts share a name, and pg refuses the second.
+ */
+export function statementNameFor(prefix: string, text: string): string {
+  return `${prefix}:${createHash('sha1').update(text).digest('base64url').slice(0, 12)}`;
 }
 
 /** A read as a named statement (`preparedStatement`): its rows. */
