@@ -39,6 +39,14 @@ export class DrainingNatsServer extends ServerNats {
     };
   }
 
+  /**
+   * Nest tries `JSON.parse` on every message's subject (for object patterns) and catches the SyntaxError: an error
+   * and its stack per request, ~2% of a service's CPU in a profile. Our patterns are dotted subjects, never JSON.
+   */
+  protected override getRouteFromPattern(pattern: string): string {
+    return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : this.normalizePattern(pattern);
+  }
+
   override getPublisher(natsMsg: Parameters<ServerNats['getPublisher']>[0], id: string, ctx: Parameters<ServerNats['getPublisher']>[2]) {
     const publish = super.getPublisher(natsMsg, id, ctx);
     if (!natsMsg.reply) return publish;

@@ -2,6 +2,9 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import type { FieldError } from '@social/contracts';
 import { Problem, problems } from '../problems/problem.js';
+import { cacheValidationMetadata } from './metadata-cache.js';
+
+cacheValidationMetadata();
 
 /** Members clients may send on any body and that we ignore (docs/decisions.md). */
 const IGNORED_MEMBERS = ['$schema'];
