@@ -4,7 +4,7 @@ import { cacheValidationMetadata } from './metadata-cache.js';
 
 cacheValidationMetadata();
 const storage = getMetadataStorage();
-const rulesOf = (target: Function) => storage.getTargetValidationMetadatas(target, '', false, false);
+const rulesOf = (target: new () => object) => storage.getTargetValidationMetadatas(target, '', false, false);
 
 class Named {
   @IsString() name!: string;
