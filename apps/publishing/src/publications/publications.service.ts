@@ -17,6 +17,7 @@ import {
   createdAtPosition,
   CursorCodec,
   entityColumns,
+  entityInsert,
   IdempotentRequests,
   isCreatedAtPosition,
   preparedQuery,
@@ -49,6 +50,8 @@ function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
 @Injectable()
 export class PublicationsService {
   private readonly idempotency: IdempotentRequests;
+  /** E15's insert, named: TypeORM's built its SQL on every call and PostgreSQL planned it every time. */
+  private readonly insertPublication: ReturnType<typeof entityInsert<PublicationEntity>>;
   private readonly cursors: CursorCodec;
   /** Select lists in the entities' shapes, for the reads that skip TypeORM's hydration. */
   private readonly columns: Record<'publication' | 'segment' | 'rendition' | 'renditionSegment', string>;
@@ -60,6 +63,7 @@ export class PublicationsService {
     private readonly mediaFacts: MediaFactsStore,
   ) {
     this.idempotency = new IdempotentRequests(dataSource);
+    this.insertPublication = entityInsert(dataSource, PublicationEntity, 'publishing.publications.insert');
     this.cursors = CursorCodec.derive(config.SECRETS_KEY, 'publications');
     this.columns = {
       publication: entityColumns(dataSource, PublicationEntity, 'p'),
@@ -108,7 +112,7 @@ export class PublicationsService {
         createdAt: now,
         updatedAt: now,
       };
-      await db.getRepository(PublicationEntity).insert(publication);
+      await this.insertPublication(db, publication);
       return { status: 201, body: toPublication({ publication, segments: [], renditions: [] }) };
     });
   }

@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTemporaryDatabase, TemporaryDatabase } from '@social/testing';
 import pg from 'pg';
-import type { DataSource } from 'typeorm';
-import { openServiceDatabase, preparedQuery, statementNameFor } from '../index.js';
+import { Column, type DataSource, Entity, PrimaryColumn } from 'typeorm';
+import { entityInsert, openServiceDatabase, preparedQuery, statementNameFor } from '../index.js';
+
+@Entity({ name: 'inserted_rows' })
+class InsertedRow {
+  @PrimaryColumn('uuid') id!: string;
+  @Column('text', { name: 'display_name' }) displayName!: string;
+  @Column('jsonb') media!: Array<{ media_id: string }>;
+  @Column('timestamptz', { name: 'due_at', nullable: true }) dueAt!: Date | null;
+  @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
+}
 
 // The spec of libs/platform/src/database (here for the harness, see durable-events.spec.ts).
 describe('service database sessions', () => {
@@ -19,7 +28,10 @@ describe('service database sessions', () => {
     } finally {
       await admin.end();
     }
-    dataSource = await openServiceDatabase({ url: db.url, schema: 'database_spec', entities: [], migrations: [], poolSize: 2 });
+    dataSource = await openServiceDatabase({ url: db.url, schema: 'database_spec', entities: [InsertedRow], migrations: [], poolSize: 2 });
+    await dataSource.query(
+      `CREATE TABLE inserted_rows (id uuid PRIMARY KEY, display_name text NOT NULL, media jsonb NOT NULL, due_at timestamptz, created_at timestamptz NOT NULL)`,
+    );
   });
 
   afterAll(async () => {
@@ -56,5 +68,19 @@ describe('service database sessions', () => {
     expect(withCursor).not.toBe(without);
     expect(statementNameFor('publishing.provider-insights.renditions', 'SELECT 1')).toBe(without);
     expect(withCursor.length).toBeLessThanOrEqual(63);
+  });
+
+  it('insert an entity row as a named statement, each column converted as TypeORM would, and refuse an unset column', async () => {
+    const insert = entityInsert(dataSource, InsertedRow, 'database-spec.insert-row');
+    const createdAt = new Date('2026-12-04T17:00:00.123Z');
+    const row = { id: '0193a3c0-0000-7000-8000-000000000001', displayName: 'first', media: [{ media_id: 'a' }], dueAt: null, createdAt };
+    await insert(dataSource, row);
+    await dataSource.transaction((manager) => insert(manager, { ...row, id: '0193a3c0-0000-7000-8000-000000000002', media: [] }));
+    expect(await dataSource.getRepository(InsertedRow).find({ order: { id: 'ASC' } })).toEqual([
+      expect.objectContaining(row),
+      expect.objectContaining({ ...row, id: '0193a3c0-0000-7000-8000-000000000002', media: [] }),
+    ]);
+    const unset = { id: '0193a3c0-0000-7000-8000-000000000003', displayName: 'x', media: [], createdAt } as unknown as InsertedRow;
+    await expect(insert(dataSource, unset)).rejects.toThrow(/InsertedRow\.dueAt is not set/);
   });
 });

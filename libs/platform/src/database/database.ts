@@ -168,3 +168,30 @@ export function entityColumns(dataSource: DataSource, entity: EntityTarget<Objec
     .columns.map((column) => `${alias}."${column.databaseName}" AS "${column.propertyName}"`)
     .join(', ');
 }
+
+/**
+ * One row of an entity inserted as a named statement (`preparedStatement`) instead of TypeORM's `insert`, which
+ * builds its SQL on every call and sends it unnamed (PostgreSQL parses and plans it every time). Every column is
+ * written, so every property must be set (a column left to its database default needs `insert`). Values go through
+ * TypeORM's own conversion (jsonb as JSON, transformers). For a hot write (docs/performance.md).
+ */
+export function entityInsert<Entity extends ObjectLiteral>(
+  dataSource: DataSource,
+  entity: EntityTarget<Entity>,
+  name: string,
+): (db: DataSource | EntityManager, row: Entity) => Promise<void> {
+  const metadata = dataSource.getMetadata(entity);
+  const columns = metadata.columns;
+  const table = metadata.tablePath.split('.').map((part) => `"${part}"`).join('.');
+  const text = `INSERT INTO ${table} (${columns.map((column) => `"${column.databaseName}"`).join(', ')})
+    VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})`;
+  return async (db, row) => {
+    const values = columns.map((column) => {
+      const value = column.getEntityValue(row);
+      if (value === undefined) throw new Error(`${metadata.name}.${column.propertyName} is not set: entityInsert writes every column`);
+      return dataSource.driver.preparePersistentValue(value, column);
+    });
+    await preparedStatement(db, name, text, values);
+  };
+}
+
