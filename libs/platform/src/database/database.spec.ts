@@ -30,7 +30,8 @@ describe('service database sessions', () => {
     }
     dataSource = await openServiceDatabase({ url: db.url, schema: 'database_spec', entities: [InsertedRow], migrations: [], poolSize: 2 });
     await dataSource.query(
-      `CREATE TABLE inserted_rows (id uuid PRIMARY KEY, display_name text NOT NULL, media jsonb NOT NULL, due_at timestamptz, created_at timestamptz NOT NULL)`,
+      `CREATE TABLE inserted_rows (
+         id uuid PRIMARY KEY, display_name text NOT NULL, media jsonb NOT NULL, due_at timestamptz, created_at timestamptz NOT NULL)`,
     );
   });
 

@@ -182,7 +182,10 @@ export function entityInsert<Entity extends ObjectLiteral>(
 ): (db: DataSource | EntityManager, row: Entity) => Promise<void> {
   const metadata = dataSource.getMetadata(entity);
   const columns = metadata.columns;
-  const table = metadata.tablePath.split('.').map((part) => `"${part}"`).join('.');
+  const table = metadata.tablePath
+    .split('.')
+    .map((part) => `"${part}"`)
+    .join('.');
   const text = `INSERT INTO ${table} (${columns.map((column) => `"${column.databaseName}"`).join(', ')})
     VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})`;
   return async (db, row) => {
@@ -194,4 +197,3 @@ export function entityInsert<Entity extends ObjectLiteral>(
     await preparedStatement(db, name, text, values);
   };
 }
-

@@ -31,7 +31,7 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
  * was logged (sonic-boom's own `periodicFlush` writes an empty string every interval, also in a process that logs
  * nothing).
  */
-export function batchedDestination(fd: number): ReturnType<typeof pino.destination> {
+export function batchedDestination(fd: number, flushIntervalMs = LOG_FLUSH_INTERVAL_MS): ReturnType<typeof pino.destination> {
   const destination = pino.destination({ dest: fd, sync: false, minLength: LOG_BATCH_BYTES });
   const write = destination.write.bind(destination);
   let logged = false;
@@ -47,7 +47,7 @@ export function batchedDestination(fd: number): ReturnType<typeof pino.destinati
     } catch {
       // Ended (the process is exiting, or a test closed it): nothing left to write.
     }
-  }, LOG_FLUSH_INTERVAL_MS).unref();
+  }, flushIntervalMs).unref();
   return destination;
 }
 
