@@ -39,4 +39,15 @@ describe('batchedDestination', () => {
     expect(lines().length).toBeLessThan(50);
     destination.end();
   });
+
+  it('writes the rest of a batch at the next interval, also when a write was under way', async () => {
+    const { logger, destination, lines } = logToFile();
+    const filler = 'x'.repeat(100);
+    for (let round = 0; round < 3; round++) {
+      for (let n = 0; n < 50; n++) logger.info(filler);
+      await sleep(250);
+      expect(lines()).toHaveLength(50 * (round + 1));
+    }
+    destination.end();
+  });
 });

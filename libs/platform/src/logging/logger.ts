@@ -27,21 +27,23 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
 /**
  * Log lines to a file descriptor (standard output), written asynchronously and in batches: a write(2) per access-log
  * line was 6% of the gateway's CPU under load. Lines wait until 4 KiB are pending or 100 ms have passed, so a quiet
- * process's line is at most that late; pino writes what is pending when the process exits. Flushed only after a line
- * was logged (sonic-boom's own `periodicFlush` writes an empty string every interval, also in a process that logs
+ * process's line is at most that late; pino writes what is pending when the process exits. Flushed only while bytes
+ * are pending (sonic-boom's own `periodicFlush` writes an empty string every interval, also in a process that logs
  * nothing).
  */
 export function batchedDestination(fd: number, flushIntervalMs = LOG_FLUSH_INTERVAL_MS): ReturnType<typeof pino.destination> {
   const destination = pino.destination({ dest: fd, sync: false, minLength: LOG_BATCH_BYTES });
   const write = destination.write.bind(destination);
-  let logged = false;
+  // Bytes logged and not yet written, counted here: a flush while a write is under way does nothing, so the next
+  // interval tries again until every byte is out (a flag cleared at each flush left such a rest for the next line).
+  let pendingBytes = 0;
   destination.write = (line: string) => {
-    logged = true;
+    pendingBytes += Buffer.byteLength(line);
     return write(line);
   };
+  destination.on('write', (written: number) => (pendingBytes -= written));
   setInterval(() => {
-    if (!logged) return;
-    logged = false;
+    if (pendingBytes <= 0) return;
     try {
       destination.flush();
     } catch {
