@@ -84,15 +84,17 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
       this.dataSource,
       'insights.sync.claim',
       // Two index walks that stop where the due rows end (a single OR walked every future job), then locked and checked
-      // again; twice the limit of candidates, so another replica's locks leave some to take.
+      // again by id; twice the limit of candidates, so another replica's locks leave some to take. The candidates are
+      // looked up by id: joined, the generic plan read every due job (a backlog of thousands in a burst) to match them.
       `WITH candidates AS (
          (SELECT id FROM sync_jobs WHERE state = 'queued' AND run_at <= now() ORDER BY run_at LIMIT $1 * 2)
          UNION ALL
          (SELECT id FROM sync_jobs WHERE state = 'running' AND lease_expires_at < now() AND NOT (id = ANY($4::uuid[]))
            ORDER BY lease_expires_at LIMIT $1 * 2)),
        due AS (
-         SELECT j.id FROM sync_jobs j JOIN candidates c ON c.id = j.id
-          WHERE (j.state = 'queued' AND j.run_at <= now()) OR (j.state = 'running' AND j.lease_expires_at < now())
+         SELECT j.id FROM sync_jobs j
+          WHERE j.id = ANY(ARRAY(SELECT id FROM candidates))
+            AND ((j.state = 'queued' AND j.run_at <= now()) OR (j.state = 'running' AND j.lease_expires_at < now()))
           ORDER BY j.run_at LIMIT $1 FOR UPDATE OF j SKIP LOCKED)
        UPDATE sync_jobs j SET state = 'running', lease_owner = $2 || '/' || gen_random_uuid(),
               lease_expires_at = now() + make_interval(secs => $3::int / 1000.0), attempts = j.attempts + 1

@@ -201,7 +201,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    */
   private async claim(limit: number): Promise<Claimed[]> {
     if (limit <= 0) return [];
-    // Named: every pass runs it (a finished delivery wakes the loop), and planning it cost more than running it.
+    // Named: every pass runs it (a finished delivery wakes the loop), and planning it cost more than running it. The claimed
+    // rows are updated by id: joined to `due`, the generic plan read the whole table to match them (docs/performance.md).
     return preparedQuery<Claimed>(
       this.dataSource,
       'publishing.delivery.claim',
@@ -211,7 +212,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
        UPDATE renditions r
           SET lease_owner = $2 || '/' || gen_random_uuid(), lease_expires_at = now() + make_interval(secs => $3::int / 1000.0)
-         FROM due WHERE r.id = due.id
+        WHERE r.id = ANY(ARRAY(SELECT id FROM due))
        RETURNING r.id, r.publication_id, r.social_account_id, r.platform, r.delivery_state, r.delivery_current_attempt_id,
                  r.delivery_current_attempt_number, r.delivery_current_attempt_created_at, r.lease_owner AS lease, r.round_attempts,
                  r.reconcile_failures, r.settings, r.media_waiting_since,
