@@ -11,9 +11,12 @@
 import { freePort, loadOrCreateSecrets, REPO_ROOT, startProcess, stopProcess, waitFor } from '@social/testing';
 import { join } from 'node:path';
 import pg from 'pg';
+import { type CpuByRole, cpuByRole, cpuPerRequest } from './process-cpu.js';
 import { api, inParallel, createBenchWorkspace } from './seeding.js';
 
 export const SCHEDULER_RENDITIONS = Number(process.env.BENCH_RENDITIONS ?? 10_000);
+/** BENCH_SCHEDULER_REPLICAS=1 runs only the one-replica burst (e.g. while profiling it). */
+const REPLICA_RUNS = process.env.BENCH_SCHEDULER_REPLICAS === '1' ? [1] : [1, 2];
 const ACCOUNTS_PER_PUBLICATION = 10;
 // The hot-path issue: 10,000 live within 40 s with one replica (the first goal was 60 s).
 const TARGET_S = 40;
@@ -31,6 +34,8 @@ export interface SchedulerRow {
   /** Renditions without a sandbox post (must be 0). */
   missing: number;
   attempts: number;
+  /** CPU ms a rendition in each part of the stack, from the due time until every rendition was seen published. */
+  cpuMsPerRendition?: CpuByRole;
   met: boolean;
 }
 
@@ -117,6 +122,9 @@ async function runOnce(baseUrl: string, token: string, db: pg.Client, replicas: 
   if (Date.now() > dueAt.getTime()) console.log('  !!! scheduling ran past the due time: delivery started before the last schedule call');
 
   const ids = publicationIds;
+  // The burst's CPU from its due time (the seeding's is not counted).
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueAt.getTime() - Date.now())));
+  const cpuBefore = cpuByRole();
   let published = 0;
   let total = 0;
   await waitFor(
@@ -135,6 +143,7 @@ async function runOnce(baseUrl: string, token: string, db: pg.Client, replicas: 
     // taken from the attempts' finish times, not from when this loop saw the last one.
     1_000,
   ).catch((error: unknown) => console.log(`  !!! ${String(error)} (${published} of ${total} published)`));
+  const cpuMsPerRendition = cpuPerRequest(cpuBefore, cpuByRole(), published);
   const { rows: last } = await db.query<{ at: Date }>(
     `SELECT max(finished_at) AS at FROM publishing.delivery_attempts WHERE publication_id = ANY($1::uuid[])`,
     [ids],
@@ -154,12 +163,18 @@ async function runOnce(baseUrl: string, token: string, db: pg.Client, replicas: 
     dueToAllLiveS,
     renditionsPerS: total / Math.max(0.001, dueToAllLiveS),
     ...counts[0],
+    cpuMsPerRendition,
     met: published === total && total === renditions && dueToAllLiveS <= TARGET_S && counts[0].duplicates === 0 && counts[0].missing === 0,
   };
   console.log(
     `  ${replicas} replica(s): ${published}/${total} live ${dueToAllLiveS.toFixed(1)} s after due (${row.renditionsPerS.toFixed(0)}/s), ` +
       `${row.attempts} attempts, ${row.duplicates} duplicates, ${row.missing} missing → ${row.met ? 'MET' : 'NOT MET'}`,
   );
+  if (cpuMsPerRendition) {
+    const total = Object.values(cpuMsPerRendition).reduce((sum, ms) => sum + ms, 0);
+    const parts = Object.entries(cpuMsPerRendition).sort(([, a], [, b]) => b - a);
+    console.log(`  CPU ms a rendition: ${total.toFixed(2)} (${parts.map(([role, ms]) => `${role} ${ms.toFixed(2)}`).join(', ')})`);
+  }
   return row;
 }
 
@@ -178,11 +193,13 @@ export async function benchScheduler(
   const rows: SchedulerRow[] = [];
   try {
     rows.push(await runOnce(baseUrl, token, db, 1, SCHEDULER_RENDITIONS));
-    const second = await startSecondReplica(databaseUrl, natsUrl);
-    try {
-      rows.push(await runOnce(baseUrl, token, db, 2, SCHEDULER_RENDITIONS));
-    } finally {
-      await second.stop();
+    if (REPLICA_RUNS.includes(2)) {
+      const second = await startSecondReplica(databaseUrl, natsUrl);
+      try {
+        rows.push(await runOnce(baseUrl, token, db, 2, SCHEDULER_RENDITIONS));
+      } finally {
+        await second.stop();
+      }
     }
   } finally {
     await db.end();

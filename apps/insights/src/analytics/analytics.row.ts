@@ -34,11 +34,6 @@ export const RENDITION_COLUMNS = `r.id, r.publication_id, r.social_account_id, r
   r.comments, r.reposts, r.engagement, r.collected_at,
   (SELECT min(j.run_at) FROM sync_jobs j WHERE j.rendition_id = r.id AND j.state = 'queued') AS next_sync_at`;
 
-/** Whether an upsert of a published rendition created it (`xmax = 0`): only then are its measurements scheduled. */
-export interface RenditionUpsertRow {
-  created: boolean;
-}
-
 /** A connected account (`accounts`) with what E24 adds: its follower series, latest snapshot, renditions and jobs. */
 export interface AccountRow {
   id: string;

@@ -59,9 +59,11 @@ export class RenditionPublishedHandler implements DurableEventHandler {
       : await this.provider.listAccounts({ workspace_id: event.workspace_id, account_ids: [event.social_account_id], limit: 1 });
     // The account was disconnected meanwhile: nothing to measure.
     if (accounts?.accounts.length === 0) return;
+    // A known account: one statement, atomic by itself; a new one is stored with the rendition in one transaction.
+    if (!accounts) return rememberRenditions(this.dataSource.manager, [rendition]);
     await this.dataSource.transaction(async (db) => {
       await rememberRenditions(db, [rendition]);
-      if (accounts) await rememberAccounts(db, accounts.accounts);
+      await rememberAccounts(db, accounts.accounts);
     });
   }
 }

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { GROWTH_RECOMMENDATIONS_LIMIT, type ProviderCallResult, type PublishedRenditionSummary } from '@social/contracts';
+import {
+  GROWTH_RECOMMENDATIONS_LIMIT,
+  type ProviderCallResult,
+  type ProviderPostMetrics,
+  type PublishedRenditionSummary,
+} from '@social/contracts';
 import { preparedQuery, Problem } from '@social/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -13,8 +18,11 @@ import type { ClaimedJobRow } from './sync-job.row.js';
 /** A rendition to measure: its id and its post on the network. */
 type MeasuredRenditionRow = Pick<RenditionRow, 'id' | 'external_id'>;
 
-/** How a job ends: done, or queued again at `retryAt` (the network's reset time, or a backoff). */
-export type JobEnd = { outcome: string; retryAt?: Date };
+/**
+ * How a job ends: done, or queued again at `retryAt` (the network's reset time, or a backoff). `recorded`: the job's
+ * end was already written with its data (the worker writes nothing more).
+ */
+export type JobEnd = { outcome: string; retryAt?: Date; recorded?: boolean };
 
 type Failure = Exclude<ProviderCallResult<unknown>, { status: 'ok' }>;
 /** Post ids per post-metrics call (the internal contract's bound). */
@@ -281,6 +289,9 @@ export class JobRunner {
       return undefined;
     }
     const byExternalId = new Map(result.data.map((m) => [m.external_id, m]));
+    if (job.kind === 'rendition_metrics' && batch.length === 1 && byExternalId.has(batch[0].external_id)) {
+      return this.recordMeasurement(job, batch[0].id, byExternalId.get(batch[0].external_id)!);
+    }
     await this.ours(job, async (db) => {
       for (const rendition of batch) {
         const m = byExternalId.get(rendition.external_id);
@@ -309,6 +320,29 @@ export class JobRunner {
       }
     });
     return undefined;
+  }
+
+  /**
+   * A rendition's measurement and its job's end in one named statement (every rendition that goes live is measured at
+   * once): written only while the job's lease is ours, as `ours` would.
+   */
+  private async recordMeasurement(job: ClaimedJobRow, renditionId: string, m: ProviderPostMetrics): Promise<JobEnd> {
+    await preparedQuery(
+      this.dataSource,
+      'insights.sync.record-measurement',
+      `WITH job AS (
+         UPDATE sync_jobs SET state = 'done', outcome = 'ok', finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+          WHERE id = $1 AND lease_owner = $2 RETURNING id),
+       measured AS (
+         INSERT INTO rendition_metrics (rendition_id, workspace_id, collected_at, views, likes, comments, reposts)
+         SELECT id, workspace_id, now(), $4, $5, $6, $7 FROM renditions WHERE id = $3 AND EXISTS (SELECT 1 FROM job)
+         ON CONFLICT DO NOTHING)
+       UPDATE renditions SET status = 'ok', error_code = '', error_message = '', views = $4, likes = $5, comments = $6, reposts = $7,
+              collected_at = now(), last_attempted_at = now()
+        WHERE id = $3 AND EXISTS (SELECT 1 FROM job)`,
+      [job.id, job.lease, renditionId, m.views, m.likes, m.comments, m.reposts],
+    );
+    return { outcome: 'ok', recorded: true };
   }
 
   private async renditionMetrics(job: ClaimedJobRow): Promise<JobEnd> {

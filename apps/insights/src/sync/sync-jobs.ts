@@ -1,4 +1,3 @@
-import { preparedQuery } from '@social/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { JobKind, SyncJobIdRow } from './sync-job.row.js';
@@ -62,33 +61,36 @@ export async function enqueueJob(db: EntityManager, spec: JobSpec): Promise<{ id
 }
 
 /**
- * Queues several jobs in one named statement and wakes the workers once: a job whose key is queued already is covered
- * by that one. For callers that need no job back (each published rendition's measurements).
+ * The INSERT of `queueJobParams`' jobs (parameters `$first` to `$first + 7`), for a statement's CTE: a job whose key is
+ * queued already is covered by that one (nothing inserted); `when` (SQL) can hold them all back. Returns a row per job queued.
  */
-export async function enqueueJobs(db: EntityManager, specs: JobSpec[]): Promise<void> {
-  if (specs.length === 0) return;
-  await preparedQuery(
-    db,
-    'insights.sync.enqueue-jobs',
-    `WITH queued AS (
-       INSERT INTO sync_jobs (id, workspace_id, kind, dedupe_key, account_id, rendition_id, growth_item_id, state, run_at, created_at)
+export function queueJobsInsert(first: number, when = 'true'): string {
+  const [id, workspace, kind, key, account, rendition, growthItem, runAt] = Array.from({ length: 8 }, (_, i) => `$${first + i}`);
+  return `INSERT INTO sync_jobs (id, workspace_id, kind, dedupe_key, account_id, rendition_id, growth_item_id, state, run_at, created_at)
        SELECT id, workspace_id, kind, dedupe_key, account_id, rendition_id, growth_item_id, 'queued', run_at, now()
-         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::uuid[], $7::uuid[], $8::timestamptz[])
+         FROM unnest(${id}::uuid[], ${workspace}::uuid[], ${kind}::text[], ${key}::text[], ${account}::uuid[], ${rendition}::uuid[],
+                     ${growthItem}::uuid[], ${runAt}::timestamptz[])
               AS j (id, workspace_id, kind, dedupe_key, account_id, rendition_id, growth_item_id, run_at)
-       ON CONFLICT (dedupe_key) WHERE state = 'queued' DO NOTHING RETURNING 1)
-     SELECT pg_notify(current_schema() || '_sync_jobs', '') WHERE EXISTS (SELECT 1 FROM queued)`,
-    [
-      specs.map(() => uuidv7()),
-      specs.map((spec) => spec.workspaceId),
-      specs.map((spec) => spec.kind),
-      specs.map(dedupeKey),
-      specs.map((spec) => spec.accountId),
-      specs.map((spec) => spec.renditionId ?? null),
-      specs.map((spec) => spec.growthItemId ?? null),
-      specs.map((spec) => spec.runAt ?? new Date()),
-    ],
-  );
+        WHERE ${when}
+       ON CONFLICT (dedupe_key) WHERE state = 'queued' DO NOTHING RETURNING 1`;
 }
+
+/** The eight parameters of `queueJobsInsert`, in its order. */
+export function queueJobParams(specs: JobSpec[]): unknown[] {
+  return [
+    specs.map(() => uuidv7()),
+    specs.map((spec) => spec.workspaceId),
+    specs.map((spec) => spec.kind),
+    specs.map(dedupeKey),
+    specs.map((spec) => spec.accountId),
+    specs.map((spec) => spec.renditionId ?? null),
+    specs.map((spec) => spec.growthItemId ?? null),
+    specs.map((spec) => spec.runAt ?? new Date()),
+  ];
+}
+
+/** Wakes the workers when the statement's `queued` CTE queued anything. */
+export const NOTIFY_WHEN_QUEUED = `SELECT pg_notify(current_schema() || '_sync_jobs', '') WHERE EXISTS (SELECT 1 FROM queued)`;
 
 /**
  * A job with nothing to do, recorded as done at once (a refresh of a workspace with no connected

@@ -74,6 +74,9 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
     const free = this.config.INSIGHTS_CONCURRENCY - this.claims.inFlight.size;
     const rows = await this.claim(free);
     for (const row of rows) this.start(row);
+    // In a burst every rendition queues a job: a finish claims again only after a full claim (more may be due); after a
+    // short one, the next NOTIFY or due time brings the next pass (a claim and a due-time read fewer a job).
+    this.claims.moreDue = free <= 0 || rows.length === free;
     return rows.length === 0 || rows.length < free ? this.untilNextDue(poll) : poll;
   }
 
@@ -134,6 +137,7 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
    * job with the same key was queued meanwhile, that one covers it: this one ends.
    */
   private async finish(job: ClaimedJobRow, end: JobEnd): Promise<void> {
+    if (end.recorded) return;
     if (end.retryAt) {
       const requeued = await changedRows<SyncJobIdRow>(
         this.dataSource,
@@ -143,7 +147,8 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
           RETURNING j.id`,
         [job.id, job.lease, end.retryAt, end.outcome],
       );
-      if (requeued.length === 1) return;
+      // Due again later: the sleeping loop must know of it (its delay was set before).
+      if (requeued.length === 1) return this.claims.wake();
     }
     const state: SyncJobState = end.outcome === 'ok' ? 'done' : 'failed';
     await preparedQuery(

@@ -111,4 +111,29 @@ describe('ClaimLoop', () => {
     expect(finished).toBe(true);
     expect(claims.inFlight.size).toBe(0);
   });
+
+  it('finished work wakes the loop while more may be due, and not after a claim that came back short', async () => {
+    const passes: number[] = [];
+    let release!: () => void;
+    const claims = loop(async () => {
+      passes.push(Date.now());
+      if (passes.length <= 2) {
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        claims.run(`row-${passes.length}`, { lease: 'owner/1' }, () => gate);
+      }
+      // The second claim "came back short": its finish must not bring a pass.
+      claims.moreDue = passes.length < 2;
+      return 60_000;
+    });
+    claims.start();
+    await until(() => passes.length === 1);
+    release();
+    await until(() => passes.length === 2, 2_000);
+    release();
+    await until(() => claims.inFlight.size === 0, 2_000);
+    await sleep(200);
+    expect(passes).toHaveLength(2);
+    claims.wake();
+    await until(() => passes.length === 3, 2_000);
+  });
 });

@@ -45,6 +45,12 @@ export class ClaimLoop<Entry extends LeasedWork = LeasedWork> {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   /** The claimed rows whose work is running, by id. */
   readonly inFlight = new Map<string, Entry & { task?: Promise<void> }>();
+  /**
+   * Whether finished work wakes the loop to claim into the freed slot (the default). A worker whose last claim came
+   * back short sets it false: nothing more was due, so a finish would only claim nothing; a NOTIFY, the pass's own
+   * delay or `wake()` (after a worker requeued something) brings the next pass.
+   */
+  moreDue = true;
   private readonly sleep: NotifiedSleep;
   private running?: Promise<void>;
   private stopped = false;
@@ -94,15 +100,15 @@ export class ClaimLoop<Entry extends LeasedWork = LeasedWork> {
 
   /**
    * Runs the work of one claimed row, tracked in `inFlight` until it settles;
-   * then the loop is woken (a slot is free). `work` must not reject (the
-   * caller logs its own failures).
+   * then the loop is woken (a slot is free) while more may be due (`moreDue`).
+   * `work` must not reject (the caller logs its own failures).
    */
   run(id: string, entry: Entry, work: () => Promise<void>): void {
     const tracked: Entry & { task?: Promise<void> } = entry;
     this.inFlight.set(id, tracked);
     tracked.task = work().finally(() => {
       if (this.inFlight.get(id) === tracked) this.inFlight.delete(id);
-      this.sleep.wake();
+      if (this.moreDue) this.sleep.wake();
     });
   }
 
