@@ -16,6 +16,7 @@ import {
   changedRows,
   ClaimLoop,
   enqueueEvent,
+  enqueueEvents,
   Metrics,
   preparedQuery,
   SERVICE_CONFIG,
@@ -42,6 +43,7 @@ import type { AttemptOutcome } from './delivery-attempt.row.js';
 import { attachmentsOf, countedMedia, DeliveryMedia, stillAnalysing } from './delivery-media.js';
 import { MediaLibraryClient } from '../media/media-library.client.js';
 import { errorActionFor, retryDelayMs } from './retry-policy.js';
+import { KeyedBatches } from './keyed-batches.js';
 
 // Hand-written SQL, not TypeORM: the scheduler's measured hot path (`scheduler` benchmark, docs/performance.md), a round trip a step.
 
@@ -88,11 +90,13 @@ interface SubmittedRow {
   publications: string;
 }
 
-/** The go-live statement's counts: `live` 0 means the rendition was no longer ours. */
-interface LiveRow {
-  live: number;
-  segments: string;
-  attempts: string;
+/** A rendition the network has, waiting to be recorded live with its publication's others. */
+interface GoingLive {
+  row: Claimed;
+  /** The attempt that created the post; null when a reconciliation found it (the attempt keeps its own outcome). */
+  attemptId: string | null;
+  published: PublishedPost;
+  reconciled: boolean;
 }
 
 /** The publication locked before its rendition is written. */
@@ -146,6 +150,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly claims: ClaimLoop<InFlight>;
   /** Counts what each delivery step ended with (`social_scheduler_delivery_outcomes_total`). */
   private readonly counted: (outcome: DeliveryOutcome) => void;
+  /** Renditions that went live, recorded together per publication (`goLiveTogether`). */
+  private readonly goingLive = new KeyedBatches<GoingLive, boolean>((publicationId, items) => this.goLiveTogether(publicationId, items));
 
   constructor(
     private readonly dataSource: DataSource,
@@ -350,8 +356,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     // the publication's start. Locks as cancel and go-live take them, publication before rendition, so none of them
     // deadlock: `shared` and `unstarted` are evaluated before any rendition row is touched (r's condition reads them).
     // Every submit holds the publication FOR KEY SHARE (the attempt's foreign key takes it anyway): submits of one
-    // publication go side by side, and a go-live or cancel of the publication waits for them. Only its first rendition's
-    // submit, which marks the publication publishing, also holds it FOR NO KEY UPDATE (the lock of that UPDATE).
+    // publication go side by side, and beside its outcomes and cancel (FOR NO KEY UPDATE; the rendition's row settles
+    // between them). Only its first rendition's submit, which marks the publication publishing, also holds it FOR NO
+    // KEY UPDATE (the lock of that UPDATE), and so waits for them.
     const [{ submitted }] = await preparedQuery<SubmittedRow>(
       this.dataSource,
       'publishing.delivery.submit',
@@ -553,49 +560,75 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (requeued) await this.send({ ...row, delivery_state: 'queued' }, signal);
   }
 
+  /** Live: recorded with the other renditions of its publication that went live meanwhile (`goLiveTogether`). */
   private async goLive(row: Claimed, attemptId: string | null, published: PublishedPost, reconciled: boolean): Promise<void> {
-    const live = await this.inTransaction(row, async (db, workspaceId) => {
-      const parts = published.parts.length > 0 ? published.parts : [published];
-      const [{ live }] = await preparedQuery<LiveRow>(
+    const live = await this.goingLive.add(row.publication_id, { row, attemptId, published, reconciled });
+    if (live) this.counted('published');
+    else this.logLeftAlone(row);
+  }
+
+  /**
+   * The renditions of one publication that went live, in one transaction under the publication's lock: each that is
+   * still ours (its lease) is live with its segments and attempt, then its event, then the publication's derived status
+   * (and its outcome's event, after the renditions' events). A publication's renditions are delivered side by side and
+   * finish together: one by one, each took the lock, five statements and a commit, while the others waited on the lock.
+   * Answers, per item, whether it went live.
+   */
+  private async goLiveTogether(publicationId: string, items: GoingLive[]): Promise<boolean[]> {
+    return this.dataSource.transaction(async (db) => {
+      const publication = await lockPublication(db, publicationId);
+      if (!publication) return items.map(() => false);
+      const parts = items.map(({ published }) => (published.parts.length > 0 ? published.parts : [published]));
+      const wentLive = await preparedQuery<RenditionIdRow>(
         db,
         'publishing.delivery.go-live',
-        `WITH r AS (
-           UPDATE renditions SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
-                external_id = $3, external_url = $4, delivery_terminal_reason = '', published_at = now(),
+        `WITH live AS (
+           SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::uuid[])
+                    AS l (id, lease, external_id, external_url, reconciled, attempt_id)),
+         r AS (
+           UPDATE renditions r SET status = 'published', delivery_state = 'live', delivery_recovery_action = 'none',
+                external_id = l.external_id, external_url = l.external_url, delivery_terminal_reason = '', published_at = now(),
                 error_code = '', error_kind = '', error_message = '', error_http_status = 0, error_action = '', error_retryable = false,
                 error_retry_at = NULL, delivery_next_reconciliation_at = NULL,
-                delivery_last_reconciled_at = CASE WHEN $5::boolean THEN now() ELSE delivery_last_reconciled_at END,
+                delivery_last_reconciled_at = CASE WHEN l.reconciled THEN now() ELSE r.delivery_last_reconciled_at END,
                 next_action_at = NULL, media_waiting_since = NULL, lease_owner = '', lease_expires_at = NULL, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 RETURNING id),
+             FROM live l WHERE r.id = l.id AND r.lease_owner = l.lease RETURNING r.id),
          s AS (
            UPDATE rendition_segments s SET status = 'published', external_id = p.external_id, external_url = p.external_url
-             FROM unnest($6::text[], $7::text[]) WITH ORDINALITY AS p (external_id, external_url, n)
-            WHERE s.rendition_id IN (SELECT id FROM r) AND s.position = p.n - 1 RETURNING s.id),
+             FROM unnest($7::uuid[], $8::int[], $9::text[], $10::text[]) AS p (rendition_id, position, external_id, external_url)
+            WHERE s.rendition_id = p.rendition_id AND s.position = p.position AND p.rendition_id IN (SELECT id FROM r)),
          a AS (
-           UPDATE delivery_attempts SET finished_at = now(), outcome = 'live', error_code = '', error_message = '', http_status = 0
-            WHERE id = $8 AND NOT $5::boolean AND EXISTS (SELECT 1 FROM r) RETURNING id)
-         SELECT (SELECT count(*) FROM r)::int AS live, (SELECT count(*) FROM s) AS segments, (SELECT count(*) FROM a) AS attempts`,
+           UPDATE delivery_attempts d SET finished_at = now(), outcome = 'live', error_code = '', error_message = '', http_status = 0
+             FROM live l WHERE d.id = l.attempt_id AND NOT l.reconciled AND l.id IN (SELECT id FROM r))
+         SELECT id FROM r`,
         [
-          row.id,
-          row.lease,
-          published.externalId,
-          published.externalUrl,
-          reconciled,
-          parts.map((part) => part.externalId),
-          parts.map((part) => part.externalUrl),
-          attemptId,
+          items.map(({ row }) => row.id),
+          items.map(({ row }) => row.lease),
+          items.map(({ published }) => published.externalId),
+          items.map(({ published }) => published.externalUrl),
+          items.map(({ reconciled }) => reconciled),
+          items.map(({ attemptId }) => attemptId),
+          ...segmentColumns(items, parts),
         ],
       );
-      if (live === 0) throw new NotOurs();
-      // The rendition's event first: the publication's outcome (if this was its last rendition) follows it in the outbox.
-      await enqueueEvent(db, RENDITION_PUBLISHED_SUBJECT, {
-        ...this.eventBase(row, workspaceId),
-        external_id: published.externalId,
-        external_url: published.externalUrl,
-      } satisfies RenditionPublishedEvent);
-      await deriveStatus(db, row.publication_id, true);
+      const live = new Set(wentLive.map(({ id }) => id));
+      // The renditions' events first: the publication's outcome (if these were its last renditions) follows them in the outbox.
+      await enqueueEvents(
+        db,
+        items
+          .filter(({ row }) => live.has(row.id))
+          .map(({ row, published }) => ({
+            subject: RENDITION_PUBLISHED_SUBJECT,
+            payload: {
+              ...this.eventBase(row, publication.workspace_id),
+              external_id: published.externalId,
+              external_url: published.externalUrl,
+            } satisfies RenditionPublishedEvent,
+          })),
+      );
+      if (live.size > 0) await deriveStatus(db, publicationId, true);
+      return items.map(({ row }) => live.has(row.id));
     });
-    if (live) this.counted('published');
   }
 
   /** Ends the rendition `failed` (rejected, or its attempts spent). */
@@ -697,12 +730,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async inTransaction(row: Claimed, work: (db: EntityManager, workspaceId: string) => Promise<void>): Promise<boolean> {
     try {
       await this.dataSource.transaction(async (db) => {
-        const [publication] = await preparedQuery<LockedPublicationRow>(
-          db,
-          'publishing.delivery.lock-publication',
-          `SELECT workspace_id FROM publications WHERE id = $1 FOR UPDATE`,
-          [row.publication_id],
-        );
+        const publication = await lockPublication(db, row.publication_id);
         if (!publication) throw new NotOurs();
         await work(db, publication.workspace_id);
       });
@@ -862,4 +890,36 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       for (const [, entry] of entries) if (entry.leaseUntil - Date.now() < interval) entry.abort.abort();
     }
   }
+}
+
+/** The go-live statement's segment columns ($7 to $10): each item's parts by rendition and position. */
+function segmentColumns(items: GoingLive[], parts: Array<Array<{ externalId: string; externalUrl: string }>>): unknown[] {
+  const renditionIds: string[] = [];
+  const positions: number[] = [];
+  const externalIds: string[] = [];
+  const externalUrls: string[] = [];
+  items.forEach(({ row }, index) =>
+    parts[index].forEach((part, position) => {
+      renditionIds.push(row.id);
+      positions.push(position);
+      externalIds.push(part.externalId);
+      externalUrls.push(part.externalUrl);
+    }),
+  );
+  return [renditionIds, positions, externalIds, externalUrls];
+}
+
+/**
+ * Locks the publication before an outcome touches its renditions (the order cancel and submit take). FOR NO KEY
+ * UPDATE: outcomes, cancel and re-render (whose UPDATE of the publication takes the same lock) wait for each other,
+ * while submits, which hold it FOR KEY SHARE, go on beside an outcome (under FOR UPDATE they queued behind it).
+ */
+async function lockPublication(db: EntityManager, publicationId: string): Promise<LockedPublicationRow | undefined> {
+  const [publication] = await preparedQuery<LockedPublicationRow>(
+    db,
+    'publishing.delivery.lock-publication',
+    `SELECT workspace_id FROM publications WHERE id = $1 FOR NO KEY UPDATE`,
+    [publicationId],
+  );
+  return publication;
 }

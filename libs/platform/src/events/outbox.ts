@@ -37,31 +37,52 @@ export function outboxChannel(schema: string): string {
   return `outbox_events:${schema}`;
 }
 
+/** One durable event to record: its subject (under `durable.`) and its payload. */
+export interface OutboxEvent {
+  subject: string;
+  payload: object;
+}
+
 /**
  * Records a durable event in the caller's transaction: it is published iff the
  * business change commits. Returns the event id (its Nats-Msg-Id).
  */
 export async function enqueueEvent(manager: EntityManager, subject: string, payload: object): Promise<string> {
-  if (!subject.startsWith(DURABLE_SUBJECT_PREFIX) || subject.length === DURABLE_SUBJECT_PREFIX.length) {
-    throw new Error(`durable event subjects start with "${DURABLE_SUBJECT_PREFIX}": ${subject}`);
+  const [id] = await enqueueEvents(manager, [{ subject, payload }]);
+  return id;
+}
+
+/**
+ * Records durable events in the caller's transaction, in this order (ids are time-ordered, and the relay
+ * publishes by id), with the current request's id and trace context. Returns their ids.
+ */
+export async function enqueueEvents(manager: EntityManager, events: OutboxEvent[]): Promise<string[]> {
+  for (const { subject } of events) {
+    if (!subject.startsWith(DURABLE_SUBJECT_PREFIX) || subject.length === DURABLE_SUBJECT_PREFIX.length) {
+      throw new Error(`durable event subjects start with "${DURABLE_SUBJECT_PREFIX}": ${subject}`);
+    }
   }
-  const id = uuidv7();
+  if (events.length === 0) return [];
+  const ids = events.map(() => uuidv7());
   const trace = currentTraceHeaders();
-  // One named statement: the row, and the NOTIFY (delivered only on commit, so the relay wakes when the row is
+  // One named statement: the rows, and the NOTIFY (delivered only on commit, so the relay wakes when the rows are
   // visible). Every delivery writes events inside its publication's lock: a round trip and a plan fewer there.
   await preparedStatement(
     manager,
     'platform.outbox.enqueue',
-    `WITH event AS (INSERT INTO outbox_events (id, subject, payload, request_id, trace_context) VALUES ($1, $2, $3, $4, $5) RETURNING id)
-     SELECT pg_notify($6 || current_schema(), '') FROM event`,
+    `WITH event AS (
+       INSERT INTO outbox_events (id, subject, payload, request_id, trace_context)
+       SELECT id, subject, payload::jsonb, $4, $5::jsonb FROM unnest($1::uuid[], $2::text[], $3::text[]) AS e (id, subject, payload)
+       RETURNING id)
+     SELECT pg_notify($6 || current_schema(), '') WHERE EXISTS (SELECT 1 FROM event)`,
     [
-      id,
-      subject,
-      JSON.stringify(payload),
+      ids,
+      events.map((event) => event.subject),
+      events.map((event) => JSON.stringify(event.payload)),
       requestContext.getStore()?.requestId ?? null,
       Object.keys(trace).length > 0 ? JSON.stringify(trace) : null,
       outboxChannel(''),
     ],
   );
-  return id;
+  return ids;
 }

@@ -1,0 +1,38 @@
+/**
+ * Runs work in batches, one batch per key at a time, as group commit does: the first item of a key runs at once,
+ * and items that arrive while its batch runs wait and go together in the next one. Each caller's promise settles
+ * with its own item's result (or the batch's error).
+ */
+export class KeyedBatches<Item, Result> {
+  /** Items waiting for the batch in progress of their key, by key; a key is present while its batches run. */
+  private readonly waiting = new Map<string, Array<{ item: Item; settle: (result: Promise<Result>) => void }>>();
+
+  /** `runBatch` answers one result per item, in the items' order. */
+  constructor(private readonly runBatch: (key: string, items: Item[]) => Promise<Result[]>) {}
+
+  add(key: string, item: Item): Promise<Result> {
+    return new Promise<Result>((resolve) => {
+      const queue = this.waiting.get(key);
+      const entry = { item, settle: resolve };
+      if (queue) queue.push(entry);
+      else {
+        this.waiting.set(key, [entry]);
+        void this.drain(key);
+      }
+    });
+  }
+
+  private async drain(key: string): Promise<void> {
+    for (let queue = this.waiting.get(key)!; queue.length > 0; queue = this.waiting.get(key)!) {
+      const batch = queue.splice(0);
+      const results = this.runBatch(
+        key,
+        batch.map((entry) => entry.item),
+      );
+      batch.forEach((entry, index) => entry.settle(results.then((all) => all[index])));
+      // The next batch starts when this one has ended, whichever way.
+      await results.catch(() => undefined);
+    }
+    this.waiting.delete(key);
+  }
+}
