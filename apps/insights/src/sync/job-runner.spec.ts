@@ -24,6 +24,7 @@ const job = (kind: ClaimedJobRow['kind'], attempts = 0): ClaimedJobRow => ({
   workspace_id: 'w1',
   account_id: 'a1',
   rendition_id: null,
+  rendition_external_id: null,
   growth_item_id: kind === 'follow' ? 'g1' : null,
   lease: 'replica-1/lease',
   attempts,

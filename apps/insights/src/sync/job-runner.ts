@@ -346,14 +346,9 @@ export class JobRunner {
   }
 
   private async renditionMetrics(job: ClaimedJobRow): Promise<JobEnd> {
-    const [rendition] = await preparedQuery<MeasuredRenditionRow>(
-      this.dataSource,
-      'insights.sync.measured-rendition',
-      `SELECT id, external_id FROM renditions WHERE id = $1`,
-      [job.rendition_id],
-    );
-    if (!rendition) return { outcome: 'not_found' };
-    return (await this.measure(job, [rendition])) ?? { outcome: 'ok' };
+    // The claim read the rendition's post (null: the rendition is gone).
+    if (job.rendition_id === null || job.rendition_external_id === null) return { outcome: 'not_found' };
+    return (await this.measure(job, [{ id: job.rendition_id, external_id: job.rendition_external_id }])) ?? { outcome: 'ok' };
   }
 
   private async follow(job: ClaimedJobRow): Promise<JobEnd> {

@@ -13,6 +13,8 @@ export interface ClaimedJobRow {
   workspace_id: string;
   account_id: string;
   rendition_id: string | null;
+  /** The post on the network of the rendition a `rendition_metrics` job measures; null for other kinds or a rendition gone. */
+  rendition_external_id: string | null;
   growth_item_id: string | null;
   lease: string;
   attempts: number;

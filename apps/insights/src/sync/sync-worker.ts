@@ -18,6 +18,9 @@ import { backoffAt, JobEnd, JobRunner } from './job-runner.js';
 import type { ClaimedJobRow, SyncJobDueRow, SyncJobIdRow, SyncJobState } from './sync-job.row.js';
 import { syncChannel } from './sync-jobs.js';
 
+/** How long the worker lets jobs gather after a wake before it claims (`ClaimLoop`'s `gatherMs`). */
+const SYNC_GATHER_MS = 100;
+
 /**
  * The sync worker, one per insights replica. Due jobs are claimed in short
  * transactions (`FOR UPDATE SKIP LOCKED`, then a lease of their own), so
@@ -54,6 +57,9 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
       claimFailed: 'sync worker could not claim jobs',
       pass: () => this.pass(),
       renew: { ms: config.INSIGHTS_LEASE_MS, leases: (entries) => this.renewLeases(entries) },
+      // In a burst every published rendition queues a measurement with its own NOTIFY: claimed a few at a time, not one
+      // claim (and one due-time read) each. Measurements are not due to the millisecond.
+      gatherMs: SYNC_GATHER_MS,
     });
   }
 
@@ -102,7 +108,8 @@ export class SyncWorker implements OnApplicationBootstrap, BeforeApplicationShut
        UPDATE sync_jobs j SET state = 'running', lease_owner = $2 || '/' || gen_random_uuid(),
               lease_expires_at = now() + make_interval(secs => $3::int / 1000.0), attempts = j.attempts + 1
          FROM due WHERE j.id = due.id
-       RETURNING j.id, j.kind, j.workspace_id, j.account_id, j.rendition_id, j.growth_item_id, j.lease_owner AS lease, j.attempts`,
+       RETURNING j.id, j.kind, j.workspace_id, j.account_id, j.rendition_id, j.growth_item_id, j.lease_owner AS lease, j.attempts,
+                 (SELECT r.external_id FROM renditions r WHERE r.id = j.rendition_id) AS rendition_external_id`,
       [limit, this.claims.owner, this.config.INSIGHTS_LEASE_MS, this.claims.inFlightIds],
     );
   }

@@ -19,8 +19,13 @@ describe('ClaimLoop', () => {
     }
   }
 
-  function loop(pass: () => Promise<number | null>, renew?: (entries: Array<[string, LeasedWork]>) => Promise<void>): ClaimLoop {
+  function loop(
+    pass: () => Promise<number | null>,
+    renew?: (entries: Array<[string, LeasedWork]>) => Promise<void>,
+    gatherMs?: number,
+  ): ClaimLoop {
     const created = new ClaimLoop(dataSource, {
+      gatherMs,
       channelOf: (schema) => `${schema}_claim_loop_spec`,
       logger,
       who: 'spec loop',
@@ -135,5 +140,27 @@ describe('ClaimLoop', () => {
     expect(passes).toHaveLength(2);
     claims.wake();
     await until(() => passes.length === 3, 2_000);
+  });
+
+  it('with gatherMs, claims that long after a wake, and wakes meanwhile bring no extra pass', async () => {
+    const passes: number[] = [];
+    const claims = loop(
+      async () => {
+        passes.push(Date.now());
+        return 60_000;
+      },
+      undefined,
+      300,
+    );
+    claims.start();
+    await until(() => passes.length === 1);
+    const wokenAt = Date.now();
+    claims.wake();
+    await sleep(50);
+    claims.wake();
+    await until(() => passes.length === 2, 2_000);
+    expect(passes[1] - wokenAt).toBeGreaterThanOrEqual(290);
+    await sleep(400);
+    expect(passes).toHaveLength(2);
   });
 });

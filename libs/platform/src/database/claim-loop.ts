@@ -29,6 +29,11 @@ export interface ClaimLoopOptions<Entry extends LeasedWork> {
    * `ms` (at least 200 ms) while anything runs. Must not throw.
    */
   renew?: { ms: number; leases: (inFlight: Array<[string, Entry]>) => Promise<void> };
+  /**
+   * How long a pass waits after its sleep before it claims, so that rows arriving one by one (a burst's NOTIFYs)
+   * are claimed together: for work that is not due to the millisecond. Default 0.
+   */
+  gatherMs?: number;
 }
 
 /**
@@ -127,6 +132,7 @@ export class ClaimLoop<Entry extends LeasedWork = LeasedWork> {
       }
       // After a failure the backoff holds: neither a NOTIFY nor a finished piece of work cuts it short.
       if (delay !== null) await this.sleep.pause(delay, failures === 0);
+      if (delay !== null && this.options.gatherMs) await this.sleep.pause(this.options.gatherMs, false);
     }
   }
 }
