@@ -46,7 +46,15 @@ async function dispatch(message: Partial<OutgoingNotification>, recipients: Reci
     }
     return [];
   });
-  const dataSource = { transaction: async (work: (manager: unknown) => unknown) => work(db) } as unknown as DataSource;
+  // Outside a transaction the dispatcher reads (and, without mail, writes) through the pool's manager: the same fake.
+  let transactions = 0;
+  const dataSource = {
+    manager: db,
+    transaction: async (work: (manager: unknown) => unknown) => {
+      transactions += 1;
+      return work(db);
+    },
+  } as unknown as DataSource;
   const dispatcher = new NotificationDispatcher(dataSource, { publicAppUrl: 'https://app.example' } as NotificationsMailSettings);
   const created = await dispatcher.dispatch('event-1', {
     topic: 'post_published',
@@ -58,7 +66,7 @@ async function dispatch(message: Partial<OutgoingNotification>, recipients: Reci
     occurredAt: OCCURRED,
     ...message,
   });
-  return { created, ...decision, statements: statement };
+  return { created, ...decision, statements: statement, transactions };
 }
 
 const recipient = (user_id: string, topics: Recipient['topics'] = null, held_until: Date | null = null): Recipient => ({
@@ -68,8 +76,8 @@ const recipient = (user_id: string, topics: Recipient['topics'] = null, held_unt
 });
 
 describe('dispatching a notification', () => {
-  it('follows each recipient’s choice: defaults, in-app only, or a daily digest', async () => {
-    const { created, items, mailedTo } = await dispatch({}, [
+  it('follows each recipient’s choice: defaults, in-app only, or a daily digest (no mail: one INSERT, no transaction)', async () => {
+    const { created, items, mailedTo, transactions } = await dispatch({}, [
       recipient(ADA),
       recipient(BOB, { post_published: { email_frequency: 'daily', in_app: true } }),
     ]);
@@ -79,6 +87,7 @@ describe('dispatching a notification', () => {
       { userId: BOB, inApp: true, digest: true, createdAt: OCCURRED },
     ]);
     expect(mailedTo).toEqual([]);
+    expect(transactions).toBe(0);
   });
 
   it('makes nothing for a recipient who turned the topic off everywhere', async () => {
@@ -90,14 +99,15 @@ describe('dispatching a notification', () => {
     expect(statements).toBe(1);
   });
 
-  it('mails at once whoever asked for it, with the app link made absolute', async () => {
-    const { items, mailedTo, mail } = await dispatch({}, [
+  it('mails at once whoever asked for it, with the app link made absolute (its item and mail row in one transaction)', async () => {
+    const { items, mailedTo, mail, transactions } = await dispatch({}, [
       recipient(ADA, { post_published: { email_frequency: 'immediate', in_app: false } }),
       recipient(BOB),
     ]);
     expect(items[0]).toMatchObject({ userId: ADA, inApp: false });
     expect(mailedTo).toEqual([ADA]);
     expect(mail).toEqual({ subject: 'Published on mastodon', text: expect.stringContaining('https://app.example/publications/p1') });
+    expect(transactions).toBe(1);
   });
 
   it('keeps critical topics in the inbox even when turned off there', async () => {
@@ -138,7 +148,15 @@ describe('dispatching a notification', () => {
       asked ??= params[0];
       return [];
     });
-    const dataSource = { transaction: async (work: (manager: unknown) => unknown) => work(db) } as unknown as DataSource;
+    // Outside a transaction the dispatcher reads (and, without mail, writes) through the pool's manager: the same fake.
+    let transactions = 0;
+    const dataSource = {
+      manager: db,
+      transaction: async (work: (manager: unknown) => unknown) => {
+        transactions += 1;
+        return work(db);
+      },
+    } as unknown as DataSource;
     const dispatcher = new NotificationDispatcher(dataSource, { publicAppUrl: '' } as NotificationsMailSettings);
     await dispatcher.dispatch('e', {
       topic: 'post_published',

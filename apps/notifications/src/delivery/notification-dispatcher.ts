@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TopicPreference } from '@social/contracts';
 import { preparedQuery } from '@social/platform';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { renderImmediateMail } from '../email/mail-content.js';
 import { emailChannel } from '../email/email-channel.js';
@@ -54,23 +54,26 @@ export class NotificationDispatcher {
     const recipients = [...new Set(message.recipients.map((id) => id.toLowerCase()))];
     if (recipients.length === 0) return 0;
     const occurredAt = message.occurredAt && !Number.isNaN(Date.parse(message.occurredAt)) ? new Date(message.occurredAt) : new Date();
-    return this.dataSource.transaction(async (db) => {
-      // Named statements: every published rendition comes through here (the scheduler's burst, docs/performance.md).
-      const settings = await preparedQuery<RecipientSettings>(db, 'notifications.recipient-settings', RECIPIENT_SETTINGS, [
-        recipients,
-        message.workspaceId,
-      ]);
-      const items: Array<{ id: string; userId: string; inApp: boolean; email: string; createdAt: Date }> = [];
-      for (const recipient of settings) {
-        const preference = effectivePreferences(recipient.topics ?? {})[definition.id];
-        const inApp = definition.critical_in_app || preference.in_app;
-        const email = definition.transactional ? 'immediate' : preference.email_frequency;
-        if (!inApp && email === 'off') continue;
-        // A mute holds optional topics until it ends: the item appears, and the mail leaves, then.
-        const heldUntil = definition.mute_applies && recipient.held_until ? new Date(recipient.held_until) : null;
-        items.push({ id: uuidv7(), userId: recipient.user_id, inApp, email, createdAt: heldUntil ?? occurredAt });
-      }
-      if (items.length === 0) return 0;
+    // Named statements: every published rendition comes through here (the scheduler's burst, docs/performance.md). The
+    // settings are read before any write: an event that makes no immediate mail is one INSERT, atomic by itself.
+    const settings = await preparedQuery<RecipientSettings>(
+      this.dataSource.manager,
+      'notifications.recipient-settings',
+      RECIPIENT_SETTINGS,
+      [recipients, message.workspaceId],
+    );
+    const items: Array<{ id: string; userId: string; inApp: boolean; email: string; createdAt: Date }> = [];
+    for (const recipient of settings) {
+      const preference = effectivePreferences(recipient.topics ?? {})[definition.id];
+      const inApp = definition.critical_in_app || preference.in_app;
+      const email = definition.transactional ? 'immediate' : preference.email_frequency;
+      if (!inApp && email === 'off') continue;
+      // A mute holds optional topics until it ends: the item appears, and the mail leaves, then.
+      const heldUntil = definition.mute_applies && recipient.held_until ? new Date(recipient.held_until) : null;
+      items.push({ id: uuidv7(), userId: recipient.user_id, inApp, email, createdAt: heldUntil ?? occurredAt });
+    }
+    if (items.length === 0) return 0;
+    const write = async (db: EntityManager) => {
       const inserted = (
         await preparedQuery<{ id: string }>(db, 'notifications.insert-items', INSERT_ITEMS, [
           eventId,
@@ -111,6 +114,8 @@ export class NotificationDispatcher {
         await db.query(`SELECT pg_notify($1 || current_schema(), '')`, [emailChannel('')]);
       }
       return inserted.length;
-    });
+    };
+    // The items and their mail rows together (a mail row names its item), or the items alone.
+    return items.some((item) => item.email === 'immediate') ? this.dataSource.transaction(write) : write(this.dataSource.manager);
   }
 }
