@@ -79,7 +79,11 @@ describe('DeliveryWorker: leases', () => {
 
   /** A worker whose lease renewals never reach the database (a starved pool, or a replica that died mid-call). */
   function worker(renews: boolean): DeliveryWorker {
-    const accounts = { find: async (id: string) => ({ id, platform: 'sandbox' }) } as unknown as ProviderAccounts;
+    // Nothing read with the claim (`rows`): each rendition's account is found when it is sent.
+    const accounts = {
+      rows: async () => new Map(),
+      find: async (id: string) => ({ id, platform: 'sandbox' }),
+    } as unknown as ProviderAccounts;
     const created = new DeliveryWorker(
       dataSource,
       registry,

@@ -36,6 +36,7 @@ import {
   type PublishedPost,
 } from '../providers/social-provider.js';
 import { markReconnectRequired, ProviderAccounts } from '../social-accounts/provider-accounts.js';
+import type { SocialAccountEntity } from '../social-accounts/social-account.entity.js';
 import { type DeliveryOutcome, watchScheduler } from './delivery-metrics.js';
 import { deliveryChannel, deriveStatus } from './renditions.js';
 import type { DeliveryState } from '../publications/rendition.entity.js';
@@ -191,7 +192,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const free = concurrency - busy;
     if (free < Math.max(1, Math.floor(concurrency / 4)) && busy > 0) return poll;
     const rows = await this.claim(free);
-    for (const row of rows) this.start(row);
+    const accounts = await this.accountsOf(rows);
+    for (const row of rows) this.start(row, accounts.get(row.social_account_id));
     // Saturated: more may be due; go on as soon as slots free up.
     if (rows.length === free) return poll;
     return this.untilNextDue(poll);
@@ -244,10 +246,27 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     return untilNextDue(next?.at, poll);
   }
 
-  private start(row: Claimed): void {
+  /**
+   * The accounts of a claimed batch in one read (a burst claims many renditions of few accounts). A hint only: an
+   * account missing from it (gone, or the read failed) is read again when its rendition is sent.
+   */
+  private async accountsOf(rows: Claimed[]): Promise<Map<string, SocialAccountEntity>> {
+    const ids = [...new Set(rows.filter((row) => row.delivery_state === 'queued').map((row) => row.social_account_id))];
+    if (ids.length === 0) return new Map();
+    try {
+      return await this.accounts.rows(ids);
+    } catch (error) {
+      // Never a reason to leave claimed renditions unstarted (they would wait for their lease to run out).
+      this.logger.warn({ err: error }, "could not read the claimed renditions' accounts; each is read when it is sent");
+      return new Map();
+    }
+  }
+
+  /** `accountRow`: the rendition's account as read with its claim (`accountsOf`), for its first send. */
+  private start(row: Claimed, accountRow?: SocialAccountEntity): void {
     const entry = { lease: row.lease, leaseUntil: Date.now() + this.config.DELIVERY_LEASE_MS, abort: new AbortController() };
     this.claims.run(row.id, entry, () =>
-      this.process(row, entry.abort.signal).catch((error: unknown) =>
+      this.process(row, entry.abort.signal, accountRow).catch((error: unknown) =>
         this.logger.error(
           { err: error, rendition_id: row.id },
           'delivery failed unexpectedly; the lease will run out and another try reconciles',
@@ -256,10 +275,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     );
   }
 
-  private async process(row: Claimed, signal: AbortSignal): Promise<void> {
+  private async process(row: Claimed, signal: AbortSignal, accountRow?: SocialAccountEntity): Promise<void> {
     switch (row.delivery_state) {
       case 'queued':
-        return this.send(row, signal);
+        return this.send(row, signal, accountRow);
       case 'submitted': {
         // The replica that submitted it stopped renewing its lease (it died, or could not reach the database): nobody
         // knows whether the network has it, and that replica's call may still land until its start + the call's bound.
@@ -290,10 +309,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   /** One attempt: committed as `submitted`, then the network, then the outcome. */
-  private async send(row: Claimed, signal: AbortSignal): Promise<void> {
+  private async send(row: Claimed, signal: AbortSignal, accountRow?: SocialAccountEntity): Promise<void> {
     let loaded: Awaited<ReturnType<DeliveryWorker['load']>>;
     try {
-      loaded = await this.load(row);
+      loaded = await this.load(row, accountRow);
     } catch (error) {
       // ProviderAccounts renews grants and reports what went wrong as a DeliveryError (never a ProviderError:
       // it classifies those itself). Caught as ProviderError before, a refused renewal escaped as "unexpected"
@@ -758,9 +777,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     );
   }
 
-  /** The account through ProviderAccounts (the one way to a grant) and the post from the rendition's segments; null when either is gone. */
-  private async load(row: Claimed): Promise<{ account: ProviderAccount; post: OutgoingPost } | null> {
-    const account = await this.accounts.find(row.social_account_id);
+  /**
+   * The account through ProviderAccounts (the one way to a grant; `read`: its row as read with the claim) and the post
+   * from the rendition's segments; null when either is gone.
+   */
+  private async load(row: Claimed, read?: SocialAccountEntity): Promise<{ account: ProviderAccount; post: OutgoingPost } | null> {
+    const account = read ? await this.accounts.ready(read) : await this.accounts.find(row.social_account_id);
     if (!account || row.parts.length === 0) {
       this.logger.info({ rendition_id: row.id }, 'rendition or its account is gone; nothing to deliver');
       return null;
