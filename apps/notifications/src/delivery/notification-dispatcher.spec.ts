@@ -148,15 +148,7 @@ describe('dispatching a notification', () => {
       asked ??= params[0];
       return [];
     });
-    // Outside a transaction the dispatcher reads (and, without mail, writes) through the pool's manager: the same fake.
-    let transactions = 0;
-    const dataSource = {
-      manager: db,
-      transaction: async (work: (manager: unknown) => unknown) => {
-        transactions += 1;
-        return work(db);
-      },
-    } as unknown as DataSource;
+    const dataSource = { manager: db, transaction: async (work: (manager: unknown) => unknown) => work(db) } as unknown as DataSource;
     const dispatcher = new NotificationDispatcher(dataSource, { publicAppUrl: '' } as NotificationsMailSettings);
     await dispatcher.dispatch('e', {
       topic: 'post_published',

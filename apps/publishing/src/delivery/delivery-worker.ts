@@ -117,6 +117,8 @@ interface InFlight {
   abort: AbortController;
 }
 
+/** How long the first rendition of a publication to go live waits for the others before their transaction (`goingLive`). */
+const GO_LIVE_GATHER_MS = 20;
 /** How long a rendition waits for its media's analysis (from its first try) before it fails `media_not_ready` (docs/decisions.md). */
 export const MEDIA_ANALYSIS_WAIT_MS = 10 * 60_000;
 /** How often a waiting rendition asks again whether the analysis has ended. */
@@ -151,8 +153,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly claims: ClaimLoop<InFlight>;
   /** Counts what each delivery step ended with (`social_scheduler_delivery_outcomes_total`). */
   private readonly counted: (outcome: DeliveryOutcome) => void;
-  /** Renditions that went live, recorded together per publication (`goLiveTogether`). */
-  private readonly goingLive = new KeyedBatches<GoingLive, boolean>((publicationId, items) => this.goLiveTogether(publicationId, items));
+  /**
+   * Renditions that went live, recorded together per publication (`goLiveTogether`). A publication's renditions are
+   * sent side by side and mostly answered within milliseconds of each other: the first waits GO_LIVE_GATHER_MS for them.
+   */
+  private readonly goingLive = new KeyedBatches<GoingLive, boolean>(
+    (publicationId, items) => this.goLiveTogether(publicationId, items),
+    GO_LIVE_GATHER_MS,
+  );
 
   constructor(
     private readonly dataSource: DataSource,

@@ -44,4 +44,17 @@ describe('KeyedBatches', () => {
     await expect(failed).rejects.toThrow('connection lost');
     expect(await next).toBe('Y');
   });
+
+  it('with gatherMs, runs the items that arrive within it in the first batch', async () => {
+    const batches: number[][] = [];
+    const batcher = new KeyedBatches<number, number>(async (_key, items) => {
+      batches.push(items);
+      return items;
+    }, 50);
+    const first = batcher.add('a', 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = batcher.add('a', 2);
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(batches).toEqual([[1, 2]]);
+  });
 });

@@ -1,14 +1,20 @@
 /**
- * Runs work in batches, one batch per key at a time, as group commit does: the first item of a key runs at once,
- * and items that arrive while its batch runs wait and go together in the next one. Each caller's promise settles
+ * Runs work in batches, one batch per key at a time, as group commit does: the first item of a key runs at once (or
+ * after `gatherMs`), and items that arrive while its batch runs wait and go together in the next one. Each caller's promise settles
  * with its own item's result (or the batch's error).
  */
 export class KeyedBatches<Item, Result> {
   /** Items waiting for the batch in progress of their key, by key; a key is present while its batches run. */
   private readonly waiting = new Map<string, Array<{ item: Item; settle: (result: Promise<Result>) => void }>>();
 
-  /** `runBatch` answers one result per item, in the items' order. */
-  constructor(private readonly runBatch: (key: string, items: Item[]) => Promise<Result[]>) {}
+  /**
+   * `runBatch` answers one result per item, in the items' order. `gatherMs`: how long a key's first item waits for
+   * others before its batch runs (items that finish together then go in one batch, not in two).
+   */
+  constructor(
+    private readonly runBatch: (key: string, items: Item[]) => Promise<Result[]>,
+    private readonly gatherMs = 0,
+  ) {}
 
   add(key: string, item: Item): Promise<Result> {
     return new Promise<Result>((resolve) => {
@@ -23,6 +29,7 @@ export class KeyedBatches<Item, Result> {
   }
 
   private async drain(key: string): Promise<void> {
+    if (this.gatherMs > 0) await new Promise((resolve) => setTimeout(resolve, this.gatherMs));
     for (let queue = this.waiting.get(key)!; queue.length > 0; queue = this.waiting.get(key)!) {
       const batch = queue.splice(0);
       const results = this.runBatch(
