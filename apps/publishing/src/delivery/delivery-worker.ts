@@ -83,12 +83,12 @@ interface DueRow {
   at: Date;
 }
 
-/** The submit statement's counts: `submitted` 0 means the rendition was no longer ours (the others are bigint text). */
-interface SubmittedRow {
-  submitted: number;
-  attempts: string;
-  segments: string;
-  publications: string;
+/** A rendition about to be sent: its attempt, to be committed as `submitted` with its publication's others (`submitTogether`). */
+interface Submitting {
+  row: Claimed;
+  attemptId: string;
+  attempt: number;
+  startedAt: Date;
 }
 
 /** A rendition the network has, waiting to be recorded live with its publication's others. */
@@ -119,6 +119,8 @@ interface InFlight {
 
 /** How long the first rendition of a publication to go live waits for the others before their transaction (`goingLive`). */
 const GO_LIVE_GATHER_MS = 20;
+/** How long a publication's first rendition to be submitted waits for the others claimed with it (`submitting`). */
+const SUBMIT_GATHER_MS = 2;
 /** How long a rendition waits for its media's analysis (from its first try) before it fails `media_not_ready` (docs/decisions.md). */
 export const MEDIA_ANALYSIS_WAIT_MS = 10 * 60_000;
 /** How often a waiting rendition asks again whether the analysis has ended. */
@@ -160,6 +162,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly goingLive = new KeyedBatches<GoingLive, boolean>(
     (publicationId, items) => this.goLiveTogether(publicationId, items),
     GO_LIVE_GATHER_MS,
+  );
+  /**
+   * Attempts committed as `submitted` together per publication (`submitTogether`): a claim hands over a publication's
+   * due renditions at once, and each submit alone queued on the publication's row behind the others.
+   */
+  private readonly submitting = new KeyedBatches<Submitting, boolean>(
+    (publicationId, items) => this.submitTogether(publicationId, items),
+    SUBMIT_GATHER_MS,
   );
 
   constructor(
@@ -379,38 +389,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const attemptId = uuidv7();
     const attempt = row.delivery_current_attempt_number + 1;
     const startedAt = new Date();
-    // One statement, atomic on its own: the rendition (only while it is ours and queued), its attempt, its segments and
-    // the publication's start. Locks as cancel and go-live take them, publication before rendition, so none of them
-    // deadlock: `shared` and `unstarted` are evaluated before any rendition row is touched (r's condition reads them).
-    // Every submit holds the publication FOR KEY SHARE (the attempt's foreign key takes it anyway): submits of one
-    // publication go side by side, and beside its outcomes and cancel (FOR NO KEY UPDATE; the rendition's row settles
-    // between them). Only its first rendition's submit, which marks the publication publishing, also holds it FOR NO
-    // KEY UPDATE (the lock of that UPDATE), and so waits for them.
-    const [{ submitted }] = await preparedQuery<SubmittedRow>(
-      this.dataSource,
-      'publishing.delivery.submit',
-      `WITH shared AS (SELECT id FROM publications WHERE id = $6 FOR KEY SHARE),
-       unstarted AS (
-         SELECT id FROM publications WHERE id = $6 AND (status <> 'publishing' OR actual_run_at IS NULL) FOR NO KEY UPDATE),
-       r AS (
-         UPDATE renditions SET status = 'publishing', delivery_state = 'submitted', delivery_recovery_action = 'none',
-                delivery_current_attempt_id = $3, delivery_current_attempt_number = $4, delivery_current_attempt_created_at = $5,
-                round_attempts = round_attempts + 1, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 AND delivery_state = 'queued'
-            AND (SELECT count(*) FROM shared) + (SELECT count(*) FROM unstarted) >= 0
-          RETURNING id, publication_id),
-       a AS (
-         INSERT INTO delivery_attempts (id, rendition_id, publication_id, attempt, started_at, outcome)
-         SELECT $3, id, publication_id, $4, $5, 'submitted' FROM r RETURNING id),
-       s AS (UPDATE rendition_segments SET status = 'publishing' WHERE rendition_id IN (SELECT id FROM r) RETURNING id),
-       p AS (
-         UPDATE publications SET status = 'publishing', actual_run_at = coalesce(actual_run_at, $5), updated_at = now()
-          WHERE id IN (SELECT id FROM unstarted) AND id IN (SELECT publication_id FROM r) RETURNING id)
-       SELECT (SELECT count(*) FROM r)::int AS submitted, (SELECT count(*) FROM a) AS attempts, (SELECT count(*) FROM s) AS segments,
-              (SELECT count(*) FROM p) AS publications`,
-      [row.id, row.lease, attemptId, attempt, startedAt, row.publication_id],
-    );
-    if (submitted === 0) return this.logLeftAlone(row);
+    const submitted = await this.submitting.add(row.publication_id, { row, attemptId, attempt, startedAt });
+    if (!submitted) return this.logLeftAlone(row);
     const current: Claimed = {
       ...row,
       delivery_state: 'submitted',
@@ -585,6 +565,58 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       if (updated.length === 0) throw new NotOurs();
     });
     if (requeued) await this.send({ ...row, delivery_state: 'queued' }, signal);
+  }
+
+  /**
+   * The attempts of one publication's renditions, committed as `submitted` in one statement (atomic on its own): each
+   * rendition only while it is ours and queued, with its attempt and segments, and the publication's start. Locks as
+   * cancel and go-live take them, publication before renditions, so none of them deadlock: `shared` and `unstarted` are
+   * evaluated before any rendition row is touched (r's condition reads them). The statement holds the publication FOR
+   * KEY SHARE (the attempts' foreign key takes it anyway), so it goes on beside the publication's outcomes and cancel
+   * (FOR NO KEY UPDATE; each rendition's row settles between them); only while the publication is not yet marked
+   * publishing does it also hold FOR NO KEY UPDATE (the lock of that UPDATE), and so wait for them. Answers, per item,
+   * whether it was submitted.
+   */
+  private async submitTogether(publicationId: string, items: Submitting[]): Promise<boolean[]> {
+    // Renditions are named by id (`= ANY`), then joined to their values: joined directly, the generic plan of a named
+    // statement may read the whole table to match them (docs/performance.md).
+    const submitted = await preparedQuery<RenditionIdRow>(
+      this.dataSource,
+      'publishing.delivery.submit',
+      `WITH shared AS (SELECT id FROM publications WHERE id = $1 FOR KEY SHARE),
+       unstarted AS (
+         SELECT id FROM publications WHERE id = $1 AND (status <> 'publishing' OR actual_run_at IS NULL) FOR NO KEY UPDATE),
+       asked AS (
+         SELECT * FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::int[], $6::timestamptz[])
+                  AS q (id, lease, attempt_id, attempt, started_at)),
+       r AS (
+         UPDATE renditions r SET status = 'publishing', delivery_state = 'submitted', delivery_recovery_action = 'none',
+                delivery_current_attempt_id = q.attempt_id, delivery_current_attempt_number = q.attempt,
+                delivery_current_attempt_created_at = q.started_at, round_attempts = r.round_attempts + 1, updated_at = now()
+           FROM asked q
+          WHERE r.id = ANY($2::uuid[]) AND r.id = q.id AND r.lease_owner = q.lease AND r.delivery_state = 'queued'
+            AND (SELECT count(*) FROM shared) + (SELECT count(*) FROM unstarted) >= 0
+          RETURNING r.id, r.publication_id, q.attempt_id, q.attempt, q.started_at),
+       a AS (
+         INSERT INTO delivery_attempts (id, rendition_id, publication_id, attempt, started_at, outcome)
+         SELECT attempt_id, id, publication_id, attempt, started_at, 'submitted' FROM r),
+       s AS (UPDATE rendition_segments SET status = 'publishing' WHERE rendition_id IN (SELECT id FROM r)),
+       p AS (
+         UPDATE publications SET status = 'publishing', actual_run_at = coalesce(actual_run_at, (SELECT min(started_at) FROM r)),
+                updated_at = now()
+          WHERE id IN (SELECT id FROM unstarted) AND id IN (SELECT publication_id FROM r))
+       SELECT id FROM r`,
+      [
+        publicationId,
+        items.map(({ row }) => row.id),
+        items.map(({ row }) => row.lease),
+        items.map(({ attemptId }) => attemptId),
+        items.map(({ attempt }) => attempt),
+        items.map(({ startedAt }) => startedAt.toISOString()),
+      ],
+    );
+    const ours = new Set(submitted.map(({ id }) => id));
+    return items.map(({ row }) => ours.has(row.id));
   }
 
   /** Live: recorded with the other renditions of its publication that went live meanwhile (`goLiveTogether`). */
