@@ -25,8 +25,8 @@ import {
 import { WebhookDeactivatedSource } from './sources/webhooks.sources.js';
 import { OrganizationDeletedHandler } from './tenancy/organization-deleted.handler.js';
 
-/** Events one replica turns into notifications at once, per source. */
-const SOURCE_CONCURRENCY = 8;
+/** Events one replica turns into notifications at once, per source (their reads and writes go in shared statements). */
+const SOURCE_CONCURRENCY = 16;
 
 void runService({
   name: NOTIFICATIONS_SERVICE,

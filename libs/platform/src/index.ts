@@ -48,6 +48,7 @@ export * from './database/daily-counts.js';
 export * from './database/notified-sleep.js';
 export * from './database/periodic-sweep.js';
 export * from './database/claim-loop.js';
+export * from './database/keyed-batches.js';
 export * from './events/workspace-purge.js';
 export * from './validation/usage-requests.js';
 export * from './storage/guarded-storage.js';

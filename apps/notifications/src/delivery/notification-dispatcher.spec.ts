@@ -34,9 +34,11 @@ async function dispatch(message: Partial<OutgoingNotification>, recipients: Reci
   let statement = 0;
   const db = fakeTransactionManager(async (_sql: string, params: unknown[] = []) => {
     statement += 1;
-    if (statement === 1) return recipients;
+    // The settings of one event (n = 0), then its items, then its mail rows.
+    if (statement === 1) return recipients.map((r) => ({ n: 0, ...r }));
     if (statement === 2) {
-      const [ids, userIds, inApp, digest, createdAt] = params.slice(7) as [string[], string[], boolean[], boolean[], string[]];
+      const [ids, , userIds] = params as [string[], string[], string[]];
+      const [inApp, digest, createdAt] = params.slice(9) as [boolean[], boolean[], string[]];
       decision.items = userIds.map((userId, i) => ({ userId, inApp: inApp[i], digest: digest[i], createdAt: createdAt[i] }));
       return ids.filter((_, i) => !alreadyDelivered.includes(userIds[i])).map((id) => ({ id }));
     }
@@ -145,7 +147,7 @@ describe('dispatching a notification', () => {
   it('addresses each recipient once, whatever the case of their id', async () => {
     let asked: unknown;
     const db = fakeTransactionManager(async (_sql: string, params: unknown[]) => {
-      asked ??= params[0];
+      asked ??= params[1];
       return [];
     });
     const dataSource = { manager: db, transaction: async (work: (manager: unknown) => unknown) => work(db) } as unknown as DataSource;
@@ -163,5 +165,47 @@ describe('dispatching a notification', () => {
 
   it('refuses a topic outside the catalogue', async () => {
     await expect(dispatch({ topic: 'birthday' }, [recipient(ADA)])).rejects.toThrow('unknown topic birthday');
+  });
+
+  it('reads and writes the events that arrive meanwhile together, in one statement', async () => {
+    const statements: Array<{ sql: string; params: unknown[] }> = [];
+    let started!: () => void;
+    const firstStarted = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const firstRead = new Promise<void>((resolve) => (release = resolve));
+    const db = fakeTransactionManager(async (sql: string, params: unknown[] = []) => {
+      statements.push({ sql, params });
+      if (sql.includes('FROM mutes')) {
+        if (statements.length === 1) {
+          started();
+          await firstRead;
+        }
+        const [events, users] = params as [number[], string[]];
+        return users.map((user_id, i) => ({ n: events[i], user_id, topics: null, held_until: null }));
+      }
+      return (params[0] as string[]).map((id) => ({ id }));
+    });
+    const dataSource = { manager: db, transaction: async (work: (manager: unknown) => unknown) => work(db) } as unknown as DataSource;
+    const dispatcher = new NotificationDispatcher(dataSource, { publicAppUrl: '' } as NotificationsMailSettings);
+    const event = (recipients: string[]) =>
+      ({ topic: 'post_published', workspaceId: WORKSPACE, recipients, title: 't', body: 'b', link: '' }) satisfies OutgoingNotification;
+    const first = dispatcher.dispatch('e1', event([ADA]));
+    // Two events arrive while the first one's settings are read: theirs are read together, after it.
+    await firstStarted;
+    const others = [dispatcher.dispatch('e2', event([ADA, BOB])), dispatcher.dispatch('e3', event([BOB]))];
+    release();
+    expect(await Promise.all([first, ...others])).toEqual([1, 2, 1]);
+    const reads = statements.filter(({ sql }) => sql.includes('FROM mutes')).map(({ params }) => params.slice(0, 2));
+    expect(reads).toEqual([
+      [[0], [ADA]],
+      [
+        [0, 0, 1],
+        [ADA, BOB, BOB],
+      ],
+    ]);
+    // The items of the events read together are written together (with the first's too when it came within GATHER_MS).
+    const writes = statements.filter(({ sql }) => sql.includes('INSERT INTO notifications')).map(({ params }) => params[1] as string[]);
+    expect(writes.flat()).toEqual(['e1', 'e2', 'e2', 'e3']);
+    expect(writes.at(-1)).toEqual(expect.arrayContaining(['e2', 'e3']));
   });
 });

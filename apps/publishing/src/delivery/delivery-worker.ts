@@ -17,6 +17,7 @@ import {
   ClaimLoop,
   enqueueEvent,
   enqueueEvents,
+  KeyedBatches,
   Metrics,
   preparedQuery,
   SERVICE_CONFIG,
@@ -44,7 +45,6 @@ import type { AttemptOutcome } from './delivery-attempt.row.js';
 import { attachmentsOf, countedMedia, DeliveryMedia, stillAnalysing } from './delivery-media.js';
 import { MediaLibraryClient } from '../media/media-library.client.js';
 import { errorActionFor, retryDelayMs } from './retry-policy.js';
-import { KeyedBatches } from './keyed-batches.js';
 
 // Hand-written SQL, not TypeORM: the scheduler's measured hot path (`scheduler` benchmark, docs/performance.md), a round trip a step.
 

@@ -1,6 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MAX_WEBHOOKS_PER_WORKSPACE, MediaPatterns, PublishingPatterns, type ResourceAnswer } from '@social/contracts';
-import { DurableEventHandler, DurableEventMeta, preparedQuery, RpcClient, SERVICE_LOGGER } from '@social/platform';
+import {
+  DurableEventHandler,
+  DurableEventMeta,
+  KeyedBatches,
+  preparedQuery,
+  RpcClient,
+  SERVICE_LOGGER,
+  togetherOrEachAlone,
+} from '@social/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -12,8 +20,14 @@ import { type ResourceRef, type WebhookEventSource, webhookEventOf } from './web
 /** A body past this carries only the resource's id (`{id, truncated: true}`): receivers read the rest from the API. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-/** The webhooks of a workspace subscribed to an event type (`*` included). */
-const SUBSCRIBED = `workspace_id = $1 AND active AND events && ARRAY[$2, '*']::text[]`;
+/** How long an event's check waits for other events' before its statement (a burst's arrive a few ms apart). */
+const CHECK_GATHER_MS = 5;
+
+/** An event's intake check: whether any webhook wants it, and whether a redelivery finds it taken in. */
+interface IntakeCheck {
+  subscribed: boolean;
+  known: boolean;
+}
 
 /**
  * Durable platform events → one webhook event (one body, one `webhook-id`) and one delivery per subscribed
@@ -24,6 +38,14 @@ const SUBSCRIBED = `workspace_id = $1 AND active AND events && ARRAY[$2, '*']::t
 @Injectable()
 export class EventIntake implements DurableEventHandler {
   private readonly serial = new KeyedSerial();
+  /**
+   * Every durable event of the platform is checked here: the events that arrive while one check runs are checked
+   * together in the next (a burst's events in a few statements, and their acknowledgements in one write to NATS).
+   */
+  private readonly checks = new KeyedBatches<WebhookEventSource, IntakeCheck>(
+    (_key, events) => togetherOrEachAlone(events, (some) => this.check(some)),
+    CHECK_GATHER_MS,
+  );
 
   constructor(
     private readonly dataSource: DataSource,
@@ -43,15 +65,8 @@ export class EventIntake implements DurableEventHandler {
   }
 
   private async intake(event: WebhookEventSource, sequence: number): Promise<void> {
-    // One round trip: nobody subscribed (most events) or already taken in (a redelivery) ends it here.
-    // Named: every durable event of the platform comes through here.
-    const [check] = await preparedQuery<{ subscribed: boolean; known: boolean }>(
-      this.dataSource,
-      'webhooks.intake.check',
-      `SELECT EXISTS (SELECT 1 FROM webhooks WHERE ${SUBSCRIBED}) AS subscribed,
-              EXISTS (SELECT 1 FROM webhook_events WHERE dedupe_key = $3) AS known`,
-      [event.workspaceId, event.type, event.dedupeKey],
-    );
+    // Nobody subscribed (most events) or already taken in (a redelivery) ends it here.
+    const check = await this.checks.add('', event);
     if (!check.subscribed || check.known) return;
     const data = await this.read(event.workspaceId, event.resource);
     if (!data) {
@@ -89,6 +104,20 @@ export class EventIntake implements DurableEventHandler {
         MAX_ATTEMPTS,
         deliveriesChannel(''),
       ],
+    );
+  }
+
+  /** Per event: is any webhook of its workspace subscribed to its type, and was it taken in already? One round trip. */
+  private check(events: WebhookEventSource[]): Promise<IntakeCheck[]> {
+    return preparedQuery<IntakeCheck>(
+      this.dataSource,
+      'webhooks.intake.check',
+      `SELECT EXISTS (SELECT 1 FROM webhooks w
+                       WHERE w.workspace_id = e.workspace_id AND w.active AND w.events && ARRAY[e.type, '*']::text[]) AS subscribed,
+              EXISTS (SELECT 1 FROM webhook_events k WHERE k.dedupe_key = e.dedupe_key) AS known
+         FROM unnest($1::uuid[], $2::text[], $3::text[]) WITH ORDINALITY AS e (workspace_id, type, dedupe_key, n)
+        ORDER BY e.n`,
+      [events.map((e) => e.workspaceId), events.map((e) => e.type), events.map((e) => e.dedupeKey)],
     );
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { KeyedBatches } from './keyed-batches.js';
+import { KeyedBatches, togetherOrEachAlone } from './keyed-batches.js';
 
 describe('KeyedBatches', () => {
   it('runs the first item at once and the ones that arrive meanwhile together, one batch of a key at a time', async () => {
@@ -56,5 +56,20 @@ describe('KeyedBatches', () => {
     const second = batcher.add('a', 2);
     expect(await Promise.all([first, second])).toEqual([1, 2]);
     expect(batches).toEqual([[1, 2]]);
+  });
+
+  it('with togetherOrEachAlone, a failed batch runs each item alone: only the bad one is rejected', async () => {
+    const runs: string[][] = [];
+    const run = async (items: string[]) => {
+      runs.push(items);
+      if (items.includes('bad')) throw new Error(`cannot take ${items.join(',')}`);
+      return items.map((item) => item.toUpperCase());
+    };
+    const batcher = new KeyedBatches<string, string>((_key, items) => togetherOrEachAlone(items, run), 20);
+    const [good, bad, other] = [batcher.add('k', 'good'), batcher.add('k', 'bad'), batcher.add('k', 'other')];
+    expect(await good).toBe('GOOD');
+    await expect(bad).rejects.toThrow('cannot take bad');
+    expect(await other).toBe('OTHER');
+    expect(runs).toEqual([['good', 'bad', 'other'], ['good'], ['bad'], ['other']]);
   });
 });
