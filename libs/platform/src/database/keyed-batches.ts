@@ -13,8 +13,9 @@ export class KeyedBatches<Item, Result> {
   private readonly waiting = new Map<string, Array<{ item: Item; settle: (result: Promise<Result>) => void }>>();
 
   /**
-   * `runBatch` answers one result per item, in the items' order (a `BatchItemFailure` for an item that failed alone). `gatherMs`: how long a key's first item waits for
-   * others before its batch runs (items that finish together then go in one batch, not in two).
+   * `runBatch` answers one result per item, in the items' order (a `BatchItemFailure` for an item that failed alone).
+   * `gatherMs`: how long a key's first item waits for others before its batch runs (items that finish together then go
+   * in one batch, not in two).
    */
   constructor(
     private readonly runBatch: (key: string, items: Item[]) => Promise<Array<Result | BatchItemFailure>>,
