@@ -35,9 +35,12 @@ describe('insights: stored analytics (E24, docs/decisions.md)', () => {
     const body = await analyticsWhen(
       tenant.owner.token,
       analyticsUrl(tenant.workspaceId),
+      // The refresh's account syncs ended too (coverage `complete`, not `running`): the published events' measurements
+      // can be in before them.
       (o) =>
         o.accounts.length === 2 &&
         o.accounts.every((x: any) => x.status === 'ok') &&
+        o.coverage.every((c: any) => c.status === 'complete') &&
         o.content.length === 3 &&
         o.content.every((c: any) => c.metric_availability === 'available'),
       20_000,
