@@ -1,4 +1,5 @@
 import { createInbox, errors, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { EndOfTurn } from './end-of-turn.js';
 
 interface Waiting {
   resolve(msg: Msg): void;
@@ -20,6 +21,8 @@ export class ReplyInbox {
   private prefix?: string;
   private subscription?: Subscription;
   private next = 0;
+  /** Requests leave at the end of the turn, together with the others made in it. */
+  private readonly outgoing = new EndOfTurn();
 
   constructor(private readonly nc: NatsConnection) {}
 
@@ -33,13 +36,15 @@ export class ReplyInbox {
         reject(new errors.TimeoutError());
       }, options.timeout);
       this.waiting.set(token, { resolve, reject, timer, subject });
-      try {
-        this.nc.publish(subject, data, { reply: `${prefix}${token}`, headers: options.headers });
-      } catch (error) {
-        clearTimeout(timer);
-        this.waiting.delete(token);
-        reject(error as Error);
-      }
+      this.outgoing.run(() => {
+        try {
+          this.nc.publish(subject, data, { reply: `${prefix}${token}`, headers: options.headers });
+        } catch (error) {
+          clearTimeout(timer);
+          this.waiting.delete(token);
+          reject(error as Error);
+        }
+      });
     });
   }
 

@@ -1,5 +1,6 @@
 import { ServerNats, type NatsOptions } from '@nestjs/microservices';
 import type { Msg, Subscription } from '@nats-io/transport-node';
+import { EndOfTurn } from '../rpc/end-of-turn.js';
 
 type ReplyPacket = { isDisposed?: boolean; status?: string };
 
@@ -17,6 +18,8 @@ export class DrainingNatsServer extends ServerNats {
   /** Requests taken and not yet answered (plus messages still being decoded). */
   private pending = 0;
   private idleWaiters: Array<() => void> = [];
+  /** Replies leave at the end of the turn, together with the others answered in it. */
+  private readonly replies = new EndOfTurn((error) => this.logger.error(error));
 
   constructor(options: NonNullable<NatsOptions['options']>) {
     super(options);
@@ -54,11 +57,13 @@ export class DrainingNatsServer extends ServerNats {
     // `isDisposed` (the stream completed or failed), or the "no handler" error (`status`).
     const end = this.begin();
     return (packet: ReplyPacket) => {
-      try {
-        return publish(packet);
-      } finally {
-        if (packet.isDisposed || packet.status === 'error') end();
-      }
+      this.replies.run(() => {
+        try {
+          publish(packet);
+        } finally {
+          if (packet.isDisposed || packet.status === 'error') end();
+        }
+      });
     };
   }
 
