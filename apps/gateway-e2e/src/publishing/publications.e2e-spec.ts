@@ -668,7 +668,10 @@ describe('publishing: publications', () => {
         },
       ],
     });
-    expect((await list(owner.token, `workspace_id=${workspaceId}`)).body.publications[0].renditions).toEqual([rendition]);
+    // The page reads children in its own statement: the listed publication is the one read alone, every member.
+    const [listed] = (await list(owner.token, `workspace_id=${workspaceId}`)).body.publications;
+    expect(listed.renditions).toEqual([rendition]);
+    expect({ $schema: response.body.$schema, ...listed }).toEqual(response.body);
 
     // Segments replaced by an edit: the rendition keeps its own copy, no longer linked.
     await db.query(`UPDATE publishing.publications SET status = 'scheduled' WHERE id = $1`, [publication.id]);

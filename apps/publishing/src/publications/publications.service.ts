@@ -17,6 +17,7 @@ import {
   createdAtPosition,
   CursorCodec,
   entityColumns,
+  entityFromJson,
   entityInsert,
   IdempotentRequests,
   isCreatedAtPosition,
@@ -32,19 +33,25 @@ import { toAttachedList } from '../media/attached-media.js';
 import { MediaFactsStore } from '../media/media-facts.store.js';
 import { PublicationEntity, PublicationSegmentEntity } from './publication.entity.js';
 import { checkKeptSegments, mediaReferencesOf, replaceSegments, withMediaViews } from './publication-media.js';
-import { toPublication } from './publication.mapper.js';
+import { LoadedPublication, toPublication } from './publication.mapper.js';
 import { RenditionEntity, RenditionSegmentEntity } from './rendition.entity.js';
 
-/** Items by key, each group in the items' order. */
-function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
+/**
+ * The select list of a publication's children as JSON, each list in its read order (segments and a rendition's
+ * segments by position, renditions by creation), for the publication whose id is `publicationId`: a page and
+ * everything it shows are one statement (docs/performance.md).
+ */
+function childrenJson(publicationId: string): string {
+  const renditionSegments = 'SELECT json_agg(rs ORDER BY rs.position) FROM rendition_segments rs WHERE rs.rendition_id = r.id';
+  return `(SELECT json_agg(s ORDER BY s.position) FROM publication_segments s WHERE s.publication_id = ${publicationId}) AS "segmentsJson",
+    (SELECT json_agg(json_build_array(r, (${renditionSegments})) ORDER BY r.created_at, r.id)
+       FROM renditions r WHERE r.publication_id = ${publicationId}) AS "renditionsJson"`;
+}
+
+/** A row's children as `childrenJson` wrote them (null: none). */
+interface ChildrenJson {
+  segmentsJson: Array<Record<string, unknown>> | null;
+  renditionsJson: Array<[Record<string, unknown>, Array<Record<string, unknown>> | null]> | null;
 }
 
 @Injectable()
@@ -53,8 +60,14 @@ export class PublicationsService {
   /** E15's insert, named: TypeORM's built its SQL on every call and PostgreSQL planned it every time. */
   private readonly insertPublication: ReturnType<typeof entityInsert<PublicationEntity>>;
   private readonly cursors: CursorCodec;
-  /** Select lists in the entities' shapes, for the reads that skip TypeORM's hydration. */
-  private readonly columns: Record<'publication' | 'segment' | 'rendition' | 'renditionSegment', string>;
+  /** The select list in the entity's shape, for the page that skips TypeORM's hydration. */
+  private readonly publicationColumns: string;
+  /** Children rows from `childrenJson` in their entities' shapes. */
+  private readonly fromJson: {
+    segment: (json: Record<string, unknown>) => PublicationSegmentEntity;
+    rendition: (json: Record<string, unknown>) => RenditionEntity;
+    renditionSegment: (json: Record<string, unknown>) => RenditionSegmentEntity;
+  };
 
   constructor(
     private readonly dataSource: DataSource,
@@ -65,11 +78,11 @@ export class PublicationsService {
     this.idempotency = new IdempotentRequests(dataSource);
     this.insertPublication = entityInsert(dataSource, PublicationEntity, 'publishing.publications.insert');
     this.cursors = CursorCodec.derive(config.SECRETS_KEY, 'publications');
-    this.columns = {
-      publication: entityColumns(dataSource, PublicationEntity, 'p'),
-      segment: entityColumns(dataSource, PublicationSegmentEntity, 's'),
-      rendition: entityColumns(dataSource, RenditionEntity, 'r'),
-      renditionSegment: entityColumns(dataSource, RenditionSegmentEntity, 'rs'),
+    this.publicationColumns = entityColumns(dataSource, PublicationEntity, 'p');
+    this.fromJson = {
+      segment: entityFromJson(dataSource, PublicationSegmentEntity),
+      rendition: entityFromJson(dataSource, RenditionEntity),
+      renditionSegment: entityFromJson(dataSource, RenditionSegmentEntity),
     };
   }
 
@@ -136,15 +149,15 @@ export class PublicationsService {
       conditions.push(`COALESCE(p.actual_run_at, p.scheduled_at) < $${values.push(range.to)}::timestamptz`);
     }
     if (after) conditions.push(`(p.created_at, p.id) < ($${values.push(after.at)}::timestamptz, $${values.push(after.id)}::uuid)`);
-    const rows = await preparedQuery<PublicationEntity>(
+    const rows = await preparedQuery<PublicationEntity & ChildrenJson>(
       this.dataSource,
       [
-        'publishing.publications.page',
+        'publishing.publications.page-with-children',
         query.status === undefined ? 'all' : 'status',
         range ? 'range' : 'any',
         after ? 'after' : 'first',
       ].join('.'),
-      `SELECT ${this.columns.publication} FROM publications p WHERE ${conditions.join(' AND ')}
+      `SELECT ${this.publicationColumns}, ${childrenJson('p.id')} FROM publications p WHERE ${conditions.join(' AND ')}
        ORDER BY p.created_at DESC, p.id DESC LIMIT $${values.push(limit + 1)}`,
       values,
     );
@@ -152,7 +165,10 @@ export class PublicationsService {
     const publications = rows.slice(0, limit);
     const last = publications[publications.length - 1];
     return {
-      publications: await this.withChildren(this.dataSource.manager, publications),
+      publications: await this.shown(
+        this.dataSource.manager,
+        publications.map((row) => this.loaded(row)),
+      ),
       next_cursor: more ? this.cursors.encode(createdAtPosition(last), filters) : '',
     };
   }
@@ -272,43 +288,37 @@ export class PublicationsService {
     );
   }
 
-  /** Segments, renditions and rendition segments of a page of publications: three queries, whatever the page size. */
+  /** The publications with their children and media views: one statement, whatever their number. */
   private async withChildren(db: EntityManager, publications: PublicationEntity[]): Promise<Publication[]> {
     if (publications.length === 0) return [];
-    const ids = publications.map((publication) => publication.id);
-    // Named statements: with their long select lists, planning cost PostgreSQL more than running them.
-    const [segments, renditions] = await Promise.all([
-      preparedQuery<PublicationSegmentEntity>(
-        db,
-        'publishing.publications.segments',
-        `SELECT ${this.columns.segment} FROM publication_segments s WHERE s.publication_id = ANY($1::uuid[]) ORDER BY s.position`,
-        [ids],
-      ),
-      preparedQuery<RenditionEntity>(
-        db,
-        'publishing.publications.renditions',
-        `SELECT ${this.columns.rendition} FROM renditions r WHERE r.publication_id = ANY($1::uuid[]) ORDER BY r.created_at, r.id`,
-        [ids],
-      ),
-    ]);
-    const renditionSegments =
-      renditions.length === 0
-        ? []
-        : await preparedQuery<RenditionSegmentEntity>(
-            db,
-            'publishing.publications.rendition-segments',
-            `SELECT ${this.columns.renditionSegment} FROM rendition_segments rs WHERE rs.rendition_id = ANY($1::uuid[])
-             ORDER BY rs.position`,
-            [renditions.map((rendition) => rendition.id)],
-          );
-    const segmentsOf = groupBy(segments, (segment) => segment.publicationId);
-    const renditionsOf = groupBy(renditions, (rendition) => rendition.publicationId);
-    const partsOf = groupBy(renditionSegments, (segment) => segment.renditionId);
-    const loaded = publications.map((publication) => ({
-      publication,
-      segments: segmentsOf.get(publication.id) ?? [],
-      renditions: (renditionsOf.get(publication.id) ?? []).map((rendition) => ({ rendition, segments: partsOf.get(rendition.id) ?? [] })),
-    }));
+    // By the ids given (unnest: a generic plan of `= ANY` may guess the array large and scan).
+    const rows = await preparedQuery<{ id: string } & ChildrenJson>(
+      db,
+      'publishing.publications.children',
+      `SELECT wanted.id, ${childrenJson('wanted.id')} FROM unnest($1::uuid[]) AS wanted(id)`,
+      [publications.map((publication) => publication.id)],
+    );
+    const childrenOf = new Map(rows.map((row) => [row.id, row]));
+    return this.shown(
+      db,
+      publications.map((publication) => this.loaded({ ...publication, ...childrenOf.get(publication.id)! })),
+    );
+  }
+
+  /** What the API shows of loaded publications: their media references as views of the media facts. */
+  private async shown(db: EntityManager, loaded: LoadedPublication[]): Promise<Publication[]> {
     return (await withMediaViews(db, loaded)).map(toPublication);
+  }
+
+  /** A publication row with its `childrenJson` members, as the mapper takes it. */
+  private loaded({ segmentsJson, renditionsJson, ...publication }: PublicationEntity & ChildrenJson): LoadedPublication {
+    return {
+      publication,
+      segments: (segmentsJson ?? []).map(this.fromJson.segment),
+      renditions: (renditionsJson ?? []).map(([rendition, segments]) => ({
+        rendition: this.fromJson.rendition(rendition),
+        segments: (segments ?? []).map(this.fromJson.renditionSegment),
+      })),
+    };
   }
 }

@@ -169,6 +169,33 @@ export function entityColumns(dataSource: DataSource, entity: EntityTarget<Objec
     .join(', ');
 }
 
+/** PostgreSQL types `to_json` writes as text that pg would have parsed into a Date. */
+const TIME_COLUMN_TYPES = new Set<unknown>(['timestamptz', 'timestamp', 'timestamp with time zone', 'timestamp without time zone', 'date']);
+
+/**
+ * Rows of an entity as PostgreSQL's `to_json(alias)` writes them (keys are column names, times ISO text) turned into
+ * the entity's shape, as `entityColumns` rows are: for children aggregated into their parent's row (`json_agg`), so a
+ * page and all it holds are one statement. Numbers, booleans, uuids and jsonb come out of JSON as pg parses them.
+ */
+export function entityFromJson<Entity extends ObjectLiteral>(
+  dataSource: DataSource,
+  entity: EntityTarget<Entity>,
+): (json: Record<string, unknown>) => Entity {
+  const columns = dataSource.getMetadata(entity).columns.map((column) => ({
+    from: column.databaseName,
+    to: column.propertyName,
+    isTime: TIME_COLUMN_TYPES.has(column.type),
+  }));
+  return (json) => {
+    const row: Record<string, unknown> = {};
+    for (const { from, to, isTime } of columns) {
+      const value = json[from] ?? null;
+      row[to] = isTime && value !== null ? new Date(value as string) : value;
+    }
+    return row as Entity;
+  };
+}
+
 /**
  * One row of an entity inserted as a named statement (`preparedStatement`) instead of TypeORM's `insert`, which
  * builds its SQL on every call and sends it unnamed (PostgreSQL parses and plans it every time). Every column is
