@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTemporaryDatabase, TemporaryDatabase } from '@social/testing';
 import pg from 'pg';
 import { Column, type DataSource, Entity, PrimaryColumn } from 'typeorm';
-import { entityInsert, openServiceDatabase, preparedQuery, statementNameFor } from '../index.js';
+import { entityColumns, entityFromJson, entityInsert, openServiceDatabase, preparedQuery, statementNameFor } from '../index.js';
 
 @Entity({ name: 'inserted_rows' })
 class InsertedRow {
@@ -83,5 +83,20 @@ describe('service database sessions', () => {
     ]);
     const unset = { id: '0193a3c0-0000-7000-8000-000000000003', displayName: 'x', media: [], createdAt } as unknown as InsertedRow;
     await expect(insert(dataSource, unset)).rejects.toThrow(/InsertedRow\.dueAt is not set/);
+  });
+
+  it('read rows aggregated as JSON (json_agg) into the same entity shape as a select of the entity columns', async () => {
+    // Microseconds and a server far from UTC: times come out of JSON as the same instants, cut to milliseconds as pg cuts them.
+    await dataSource.query(
+      `INSERT INTO inserted_rows (id, display_name, media, due_at, created_at)
+       VALUES ('0193a3c0-0000-7000-8000-000000000009', 'json', '[{"media_id": "j"}]', '2026-12-05T01:02:03.456789+14', now())`,
+    );
+    const [row] = await dataSource.query(
+      `SELECT ${entityColumns(dataSource, InsertedRow, 'r')} FROM inserted_rows r WHERE r.display_name = 'json'`,
+    );
+    const [{ rows }] = await dataSource.query(`SELECT json_agg(r) AS rows FROM inserted_rows r WHERE r.display_name = 'json'`);
+    const [fromJson] = (rows as Array<Record<string, unknown>>).map(entityFromJson(dataSource, InsertedRow));
+    expect(fromJson).toEqual(row);
+    expect(fromJson.dueAt).toEqual(new Date('2026-12-04T11:02:03.456Z'));
   });
 });
