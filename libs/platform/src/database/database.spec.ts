@@ -13,6 +13,13 @@ class InsertedRow {
   @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
 }
 
+/** A column whose JSON form is not pg's (a bigint: pg a string, JSON a number): entityFromJson refuses it. */
+@Entity({ name: 'counted_rows' })
+class CountedRow {
+  @PrimaryColumn('uuid') id!: string;
+  @Column('bigint') total!: string;
+}
+
 // The spec of libs/platform/src/database (here for the harness, see durable-events.spec.ts).
 describe('service database sessions', () => {
   let db: TemporaryDatabase;
@@ -28,7 +35,13 @@ describe('service database sessions', () => {
     } finally {
       await admin.end();
     }
-    dataSource = await openServiceDatabase({ url: db.url, schema: 'database_spec', entities: [InsertedRow], migrations: [], poolSize: 2 });
+    dataSource = await openServiceDatabase({
+      url: db.url,
+      schema: 'database_spec',
+      entities: [InsertedRow, CountedRow],
+      migrations: [],
+      poolSize: 2,
+    });
     await dataSource.query(
       `CREATE TABLE inserted_rows (
          id uuid PRIMARY KEY, display_name text NOT NULL, media jsonb NOT NULL, due_at timestamptz, created_at timestamptz NOT NULL)`,
@@ -98,5 +111,6 @@ describe('service database sessions', () => {
     const [fromJson] = (rows as Array<Record<string, unknown>>).map(entityFromJson(dataSource, InsertedRow));
     expect(fromJson).toEqual(row);
     expect(fromJson.dueAt).toEqual(new Date('2026-12-04T11:02:03.456Z'));
+    expect(() => entityFromJson(dataSource, CountedRow)).toThrow(/CountedRow\.total would not read from JSON as pg reads it/);
   });
 });

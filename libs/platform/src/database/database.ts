@@ -169,19 +169,28 @@ export function entityColumns(dataSource: DataSource, entity: EntityTarget<Objec
     .join(', ');
 }
 
-/** PostgreSQL types `to_json` writes as text that pg would have parsed into a Date. */
-const TIME_COLUMN_TYPES = new Set<unknown>(['timestamptz', 'timestamp', 'timestamp with time zone', 'timestamp without time zone', 'date']);
+/**
+ * Timestamp types, which `to_json` writes as ISO text that `new Date` reads as pg does (an offset when there is one,
+ * local time when not). Not `date`: pg reads it as local midnight, `new Date('YYYY-MM-DD')` as UTC midnight.
+ */
+const TIME_COLUMN_TYPES = new Set<unknown>(['timestamptz', 'timestamp', 'timestamp with time zone', 'timestamp without time zone']);
+/** Types whose JSON form differs from what pg returns for them. */
+const JSON_UNLIKE_PG = new Set<unknown>(['date', 'bigint', 'int8', 'numeric', 'decimal', 'bytea', 'money']);
 
 /**
  * Rows of an entity as PostgreSQL's `to_json(alias)` writes them (keys are column names, times ISO text) turned into
  * the entity's shape, as `entityColumns` rows are: for children aggregated into their parent's row (`json_agg`), so a
- * page and all it holds are one statement. Numbers, booleans, uuids and jsonb come out of JSON as pg parses them.
+ * page and all it holds are one statement. Numbers, booleans, uuids and jsonb come out of JSON as pg parses them; an
+ * entity with a `date`, bigint or numeric column (pg: Date or string, JSON: text or number) is refused.
  */
 export function entityFromJson<Entity extends ObjectLiteral>(
   dataSource: DataSource,
   entity: EntityTarget<Entity>,
 ): (json: Record<string, unknown>) => Entity {
-  const columns = dataSource.getMetadata(entity).columns.map((column) => ({
+  const metadata = dataSource.getMetadata(entity);
+  const unlike = metadata.columns.find((column) => JSON_UNLIKE_PG.has(column.type));
+  if (unlike) throw new Error(`entityFromJson: ${metadata.name}.${unlike.propertyName} would not read from JSON as pg reads it`);
+  const columns = metadata.columns.map((column) => ({
     from: column.databaseName,
     to: column.propertyName,
     isTime: TIME_COLUMN_TYPES.has(column.type),

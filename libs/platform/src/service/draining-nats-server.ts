@@ -53,7 +53,7 @@ export class DrainingNatsServer extends ServerNats {
   override getPublisher(natsMsg: Parameters<ServerNats['getPublisher']>[0], id: string, ctx: Parameters<ServerNats['getPublisher']>[2]) {
     const publish = super.getPublisher(natsMsg, id, ctx);
     if (!natsMsg.reply) return publish;
-    // A reply is owed from here until Nest publishes its last packet: the one marked
+    // A reply is owed from here until its last packet has been published (at the end of the turn): the one marked
     // `isDisposed` (the stream completed or failed), or the "no handler" error (`status`).
     const end = this.begin();
     return (packet: ReplyPacket) => {
